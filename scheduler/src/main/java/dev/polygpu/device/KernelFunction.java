@@ -1,0 +1,18 @@
+package dev.polygpu.device;
+
+import java.util.List;
+
+/** A kernel of a {@link Module}, ready to launch (a {@code CUfunction}). */
+public interface KernelFunction {
+
+    /** The name it was looked up by ({@code saxpy}, {@code k<float>}). */
+    String name();
+
+    Module module();
+
+    /** The parameters, where the backend knows them; empty otherwise. */
+    List<KernelParam> parameters();
+
+    /** Bytes of statically declared {@code __shared__} memory. */
+    int staticSharedBytes();
+}

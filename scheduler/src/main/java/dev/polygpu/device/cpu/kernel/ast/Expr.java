@@ -1,0 +1,126 @@
+package dev.polygpu.device.cpu.kernel.ast;
+
+import java.util.List;
+
+/**
+ * Expressions of the kernel language. The parser builds them with {@code type == null}; semantic analysis
+ * returns a new tree in which every node has its C type and these invariants hold (the code generator relies
+ * on them and checks none):
+ * <ul>
+ *   <li>Arrays have decayed: an expression of array type appears only as the operand of {@link AddrOf},
+ *       {@code sizeof} (folded away) or as the {@link Decay} node's operand.</li>
+ *   <li>{@link Binary} arithmetic, bitwise and comparison operands have both been converted (by {@link Cast})
+ *       to {@link Binary#operandType()}; shifts convert each operand by promotion alone, and the left one gives
+ *       the type. Logical {@code && ||} operands are scalars of any type; their result is {@code int}.</li>
+ *   <li>Pointer arithmetic is explicit: {@link PtrAdd} (index converted to {@code long}), {@link PtrDiff}.
+ *       Pointer comparisons are {@link Binary} with a pointer {@link Binary#operandType()}.</li>
+ *   <li>Assignments convert the value to the target's type; compound assignments carry the operation type.</li>
+ *   <li>Calls convert each argument to its parameter type.</li>
+ * </ul>
+ */
+public sealed interface Expr {
+    Pos pos();
+
+    /** The C type; null before semantic analysis. */
+    CType type();
+
+    /** Integer constant (also {@code true}/{@code false} as bool and character literals as int). */
+    record IntConst(Pos pos, CType type, long value) implements Expr {}
+
+    /** Floating constant; {@code type} is float for an {@code f} suffix, double otherwise. */
+    record FloatConst(Pos pos, CType type, double value) implements Expr {}
+
+    /** A variable (parameter, local, shared array). The front end resolves the name to its {@link Var}. */
+    record VarRef(Pos pos, CType type, Var var) implements Expr {}
+
+    /** A name before resolution; never present after semantic analysis. */
+    record Name(Pos pos, CType type, String name) implements Expr {}
+
+    /** {@code threadIdx.x}, {@code blockIdx.y}, {@code blockDim.z}, {@code gridDim.x}, {@code warpSize}: unsigned int (warpSize: int). */
+    record Builtin(Pos pos, CType type, BuiltinVar var, int dim) implements Expr {}
+
+    enum BuiltinVar { THREAD_IDX, BLOCK_IDX, BLOCK_DIM, GRID_DIM, WARP_SIZE }
+
+    record Unary(Pos pos, CType type, UnaryOp op, Expr operand) implements Expr {}
+
+    enum UnaryOp { NEG, PLUS, NOT, BIT_NOT }
+
+    record Binary(Pos pos, CType type, BinaryOp op, CType operandType, Expr left, Expr right) implements Expr {}
+
+    enum BinaryOp {
+        ADD("+"), SUB("-"), MUL("*"), DIV("/"), MOD("%"), SHL("<<"), SHR(">>"),
+        BIT_AND("&"), BIT_OR("|"), BIT_XOR("^"),
+        LT("<"), GT(">"), LE("<="), GE(">="), EQ("=="), NE("!="),
+        LOGICAL_AND("&&"), LOGICAL_OR("||");
+
+        public final String symbol;
+
+        BinaryOp(String symbol) {
+            this.symbol = symbol;
+        }
+
+        public boolean isComparison() {
+            return this == LT || this == GT || this == LE || this == GE || this == EQ || this == NE;
+        }
+    }
+
+    /** {@code target = value}; value already converted to the target's type. Result: the stored value. */
+    record Assign(Pos pos, CType type, Expr target, Expr value) implements Expr {}
+
+    /**
+     * {@code target op= value}: computes {@code (operandType) target op value} and converts back to the target's
+     * type. For a pointer target ({@code p += n}) {@code op} is ADD or SUB, {@code operandType} is the pointer
+     * type and value is a {@code long} index.
+     */
+    record CompoundAssign(Pos pos, CType type, BinaryOp op, CType operandType, Expr target, Expr value)
+            implements Expr {}
+
+    /** {@code ++x}, {@code x--} etc. on an arithmetic or pointer lvalue; result is the old (postfix) or new value. */
+    record IncDec(Pos pos, CType type, Expr target, boolean prefix, boolean increment) implements Expr {}
+
+    /** {@code c ? a : b}; a and b converted to {@code type}; c is any scalar. */
+    record Conditional(Pos pos, CType type, Expr condition, Expr ifTrue, Expr ifFalse) implements Expr {}
+
+    /** Conversion to {@code type}, explicit or inserted by semantic analysis. */
+    record Cast(Pos pos, CType type, Expr operand) implements Expr {}
+
+    /** {@code *pointer} (and {@code a[i]} as {@code *(a + i)}): an lvalue of the pointee type. */
+    record Deref(Pos pos, CType type, Expr pointer) implements Expr {}
+
+    /** {@code &lvalue}: a pointer. */
+    record AddrOf(Pos pos, CType type, Expr operand) implements Expr {}
+
+    /** An array used as a value becomes a pointer to its first element. */
+    record Decay(Pos pos, CType type, Expr array) implements Expr {}
+
+    /** {@code pointer + index} (or minus, with {@code negate}); the index is a {@code long}. */
+    record PtrAdd(Pos pos, CType type, Expr pointer, Expr index, boolean negate) implements Expr {}
+
+    /** {@code a - b} of two pointers: a {@code long} count of elements. */
+    record PtrDiff(Pos pos, CType type, Expr left, Expr right) implements Expr {}
+
+    /** Subscript before semantic analysis ({@code base[index]}); becomes {@link Deref} of {@link PtrAdd}. */
+    record Index(Pos pos, CType type, Expr base, Expr index) implements Expr {}
+
+    /** Member access before semantic analysis ({@code threadIdx.x}); becomes {@link Builtin} or an error. */
+    record Member(Pos pos, CType type, Expr object, String member) implements Expr {}
+
+    /** Call before semantic analysis: callee name, optional explicit template arguments as written. */
+    record CallByName(Pos pos, CType type, String name, List<TemplateArg> templateArgs, List<Expr> args)
+            implements Expr {}
+
+    /** A call of a {@code __device__} function (after template instantiation). */
+    record Call(Pos pos, CType type, Function function, List<Expr> args) implements Expr {}
+
+    /** A call of a built-in; see {@link Intrinsic} for the argument conventions. */
+    record IntrinsicCall(Pos pos, CType type, Intrinsic intrinsic, List<Expr> args) implements Expr {}
+
+    /** {@code a, b}: evaluates both, value of b. */
+    record Comma(Pos pos, CType type, Expr left, Expr right) implements Expr {}
+
+    /** {@code sizeof(type)} / {@code sizeof expr} before semantic analysis (folded to an IntConst after). */
+    record SizeOf(Pos pos, CType type, CType ofType, Expr ofExpr) implements Expr {}
+
+    /** A template argument as written: a type or a constant expression. */
+    record TemplateArg(CType type, Expr value) {}
+}

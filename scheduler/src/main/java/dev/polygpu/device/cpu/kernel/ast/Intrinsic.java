@@ -1,0 +1,96 @@
+package dev.polygpu.device.cpu.kernel.ast;
+
+/**
+ * The built-in functions of CUDA C that the kernel engine implements. Semantic analysis resolves a call by
+ * name to one of these and converts the arguments to the variant's parameter types (for the math functions,
+ * {@code float} or {@code double} by the argument as C++ overloading does; {@code sqrtf} is always float);
+ * the result type of the {@link Expr.IntrinsicCall} tells the code generator which variant to emit.
+ */
+public enum Intrinsic {
+    // Block- and warp-level synchronization. The sync ones are yield points of the block scheduler.
+    SYNCTHREADS("__syncthreads"),
+    SYNCTHREADS_COUNT("__syncthreads_count"),
+    SYNCTHREADS_AND("__syncthreads_and"),
+    SYNCTHREADS_OR("__syncthreads_or"),
+    SYNCWARP("__syncwarp"),
+    THREADFENCE("__threadfence"),
+    THREADFENCE_BLOCK("__threadfence_block"),
+    THREADFENCE_SYSTEM("__threadfence_system"),
+
+    // Warp intrinsics (32 lanes): (mask, value, lane|delta|laneMask[, width]); votes: (mask, predicate).
+    SHFL("__shfl_sync"),
+    SHFL_UP("__shfl_up_sync"),
+    SHFL_DOWN("__shfl_down_sync"),
+    SHFL_XOR("__shfl_xor_sync"),
+    BALLOT("__ballot_sync"),
+    ANY("__any_sync"),
+    ALL("__all_sync"),
+    ACTIVEMASK("__activemask"),
+
+    // Bit manipulation.
+    POPC("__popc"),
+    POPCLL("__popcll"),
+    FFS("__ffs"),
+    FFSLL("__ffsll"),
+    CLZ("__clz"),
+    CLZLL("__clzll"),
+    BREV("__brev"),
+
+    // Atomics: (pointer, value) except CAS (pointer, compare, value) and INC/DEC (pointer, limit). Return old.
+    ATOMIC_ADD("atomicAdd"),
+    ATOMIC_SUB("atomicSub"),
+    ATOMIC_EXCH("atomicExch"),
+    ATOMIC_MIN("atomicMin"),
+    ATOMIC_MAX("atomicMax"),
+    ATOMIC_INC("atomicInc"),
+    ATOMIC_DEC("atomicDec"),
+    ATOMIC_CAS("atomicCAS"),
+    ATOMIC_AND("atomicAnd"),
+    ATOMIC_OR("atomicOr"),
+    ATOMIC_XOR("atomicXor"),
+
+    // Math, one entry per operation; float or double variant by the call's type.
+    SQRT("sqrt"), RSQRT("rsqrt"), CBRT("cbrt"),
+    EXP("exp"), EXP2("exp2"), EXP10("exp10"), EXPM1("expm1"),
+    LOG("log"), LOG2("log2"), LOG10("log10"), LOG1P("log1p"),
+    SIN("sin"), COS("cos"), TAN("tan"), ASIN("asin"), ACOS("acos"), ATAN("atan"),
+    SINH("sinh"), COSH("cosh"), TANH("tanh"),
+    ERF("erf"), ERFC("erfc"),
+    FABS("fabs"), FLOOR("floor"), CEIL("ceil"), ROUND("round"), TRUNC("trunc"), RINT("rint"),
+    POW("pow"), ATAN2("atan2"), FMOD("fmod"), HYPOT("hypot"), COPYSIGN("copysign"),
+    FMIN("fmin"), FMAX("fmax"), FMA("fma"),
+    /** Integer or floating: the usual arithmetic conversions pick the variant, as CUDA's overloads do. */
+    MIN("min"),
+    MAX("max"),
+    ABS("abs"),
+    /** {@code __saturatef}: clamp to [0, 1]. */
+    SATURATE("__saturatef"),
+    /** {@code __fdividef(x, y)}, {@code fdividef}: x / y in float. */
+    FDIVIDE("__fdividef"),
+    /** {@code isnan}, {@code isinf}, {@code isfinite}, {@code signbit}: int results. */
+    ISNAN("isnan"), ISINF("isinf"), ISFINITE("isfinite"), SIGNBIT("signbit");
+
+    /** The canonical CUDA name (variants such as {@code sqrtf}, {@code __expf} map here too). */
+    public final String cudaName;
+
+    Intrinsic(String cudaName) {
+        this.cudaName = cudaName;
+    }
+
+    /** True for the intrinsics at which a thread must wait for others of its block or warp. */
+    public boolean isYieldPoint() {
+        return switch (this) {
+            case SYNCTHREADS, SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR, SYNCWARP,
+                 SHFL, SHFL_UP, SHFL_DOWN, SHFL_XOR, BALLOT, ANY, ALL -> true;
+            default -> false;
+        };
+    }
+
+    /** True for the block-wide barriers (the others among {@link #isYieldPoint()} are warp-wide). */
+    public boolean isBlockBarrier() {
+        return switch (this) {
+            case SYNCTHREADS, SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR -> true;
+            default -> false;
+        };
+    }
+}

@@ -1,0 +1,33 @@
+package dev.polygpu.device.cpu.kernel.ast;
+
+/**
+ * A variable of a kernel or {@code __device__} function: parameter, local, or {@code __shared__} array.
+ * Identity is the object (two variables may share a name in different scopes). Created by the front end;
+ * {@link #addressTaken} is set by semantic analysis when {@code &var} appears, in which case the code
+ * generator keeps the variable in memory rather than in a JVM local.
+ */
+public final class Var {
+    /** Where a variable lives. */
+    public enum Kind { PARAM, LOCAL, SHARED, EXTERN_SHARED }
+
+    public final String name;
+    public final CType type;
+    public final Kind kind;
+    public final Pos pos;
+    /** Unique within one function after inlining; stable order of declaration. */
+    public final int id;
+    public boolean addressTaken;
+
+    public Var(String name, CType type, Kind kind, Pos pos, int id) {
+        this.name = name;
+        this.type = type;
+        this.kind = kind;
+        this.pos = pos;
+        this.id = id;
+    }
+
+    @Override
+    public String toString() {
+        return kind.name().toLowerCase() + " " + type + " " + name;
+    }
+}
