@@ -1,0 +1,759 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.FRAME;
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.MEM;
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.SEGMENT;
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.STATE;
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.mt;
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_void;
+
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.Function;
+import dev.polygpu.device.cpu.kernel.ast.Pos;
+import dev.polygpu.device.cpu.kernel.ast.Stmt;
+import dev.polygpu.device.cpu.kernel.ast.Var;
+import dev.polygpu.device.cpu.kernel.codegen.Jvm.K;
+import dev.polygpu.device.cpu.kernel.exec.KernelInfo;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.Label;
+import java.lang.classfile.TypeKind;
+import java.lang.classfile.instruction.SwitchCase;
+import java.lang.constant.ClassDesc;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Emits the JVM method of one kernel from its lowered, typed AST: {@code runBlock} (all threads of a block
+ * in a loop) for kernels without yield points, {@code resume} (one thread up to its next yield point) for
+ * cooperative ones. {@code __device__} functions are inlined at each call. Expressions are in
+ * {@link ExprEmitter}; this class owns the method's layout, variables, control flow and yield points.
+ *
+ * <p>Layout of {@code resume}: a prologue loads what never changes within a block (extents, unassigned
+ * parameters, shared and local memory), then either starts the thread or jumps to the dispatch block at the
+ * end, which restores the saved registers and jumps to the resume label of the site the thread stopped at. Every
+ * yield site jumps to one shared save block that stores the registers and returns the site number.
+ */
+final class Emitter {
+    static final int FRAME_SLOT = 1;
+    static final int STATE_SLOT = 2;
+    static final int BX_SLOT = 3;
+    static final int BY_SLOT = 4;
+    static final int BZ_SLOT = 5;
+    static final int TID_SLOT = 6;
+
+    final CodeBuilder c;
+    final Plan plan;
+    final boolean coop;
+    final ExprEmitter exprs;
+
+    final Map<Var, Integer> slot = new IdentityHashMap<>();
+    final Map<Var, Integer> offSlot = new IdentityHashMap<>();
+    int txSlot, tySlot, tzSlot;
+    final int[] blockDimSlots = new int[3];
+    final int[] gridDimSlots = new int[3];
+
+    private final Map<K, Deque<Integer>> freeTemps = new EnumMap<>(K.class);
+    private final Deque<Loop> loops = new ArrayDeque<>();
+    private final Deque<Inline> inlines = new ArrayDeque<>();
+    private Label threadEnd;
+
+    final List<KernelInfo.Site> sites = new ArrayList<>();
+    private final List<Label> siteLabels = new ArrayList<>();
+    private Label saveBlock;
+    private int siteTemp;
+    private int resumeSlot;
+    /** Saved variables (cooperative kernels) and their indices in the prims/refs arrays. */
+    private final List<Var> saved = new ArrayList<>();
+    private final Map<Var, Integer> primIndex = new IdentityHashMap<>();
+    private final Map<Var, Integer> refIndex = new IdentityHashMap<>();
+    int primSlots;
+    int refSlots;
+
+    private record Loop(Label breakLabel, Label continueLabel) {}
+
+    /** Marks an inlined function's body: break and continue do not reach past it. */
+    private static final Loop FUNCTION_BOUNDARY = new Loop(null, null);
+
+    private record Inline(Label end, CType returnType) {}
+
+    Emitter(CodeBuilder c, Plan plan) {
+        this.c = c;
+        this.plan = plan;
+        this.coop = plan.cooperative();
+        this.exprs = new ExprEmitter(this);
+    }
+
+    // ---- method bodies --------------------------------------------------------------------------------
+
+    void emitRunBlock() {
+        allocateSlots();
+        loadBlockConstants(false);
+        for (Var v : plan.vars) {
+            if (!plan.constantParams.contains(v)) {
+                zeroVar(v);
+            }
+        }
+        Label zTop = c.newLabel();
+        Label yTop = c.newLabel();
+        Label xTop = c.newLabel();
+        Label zNext = c.newLabel();
+        Label yNext = c.newLabel();
+        Label done = c.newLabel();
+        threadEnd = c.newLabel();
+        c.iconst_0();
+        c.istore(tzSlot);
+        c.labelBinding(zTop);
+        c.iload(tzSlot);
+        c.iload(blockDimSlots[2]);
+        c.if_icmpge(done);
+        setStateField("tz", tzSlot);
+        c.iconst_0();
+        c.istore(tySlot);
+        c.labelBinding(yTop);
+        c.iload(tySlot);
+        c.iload(blockDimSlots[1]);
+        c.if_icmpge(zNext);
+        setStateField("ty", tySlot);
+        c.iconst_0();
+        c.istore(txSlot);
+        c.labelBinding(xTop);
+        c.iload(txSlot);
+        c.iload(blockDimSlots[0]);
+        c.if_icmpge(yNext);
+        setStateField("tx", txSlot);
+        loadVariableParams();
+        statement(plan.lowering.body(plan.kernel));
+        c.labelBinding(threadEnd);
+        c.iinc(txSlot, 1);
+        c.goto_(xTop);
+        c.labelBinding(yNext);
+        c.iinc(tySlot, 1);
+        c.goto_(yTop);
+        c.labelBinding(zNext);
+        c.iinc(tzSlot, 1);
+        c.goto_(zTop);
+        c.labelBinding(done);
+        c.return_();
+    }
+
+    void emitResume() {
+        allocateSlots();
+        for (Var v : plan.vars) {
+            Plan.Storage s = plan.storage.get(v);
+            if (plan.constantParams.contains(v) || s == Plan.Storage.SHARED || s == Plan.Storage.LOCAL_MEMORY) {
+                continue;
+            }
+            saved.add(v);
+            if (s == Plan.Storage.POINTER) {
+                refIndex.put(v, refSlots++);
+            }
+            primIndex.put(v, primSlots++);
+        }
+        siteTemp = c.allocateLocal(TypeKind.INT);
+        resumeSlot = c.allocateLocal(TypeKind.INT);
+        saveBlock = c.newLabel();
+        Label dispatch = c.newLabel();
+        loadBlockConstants(true);
+        c.aload(STATE_SLOT);
+        c.getfield(STATE, "resumePoint", ClassDesc.ofDescriptor("[I"));
+        c.iload(TID_SLOT);
+        c.iaload();
+        c.dup();
+        c.istore(resumeSlot);
+        c.ifne(dispatch);
+        for (Var v : saved) {
+            zeroVar(v);
+        }
+        loadVariableParams();
+        statement(plan.lowering.body(plan.kernel));
+        c.iconst_m1();
+        c.ireturn();
+
+        c.labelBinding(saveBlock);
+        forEachSaved(true);
+        c.aload(STATE_SLOT);
+        c.getfield(STATE, "resumePoint", ClassDesc.ofDescriptor("[I"));
+        c.iload(TID_SLOT);
+        c.iload(siteTemp);
+        c.iconst_1();
+        c.iadd();
+        c.iastore();
+        c.iload(siteTemp);
+        c.ireturn();
+
+        c.labelBinding(dispatch);
+        forEachSaved(false);
+        c.iload(resumeSlot);
+        Label bad = c.newLabel();
+        List<SwitchCase> cases = new ArrayList<>();
+        for (int i = 0; i < siteLabels.size(); i++) {
+            cases.add(SwitchCase.of(i + 1, siteLabels.get(i)));
+        }
+        c.tableswitch(1, Math.max(1, siteLabels.size()), bad, cases);
+        c.labelBinding(bad);
+        c.iconst_m1();
+        c.ireturn();
+    }
+
+    /** Saves ({@code store}) or restores every saved variable of thread {@code tid}. */
+    private void forEachSaved(boolean store) {
+        int primBase = c.allocateLocal(TypeKind.INT);
+        int refBase = c.allocateLocal(TypeKind.INT);
+        c.iload(TID_SLOT);
+        c.loadConstant(primSlots);
+        c.imul();
+        c.istore(primBase);
+        c.iload(TID_SLOT);
+        c.loadConstant(refSlots);
+        c.imul();
+        c.istore(refBase);
+        for (Var v : saved) {
+            K k = Jvm.kind(v.type);
+            if (k == K.P) {
+                c.aload(STATE_SLOT);
+                c.getfield(STATE, "refs", ClassDesc.ofDescriptor("[Ljava/lang/Object;"));
+                index(refBase, refIndex.get(v));
+                if (store) {
+                    c.aload(slot.get(v));
+                    c.aastore();
+                } else {
+                    c.aaload();
+                    c.checkcast(SEGMENT);
+                    c.astore(slot.get(v));
+                }
+            }
+            c.aload(STATE_SLOT);
+            c.getfield(STATE, "prims", ClassDesc.ofDescriptor("[J"));
+            index(primBase, primIndex.get(v));
+            int s = k == K.P ? offSlot.get(v) : slot.get(v);
+            K held = k == K.P ? K.J : k;
+            if (store) {
+                c.loadLocal(held.tk, s);
+                exprs.toBits(held);
+                c.lastore();
+            } else {
+                c.laload();
+                exprs.fromBits(held);
+                c.storeLocal(held.tk, s);
+            }
+        }
+    }
+
+    private void index(int baseSlot, int i) {
+        c.iload(baseSlot);
+        if (i != 0) {
+            c.loadConstant(i);
+            c.iadd();
+        }
+    }
+
+    private void setStateField(String field, int fromSlot) {
+        c.aload(STATE_SLOT);
+        c.iload(fromSlot);
+        c.putfield(STATE, field, CD_int);
+    }
+
+    private void allocateSlots() {
+        txSlot = c.allocateLocal(TypeKind.INT);
+        tySlot = c.allocateLocal(TypeKind.INT);
+        tzSlot = c.allocateLocal(TypeKind.INT);
+        for (int i = 0; i < 3; i++) {
+            blockDimSlots[i] = c.allocateLocal(TypeKind.INT);
+            gridDimSlots[i] = c.allocateLocal(TypeKind.INT);
+        }
+        for (Var v : plan.vars) {
+            switch (plan.storage.get(v)) {
+                case SCALAR -> slot.put(v, c.allocateLocal(Jvm.kind(v.type).tk));
+                case POINTER -> {
+                    slot.put(v, c.allocateLocal(TypeKind.REFERENCE));
+                    offSlot.put(v, c.allocateLocal(TypeKind.LONG));
+                }
+                case LOCAL_MEMORY, SHARED -> slot.put(v, c.allocateLocal(TypeKind.REFERENCE));
+            }
+        }
+    }
+
+    /** Extents, thread coordinates (cooperative), unassigned parameters, shared and local memory. */
+    private void loadBlockConstants(boolean cooperative) {
+        String[] bd = {"bdx", "bdy", "bdz"};
+        String[] xyz = {"x", "y", "z"};
+        for (int i = 0; i < 3; i++) {
+            c.aload(STATE_SLOT);
+            c.getfield(STATE, bd[i], CD_int);
+            c.istore(blockDimSlots[i]);
+            c.aload(FRAME_SLOT);
+            c.invokevirtual(FRAME, "grid", mt(Jvm.DIM3));
+            c.invokevirtual(Jvm.DIM3, xyz[i], mt(CD_int));
+            c.istore(gridDimSlots[i]);
+        }
+        if (cooperative) {
+            int[] ts = {txSlot, tySlot, tzSlot};
+            String[] tf = {"tx", "ty", "tz"};
+            for (int i = 0; i < 3; i++) {
+                c.aload(STATE_SLOT);
+                c.getfield(STATE, tf[i], CD_int);
+                c.istore(ts[i]);
+            }
+        }
+        for (Var v : plan.vars) {
+            if (plan.constantParams.contains(v)) {
+                loadParam(v);
+            }
+            Plan.Storage s = plan.storage.get(v);
+            if (s == Plan.Storage.SHARED) {
+                c.aload(STATE_SLOT);
+                c.loadConstant(plan.memorySlot.get(v));
+                c.invokevirtual(STATE, "shared", mt(SEGMENT, CD_int));
+                c.astore(slot.get(v));
+            } else if (s == Plan.Storage.LOCAL_MEMORY) {
+                c.aload(STATE_SLOT);
+                if (cooperative) {
+                    c.iload(TID_SLOT);
+                } else {
+                    c.iconst_0();
+                }
+                c.loadConstant(plan.memorySlot.get(v));
+                c.invokevirtual(STATE, "local", mt(SEGMENT, CD_int, CD_int));
+                c.astore(slot.get(v));
+            }
+        }
+    }
+
+    private void loadVariableParams() {
+        for (Var p : plan.kernel.params) {
+            if (!plan.constantParams.contains(p)) {
+                loadParam(p);
+            }
+        }
+    }
+
+    /** Loads kernel parameter {@code p} from the launch frame into its storage. */
+    private void loadParam(Var p) {
+        int i = plan.kernel.params.indexOf(p);
+        Plan.Storage s = plan.storage.get(p);
+        if (p.type instanceof CType.Pointer) {
+            if (s == Plan.Storage.LOCAL_MEMORY) {
+                throw new CodegenException(p.pos, "taking the address of pointer parameter '" + p.name
+                        + "' is not supported by the CPU device");
+            }
+            c.aload(FRAME_SLOT);
+            c.invokevirtual(FRAME, "segments", mt(ClassDesc.ofDescriptor("[Ljava/lang/foreign/MemorySegment;")));
+            c.loadConstant(i);
+            c.aaload();
+            c.astore(slot.get(p));
+            loadFrameValue(i);
+            c.lstore(offSlot.get(p));
+            return;
+        }
+        if (s == Plan.Storage.LOCAL_MEMORY) {
+            c.aload(slot.get(p));
+            c.lconst_0();
+            loadFrameValue(i);
+            exprs.fromBits(Jvm.kind(p.type));
+            normalize(p.type);
+            exprs.memStore(p.type, p.pos);
+            return;
+        }
+        loadFrameValue(i);
+        exprs.fromBits(Jvm.kind(p.type));
+        normalize(p.type);
+        c.storeLocal(Jvm.kind(p.type).tk, slot.get(p));
+    }
+
+    private void normalize(CType t) {
+        if (Jvm.kind(t) == K.I) {
+            Ops.narrow(c, (CType.Prim) t);
+        }
+    }
+
+    private void loadFrameValue(int i) {
+        c.aload(FRAME_SLOT);
+        c.invokevirtual(FRAME, "values", mt(ClassDesc.ofDescriptor("[J")));
+        c.loadConstant(i);
+        c.laload();
+    }
+
+    private void zeroVar(Var v) {
+        Plan.Storage s = plan.storage.get(v);
+        if (s == Plan.Storage.SCALAR) {
+            K k = Jvm.kind(v.type);
+            Ops.zero(c, k);
+            c.storeLocal(k.tk, slot.get(v));
+        } else if (s == Plan.Storage.POINTER) {
+            c.aconst_null();
+            c.astore(slot.get(v));
+            c.lconst_0();
+            c.lstore(offSlot.get(v));
+        }
+    }
+
+    // ---- temporaries ----------------------------------------------------------------------------------
+
+    int temp(K k) {
+        Deque<Integer> free = freeTemps.computeIfAbsent(k, x -> new ArrayDeque<>());
+        Integer s = free.poll();
+        return s != null ? s : c.allocateLocal(k.tk);
+    }
+
+    void release(K k, int s) {
+        freeTemps.get(k).push(s);
+    }
+
+    // ---- statements -----------------------------------------------------------------------------------
+
+    void statement(Stmt s) {
+        switch (s) {
+            case null -> { }
+            case Stmt.Block b -> b.statements().forEach(this::statement);
+            case Stmt.VarDecl d -> declaration(d);
+            case Stmt.ExprStmt e -> expressionStatement(e.expr());
+            case Stmt.If i -> {
+                Label otherwise = c.newLabel();
+                exprs.jumpIfFalse(i.condition(), otherwise);
+                statement(i.then());
+                if (i.otherwise() != null) {
+                    Label end = c.newLabel();
+                    c.goto_(end);
+                    c.labelBinding(otherwise);
+                    statement(i.otherwise());
+                    c.labelBinding(end);
+                } else {
+                    c.labelBinding(otherwise);
+                }
+            }
+            case Stmt.While w -> loop(null, w.condition(), null, w.body());
+            case Stmt.For f -> {
+                statement(f.init());
+                loop(null, f.condition(), f.update(), f.body());
+            }
+            case Stmt.DoWhile w -> {
+                Label top = c.newBoundLabel();
+                Label cont = c.newLabel();
+                Label brk = c.newLabel();
+                loops.push(new Loop(brk, cont));
+                statement(w.body());
+                loops.pop();
+                c.labelBinding(cont);
+                exprs.jumpIfTrue(w.condition(), top);
+                c.labelBinding(brk);
+            }
+            case Stmt.Break b -> {
+                if (loops.isEmpty() || loops.peek() == FUNCTION_BOUNDARY) {
+                    throw new CodegenException(b.pos(), "'break' outside a loop or switch");
+                }
+                c.goto_(loops.peek().breakLabel());
+            }
+            case Stmt.Continue k -> {
+                Label target = null;
+                for (Loop l : loops) {
+                    if (l == FUNCTION_BOUNDARY) {
+                        break;
+                    }
+                    if (l.continueLabel() != null) {
+                        target = l.continueLabel();
+                        break;
+                    }
+                }
+                if (target == null) {
+                    throw new CodegenException(k.pos(), "'continue' outside a loop");
+                }
+                c.goto_(target);
+            }
+            case Stmt.Return r -> returnStatement(r);
+            case Stmt.Switch sw -> switchStatement(sw);
+            case Stmt.Empty e -> { }
+        }
+    }
+
+    private void loop(Stmt init, Expr condition, Expr update, Stmt body) {
+        Label top = c.newBoundLabel();
+        Label cont = c.newLabel();
+        Label brk = c.newLabel();
+        if (condition != null) {
+            exprs.jumpIfFalse(condition, brk);
+        }
+        loops.push(new Loop(brk, cont));
+        statement(body);
+        loops.pop();
+        c.labelBinding(cont);
+        if (update != null) {
+            exprs.discard(update);
+        }
+        c.goto_(top);
+        c.labelBinding(brk);
+    }
+
+    private void returnStatement(Stmt.Return r) {
+        if (!inlines.isEmpty()) {
+            Inline in = inlines.peek();
+            if (r.value() != null) {
+                exprs.value(r.value());
+            } else if (in.returnType() != CType.Prim.VOID) {
+                Ops.zero(c, Jvm.kind(in.returnType()));
+            }
+            c.goto_(in.end());
+            return;
+        }
+        if (r.value() != null) {
+            exprs.discard(r.value());
+        }
+        if (coop) {
+            c.iconst_m1();
+            c.ireturn();
+        } else {
+            c.goto_(threadEnd);
+        }
+    }
+
+    private void switchStatement(Stmt.Switch sw) {
+        Label brk = c.newLabel();
+        Label dflt = brk;
+        List<Label> labels = new ArrayList<>();
+        for (Stmt.Case cs : sw.cases()) {
+            Label l = c.newLabel();
+            labels.add(l);
+            if (cs.value() == null) {
+                dflt = l;
+            }
+        }
+        K k = Jvm.kind(sw.selector().type());
+        exprs.value(sw.selector());
+        if (k == K.J) {
+            int t = temp(K.J);
+            c.lstore(t);
+            for (int i = 0; i < sw.cases().size(); i++) {
+                Long v = sw.cases().get(i).value();
+                if (v != null) {
+                    c.lload(t);
+                    c.loadConstant(v);
+                    c.lcmp();
+                    c.ifeq(labels.get(i));
+                }
+            }
+            release(K.J, t);
+            c.goto_(dflt);
+        } else {
+            List<SwitchCase> cases = new ArrayList<>();
+            java.util.Set<Integer> seen = new java.util.HashSet<>();
+            for (int i = 0; i < sw.cases().size(); i++) {
+                Long v = sw.cases().get(i).value();
+                if (v != null && seen.add(v.intValue())) {
+                    cases.add(SwitchCase.of(v.intValue(), labels.get(i)));
+                }
+            }
+            cases.sort(java.util.Comparator.comparingInt(SwitchCase::caseValue));
+            c.lookupswitch(dflt, cases);
+        }
+        loops.push(new Loop(brk, null));
+        for (int i = 0; i < sw.cases().size(); i++) {
+            c.labelBinding(labels.get(i));
+            sw.cases().get(i).statements().forEach(this::statement);
+        }
+        loops.pop();
+        c.labelBinding(brk);
+    }
+
+    private void declaration(Stmt.VarDecl d) {
+        Var v = d.var();
+        Plan.Storage s = plan.storage.get(v);
+        switch (s) {
+            case SCALAR, POINTER -> {
+                if (d.init() != null) {
+                    exprs.value(d.init());
+                    storeVar(v);
+                }
+            }
+            case LOCAL_MEMORY -> {
+                if (d.arrayInit() != null) {
+                    CType elem = elementType(v.type);
+                    int n = v.type.size() / elem.size();
+                    // Elements without an initializer are zero; clear the whole array first.
+                    c.aload(slot.get(v));
+                    c.iconst_0();
+                    c.invokeinterface(SEGMENT, "fill", mt(SEGMENT, ClassDesc.ofDescriptor("B")));
+                    c.pop();
+                    for (int i = 0; i < d.arrayInit().size() && i < n; i++) {
+                        c.aload(slot.get(v));
+                        c.loadConstant((long) i * elem.size());
+                        exprs.value(d.arrayInit().get(i));
+                        exprs.memStore(elem, d.pos());
+                    }
+                } else if (d.init() != null) {
+                    c.aload(slot.get(v));
+                    c.lconst_0();
+                    exprs.value(d.init());
+                    exprs.memStore(v.type, d.pos());
+                }
+            }
+            case SHARED -> {
+                if (d.init() != null || d.arrayInit() != null) {
+                    throw new CodegenException(d.pos(), "__shared__ variable '" + v.name
+                            + "' cannot have an initializer (CUDA does not allow one)");
+                }
+            }
+        }
+    }
+
+    static CType elementType(CType t) {
+        while (t instanceof CType.Array a) {
+            t = a.element();
+        }
+        return t;
+    }
+
+    /** Stores the value on the stack into variable {@code v} held in JVM locals. */
+    void storeVar(Var v) {
+        if (plan.storage.get(v) == Plan.Storage.POINTER) {
+            c.lstore(offSlot.get(v));
+            c.astore(slot.get(v));
+        } else {
+            c.storeLocal(Jvm.kind(v.type).tk, slot.get(v));
+        }
+    }
+
+    void loadVar(Var v) {
+        if (plan.storage.get(v) == Plan.Storage.POINTER) {
+            c.aload(slot.get(v));
+            c.lload(offSlot.get(v));
+        } else {
+            c.loadLocal(Jvm.kind(v.type).tk, slot.get(v));
+        }
+    }
+
+    private void expressionStatement(Expr e) {
+        if (e instanceof Expr.IntrinsicCall call && call.intrinsic().isYieldPoint()) {
+            yieldPoint(call, null);
+        } else if (e instanceof Expr.Assign a && a.value() instanceof Expr.IntrinsicCall call
+                && call.intrinsic().isYieldPoint() && a.target() instanceof Expr.VarRef ref) {
+            yieldPoint(call, ref.var());
+        } else {
+            exprs.discard(e);
+        }
+    }
+
+    // ---- inlining -------------------------------------------------------------------------------------
+
+    /** Inlines a call of a {@code __device__} function; its result (if any) is left on the stack. */
+    void inline(Expr.Call call) {
+        Function f = call.function();
+        for (int i = 0; i < f.params.size(); i++) {
+            Var p = f.params.get(i);
+            if (plan.storage.get(p) == Plan.Storage.LOCAL_MEMORY) {
+                c.aload(slot.get(p));
+                c.lconst_0();
+                exprs.value(call.args().get(i));
+                exprs.memStore(p.type, call.pos());
+            } else {
+                exprs.value(call.args().get(i));
+                storeVar(p);
+            }
+        }
+        Label end = c.newLabel();
+        inlines.push(new Inline(end, f.returnType));
+        loops.push(FUNCTION_BOUNDARY);
+        Stmt.Block body = plan.lowering.body(f);
+        statement(body);
+        loops.pop();
+        inlines.pop();
+        if (f.returnType != CType.Prim.VOID) {
+            // Falling off the end of a non-void function is undefined in C; give zero.
+            Ops.zero(c, Jvm.kind(f.returnType));
+        }
+        c.labelBinding(end);
+    }
+
+    // ---- yield points ---------------------------------------------------------------------------------
+
+    private void yieldPoint(Expr.IntrinsicCall call, Var target) {
+        if (!coop) {
+            throw new IllegalStateException("yield point in a non-cooperative kernel");
+        }
+        int site = sites.size();
+        sites.add(new KernelInfo.Site(call.intrinsic(), call.pos().line(), call.pos().column()));
+        Label resume = c.newLabel();
+        siteLabels.add(resume);
+        deposit(call);
+        c.loadConstant(site);
+        c.istore(siteTemp);
+        c.goto_(saveBlock);
+        c.labelBinding(resume);
+        if (target != null) {
+            exchangeArray("xResult", "[J");
+            c.laload();
+            K k = Jvm.kind(call.type());
+            exprs.fromBits(k);
+            storeVar(target);
+        }
+    }
+
+    private void exchangeArray(String field, String desc) {
+        c.aload(STATE_SLOT);
+        c.getfield(STATE, field, ClassDesc.ofDescriptor(desc));
+        c.iload(TID_SLOT);
+    }
+
+    private void deposit(Expr.IntrinsicCall call) {
+        List<Expr> a = call.args();
+        switch (call.intrinsic()) {
+            case SYNCTHREADS -> {
+                exchangeArray("xValue", "[J");
+                c.lconst_0();
+                c.lastore();
+            }
+            case SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR -> {
+                exchangeArray("xValue", "[J");
+                exprs.value(a.get(0));
+                Ops.convert(c, a.get(0).type(), CType.Prim.LONG, call.pos());
+                c.lastore();
+            }
+            case SYNCWARP -> depositInt("xMask", a.get(0));
+            case SHFL, SHFL_UP, SHFL_DOWN, SHFL_XOR -> {
+                depositInt("xMask", a.get(0));
+                exchangeArray("xValue", "[J");
+                exprs.value(a.get(1));
+                exprs.toBits(Jvm.kind(a.get(1).type()));
+                c.lastore();
+                depositInt("xLane", a.get(2));
+                depositInt("xWidth", a.get(3));
+            }
+            case BALLOT, ANY, ALL -> {
+                depositInt("xMask", a.get(0));
+                exchangeArray("xValue", "[J");
+                exprs.value(a.get(1));
+                Ops.convert(c, a.get(1).type(), CType.Prim.LONG, call.pos());
+                c.lastore();
+            }
+            default -> throw new IllegalStateException(call.intrinsic().name());
+        }
+    }
+
+    private void depositInt(String field, Expr value) {
+        exchangeArray(field, "[I");
+        exprs.value(value);
+        if (Jvm.kind(value.type()) == K.J) {
+            c.l2i();
+        }
+        c.iastore();
+    }
+
+    static int pos(Pos p) {
+        return p == null ? 0 : p.line() << 16 | Math.min(p.column(), 0xFFFF);
+    }
+
+    void callMem(String name, boolean store, K valueKind) {
+        ClassDesc v = valueKind.desc;
+        if (store) {
+            c.invokestatic(MEM, name, mt(CD_void, SEGMENT, CD_long, v, STATE, CD_int));
+        } else {
+            c.invokestatic(MEM, name, mt(v, SEGMENT, CD_long, STATE, CD_int));
+        }
+    }
+}

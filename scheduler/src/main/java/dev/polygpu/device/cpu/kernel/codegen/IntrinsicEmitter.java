@@ -1,0 +1,199 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.ATOMICS;
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.MATH;
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.MEM;
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.SEGMENT;
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.STATE;
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.mt;
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_short;
+import static java.lang.constant.ConstantDescs.CD_void;
+
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
+import dev.polygpu.device.cpu.kernel.codegen.Jvm.K;
+import java.lang.classfile.CodeBuilder;
+import java.lang.constant.ClassDesc;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Emits the built-ins that are not yield points: math ({@code CudaMath}), bit intrinsics, atomics
+ * ({@code Atomics}, after a bounds and alignment check), fences and {@code __activemask}.
+ */
+final class IntrinsicEmitter {
+    private final Emitter e;
+    private final ExprEmitter x;
+    private final CodeBuilder c;
+
+    IntrinsicEmitter(Emitter e, ExprEmitter x) {
+        this.e = e;
+        this.x = x;
+        this.c = e.c;
+    }
+
+    void emit(Expr.IntrinsicCall call) {
+        Intrinsic in = call.intrinsic();
+        List<Expr> args = call.args();
+        switch (in) {
+            case THREADFENCE, THREADFENCE_BLOCK, THREADFENCE_SYSTEM ->
+                    c.invokestatic(Jvm.VAR_HANDLE, "fullFence", mt(CD_void));
+            case ACTIVEMASK -> {
+                c.aload(Emitter.STATE_SLOT);
+                c.invokevirtual(STATE, "activeMask", mt(CD_int));
+            }
+            case POPC, FFS, CLZ -> bits(in, args, K.I, CD_int);
+            case BREV -> bits(in, args, K.I, CD_int);
+            case POPCLL, FFSLL, CLZLL -> bits(in, args, K.J, CD_int);
+            case ATOMIC_ADD, ATOMIC_SUB, ATOMIC_EXCH, ATOMIC_MIN, ATOMIC_MAX, ATOMIC_INC, ATOMIC_DEC, ATOMIC_CAS,
+                 ATOMIC_AND, ATOMIC_OR, ATOMIC_XOR -> atomic(call);
+            case ISNAN, ISINF, ISFINITE, SIGNBIT -> {
+                K k = Jvm.kind(args.get(0).type());
+                x.value(args.get(0));
+                c.invokestatic(MATH, name(in), mt(CD_int, k.desc));
+            }
+            case MIN, MAX -> {
+                K k = Jvm.kind(call.type());
+                x.value(args.get(0));
+                x.value(args.get(1));
+                boolean uns = Jvm.unsigned(call.type()) && (k == K.I || k == K.J);
+                c.invokestatic(MATH, (uns ? "u" : "") + name(in), mt(k.desc, k.desc, k.desc));
+            }
+            default -> math(call);
+        }
+    }
+
+    /** Nodes added to the AST after this emitter was written get a clear internal error, not bad code. */
+    boolean emitOther(Expr expr) {
+        return false;
+    }
+
+    private void bits(Intrinsic in, List<Expr> args, K argKind, ClassDesc ret) {
+        x.value(args.get(0));
+        c.invokestatic(MATH, name(in), mt(ret, argKind.desc));
+    }
+
+    private void math(Expr.IntrinsicCall call) {
+        K k = Jvm.kind(call.type());
+        if (k != K.F && k != K.D && k != K.I && k != K.J) {
+            throw new CodegenException(call.pos(), call.intrinsic().cudaName + " has no variant for '"
+                    + call.type() + "'");
+        }
+        ClassDesc[] params = new ClassDesc[call.args().size()];
+        for (int i = 0; i < params.length; i++) {
+            x.value(call.args().get(i));
+            params[i] = k.desc;
+        }
+        c.invokestatic(MATH, name(call.intrinsic()), mt(k.desc, params));
+        if (k == K.I && call.type() instanceof CType.Prim p) {
+            Ops.narrow(c, p);
+        }
+    }
+
+    private static String name(Intrinsic in) {
+        return switch (in) {
+            case SATURATE -> "saturate";
+            case FDIVIDE -> "fdivide";
+            default -> in.name().toLowerCase(Locale.ROOT);
+        };
+    }
+
+    private void atomic(Expr.IntrinsicCall call) {
+        Expr ptr = call.args().get(0);
+        CType pointee = ((CType.Pointer) ptr.type()).pointee();
+        String method = atomicMethod(call.intrinsic(), pointee);
+        if (method == null) {
+            throw new CodegenException(call.pos(), call.intrinsic().cudaName + " has no overload for '"
+                    + pointee + "*'");
+        }
+        K k = Jvm.kind(pointee);
+        boolean isShort = pointee == CType.Prim.USHORT || pointee == CType.Prim.SHORT;
+        ClassDesc valueDesc = isShort ? CD_short : k.desc;
+        x.value(ptr);
+        int[] p = x.stash(K.P);
+        c.aload(p[0]);
+        c.lload(p[1]);
+        c.loadConstant(pointee.size());
+        c.aload(Emitter.STATE_SLOT);
+        c.loadConstant(Emitter.pos(call.pos()));
+        c.invokestatic(MEM, "checkAtomic", mt(CD_void, SEGMENT, CD_long, CD_int, STATE, CD_int));
+        c.aload(p[0]);
+        c.lload(p[1]);
+        x.free(K.P, p);
+        int operands = call.args().size() - 1;
+        ClassDesc[] params = new ClassDesc[2 + operands];
+        params[0] = SEGMENT;
+        params[1] = CD_long;
+        for (int i = 0; i < operands; i++) {
+            x.value(call.args().get(i + 1));
+            params[2 + i] = valueDesc;
+        }
+        c.invokestatic(ATOMICS, method, mt(valueDesc, params));
+        if (isShort) {
+            Ops.narrow(c, (CType.Prim) pointee);
+        }
+    }
+
+    private static String atomicMethod(Intrinsic in, CType pointee) {
+        if (!(pointee instanceof CType.Prim p)) {
+            return null;
+        }
+        return switch (p) {
+            case INT -> switch (in) {
+                case ATOMIC_ADD -> "addI";
+                case ATOMIC_SUB -> "subI";
+                case ATOMIC_EXCH -> "exchI";
+                case ATOMIC_MIN -> "minI";
+                case ATOMIC_MAX -> "maxI";
+                case ATOMIC_CAS -> "casI";
+                case ATOMIC_AND -> "andI";
+                case ATOMIC_OR -> "orI";
+                case ATOMIC_XOR -> "xorI";
+                default -> null;
+            };
+            case UINT -> switch (in) {
+                case ATOMIC_ADD -> "addI";
+                case ATOMIC_SUB -> "subI";
+                case ATOMIC_EXCH -> "exchI";
+                case ATOMIC_MIN -> "minU";
+                case ATOMIC_MAX -> "maxU";
+                case ATOMIC_INC -> "incU";
+                case ATOMIC_DEC -> "decU";
+                case ATOMIC_CAS -> "casI";
+                case ATOMIC_AND -> "andI";
+                case ATOMIC_OR -> "orI";
+                case ATOMIC_XOR -> "xorI";
+                default -> null;
+            };
+            case LONG, LONGLONG -> switch (in) {
+                case ATOMIC_ADD -> "addJ";
+                case ATOMIC_EXCH -> "exchJ";
+                case ATOMIC_MIN -> "minJ";
+                case ATOMIC_MAX -> "maxJ";
+                case ATOMIC_CAS -> "casJ";
+                case ATOMIC_AND -> "andJ";
+                case ATOMIC_OR -> "orJ";
+                case ATOMIC_XOR -> "xorJ";
+                default -> null;
+            };
+            case ULONG, ULONGLONG -> switch (in) {
+                case ATOMIC_ADD -> "addJ";
+                case ATOMIC_EXCH -> "exchJ";
+                case ATOMIC_MIN -> "minUJ";
+                case ATOMIC_MAX -> "maxUJ";
+                case ATOMIC_CAS -> "casJ";
+                case ATOMIC_AND -> "andJ";
+                case ATOMIC_OR -> "orJ";
+                case ATOMIC_XOR -> "xorJ";
+                default -> null;
+            };
+            case FLOAT -> in == Intrinsic.ATOMIC_ADD ? "addF" : in == Intrinsic.ATOMIC_EXCH ? "exchF" : null;
+            case DOUBLE -> in == Intrinsic.ATOMIC_ADD ? "addD" : null;
+            case USHORT, SHORT -> in == Intrinsic.ATOMIC_CAS ? "casS" : null;
+            default -> null;
+        };
+    }
+}

@@ -1,0 +1,72 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import static java.lang.constant.ConstantDescs.CD_Object;
+import static java.lang.constant.ConstantDescs.CD_double;
+import static java.lang.constant.ConstantDescs.CD_float;
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_void;
+
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import java.lang.classfile.TypeKind;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.MethodTypeDesc;
+
+/** Type descriptors and the mapping of C types to JVM value kinds used by the code generator. */
+final class Jvm {
+    private Jvm() {
+    }
+
+    static final ClassDesc SEGMENT = ClassDesc.of("java.lang.foreign.MemorySegment");
+    static final ClassDesc FRAME = ClassDesc.of("dev.polygpu.device.cpu.kernel.LaunchFrame");
+    static final ClassDesc STATE = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.BlockState");
+    static final ClassDesc MEM = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.Mem");
+    static final ClassDesc CONV = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.Conv");
+    static final ClassDesc GENERATED = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.GeneratedKernel");
+    static final ClassDesc MATH = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.CudaMath");
+    static final ClassDesc ATOMICS = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.Atomics");
+    static final ClassDesc DIM3 = ClassDesc.of("dev.polygpu.device.Dim3");
+    static final ClassDesc INTEGER = ClassDesc.of("java.lang.Integer");
+    static final ClassDesc LONG = ClassDesc.of("java.lang.Long");
+    static final ClassDesc FLOAT = ClassDesc.of("java.lang.Float");
+    static final ClassDesc DOUBLE = ClassDesc.of("java.lang.Double");
+    static final ClassDesc VAR_HANDLE = ClassDesc.of("java.lang.invoke.VarHandle");
+
+    static final MethodTypeDesc RUN_BLOCK = MethodTypeDesc.of(CD_void, FRAME, STATE, CD_int, CD_int, CD_int);
+    static final MethodTypeDesc RESUME = MethodTypeDesc.of(CD_int, FRAME, STATE, CD_int, CD_int, CD_int, CD_int);
+
+    /** The JVM value kind a C type is held in. */
+    enum K {
+        I(TypeKind.INT, CD_int), J(TypeKind.LONG, CD_long), F(TypeKind.FLOAT, CD_float),
+        D(TypeKind.DOUBLE, CD_double), P(TypeKind.REFERENCE, CD_Object), V(TypeKind.VOID, CD_void);
+
+        final TypeKind tk;
+        final ClassDesc desc;
+
+        K(TypeKind tk, ClassDesc desc) {
+            this.tk = tk;
+            this.desc = desc;
+        }
+    }
+
+    static K kind(CType t) {
+        if (t instanceof CType.Prim p) {
+            return switch (p) {
+                case VOID -> K.V;
+                case LONG, ULONG, LONGLONG, ULONGLONG -> K.J;
+                case FLOAT -> K.F;
+                case DOUBLE -> K.D;
+                default -> K.I;
+            };
+        }
+        return K.P;
+    }
+
+    static boolean unsigned(CType t) {
+        return t instanceof CType.Prim p && p.integer && !p.signed;
+    }
+
+    static MethodTypeDesc mt(ClassDesc ret, ClassDesc... args) {
+        return MethodTypeDesc.of(ret, args);
+    }
+}

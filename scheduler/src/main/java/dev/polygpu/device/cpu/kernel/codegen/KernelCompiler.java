@@ -1,0 +1,139 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import dev.polygpu.device.ElementType;
+import dev.polygpu.device.KernelParam;
+import dev.polygpu.device.cpu.kernel.BlockRunner;
+import dev.polygpu.device.cpu.kernel.CompiledKernel;
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.ast.Function;
+import dev.polygpu.device.cpu.kernel.ast.Var;
+import dev.polygpu.device.cpu.kernel.exec.GeneratedKernel;
+import dev.polygpu.device.cpu.kernel.exec.KernelInfo;
+import dev.polygpu.device.cpu.kernel.exec.KernelRunner;
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassHierarchyResolver;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Compiles an analyzed kernel into a hidden JVM class implementing {@link GeneratedKernel}. Hidden classes
+ * are unloaded with their last reference, so compiling many kernels does not leak metaspace.
+ */
+public final class KernelCompiler {
+    private static final AtomicLong COUNTER = new AtomicLong();
+    private static final ClassFile CLASS_FILE = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
+            ClassHierarchyResolver.defaultResolver().orElse(
+                    ClassHierarchyResolver.ofClassLoading(KernelCompiler.class.getClassLoader()))));
+
+    private KernelCompiler() {
+    }
+
+    /** Compiles {@code kernel}; throws {@link CodegenException} for constructs the engine cannot run. */
+    public static CompiledKernel compile(Function kernel) {
+        YieldLowering lowering = new YieldLowering();
+        Plan plan = new Plan(kernel, lowering);
+        boolean coop = plan.cooperative();
+        Emitter[] emitted = new Emitter[1];
+        ClassDesc self = ClassDesc.of(KernelCompiler.class.getPackageName() + ".Kernel" + COUNTER.incrementAndGet());
+        byte[] bytes = CLASS_FILE.build(self, cb -> {
+            cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
+            cb.withInterfaceSymbols(Jvm.GENERATED);
+            cb.withMethodBody(ConstantDescs.INIT_NAME, MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_PUBLIC,
+                    code -> {
+                        code.aload(0);
+                        code.invokespecial(ConstantDescs.CD_Object, ConstantDescs.INIT_NAME,
+                                MethodTypeDesc.of(ConstantDescs.CD_void));
+                        code.return_();
+                    });
+            cb.withMethodBody(coop ? "resume" : "runBlock", coop ? Jvm.RESUME : Jvm.RUN_BLOCK, ClassFile.ACC_PUBLIC,
+                    code -> {
+                        Emitter em = new Emitter(code, plan);
+                        if (coop) {
+                            em.emitResume();
+                        } else {
+                            em.emitRunBlock();
+                        }
+                        emitted[0] = em;
+                    });
+        });
+        GeneratedKernel generated = instantiate(bytes);
+        Emitter em = emitted[0];
+        KernelInfo info = new KernelInfo(kernel.name,
+                plan.shared.stream().map(v -> v.name).toList(),
+                plan.sharedOffsets,
+                plan.shared.stream().mapToInt(v -> v.kind == Var.Kind.EXTERN_SHARED ? 0 : v.type.size()).toArray(),
+                plan.staticShared,
+                plan.localMemory.stream().map(v -> v.name).toList(),
+                plan.localMemory.stream().mapToInt(v -> v.type.size()).toArray(),
+                em.primSlots, em.refSlots, List.copyOf(em.sites));
+        return new Compiled(kernel.name, parameters(kernel), info, generated, bytes.length);
+    }
+
+    private static GeneratedKernel instantiate(byte[] bytes) {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClass(bytes, true);
+            return (GeneratedKernel) lookup.findConstructor(lookup.lookupClass(), MethodType.methodType(void.class))
+                    .invoke();
+        } catch (Throwable t) {
+            throw new IllegalStateException("the kernel engine generated invalid code (a bug in polygpu): " + t, t);
+        }
+    }
+
+    static List<KernelParam> parameters(Function kernel) {
+        List<KernelParam> params = new ArrayList<>();
+        for (Var p : kernel.params) {
+            if (p.type instanceof CType.Pointer ptr) {
+                params.add(new KernelParam(p.name, true, elementType(ptr.pointee())));
+            } else {
+                params.add(new KernelParam(p.name, false, elementType(p.type)));
+            }
+        }
+        return params;
+    }
+
+    /** The element type of a C type, or null (void, pointers). */
+    static ElementType elementType(CType t) {
+        if (!(t instanceof CType.Prim p)) {
+            return null;
+        }
+        return switch (p) {
+            case BOOL -> ElementType.BOOL;
+            case CHAR -> ElementType.INT8;
+            case UCHAR -> ElementType.UINT8;
+            case SHORT -> ElementType.INT16;
+            case USHORT -> ElementType.UINT16;
+            case INT -> ElementType.INT32;
+            case UINT -> ElementType.UINT32;
+            case LONG, LONGLONG -> ElementType.INT64;
+            case ULONG, ULONGLONG -> ElementType.UINT64;
+            case FLOAT -> ElementType.FLOAT;
+            case DOUBLE -> ElementType.DOUBLE;
+            case VOID -> null;
+        };
+    }
+
+    /** A compiled kernel: metadata plus the generated code; runners are created per worker thread. */
+    private record Compiled(String name, List<KernelParam> parameters, KernelInfo info, GeneratedKernel code,
+                            int classBytes) implements CompiledKernel {
+        @Override
+        public int staticSharedBytes() {
+            return info.staticShared();
+        }
+
+        @Override
+        public boolean cooperative() {
+            return info.cooperative();
+        }
+
+        @Override
+        public BlockRunner newRunner() {
+            return new KernelRunner(code, info);
+        }
+    }
+}

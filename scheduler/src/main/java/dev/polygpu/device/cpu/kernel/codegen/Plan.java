@@ -1,0 +1,179 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.Function;
+import dev.polygpu.device.cpu.kernel.ast.Stmt;
+import dev.polygpu.device.cpu.kernel.ast.Var;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where each variable of a kernel (and of the {@code __device__} functions inlined into it) lives in the
+ * generated method, the layout of shared and local memory, and whether the kernel is cooperative.
+ * Built from the lowered bodies ({@link YieldLowering}).
+ */
+final class Plan {
+
+    /** Storage classes of variables. */
+    enum Storage {
+        /** A scalar in one JVM local. */
+        SCALAR,
+        /** A pointer in two JVM locals: segment and byte offset. */
+        POINTER,
+        /** An array, or a scalar whose address is taken, in per-thread local memory. */
+        LOCAL_MEMORY,
+        /** A {@code __shared__} array or scalar. */
+        SHARED
+    }
+
+    final Function kernel;
+    final YieldLowering lowering;
+    final Map<Var, Storage> storage = new IdentityHashMap<>();
+    /** Shared slot and local-memory slot of each SHARED / LOCAL_MEMORY variable. */
+    final Map<Var, Integer> memorySlot = new IdentityHashMap<>();
+    /** Kernel parameters that are never assigned: loaded once, never saved across yields. */
+    final Set<Var> constantParams = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    final List<Var> shared = new ArrayList<>();
+    final List<Var> localMemory = new ArrayList<>();
+    final int[] sharedOffsets;
+    final int staticShared;
+    /** All variables in declaration order (kernel first, then callees). */
+    final List<Var> vars = new ArrayList<>();
+
+    Plan(Function kernel, YieldLowering lowering) {
+        this.kernel = kernel;
+        this.lowering = lowering;
+        Set<Var> assigned = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Function> seen = new LinkedHashSet<>();
+        visitFunction(kernel, assigned, seen);
+        for (Var p : kernel.params) {
+            if (!assigned.contains(p) && !p.addressTaken) {
+                constantParams.add(p);
+            }
+        }
+        sharedOffsets = new int[shared.size()];
+        int off = 0;
+        for (int i = 0; i < shared.size(); i++) {
+            Var v = shared.get(i);
+            if (v.kind == Var.Kind.EXTERN_SHARED) {
+                sharedOffsets[i] = -1;
+                continue;
+            }
+            int align = Math.min(16, Integer.highestOneBit(Math.max(1, alignOf(v.type))));
+            off = (off + align - 1) & -align;
+            sharedOffsets[i] = off;
+            off += v.type.size();
+        }
+        staticShared = (off + 15) & -16;
+    }
+
+    boolean cooperative() {
+        return lowering.hasYields(kernel);
+    }
+
+    private static int alignOf(CType t) {
+        return t instanceof CType.Array a ? alignOf(a.element()) : t.size();
+    }
+
+    private void declare(Var v) {
+        if (storage.containsKey(v)) {
+            return;
+        }
+        Storage s;
+        if (v.kind == Var.Kind.SHARED || v.kind == Var.Kind.EXTERN_SHARED) {
+            s = Storage.SHARED;
+            memorySlot.put(v, shared.size());
+            shared.add(v);
+        } else if (v.type instanceof CType.Array || v.addressTaken) {
+            s = Storage.LOCAL_MEMORY;
+            memorySlot.put(v, localMemory.size());
+            localMemory.add(v);
+        } else if (v.type instanceof CType.Pointer) {
+            s = Storage.POINTER;
+        } else {
+            s = Storage.SCALAR;
+        }
+        storage.put(v, s);
+        vars.add(v);
+    }
+
+    private void visitFunction(Function f, Set<Var> assigned, Set<Function> seen) {
+        if (!seen.add(f)) {
+            return;
+        }
+        for (Var p : f.params) {
+            declare(p);
+        }
+        visit(lowering.body(f), assigned, seen);
+    }
+
+    private void visit(Stmt s, Set<Var> assigned, Set<Function> seen) {
+        switch (s) {
+            case null -> { }
+            case Stmt.Block b -> b.statements().forEach(x -> visit(x, assigned, seen));
+            case Stmt.VarDecl d -> {
+                declare(d.var());
+                visit(d.init(), assigned, seen);
+                if (d.arrayInit() != null) {
+                    d.arrayInit().forEach(e -> visit(e, assigned, seen));
+                }
+            }
+            case Stmt.ExprStmt e -> visit(e.expr(), assigned, seen);
+            case Stmt.If i -> {
+                visit(i.condition(), assigned, seen);
+                visit(i.then(), assigned, seen);
+                visit(i.otherwise(), assigned, seen);
+            }
+            case Stmt.While w -> {
+                visit(w.condition(), assigned, seen);
+                visit(w.body(), assigned, seen);
+            }
+            case Stmt.DoWhile w -> {
+                visit(w.body(), assigned, seen);
+                visit(w.condition(), assigned, seen);
+            }
+            case Stmt.For f -> {
+                visit(f.init(), assigned, seen);
+                visit(f.condition(), assigned, seen);
+                visit(f.update(), assigned, seen);
+                visit(f.body(), assigned, seen);
+            }
+            case Stmt.Return r -> visit(r.value(), assigned, seen);
+            case Stmt.Switch sw -> {
+                visit(sw.selector(), assigned, seen);
+                sw.cases().forEach(c -> c.statements().forEach(x -> visit(x, assigned, seen)));
+            }
+            case Stmt.Break b -> { }
+            case Stmt.Continue c -> { }
+            case Stmt.Empty e -> { }
+        }
+    }
+
+    private void visit(Expr e, Set<Var> assigned, Set<Function> seen) {
+        if (e == null) {
+            return;
+        }
+        switch (e) {
+            case Expr.Assign a -> markAssigned(a.target(), assigned);
+            case Expr.CompoundAssign a -> markAssigned(a.target(), assigned);
+            case Expr.IncDec a -> markAssigned(a.target(), assigned);
+            case Expr.VarRef v -> declare(v.var());
+            case Expr.Call c -> visitFunction(c.function(), assigned, seen);
+            default -> { }
+        }
+        for (Expr child : Exprs.children(e)) {
+            visit(child, assigned, seen);
+        }
+    }
+
+    private static void markAssigned(Expr target, Set<Var> assigned) {
+        if (target instanceof Expr.VarRef v) {
+            assigned.add(v.var());
+        }
+    }
+}

@@ -1,0 +1,272 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.Function;
+import dev.polygpu.device.cpu.kernel.ast.Pos;
+import dev.polygpu.device.cpu.kernel.ast.Stmt;
+import dev.polygpu.device.cpu.kernel.ast.Var;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rewrites function bodies so that every yield point (a barrier, a warp intrinsic, or a call of a function
+ * that contains one) stands alone as a statement: {@code tmp = __shfl_down_sync(…);} or
+ * {@code __syncthreads();}. A cooperative kernel's thread returns to the block scheduler at a yield point,
+ * which the JVM allows only with an empty operand stack; hoisting the call out of its expression gives that.
+ * Yield points in a loop condition move into the loop body; in the short-circuit part of {@code && || ?:}
+ * they are rejected (hoisting would evaluate them unconditionally).
+ */
+final class YieldLowering {
+    private final Map<Function, Boolean> yields = new IdentityHashMap<>();
+    private final Map<Function, Stmt.Block> lowered = new IdentityHashMap<>();
+    private int temps;
+
+    /** True if {@code f} or anything it calls contains a yield point. */
+    boolean hasYields(Function f) {
+        Boolean known = yields.get(f);
+        if (known != null) {
+            return known;
+        }
+        yields.put(f, false);
+        boolean result = containsYield(f.body());
+        yields.put(f, result);
+        return result;
+    }
+
+    /** The lowered body of {@code f} (computed once). */
+    Stmt.Block body(Function f) {
+        Stmt.Block b = lowered.get(f);
+        if (b == null) {
+            b = hasYields(f) ? (Stmt.Block) lowerStmt(f.body()) : f.body();
+            lowered.put(f, b);
+        }
+        return b;
+    }
+
+    boolean isYield(Expr e) {
+        if (e instanceof Expr.IntrinsicCall ic) {
+            return ic.intrinsic().isYieldPoint();
+        }
+        return e instanceof Expr.Call call && hasYields(call.function());
+    }
+
+    private boolean containsYield(Stmt s) {
+        return switch (s) {
+            case null -> false;
+            case Stmt.Block b -> b.statements().stream().anyMatch(this::containsYield);
+            case Stmt.VarDecl d -> containsYield(d.init())
+                    || d.arrayInit() != null && d.arrayInit().stream().anyMatch(this::containsYield);
+            case Stmt.ExprStmt e -> containsYield(e.expr());
+            case Stmt.If i -> containsYield(i.condition()) || containsYield(i.then()) || containsYield(i.otherwise());
+            case Stmt.While w -> containsYield(w.condition()) || containsYield(w.body());
+            case Stmt.DoWhile w -> containsYield(w.condition()) || containsYield(w.body());
+            case Stmt.For f -> containsYield(f.init()) || containsYield(f.condition())
+                    || containsYield(f.update()) || containsYield(f.body());
+            case Stmt.Return r -> containsYield(r.value());
+            case Stmt.Switch sw -> containsYield(sw.selector())
+                    || sw.cases().stream().anyMatch(c -> c.statements().stream().anyMatch(this::containsYield));
+            default -> false;
+        };
+    }
+
+    boolean containsYield(Expr e) {
+        if (e == null) {
+            return false;
+        }
+        if (isYield(e)) {
+            return true;
+        }
+        for (Expr c : Exprs.children(e)) {
+            if (containsYield(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Stmt lowerStmt(Stmt s) {
+        if (s == null || !containsYield(s)) {
+            return s;
+        }
+        Pos p = s.pos();
+        return switch (s) {
+            case Stmt.Block b -> {
+                List<Stmt> out = new ArrayList<>();
+                for (Stmt x : b.statements()) {
+                    out.add(lowerStmt(x));
+                }
+                yield new Stmt.Block(p, out);
+            }
+            case Stmt.VarDecl d -> {
+                List<Stmt> pre = new ArrayList<>();
+                Expr init = hoist(d.init(), pre);
+                List<Expr> arr = null;
+                if (d.arrayInit() != null) {
+                    arr = new ArrayList<>();
+                    for (Expr e : d.arrayInit()) {
+                        arr.add(hoist(e, pre));
+                    }
+                }
+                pre.add(new Stmt.VarDecl(p, d.var(), init, arr));
+                yield new Stmt.Block(p, pre);
+            }
+            case Stmt.ExprStmt e -> {
+                List<Stmt> pre = new ArrayList<>();
+                Expr rest = hoist(e.expr(), pre);
+                if (!(rest instanceof Expr.VarRef)) {
+                    pre.add(new Stmt.ExprStmt(p, rest));
+                }
+                yield new Stmt.Block(p, pre);
+            }
+            case Stmt.If i -> {
+                List<Stmt> pre = new ArrayList<>();
+                Expr c = hoist(i.condition(), pre);
+                pre.add(new Stmt.If(p, c, lowerStmt(i.then()), lowerStmt(i.otherwise())));
+                yield new Stmt.Block(p, pre);
+            }
+            case Stmt.Return r -> {
+                List<Stmt> pre = new ArrayList<>();
+                Expr v = hoist(r.value(), pre);
+                pre.add(new Stmt.Return(p, v));
+                yield new Stmt.Block(p, pre);
+            }
+            case Stmt.Switch sw -> {
+                List<Stmt> pre = new ArrayList<>();
+                Expr sel = hoist(sw.selector(), pre);
+                List<Stmt.Case> cases = new ArrayList<>();
+                for (Stmt.Case c : sw.cases()) {
+                    List<Stmt> body = new ArrayList<>();
+                    c.statements().forEach(x -> body.add(lowerStmt(x)));
+                    cases.add(new Stmt.Case(c.pos(), c.value(), body));
+                }
+                pre.add(new Stmt.Switch(p, sel, cases));
+                yield new Stmt.Block(p, pre);
+            }
+            case Stmt.While w -> {
+                if (!containsYield(w.condition())) {
+                    yield new Stmt.While(p, w.condition(), lowerStmt(w.body()));
+                }
+                yield new Stmt.For(p, null, null, null, guardedBody(w.condition(), w.body(), p));
+            }
+            case Stmt.For f -> {
+                if (containsYield(f.update())) {
+                    throw new CodegenException(f.update().pos(), "a barrier or warp intrinsic in a for-loop's"
+                            + " update expression is not supported; move it into the loop body");
+                }
+                Stmt init = lowerStmt(f.init());
+                if (!containsYield(f.condition())) {
+                    yield new Stmt.For(p, init, f.condition(), f.update(), lowerStmt(f.body()));
+                }
+                yield new Stmt.For(p, init, null, f.update(), guardedBody(f.condition(), f.body(), p));
+            }
+            case Stmt.DoWhile w -> {
+                if (containsYield(w.condition())) {
+                    throw new CodegenException(w.condition().pos(), "a barrier or warp intrinsic in a do-while"
+                            + " condition is not supported; compute it into a variable in the loop body");
+                }
+                yield new Stmt.DoWhile(p, lowerStmt(w.body()), w.condition());
+            }
+            default -> s;
+        };
+    }
+
+    /** {@code { hoisted…; if (!cond) break; body }} */
+    private Stmt guardedBody(Expr condition, Stmt body, Pos p) {
+        List<Stmt> pre = new ArrayList<>();
+        Expr c = hoist(condition, pre);
+        pre.add(new Stmt.If(p, new Expr.Unary(p, CType.Prim.INT, Expr.UnaryOp.NOT, c), new Stmt.Break(p), null));
+        pre.add(lowerStmt(body));
+        return new Stmt.Block(p, pre);
+    }
+
+    /**
+     * Moves every yield point of {@code e} (innermost first) into a statement of its own appended to
+     * {@code pre}, and returns {@code e} with each replaced by the temporary holding its result.
+     */
+    private Expr hoist(Expr e, List<Stmt> pre) {
+        if (e == null || !containsYield(e)) {
+            return e;
+        }
+        Pos p = e.pos();
+        switch (e) {
+            case Expr.Binary b when b.op() == Expr.BinaryOp.LOGICAL_AND || b.op() == Expr.BinaryOp.LOGICAL_OR -> {
+                if (containsYield(b.right())) {
+                    throw shortCircuit(b.right().pos());
+                }
+            }
+            case Expr.Conditional c -> {
+                if (containsYield(c.ifTrue()) || containsYield(c.ifFalse())) {
+                    throw shortCircuit(c.pos());
+                }
+            }
+            default -> { }
+        }
+        Expr rebuilt = rebuild(e, pre);
+        if (!isYield(rebuilt)) {
+            return rebuilt;
+        }
+        if (rebuilt.type() == CType.Prim.VOID) {
+            pre.add(new Stmt.ExprStmt(p, rebuilt));
+            return new Expr.IntConst(p, CType.Prim.INT, 0);
+        }
+        Var tmp = new Var("$yield" + temps, rebuilt.type(), Var.Kind.LOCAL, p, -1 - temps);
+        temps++;
+        Expr.VarRef ref = new Expr.VarRef(p, tmp.type, tmp);
+        pre.add(new Stmt.VarDecl(p, tmp, null, null));
+        pre.add(new Stmt.ExprStmt(p, new Expr.Assign(p, tmp.type, ref, rebuilt)));
+        return ref;
+    }
+
+    private static CodegenException shortCircuit(Pos p) {
+        return new CodegenException(p, "a barrier or warp intrinsic inside '&&', '||' or '?:' is not supported;"
+                + " assign its result to a variable first");
+    }
+
+    /** Rebuilds {@code e} with hoisted children. */
+    private Expr rebuild(Expr e, List<Stmt> pre) {
+        Pos p = e.pos();
+        CType t = e.type();
+        return switch (e) {
+            case Expr.Unary u -> new Expr.Unary(p, t, u.op(), hoist(u.operand(), pre));
+            case Expr.Binary b -> new Expr.Binary(p, t, b.op(), b.operandType(), hoist(b.left(), pre),
+                    hoist(b.right(), pre));
+            case Expr.Assign a -> new Expr.Assign(p, t, hoistLvalue(a.target(), pre), hoist(a.value(), pre));
+            case Expr.CompoundAssign a -> new Expr.CompoundAssign(p, t, a.op(), a.operandType(),
+                    hoistLvalue(a.target(), pre), hoist(a.value(), pre));
+            case Expr.IncDec i -> new Expr.IncDec(p, t, hoistLvalue(i.target(), pre), i.prefix(), i.increment());
+            case Expr.Conditional c -> new Expr.Conditional(p, t, hoist(c.condition(), pre), c.ifTrue(), c.ifFalse());
+            case Expr.Cast c -> new Expr.Cast(p, t, hoist(c.operand(), pre));
+            case Expr.Deref d -> new Expr.Deref(p, t, hoist(d.pointer(), pre));
+            case Expr.AddrOf a -> new Expr.AddrOf(p, t, hoistLvalue(a.operand(), pre));
+            case Expr.Decay d -> new Expr.Decay(p, t, hoistLvalue(d.array(), pre));
+            case Expr.PtrAdd a -> new Expr.PtrAdd(p, t, hoist(a.pointer(), pre), hoist(a.index(), pre), a.negate());
+            case Expr.PtrDiff d -> new Expr.PtrDiff(p, t, hoist(d.left(), pre), hoist(d.right(), pre));
+            case Expr.Call c -> new Expr.Call(p, t, c.function(), hoistAll(c.args(), pre));
+            case Expr.IntrinsicCall c -> new Expr.IntrinsicCall(p, t, c.intrinsic(), hoistAll(c.args(), pre));
+            case Expr.Comma c -> {
+                Expr left = hoist(c.left(), pre);
+                if (left != null && !(left instanceof Expr.VarRef) && !(left instanceof Expr.IntConst)) {
+                    pre.add(new Stmt.ExprStmt(p, left));
+                }
+                yield hoist(c.right(), pre);
+            }
+            default -> e;
+        };
+    }
+
+    /** Lvalues keep their shape (a variable stays a variable); only their sub-expressions are hoisted. */
+    private Expr hoistLvalue(Expr e, List<Stmt> pre) {
+        return e instanceof Expr.VarRef ? e : hoist(e, pre);
+    }
+
+    private List<Expr> hoistAll(List<Expr> args, List<Stmt> pre) {
+        List<Expr> out = new ArrayList<>();
+        for (Expr a : args) {
+            out.add(hoist(a, pre));
+        }
+        return out;
+    }
+}

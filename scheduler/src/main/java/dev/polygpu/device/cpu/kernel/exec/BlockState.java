@@ -1,0 +1,214 @@
+package dev.polygpu.device.cpu.kernel.exec;
+
+import dev.polygpu.device.CudaError;
+import dev.polygpu.device.cpu.kernel.KernelFault;
+import dev.polygpu.device.cpu.kernel.LaunchFrame;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * The scratch state of one {@link KernelRunner}: the block's shared memory, local arrays, the saved registers
+ * of a cooperative kernel's threads, the values threads exchange at warp intrinsics and barriers, and the
+ * coordinates of the running thread for fault messages. Generated code reads and writes the public fields.
+ *
+ * <p>Implementation notes: owned by one worker thread at a time (a runner is never shared), so nothing here
+ * is synchronized. Memory comes from automatic arenas: it is released by the garbage collector once the
+ * runner is dropped. Shared memory is not cleared between blocks (CUDA leaves it uninitialized too).
+ */
+public final class BlockState {
+    private final KernelInfo info;
+    private final Arena arena = Arena.ofAuto();
+
+    /** Coordinates of the current block and thread; generated code keeps tx/ty/tz current. */
+    public int bx, by, bz, tx, ty, tz;
+    /** Block extents of the current launch. */
+    public int bdx, bdy, bdz;
+    private LaunchFrame frame;
+
+    private MemorySegment sharedMemory = MemorySegment.NULL;
+    private final MemorySegment[] sharedSlices;
+    private MemorySegment[] locals = new MemorySegment[0];
+    private int threadsPerBlock;
+
+    /** Saved registers of cooperative threads: thread t's slot i is at t * slots + i. */
+    public long[] prims = new long[0];
+    public Object[] refs = new Object[0];
+    /** Per thread: 0 = not started, k + 1 = resume after yield site k. */
+    public int[] resumePoint = new int[0];
+
+    /** What each thread deposited at its current yield site, and the result it receives. */
+    public int[] xMask = new int[0];
+    public long[] xValue = new long[0];
+    public int[] xLane = new int[0];
+    public int[] xWidth = new int[0];
+    public long[] xResult = new long[0];
+
+    public BlockState(KernelInfo info) {
+        this.info = info;
+        this.sharedSlices = new MemorySegment[info.sharedNames().size()];
+    }
+
+    public KernelInfo info() {
+        return info;
+    }
+
+    LaunchFrame frame() {
+        return frame;
+    }
+
+    /** Prepares for a block of {@code frame}: shared memory sized for the launch, per-thread arrays. */
+    void beginBlock(LaunchFrame f, int bx, int by, int bz) {
+        this.bx = bx;
+        this.by = by;
+        this.bz = bz;
+        if (f != frame) {
+            beginLaunch(f);
+        }
+    }
+
+    private void beginLaunch(LaunchFrame f) {
+        frame = f;
+        bdx = f.block().x();
+        bdy = f.block().y();
+        bdz = f.block().z();
+        long needShared = (long) info.staticShared() + f.dynamicSharedBytes();
+        if (sharedMemory.byteSize() < needShared) {
+            sharedMemory = arena.allocate(Math.max(needShared, 1), 16);
+        }
+        for (int i = 0; i < sharedSlices.length; i++) {
+            int off = info.sharedOffsets()[i];
+            sharedSlices[i] = off < 0
+                    ? sharedMemory.asSlice(info.staticShared(), f.dynamicSharedBytes())
+                    : sharedMemory.asSlice(off, info.sharedSizes()[i]);
+        }
+        int threads = (int) f.block().volume();
+        if (threads != threadsPerBlock) {
+            threadsPerBlock = threads;
+            int localThreads = info.cooperative() ? threads : 1;
+            locals = new MemorySegment[localThreads * info.localSizes().length];
+            if (info.cooperative()) {
+                prims = new long[threads * info.primSlots()];
+                refs = new Object[threads * info.refSlots()];
+                resumePoint = new int[threads];
+                xMask = new int[threads];
+                xValue = new long[threads];
+                xLane = new int[threads];
+                xWidth = new int[threads];
+                xResult = new long[threads];
+            }
+        }
+    }
+
+    /** The segment of shared slot {@code slot} for the current launch. */
+    public MemorySegment shared(int slot) {
+        return sharedSlices[slot];
+    }
+
+    /**
+     * The local array {@code slot} of thread {@code tid} (tid is 0 for non-cooperative kernels, whose threads
+     * run one after another). Allocated once per runner and reused; contents are stale, as C leaves them.
+     */
+    public MemorySegment local(int tid, int slot) {
+        int i = tid * info.localSizes().length + slot;
+        MemorySegment s = locals[i];
+        if (s == null) {
+            s = arena.allocate(Math.max(info.localSizes()[slot], 1), 16);
+            locals[i] = s;
+        }
+        return s;
+    }
+
+    /** Clears the scratch of cooperative threads before a block starts. */
+    void resetThreads() {
+        Arrays.fill(resumePoint, 0);
+    }
+
+    /** Sets tx/ty/tz from a linear thread index. */
+    public void setThread(int tid) {
+        tx = tid % bdx;
+        int rest = tid / bdx;
+        ty = rest % bdy;
+        tz = rest / bdy;
+    }
+
+    /**
+     * The lanes of the current thread's warp that exist in the block (CUDA's {@code __activemask()} under the
+     * assumption that the warp is converged, which is how the CPU device runs it).
+     */
+    public int activeMask() {
+        int linear = tx + bdx * (ty + bdy * tz);
+        int base = linear & ~31;
+        int lanes = Math.min(32, bdx * bdy * bdz - base);
+        return lanes == 32 ? -1 : (1 << lanes) - 1;
+    }
+
+    // ---- faults ---------------------------------------------------------------------------------------
+
+    /** The fault for an access of {@code size} bytes at {@code offset} of {@code seg} outside its bounds. */
+    public KernelFault outOfBounds(MemorySegment seg, long offset, int size, boolean write, int pos) {
+        String what = (write ? "write" : "read") + " of " + size + " bytes";
+        if (seg == null || seg.equals(MemorySegment.NULL) || seg.byteSize() == 0 && seg.address() == 0) {
+            return fault(CudaError.ILLEGAL_ADDRESS, "null pointer dereference (" + what + ")", pos);
+        }
+        return fault(CudaError.ILLEGAL_ADDRESS, "out-of-bounds " + what + " " + describe(seg, offset, size), pos);
+    }
+
+    /** The fault for an atomic operation on an address that is not a multiple of its size. */
+    public KernelFault misaligned(MemorySegment seg, long offset, int size, int pos) {
+        return fault(CudaError.MISALIGNED_ADDRESS, "misaligned atomic access of " + size + " bytes "
+                + describe(seg, offset, size), pos);
+    }
+
+    /** A fault with the kernel, block and thread named, as compute-sanitizer reports them. */
+    public KernelFault fault(CudaError error, String what, int pos) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("kernel '").append(info.kernelName()).append("' ");
+        if (pos != 0) {
+            sb.append("(line ").append(pos >>> 16).append(", column ").append(pos & 0xFFFF).append(") ");
+        }
+        sb.append("at blockIdx (").append(bx).append(',').append(by).append(',').append(bz)
+                .append(") threadIdx (").append(tx).append(',').append(ty).append(',').append(tz).append("): ")
+                .append(what);
+        return new KernelFault(error, sb.toString());
+    }
+
+    private String describe(MemorySegment seg, long offset, int size) {
+        LaunchFrame f = frame;
+        if (f != null) {
+            for (int i = 0; i < f.segments().length; i++) {
+                MemorySegment a = f.segments()[i];
+                if (a != null && sameMemory(a, seg)) {
+                    long base = f.values()[i];
+                    long rel = offset - base;
+                    String index = rel % size == 0 ? "index " + rel / size : "byte " + rel;
+                    return "at " + index + " of argument '" + f.names()[i] + "' (buffer #" + f.bufferIds()[i]
+                            + ", " + (a.byteSize() - base) + " bytes from the pointer passed, "
+                            + (a.byteSize() - base) / size + " elements of " + size + " bytes)";
+                }
+            }
+        }
+        for (int i = 0; i < sharedSlices.length; i++) {
+            if (sharedSlices[i] != null && sameMemory(sharedSlices[i], seg)) {
+                return "at " + indexText(offset, size) + " of __shared__ array '" + info.sharedNames().get(i)
+                        + "' (" + seg.byteSize() + " bytes)";
+            }
+        }
+        for (int i = 0; i < locals.length; i++) {
+            if (locals[i] != null && sameMemory(locals[i], seg)) {
+                int slot = i % info.localSizes().length;
+                return "at " + indexText(offset, size) + " of local array '" + info.localNames().get(slot)
+                        + "' (" + info.localSizes()[slot] + " bytes)";
+            }
+        }
+        return "at byte offset " + offset + " of a " + seg.byteSize() + "-byte region";
+    }
+
+    private static String indexText(long offset, int size) {
+        return offset % size == 0 ? "index " + offset / size : "byte " + offset;
+    }
+
+    private static boolean sameMemory(MemorySegment a, MemorySegment b) {
+        return a == b || a.address() == b.address() && a.byteSize() == b.byteSize() && a.isNative() == b.isNative();
+    }
+}

@@ -1,0 +1,43 @@
+package dev.polygpu.device.cpu.kernel.exec;
+
+import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
+import java.util.List;
+
+/**
+ * What the runtime needs to know about a generated kernel besides its code: names for fault messages, the
+ * shared-memory layout, the number of saved registers of a cooperative kernel and its yield sites.
+ *
+ * @param kernelName      the name the kernel is looked up by
+ * @param sharedNames     names of the {@code __shared__} variables, by shared slot
+ * @param sharedOffsets   byte offset of each shared slot in the block's shared memory; -1 for extern shared
+ * @param sharedSizes     byte size of each shared slot (extern: 0, sized by the launch)
+ * @param staticShared    bytes of static shared memory (extern shared starts here)
+ * @param localNames      names of local arrays and in-memory scalars, by local-memory slot
+ * @param localSizes      byte sizes of the local-memory slots
+ * @param primSlots       number of saved primitive registers per thread (cooperative kernels)
+ * @param refSlots        number of saved reference registers per thread (cooperative kernels)
+ * @param sites           the yield sites of a cooperative kernel
+ */
+public record KernelInfo(
+        String kernelName,
+        List<String> sharedNames,
+        int[] sharedOffsets,
+        int[] sharedSizes,
+        int staticShared,
+        List<String> localNames,
+        int[] localSizes,
+        int primSlots,
+        int refSlots,
+        List<Site> sites) {
+
+    /** A yield point: which intrinsic, and where in the source (for messages). */
+    public record Site(Intrinsic intrinsic, int line, int column) {
+        public String describe() {
+            return intrinsic.cudaName + " at line " + line;
+        }
+    }
+
+    public boolean cooperative() {
+        return !sites.isEmpty();
+    }
+}

@@ -1,0 +1,110 @@
+package dev.polygpu.device.cpu.kernel.exec;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Bounds-checked loads and stores that generated kernel code calls for every memory access (global, shared
+ * and local). The JIT inlines them; the check is the one compute-sanitizer's memcheck would do, and a failed
+ * one raises a fault naming the buffer and index. {@code pos} is the access's source position
+ * ({@code line << 16 | column}). Sub-int loads return the raw sign-extended value; the generated code
+ * narrows to the C type (e.g. masks an unsigned char).
+ */
+public final class Mem {
+    private Mem() {
+    }
+
+    public static int ldB(MemorySegment s, long off, BlockState st, int pos) {
+        if (off < 0 || off > s.byteSize() - 1) {
+            throw st.outOfBounds(s, off, 1, false, pos);
+        }
+        return s.get(ValueLayout.JAVA_BYTE, off);
+    }
+
+    public static void stB(MemorySegment s, long off, int v, BlockState st, int pos) {
+        if (off < 0 || off > s.byteSize() - 1) {
+            throw st.outOfBounds(s, off, 1, true, pos);
+        }
+        s.set(ValueLayout.JAVA_BYTE, off, (byte) v);
+    }
+
+    public static int ldS(MemorySegment s, long off, BlockState st, int pos) {
+        if (off < 0 || off > s.byteSize() - 2) {
+            throw st.outOfBounds(s, off, 2, false, pos);
+        }
+        return s.get(ValueLayout.JAVA_SHORT_UNALIGNED, off);
+    }
+
+    public static void stS(MemorySegment s, long off, int v, BlockState st, int pos) {
+        if (off < 0 || off > s.byteSize() - 2) {
+            throw st.outOfBounds(s, off, 2, true, pos);
+        }
+        s.set(ValueLayout.JAVA_SHORT_UNALIGNED, off, (short) v);
+    }
+
+    public static int ldI(MemorySegment s, long off, BlockState st, int pos) {
+        if (off < 0 || off > s.byteSize() - 4) {
+            throw st.outOfBounds(s, off, 4, false, pos);
+        }
+        return s.get(ValueLayout.JAVA_INT_UNALIGNED, off);
+    }
+
+    public static void stI(MemorySegment s, long off, int v, BlockState st, int pos) {
+        if (off < 0 || off > s.byteSize() - 4) {
+            throw st.outOfBounds(s, off, 4, true, pos);
+        }
+        s.set(ValueLayout.JAVA_INT_UNALIGNED, off, v);
+    }
+
+    public static long ldJ(MemorySegment s, long off, BlockState st, int pos) {
+        if (off < 0 || off > s.byteSize() - 8) {
+            throw st.outOfBounds(s, off, 8, false, pos);
+        }
+        return s.get(ValueLayout.JAVA_LONG_UNALIGNED, off);
+    }
+
+    public static void stJ(MemorySegment s, long off, long v, BlockState st, int pos) {
+        if (off < 0 || off > s.byteSize() - 8) {
+            throw st.outOfBounds(s, off, 8, true, pos);
+        }
+        s.set(ValueLayout.JAVA_LONG_UNALIGNED, off, v);
+    }
+
+    public static float ldF(MemorySegment s, long off, BlockState st, int pos) {
+        if (off < 0 || off > s.byteSize() - 4) {
+            throw st.outOfBounds(s, off, 4, false, pos);
+        }
+        return s.get(ValueLayout.JAVA_FLOAT_UNALIGNED, off);
+    }
+
+    public static void stF(MemorySegment s, long off, float v, BlockState st, int pos) {
+        if (off < 0 || off > s.byteSize() - 4) {
+            throw st.outOfBounds(s, off, 4, true, pos);
+        }
+        s.set(ValueLayout.JAVA_FLOAT_UNALIGNED, off, v);
+    }
+
+    public static double ldD(MemorySegment s, long off, BlockState st, int pos) {
+        if (off < 0 || off > s.byteSize() - 8) {
+            throw st.outOfBounds(s, off, 8, false, pos);
+        }
+        return s.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, off);
+    }
+
+    public static void stD(MemorySegment s, long off, double v, BlockState st, int pos) {
+        if (off < 0 || off > s.byteSize() - 8) {
+            throw st.outOfBounds(s, off, 8, true, pos);
+        }
+        s.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, off, v);
+    }
+
+    /** Checks an atomic access: in bounds and naturally aligned (the address, not just the offset). */
+    public static void checkAtomic(MemorySegment s, long off, int size, BlockState st, int pos) {
+        if (off < 0 || off > s.byteSize() - size) {
+            throw st.outOfBounds(s, off, size, true, pos);
+        }
+        if (((s.address() + off) & (size - 1)) != 0) {
+            throw st.misaligned(s, off, size, pos);
+        }
+    }
+}
