@@ -70,6 +70,7 @@ final class CpuStream implements Stream {
 
     @Override
     public void launch(KernelFunction function, LaunchConfig config, KernelArgs args) {
+        ensureOpen();
         if (!(function instanceof CpuKernelFunction f) || f.module().device() != device) {
             throw new DeviceException(CudaError.INVALID_HANDLE, "kernel function "
                     + (function == null ? "null" : "'" + function.name() + "'") + " does not belong to this device");
@@ -91,6 +92,7 @@ final class CpuStream implements Stream {
 
     @Override
     public void copy(UnifiedBuffer dst, long dstOffset, UnifiedBuffer src, long srcOffset, long bytes) {
+        ensureOpen();
         CpuBuffer d = CpuBuffer.check(dst, device, "copy destination");
         CpuBuffer s = CpuBuffer.check(src, device, "copy source");
         d.checkRange("copy destination", dstOffset, bytes);
@@ -104,6 +106,7 @@ final class CpuStream implements Stream {
 
     @Override
     public void fill(UnifiedBuffer dst, long offset, long bytes, byte value) {
+        ensureOpen();
         CpuBuffer d = CpuBuffer.check(dst, device, "fill destination");
         d.checkRange("fill", offset, bytes);
         enqueue(() -> d.hostView().asSlice(offset, bytes).fill(value));
@@ -111,6 +114,7 @@ final class CpuStream implements Stream {
 
     @Override
     public void prefetch(UnifiedBuffer buffer, long offset, long bytes) {
+        ensureOpen();
         CpuBuffer b = CpuBuffer.check(buffer, device, "prefetch buffer");
         b.checkRange("prefetch", offset, bytes);
         // Host and device share the memory: there is nothing to move.
@@ -118,6 +122,7 @@ final class CpuStream implements Stream {
 
     @Override
     public void record(Event event) {
+        ensureOpen();
         CpuEvent e = device.checkEvent(event);
         EventMarker marker = new EventMarker();
         enqueue(marker::complete);
@@ -126,18 +131,18 @@ final class CpuStream implements Stream {
 
     @Override
     public void waitFor(Event event) {
+        ensureOpen();
         CpuEvent e = device.checkEvent(event);
         // The recording to wait for is the latest one now, not whichever is latest when the dispatcher gets here.
         EventMarker marker = e.latest();
         if (marker != null) {
             enqueue(marker::await);
-        } else {
-            ensureOpen();
         }
     }
 
     @Override
     public void onComplete(Runnable callback) {
+        ensureOpen();
         if (callback == null) {
             throw new DeviceException(CudaError.INVALID_VALUE, "onComplete needs a callback, got null");
         }
