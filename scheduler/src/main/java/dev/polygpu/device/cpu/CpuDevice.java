@@ -32,7 +32,9 @@ import java.util.function.BiFunction;
  * failures left by closed streams (guarded by itself) and {@link #closed}. Streams have their own locks; the
  * device never holds its {@link #orphans} lock while calling into a stream, so there is no lock order.
  * Creation racing with {@link #close()} is settled by re-checking {@link #closed} after registering: a stream
- * that registered after close began is shut down by its creator.
+ * that registered after close began is shut down by its creator. Known benign race: a failure moving from a
+ * stream being closed to {@link #orphans} may be missed by a concurrent {@link #synchronize()}; it is then
+ * reported by the next one.
  */
 public final class CpuDevice implements Device {
     private static final System.Logger LOG = System.getLogger(CpuDevice.class.getName());

@@ -244,7 +244,7 @@ abstract class DeviceConformanceTest {
         Event start = device.createEvent(true);
         Event end = device.createEvent(true);
         KernelFunction saxpy = device.compile(SAXPY, "saxpy.cu").function("saxpy");
-        int n = 1 << 20;
+        int n = 1 << 16;
         UnifiedBuffer x = device.allocate(4L * n);
         UnifiedBuffer y = device.allocate(4L * n);
         s.record(start);
