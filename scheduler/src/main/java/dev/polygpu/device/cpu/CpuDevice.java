@@ -1,0 +1,265 @@
+package dev.polygpu.device.cpu;
+
+import dev.polygpu.device.CudaError;
+import dev.polygpu.device.Device;
+import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.DeviceProperties;
+import dev.polygpu.device.Event;
+import dev.polygpu.device.Module;
+import dev.polygpu.device.Stream;
+import dev.polygpu.device.UnifiedBuffer;
+import dev.polygpu.device.cpu.kernel.CompiledModule;
+import dev.polygpu.device.cpu.kernel.KernelEngine;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
+
+/**
+ * A device that runs CUDA C kernels on the host's cores with CUDA's semantics: kernels compiled to JVM code
+ * by the kernel engine run block by block on a pool of worker threads (the device's multiprocessors), memory
+ * is off-heap, and streams and events behave as the CUDA driver API's.
+ *
+ * <p>Closing the device waits for all work, stops the streams and the worker pool and frees every buffer not
+ * yet freed, as destroying a CUDA context releases its memory; a freed buffer says so when used.
+ *
+ * <p>Implementation notes: the device's own state is the sets of open streams and live buffers (concurrent
+ * sets, changed by the threads that create and close or free them), id counters (atomics), the list of
+ * failures left by closed streams (guarded by itself) and {@link #closed}. Streams have their own locks; the
+ * device never holds its {@link #orphans} lock while calling into a stream, so there is no lock order.
+ * Creation racing with {@link #close()} is settled by re-checking {@link #closed} after registering: a stream
+ * that registered after close began is shut down by its creator. Known benign race: a failure moving from a
+ * stream being closed to {@link #orphans} may be missed by a concurrent {@link #synchronize()}; it is then
+ * reported by the next one.
+ */
+public final class CpuDevice implements Device {
+    private static final System.Logger LOG = System.getLogger(CpuDevice.class.getName());
+
+    private final BiFunction<String, String, CompiledModule> compiler;
+    private final DeviceProperties properties;
+    private final WorkerPool pool;
+    private final CpuStream defaultStream;
+    private final Set<CpuStream> streams = ConcurrentHashMap.newKeySet();
+    private final Set<CpuBuffer> buffers = ConcurrentHashMap.newKeySet();
+    private final List<Failure> orphans = new ArrayList<>();
+    private final AtomicInteger nextStreamId = new AtomicInteger(1);
+    private final AtomicLong nextBufferId = new AtomicLong(1);
+    private final AtomicLong nextFailureSeq = new AtomicLong();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** A device with one worker thread per available processor and the kernel engine as its compiler. */
+    public CpuDevice() {
+        this(Runtime.getRuntime().availableProcessors(), KernelEngine::compile);
+    }
+
+    /**
+     * A device with {@code workerThreads} worker threads that compiles with {@code compiler}
+     * ({@code (source, fileName) -> module}); for tests and tuning.
+     */
+    public CpuDevice(int workerThreads, BiFunction<String, String, CompiledModule> compiler) {
+        if (workerThreads <= 0) {
+            throw new IllegalArgumentException("workerThreads must be positive, got " + workerThreads);
+        }
+        if (compiler == null) {
+            throw new IllegalArgumentException("compiler must not be null");
+        }
+        this.compiler = compiler;
+        this.properties = CpuDeviceProperties.of(workerThreads);
+        this.pool = new WorkerPool(workerThreads, "polygpu-cpu-worker-");
+        this.defaultStream = new CpuStream(this, 0);
+        streams.add(defaultStream);
+    }
+
+    @Override
+    public int ordinal() {
+        return 0;
+    }
+
+    @Override
+    public String backend() {
+        return "cpu";
+    }
+
+    @Override
+    public DeviceProperties properties() {
+        return properties;
+    }
+
+    @Override
+    public UnifiedBuffer allocate(long bytes) {
+        ensureOpen();
+        CpuBuffer b = CpuBuffer.allocate(this, nextBufferId.getAndIncrement(), bytes);
+        buffers.add(b);
+        if (closed.get()) {
+            b.release("closing its device");
+            ensureOpen();
+        }
+        return b;
+    }
+
+    @Override
+    public Module compile(String source, String fileName) {
+        ensureOpen();
+        if (source == null) {
+            throw new DeviceException(CudaError.INVALID_VALUE, "kernel source is null");
+        }
+        String name = fileName == null ? "kernel.cu" : fileName;
+        CompiledModule m = compiler.apply(source, name);
+        if (m == null) {
+            throw new DeviceException(CudaError.INVALID_SOURCE, "the kernel engine returned no module for " + name);
+        }
+        return new CpuModule(this, m, name);
+    }
+
+    @Override
+    public Stream defaultStream() {
+        ensureOpen();
+        return defaultStream;
+    }
+
+    @Override
+    public Stream createStream() {
+        ensureOpen();
+        CpuStream s = new CpuStream(this, nextStreamId.getAndIncrement());
+        streams.add(s);
+        if (closed.get()) {
+            s.shutdown();
+            ensureOpen();
+        }
+        return s;
+    }
+
+    @Override
+    public Event createEvent(boolean timing) {
+        ensureOpen();
+        return new CpuEvent(this, timing);
+    }
+
+    @Override
+    public void synchronize() {
+        ensureOpen();
+        ensureNotOnDispatcher("Device.synchronize");
+        for (CpuStream s : List.copyOf(streams)) {
+            s.awaitIdle();
+        }
+        DeviceException first = takeFirstFailure();
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    @Override
+    public void close() {
+        ensureNotOnDispatcher("Device.close");
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        for (CpuStream s : List.copyOf(streams)) {
+            s.shutdown();
+        }
+        pool.shutdown();
+        for (DeviceException e = takeFirstFailure(); e != null; e = takeFirstFailure()) {
+            LOG.log(System.Logger.Level.WARNING, "failure not reported before the device was closed: "
+                    + e.getMessage(), e);
+        }
+        for (CpuBuffer b : List.copyOf(buffers)) {
+            b.release("closing its device");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return properties.name();
+    }
+
+    WorkerPool pool() {
+        return pool;
+    }
+
+    long nextFailureSeq() {
+        return nextFailureSeq.getAndIncrement();
+    }
+
+    /** Called by a buffer once freed. */
+    void forget(CpuBuffer b) {
+        buffers.remove(b);
+    }
+
+    /** Called by a stream once shut down, with the failure it could no longer report. */
+    void streamClosed(CpuStream s, Failure unreported) {
+        streams.remove(s);
+        if (unreported != null) {
+            synchronized (orphans) {
+                orphans.add(unreported);
+            }
+        }
+    }
+
+    /** The event as this device's, or INVALID_HANDLE. */
+    CpuEvent checkEvent(Event event) {
+        if (!(event instanceof CpuEvent e) || e.device() != this) {
+            throw new DeviceException(CudaError.INVALID_HANDLE,
+                    event == null ? "event is null" : "the event belongs to another device");
+        }
+        e.ensureOpen();
+        return e;
+    }
+
+    /** Throws NOT_PERMITTED when called from a stream's dispatcher (a callback), where waiting would deadlock. */
+    void ensureNotOnDispatcher(String what) {
+        Thread t = Thread.currentThread();
+        if (!t.isVirtual()) {
+            return;
+        }
+        for (CpuStream s : streams) {
+            if (s.isDispatcher(t)) {
+                throw new DeviceException(CudaError.NOT_PERMITTED, what + " was called from a completion "
+                        + "callback of stream " + s.id() + "; callbacks must not call into the device");
+            }
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw new DeviceException(CudaError.INVALID_CONTEXT, "the CPU device was closed");
+        }
+    }
+
+    /** Removes and returns the earliest unreported failure of any stream, or null. */
+    private DeviceException takeFirstFailure() {
+        while (true) {
+            Failure best = null;
+            CpuStream owner = null;
+            for (CpuStream s : streams) {
+                Failure f = s.peekFailure();
+                if (f != null && (best == null || f.seq() < best.seq())) {
+                    best = f;
+                    owner = s;
+                }
+            }
+            synchronized (orphans) {
+                for (Failure f : orphans) {
+                    if (best == null || f.seq() < best.seq()) {
+                        best = f;
+                        owner = null;
+                    }
+                }
+                if (best == null) {
+                    return null;
+                }
+                if (owner == null) {
+                    orphans.remove(best);
+                    return best.error();
+                }
+            }
+            if (owner.takeFailure(best)) {
+                return best.error();
+            }
+            // The stream's own synchronize reported it meanwhile; look again.
+        }
+    }
+}

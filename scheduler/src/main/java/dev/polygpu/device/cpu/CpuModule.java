@@ -1,0 +1,75 @@
+package dev.polygpu.device.cpu;
+
+import dev.polygpu.device.CudaError;
+import dev.polygpu.device.Device;
+import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.KernelFunction;
+import dev.polygpu.device.Module;
+import dev.polygpu.device.cpu.kernel.CompiledKernel;
+import dev.polygpu.device.cpu.kernel.CompiledModule;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * A module of the CPU device: a {@link CompiledModule} of the kernel engine, with its functions looked up once.
+ *
+ * <p>Implementation notes: {@link #functions} is a concurrent map, so lookups from several threads are safe
+ * and each name is resolved once (the engine compiles a kernel on first lookup). Closing only forbids new
+ * lookups and launches; launches already queued keep their kernel and run.
+ */
+final class CpuModule implements Module {
+    private final CpuDevice device;
+    private final CompiledModule compiled;
+    private final String fileName;
+    private final ConcurrentMap<String, CpuKernelFunction> functions = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    CpuModule(CpuDevice device, CompiledModule compiled, String fileName) {
+        this.device = device;
+        this.compiled = compiled;
+        this.fileName = fileName;
+    }
+
+    @Override
+    public Device device() {
+        return device;
+    }
+
+    @Override
+    public KernelFunction function(String name) {
+        ensureOpen();
+        if (name == null) {
+            throw new DeviceException(CudaError.INVALID_VALUE, "kernel name is null");
+        }
+        // NOT_FOUND and CompileException from the engine pass through; nothing is cached for them.
+        return functions.computeIfAbsent(name, n -> {
+            CompiledKernel k = compiled.kernel(n);
+            if (k == null) {
+                throw new DeviceException(CudaError.NOT_FOUND, "module '" + fileName + "' has no kernel '" + n
+                        + "'; it has " + compiled.kernelNames());
+            }
+            return new CpuKernelFunction(this, k);
+        });
+    }
+
+    @Override
+    public String intermediateCode() {
+        return null;
+    }
+
+    void ensureOpen() {
+        if (closed) {
+            throw new DeviceException(CudaError.INVALID_HANDLE, "module '" + fileName + "' was closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    @Override
+    public String toString() {
+        return "cpu module '" + fileName + "'";
+    }
+}

@@ -1,0 +1,146 @@
+package dev.polygpu.device.cpu;
+
+import dev.polygpu.device.CudaError;
+import dev.polygpu.device.Dim3;
+import dev.polygpu.device.KernelFaultException;
+import dev.polygpu.device.cpu.kernel.CompiledKernel;
+import dev.polygpu.device.cpu.kernel.KernelFault;
+import dev.polygpu.device.cpu.kernel.LaunchFrame;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One kernel launch in execution: hands out the blocks of the grid in chunks to the {@link WorkerPool} and
+ * tells the stream's dispatcher when every block has run or the launch stopped at a fault.
+ *
+ * <p>Implementation notes: blocks are numbered linearly, x fastest; {@link #next} is the first block not yet
+ * claimed, and a chunk is claimed with one {@code getAndAdd}, so every block runs at most once and, without a
+ * fault, exactly once. {@link #tasks} counts chunk tasks that are queued or running; a task that finds no
+ * more work (or a fault) leaves without re-queueing itself, and the last one out opens {@link #done}. So when
+ * {@code done} opens every claimed chunk has finished. The first fault wins the {@link #fault} CAS and sets
+ * {@link #stopped}, after which no task starts another block; blocks already running finish. Each worker runs
+ * blocks with its own runner from its {@link RunnerCache}; nothing else is shared between workers.
+ */
+final class GridLaunch {
+    /** Chunks per worker thread: enough for load balance and for launches to interleave, few enough to be cheap. */
+    static final int CHUNKS_PER_WORKER = 8;
+
+    private final CompiledKernel kernel;
+    private final LaunchFrame frame;
+    private final WorkerPool pool;
+    private final long totalBlocks;
+    private final long chunk;
+    private final int gridX;
+    private final int gridY;
+    private final AtomicLong next = new AtomicLong();
+    private final AtomicInteger tasks = new AtomicInteger();
+    private final AtomicReference<KernelFaultException> fault = new AtomicReference<>();
+    private final CountDownLatch done = new CountDownLatch(1);
+    private volatile boolean stopped;
+
+    GridLaunch(CompiledKernel kernel, LaunchFrame frame, WorkerPool pool) {
+        this.kernel = kernel;
+        this.frame = frame;
+        this.pool = pool;
+        Dim3 grid = frame.grid();
+        this.totalBlocks = grid.volume();
+        this.gridX = grid.x();
+        this.gridY = grid.y();
+        long chunks = (long) pool.threads() * CHUNKS_PER_WORKER;
+        this.chunk = Math.max(1, (totalBlocks + chunks - 1) / chunks);
+    }
+
+    /**
+     * Runs the grid on the pool and waits for it; returns the first fault, or null when every block ran.
+     * Called by the stream's dispatcher.
+     */
+    KernelFaultException run() {
+        long chunks = (totalBlocks + chunk - 1) / chunk;
+        int initial = (int) Math.min(pool.threads(), chunks);
+        tasks.set(initial);
+        for (int i = 0; i < initial; i++) {
+            submit(new ChunkTask());
+        }
+        awaitUninterruptibly(done);
+        return fault.get();
+    }
+
+    private void submit(ChunkTask task) {
+        try {
+            pool.execute(task);
+        } catch (RejectedExecutionException e) {
+            fail(new KernelFaultException(CudaError.LAUNCH_FAILED, frame.kernelName(), "kernel '"
+                    + frame.kernelName() + "' failed: the device's worker pool was shut down"));
+            leave();
+        }
+    }
+
+    private void fail(KernelFaultException e) {
+        if (fault.compareAndSet(null, e)) {
+            stopped = true;
+        }
+    }
+
+    private void leave() {
+        if (tasks.decrementAndGet() == 0) {
+            done.countDown();
+        }
+    }
+
+    /** Runs the blocks of one claimed chunk on the calling worker thread. */
+    private void runChunk(long first, long end) {
+        try {
+            var runner = WorkerThread.currentRunners().runner(kernel);
+            for (long b = first; b < end && !stopped; b++) {
+                int bx = (int) (b % gridX);
+                long rest = b / gridX;
+                int by = (int) (rest % gridY);
+                int bz = (int) (rest / gridY);
+                runner.runBlock(frame, bx, by, bz);
+            }
+        } catch (KernelFault f) {
+            fail(new KernelFaultException(f.error(), frame.kernelName(), f.getMessage()));
+        } catch (RuntimeException | Error e) {
+            // Anything else is a bug or a misuse (a buffer freed while the kernel runs): the launch fails,
+            // the worker thread lives on.
+            fail(new KernelFaultException(CudaError.LAUNCH_FAILED, frame.kernelName(),
+                    "kernel '" + frame.kernelName() + "' failed: " + e));
+        }
+    }
+
+    /** A worker's turn at the launch: one chunk, then back to the end of the pool's queue if work remains. */
+    private final class ChunkTask implements Runnable {
+        @Override
+        public void run() {
+            long first = stopped ? totalBlocks : next.getAndAdd(chunk);
+            if (first >= totalBlocks || first < 0) { // < 0: the counter overflowed past a grid of ~2^63 blocks
+                leave();
+                return;
+            }
+            runChunk(first, Math.min(totalBlocks, first + chunk));
+            if (stopped || next.get() >= totalBlocks) {
+                leave();
+            } else {
+                submit(this);
+            }
+        }
+    }
+
+    static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
