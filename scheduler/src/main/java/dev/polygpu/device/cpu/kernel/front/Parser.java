@@ -741,7 +741,9 @@ final class Parser {
                     if (peek(1).is(":")) {
                         throw diags.fail(pos, "labels are not supported by the CPU device's kernel engine");
                     }
-                    if (startsDecl()) {
+                    boolean functionalCast = (TYPE_KEYWORDS.contains(t.text) || typedefs.containsKey(t.text))
+                            && peek(1).is("(") && !peek(2).is("*");
+                    if (startsDecl() && !functionalCast) {
                         return declaration();
                     }
                 }
