@@ -281,7 +281,7 @@ final class Parser {
         }
         boolean kernel = sp.global;
         if (kernel && sp.type != Prim.VOID) {
-            diags.error(sp.pos, "__global__ function '" + d.name + "' must have a void return type");
+            diags.error(d.pos, "__global__ function '" + d.name + "' must have a void return type");
         }
         if (accept(";")) {
             return new Syntax.FuncDecl(d.pos, d.name, sp.type, params, kernel, null);
