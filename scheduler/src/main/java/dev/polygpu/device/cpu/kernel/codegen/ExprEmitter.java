@@ -640,32 +640,17 @@ final class ExprEmitter {
     }
 
     private void testZero(K k, boolean jumpIfZero, Label target) {
-        switch (k) {
-            case I -> { }
-            case J -> {
-                c.lconst_0();
-                c.lcmp();
+        if (k == K.P) {
+            c.pop2();
+            c.getstatic(Jvm.SEGMENT, "NULL", Jvm.SEGMENT);
+            if (jumpIfZero) {
+                c.if_acmpeq(target);
+            } else {
+                c.if_acmpne(target);
             }
-            case F -> {
-                c.fconst_0();
-                c.fcmpl();
-            }
-            case D -> {
-                c.dconst_0();
-                c.dcmpl();
-            }
-            case P -> {
-                c.pop2();
-                c.getstatic(Jvm.SEGMENT, "NULL", Jvm.SEGMENT);
-                if (jumpIfZero) {
-                    c.if_acmpeq(target);
-                } else {
-                    c.if_acmpne(target);
-                }
-                return;
-            }
-            default -> throw new IllegalStateException("condition of kind " + k);
+            return;
         }
+        Ops.compareWithZero(c, k);
         if (jumpIfZero) {
             c.ifeq(target);
         } else {

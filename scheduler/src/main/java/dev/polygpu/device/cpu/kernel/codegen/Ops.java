@@ -185,6 +185,20 @@ final class Ops {
 
     /** value != 0 as 0 or 1 (NaN is true, as in C). */
     static void toBool(CodeBuilder c, K k) {
+        compareWithZero(c, k);
+        // (x | -x) >>> 31 is 1 exactly when x != 0.
+        c.dup();
+        c.ineg();
+        c.ior();
+        c.loadConstant(31);
+        c.iushr();
+    }
+
+    /**
+     * Replaces a numeric value by an int that is zero exactly when the value is zero (NaN gives non-zero,
+     * as C's truth test wants).
+     */
+    static void compareWithZero(CodeBuilder c, K k) {
         switch (k) {
             case I -> { }
             case J -> {
@@ -199,14 +213,8 @@ final class Ops {
                 c.dconst_0();
                 c.dcmpl();
             }
-            default -> throw new IllegalStateException("toBool of " + k);
+            default -> throw new IllegalStateException("compare with zero of kind " + k);
         }
-        // (x | -x) >>> 31 is 1 exactly when x != 0.
-        c.dup();
-        c.ineg();
-        c.ior();
-        c.loadConstant(31);
-        c.iushr();
     }
 
     static void pop(CodeBuilder c, K k) {
