@@ -31,7 +31,20 @@ public final class KernelCompiler {
             ClassHierarchyResolver.defaultResolver().orElse(
                     ClassHierarchyResolver.ofClassLoading(KernelCompiler.class.getClassLoader()))));
 
+    private static final System.Logger LOG = System.getLogger(KernelCompiler.class.getName());
+    /** HotSpot's HugeMethodLimit: larger methods are never JIT-compiled while DontCompileHugeMethods is on. */
+    static final int HUGE_METHOD_LIMIT = 8000;
+
     private KernelCompiler() {
+    }
+
+    /** The bytecode length of method {@code name} of a generated class. */
+    static int methodCodeLength(byte[] classBytes, String name) {
+        return ClassFile.of().parse(classBytes).methods().stream()
+                .filter(m -> m.methodName().equalsString(name))
+                .flatMap(m -> m.findAttribute(java.lang.classfile.Attributes.code()).stream())
+                .mapToInt(java.lang.classfile.attribute.CodeAttribute::codeLength)
+                .findFirst().orElse(0);
     }
 
     /** Compiles {@code kernel}; throws {@link CodegenException} for constructs the engine cannot run. */
@@ -62,6 +75,12 @@ public final class KernelCompiler {
                         emitted[0] = em;
                     });
         });
+        int codeBytes = methodCodeLength(bytes, coop ? "resume" : "runBlock");
+        if (codeBytes > HUGE_METHOD_LIMIT) {
+            LOG.log(System.Logger.Level.WARNING, "kernel ''{0}'' compiled to {1} bytes of JVM code; HotSpot does not"
+                    + " JIT-compile methods over {2} bytes unless the JVM runs with -XX:-DontCompileHugeMethods,"
+                    + " so it will run slowly without that flag", kernel.name, codeBytes, HUGE_METHOD_LIMIT);
+        }
         GeneratedKernel generated = instantiate(bytes);
         Emitter em = emitted[0];
         KernelInfo info = new KernelInfo(kernel.name,
@@ -72,7 +91,7 @@ public final class KernelCompiler {
                 plan.localMemory.stream().map(v -> v.name).toList(),
                 plan.localMemory.stream().mapToInt(v -> v.type.size()).toArray(),
                 em.primSlots, em.refSlots, List.copyOf(em.sites));
-        return new Compiled(kernel.name, parameters(kernel), info, generated, bytes.length);
+        return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes);
     }
 
     private static GeneratedKernel instantiate(byte[] bytes) {
@@ -83,6 +102,11 @@ public final class KernelCompiler {
         } catch (Throwable t) {
             throw new IllegalStateException("the kernel engine generated invalid code (a bug in polygpu): " + t, t);
         }
+    }
+
+    /** Bytecode length of a kernel's generated method (for tests and diagnostics). */
+    static int codeBytes(CompiledKernel kernel) {
+        return ((Compiled) kernel).codeBytes();
     }
 
     static List<KernelParam> parameters(Function kernel) {
@@ -120,7 +144,7 @@ public final class KernelCompiler {
 
     /** A compiled kernel: metadata plus the generated code; runners are created per worker thread. */
     private record Compiled(String name, List<KernelParam> parameters, KernelInfo info, GeneratedKernel code,
-                            int classBytes) implements CompiledKernel {
+                            int codeBytes) implements CompiledKernel {
         @Override
         public int staticSharedBytes() {
             return info.staticShared();

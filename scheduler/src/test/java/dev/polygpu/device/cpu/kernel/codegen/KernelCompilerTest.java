@@ -1,0 +1,78 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.polygpu.device.cpu.kernel.CompiledKernel;
+import dev.polygpu.device.cpu.kernel.front.FrontEnd;
+import org.junit.jupiter.api.Test;
+
+/** Properties of the generated code itself: which kernels are cooperative, and that they stay JIT-able. */
+class KernelCompilerTest {
+
+    private static CompiledKernel compile(String src, String name) {
+        return KernelCompiler.compile(FrontEnd.compile(src, "t.cu").kernel(name));
+    }
+
+    @Test
+    void kernelsWithoutYieldPointsAreNotCooperative() {
+        CompiledKernel k = compile("__global__ void k(float *x, int n) { int i = threadIdx.x; if (i < n) x[i] *= 2; }",
+                "k");
+        assertFalse(k.cooperative());
+        assertEquals(0, k.staticSharedBytes());
+    }
+
+    @Test
+    void barriersInHelpersMakeTheKernelCooperative() {
+        CompiledKernel k = compile("""
+                __device__ void sync() { __syncthreads(); }
+                __global__ void k(float *x) { __shared__ float s[64]; s[threadIdx.x] = 1; sync(); x[0] = s[0]; }""",
+                "k");
+        assertTrue(k.cooperative());
+        assertEquals(256, k.staticSharedBytes());
+    }
+
+    @Test
+    void typicalKernelsStayBelowHotSpotsHugeMethodLimit() {
+        String blackScholes = """
+                __device__ double cnd(double d) {
+                    const double A1 = 0.31938153, A2 = -0.356563782, A3 = 1.781477937, A4 = -1.821255978,
+                                 A5 = 1.330274429, RSQRT2PI = 0.39894228040143267794;
+                    double k = 1.0 / (1.0 + 0.2316419 * fabs(d));
+                    double c = RSQRT2PI * exp(-0.5 * d * d) * (k * (A1 + k * (A2 + k * (A3 + k * (A4 + k * A5)))));
+                    return d > 0 ? 1.0 - c : c;
+                }
+                __global__ void bs(double *call, double *put, const double *s, const double *x, const double *t,
+                                   double r, double v, int n) {
+                    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+                        double sq = sqrt(t[i]);
+                        double d1 = (log(s[i] / x[i]) + (r + 0.5 * v * v) * t[i]) / (v * sq);
+                        double d2 = d1 - v * sq;
+                        double e = exp(-r * t[i]);
+                        call[i] = s[i] * cnd(d1) - x[i] * e * cnd(d2);
+                        put[i] = x[i] * e * (1.0 - cnd(d2)) - s[i] * (1.0 - cnd(d1));
+                    }
+                }""";
+        String sgemm = """
+                #define T 16
+                __global__ void sgemm(const float *A, const float *B, float *C, int M, int N, int K) {
+                    __shared__ float As[T][T];
+                    __shared__ float Bs[T][T];
+                    int row = blockIdx.y * T + threadIdx.y, col = blockIdx.x * T + threadIdx.x;
+                    float acc = 0;
+                    for (int t = 0; t < (K + T - 1) / T; t++) {
+                        As[threadIdx.y][threadIdx.x] = row < M && t * T + threadIdx.x < K ? A[row * K + t * T + threadIdx.x] : 0;
+                        Bs[threadIdx.y][threadIdx.x] = col < N && t * T + threadIdx.y < K ? B[(t * T + threadIdx.y) * N + col] : 0;
+                        __syncthreads();
+                        for (int k = 0; k < T; k++) acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+                        __syncthreads();
+                    }
+                    if (row < M && col < N) C[row * N + col] = acc;
+                }""";
+        int bs = KernelCompiler.codeBytes(compile(blackScholes, "bs"));
+        int mm = KernelCompiler.codeBytes(compile(sgemm, "sgemm"));
+        assertTrue(bs < KernelCompiler.HUGE_METHOD_LIMIT, "Black-Scholes compiled to " + bs + " bytes");
+        assertTrue(mm < KernelCompiler.HUGE_METHOD_LIMIT, "SGEMM compiled to " + mm + " bytes");
+    }
+}
