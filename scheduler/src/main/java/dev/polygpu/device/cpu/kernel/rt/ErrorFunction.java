@@ -9,7 +9,8 @@ package dev.polygpu.device.cpu.kernel.rt;
  * interpolants re-expanded about each piece's midpoint; for x &ge; 4 in the variable 1/x²). e^(-x²) is
  * evaluated with the rounding error of x² compensated, so erfc keeps full relative accuracy down to the
  * subnormal range (erfc(26) ≈ 5.66e-296). erf(x) for x &ge; 0.5 is 1 - erfc(x), where erfc(x) &lt; 0.48 so
- * the subtraction loses nothing. Measured error: at most 2 ulp for erf and 3 ulp for erfc (see the tests).
+ * the subtraction loses nothing. Measured error over 2e5 random points: at most 2 ulp for erf and 3 ulp for
+ * erfc (see ErrorFunctionTest).
  * The coefficients come from {@code dev/gen-erf-coefficients.py}.
  */
 final class ErrorFunction {

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * erf and erfc against references computed here at 90 significant digits by other methods: the Taylor series
+ * erf and erfc against references computed here at 70 significant digits by other methods: the Taylor series
  * of erf (for |x| &lt;= 6, where 1 - erf still has 40 good digits) and the Laplace continued fraction of erfc
  * (for x &gt;= 3); the two agree where they overlap. Bounds: erf within 2 ulp, erfc within 3 ulp of the
  * correctly rounded double (measured: see the assertion messages), the float overloads within 1 ulp.
@@ -19,15 +19,15 @@ class ErrorFunctionTest {
     private static final long SEED = 0xe7f_2718L;
     private static final int ERF_ULPS = 2;
     private static final int ERFC_ULPS = 3;
-    private static final MathContext MC = new MathContext(90);
+    private static final MathContext MC = new MathContext(70);
     private static final BigDecimal PI = new BigDecimal(
             "3.14159265358979323846264338327950288419716939937510582097494459230781640628620899862803482534");
     private static final BigDecimal TWO_OVER_SQRT_PI = BigDecimal.TWO.divide(PI.sqrt(MC), MC);
-    private static final BigDecimal TINY = new BigDecimal("1e-95");
+    private static final BigDecimal TINY = new BigDecimal("1e-75");
 
     /** 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1)), summed until the terms are negligible. */
     static BigDecimal erfSeries(double xd) {
-        BigDecimal x = new BigDecimal(xd);
+        BigDecimal x = new BigDecimal(xd, MC);
         BigDecimal x2 = x.multiply(x, MC);
         BigDecimal power = x; // x^(2n+1) / n!
         BigDecimal sum = BigDecimal.ZERO;
@@ -44,7 +44,7 @@ class ErrorFunctionTest {
 
     /** e^(-x^2) / sqrt(pi) / (x + (1/2) / (x + 1 / (x + (3/2) / (x + ...)))) with the given depth, x &gt; 0. */
     static BigDecimal erfcContinuedFraction(double xd, int depth) {
-        BigDecimal x = new BigDecimal(xd);
+        BigDecimal x = new BigDecimal(xd, MC);
         BigDecimal t = x;
         for (int k = depth; k >= 1; k--) {
             t = x.add(BigDecimal.valueOf(k).divide(BigDecimal.TWO).divide(t, MC), MC);
@@ -94,7 +94,7 @@ class ErrorFunctionTest {
     @Test
     void erfWithinBoundOfTaylorSeries() {
         Random random = new Random(SEED);
-        for (int i = 0; i < 3000; i++) {
+        for (int i = 0; i < 1500; i++) {
             double x = i % 4 == 0
                     ? Math.copySign(Math.pow(10, -300 * random.nextDouble()), random.nextDouble() - 0.5)
                     : (random.nextDouble() - 0.5) * 12;
@@ -112,7 +112,7 @@ class ErrorFunctionTest {
     @Test
     void erfcWithinBoundOfTaylorSeries() {
         Random random = new Random(SEED + 1);
-        for (int i = 0; i < 3000; i++) {
+        for (int i = 0; i < 1500; i++) {
             double x = -6 + 11 * random.nextDouble();
             double expected = erfcSeries(x).doubleValue();
             long ulps = Ulps.between(expected, CudaMath.erfc(x));
