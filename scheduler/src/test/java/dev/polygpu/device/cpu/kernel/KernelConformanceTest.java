@@ -163,6 +163,10 @@ class KernelConformanceTest {
                 "signed char x = (signed char) a; signed char y = (signed char) b; r = x * y;", (a, b, la, lb) -> (byte) a * (byte) b));
         c.add(ic("unsigned char shift promotes to int", "unsigned char x = (unsigned char) a; r = x << 24;",
                 (a, b, la, lb) -> (a & 0xFF) << 24));
+        c.add(ic("unsigned short promotes to signed int",
+                "unsigned short x = (unsigned short) a; r = (x - 70000 < 0) ? 1 : 0;", (a, b, la, lb) -> 1));
+        c.add(ic("long long < unsigned int compares as signed 64-bit", "r = (la < (unsigned int) b) ? 1 : 0;",
+                (a, b, la, lb) -> la < Integer.toUnsignedLong(b) ? 1 : 0));
         c.add(ic("cast chain", "r = (long long) (short) (unsigned char) (a + 1);", (a, b, la, lb) -> (a + 1) & 0xFF));
         // unsigned int
         c.add(ic("unsigned int multiply wraps",
@@ -508,8 +512,12 @@ class KernelConformanceTest {
     }
 
     private static void reportMismatches(String name, List<String> bad) {
+        reportMismatches(name, bad, N);
+    }
+
+    private static void reportMismatches(String name, List<String> bad, int total) {
         if (!bad.isEmpty()) {
-            fail(name + ": " + bad.size() + " of " + N + " inputs differ [seed " + SEED + "], first ones:\n  "
+            fail(name + ": " + bad.size() + " of " + total + " inputs differ [seed " + SEED + "], first ones:\n  "
                     + String.join("\n  ", bad.subList(0, Math.min(5, bad.size()))));
         }
     }
@@ -783,7 +791,7 @@ class KernelConformanceTest {
     @Test
     void warpShufflesAndVotes() {
         String src = """
-                __global__ void warps(const int* in, int* out, float* fout)
+                __global__ void warps(const int* in, int* out, float* fout, double* dout)
                 {
                     int t = blockIdx.x * blockDim.x + threadIdx.x;
                     int lane = threadIdx.x % warpSize;
@@ -799,6 +807,8 @@ class KernelConformanceTest {
                     o[7] = __all_sync(0xffffffff, v >= 0) ? 1 : 0;
                     o[8] = lane == (threadIdx.x & 31) ? 1 : 0;
                     fout[t] = __shfl_xor_sync(0xffffffff, v * 0.5f, 1);
+                    dout[2 * t] = __shfl_down_sync(0xffffffff, v * 0.25, 1);
+                    dout[2 * t + 1] = __shfl_up_sync(0xffffffff, (double) v, 2, 8);
                 }
                 """;
         int blocks = 3;
@@ -811,8 +821,10 @@ class KernelConformanceTest {
         }
         UnifiedBuffer out = dev.allocate(n * 9L * 4);
         UnifiedBuffer fout = dev.allocate(n * 4L);
+        UnifiedBuffer dout = dev.allocate(n * 16L);
         run(dev, kernel(dev, src, "warps.cu", "warps"), blocks, threads,
-                KernelArgs.builder().pointer(ints(dev, in)).pointer(out).pointer(fout).build());
+                KernelArgs.builder().pointer(ints(dev, in)).pointer(out).pointer(fout).pointer(dout).build());
+        double[] gotD = readDoubles(dout, 2 * n);
         int[] got = readInts(out, n * 9);
         float[] gotF = readFloats(fout, n);
         for (int t = 0; t < n; t++) {
@@ -839,6 +851,8 @@ class KernelConformanceTest {
             assertArrayEquals(expected, Arrays.copyOfRange(got, 9 * t, 9 * t + 9),
                     "thread " + t + " (shfl, shfl width 16, up, down, xor, ballot, any, all, lane) [seed " + SEED + "]");
             assertEquals(in[base + (lane ^ 1)] * 0.5f, gotF[t], "float __shfl_xor_sync at " + t);
+            assertEquals((lane == 31 ? in[t] : in[t + 1]) * 0.25, gotD[2 * t], "double __shfl_down_sync at " + t);
+            assertEquals(lane % 8 < 2 ? in[t] : in[t - 2], gotD[2 * t + 1], "double __shfl_up_sync width 8 at " + t);
         }
         assertTrue(got[7] == 1 && got[9 * 32 + 7] == 0, "__all_sync should be true in warp 0 and false in warp 1");
     }
@@ -1096,7 +1110,11 @@ class KernelConformanceTest {
         double at(Random r, int i, int arg);
     }
 
-    record MathCase(String expr, boolean isFloat, int arity, Domain domain, Ref ref, long maxUlps) {
+    record MathCase(String expr, boolean isFloat, int arity, Domain domain, Ref ref, long maxUlps, int count) {
+        MathCase(String expr, boolean isFloat, int arity, Domain domain, Ref ref, long maxUlps) {
+            this(expr, isFloat, arity, domain, ref, maxUlps, N);
+        }
+
         @Override
         public String toString() {
             return expr;
@@ -1171,6 +1189,22 @@ class KernelConformanceTest {
         return sum.multiply(TWO_OVER_SQRT_PI, MC).doubleValue();
     }
 
+    /** erf by its Taylor series in double: about 1e-10 relative error for |x| <= 4, plenty for a float result. */
+    static double erfFloatRef(double x) {
+        double x2 = x * x;
+        double term = x;
+        double sum = 0;
+        for (int n = 0; n < 200; n++) {
+            double t = term / (2 * n + 1);
+            sum += t;
+            if (Math.abs(t) < 1e-20 && n > 4) {
+                break;
+            }
+            term = -term * x2 / (n + 1);
+        }
+        return sum * 1.1283791670955126;
+    }
+
     static List<MathCase> mathCases() {
         List<MathCase> c = new ArrayList<>();
         for (boolean fl : new boolean[] {true, false}) {
@@ -1181,7 +1215,9 @@ class KernelConformanceTest {
             c.add(new MathCase("sin" + s + "(a)", fl, 1, range(-100, 100), unary(Math::sin), 3));
             c.add(new MathCase("cos" + s + "(a)", fl, 1, range(-100, 100), unary(Math::cos), 3));
             c.add(new MathCase("tanh" + s + "(a)", fl, 1, range(-10, 10), unary(Math::tanh), fl ? 3 : 2));
-            c.add(new MathCase("erf" + s + "(a)", fl, 1, range(-4, 4), unary(KernelConformanceTest::erf), 3));
+            // The double reference is a 60-digit series, slow enough to test fewer points.
+            c.add(fl ? new MathCase("erff(a)", true, 1, range(-4, 4), unary(KernelConformanceTest::erfFloatRef), 3)
+                    : new MathCase("erf(a)", false, 1, range(-4, 4), unary(KernelConformanceTest::erf), 3, 256));
             c.add(new MathCase("pow" + s + "(a, b)", fl, 2, POW, binary(Math::pow), fl ? 5 : 3));
             c.add(new MathCase("fmin" + s + "(a, b)", fl, 2, WITH_NAN, binary(KernelConformanceTest::fmin), 0));
             c.add(new MathCase("fmax" + s + "(a, b)", fl, 2, WITH_NAN, binary(KernelConformanceTest::fmax), 0));
@@ -1215,19 +1251,20 @@ class KernelConformanceTest {
                 """.replace("T", t).replace("EXPR", m.expr());
         KernelFunction k = kernel(dev, src, "math.cu", "probe");
         Random r = new Random(SEED + m.expr().hashCode());
-        double[][] in = new double[3][N];
+        int n = m.count();
+        double[][] in = new double[3][n];
         for (int arg = 0; arg < 3; arg++) {
-            for (int i = 0; i < N; i++) {
+            for (int i = 0; i < n; i++) {
                 double v = arg < m.arity() ? m.domain().at(r, i, arg) : 0;
                 in[arg][i] = m.isFloat() ? (float) v : v;
             }
         }
-        UnifiedBuffer out = dev.allocate(N * 8L);
+        UnifiedBuffer out = dev.allocate(n * 8L);
         KernelArgs.Builder args = KernelArgs.builder();
         for (int arg = 0; arg < 3; arg++) {
             if (m.isFloat()) {
-                float[] f = new float[N];
-                for (int i = 0; i < N; i++) {
+                float[] f = new float[n];
+                for (int i = 0; i < n; i++) {
                     f[i] = (float) in[arg][i];
                 }
                 args.pointer(floats(dev, f));
@@ -1235,12 +1272,12 @@ class KernelConformanceTest {
                 args.pointer(doubles(dev, in[arg]));
             }
         }
-        run(dev, k, (N + 127) / 128, 128, args.pointer(out).i32(N).build());
-        float[] gotF = m.isFloat() ? readFloats(out, N) : null;
-        double[] gotD = m.isFloat() ? null : readDoubles(out, N);
+        run(dev, k, (n + 127) / 128, 128, args.pointer(out).i32(n).build());
+        float[] gotF = m.isFloat() ? readFloats(out, n) : null;
+        double[] gotD = m.isFloat() ? null : readDoubles(out, n);
         List<String> bad = new ArrayList<>();
         long worst = 0;
-        for (int i = 0; i < N; i++) {
+        for (int i = 0; i < n; i++) {
             double exact = m.ref().apply(in[0][i], in[1][i], in[2][i]);
             long ulps;
             String got;
@@ -1258,6 +1295,6 @@ class KernelConformanceTest {
                         + " (" + ulps + " ulp)");
             }
         }
-        reportMismatches(m.expr() + " (at most " + m.maxUlps() + " ulp; worst " + worst + ")", bad);
+        reportMismatches(m.expr() + " (at most " + m.maxUlps() + " ulp; worst " + worst + ")", bad, n);
     }
 }

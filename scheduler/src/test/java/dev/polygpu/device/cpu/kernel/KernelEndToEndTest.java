@@ -71,7 +71,7 @@ class KernelEndToEndTest {
 
     @Test
     void gridStrideSaxpy() {
-        int n = 1_000_003;
+        int n = 600_007;
         Random r = random(1);
         float[] x = new float[n];
         float[] y = new float[n];
@@ -408,7 +408,7 @@ class KernelEndToEndTest {
 
     @Test
     void histogramWithSharedAtomics() {
-        int n = 1 << 20;
+        int n = 400_000;
         Random r = random(7);
         byte[] data = new byte[n];
         long[] expected = new long[256];

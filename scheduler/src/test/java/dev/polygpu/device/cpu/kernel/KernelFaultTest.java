@@ -154,6 +154,34 @@ class KernelFaultTest {
     }
 
     @Test
+    void outOfBoundsThroughAnOffsetPointerIn2d() {
+        String src = """
+                __global__ void tile2d(const float* img, float* out, int width)
+                {
+                    int x = blockIdx.x * blockDim.x + threadIdx.x;
+                    int y = blockIdx.y * blockDim.y + threadIdx.y;
+                    float v = img[y * width + x];
+                    if (x == 11 && y == 6) {
+                        v += img[y * width + x + 100];
+                    }
+                    out[y * width + x] = v;
+                }
+                """;
+        // 16 x 8 pixels after a 64-byte header: the kernel sees 128 floats from the pointer passed.
+        UnifiedBuffer img = dev.allocate(64 + 16 * 8 * 4);
+        UnifiedBuffer out = dev.allocate(16 * 8 * 4);
+        KernelFaultException e = fault(kernel(dev, src, "tile2d.cu", "tile2d"), new Dim3(2, 2, 1), new Dim3(8, 4, 1),
+                KernelArgs.builder().pointer(img, 64).pointer(out).i32(16).build());
+        String m = e.getMessage();
+        assertEquals(CudaError.ILLEGAL_ADDRESS, e.error(), m);
+        assertFinds("blockIdx \\(1,\\s*1,\\s*0\\)", m);
+        assertFinds("threadIdx \\(3,\\s*2,\\s*0\\)", m);
+        assertContains("'img'", m);
+        assertContains("index " + (6 * 16 + 11 + 100), m);
+        assertStillWorks(dev.defaultStream());
+    }
+
+    @Test
     void outOfBoundsSharedArray() {
         String src = """
                 __global__ void sharedPast(float* out)
@@ -193,7 +221,7 @@ class KernelFaultTest {
                 __global__ void localBefore(int* out, int idx)
                 {
                     int scratch[4] = {1, 2, 3, 4};
-                    out[threadIdx.x] = scratch[idx + threadIdx.x];
+                    out[threadIdx.x] = scratch[idx + (int) threadIdx.x];
                 }
                 """;
         Module mod = dev.compile(src, "local-past.cu");
