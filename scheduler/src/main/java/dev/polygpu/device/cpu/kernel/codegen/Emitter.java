@@ -47,7 +47,8 @@ final class Emitter {
     static final int BX_SLOT = 3;
     static final int BY_SLOT = 4;
     static final int BZ_SLOT = 5;
-    static final int TID_SLOT = 6;
+    static final int FROM_SLOT = 6;
+    static final int TO_SLOT = 7;
 
     final CodeBuilder c;
     final Plan plan;
@@ -70,6 +71,9 @@ final class Emitter {
     private Label saveBlock;
     private int siteTemp;
     private int resumeSlot;
+    /** Linear index of the thread being run (cooperative kernels). */
+    int tidSlot;
+    private Label exitLabel;
     /** Saved variables (cooperative kernels) and their indices in the prims/refs arrays. */
     private final List<Var> saved = new ArrayList<>();
     private final Map<Var, Integer> primIndex = new IdentityHashMap<>();
@@ -157,14 +161,41 @@ final class Emitter {
             }
             primIndex.put(v, primSlots++);
         }
+        tidSlot = c.allocateLocal(TypeKind.INT);
         siteTemp = c.allocateLocal(TypeKind.INT);
         resumeSlot = c.allocateLocal(TypeKind.INT);
         saveBlock = c.newLabel();
+        exitLabel = c.newLabel();
         Label dispatch = c.newLabel();
+        Label loop = c.newLabel();
+        Label next = c.newLabel();
         loadBlockConstants(true);
-        c.aload(STATE_SLOT);
-        c.getfield(STATE, "resumePoint", ClassDesc.ofDescriptor("[I"));
-        c.iload(TID_SLOT);
+        c.iload(FROM_SLOT);
+        c.istore(tidSlot);
+
+        // for (tid = from; tid < to; tid++) if (status[tid] == RUNNABLE) run it to its next yield point
+        c.labelBinding(loop);
+        c.iload(tidSlot);
+        c.iload(TO_SLOT);
+        Label done = c.newLabel();
+        c.if_icmpge(done);
+        exchangeArray("status", "[B");
+        c.baload();
+        c.ifne(next);
+        String[] coord = {"threadX", "threadY", "threadZ"};
+        String[] field = {"tx", "ty", "tz"};
+        int[] slots = {txSlot, tySlot, tzSlot};
+        for (int i = 0; i < 3; i++) {
+            exchangeArray(coord[i], "[I");
+            c.iaload();
+            c.dup();
+            c.istore(slots[i]);
+            c.aload(STATE_SLOT);
+            c.swap();
+            c.putfield(STATE, field[i], CD_int);
+        }
+        loadLocalMemory(true);
+        exchangeArray("resumePoint", "[I");
         c.iaload();
         c.dup();
         c.istore(resumeSlot);
@@ -174,44 +205,57 @@ final class Emitter {
         }
         loadVariableParams();
         statement(plan.lowering.body(plan.kernel));
-        c.iconst_m1();
-        c.ireturn();
+
+        c.labelBinding(exitLabel);
+        exchangeArray("status", "[B");
+        c.loadConstant(EXITED);
+        c.bastore();
+        c.goto_(next);
 
         c.labelBinding(saveBlock);
         forEachSaved(true);
-        c.aload(STATE_SLOT);
-        c.getfield(STATE, "resumePoint", ClassDesc.ofDescriptor("[I"));
-        c.iload(TID_SLOT);
+        exchangeArray("resumePoint", "[I");
         c.iload(siteTemp);
         c.iconst_1();
         c.iadd();
         c.iastore();
+        exchangeArray("status", "[B");
+        c.loadConstant(WAITING);
+        c.bastore();
+        exchangeArray("site", "[I");
         c.iload(siteTemp);
-        c.ireturn();
+        c.iastore();
+
+        c.labelBinding(next);
+        c.iinc(tidSlot, 1);
+        c.goto_(loop);
 
         c.labelBinding(dispatch);
         forEachSaved(false);
         c.iload(resumeSlot);
-        Label bad = c.newLabel();
         List<SwitchCase> cases = new ArrayList<>();
         for (int i = 0; i < siteLabels.size(); i++) {
             cases.add(SwitchCase.of(i + 1, siteLabels.get(i)));
         }
-        c.tableswitch(1, Math.max(1, siteLabels.size()), bad, cases);
-        c.labelBinding(bad);
-        c.iconst_m1();
-        c.ireturn();
+        c.tableswitch(1, Math.max(1, siteLabels.size()), exitLabel, cases);
+
+        c.labelBinding(done);
+        c.return_();
     }
+
+    /** Thread states in {@code BlockState.status}, as the cooperative scheduler reads them. */
+    static final int WAITING = 1;
+    static final int EXITED = 2;
 
     /** Saves ({@code store}) or restores every saved variable of thread {@code tid}. */
     private void forEachSaved(boolean store) {
         int primBase = c.allocateLocal(TypeKind.INT);
         int refBase = c.allocateLocal(TypeKind.INT);
-        c.iload(TID_SLOT);
+        c.iload(tidSlot);
         c.loadConstant(primSlots);
         c.imul();
         c.istore(primBase);
-        c.iload(TID_SLOT);
+        c.iload(tidSlot);
         c.loadConstant(refSlots);
         c.imul();
         c.istore(refBase);
@@ -294,15 +338,6 @@ final class Emitter {
             c.invokevirtual(Jvm.DIM3, xyz[i], mt(CD_int));
             c.istore(gridDimSlots[i]);
         }
-        if (cooperative) {
-            int[] ts = {txSlot, tySlot, tzSlot};
-            String[] tf = {"tx", "ty", "tz"};
-            for (int i = 0; i < 3; i++) {
-                c.aload(STATE_SLOT);
-                c.getfield(STATE, tf[i], CD_int);
-                c.istore(ts[i]);
-            }
-        }
         for (Var v : plan.vars) {
             if (plan.constantParams.contains(v)) {
                 loadParam(v);
@@ -313,17 +348,25 @@ final class Emitter {
                 c.loadConstant(plan.memorySlot.get(v));
                 c.invokevirtual(STATE, "shared", mt(SEGMENT, CD_int));
                 c.astore(slot.get(v));
-            } else if (s == Plan.Storage.LOCAL_MEMORY) {
-                c.aload(STATE_SLOT);
-                if (cooperative) {
-                    c.iload(TID_SLOT);
-                } else {
-                    c.iconst_0();
-                }
-                c.loadConstant(plan.memorySlot.get(v));
-                c.invokevirtual(STATE, "local", mt(SEGMENT, CD_int, CD_int));
-                c.astore(slot.get(v));
             }
+        }
+        if (!cooperative) {
+            loadLocalMemory(false);
+        }
+    }
+
+    /** Points the local-memory variables at the current thread's arrays (thread 0's when not cooperative). */
+    private void loadLocalMemory(boolean cooperative) {
+        for (Var v : plan.localMemory) {
+            c.aload(STATE_SLOT);
+            if (cooperative) {
+                c.iload(tidSlot);
+            } else {
+                c.iconst_0();
+            }
+            c.loadConstant(plan.memorySlot.get(v));
+            c.invokevirtual(STATE, "local", mt(SEGMENT, CD_int, CD_int));
+            c.astore(slot.get(v));
         }
     }
 
@@ -505,12 +548,7 @@ final class Emitter {
         if (r.value() != null) {
             exprs.discard(r.value());
         }
-        if (coop) {
-            c.iconst_m1();
-            c.ireturn();
-        } else {
-            c.goto_(threadEnd);
-        }
+        c.goto_(coop ? exitLabel : threadEnd);
     }
 
     private void switchStatement(Stmt.Switch sw) {
@@ -697,7 +735,7 @@ final class Emitter {
     private void exchangeArray(String field, String desc) {
         c.aload(STATE_SLOT);
         c.getfield(STATE, field, ClassDesc.ofDescriptor(desc));
-        c.iload(TID_SLOT);
+        c.iload(tidSlot);
     }
 
     private void deposit(Expr.IntrinsicCall call) {

@@ -33,7 +33,7 @@ final class Jvm {
     static final ClassDesc VAR_HANDLE = ClassDesc.of("java.lang.invoke.VarHandle");
 
     static final MethodTypeDesc RUN_BLOCK = MethodTypeDesc.of(CD_void, FRAME, STATE, CD_int, CD_int, CD_int);
-    static final MethodTypeDesc RESUME = MethodTypeDesc.of(CD_int, FRAME, STATE, CD_int, CD_int, CD_int, CD_int);
+    static final MethodTypeDesc RESUME = MethodTypeDesc.of(CD_void, FRAME, STATE, CD_int, CD_int, CD_int, CD_int, CD_int);
 
     /** The JVM value kind a C type is held in. */
     enum K {

@@ -64,7 +64,7 @@ public final class KernelCompiler {
                                 MethodTypeDesc.of(ConstantDescs.CD_void));
                         code.return_();
                     });
-            cb.withMethodBody(coop ? "resume" : "runBlock", coop ? Jvm.RESUME : Jvm.RUN_BLOCK, ClassFile.ACC_PUBLIC,
+            cb.withMethodBody(coop ? "resumeThreads" : "runBlock", coop ? Jvm.RESUME : Jvm.RUN_BLOCK, ClassFile.ACC_PUBLIC,
                     code -> {
                         Emitter em = new Emitter(code, plan);
                         if (coop) {
@@ -75,7 +75,7 @@ public final class KernelCompiler {
                         emitted[0] = em;
                     });
         });
-        int codeBytes = methodCodeLength(bytes, coop ? "resume" : "runBlock");
+        int codeBytes = methodCodeLength(bytes, coop ? "resumeThreads" : "runBlock");
         if (codeBytes > HUGE_METHOD_LIMIT) {
             LOG.log(System.Logger.Level.WARNING, "kernel ''{0}'' compiled to {1} bytes of JVM code; HotSpot does not"
                     + " JIT-compile methods over {2} bytes unless the JVM runs with -XX:-DontCompileHugeMethods,"

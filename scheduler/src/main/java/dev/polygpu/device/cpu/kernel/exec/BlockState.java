@@ -36,6 +36,14 @@ public final class BlockState {
     public Object[] refs = new Object[0];
     /** Per thread: 0 = not started, k + 1 = resume after yield site k. */
     public int[] resumePoint = new int[0];
+    /** Per thread: 0 = runnable, 1 = waiting at {@link #site}, 2 = exited (cooperative kernels). */
+    public byte[] status = new byte[0];
+    /** Per thread: the yield site it waits at. */
+    public int[] site = new int[0];
+    /** Per thread: its threadIdx, precomputed for the block shape of the launch. */
+    public int[] threadX = new int[0];
+    public int[] threadY = new int[0];
+    public int[] threadZ = new int[0];
 
     /** What each thread deposited at its current yield site, and the result it receives. */
     public int[] xMask = new int[0];
@@ -91,11 +99,23 @@ public final class BlockState {
                 prims = new long[threads * info.primSlots()];
                 refs = new Object[threads * info.refSlots()];
                 resumePoint = new int[threads];
+                status = new byte[threads];
+                site = new int[threads];
+                threadX = new int[threads];
+                threadY = new int[threads];
+                threadZ = new int[threads];
                 xMask = new int[threads];
                 xValue = new long[threads];
                 xLane = new int[threads];
                 xWidth = new int[threads];
                 xResult = new long[threads];
+            }
+        }
+        if (info.cooperative()) {
+            for (int t = 0; t < threads; t++) {
+                threadX[t] = t % bdx;
+                threadY[t] = t / bdx % bdy;
+                threadZ[t] = t / bdx / bdy;
             }
         }
     }
@@ -119,9 +139,10 @@ public final class BlockState {
         return s;
     }
 
-    /** Clears the scratch of cooperative threads before a block starts. */
+    /** Makes every thread runnable from its start, before a block of a cooperative kernel. */
     void resetThreads() {
         Arrays.fill(resumePoint, 0);
+        Arrays.fill(status, (byte) 0);
     }
 
     /** Sets tx/ty/tz from a linear thread index. */

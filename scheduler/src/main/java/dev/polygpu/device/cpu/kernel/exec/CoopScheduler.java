@@ -4,19 +4,21 @@ import dev.polygpu.device.CudaError;
 import dev.polygpu.device.cpu.kernel.KernelFault;
 import dev.polygpu.device.cpu.kernel.LaunchFrame;
 import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
-import java.util.Arrays;
 
 /**
  * Runs one block of a cooperative kernel (one with barriers or warp intrinsics) by interleaving its threads.
  *
- * <p>Each warp's lanes run, one after another, to their next yield point. Lanes waiting at a warp intrinsic
- * are grouped by site and served together: values are exchanged as the 32-lane hardware would, and the
- * lanes go on. When every live thread waits at a block barrier the barrier opens (threads that have exited
- * do not count, so an early {@code return} cannot hang the block). A warp intrinsic whose mask names a lane
- * that cannot arrive (exited, or waiting at a different yield point) is a fault, as compute-sanitizer's
- * synccheck would report it, rather than a silent wrong value or a hang.
+ * <p>A kernel whose only yield points are block barriers runs the whole block, thread after thread, up to
+ * the next barrier in one call of the generated code. A kernel with warp intrinsics runs warp by warp: the
+ * lanes of a warp run to their next yield point; lanes waiting at a warp intrinsic are grouped by site and
+ * served together (values exchanged as the 32-lane hardware would) and run on. When every live thread waits
+ * at a block barrier the barrier opens; threads that have exited do not count, so an early {@code return}
+ * cannot hang the block. A warp intrinsic whose mask names a lane that cannot arrive (exited, or waiting at a
+ * different yield point) is a fault, as compute-sanitizer's synccheck would report it, rather than a silent
+ * wrong value or a hang.
  *
- * <p>Implementation notes: single-threaded; all state lives in the runner's {@link BlockState}.
+ * <p>Implementation notes: single-threaded; all state lives in the runner's {@link BlockState}, whose
+ * {@code status} and {@code site} arrays the generated code updates.
  */
 final class CoopScheduler {
     private static final byte RUNNABLE = 0;
@@ -26,27 +28,30 @@ final class CoopScheduler {
     private final GeneratedKernel kernel;
     private final BlockState st;
     private final KernelInfo.Site[] sites;
-    private byte[] status = new byte[0];
-    private int[] at = new int[0];
+    private final boolean warpLevel;
 
     CoopScheduler(GeneratedKernel kernel, BlockState st) {
         this.kernel = kernel;
         this.st = st;
         this.sites = st.info().sites().toArray(KernelInfo.Site[]::new);
+        boolean any = false;
+        for (KernelInfo.Site s : sites) {
+            any |= !s.intrinsic().isBlockBarrier();
+        }
+        this.warpLevel = any;
     }
 
     void runBlock(LaunchFrame f, int bx, int by, int bz) {
         int n = (int) f.block().volume();
-        if (status.length != n) {
-            status = new byte[n];
-            at = new int[n];
-        }
-        Arrays.fill(status, RUNNABLE);
         st.resetThreads();
         int warps = (n + 31) >>> 5;
         while (true) {
-            for (int w = 0; w < warps; w++) {
-                runWarp(f, bx, by, bz, w << 5, Math.min(n, (w << 5) + 32));
+            if (warpLevel) {
+                for (int w = 0; w < warps; w++) {
+                    runWarp(f, bx, by, bz, w << 5, Math.min(n, (w << 5) + 32));
+                }
+            } else {
+                kernel.resumeThreads(f, st, bx, by, bz, 0, n);
             }
             if (!openBarrier(n)) {
                 return;
@@ -56,19 +61,10 @@ final class CoopScheduler {
 
     /** Runs the lanes of one warp until each has exited or waits at a block barrier. */
     private void runWarp(LaunchFrame f, int bx, int by, int bz, int lo, int hi) {
+        byte[] status = st.status;
+        int[] at = st.site;
         while (true) {
-            for (int t = lo; t < hi; t++) {
-                if (status[t] == RUNNABLE) {
-                    st.setThread(t);
-                    int site = kernel.resume(f, st, bx, by, bz, t);
-                    if (site < 0) {
-                        status[t] = EXITED;
-                    } else {
-                        status[t] = WAITING;
-                        at[t] = site;
-                    }
-                }
-            }
+            kernel.resumeThreads(f, st, bx, by, bz, lo, hi);
             boolean served = false;
             for (int t = lo; t < hi; t++) {
                 if (status[t] == WAITING && !sites[at[t]].intrinsic().isBlockBarrier()) {
@@ -84,6 +80,8 @@ final class CoopScheduler {
 
     /** Opens the block barrier if any thread waits at it; false when all threads have exited. */
     private boolean openBarrier(int n) {
+        byte[] status = st.status;
+        int[] at = st.site;
         int live = 0;
         int count = 0;
         for (int t = 0; t < n; t++) {
@@ -113,6 +111,8 @@ final class CoopScheduler {
 
     /** Serves every lane of the warp [lo, hi) that waits at warp-level site {@code site}. */
     private void serveWarpSite(int lo, int hi, int site) {
+        byte[] status = st.status;
+        int[] at = st.site;
         int group = 0;
         for (int t = lo; t < hi; t++) {
             if (status[t] == WAITING && at[t] == site) {
@@ -134,7 +134,11 @@ final class CoopScheduler {
             if (missing != 0) {
                 int other = lo + Integer.numberOfTrailingZeros(missing);
                 throw fault(t, site, "mask 0x" + Integer.toHexString(st.xMask[t]) + " names lane "
-                        + (other - lo) + " (threadIdx " + threadText(other) + "), which " + whereIs(other, site));
+                        + (other - lo) + " (threadIdx " + threadText(other) + "), which " + whereIs(other));
+            }
+            int width = st.xWidth[t];
+            if (isShuffle(op) && (width <= 0 || width > 32 || (width & (width - 1)) != 0)) {
+                throw fault(t, site, "width " + width + " is not a power of 2 between 1 and 32");
             }
             st.xResult[t] = result(op, t, lo, lane, group, group & mask);
         }
@@ -143,6 +147,11 @@ final class CoopScheduler {
                 status[t] = RUNNABLE;
             }
         }
+    }
+
+    private static boolean isShuffle(Intrinsic op) {
+        return op == Intrinsic.SHFL || op == Intrinsic.SHFL_UP || op == Intrinsic.SHFL_DOWN
+                || op == Intrinsic.SHFL_XOR;
     }
 
     private long result(Intrinsic op, int t, int lo, int lane, int group, int members) {
@@ -191,17 +200,15 @@ final class CoopScheduler {
         return src >= 0 && src < 32 && (group & (1 << src)) != 0 ? st.xValue[lo + src] : st.xValue[t];
     }
 
-    private String whereIs(int t, int site) {
-        if (status[t] == EXITED) {
+    private String whereIs(int t) {
+        if (st.status[t] == EXITED) {
             return "has already exited";
         }
-        return "is waiting at " + sites[at[t]].describe() + " instead";
+        return "is waiting at " + sites[st.site[t]].describe() + " instead";
     }
 
     private String threadText(int t) {
-        int x = t % st.bdx;
-        int rest = t / st.bdx;
-        return "(" + x + "," + rest % st.bdy + "," + rest / st.bdy + ")";
+        return "(" + st.threadX[t] + "," + st.threadY[t] + "," + st.threadZ[t] + ")";
     }
 
     private KernelFault fault(int t, int site, String what) {

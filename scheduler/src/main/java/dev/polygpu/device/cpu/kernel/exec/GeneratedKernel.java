@@ -5,9 +5,9 @@ import dev.polygpu.device.cpu.kernel.LaunchFrame;
 /**
  * What the code generator's hidden classes implement. A kernel without yield points implements
  * {@link #runBlock}: all threads of a block run one after another in a loop inside one JVM method. A
- * cooperative kernel (barriers, warp intrinsics) implements {@link #resume}: it runs one thread from where it
- * last stopped up to its next yield point, saving its registers in the {@link BlockState}, and
- * {@link CoopScheduler} interleaves the threads.
+ * cooperative kernel (barriers, warp intrinsics) implements {@link #resumeThreads}: it runs each runnable
+ * thread of a range from where it last stopped up to its next yield point, saving its registers in the
+ * {@link BlockState}, and {@link CoopScheduler} decides which ranges run when.
  */
 public interface GeneratedKernel {
 
@@ -17,10 +17,11 @@ public interface GeneratedKernel {
     }
 
     /**
-     * Runs thread {@code tid} (linear index in the block) from its saved resume point. Returns the yield site
-     * it stopped at (an index into {@link KernelInfo#sites()}), or -1 when the thread has finished.
+     * Runs every thread {@code t} in {@code [from, to)} whose {@code st.status[t]} is runnable (0) from its
+     * saved resume point to its next yield point, leaving {@code status[t]} waiting (1) with
+     * {@code st.site[t]} set to the yield site (an index into {@link KernelInfo#sites()}), or exited (2).
      */
-    default int resume(LaunchFrame frame, BlockState st, int bx, int by, int bz, int tid) {
+    default void resumeThreads(LaunchFrame frame, BlockState st, int bx, int by, int bz, int from, int to) {
         throw new IllegalStateException("non-cooperative kernel resumed");
     }
 }
