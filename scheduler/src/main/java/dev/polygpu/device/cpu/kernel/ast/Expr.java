@@ -84,6 +84,13 @@ public sealed interface Expr {
     /** Conversion to {@code type}, explicit or inserted by semantic analysis. */
     record Cast(Pos pos, CType type, Expr operand) implements Expr {}
 
+    /**
+     * Bit reinterpretation between same-size types ({@code __float_as_int}, {@code __int_as_float},
+     * {@code __float_as_uint}, {@code __uint_as_float}, {@code __double_as_longlong},
+     * {@code __longlong_as_double}): the operand's bits read as {@code type}, unlike {@link Cast}.
+     */
+    record BitCast(Pos pos, CType type, Expr operand) implements Expr {}
+
     /** {@code *pointer} (and {@code a[i]} as {@code *(a + i)}): an lvalue of the pointee type. */
     record Deref(Pos pos, CType type, Expr pointer) implements Expr {}
 

@@ -70,6 +70,11 @@ final class ExprEmitter {
                 c.labelBinding(end);
             }
             case Expr.Cast k -> {
+                if (k.type() instanceof CType.Pointer && k.operand().type().isInteger()
+                        && !(k.operand() instanceof Expr.IntConst z && z.value() == 0)) {
+                    throw new CodegenException(k.pos(), "converting an integer to the pointer type '" + k.type()
+                            + "' is not supported by the CPU device (pointers are not plain addresses there)");
+                }
                 value(k.operand());
                 Ops.convert(c, k.operand().type(), k.type(), k.pos());
             }

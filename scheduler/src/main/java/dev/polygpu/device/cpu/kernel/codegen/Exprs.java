@@ -19,6 +19,7 @@ final class Exprs {
             case Expr.IncDec i -> List.of(i.target());
             case Expr.Conditional c -> List.of(c.condition(), c.ifTrue(), c.ifFalse());
             case Expr.Cast c -> List.of(c.operand());
+            case Expr.BitCast c -> List.of(c.operand());
             case Expr.Deref d -> List.of(d.pointer());
             case Expr.AddrOf a -> List.of(a.operand());
             case Expr.Decay d -> List.of(d.array());

@@ -66,9 +66,26 @@ final class IntrinsicEmitter {
         }
     }
 
-    /** Nodes added to the AST after this emitter was written get a clear internal error, not bad code. */
+    /** Expression kinds outside the main switch: bit reinterpretation ({@code __float_as_int} …). */
     boolean emitOther(Expr expr) {
-        return false;
+        if (!(expr instanceof Expr.BitCast b)) {
+            return false;
+        }
+        x.value(b.operand());
+        K from = Jvm.kind(b.operand().type());
+        K to = Jvm.kind(b.type());
+        if (from == K.F && to == K.I) {
+            c.invokestatic(Jvm.FLOAT, "floatToRawIntBits", mt(CD_int, java.lang.constant.ConstantDescs.CD_float));
+        } else if (from == K.I && to == K.F) {
+            c.invokestatic(Jvm.FLOAT, "intBitsToFloat", mt(java.lang.constant.ConstantDescs.CD_float, CD_int));
+        } else if (from == K.D && to == K.J) {
+            c.invokestatic(Jvm.DOUBLE, "doubleToRawLongBits", mt(CD_long, java.lang.constant.ConstantDescs.CD_double));
+        } else if (from == K.J && to == K.D) {
+            c.invokestatic(Jvm.DOUBLE, "longBitsToDouble", mt(java.lang.constant.ConstantDescs.CD_double, CD_long));
+        } else if (from != to) {
+            throw new CodegenException(b.pos(), "cannot reinterpret '" + b.operand().type() + "' as '" + b.type() + "'");
+        }
+        return true;
     }
 
     private void bits(Intrinsic in, List<Expr> args, K argKind, ClassDesc ret) {

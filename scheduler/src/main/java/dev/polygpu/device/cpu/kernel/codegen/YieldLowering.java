@@ -239,6 +239,7 @@ final class YieldLowering {
             case Expr.IncDec i -> new Expr.IncDec(p, t, hoistLvalue(i.target(), pre), i.prefix(), i.increment());
             case Expr.Conditional c -> new Expr.Conditional(p, t, hoist(c.condition(), pre), c.ifTrue(), c.ifFalse());
             case Expr.Cast c -> new Expr.Cast(p, t, hoist(c.operand(), pre));
+            case Expr.BitCast c -> new Expr.BitCast(p, t, hoist(c.operand(), pre));
             case Expr.Deref d -> new Expr.Deref(p, t, hoist(d.pointer(), pre));
             case Expr.AddrOf a -> new Expr.AddrOf(p, t, hoistLvalue(a.operand(), pre));
             case Expr.Decay d -> new Expr.Decay(p, t, hoistLvalue(d.array(), pre));

@@ -1,0 +1,198 @@
+package dev.polygpu.device.cpu.kernel.front;
+
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.ast.CType.Prim;
+import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
+import dev.polygpu.device.cpu.kernel.ast.Pos;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Maps CUDA built-in function names to {@link Intrinsic}s, choosing the variant (float/double, int/unsigned…)
+ * as CUDA's overloaded headers do, and converting the arguments to the variant's parameter types.
+ */
+final class IntrinsicTable {
+    private IntrinsicTable() {}
+
+    /** How a name resolves: the intrinsic, arity, and the fixed type of a suffixed name (null: by arguments). */
+    private record Math(Intrinsic op, int arity, Prim fixed) {}
+
+    private static final Map<String, Math> MATH = new HashMap<>();
+    private static final Map<String, Intrinsic> ATOMICS = new HashMap<>();
+    private static final Map<String, Prim[]> BITCASTS = Map.of(
+            "__float_as_int", new Prim[] {Prim.FLOAT, Prim.INT},
+            "__int_as_float", new Prim[] {Prim.INT, Prim.FLOAT},
+            "__float_as_uint", new Prim[] {Prim.FLOAT, Prim.UINT},
+            "__uint_as_float", new Prim[] {Prim.UINT, Prim.FLOAT},
+            "__double_as_longlong", new Prim[] {Prim.DOUBLE, Prim.LONGLONG},
+            "__longlong_as_double", new Prim[] {Prim.LONGLONG, Prim.DOUBLE});
+    /** Conversion intrinsics that are plain C conversions (round toward zero, or exact). */
+    private static final Map<String, Prim[]> CONVERSIONS = Map.of(
+            "__float2int_rz", new Prim[] {Prim.FLOAT, Prim.INT},
+            "__float2uint_rz", new Prim[] {Prim.FLOAT, Prim.UINT},
+            "__double2int_rz", new Prim[] {Prim.DOUBLE, Prim.INT},
+            "__float2ll_rz", new Prim[] {Prim.FLOAT, Prim.LONGLONG},
+            "__int2float_rn", new Prim[] {Prim.INT, Prim.FLOAT},
+            "__uint2float_rn", new Prim[] {Prim.UINT, Prim.FLOAT},
+            "__int2double_rn", new Prim[] {Prim.INT, Prim.DOUBLE},
+            "__double2float_rn", new Prim[] {Prim.DOUBLE, Prim.FLOAT});
+    private static final Set<String> OTHERS = Set.of("__syncthreads", "__syncthreads_count", "__syncthreads_and",
+            "__syncthreads_or", "__syncwarp", "__threadfence", "__threadfence_block", "__threadfence_system",
+            "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
+            "__all_sync", "__activemask", "__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll", "__brev",
+            "min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "abs", "labs", "llabs",
+            "isnan", "isinf", "isfinite", "signbit", "__isnan", "__isinf", "__isfinite", "__ldg",
+            "__float2int_rn", "__float2int_rd", "__float2int_ru", "__fadd_rn", "__fsub_rn", "__fmul_rn",
+            "__fdiv_rn", "__dadd_rn", "__dsub_rn", "__dmul_rn", "__ddiv_rn", "__frcp_rn", "__mul24", "__umul24");
+
+    static {
+        Intrinsic[] unary = {Intrinsic.SQRT, Intrinsic.RSQRT, Intrinsic.CBRT, Intrinsic.EXP, Intrinsic.EXP2,
+            Intrinsic.EXP10, Intrinsic.EXPM1, Intrinsic.LOG, Intrinsic.LOG2, Intrinsic.LOG10, Intrinsic.LOG1P,
+            Intrinsic.SIN, Intrinsic.COS, Intrinsic.TAN, Intrinsic.ASIN, Intrinsic.ACOS, Intrinsic.ATAN,
+            Intrinsic.SINH, Intrinsic.COSH, Intrinsic.TANH, Intrinsic.ERF, Intrinsic.ERFC, Intrinsic.FABS,
+            Intrinsic.FLOOR, Intrinsic.CEIL, Intrinsic.ROUND, Intrinsic.TRUNC, Intrinsic.RINT};
+        Intrinsic[] binary = {Intrinsic.POW, Intrinsic.ATAN2, Intrinsic.FMOD, Intrinsic.HYPOT, Intrinsic.COPYSIGN,
+            Intrinsic.FMIN, Intrinsic.FMAX};
+        for (Intrinsic i : unary) {
+            math(i, 1);
+        }
+        for (Intrinsic i : binary) {
+            math(i, 2);
+        }
+        math(Intrinsic.FMA, 3);
+        MATH.put("nearbyint", new Math(Intrinsic.RINT, 1, null));
+        MATH.put("nearbyintf", new Math(Intrinsic.RINT, 1, Prim.FLOAT));
+        for (String fast : List.of("exp", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "pow")) {
+            Math m = MATH.get(fast);
+            MATH.put("__" + fast + "f", new Math(m.op, m.arity, Prim.FLOAT));
+        }
+        MATH.put("__fsqrt_rn", new Math(Intrinsic.SQRT, 1, Prim.FLOAT));
+        MATH.put("__frsqrt_rn", new Math(Intrinsic.RSQRT, 1, Prim.FLOAT));
+        MATH.put("__dsqrt_rn", new Math(Intrinsic.SQRT, 1, Prim.DOUBLE));
+        MATH.put("__fmaf_rn", new Math(Intrinsic.FMA, 3, Prim.FLOAT));
+        MATH.put("__fma_rn", new Math(Intrinsic.FMA, 3, Prim.DOUBLE));
+        MATH.put("__saturatef", new Math(Intrinsic.SATURATE, 1, Prim.FLOAT));
+        MATH.put("__fdividef", new Math(Intrinsic.FDIVIDE, 2, Prim.FLOAT));
+        MATH.put("fdividef", new Math(Intrinsic.FDIVIDE, 2, Prim.FLOAT));
+        MATH.put("fabsf", new Math(Intrinsic.FABS, 1, Prim.FLOAT));
+        for (Intrinsic a : List.of(Intrinsic.ATOMIC_ADD, Intrinsic.ATOMIC_SUB, Intrinsic.ATOMIC_EXCH,
+                Intrinsic.ATOMIC_MIN, Intrinsic.ATOMIC_MAX, Intrinsic.ATOMIC_INC, Intrinsic.ATOMIC_DEC,
+                Intrinsic.ATOMIC_CAS, Intrinsic.ATOMIC_AND, Intrinsic.ATOMIC_OR, Intrinsic.ATOMIC_XOR)) {
+            ATOMICS.put(a.cudaName, a);
+            ATOMICS.put(a.cudaName + "_block", a);
+            ATOMICS.put(a.cudaName + "_system", a);
+        }
+    }
+
+    private static void math(Intrinsic i, int arity) {
+        MATH.put(i.cudaName, new Math(i, arity, null));
+        MATH.put(i.cudaName + "f", new Math(i, arity, Prim.FLOAT));
+    }
+
+    static boolean knows(String name) {
+        return MATH.containsKey(name) || ATOMICS.containsKey(name) || BITCASTS.containsKey(name)
+                || CONVERSIONS.containsKey(name) || OTHERS.contains(name);
+    }
+
+    private static Diagnostics.Abort arity(ExprSema es, Pos pos, String name, String expected, int actual) {
+        return es.diags.fail(pos, "function '" + name + "' expects " + expected + " argument"
+                + (expected.equals("1") ? "" : "s") + ", but " + actual + (actual == 1 ? " was" : " were") + " given");
+    }
+
+    private static void count(ExprSema es, Pos pos, String name, List<Expr> args, int n) {
+        if (args.size() != n) {
+            throw arity(es, pos, name, Integer.toString(n), args.size());
+        }
+    }
+
+    private static Expr call(Pos pos, CType type, Intrinsic i, List<Expr> args) {
+        return new Expr.IntrinsicCall(pos, type, i, List.copyOf(args));
+    }
+
+    private static Expr arg(ExprSema es, String name, List<Expr> args, int i, CType to) {
+        Expr a = args.get(i);
+        if (!a.type().isArithmetic() && to.isArithmetic()) {
+            throw es.diags.fail(a.pos(), "no matching function for call to '" + name + "': argument " + (i + 1)
+                    + " has type '" + a.type() + "'");
+        }
+        return es.convert(a, to, "for argument " + (i + 1) + " of '" + name + "'");
+    }
+
+    static Expr resolve(String name, Pos pos, List<Expr> args, ExprSema es) {
+        Math m = MATH.get(name);
+        if (m != null) {
+            count(es, pos, name, args, m.arity);
+            Prim t = m.fixed != null ? m.fixed : floatingVariant(es, name, args);
+            List<Expr> conv = new ArrayList<>();
+            for (int i = 0; i < args.size(); i++) {
+                conv.add(arg(es, name, args, i, t));
+            }
+            return call(pos, t, m.op, conv);
+        }
+        Intrinsic atomic = ATOMICS.get(name);
+        if (atomic != null) {
+            return atomic(name, pos, args, es, atomic);
+        }
+        Prim[] bc = BITCASTS.get(name);
+        if (bc != null) {
+            count(es, pos, name, args, 1);
+            return new Expr.BitCast(pos, bc[1], arg(es, name, args, 0, bc[0]));
+        }
+        Prim[] cv = CONVERSIONS.get(name);
+        if (cv != null) {
+            count(es, pos, name, args, 1);
+            return new Expr.Cast(pos, cv[1], arg(es, name, args, 0, cv[0]));
+        }
+        return WarpAndMisc.resolve(name, pos, args, es);
+    }
+
+    /** Variant of an overloaded math name: any double → double, else any float → float, integers → double. */
+    static Prim floatingVariant(ExprSema es, String name, List<Expr> args) {
+        boolean anyFloat = false;
+        for (int i = 0; i < args.size(); i++) {
+            CType t = args.get(i).type();
+            if (!t.isArithmetic()) {
+                throw es.diags.fail(args.get(i).pos(), "no matching function for call to '" + name
+                        + "': argument " + (i + 1) + " has type '" + t + "'");
+            }
+            if (t == Prim.DOUBLE) {
+                return Prim.DOUBLE;
+            }
+            anyFloat |= t == Prim.FLOAT;
+        }
+        return anyFloat ? Prim.FLOAT : Prim.DOUBLE;
+    }
+
+    private static Expr atomic(String name, Pos pos, List<Expr> args, ExprSema es, Intrinsic op) {
+        int n = op == Intrinsic.ATOMIC_CAS ? 3 : 2;
+        count(es, pos, name, args, n);
+        if (!(args.getFirst().type() instanceof CType.Pointer p)) {
+            throw es.diags.fail(args.getFirst().pos(), name + " requires a pointer as its first argument, not '"
+                    + args.getFirst().type() + "'");
+        }
+        CType e = p.pointee();
+        Set<Prim> allowed = switch (op) {
+            case ATOMIC_ADD -> Set.of(Prim.INT, Prim.UINT, Prim.ULONGLONG, Prim.FLOAT, Prim.DOUBLE);
+            case ATOMIC_SUB -> Set.of(Prim.INT, Prim.UINT);
+            case ATOMIC_EXCH -> Set.of(Prim.INT, Prim.UINT, Prim.ULONGLONG, Prim.FLOAT);
+            case ATOMIC_MIN, ATOMIC_MAX -> Set.of(Prim.INT, Prim.UINT, Prim.LONGLONG, Prim.ULONGLONG);
+            case ATOMIC_INC, ATOMIC_DEC -> Set.of(Prim.UINT);
+            case ATOMIC_CAS -> Set.of(Prim.INT, Prim.UINT, Prim.ULONGLONG, Prim.USHORT);
+            default -> Set.of(Prim.INT, Prim.UINT, Prim.ULONGLONG);
+        };
+        if (!(e instanceof Prim ep) || !allowed.contains(ep)) {
+            throw es.diags.fail(pos, name + " has no overload for '" + p + "'");
+        }
+        List<Expr> conv = new ArrayList<>();
+        conv.add(args.getFirst());
+        for (int i = 1; i < n; i++) {
+            conv.add(arg(es, name, args, i, e));
+        }
+        return call(pos, e, op, conv);
+    }
+}

@@ -1,0 +1,310 @@
+package dev.polygpu.device.cpu.kernel.front;
+
+import dev.polygpu.device.CompileException;
+import dev.polygpu.device.CudaError;
+import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.Function;
+import dev.polygpu.device.cpu.kernel.ast.Var;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Everything known about one translation unit: its declarations, file-scope constants, and the analyzed
+ * functions and template instantiations (each analyzed once and cached). Not thread-safe by itself;
+ * {@link TranslationUnit} serializes access.
+ */
+final class Program {
+    /** A compile-time constant: file-scope {@code const} or a template value parameter. */
+    record ConstVal(CType type, Object value) {}
+
+    /** A resolved template argument: a type, or an integer value. */
+    record TArg(CType type, Long value) {}
+
+    /** An analyzed function ({@code fn} null if its declaration itself failed) and its errors, if any. */
+    record Analyzed(Function fn, List<CompileException.Diagnostic> errors) {}
+
+    final Diagnostics diags;
+    private final Map<String, CType> typedefs;
+    private final Set<String> templateNames;
+    private final Map<String, List<Syntax.FuncDecl>> decls = new LinkedHashMap<>();
+    private final Map<String, Syntax.TemplateDecl> templates = new LinkedHashMap<>();
+    final Map<String, ConstVal> consts = new HashMap<>();
+    private final Map<Syntax.FuncDecl, Analyzed> done = new IdentityHashMap<>();
+    private final Map<String, Analyzed> instances = new HashMap<>();
+    private final Set<Syntax.FuncDecl> inProgress = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<String> instancesInProgress = new HashSet<>();
+
+    private Program(Diagnostics diags, Map<String, CType> typedefs, Set<String> templateNames) {
+        this.diags = diags;
+        this.typedefs = typedefs;
+        this.templateNames = templateNames;
+    }
+
+    /** Preprocesses, parses and analyzes all non-template code; throws CompileException on any error. */
+    static Program compile(String source, String file) {
+        Diagnostics d = new Diagnostics(file, source);
+        List<Token> tokens = new Preprocessor(d).run(new Lexer(source, d).tokens());
+        Set<String> templateNames = new HashSet<>();
+        Parser p = new Parser(tokens, d, Parser.builtinTypedefs(), templateNames);
+        p.parseUnit();
+        Program prog = new Program(d, p.typedefs, templateNames);
+        for (Syntax.FuncDecl f : p.functions) {
+            List<Syntax.FuncDecl> same = prog.decls.computeIfAbsent(f.name(), n -> new ArrayList<>());
+            for (Syntax.FuncDecl o : same) {
+                if (o.body() != null && f.body() != null && sameParams(o, f)) {
+                    d.error(f.pos(), "redefinition of '" + f.name() + "'");
+                }
+            }
+            same.add(f);
+        }
+        for (Syntax.TemplateDecl t : p.templates) {
+            if (prog.templates.putIfAbsent(t.name(), t) != null) {
+                d.error(t.pos(), "redefinition of template '" + t.name() + "' (overloaded templates are not supported)");
+            }
+        }
+        if (d.hasErrors()) {
+            d.throwIfAny(); // syntax errors: analyzing the rest would only add follow-on errors
+        }
+        for (Syntax.ConstDecl c : p.consts) {
+            prog.defineConstant(c);
+        }
+        for (List<Syntax.FuncDecl> fs : prog.decls.values()) {
+            for (Syntax.FuncDecl f : fs) {
+                if (f.body() != null) {
+                    d.addAll(prog.analyze(f).errors());
+                }
+            }
+        }
+        d.throwIfAny();
+        return prog;
+    }
+
+    private static boolean sameParams(Syntax.FuncDecl a, Syntax.FuncDecl b) {
+        if (a.params().size() != b.params().size()) {
+            return false;
+        }
+        for (int i = 0; i < a.params().size(); i++) {
+            if (!a.params().get(i).type().equals(b.params().get(i).type())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void defineConstant(Syntax.ConstDecl c) {
+        Sema g = new Sema(this, diags, Map.of());
+        try {
+            Expr v = g.ex.convert(g.ex.value(c.init()), c.type(), "in initialization of '" + c.name() + "'");
+            Object value = ConstEval.eval(v, Map.<Var, Object>of());
+            if (value == null) {
+                diags.error(c.init().pos(), "initializer of file-scope constant '" + c.name()
+                        + "' is not a constant expression");
+                return;
+            }
+            if (consts.put(c.name(), new ConstVal(c.type(), value)) != null) {
+                diags.error(c.pos(), "redefinition of '" + c.name() + "'");
+            }
+        } catch (Diagnostics.Abort a) {
+            // recorded
+        }
+    }
+
+    boolean hasFunction(String name) {
+        return decls.containsKey(name) || templates.containsKey(name);
+    }
+
+    /** Definitions and prototypes named {@code name}; a prototype is dropped where its definition exists. */
+    List<Syntax.FuncDecl> declarations(String name) {
+        List<Syntax.FuncDecl> all = decls.getOrDefault(name, List.of());
+        List<Syntax.FuncDecl> out = new ArrayList<>();
+        for (Syntax.FuncDecl f : all) {
+            if (f.body() != null || definitionOf(f) == null) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    /** The definition matching a declaration's signature, or null. */
+    Syntax.FuncDecl definitionOf(Syntax.FuncDecl f) {
+        if (f.body() != null) {
+            return f;
+        }
+        for (Syntax.FuncDecl o : decls.getOrDefault(f.name(), List.of())) {
+            if (o.body() != null && sameParams(o, f)) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    Syntax.TemplateDecl template(String name) {
+        return templates.get(name);
+    }
+
+    /** The analyzed definition; null while it is being analyzed (a recursive call). */
+    Analyzed analyze(Syntax.FuncDecl f) {
+        Analyzed a = done.get(f);
+        if (a != null) {
+            return a;
+        }
+        if (!inProgress.add(f)) {
+            return null;
+        }
+        try {
+            a = analyzeWith(f, f.name(), Map.of(), diags.fresh());
+        } finally {
+            inProgress.remove(f);
+        }
+        done.put(f, a);
+        return a;
+    }
+
+    private Analyzed analyzeWith(Syntax.FuncDecl f, String name, Map<String, ConstVal> tconsts, Diagnostics fd) {
+        Sema s = new Sema(this, fd, tconsts);
+        List<Var> params = s.declareParams(f);
+        Function fn = new Function(name, f.returnType(), params, f.kernel(), f.pos());
+        fn.setBody(s.functionBody(f));
+        return new Analyzed(fn, fd.list());
+    }
+
+    static String instanceName(Syntax.TemplateDecl td, List<TArg> args) {
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            TArg a = args.get(i);
+            if (a.type() != null) {
+                parts.add(a.type().toString());
+            } else {
+                CType vt = td.params().get(i).valueType();
+                boolean u64 = vt instanceof CType.Prim p && !p.signed && p.size() == 8;
+                parts.add(u64 ? Long.toUnsignedString(a.value()) : Long.toString(a.value()));
+            }
+        }
+        return td.name() + "<" + String.join(", ", parts) + ">";
+    }
+
+    /** The analyzed instantiation; null while it is being analyzed (a recursive call). */
+    Analyzed instantiate(Syntax.TemplateDecl td, List<TArg> args, Diagnostics caller) {
+        String key = instanceName(td, args);
+        Analyzed a = instances.get(key);
+        if (a != null) {
+            return a;
+        }
+        if (!instancesInProgress.add(key)) {
+            return null;
+        }
+        try {
+            Diagnostics fd = diags.fresh();
+            Map<String, CType> tds = new HashMap<>(typedefs);
+            Map<String, ConstVal> tc = new HashMap<>();
+            for (int i = 0; i < args.size(); i++) {
+                Syntax.TParam p = td.params().get(i);
+                if (p.isType()) {
+                    tds.put(p.name(), args.get(i).type());
+                } else {
+                    tc.put(p.name(), new ConstVal(p.valueType(), args.get(i).value()));
+                }
+            }
+            Parser pr = new Parser(td.tokens(), fd, tds, templateNames);
+            Syntax.FuncDecl f = null;
+            try {
+                f = pr.parseFunction(key);
+                if (!pr.atEof()) {
+                    fd.error(pr.tok().pos(), "unexpected tokens after the function body");
+                }
+            } catch (Diagnostics.Abort e) {
+                // recorded
+            }
+            a = f == null || fd.hasErrors() ? new Analyzed(null, fd.list()) : analyzeWith(f, key, tc, fd);
+        } finally {
+            instancesInProgress.remove(key);
+        }
+        instances.put(key, a);
+        return a;
+    }
+
+    List<String> kernelNames() {
+        List<String> names = new ArrayList<>();
+        for (List<Syntax.FuncDecl> fs : decls.values()) {
+            for (Syntax.FuncDecl f : fs) {
+                if (f.kernel() && f.body() != null && !names.contains(f.name())) {
+                    names.add(f.name());
+                }
+            }
+        }
+        for (Syntax.TemplateDecl t : templates.values()) {
+            if (t.kernel()) {
+                names.add(t.name() + "<…>");
+            }
+        }
+        return names;
+    }
+
+    private DeviceException notFound(String name, String why) {
+        return new DeviceException(CudaError.NOT_FOUND, "no kernel named '" + name + "' in " + diags.file
+                + (why == null ? "" : " (" + why + ")") + "; its kernels are: " + String.join(", ", kernelNames()));
+    }
+
+    /** The analyzed kernel {@code name} ("saxpy", "k<float>", "reduce<256>"). */
+    Function kernel(String name) {
+        String trimmed = name.strip();
+        int lt = trimmed.indexOf('<');
+        if (lt < 0) {
+            for (Syntax.FuncDecl f : decls.getOrDefault(trimmed, List.of())) {
+                if (f.kernel() && f.body() != null) {
+                    return done.get(f).fn();
+                }
+            }
+            if (templates.containsKey(trimmed) && templates.get(trimmed).kernel()) {
+                throw notFound(name, "'" + trimmed + "' is a template: name an instantiation such as '"
+                        + trimmed + "<float>'");
+            }
+            throw notFound(name, null);
+        }
+        String base = trimmed.substring(0, lt).strip();
+        Syntax.TemplateDecl td = templates.get(base);
+        if (td == null || !td.kernel()) {
+            throw notFound(name, null);
+        }
+        Diagnostics nd = diags.fresh();
+        List<Token> tokens = new Preprocessor(nd).run(new Lexer(trimmed.substring(lt), nd).tokens());
+        Parser pr = new Parser(tokens, nd, typedefs, templateNames);
+        List<Expr.TemplateArg> targs;
+        try {
+            targs = pr.templateArgs();
+        } catch (Diagnostics.Abort e) {
+            targs = null;
+        }
+        if (targs == null || !pr.atEof() || nd.hasErrors()) {
+            throw notFound(name, "cannot parse the template arguments");
+        }
+        if (targs.size() != td.params().size()) {
+            throw notFound(name, "template '" + base + "' takes " + td.params().size() + " argument"
+                    + (td.params().size() == 1 ? "" : "s") + ", not " + targs.size());
+        }
+        Sema g = new Sema(this, nd, Map.of());
+        List<TArg> args = new ArrayList<>();
+        try {
+            for (int i = 0; i < targs.size(); i++) {
+                args.add(g.templateArg(td.params().get(i), targs.get(i), td.pos()));
+            }
+        } catch (Diagnostics.Abort e) {
+            throw notFound(name, nd.list().getFirst().message());
+        }
+        Analyzed a = instantiate(td, args, nd);
+        if (a == null || !a.errors().isEmpty()) {
+            throw new CompileException(a == null ? nd.list() : a.errors());
+        }
+        return a.fn();
+    }
+}

@@ -1,0 +1,491 @@
+package dev.polygpu.device.cpu.kernel.front;
+
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.ast.CType.Prim;
+import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.Pos;
+import dev.polygpu.device.cpu.kernel.ast.Stmt;
+import dev.polygpu.device.cpu.kernel.ast.Var;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Semantic analysis of one function: scopes and variables, declarations (array sizes, initializers, shared
+ * memory), statements and control flow. Expressions are typed by {@link ExprSema}. An error abandons only the
+ * statement it is in, so several independent errors of a function are reported together.
+ */
+final class Sema {
+    final Program prog;
+    final Diagnostics diags;
+    final ExprSema ex;
+    private final Map<String, Program.ConstVal> templateConsts;
+    private final ArrayDeque<Map<String, Var>> scopes = new ArrayDeque<>();
+    /** Values of const locals with constant initializers (usable as array sizes and case labels). */
+    final Map<Var, Object> constValues = new HashMap<>();
+    private final Set<Var> constVars = new HashSet<>();
+    private int nextId;
+    private int loops;
+    private int switches;
+    private CType returnType = Prim.VOID;
+    private String fnName = "";
+
+    Sema(Program prog, Diagnostics diags, Map<String, Program.ConstVal> templateConsts) {
+        this.prog = prog;
+        this.diags = diags;
+        this.templateConsts = templateConsts;
+        this.ex = new ExprSema(this);
+        scopes.push(new HashMap<>());
+    }
+
+    Var lookup(String name) {
+        for (Map<String, Var> s : scopes) {
+            Var v = s.get(name);
+            if (v != null) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    Program.ConstVal constant(String name) {
+        Program.ConstVal c = templateConsts.get(name);
+        return c != null ? c : prog.consts.get(name);
+    }
+
+    boolean isConst(Var v) {
+        return constVars.contains(v);
+    }
+
+    private void declare(Var v, boolean isConst) {
+        Map<String, Var> scope = scopes.peek();
+        if (scope.containsKey(v.name)) {
+            diags.error(v.pos, "redefinition of '" + v.name + "'");
+        }
+        scope.put(v.name, v);
+        if (isConst) {
+            constVars.add(v);
+        }
+    }
+
+    // ---------------------------------------------------------------- functions
+
+    List<Var> declareParams(Syntax.FuncDecl f) {
+        fnName = f.name();
+        returnType = f.returnType();
+        List<Var> params = new ArrayList<>();
+        for (Syntax.Param p : f.params()) {
+            Var v = new Var(p.name() == null ? "" : p.name(), p.type(), Var.Kind.PARAM, p.pos(), nextId++);
+            if (p.name() != null) {
+                declare(v, p.isConst());
+            }
+            params.add(v);
+        }
+        return params;
+    }
+
+    Stmt.Block functionBody(Syntax.FuncDecl f) {
+        return new Stmt.Block(f.body().pos(), items(f.body().items()));
+    }
+
+    private List<Stmt> items(List<PStmt> items) {
+        List<Stmt> out = new ArrayList<>();
+        for (PStmt s : items) {
+            into(out, s);
+        }
+        return out;
+    }
+
+    /** Analyzes one statement into {@code out}; an error is recorded and the statement dropped. */
+    private void into(List<Stmt> out, PStmt s) {
+        try {
+            if (s instanceof PStmt.Decl d) {
+                for (Syntax.Declarator dd : d.declarators()) {
+                    try {
+                        out.add(variable(dd));
+                    } catch (Diagnostics.Abort a) {
+                        // recorded; the variable was declared anyway so later uses do not cascade
+                    }
+                }
+            } else {
+                out.add(stmt(s));
+            }
+        } catch (Diagnostics.Abort a) {
+            // recorded
+        }
+    }
+
+    private Stmt scoped(PStmt s) {
+        scopes.push(new HashMap<>());
+        try {
+            List<Stmt> out = new ArrayList<>();
+            into(out, s);
+            if (out.size() == 1) {
+                return out.getFirst();
+            }
+            return new Stmt.Block(s.pos(), out);
+        } finally {
+            scopes.pop();
+        }
+    }
+
+    private Stmt stmt(PStmt s) {
+        switch (s) {
+            case PStmt.Block b -> {
+                scopes.push(new HashMap<>());
+                try {
+                    return new Stmt.Block(b.pos(), items(b.items()));
+                } finally {
+                    scopes.pop();
+                }
+            }
+            case PStmt.ExprStmt e -> {
+                return new Stmt.ExprStmt(e.pos(), ex.value(e.expr()));
+            }
+            case PStmt.If i -> {
+                Expr c = condition(i.condition());
+                Stmt then = scoped(i.then());
+                Stmt otherwise = i.otherwise() == null ? null : scoped(i.otherwise());
+                return new Stmt.If(i.pos(), c, then, otherwise);
+            }
+            case PStmt.While w -> {
+                Expr c = condition(w.condition());
+                return new Stmt.While(w.pos(), c, loopBody(w.body()));
+            }
+            case PStmt.DoWhile d -> {
+                Stmt body = loopBody(d.body());
+                return new Stmt.DoWhile(d.pos(), body, condition(d.condition()));
+            }
+            case PStmt.For f -> {
+                scopes.push(new HashMap<>());
+                try {
+                    Stmt init = null;
+                    if (f.init() != null) {
+                        List<Stmt> out = new ArrayList<>();
+                        into(out, f.init());
+                        init = out.size() == 1 ? out.getFirst() : new Stmt.Block(f.init().pos(), out);
+                    }
+                    Expr c = f.condition() == null ? null : condition(f.condition());
+                    Expr u = f.update() == null ? null : ex.value(f.update());
+                    return new Stmt.For(f.pos(), init, c, u, loopBody(f.body()));
+                } finally {
+                    scopes.pop();
+                }
+            }
+            case PStmt.Break b -> {
+                if (loops == 0 && switches == 0) {
+                    throw diags.fail(b.pos(), "'break' statement not in loop or switch statement");
+                }
+                return new Stmt.Break(b.pos());
+            }
+            case PStmt.Continue c -> {
+                if (loops == 0) {
+                    throw diags.fail(c.pos(), "'continue' statement not in loop statement");
+                }
+                return new Stmt.Continue(c.pos());
+            }
+            case PStmt.Return r -> {
+                return ret(r);
+            }
+            case PStmt.Switch sw -> {
+                return switchStmt(sw);
+            }
+            case PStmt.Case c -> throw diags.fail(c.pos(), switches == 0
+                    ? "'" + (c.value() == null ? "default" : "case") + "' statement not in switch statement"
+                    : "case labels nested inside other statements of a switch are not supported");
+            case PStmt.Empty e -> {
+                return new Stmt.Empty(e.pos());
+            }
+            case PStmt.Decl d -> throw diags.fail(d.pos(), "a declaration is not allowed here");
+        }
+    }
+
+    private Stmt loopBody(PStmt body) {
+        loops++;
+        int savedSwitches = switches;
+        switches = 0; // a break in the loop body leaves the loop, not an enclosing switch
+        try {
+            return scoped(body);
+        } finally {
+            loops--;
+            switches = savedSwitches;
+        }
+    }
+
+    private Expr condition(Expr e) {
+        Expr c = ex.value(e);
+        ex.requireScalar(c, "condition");
+        return c;
+    }
+
+    private Stmt ret(PStmt.Return r) {
+        if (r.value() == null) {
+            if (returnType != Prim.VOID) {
+                throw diags.fail(r.pos(), "non-void function '" + fnName + "' should return a value");
+            }
+            return new Stmt.Return(r.pos(), null);
+        }
+        Expr v = ex.value(r.value());
+        if (returnType == Prim.VOID) {
+            if (v.type() != Prim.VOID) {
+                throw diags.fail(r.pos(), "void function '" + fnName + "' should not return a value");
+            }
+            return new Stmt.Return(r.pos(), v);
+        }
+        return new Stmt.Return(r.pos(), ex.convert(v, returnType, "in return"));
+    }
+
+    private Stmt switchStmt(PStmt.Switch sw) {
+        Expr sel = ex.value(sw.selector());
+        if (!sel.type().isInteger()) {
+            throw diags.fail(sel.pos(), "statement requires expression of integer type ('" + sel.type() + "' invalid)");
+        }
+        CType st = Types.promote(sel.type());
+        if (st == Prim.UINT) {
+            st = Prim.INT; // equality on 32 bits does not depend on signedness
+        }
+        sel = ExprSema.cast(sel, st);
+        List<PStmt> body = sw.body() instanceof PStmt.Block b ? b.items() : List.of(sw.body());
+        List<Pos> casePos = new ArrayList<>();
+        List<Long> caseValues = new ArrayList<>();
+        List<List<Stmt>> caseStmts = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
+        boolean seenDefault = false;
+        scopes.push(new HashMap<>());
+        switches++;
+        try {
+            for (PStmt item : body) {
+                PStmt it = item;
+                while (it instanceof PStmt.Case c) {
+                    Long v = null;
+                    if (c.value() == null) {
+                        if (seenDefault) {
+                            diags.error(c.pos(), "multiple default labels in one switch");
+                        }
+                        seenDefault = true;
+                    } else {
+                        try {
+                            v = caseValue(c.value(), st);
+                            if (!seen.add(v)) {
+                                diags.error(c.value().pos(), "duplicate case value '" + v + "'");
+                            }
+                        } catch (Diagnostics.Abort a) {
+                            v = Long.MIN_VALUE; // keep the structure; the error is recorded
+                        }
+                    }
+                    casePos.add(c.pos());
+                    caseValues.add(v);
+                    caseStmts.add(new ArrayList<>());
+                    it = c.stmt();
+                }
+                if (caseStmts.isEmpty()) {
+                    diags.error(it.pos(), "statements before the first case label of a switch are not supported");
+                    continue;
+                }
+                into(caseStmts.getLast(), it);
+            }
+        } finally {
+            switches--;
+            scopes.pop();
+        }
+        List<Stmt.Case> cases = new ArrayList<>();
+        for (int i = 0; i < casePos.size(); i++) {
+            cases.add(new Stmt.Case(casePos.get(i), caseValues.get(i), caseStmts.get(i)));
+        }
+        return new Stmt.Switch(sw.pos(), sel, cases);
+    }
+
+    private long caseValue(Expr e, CType selectorType) {
+        Expr v = ex.value(e);
+        Object c = v.type().isInteger() ? ConstEval.eval(v, constValues) : null;
+        if (!(c instanceof Long l)) {
+            throw diags.fail(e.pos(), "case value is not an integer constant expression");
+        }
+        return ConstEval.wrap(l, selectorType);
+    }
+
+    // ---------------------------------------------------------------- declarations
+
+    private Stmt variable(Syntax.Declarator d) {
+        CType t = d.type();
+        Var v = null;
+        try {
+            Expr init = null;
+            if (t == null) {
+                if (d.init() == null) {
+                    throw diags.fail(d.pos(), "declaration of variable '" + d.name()
+                            + "' with deduced type 'auto' requires an initializer");
+                }
+                init = ex.value(d.init());
+                t = init.type();
+            }
+            boolean shared = d.storage() != Syntax.Storage.LOCAL;
+            if (shared && (d.init() != null || d.initList() != null)) {
+                throw diags.fail(d.pos(), "initialization is not supported for __shared__ variables");
+            }
+            boolean unsized = false;
+            for (int i = d.dims().size() - 1; i >= 0; i--) {
+                Expr de = d.dims().get(i);
+                if (de == null) {
+                    if (i != 0 || (d.storage() != Syntax.Storage.EXTERN_SHARED && d.initList() == null)) {
+                        throw diags.fail(d.pos(), "array size missing in declaration of '" + d.name() + "'");
+                    }
+                    unsized = true;
+                    t = new CType.Array(t, -1);
+                } else {
+                    t = new CType.Array(t, d.storage() == Syntax.Storage.EXTERN_SHARED && i == 0 ? -1 : arraySize(de));
+                }
+            }
+            if (t == Prim.VOID || (t instanceof CType.Array a && innermost(a) == Prim.VOID)) {
+                throw diags.fail(d.pos(), "variable '" + d.name() + "' has incomplete type 'void'");
+            }
+            if (d.storage() == Syntax.Storage.EXTERN_SHARED && !(t instanceof CType.Array)) {
+                throw diags.fail(d.pos(), "extern __shared__ variable '" + d.name() + "' must be an array");
+            }
+            List<Expr> arrayInit = null;
+            if (t instanceof CType.Array a) {
+                if (d.init() != null) {
+                    throw diags.fail(d.init().pos(), "array initializer must be an initializer list");
+                }
+                if (d.initList() != null) {
+                    arrayInit = flatten(d.initList(), a);
+                    if (unsized) {
+                        int inner = flatSize(a.element());
+                        t = new CType.Array(a.element(), (arrayInit.size() + inner - 1) / inner);
+                    }
+                }
+            } else if (d.initList() != null) {
+                if (d.initList().items().size() != 1 || !(d.initList().items().getFirst() instanceof Expr e)) {
+                    throw diags.fail(d.initList().pos(), "scalar initializer must be a single expression");
+                }
+                init = ex.value(e);
+            } else if (init == null && d.init() != null) {
+                init = ex.value(d.init());
+            }
+            Var.Kind kind = switch (d.storage()) {
+                case LOCAL -> Var.Kind.LOCAL;
+                case SHARED -> Var.Kind.SHARED;
+                case EXTERN_SHARED -> Var.Kind.EXTERN_SHARED;
+            };
+            if (init != null) {
+                init = ex.convert(init, t, "in initialization of '" + d.name() + "'");
+            }
+            v = new Var(d.name(), t, kind, d.pos(), nextId++);
+            declare(v, d.isConst());
+            if (d.isConst() && init != null) {
+                Object c = ConstEval.eval(init, constValues);
+                if (c != null) {
+                    constValues.put(v, c);
+                }
+            }
+            return new Stmt.VarDecl(d.pos(), v, init, arrayInit);
+        } catch (Diagnostics.Abort a) {
+            if (v == null && !scopes.peek().containsKey(d.name())) {
+                scopes.peek().put(d.name(), new Var(d.name(), t == null ? Prim.INT : t, Var.Kind.LOCAL, d.pos(), nextId++));
+            }
+            throw a;
+        }
+    }
+
+    private int arraySize(Expr de) {
+        Expr v = ex.value(de);
+        if (!v.type().isInteger()) {
+            throw diags.fail(de.pos(), "size of array has non-integer type '" + v.type() + "'");
+        }
+        Object c = ConstEval.eval(v, constValues);
+        if (!(c instanceof Long n)) {
+            throw diags.fail(de.pos(), "array size is not a constant expression");
+        }
+        if (n <= 0 || n > Integer.MAX_VALUE) {
+            throw diags.fail(de.pos(), "array size must be positive (is " + n + ")");
+        }
+        return (int) (long) n;
+    }
+
+    private static CType innermost(CType t) {
+        while (t instanceof CType.Array a) {
+            t = a.element();
+        }
+        return t;
+    }
+
+    private static int flatSize(CType t) {
+        int n = 1;
+        while (t instanceof CType.Array a) {
+            n *= Math.max(a.length(), 0);
+            t = a.element();
+        }
+        return n;
+    }
+
+    /**
+     * The elements of an array initializer in row-major order, converted to the scalar element type. Nested
+     * braces for inner dimensions are padded with zeros; a flat list fills the elements in order.
+     */
+    private List<Expr> flatten(Syntax.InitList list, CType.Array a) {
+        CType scalar = innermost(a);
+        int inner = flatSize(a.element());
+        long total = a.length() < 0 ? Long.MAX_VALUE : (long) a.length() * inner;
+        boolean allFlat = list.items().stream().allMatch(x -> x instanceof Expr);
+        List<Expr> out = new ArrayList<>();
+        if (allFlat || !(a.element() instanceof CType.Array)) {
+            for (Object item : list.items()) {
+                Expr e;
+                if (item instanceof Syntax.InitList sub) {
+                    if (sub.items().size() != 1 || !(sub.items().getFirst() instanceof Expr only)) {
+                        throw diags.fail(sub.pos(), "scalar initializer must be a single expression");
+                    }
+                    e = only;
+                } else {
+                    e = (Expr) item;
+                }
+                out.add(ex.convert(ex.value(e), scalar, "in array initializer"));
+            }
+        } else {
+            CType.Array inA = (CType.Array) a.element();
+            for (Object item : list.items()) {
+                if (!(item instanceof Syntax.InitList sub)) {
+                    throw diags.fail(((Expr) item).pos(), "partially braced array initializers are not supported");
+                }
+                List<Expr> part = flatten(sub, inA);
+                out.addAll(part);
+                for (int i = part.size(); i < inner; i++) {
+                    out.add(ExprSema.cast(new Expr.IntConst(sub.pos(), Prim.INT, 0), scalar));
+                }
+            }
+            if (a.length() >= 0 && list.items().size() > a.length()) {
+                throw diags.fail(list.pos(), "excess elements in array initializer");
+            }
+        }
+        if (out.size() > total) {
+            throw diags.fail(list.pos(), "excess elements in array initializer");
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- template arguments
+
+    /** Checks and evaluates one template argument for parameter {@code p}. */
+    Program.TArg templateArg(Syntax.TParam p, Expr.TemplateArg a, Pos pos) {
+        if (p.isType()) {
+            if (a.type() == null) {
+                throw diags.fail(pos, "template argument for '" + p.name() + "' must be a type");
+            }
+            return new Program.TArg(a.type(), null);
+        }
+        if (a.value() == null) {
+            throw diags.fail(pos, "template argument for '" + p.name() + "' must be a constant expression, not a type");
+        }
+        Expr v = ex.value(a.value());
+        Object c = v.type().isInteger() ? ConstEval.eval(v, constValues) : null;
+        if (!(c instanceof Long l)) {
+            throw diags.fail(a.value().pos(), "template argument for '" + p.name() + "' is not an integer constant expression");
+        }
+        return new Program.TArg(null, ConstEval.wrap(l, p.valueType()));
+    }
+}

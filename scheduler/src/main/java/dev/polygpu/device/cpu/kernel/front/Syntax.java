@@ -1,0 +1,44 @@
+package dev.polygpu.device.cpu.kernel.front;
+
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.Pos;
+
+import java.util.List;
+
+/** The declarations of a parsed source, before semantic analysis. */
+final class Syntax {
+    private Syntax() {}
+
+    enum Storage { LOCAL, SHARED, EXTERN_SHARED }
+
+    /**
+     * One declared variable. {@code type} is the type as written without the array dimensions (pointers
+     * included), null for {@code auto}; {@code dims} are the dimension expressions, outermost first (an
+     * element is null for {@code []}). {@code isConst}: the variable itself is const.
+     */
+    record Declarator(Pos pos, String name, CType type, List<Expr> dims, Storage storage, boolean isConst,
+                      Expr init, InitList initList) {}
+
+    /** {@code { a, b, { c } }}: each item is an {@link Expr} or a nested {@link InitList}. */
+    record InitList(Pos pos, List<Object> items) {}
+
+    record Param(Pos pos, String name, CType type, boolean isConst) {}
+
+    /** A function definition ({@code body != null}) or prototype. */
+    record FuncDecl(Pos pos, String name, CType returnType, List<Param> params, boolean kernel,
+                    PStmt.Block body) {}
+
+    /** A file-scope {@code const} scalar: a compile-time constant. */
+    record ConstDecl(Pos pos, String name, CType type, Expr init) {}
+
+    /** A template parameter: a type ({@code typename T}) or a value of {@code valueType} ({@code int N}). */
+    record TParam(String name, boolean isType, CType valueType) {}
+
+    /**
+     * A function template, kept as tokens and parsed again for each instantiation with its parameters bound.
+     * {@code paramTypes} are the tokens of each function parameter's declaration, for argument deduction.
+     */
+    record TemplateDecl(Pos pos, String name, boolean kernel, List<TParam> params, List<Token> tokens,
+                        List<List<Token>> paramDecls) {}
+}

@@ -1,0 +1,54 @@
+package dev.polygpu.device.cpu.kernel.front;
+
+import java.util.Set;
+
+/** Names of CUDA features the CPU device's kernel engine rejects, so that the message says what and why. */
+final class Unsupported {
+    private Unsupported() {}
+
+    static final String ENGINE = " is not supported by the CPU device's kernel engine";
+
+    private static final Set<String> HOST_FUNCTIONS = Set.of("printf", "fprintf", "sprintf", "puts", "malloc",
+            "free", "calloc", "realloc", "memcpy", "memset", "memmove", "assert", "__assert_fail", "clock",
+            "clock64", "exit", "abort", "__trap", "__brkpt", "__nanosleep", "cudaMalloc", "cudaFree",
+            "cudaMemcpy", "cudaDeviceSynchronize", "__prof_trigger", "rand", "srand", "curand_init", "curand",
+            "curand_uniform", "curand_normal", "cooperative_groups", "this_thread_block", "tiled_partition",
+            "__ldcs", "__stcs");
+
+    private static final Set<String> TEXTURE = Set.of("texture", "surface", "cudaTextureObject_t",
+            "cudaSurfaceObject_t", "tex1D", "tex2D", "tex3D", "tex1Dfetch", "surf2Dread", "surf2Dwrite",
+            "tex2DLayered", "texCubemap");
+
+    /** float2, int4, uchar3, dim3, … */
+    static boolean isVectorType(String name) {
+        return name.equals("dim3") || name.equals("__half") || name.equals("half") || name.equals("__half2")
+                || name.equals("__nv_bfloat16")
+                || name.matches("(u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]");
+    }
+
+    static boolean isTextureType(String name) {
+        return name.equals("texture") || name.equals("surface") || name.equals("cudaTextureObject_t")
+                || name.equals("cudaSurfaceObject_t");
+    }
+
+    /** The message for a call of an unsupported function, or null if the name is simply unknown. */
+    static String callMessage(String name) {
+        if (HOST_FUNCTIONS.contains(name)) {
+            return name + ENGINE;
+        }
+        if (TEXTURE.contains(name)) {
+            return "texture and surface functions ('" + name + "')" + " are not supported by the CPU device's kernel engine";
+        }
+        if (name.startsWith("make_") && isVectorType(name.substring(5))) {
+            return "vector types ('" + name + "')" + " are not supported by the CPU device's kernel engine";
+        }
+        if (name.startsWith("__half") || name.startsWith("__float2half") || name.startsWith("__h")) {
+            return "half-precision functions ('" + name + "')" + " are not supported by the CPU device's kernel engine";
+        }
+        if (name.startsWith("__shfl") || name.startsWith("__any") || name.startsWith("__all")
+                || name.startsWith("__ballot")) {
+            return "'" + name + "' (a legacy warp function without _sync or an unknown variant)" + ENGINE;
+        }
+        return null;
+    }
+}

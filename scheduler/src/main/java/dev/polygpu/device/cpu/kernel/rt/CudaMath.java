@@ -1,0 +1,542 @@
+package dev.polygpu.device.cpu.kernel.rt;
+
+/**
+ * CUDA's device math library and integer intrinsics, called by the JVM code that the CPU kernel engine
+ * generates (the code generator emits {@code invokestatic} to these exact names and descriptors).
+ *
+ * <p>Semantics are C99 Annex F / CUDA's, which differ from {@code java.lang.Math} in places: {@code round}
+ * rounds halfway cases away from zero and returns a floating value, {@code fmin}/{@code fmax} ignore a NaN
+ * operand, {@code pow(1, NaN)} and {@code pow(-1, ±inf)} are 1. The {@code float} overloads compute in double
+ * and round once to float, so they are within 1 ulp of the correctly rounded result (usually exact);
+ * CUDA's own single-precision functions allow 1 to 4 ulp. The double overloads have the accuracy of
+ * {@code java.lang.Math} (at most 1 to 2 ulp), {@code erf}/{@code erfc} that of {@link ErrorFunction}.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class CudaMath {
+    private static final double INV_LN2 = 1.4426950408889634;
+    private static final double SQRT2 = 1.4142135623730951;
+    /** From 2^52 up every double is an integer, so rounding functions return their argument. */
+    private static final double TWO_POW_52 = 0x1p52;
+
+    private CudaMath() {
+    }
+
+    // ---- roots, exponentials, logarithms ----
+
+    public static float sqrt(float x) {
+        return (float) Math.sqrt(x);
+    }
+
+    public static double sqrt(double x) {
+        return Math.sqrt(x);
+    }
+
+    /** 1 / sqrt(x): ±inf at ±0 (as CUDA's rsqrt), +0 at +inf, NaN below zero. */
+    public static float rsqrt(float x) {
+        return (float) (1.0 / Math.sqrt(x));
+    }
+
+    public static double rsqrt(double x) {
+        return 1.0 / Math.sqrt(x);
+    }
+
+    public static float cbrt(float x) {
+        return (float) Math.cbrt(x);
+    }
+
+    public static double cbrt(double x) {
+        return Math.cbrt(x);
+    }
+
+    public static float exp(float x) {
+        return (float) Math.exp(x);
+    }
+
+    public static double exp(double x) {
+        return Math.exp(x);
+    }
+
+    public static float exp2(float x) {
+        return (float) Math.pow(2.0, x);
+    }
+
+    public static double exp2(double x) {
+        return Math.pow(2.0, x);
+    }
+
+    public static float exp10(float x) {
+        return (float) Math.pow(10.0, x);
+    }
+
+    public static double exp10(double x) {
+        return Math.pow(10.0, x);
+    }
+
+    public static float expm1(float x) {
+        return (float) Math.expm1(x);
+    }
+
+    public static double expm1(double x) {
+        return Math.expm1(x);
+    }
+
+    public static float log(float x) {
+        return (float) Math.log(x);
+    }
+
+    public static double log(double x) {
+        return Math.log(x);
+    }
+
+    public static float log2(float x) {
+        return (float) log2((double) x);
+    }
+
+    /**
+     * Base-2 logarithm, exact for powers of two: x = m 2^e with m in [sqrt(1/2), sqrt(2)), so the result is
+     * e + log(m)/ln 2 where the second term is small.
+     */
+    public static double log2(double x) {
+        if (!(x > 0) || x == Double.POSITIVE_INFINITY) {
+            return Math.log(x); // NaN, -inf at ±0, NaN below zero, +inf at +inf
+        }
+        int e = Math.getExponent(x);
+        if (e == Double.MIN_EXPONENT - 1) { // subnormal: normalise first
+            x *= 0x1p54;
+            e = Math.getExponent(x) - 54;
+        }
+        double m = Math.scalb(x, -Math.getExponent(x));
+        if (m >= SQRT2) {
+            m *= 0.5;
+            e++;
+        }
+        return e + Math.log(m) * INV_LN2;
+    }
+
+    public static float log10(float x) {
+        return (float) Math.log10(x);
+    }
+
+    public static double log10(double x) {
+        return Math.log10(x);
+    }
+
+    public static float log1p(float x) {
+        return (float) Math.log1p(x);
+    }
+
+    public static double log1p(double x) {
+        return Math.log1p(x);
+    }
+
+    /** C99 pow: like Math.pow except pow(1, y) = 1 for every y (NaN included) and pow(-1, ±inf) = 1. */
+    public static float pow(float x, float y) {
+        return (float) pow((double) x, y);
+    }
+
+    public static double pow(double x, double y) {
+        if (x == 1.0 || (x == -1.0 && Double.isInfinite(y))) {
+            return 1.0;
+        }
+        return Math.pow(x, y);
+    }
+
+    // ---- trigonometric and hyperbolic ----
+
+    public static float sin(float x) {
+        return (float) Math.sin(x);
+    }
+
+    public static double sin(double x) {
+        return Math.sin(x);
+    }
+
+    public static float cos(float x) {
+        return (float) Math.cos(x);
+    }
+
+    public static double cos(double x) {
+        return Math.cos(x);
+    }
+
+    public static float tan(float x) {
+        return (float) Math.tan(x);
+    }
+
+    public static double tan(double x) {
+        return Math.tan(x);
+    }
+
+    public static float asin(float x) {
+        return (float) Math.asin(x);
+    }
+
+    public static double asin(double x) {
+        return Math.asin(x);
+    }
+
+    public static float acos(float x) {
+        return (float) Math.acos(x);
+    }
+
+    public static double acos(double x) {
+        return Math.acos(x);
+    }
+
+    public static float atan(float x) {
+        return (float) Math.atan(x);
+    }
+
+    public static double atan(double x) {
+        return Math.atan(x);
+    }
+
+    public static float atan2(float y, float x) {
+        return (float) Math.atan2(y, x);
+    }
+
+    public static double atan2(double y, double x) {
+        return Math.atan2(y, x);
+    }
+
+    public static float sinh(float x) {
+        return (float) Math.sinh(x);
+    }
+
+    public static double sinh(double x) {
+        return Math.sinh(x);
+    }
+
+    public static float cosh(float x) {
+        return (float) Math.cosh(x);
+    }
+
+    public static double cosh(double x) {
+        return Math.cosh(x);
+    }
+
+    public static float tanh(float x) {
+        return (float) Math.tanh(x);
+    }
+
+    public static double tanh(double x) {
+        return Math.tanh(x);
+    }
+
+    // ---- error function ----
+
+    public static float erf(float x) {
+        return (float) ErrorFunction.erf(x);
+    }
+
+    public static double erf(double x) {
+        return ErrorFunction.erf(x);
+    }
+
+    public static float erfc(float x) {
+        return (float) ErrorFunction.erfc(x);
+    }
+
+    public static double erfc(double x) {
+        return ErrorFunction.erfc(x);
+    }
+
+    // ---- rounding and remainder ----
+
+    public static float fabs(float x) {
+        return Math.abs(x);
+    }
+
+    public static double fabs(double x) {
+        return Math.abs(x);
+    }
+
+    public static float floor(float x) {
+        return (float) Math.floor(x);
+    }
+
+    public static double floor(double x) {
+        return Math.floor(x);
+    }
+
+    public static float ceil(float x) {
+        return (float) Math.ceil(x);
+    }
+
+    public static double ceil(double x) {
+        return Math.ceil(x);
+    }
+
+    /** Nearest integer, halfway cases away from zero (round(-2.5) = -3); keeps the sign of zero. */
+    public static float round(float x) {
+        return (float) round((double) x);
+    }
+
+    public static double round(double x) {
+        if (!(Math.abs(x) < TWO_POW_52)) {
+            return x; // NaN, infinities and values that are already integers
+        }
+        double t = trunc(x);
+        // x - t is exact here, so 0.49999999999999994 does not round up as floor(x + 0.5) would.
+        if (Math.abs(x - t) >= 0.5) {
+            t += Math.copySign(1.0, x);
+        }
+        return Math.copySign(t, x);
+    }
+
+    /** Round toward zero; trunc(-0.5) = -0.0. */
+    public static float trunc(float x) {
+        return (float) trunc((double) x);
+    }
+
+    public static double trunc(double x) {
+        return x < 0 ? Math.ceil(x) : Math.floor(x);
+    }
+
+    /** Nearest integer, halfway cases to even (the default rounding mode). */
+    public static float rint(float x) {
+        return (float) Math.rint(x);
+    }
+
+    public static double rint(double x) {
+        return Math.rint(x);
+    }
+
+    /** C fmod: x - n y with n = trunc(x / y), exact, with the sign of x; Java's % on floating types is exactly this. */
+    public static float fmod(float x, float y) {
+        return x % y;
+    }
+
+    public static double fmod(double x, double y) {
+        return x % y;
+    }
+
+    /** sqrt(x² + y²) without intermediate overflow; +inf if either is infinite, even when the other is NaN. */
+    public static float hypot(float x, float y) {
+        if (Float.isInfinite(x) || Float.isInfinite(y)) {
+            return Float.POSITIVE_INFINITY;
+        }
+        // Squares of floats are exact in double and their sum cannot overflow it.
+        double dx = x;
+        double dy = y;
+        return (float) Math.sqrt(dx * dx + dy * dy);
+    }
+
+    public static double hypot(double x, double y) {
+        return Math.hypot(x, y);
+    }
+
+    /** The magnitude of x with the sign bit of y (a NaN's sign bit counts too, as in C). */
+    public static float copysign(float x, float y) {
+        return Math.copySign(x, y);
+    }
+
+    public static double copysign(double x, double y) {
+        return Math.copySign(x, y);
+    }
+
+    /** Minimum that ignores a NaN operand (NaN only if both are NaN); -0.0 is below +0.0. */
+    public static float fmin(float x, float y) {
+        if (x != x) {
+            return y;
+        }
+        return y != y ? x : Math.min(x, y);
+    }
+
+    public static double fmin(double x, double y) {
+        if (x != x) {
+            return y;
+        }
+        return y != y ? x : Math.min(x, y);
+    }
+
+    /** Maximum that ignores a NaN operand (NaN only if both are NaN); +0.0 is above -0.0. */
+    public static float fmax(float x, float y) {
+        if (x != x) {
+            return y;
+        }
+        return y != y ? x : Math.max(x, y);
+    }
+
+    public static double fmax(double x, double y) {
+        if (x != x) {
+            return y;
+        }
+        return y != y ? x : Math.max(x, y);
+    }
+
+    /** x * y + z with a single rounding. */
+    public static float fma(float x, float y, float z) {
+        return Math.fma(x, y, z);
+    }
+
+    public static double fma(double x, double y, double z) {
+        return Math.fma(x, y, z);
+    }
+
+    /** __saturatef: clamps to [0, 1]; NaN gives 0. */
+    public static float saturate(float x) {
+        if (!(x > 0f)) {
+            return 0f;
+        }
+        return x > 1f ? 1f : x;
+    }
+
+    /** __fdividef / fdividef: x / y (here always IEEE-exact, which CUDA's approximation is allowed to be). */
+    public static float fdivide(float x, float y) {
+        return x / y;
+    }
+
+    // ---- classification (C macros, int results) ----
+
+    public static int isnan(float x) {
+        return x != x ? 1 : 0;
+    }
+
+    public static int isnan(double x) {
+        return x != x ? 1 : 0;
+    }
+
+    public static int isinf(float x) {
+        return Float.isInfinite(x) ? 1 : 0;
+    }
+
+    public static int isinf(double x) {
+        return Double.isInfinite(x) ? 1 : 0;
+    }
+
+    public static int isfinite(float x) {
+        return Float.isFinite(x) ? 1 : 0;
+    }
+
+    public static int isfinite(double x) {
+        return Double.isFinite(x) ? 1 : 0;
+    }
+
+    /** 1 if the sign bit is set (also for -0.0 and negative NaNs), else 0. */
+    public static int signbit(float x) {
+        return Float.floatToRawIntBits(x) >>> 31;
+    }
+
+    public static int signbit(double x) {
+        return (int) (Double.doubleToRawLongBits(x) >>> 63);
+    }
+
+    // ---- integer and floating min / max / abs (CUDA's overloaded min, max, abs) ----
+
+    public static int min(int x, int y) {
+        return Math.min(x, y);
+    }
+
+    public static int max(int x, int y) {
+        return Math.max(x, y);
+    }
+
+    /** Minimum of two unsigned 32-bit values. */
+    public static int umin(int x, int y) {
+        return Integer.compareUnsigned(x, y) <= 0 ? x : y;
+    }
+
+    /** Maximum of two unsigned 32-bit values. */
+    public static int umax(int x, int y) {
+        return Integer.compareUnsigned(x, y) >= 0 ? x : y;
+    }
+
+    public static long min(long x, long y) {
+        return Math.min(x, y);
+    }
+
+    public static long max(long x, long y) {
+        return Math.max(x, y);
+    }
+
+    /** Minimum of two unsigned 64-bit values. */
+    public static long umin(long x, long y) {
+        return Long.compareUnsigned(x, y) <= 0 ? x : y;
+    }
+
+    /** Maximum of two unsigned 64-bit values. */
+    public static long umax(long x, long y) {
+        return Long.compareUnsigned(x, y) >= 0 ? x : y;
+    }
+
+    /** Same as {@link #fmin(float, float)}. */
+    public static float min(float x, float y) {
+        return fmin(x, y);
+    }
+
+    /** Same as {@link #fmax(float, float)}. */
+    public static float max(float x, float y) {
+        return fmax(x, y);
+    }
+
+    /** Same as {@link #fmin(double, double)}. */
+    public static double min(double x, double y) {
+        return fmin(x, y);
+    }
+
+    /** Same as {@link #fmax(double, double)}. */
+    public static double max(double x, double y) {
+        return fmax(x, y);
+    }
+
+    /** Two's-complement absolute value: abs(INT_MIN) = INT_MIN, as on the GPU. */
+    public static int abs(int x) {
+        return Math.abs(x);
+    }
+
+    public static long abs(long x) {
+        return Math.abs(x);
+    }
+
+    public static float abs(float x) {
+        return Math.abs(x);
+    }
+
+    public static double abs(double x) {
+        return Math.abs(x);
+    }
+
+    // ---- bit intrinsics ----
+
+    /** __popc: number of set bits. */
+    public static int popc(int x) {
+        return Integer.bitCount(x);
+    }
+
+    /** __popcll. */
+    public static int popcll(long x) {
+        return Long.bitCount(x);
+    }
+
+    /** __ffs: 1-based position of the least significant set bit, 0 if none. */
+    public static int ffs(int x) {
+        return x == 0 ? 0 : Integer.numberOfTrailingZeros(x) + 1;
+    }
+
+    /** __ffsll. */
+    public static int ffsll(long x) {
+        return x == 0 ? 0 : Long.numberOfTrailingZeros(x) + 1;
+    }
+
+    /** __clz: leading zero bits, 32 for 0. */
+    public static int clz(int x) {
+        return Integer.numberOfLeadingZeros(x);
+    }
+
+    /** __clzll: leading zero bits, 64 for 0. */
+    public static int clzll(long x) {
+        return Long.numberOfLeadingZeros(x);
+    }
+
+    /** __brev: bit reversal. */
+    public static int brev(int x) {
+        return Integer.reverse(x);
+    }
+
+    /** __brevll: 64-bit bit reversal. */
+    public static long brevll(long x) {
+        return Long.reverse(x);
+    }
+}

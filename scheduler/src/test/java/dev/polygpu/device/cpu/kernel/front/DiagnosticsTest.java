@@ -1,0 +1,111 @@
+package dev.polygpu.device.cpu.kernel.front;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.polygpu.device.CompileException;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Rejected constructs and syntax errors: exact message and line:col. */
+class DiagnosticsTest {
+    static CompileException.Diagnostic firstError(String src) {
+        CompileException e = assertThrows(CompileException.class, () -> FrontEnd.compile(src, "k.cu"));
+        return e.diagnostics().getFirst();
+    }
+
+    static Stream<Arguments> errors() {
+        String k = "__global__ void k(float* x, int n) {\n";
+        return Stream.of(
+                Arguments.of(k + "  printf(\"%d\\n\", n);\n}", 2, 3, "printf is not supported by the CPU device's kernel engine"),
+                Arguments.of(k + "  x[0] = foo;\n}", 2, 10, "use of undeclared identifier 'foo'"),
+                Arguments.of(k + "  bar(1);\n}", 2, 3, "no function named 'bar'"),
+                Arguments.of(k + "  goto end;\n}", 2, 3, "goto is not supported by the CPU device's kernel engine"),
+                Arguments.of(k + "  end: ;\n}", 2, 3, "labels are not supported by the CPU device's kernel engine"),
+                Arguments.of("struct P { int a; };\n", 1, 1, "struct types are not supported by the CPU device's kernel engine"),
+                Arguments.of(k + "  float2 v;\n}", 2, 3, "vector type 'float2' is not supported by the CPU device's kernel engine"),
+                Arguments.of(k + "  x[0] = make_float2(1, 2);\n}", 2, 10, "vector types ('make_float2') are not supported by the CPU device's kernel engine"),
+                Arguments.of("__constant__ float c[4];\n", 1, 1, "__constant__ variables are not supported by the CPU device's kernel engine"),
+                Arguments.of("__device__ int counter;\n", 1, 1, "__device__ variables are not supported by the CPU device's kernel engine"),
+                Arguments.of(k + "  int* p = new int[4];\n}", 2, 12, "'new' is not supported by the CPU device's kernel engine"),
+                Arguments.of(k + "  asm(\"nop\");\n}", 2, 3, "inline assembly is not supported by the CPU device's kernel engine"),
+                Arguments.of("__device__ int f(int a, ...) { return a; }\n", 1, 25, "variadic functions are not supported by the CPU device's kernel engine"),
+                Arguments.of(k + "  void (*fp)(int);\n}", 2, 8, "function pointers are not supported by the CPU device's kernel engine"),
+                Arguments.of("texture<float, 1> tex;\n", 1, 1, "texture and surface types are not supported by the CPU device's kernel engine"),
+                Arguments.of(k + "  try { } catch (...) { }\n}", 2, 3, "exceptions are not supported by the CPU device's kernel engine"),
+                Arguments.of(k + "  int a = n\n  x[0] = a;\n}", 3, 3, "expected ';' at end of declaration"),
+                Arguments.of(k + "  x[0] = n\n}", 3, 1, "expected ';' after expression"),
+                Arguments.of(k + "  x[0] = (n + 1;\n}", 2, 16, "expected ')'"),
+                Arguments.of(k + "  x[0] = * ;\n}", 2, 12, "expected expression"),
+                Arguments.of(k + "  const int c = 1;\n  c = 2;\n}", 3, 3, "expression is not assignable: variable 'c' is const"),
+                Arguments.of(k + "  n + 1 = 2;\n}", 2, 5, "expression is not assignable"),
+                Arguments.of(k + "  int a[4]; int b[4];\n  a = b;\n}", 3, 3, "expression is not assignable"),
+                Arguments.of("__device__ float sq(float v) { return v * v; }\n" + k + "  x[0] = sq(1, 2);\n}", 3, 10,
+                        "function 'sq' expects 1 argument, but 2 were given"),
+                Arguments.of("__device__ int f(int v) { return v <= 0 ? 0 : f(v - 1); }\n", 1, 47,
+                        "recursive __device__ function 'f' is not supported"),
+                Arguments.of("__device__ int g(int v);\n__device__ int f(int v) { return g(v); }\n"
+                        + "__device__ int g(int v) { return f(v); }\n", 2, 34, "recursive __device__ function 'g' is not supported"),
+                Arguments.of("__global__ void a() {}\n__global__ void b() { a(); }\n", 2, 23,
+                        "cannot call __global__ function 'a' from device code"),
+                Arguments.of(k + "  short s; atomicAdd(&s, 1);\n}", 2, 12, "atomicAdd has no overload for 'short*'"),
+                Arguments.of(k + "  int a[n];\n}", 2, 9, "array size is not a constant expression"),
+                Arguments.of(k + "  break;\n}", 2, 3, "'break' statement not in loop or switch statement"),
+                Arguments.of(k + "  x = x * 2;\n}", 2, 9, "invalid operands to binary expression ('float*' and 'int')"),
+                Arguments.of(k + "  int* ip = x;\n}", 2, 13, "cannot convert 'float*' to 'int*' in initialization of 'ip'"),
+                Arguments.of(k + "  x[0] = threadIdx.w;\n}", 2, 19, "no member named 'w' in 'threadIdx'"),
+                Arguments.of("#if 1\n__global__ void k() {}\n", 3, 1, "unterminated conditional directive"),
+                Arguments.of("#error stop here\n", 1, 1, "#error stop here"),
+                Arguments.of("__global__ int k() { return 0; }\n", 1, 16, "__global__ function 'k' must have a void return type"),
+                Arguments.of(k + "  switch (n) { case 1: break; case 1: break; }\n}", 2, 36, "duplicate case value '1'"));
+    }
+
+    @ParameterizedTest(name = "{3}")
+    @MethodSource("errors")
+    void reportsConstruct(String src, int line, int col, String message) {
+        CompileException.Diagnostic d = firstError(src);
+        assertEquals(message, d.message(), d.toString());
+        assertEquals(line, d.line(), d.toString());
+        assertEquals(col, d.column(), d.toString());
+        assertEquals("k.cu", d.file());
+    }
+
+    @Test
+    void collectsErrorsOfSeveralFunctionsWithoutCascading() {
+        CompileException e = assertThrows(CompileException.class, () -> FrontEnd.compile("""
+                __global__ void a(float* x) { x[0] = undefinedA; }
+                __global__ void b(float* x) { float y = undefinedB; x[0] = y; }
+                __global__ void c(float* x) { x[0] = 1; }
+                """, "m.cu"));
+        assertEquals(2, e.diagnostics().size(), e.getMessage());
+        assertTrue(e.getMessage().contains("m.cu:1:38: error: use of undeclared identifier 'undefinedA'"), e.getMessage());
+        assertTrue(e.getMessage().contains("m.cu:2:41: error: use of undeclared identifier 'undefinedB'"), e.getMessage());
+        assertEquals("__global__ void b(float* x) { float y = undefinedB; x[0] = y; }", e.diagnostics().get(1).sourceLine());
+    }
+
+    @Test
+    void syntaxErrorsInSeveralFunctions() {
+        CompileException e = assertThrows(CompileException.class, () -> FrontEnd.compile("""
+                __global__ void a(float* x) { x[0] = 1 }
+                __global__ void b(float* x) { x[0] = 2; }
+                __global__ void c(float* x) { x[0] = ; }
+                """, "m.cu"));
+        assertEquals(2, e.diagnostics().size(), e.getMessage());
+        assertEquals(1, e.diagnostics().get(0).line());
+        assertEquals(40, e.diagnostics().get(0).column());
+        assertEquals(3, e.diagnostics().get(1).line());
+    }
+
+    @Test
+    void macroErrorsPointAtTheInvocation() {
+        CompileException.Diagnostic d = firstError("#define BAD(v) ((v) + missing)\n__global__ void k(float* x) {\n  x[0] = BAD(1);\n}");
+        assertEquals("use of undeclared identifier 'missing'", d.message());
+        assertEquals(3, d.line());
+        assertEquals(10, d.column());
+    }
+}
