@@ -1,0 +1,303 @@
+package dev.polygpu.bench;
+
+import dev.polygpu.device.Device;
+import dev.polygpu.device.Module;
+import dev.polygpu.device.cpu.CpuDevice;
+import dev.polygpu.device.cpu.kernel.KernelEngine;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Benchmark of the CPU device against plain multi-threaded Java on the same number of threads: SAXPY, a
+ * shared-memory reduction, Black-Scholes and tiled SGEMM (16x16 and 32x32 tiles), plus the kernel engine's
+ * compile times. Prints Markdown tables to stdout and progress to stderr.
+ *
+ * <p>Each case runs its warm-up iterations and then its measured ones; every iteration runs the CPU device
+ * and then plain Java, each timed by wall clock from the call to the finished result, and compares the two
+ * results (untimed), so neither side can be skipped or wrong. Exits with 1 if any case failed, 2 on bad
+ * arguments.
+ */
+public final class CpuDeviceBench {
+
+    private static final List<String> CASES = List.of("saxpy", "reduce", "blackscholes", "sgemm16", "sgemm32");
+    private static final double COMPILE_GOAL_MS = 50;
+
+    private final int threads;
+    private final boolean quick;
+    private final int warmup;
+    private final int iterations;
+    private final Set<String> selected;
+    private final PrintStream out = System.out;
+    private final PrintStream log = System.err;
+
+    private CpuDeviceBench(int threads, boolean quick, int warmup, int iterations, Set<String> selected) {
+        this.threads = threads;
+        this.quick = quick;
+        this.warmup = warmup;
+        this.iterations = iterations;
+        this.selected = selected;
+    }
+
+    public static void main(String[] args) {
+        int threads = Runtime.getRuntime().availableProcessors();
+        boolean quick = false;
+        int warmup = 5;
+        int iterations = 10;
+        Set<String> selected = new LinkedHashSet<>();
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--quick" -> quick = true;
+                    case "--threads" -> threads = positive(args, ++i);
+                    case "--warmup" -> warmup = positive(args, ++i);
+                    case "--iterations" -> iterations = positive(args, ++i);
+                    case "--case" -> selected.addAll(caseNames(value(args, ++i)));
+                    case "-h", "--help" -> {
+                        usage(System.out);
+                        return;
+                    }
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench: " + e.getMessage());
+            usage(System.err);
+            System.exit(2);
+        }
+        if (selected.isEmpty()) {
+            selected.addAll(CASES);
+        }
+        int status = new CpuDeviceBench(threads, quick, warmup, iterations, selected).run();
+        System.exit(status);
+    }
+
+    private static void usage(PrintStream s) {
+        s.println("usage: bench/run [--quick] [--threads N] [--case NAME]... [--warmup N] [--iterations N]");
+        s.println("  --quick        smaller sizes, for a smoke run");
+        s.println("  --threads N    CPU device workers and Java threads (default: available processors)");
+        s.println("  --case NAME    one of " + String.join(", ", CASES)
+                + " or sgemm (both tile sizes); repeatable or comma-separated; default all");
+        s.println("  --warmup N     warm-up iterations per case (default 5)");
+        s.println("  --iterations N measured iterations per case (default 10)");
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(args[i - 1] + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int positive(String[] args, int i) {
+        String v = value(args, i);
+        try {
+            int n = Integer.parseInt(v);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(args[i - 1] + " needs a positive integer, got " + v);
+    }
+
+    private static List<String> caseNames(String v) {
+        List<String> names = new ArrayList<>();
+        for (String part : v.split(",")) {
+            String name = part.trim().toLowerCase(Locale.ROOT);
+            if (name.equals("sgemm")) {
+                names.add("sgemm16");
+                names.add("sgemm32");
+            } else if (CASES.contains(name)) {
+                names.add(name);
+            } else {
+                throw new IllegalArgumentException("unknown case '" + part + "'; cases: " + String.join(", ", CASES)
+                        + ", sgemm");
+            }
+        }
+        return names;
+    }
+
+    private List<BenchCase> makeCases() {
+        int vector = quick ? 1 << 20 : 16 << 20;
+        int options = quick ? 256 << 10 : 4 << 20;
+        int matrix = quick ? 256 : 1024;
+        List<BenchCase> cases = new ArrayList<>();
+        for (String name : CASES) {
+            if (!selected.contains(name)) {
+                continue;
+            }
+            cases.add(switch (name) {
+                case "saxpy" -> new SaxpyCase(vector);
+                case "reduce" -> new ReductionCase(vector);
+                case "blackscholes" -> new BlackScholesCase(options);
+                case "sgemm16" -> new SgemmCase(matrix, 16);
+                case "sgemm32" -> new SgemmCase(matrix, 32);
+                default -> throw new IllegalStateException(name);
+            });
+        }
+        return cases;
+    }
+
+    /** Timings of one case, or the reason it failed. */
+    private record Result(BenchCase c, double[] device, double[] java, String failure) {
+    }
+
+    /** Compile times of one kernel, or the reason compiling failed. */
+    private record CompileTimes(BenchCase c, double cold, double[] warm, String failure) {
+    }
+
+    private int run() {
+        List<BenchCase> cases = makeCases();
+        List<CompileTimes> compiles = new ArrayList<>();
+        List<Result> results = new ArrayList<>();
+        log.printf("bench: %d thread(s), %s sizes, %d warm-up + %d measured iterations per case%n",
+                threads, quick ? "quick" : "full", warmup, iterations);
+        try (Device dev = new CpuDevice(threads, KernelEngine::compile); JavaPool pool = new JavaPool(threads)) {
+            compileTimes(dev, cases, compiles);
+            for (BenchCase c : cases) {
+                results.add(runCase(dev, pool, c));
+            }
+        }
+        printReport(results, compiles);
+        boolean failed = results.stream().anyMatch(r -> r.failure != null)
+                || compiles.stream().anyMatch(t -> t.failure != null);
+        return failed ? 1 : 0;
+    }
+
+    /**
+     * Cold: each kernel's first compile in this JVM, in case order (so the first also pays for loading and
+     * interpreting the engine). Warm: after every kernel compiled once and {@link #warmup} more compiles, the
+     * times of {@link #iterations} compiles; each warm compile gets a distinct trailing comment so that no
+     * cache keyed on the source can answer it.
+     */
+    private void compileTimes(Device dev, List<BenchCase> cases, List<CompileTimes> compiles) {
+        double[] cold = new double[cases.size()];
+        String[] failure = new String[cases.size()];
+        for (int i = 0; i < cases.size(); i++) {
+            BenchCase c = cases.get(i);
+            try {
+                cold[i] = compileOnce(dev, c, c.source());
+                log.printf("compile %s: cold %s ms%n", c.name(), Sizes.ms(cold[i]));
+            } catch (RuntimeException | Error e) {
+                failure[i] = describe(e);
+                log.printf("compile %s: FAILED: %s%n", c.name(), failure[i]);
+            }
+        }
+        int variant = 0;
+        for (int i = 0; i < cases.size(); i++) {
+            BenchCase c = cases.get(i);
+            double[] warm = new double[iterations];
+            if (failure[i] == null) {
+                try {
+                    for (int w = 0; w < warmup; w++) {
+                        compileOnce(dev, c, c.source() + "\n// compile " + variant++ + "\n");
+                    }
+                    for (int k = 0; k < iterations; k++) {
+                        warm[k] = compileOnce(dev, c, c.source() + "\n// compile " + variant++ + "\n");
+                    }
+                    log.printf("compile %s: warm median %s ms%n", c.name(), Sizes.ms(Sizes.median(warm)));
+                } catch (RuntimeException | Error e) {
+                    failure[i] = describe(e);
+                }
+            }
+            compiles.add(new CompileTimes(c, cold[i], warm, failure[i]));
+        }
+    }
+
+    private static double compileOnce(Device dev, BenchCase c, String source) {
+        long t0 = System.nanoTime();
+        try (Module m = dev.compile(source, c.fileName())) {
+            m.function(c.kernelName());
+            return (System.nanoTime() - t0) / 1e6;
+        }
+    }
+
+    private Result runCase(Device dev, JavaPool pool, BenchCase c) {
+        double[] device = new double[iterations];
+        double[] java = new double[iterations];
+        try (c) {
+            c.setUp(dev, pool);
+            for (int i = 0; i < warmup + iterations; i++) {
+                boolean measured = i >= warmup;
+                c.reset();
+                long t0 = System.nanoTime();
+                c.runDevice();
+                long t1 = System.nanoTime();
+                c.runJava();
+                long t2 = System.nanoTime();
+                c.verify();
+                double d = (t1 - t0) / 1e6;
+                double j = (t2 - t1) / 1e6;
+                if (measured) {
+                    device[i - warmup] = d;
+                    java[i - warmup] = j;
+                }
+                log.printf("%s %s %d/%d: CPU device %s ms, Java %s ms%n", c.name(),
+                        measured ? "measured" : "warm-up", measured ? i - warmup + 1 : i + 1,
+                        measured ? iterations : warmup, Sizes.ms(d), Sizes.ms(j));
+            }
+            return new Result(c, device, java, null);
+        } catch (RuntimeException | Error e) {
+            String why = describe(e);
+            log.printf("%s: FAILED: %s%n", c.name(), why);
+            return new Result(c, device, java, why);
+        }
+    }
+
+    private static String describe(Throwable e) {
+        String m = e.getMessage();
+        return e.getClass().getSimpleName() + (m == null ? "" : ": " + m.replace('\n', ' '));
+    }
+
+    private void printReport(List<Result> results, List<CompileTimes> compiles) {
+        out.printf("## polygpu CPU device vs plain Java (%s sizes)%n%n", quick ? "quick" : "full");
+        out.printf("JDK %s, %d available processors, %d thread(s) on each side; %d warm-up + %d measured "
+                        + "iterations; times are wall-clock ms per run, median (min); ratio = median / median.%n%n",
+                Runtime.version(), Runtime.getRuntime().availableProcessors(), threads, warmup, iterations);
+        out.println("| case | size | threads | CPU device median ms (min) | plain Java median ms (min) | ratio "
+                + "| goal | met? |");
+        out.println("|---|---|---:|---:|---:|---:|---:|---|");
+        for (Result r : results) {
+            String goal = "<= " + fmtGoal(r.c.goal()) + "x";
+            if (r.failure != null) {
+                out.printf("| %s | %s | %d | FAILED | | | %s | no: %s |%n", r.c.name(), r.c.size(), threads, goal,
+                        r.failure.replace('|', '/'));
+                continue;
+            }
+            double dm = Sizes.median(r.device);
+            double jm = Sizes.median(r.java);
+            double ratio = dm / jm;
+            String met = ratio <= r.c.goal() ? "yes"
+                    : String.format(Locale.ROOT, "no (%.1fx over)", ratio / r.c.goal());
+            out.printf("| %s | %s | %d | %s (%s) | %s (%s) | %s | %s | %s |%n", r.c.name(), r.c.size(), threads,
+                    Sizes.ms(dm), Sizes.ms(Sizes.min(r.device)), Sizes.ms(jm), Sizes.ms(Sizes.min(r.java)),
+                    String.format(Locale.ROOT, "%.2fx", ratio), goal, met);
+        }
+        out.println();
+        out.println("Compile times per kernel (dev.compile + module.function; cold = first compile in this JVM, "
+                + "in case order):");
+        out.println();
+        out.println("| kernel | cold ms | warm median ms (min) | goal | met? |");
+        out.println("|---|---:|---:|---:|---|");
+        for (CompileTimes t : compiles) {
+            if (t.failure != null) {
+                out.printf("| %s | FAILED | | warm < %s ms | no: %s |%n", t.c.name(), fmtGoal(COMPILE_GOAL_MS),
+                        t.failure.replace('|', '/'));
+                continue;
+            }
+            double wm = Sizes.median(t.warm);
+            out.printf("| %s | %s | %s (%s) | warm < %s ms | %s |%n", t.c.name(), Sizes.ms(t.cold), Sizes.ms(wm),
+                    Sizes.ms(Sizes.min(t.warm)), fmtGoal(COMPILE_GOAL_MS), wm < COMPILE_GOAL_MS ? "yes" : "no");
+        }
+        out.flush();
+    }
+
+    private static String fmtGoal(double g) {
+        return g == Math.rint(g) ? Long.toString((long) g) : Double.toString(g);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.polygpu.bench;
+
+import dev.polygpu.device.Dim3;
+import dev.polygpu.device.KernelArgs;
+import dev.polygpu.device.LaunchConfig;
+import dev.polygpu.device.UnifiedBuffer;
+import java.util.SplittableRandom;
+
+/** y = a * x + y over n floats; y is restored before each iteration. */
+final class SaxpyCase extends BenchCase {
+    private static final int BLOCK = 256;
+    private static final float A = 2.5f;
+
+    private final int n;
+    private float[] x;
+    private float[] y0;
+    private float[] y;
+    private float[] deviceY;
+    private UnifiedBuffer dx;
+    private UnifiedBuffer dy;
+    private LaunchConfig config;
+    private KernelArgs args;
+
+    SaxpyCase(int n) {
+        super("saxpy", "saxpy", Kernels.SAXPY, 2.0);
+        this.n = n;
+    }
+
+    @Override
+    String size() {
+        return Sizes.elements(n) + " floats";
+    }
+
+    @Override
+    protected void allocate() {
+        SplittableRandom rnd = new SplittableRandom(1);
+        x = new float[n];
+        y0 = new float[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = (float) rnd.nextDouble(-1, 1);
+            y0[i] = (float) rnd.nextDouble(-1, 1);
+        }
+        y = new float[n];
+        deviceY = new float[n];
+        dx = buffer(n * 4L);
+        dy = buffer(n * 4L);
+        copyIn(x, dx);
+        config = new LaunchConfig(Dim3.of(ceilDiv(n, BLOCK)), Dim3.of(BLOCK), 0);
+        args = KernelArgs.builder().pointer(dy).pointer(dx).f32(A).i32(n).build();
+    }
+
+    @Override
+    void reset() {
+        copyIn(y0, dy);
+        System.arraycopy(y0, 0, y, 0, n);
+    }
+
+    @Override
+    void runDevice() {
+        stream.launch(kernel, config, args);
+        stream.synchronize();
+    }
+
+    @Override
+    void runJava() {
+        float[] xs = x;
+        float[] ys = y;
+        pool.forRange(n, (from, to) -> saxpy(A, xs, ys, from, to));
+    }
+
+    static void saxpy(float a, float[] x, float[] y, int from, int to) {
+        for (int i = from; i < to; i++) {
+            y[i] = a * x[i] + y[i];
+        }
+    }
+
+    @Override
+    void verify() {
+        copyOut(dy, deviceY);
+        assertClose("saxpy", deviceY, y, 0, 0);
+    }
+}
