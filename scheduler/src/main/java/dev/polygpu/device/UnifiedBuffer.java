@@ -8,7 +8,9 @@ import java.lang.foreign.MemorySegment;
  * accesses do not synchronize with the device: callers (the scheduler) wait for the work that uses the
  * buffer first. Indices of the typed accessors are element indices and are bounds-checked.
  *
- * <p>Thread-safety: concurrent accesses to distinct bytes are safe; {@link #free()} must not race with use.
+ * <p>Thread-safety: concurrent accesses to distinct bytes are safe. {@link #free()} waits for the launches
+ * already queued that use the buffer (as {@code cudaFree} waits for the device); host accesses after a free
+ * fail.
  */
 public interface UnifiedBuffer extends AutoCloseable {
 
@@ -25,7 +27,11 @@ public interface UnifiedBuffer extends AutoCloseable {
 
     boolean isFreed();
 
-    /** Releases the memory. Idempotent. Later accesses throw {@link DeviceException} (INVALID_VALUE). */
+    /**
+     * Releases the memory once the launches queued before this call that use it have run. Idempotent. Later
+     * accesses throw {@link DeviceException} (INVALID_VALUE). From a stream callback, where waiting would
+     * deadlock, freeing a buffer that queued work still uses throws NOT_PERMITTED.
+     */
     void free();
 
     @Override

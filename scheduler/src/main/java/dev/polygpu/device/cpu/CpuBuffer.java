@@ -13,9 +13,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * 256 bytes as {@code cudaMalloc} memory is.
  *
  * <p>Implementation notes: the segment is immutable; {@link #freed} flips once, and the thread that flips it
- * closes the arena, so a double free never closes it twice. As the SPI says, freeing must not race with use:
- * a kernel still reading a freed segment gets the arena's {@link IllegalStateException}, which the launch
- * reports as a failed launch.
+ * closes the arena, so a double free never closes it twice. Generated kernel code reads buffers by address
+ * (after its own bounds check), which the arena cannot guard, so every launch that uses the buffer
+ * {@linkplain #pin() pins} it from the moment it is queued until it has run, and {@link #free()} waits for
+ * the pins to go, as {@code cudaFree} waits for the device. {@link #pins} is guarded by {@code this}; a
+ * stream callback that would have to wait gets NOT_PERMITTED instead of a deadlock. Host code that uses
+ * {@link #hostView()} is guarded by the arena: its accesses after a free throw {@link IllegalStateException}.
  */
 final class CpuBuffer implements UnifiedBuffer {
     /** The alignment of {@code cudaMalloc}, which kernels written for a GPU may rely on. */
@@ -28,6 +31,7 @@ final class CpuBuffer implements UnifiedBuffer {
     private final MemorySegment segment;
     private final AtomicBoolean freed = new AtomicBoolean();
     private volatile String freedBy = "free()";
+    private int pins;
 
     private CpuBuffer(CpuDevice device, long id, long bytes, Arena arena, MemorySegment segment) {
         this.device = device;
@@ -88,12 +92,40 @@ final class CpuBuffer implements UnifiedBuffer {
         release("free()");
     }
 
-    /** Frees the buffer, saying in later error messages what freed it. */
+    /** Frees the buffer once no queued or running launch uses it, saying in later messages what freed it. */
     void release(String reason) {
-        if (freed.compareAndSet(false, true)) {
+        synchronized (this) {
+            if (freed.get()) {
+                return;
+            }
+            while (pins > 0) {
+                device.ensureNotOnDispatcher("freeing buffer #" + id + " while a queued kernel uses it");
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new DeviceException(CudaError.NOT_PERMITTED, "interrupted while freeing buffer #" + id
+                            + ", which a queued kernel still uses; the buffer was not freed", e);
+                }
+            }
+            if (!freed.compareAndSet(false, true)) {
+                return;
+            }
             freedBy = reason;
-            arena.close();
-            device.forget(this);
+        }
+        arena.close();
+        device.forget(this);
+    }
+
+    /** Keeps the buffer from being freed until {@link #unpin()}; INVALID_VALUE if it already was. */
+    synchronized void pin() {
+        hostView();
+        pins++;
+    }
+
+    synchronized void unpin() {
+        if (--pins == 0) {
+            notifyAll();
         }
     }
 

@@ -4,6 +4,7 @@ import dev.polygpu.device.CudaError;
 import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.Event;
+import dev.polygpu.device.KernelArg;
 import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.LaunchConfig;
@@ -13,6 +14,8 @@ import dev.polygpu.device.cpu.kernel.CompiledKernel;
 import dev.polygpu.device.cpu.kernel.LaunchFrame;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -82,12 +85,29 @@ final class CpuStream implements Stream {
         CompiledKernel kernel = f.compiled();
         config.validate(device.properties(), kernel.staticSharedBytes());
         LaunchFrame frame = LaunchFrames.build(device, kernel, config, args);
-        enqueue(() -> {
-            var fault = new GridLaunch(kernel, frame, device.pool()).run();
-            if (fault != null) {
-                throw fault;
+        List<CpuBuffer> pinned = new ArrayList<>();
+        try {
+            for (KernelArg a : args.list()) {
+                if (a instanceof KernelArg.Pointer p && p.buffer() != null) {
+                    CpuBuffer b = (CpuBuffer) p.buffer();
+                    b.pin();
+                    pinned.add(b);
+                }
             }
-        });
+            enqueue(() -> {
+                try {
+                    var fault = new GridLaunch(kernel, frame, device.pool()).run();
+                    if (fault != null) {
+                        throw fault;
+                    }
+                } finally {
+                    pinned.forEach(CpuBuffer::unpin);
+                }
+            });
+        } catch (RuntimeException e) {
+            pinned.forEach(CpuBuffer::unpin);
+            throw e;
+        }
     }
 
     @Override

@@ -240,17 +240,26 @@ class CpuDeviceTest {
     }
 
     @Test
-    void aBufferFreedUnderAQueuedKernelFailsTheLaunch() {
+    void freeingABufferWaitsForTheQueuedKernelsThatUseIt() throws Exception {
         Stream s = device.createStream();
         UnifiedBuffer x = device.allocate(4096);
         UnifiedBuffer y = device.allocate(4096);
+        x.setFloat(1000, 3f);
         s.launch(kernel("gate"), LaunchConfig.of(1, 1), KernelArgs.builder().build());
         s.launch(kernel("saxpy"), LaunchConfig.of(8, 128), KernelArgs.builder().pointer(y).pointer(x).f32(4f).i32(1024).build());
-        x.free();
+        CountDownLatch freed = new CountDownLatch(1);
+        Thread freer = Thread.ofPlatform().start(() -> {
+            x.free();
+            freed.countDown();
+        });
+        // The gate holds the stream, so the saxpy that reads x has not run and free must still be waiting.
+        assertFalse(freed.await(200, TimeUnit.MILLISECONDS), "free returned while a queued kernel used the buffer");
         gateOpen.countDown();
-        KernelFaultException e = assertThrows(KernelFaultException.class, s::synchronize);
-        assertEquals(CudaError.LAUNCH_FAILED, e.error());
-        assertContains(e.getMessage(), "kernel 'saxpy' failed");
+        assertTrue(freed.await(10, TimeUnit.SECONDS), "free did not return after the kernel ran");
+        freer.join();
+        s.synchronize();
+        assertTrue(x.isFreed());
+        assertEquals(12f, y.getFloat(1000));
     }
 
     @Test

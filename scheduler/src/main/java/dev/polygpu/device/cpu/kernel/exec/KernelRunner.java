@@ -34,8 +34,8 @@ public final class KernelRunner implements BlockRunner {
         } catch (ArithmeticException e) {
             throw st.fault(CudaError.LAUNCH_FAILED, "integer division or remainder by zero", 0);
         } catch (IllegalStateException e) {
-            throw st.fault(CudaError.LAUNCH_FAILED, "memory became inaccessible while the kernel ran"
-                    + " (was a buffer freed during the launch?): " + e.getMessage(), 0);
+            throw st.fault(CudaError.LAUNCH_FAILED, "memory became inaccessible while the kernel ran: "
+                    + e.getMessage(), 0);
         } catch (StackOverflowError e) {
             throw st.fault(CudaError.LAUNCH_OUT_OF_RESOURCES, "stack overflow", 0);
         }
