@@ -23,7 +23,7 @@ import java.util.Set;
  */
 public final class CpuDeviceBench {
 
-    private static final List<String> CASES = List.of("saxpy", "reduce", "blackscholes", "sgemm16", "sgemm32");
+    private static final List<String> CASES = List.of("saxpy", "reduce", "reduce-naive", "blackscholes", "sgemm16", "sgemm32");
     private static final double COMPILE_GOAL_MS = 50;
 
     private final int threads;
@@ -133,7 +133,8 @@ public final class CpuDeviceBench {
             }
             cases.add(switch (name) {
                 case "saxpy" -> new SaxpyCase(vector);
-                case "reduce" -> new ReductionCase(vector);
+                case "reduce" -> new ReductionCase(vector, true);
+                case "reduce-naive" -> new ReductionCase(vector, false);
                 case "blackscholes" -> new BlackScholesCase(options);
                 case "sgemm16" -> new SgemmCase(matrix, 16);
                 case "sgemm32" -> new SgemmCase(matrix, 32);

@@ -21,6 +21,36 @@ final class Kernels {
             """;
 
     /**
+     * The reduction as throughput-minded CUDA code writes it: each thread first accumulates a grid-stride
+     * slice of the input in a register, then the block combines the threads' sums with the shared-memory
+     * tree; thread 0 writes the block's partial sum, which the host adds up. Launched with the grid capped
+     * at 1024 blocks.
+     */
+    static final String REDUCE_GRID_STRIDE = """
+            extern "C" __global__ void reduce_gs(const float *in, float *partial, int n)
+            {
+                extern __shared__ float sdata[];
+                unsigned int tid = threadIdx.x;
+                float sum = 0.0f;
+                for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+                    sum += in[i];
+                }
+                sdata[tid] = sum;
+                __syncthreads();
+
+                for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+                    if (tid < s) {
+                        sdata[tid] += sdata[tid + s];
+                    }
+                    __syncthreads();
+                }
+                if (tid == 0) {
+                    partial[blockIdx.x] = sdata[0];
+                }
+            }
+            """;
+
+    /**
      * The classic shared-memory tree reduction: each thread adds two elements while loading, then the block
      * halves the active threads each step; thread 0 writes the block's partial sum, which the host adds up.
      */

@@ -6,12 +6,19 @@ import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.UnifiedBuffer;
 import java.util.SplittableRandom;
 
-/** The sum of n floats: a shared-memory tree reduction per block, the host adds the block partial sums. */
+/**
+ * The sum of n floats: a shared-memory tree reduction per block, the host adds the block partial sums. The
+ * grid-stride form ({@code reduce}) accumulates many elements per thread first; the naive form
+ * ({@code reduce-naive}) gives each thread one pair of elements, so the block's barriers dominate.
+ */
 final class ReductionCase extends BenchCase {
     private static final int BLOCK = 256;
+    /** The grid-stride form caps its grid, as CUDA's reduction samples do; each thread then sums ~64 elements. */
+    private static final int MAX_BLOCKS = 1024;
 
     private final int n;
-    private final int blocks;
+    private final boolean gridStride;
+    private int blocks;
     private float[] x;
     private float[] partials;
     private UnifiedBuffer dx;
@@ -21,20 +28,22 @@ final class ReductionCase extends BenchCase {
     private double deviceSum;
     private double javaSum;
 
-    ReductionCase(int n) {
-        super("reduce", "reduce", Kernels.REDUCE, 4.0);
+    ReductionCase(int n, boolean gridStride) {
+        super(gridStride ? "reduce" : "reduce-naive", gridStride ? "reduce_gs" : "reduce",
+                gridStride ? Kernels.REDUCE_GRID_STRIDE : Kernels.REDUCE, 4.0);
         this.n = n;
-        this.blocks = ceilDiv(n, 2 * BLOCK);
+        this.gridStride = gridStride;
     }
 
     @Override
     String size() {
-        return Sizes.elements(n) + " floats";
+        return Sizes.elements(n) + " floats" + (gridStride ? ", grid-stride" : ", 2 per thread");
     }
 
     @Override
     protected void allocate() {
         SplittableRandom rnd = new SplittableRandom(2);
+        blocks = gridStride ? Math.min(MAX_BLOCKS, ceilDiv(n, BLOCK)) : ceilDiv(n, 2 * BLOCK);
         x = new float[n];
         for (int i = 0; i < n; i++) {
             x[i] = (float) rnd.nextDouble();
