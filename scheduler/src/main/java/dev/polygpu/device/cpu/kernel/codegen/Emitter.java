@@ -83,6 +83,10 @@ final class Emitter {
 
     private record Loop(Label breakLabel, Label continueLabel) {}
 
+    private final Deque<ResumableLoop> resumableLoops = new ArrayDeque<>();
+    /** Where the top-level dispatch sends each resume point: a site, or the outermost loop holding it. */
+    private final List<SwitchCase> topTargets = new ArrayList<>();
+
     /** Marks an inlined function's body: break and continue do not reach past it. */
     private static final Loop FUNCTION_BOUNDARY = new Loop(null, null);
 
@@ -183,17 +187,14 @@ final class Emitter {
         c.baload();
         c.ifne(next);
         String[] coord = {"threadX", "threadY", "threadZ"};
-        String[] field = {"tx", "ty", "tz"};
         int[] slots = {txSlot, tySlot, tzSlot};
         for (int i = 0; i < 3; i++) {
             exchangeArray(coord[i], "[I");
             c.iaload();
-            c.dup();
             c.istore(slots[i]);
-            c.aload(STATE_SLOT);
-            c.swap();
-            c.putfield(STATE, field[i], CD_int);
         }
+        // Faults name the thread: record which one runs (its coordinates are looked up only then).
+        setStateField("tid", tidSlot);
         loadLocalMemory(true);
         exchangeArray("resumePoint", "[I");
         c.iaload();
@@ -233,11 +234,7 @@ final class Emitter {
         c.labelBinding(dispatch);
         forEachSaved(false);
         c.iload(resumeSlot);
-        List<SwitchCase> cases = new ArrayList<>();
-        for (int i = 0; i < siteLabels.size(); i++) {
-            cases.add(SwitchCase.of(i + 1, siteLabels.get(i)));
-        }
-        c.tableswitch(1, Math.max(1, siteLabels.size()), exitLabel, cases);
+        c.tableswitch(1, Math.max(1, siteLabels.size()), exitLabel, topTargets);
 
         c.labelBinding(done);
         c.return_();
@@ -472,13 +469,14 @@ final class Emitter {
                     c.labelBinding(otherwise);
                 }
             }
-            case Stmt.While w -> loop(null, w.condition(), null, w.body());
+            case Stmt.While w -> loop(w, w.condition(), null, w.body());
             case Stmt.For f -> {
                 statement(f.init());
-                loop(null, f.condition(), f.update(), f.body());
+                loop(f, f.condition(), f.update(), f.body());
             }
             case Stmt.DoWhile w -> {
                 Label top = c.newBoundLabel();
+                ResumableLoop resumable = enterLoop(w, top);
                 Label cont = c.newLabel();
                 Label brk = c.newLabel();
                 loops.push(new Loop(brk, cont));
@@ -487,6 +485,7 @@ final class Emitter {
                 c.labelBinding(cont);
                 exprs.jumpIfTrue(w.condition(), top);
                 c.labelBinding(brk);
+                exitLoop(resumable);
             }
             case Stmt.Break b -> {
                 if (loops.isEmpty() || loops.peek() == FUNCTION_BOUNDARY) {
@@ -516,8 +515,9 @@ final class Emitter {
         }
     }
 
-    private void loop(Stmt init, Expr condition, Expr update, Stmt body) {
+    private void loop(Stmt loop, Expr condition, Expr update, Stmt body) {
         Label top = c.newBoundLabel();
+        ResumableLoop resumable = enterLoop(loop, top);
         Label cont = c.newLabel();
         Label brk = c.newLabel();
         if (condition != null) {
@@ -532,6 +532,49 @@ final class Emitter {
         }
         c.goto_(top);
         c.labelBinding(brk);
+        exitLoop(resumable);
+    }
+
+    /**
+     * A loop of a cooperative kernel that contains yield points. A resumed thread enters it only through its
+     * header, which sees a non-zero resume point and jumps to {@link #dispatch}; that block jumps to the site
+     * or to the header of the nested loop that holds it. Every loop thus keeps a single entry: jumping from
+     * outside straight to a site in its body would make the loop irreducible, which HotSpot's C2 optimizes
+     * poorly (measured: 2–3 times the cost per barrier).
+     */
+    private static final class ResumableLoop {
+        final Label header;
+        final Label dispatch;
+        final List<SwitchCase> targets = new ArrayList<>();
+
+        ResumableLoop(Label header, Label dispatch) {
+            this.header = header;
+            this.dispatch = dispatch;
+        }
+    }
+
+    private ResumableLoop enterLoop(Stmt loop, Label header) {
+        if (!coop || !plan.lowering.containsYield(loop)) {
+            return null;
+        }
+        ResumableLoop r = new ResumableLoop(header, c.newLabel());
+        c.iload(resumeSlot);
+        c.ifne(r.dispatch);
+        resumableLoops.push(r);
+        return r;
+    }
+
+    private void exitLoop(ResumableLoop r) {
+        if (r == null) {
+            return;
+        }
+        resumableLoops.pop();
+        Label after = c.newLabel();
+        c.goto_(after);
+        c.labelBinding(r.dispatch);
+        c.iload(resumeSlot);
+        c.lookupswitch(exitLabel, r.targets);
+        c.labelBinding(after);
     }
 
     private void returnStatement(Stmt.Return r) {
@@ -722,7 +765,15 @@ final class Emitter {
         c.loadConstant(site);
         c.istore(siteTemp);
         c.goto_(saveBlock);
+        Label entry = resume;
+        for (ResumableLoop r : resumableLoops) {
+            r.targets.add(SwitchCase.of(site + 1, entry));
+            entry = r.header;
+        }
+        topTargets.add(SwitchCase.of(site + 1, entry));
         c.labelBinding(resume);
+        c.iconst_0();
+        c.istore(resumeSlot);
         if (target != null) {
             exchangeArray("xResult", "[J");
             c.laload();
@@ -742,9 +793,7 @@ final class Emitter {
         List<Expr> a = call.args();
         switch (call.intrinsic()) {
             case SYNCTHREADS -> {
-                exchangeArray("xValue", "[J");
-                c.lconst_0();
-                c.lastore();
+                // Nothing to deposit: the scheduler combines predicates only at the other barriers.
             }
             case SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR -> {
                 exchangeArray("xValue", "[J");

@@ -53,7 +53,7 @@ final class YieldLowering {
         return e instanceof Expr.Call call && hasYields(call.function());
     }
 
-    private boolean containsYield(Stmt s) {
+    boolean containsYield(Stmt s) {
         return switch (s) {
             case null -> false;
             case Stmt.Block b -> b.statements().stream().anyMatch(this::containsYield);

@@ -20,8 +20,12 @@ public final class BlockState {
     private final KernelInfo info;
     private final Arena arena = Arena.ofAuto();
 
-    /** Coordinates of the current block and thread; generated code keeps tx/ty/tz current. */
+    /**
+     * Coordinates of the current block and thread. Generated code keeps tx/ty/tz current for kernels
+     * without yield points, and {@link #tid} (the linear index) for cooperative ones.
+     */
     public int bx, by, bz, tx, ty, tz;
+    public int tid = -1;
     /** Block extents of the current launch. */
     public int bdx, bdy, bdz;
     private LaunchFrame frame;
@@ -145,8 +149,9 @@ public final class BlockState {
         Arrays.fill(status, (byte) 0);
     }
 
-    /** Sets tx/ty/tz from a linear thread index. */
+    /** Sets tx/ty/tz (and {@link #tid}) from a linear thread index. */
     public void setThread(int tid) {
+        this.tid = tid;
         tx = tid % bdx;
         int rest = tid / bdx;
         ty = rest % bdy;
@@ -183,6 +188,9 @@ public final class BlockState {
 
     /** A fault with the kernel, block and thread named, as compute-sanitizer reports them. */
     public KernelFault fault(CudaError error, String what, int pos) {
+        if (info.cooperative() && tid >= 0) {
+            setThread(tid);
+        }
         StringBuilder sb = new StringBuilder();
         sb.append("kernel '").append(info.kernelName()).append("' ");
         if (pos != 0) {

@@ -29,6 +29,8 @@ final class CoopScheduler {
     private final BlockState st;
     private final KernelInfo.Site[] sites;
     private final boolean warpLevel;
+    /** True if some barrier is __syncthreads_count/and/or, whose predicates must be combined. */
+    private final boolean predicates;
 
     CoopScheduler(GeneratedKernel kernel, BlockState st) {
         this.kernel = kernel;
@@ -39,6 +41,11 @@ final class CoopScheduler {
             any |= !s.intrinsic().isBlockBarrier();
         }
         this.warpLevel = any;
+        boolean pred = false;
+        for (KernelInfo.Site s : sites) {
+            pred |= s.intrinsic().isBlockBarrier() && s.intrinsic() != Intrinsic.SYNCTHREADS;
+        }
+        this.predicates = pred;
     }
 
     void runBlock(LaunchFrame f, int bx, int by, int bz) {
@@ -81,13 +88,23 @@ final class CoopScheduler {
     /** Opens the block barrier if any thread waits at it; false when all threads have exited. */
     private boolean openBarrier(int n) {
         byte[] status = st.status;
+        if (!predicates) {
+            boolean any = false;
+            for (int t = 0; t < n; t++) {
+                if (status[t] == WAITING) {
+                    status[t] = RUNNABLE;
+                    any = true;
+                }
+            }
+            return any;
+        }
         int[] at = st.site;
         int live = 0;
         int count = 0;
         for (int t = 0; t < n; t++) {
             if (status[t] == WAITING) {
                 live++;
-                if (st.xValue[t] != 0) {
+                if (sites[at[t]].intrinsic() != Intrinsic.SYNCTHREADS && st.xValue[t] != 0) {
                     count++;
                 }
             }
