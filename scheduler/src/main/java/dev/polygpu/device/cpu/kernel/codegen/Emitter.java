@@ -68,7 +68,15 @@ final class Emitter {
 
     final List<KernelInfo.Site> sites = new ArrayList<>();
     private final List<Label> siteLabels = new ArrayList<>();
-    private Label saveBlock;
+    private Label saveTail;
+    private int primBase;
+    private int refBase;
+    private int primArray;
+    private int refArray;
+    /** Variables declared in the blocks being emitted, innermost last: what may be live at a yield point. */
+    private final Deque<List<Var>> scopes = new ArrayDeque<>();
+    /** Per yield site: the saved variables in scope there (the others are dead and not saved). */
+    private final List<java.util.Set<Var>> liveAtSite = new ArrayList<>();
     private int siteTemp;
     private int resumeSlot;
     /** Linear index of the thread being run (cooperative kernels). */
@@ -168,12 +176,22 @@ final class Emitter {
         tidSlot = c.allocateLocal(TypeKind.INT);
         siteTemp = c.allocateLocal(TypeKind.INT);
         resumeSlot = c.allocateLocal(TypeKind.INT);
-        saveBlock = c.newLabel();
+        saveTail = c.newLabel();
+        primBase = c.allocateLocal(TypeKind.INT);
+        refBase = c.allocateLocal(TypeKind.INT);
+        primArray = c.allocateLocal(TypeKind.REFERENCE);
+        refArray = c.allocateLocal(TypeKind.REFERENCE);
         exitLabel = c.newLabel();
         Label dispatch = c.newLabel();
         Label loop = c.newLabel();
         Label next = c.newLabel();
         loadBlockConstants(true);
+        c.aload(STATE_SLOT);
+        c.getfield(STATE, "prims", ClassDesc.ofDescriptor("[J"));
+        c.astore(primArray);
+        c.aload(STATE_SLOT);
+        c.getfield(STATE, "refs", ClassDesc.ofDescriptor("[Ljava/lang/Object;"));
+        c.astore(refArray);
         c.iload(FROM_SLOT);
         c.istore(tidSlot);
 
@@ -195,6 +213,14 @@ final class Emitter {
         }
         // Faults name the thread: record which one runs (its coordinates are looked up only then).
         setStateField("tid", tidSlot);
+        c.iload(tidSlot);
+        c.loadConstant(primSlots);
+        c.imul();
+        c.istore(primBase);
+        c.iload(tidSlot);
+        c.loadConstant(refSlots);
+        c.imul();
+        c.istore(refBase);
         loadLocalMemory(true);
         exchangeArray("resumePoint", "[I");
         c.iaload();
@@ -213,8 +239,7 @@ final class Emitter {
         c.bastore();
         c.goto_(next);
 
-        c.labelBinding(saveBlock);
-        forEachSaved(true);
+        c.labelBinding(saveTail);
         exchangeArray("resumePoint", "[I");
         c.iload(siteTemp);
         c.iconst_1();
@@ -231,10 +256,19 @@ final class Emitter {
         c.iinc(tidSlot, 1);
         c.goto_(loop);
 
+        // Resume: restore what is live at the thread's site, then enter through the outermost loop holding it.
         c.labelBinding(dispatch);
-        forEachSaved(false);
         c.iload(resumeSlot);
-        c.tableswitch(1, Math.max(1, siteLabels.size()), exitLabel, topTargets);
+        List<SwitchCase> restores = new ArrayList<>();
+        for (int i = 0; i < topTargets.size(); i++) {
+            restores.add(SwitchCase.of(i + 1, c.newLabel()));
+        }
+        c.tableswitch(1, Math.max(1, restores.size()), exitLabel, restores);
+        for (int i = 0; i < restores.size(); i++) {
+            c.labelBinding(restores.get(i).target());
+            restoreVars(liveAtSite.get(i));
+            c.goto_(topTargets.get(i).target());
+        }
 
         c.labelBinding(done);
         c.return_();
@@ -244,48 +278,66 @@ final class Emitter {
     static final int WAITING = 1;
     static final int EXITED = 2;
 
-    /** Saves ({@code store}) or restores every saved variable of thread {@code tid}. */
-    private void forEachSaved(boolean store) {
-        int primBase = c.allocateLocal(TypeKind.INT);
-        int refBase = c.allocateLocal(TypeKind.INT);
-        c.iload(tidSlot);
-        c.loadConstant(primSlots);
-        c.imul();
-        c.istore(primBase);
-        c.iload(tidSlot);
-        c.loadConstant(refSlots);
-        c.imul();
-        c.istore(refBase);
+    /** Stores the variables of {@code live} into thread {@code tid}'s register arrays. */
+    private void saveVars(java.util.Set<Var> live) {
         for (Var v : saved) {
+            if (!live.contains(v)) {
+                continue;
+            }
             K k = Jvm.kind(v.type);
             if (k == K.P) {
-                c.aload(STATE_SLOT);
-                c.getfield(STATE, "refs", ClassDesc.ofDescriptor("[Ljava/lang/Object;"));
+                c.aload(refArray);
                 index(refBase, refIndex.get(v));
-                if (store) {
-                    c.aload(slot.get(v));
-                    c.aastore();
-                } else {
-                    c.aaload();
-                    c.checkcast(SEGMENT);
-                    c.astore(slot.get(v));
-                }
+                c.aload(slot.get(v));
+                c.aastore();
             }
-            c.aload(STATE_SLOT);
-            c.getfield(STATE, "prims", ClassDesc.ofDescriptor("[J"));
+            c.aload(primArray);
             index(primBase, primIndex.get(v));
-            int s = k == K.P ? offSlot.get(v) : slot.get(v);
             K held = k == K.P ? K.J : k;
-            if (store) {
-                c.loadLocal(held.tk, s);
-                exprs.toBits(held);
-                c.lastore();
-            } else {
-                c.laload();
-                exprs.fromBits(held);
-                c.storeLocal(held.tk, s);
-            }
+            c.loadLocal(held.tk, k == K.P ? offSlot.get(v) : slot.get(v));
+            exprs.toBits(held);
+            c.lastore();
         }
+    }
+
+    /**
+     * Reloads the variables of {@code live}; the other saved variables are dead at this site and get zero,
+     * so that every variable is assigned on every path into the loops the thread re-enters (the verifier
+     * merges those paths at the loop headers).
+     */
+    private void restoreVars(java.util.Set<Var> live) {
+        for (Var v : saved) {
+            if (!live.contains(v)) {
+                zeroVar(v);
+                continue;
+            }
+            K k = Jvm.kind(v.type);
+            if (k == K.P) {
+                c.aload(refArray);
+                index(refBase, refIndex.get(v));
+                c.aaload();
+                c.checkcast(SEGMENT);
+                c.astore(slot.get(v));
+            }
+            c.aload(primArray);
+            index(primBase, primIndex.get(v));
+            c.laload();
+            K held = k == K.P ? K.J : k;
+            exprs.fromBits(held);
+            c.storeLocal(held.tk, k == K.P ? offSlot.get(v) : slot.get(v));
+        }
+    }
+
+    /** The saved variables that may be live at the current point: those in scope, and assigned parameters. */
+    private java.util.Set<Var> varsInScope() {
+        java.util.Set<Var> live = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Var p : plan.kernel.params) {
+            live.add(p);
+        }
+        for (List<Var> scope : scopes) {
+            live.addAll(scope);
+        }
+        return live;
     }
 
     private void index(int baseSlot, int i) {
@@ -452,7 +504,16 @@ final class Emitter {
     void statement(Stmt s) {
         switch (s) {
             case null -> { }
-            case Stmt.Block b -> b.statements().forEach(this::statement);
+            case Stmt.Block b -> {
+                boolean scope = !plan.lowering.isSynthetic(b);
+                if (scope) {
+                    scopes.push(new ArrayList<>());
+                }
+                b.statements().forEach(this::statement);
+                if (scope) {
+                    scopes.pop();
+                }
+            }
             case Stmt.VarDecl d -> declaration(d);
             case Stmt.ExprStmt e -> expressionStatement(e.expr());
             case Stmt.If i -> {
@@ -471,8 +532,10 @@ final class Emitter {
             }
             case Stmt.While w -> loop(w, w.condition(), null, w.body());
             case Stmt.For f -> {
+                scopes.push(new ArrayList<>());
                 statement(f.init());
                 loop(f, f.condition(), f.update(), f.body());
+                scopes.pop();
             }
             case Stmt.DoWhile w -> {
                 Label top = c.newBoundLabel();
@@ -645,11 +708,18 @@ final class Emitter {
     private void declaration(Stmt.VarDecl d) {
         Var v = d.var();
         Plan.Storage s = plan.storage.get(v);
+        if (!scopes.isEmpty()) {
+            scopes.peek().add(v);
+        }
         switch (s) {
             case SCALAR, POINTER -> {
                 if (d.init() != null) {
                     exprs.value(d.init());
                     storeVar(v);
+                } else if (coop) {
+                    // A resumed thread may reach a later use with this variable not restored (it was not in
+                    // scope at the yield point); start it at zero so it is always assigned.
+                    zeroVar(v);
                 }
             }
             case LOCAL_MEMORY -> {
@@ -738,12 +808,14 @@ final class Emitter {
             }
         }
         Label end = c.newLabel();
+        scopes.push(new ArrayList<>(f.params));
         inlines.push(new Inline(end, f.returnType));
         loops.push(FUNCTION_BOUNDARY);
         Stmt.Block body = plan.lowering.body(f);
         statement(body);
         loops.pop();
         inlines.pop();
+        scopes.pop();
         if (f.returnType != CType.Prim.VOID) {
             // Falling off the end of a non-void function is undefined in C; give zero.
             Ops.zero(c, Jvm.kind(f.returnType));
@@ -761,10 +833,16 @@ final class Emitter {
         sites.add(new KernelInfo.Site(call.intrinsic(), call.pos().line(), call.pos().column()));
         Label resume = c.newLabel();
         siteLabels.add(resume);
+        java.util.Set<Var> live = varsInScope();
+        if (target != null) {
+            live.remove(target);
+        }
+        liveAtSite.add(live);
         deposit(call);
+        saveVars(live);
         c.loadConstant(site);
         c.istore(siteTemp);
-        c.goto_(saveBlock);
+        c.goto_(saveTail);
         Label entry = resume;
         for (ResumableLoop r : resumableLoops) {
             r.targets.add(SwitchCase.of(site + 1, entry));

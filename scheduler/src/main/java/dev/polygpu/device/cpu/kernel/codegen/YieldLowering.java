@@ -23,6 +23,8 @@ final class YieldLowering {
     private final Map<Function, Boolean> yields = new IdentityHashMap<>();
     private final Map<Function, Stmt.Block> lowered = new IdentityHashMap<>();
     private int temps;
+    /** Blocks this pass creates to hold hoisted statements: they group statements but open no C scope. */
+    private final java.util.Set<Stmt.Block> synthetic = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
     /** True if {@code f} or anything it calls contains a yield point. */
     boolean hasYields(Function f) {
@@ -43,6 +45,17 @@ final class YieldLowering {
             b = hasYields(f) ? (Stmt.Block) lowerStmt(f.body()) : f.body();
             lowered.put(f, b);
         }
+        return b;
+    }
+
+    /** True for a block made by this pass: its declarations belong to the enclosing scope. */
+    boolean isSynthetic(Stmt.Block b) {
+        return synthetic.contains(b);
+    }
+
+    private Stmt.Block group(Pos p, List<Stmt> statements) {
+        Stmt.Block b = new Stmt.Block(p, statements);
+        synthetic.add(b);
         return b;
     }
 
@@ -111,7 +124,7 @@ final class YieldLowering {
                     }
                 }
                 pre.add(new Stmt.VarDecl(p, d.var(), init, arr));
-                yield new Stmt.Block(p, pre);
+                yield group(p, pre);
             }
             case Stmt.ExprStmt e -> {
                 List<Stmt> pre = new ArrayList<>();
@@ -119,19 +132,19 @@ final class YieldLowering {
                 if (!(rest instanceof Expr.VarRef)) {
                     pre.add(new Stmt.ExprStmt(p, rest));
                 }
-                yield new Stmt.Block(p, pre);
+                yield group(p, pre);
             }
             case Stmt.If i -> {
                 List<Stmt> pre = new ArrayList<>();
                 Expr c = hoist(i.condition(), pre);
                 pre.add(new Stmt.If(p, c, lowerStmt(i.then()), lowerStmt(i.otherwise())));
-                yield new Stmt.Block(p, pre);
+                yield group(p, pre);
             }
             case Stmt.Return r -> {
                 List<Stmt> pre = new ArrayList<>();
                 Expr v = hoist(r.value(), pre);
                 pre.add(new Stmt.Return(p, v));
-                yield new Stmt.Block(p, pre);
+                yield group(p, pre);
             }
             case Stmt.Switch sw -> {
                 List<Stmt> pre = new ArrayList<>();
@@ -143,7 +156,7 @@ final class YieldLowering {
                     cases.add(new Stmt.Case(c.pos(), c.value(), body));
                 }
                 pre.add(new Stmt.Switch(p, sel, cases));
-                yield new Stmt.Block(p, pre);
+                yield group(p, pre);
             }
             case Stmt.While w -> {
                 if (!containsYield(w.condition())) {
