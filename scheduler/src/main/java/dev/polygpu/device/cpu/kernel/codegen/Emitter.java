@@ -32,14 +32,17 @@ import java.util.Map;
 
 /**
  * Emits the JVM method of one kernel from its lowered, typed AST: {@code runBlock} (all threads of a block
- * in a loop) for kernels without yield points, {@code resume} (one thread up to its next yield point) for
- * cooperative ones. {@code __device__} functions are inlined at each call. Expressions are in
- * {@link ExprEmitter}; this class owns the method's layout, variables, control flow and yield points.
+ * in a loop) for kernels without yield points, {@code resumeThreads} (each runnable thread of a range up to
+ * its next yield point) for cooperative ones. {@code __device__} functions are inlined at each call.
+ * Expressions are in {@link ExprEmitter}; this class owns the method's layout, variables, control flow and
+ * yield points.
  *
- * <p>Layout of {@code resume}: a prologue loads what never changes within a block (extents, unassigned
- * parameters, shared and local memory), then either starts the thread or jumps to the dispatch block at the
- * end, which restores the saved registers and jumps to the resume label of the site the thread stopped at. Every
- * yield site jumps to one shared save block that stores the registers and returns the site number.
+ * <p>Layout of {@code resumeThreads}: a prologue loads what never changes within a block (extents, unassigned
+ * parameters, shared memory); then a loop over the range's threads either starts a thread or jumps to the
+ * dispatch block at the end. At a yield point a thread stores the variables in scope there and its site, and
+ * the loop moves to the next thread. The dispatch block restores what was live at the thread's site and
+ * enters the outermost loop holding the site through its header; each {@link ResumableLoop} header passes
+ * the thread inward until it reaches the site, so no loop ever gets a second entry.
  */
 final class Emitter {
     static final int FRAME_SLOT = 1;
@@ -67,7 +70,6 @@ final class Emitter {
     private Label threadEnd;
 
     final List<KernelInfo.Site> sites = new ArrayList<>();
-    private final List<Label> siteLabels = new ArrayList<>();
     private Label saveTail;
     private int primBase;
     private int refBase;
@@ -832,7 +834,6 @@ final class Emitter {
         int site = sites.size();
         sites.add(new KernelInfo.Site(call.intrinsic(), call.pos().line(), call.pos().column()));
         Label resume = c.newLabel();
-        siteLabels.add(resume);
         java.util.Set<Var> live = varsInScope();
         if (target != null) {
             live.remove(target);

@@ -1,6 +1,5 @@
 package dev.polygpu.device.cpu.kernel.codegen;
 
-import static dev.polygpu.device.cpu.kernel.codegen.Jvm.STATE;
 import static dev.polygpu.device.cpu.kernel.codegen.Jvm.mt;
 import static java.lang.constant.ConstantDescs.CD_double;
 import static java.lang.constant.ConstantDescs.CD_float;
@@ -287,7 +286,7 @@ final class ExprEmitter {
     void memLoad(CType t, Pos pos) {
         c.aload(Emitter.STATE_SLOT);
         c.loadConstant(Emitter.pos(pos));
-        e.callMem("ld" + suffix(t, pos), false, widened(t));
+        e.callMem("ld" + suffix(t, pos), false, Jvm.kind(t));
         if (t instanceof CType.Prim p) {
             switch (p) {
                 case UCHAR, USHORT, BOOL -> Ops.narrow(c, p);
@@ -300,11 +299,7 @@ final class ExprEmitter {
     void memStore(CType t, Pos pos) {
         c.aload(Emitter.STATE_SLOT);
         c.loadConstant(Emitter.pos(pos));
-        e.callMem("st" + suffix(t, pos), true, widened(t));
-    }
-
-    private static K widened(CType t) {
-        return Jvm.kind(t);
+        e.callMem("st" + suffix(t, pos), true, Jvm.kind(t));
     }
 
     private static String suffix(CType t, Pos pos) {
@@ -701,17 +696,5 @@ final class ExprEmitter {
         }
         e.release(K.J, offA);
         free(K.P, right);
-    }
-
-    CodeBuilder code() {
-        return c;
-    }
-
-    void loadState() {
-        c.aload(Emitter.STATE_SLOT);
-    }
-
-    static java.lang.constant.ClassDesc state() {
-        return STATE;
     }
 }
