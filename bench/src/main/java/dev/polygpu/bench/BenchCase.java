@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * One benchmark case: the same computation on the CPU device (a CUDA kernel) and in plain Java. The driver
@@ -130,29 +131,20 @@ abstract class BenchCase implements AutoCloseable {
      * number of mismatches.
      */
     static void assertClose(String what, float[] device, float[] java, double abs, double rel) {
-        int bad = 0;
-        int first = -1;
-        for (int i = 0; i < java.length; i++) {
-            double d = device[i];
-            double j = java[i];
-            if (!(Math.abs(d - j) <= abs + rel * Math.abs(j))) {
-                if (bad++ == 0) {
-                    first = i;
-                }
-            }
-        }
-        if (bad > 0) {
-            throw new AssertionError(what + ": " + bad + " of " + java.length + " elements differ; first at "
-                    + first + ": CPU device " + device[first] + ", Java " + java[first]);
-        }
+        assertClose(what, java.length, i -> device[i], i -> java[i], abs, rel);
     }
 
     static void assertClose(String what, double[] device, double[] java, double abs, double rel) {
+        assertClose(what, java.length, i -> device[i], i -> java[i], abs, rel);
+    }
+
+    private static void assertClose(String what, int n, IntToDoubleFunction device, IntToDoubleFunction java,
+                                    double abs, double rel) {
         int bad = 0;
         int first = -1;
-        for (int i = 0; i < java.length; i++) {
-            double d = device[i];
-            double j = java[i];
+        for (int i = 0; i < n; i++) {
+            double d = device.applyAsDouble(i);
+            double j = java.applyAsDouble(i);
             if (!(Math.abs(d - j) <= abs + rel * Math.abs(j))) {
                 if (bad++ == 0) {
                     first = i;
@@ -160,8 +152,8 @@ abstract class BenchCase implements AutoCloseable {
             }
         }
         if (bad > 0) {
-            throw new AssertionError(what + ": " + bad + " of " + java.length + " elements differ; first at "
-                    + first + ": CPU device " + device[first] + ", Java " + java[first]);
+            throw new AssertionError(what + ": " + bad + " of " + n + " elements differ; first at " + first
+                    + ": CPU device " + device.applyAsDouble(first) + ", Java " + java.applyAsDouble(first));
         }
     }
 }
