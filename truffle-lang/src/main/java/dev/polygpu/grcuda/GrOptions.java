@@ -1,0 +1,88 @@
+package dev.polygpu.grcuda;
+
+import com.oracle.truffle.api.Option;
+import org.graalvm.options.OptionCategory;
+import org.graalvm.options.OptionKey;
+import org.graalvm.options.OptionStability;
+import org.graalvm.options.OptionType;
+
+/**
+ * The {@code grcuda.*} options, with GrCUDA's names and values plus {@code Device}. An unknown value is an
+ * error that lists the valid ones (GrCUDA silently fell back to the default). Read once per context into
+ * {@link GrSettings}.
+ */
+@Option.Group(GrCUDALanguage.ID)
+public final class GrOptions {
+    private GrOptions() {
+    }
+
+    @Option(help = "Execution of kernels and array operations: async (default; scheduled on a DAG) or sync.",
+            category = OptionCategory.USER, stability = OptionStability.STABLE, usageSyntax = "async|sync")
+    public static final OptionKey<Policies.ExecutionPolicy> ExecutionPolicy =
+            new OptionKey<>(Policies.ExecutionPolicy.ASYNC, Policies.type("ExecutionPolicy", Policies.ExecutionPolicy.class));
+
+    @Option(help = "Dependencies between computations: no-const (any shared array orders them) or with-const"
+            + " (read-only arguments do not order two readers).", category = OptionCategory.USER,
+            stability = OptionStability.STABLE, usageSyntax = "no-const|with-const")
+    public static final OptionKey<Policies.DependencyPolicy> DependencyPolicy =
+            new OptionKey<>(Policies.DependencyPolicy.NO_CONST, Policies.type("DependencyPolicy", Policies.DependencyPolicy.class));
+
+    @Option(help = "Streams for computations without parents: reuse (a pool of free streams; 'fifo' is an old"
+            + " name) or always-new.", category = OptionCategory.USER, stability = OptionStability.STABLE,
+            usageSyntax = "reuse|always-new")
+    public static final OptionKey<Policies.NewStreamPolicy> RetrieveNewStreamPolicy =
+            new OptionKey<>(Policies.NewStreamPolicy.REUSE, Policies.type("RetrieveNewStreamPolicy", Policies.NewStreamPolicy.class));
+
+    @Option(help = "Streams for computations with parents: same-as-parent or disjoint (plus multi-GPU variants).",
+            category = OptionCategory.USER, stability = OptionStability.STABLE,
+            usageSyntax = "same-as-parent|disjoint|multigpu-early-disjoint|multigpu-disjoint")
+    public static final OptionKey<Policies.ParentStreamPolicy> RetrieveParentStreamPolicy =
+            new OptionKey<>(Policies.ParentStreamPolicy.SAME_AS_PARENT, Policies.type("RetrieveParentStreamPolicy", Policies.ParentStreamPolicy.class));
+
+    @Option(help = "Which GPU runs a computation when there are several.", category = OptionCategory.USER,
+            stability = OptionStability.STABLE,
+            usageSyntax = "single-gpu|round-robin|stream-aware|min-transfer-size|minmin-transfer-time|minmax-transfer-time")
+    public static final OptionKey<Policies.DeviceSelectionPolicy> DeviceSelectionPolicy =
+            new OptionKey<>(Policies.DeviceSelectionPolicy.SINGLE_GPU, Policies.type("DeviceSelectionPolicy", Policies.DeviceSelectionPolicy.class));
+
+    @Option(help = "Prefetch kernel inputs to the device before a launch.", category = OptionCategory.USER,
+            stability = OptionStability.STABLE)
+    public static final OptionKey<Boolean> InputPrefetch = new OptionKey<>(false);
+
+    @Option(help = "Attach managed memory to streams explicitly (GrCUDA compatibility; no effect on the CPU device).",
+            category = OptionCategory.USER, stability = OptionStability.STABLE)
+    public static final OptionKey<Boolean> ForceStreamAttach = new OptionKey<>(false);
+
+    @Option(help = "Time each computation on the device.", category = OptionCategory.USER,
+            stability = OptionStability.STABLE)
+    public static final OptionKey<Boolean> EnableComputationTimers = new OptionKey<>(false);
+
+    @Option(help = "Number of GPUs to use.", category = OptionCategory.USER, stability = OptionStability.STABLE)
+    public static final OptionKey<Integer> NumberOfGPUs = new OptionKey<>(1, positive("NumberOfGPUs"));
+
+    @Option(help = "Write the computation DAG as a Graphviz .dot file at this path when the context closes"
+            + " ('false': do not).", category = OptionCategory.USER, stability = OptionStability.STABLE,
+            usageSyntax = "false|<path>")
+    public static final OptionKey<String> ExportDAG = new OptionKey<>("false");
+
+    @Option(help = "Which device runs kernels: auto (a GPU when one is usable, else the CPU device), cpu or cuda.",
+            category = OptionCategory.USER, stability = OptionStability.STABLE, usageSyntax = "auto|cpu|cuda")
+    public static final OptionKey<Policies.DeviceKind> Device =
+            new OptionKey<>(Policies.DeviceKind.AUTO, Policies.type("Device", Policies.DeviceKind.class));
+
+    /** The option type of an integer that must be positive, with a message naming the option. */
+    static OptionType<Integer> positive(String name) {
+        return new OptionType<>(name, s -> {
+            int v;
+            try {
+                v = Integer.parseInt(s.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("grcuda." + name + " must be a positive integer, got '" + s + "'");
+            }
+            if (v <= 0) {
+                throw new IllegalArgumentException("grcuda." + name + " must be a positive integer, got " + v);
+            }
+            return v;
+        });
+    }
+}

@@ -1,0 +1,58 @@
+package dev.polygpu.grcuda.objects;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.ArityException;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.TruffleObject;
+import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import com.oracle.truffle.api.library.ExportLibrary;
+import com.oracle.truffle.api.library.ExportMessage;
+import dev.polygpu.grcuda.GrCUDALanguage;
+
+/**
+ * A function of the {@code CU} namespace ({@code buildkernel}, {@code getdevices}, {@code cudaDeviceSynchronize}
+ * …): an executable interop object. Subclasses implement {@link #call}; argument checks throw the interop
+ * exceptions that guest languages turn into their own TypeError.
+ */
+@ExportLibrary(InteropLibrary.class)
+public abstract class GrBuiltin implements TruffleObject {
+    private final String name;
+
+    protected GrBuiltin(String name) {
+        this.name = name;
+    }
+
+    public final String name() {
+        return name;
+    }
+
+    /** Runs the function; {@code args} are interop values. */
+    protected abstract Object call(Object[] args) throws ArityException, UnsupportedTypeException;
+
+    @ExportMessage
+    final boolean isExecutable() {
+        return true;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    final Object execute(Object[] arguments) throws ArityException, UnsupportedTypeException {
+        return call(arguments);
+    }
+
+    @ExportMessage
+    final boolean hasLanguage() {
+        return true;
+    }
+
+    @ExportMessage
+    final Class<GrCUDALanguage> getLanguage() {
+        return GrCUDALanguage.class;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    final Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+        return "function " + name;
+    }
+}

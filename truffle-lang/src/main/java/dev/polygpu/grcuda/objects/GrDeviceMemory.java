@@ -1,0 +1,25 @@
+package dev.polygpu.grcuda.objects;
+
+import dev.polygpu.device.ElementType;
+import dev.polygpu.device.UnifiedBuffer;
+
+/**
+ * What a kernel launch needs from an array argument: the unified buffer behind it, where the array starts
+ * in it, and its element type. Implemented by the device array objects (1-D and multi-dimensional, views
+ * included); kernels accept any {@code GrDeviceMemory} where a pointer is expected.
+ */
+public interface GrDeviceMemory {
+
+    /** The buffer; throws a guest error if the array was freed. */
+    UnifiedBuffer buffer();
+
+    /** Byte offset of the first element in {@link #buffer()}. */
+    long byteOffset();
+
+    ElementType elementType();
+
+    /** Number of elements. */
+    long elementCount();
+
+    boolean isFreed();
+}

@@ -1,0 +1,80 @@
+package dev.polygpu.grcuda.objects;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.TruffleObject;
+import com.oracle.truffle.api.interop.UnknownIdentifierException;
+import com.oracle.truffle.api.library.ExportLibrary;
+import com.oracle.truffle.api.library.ExportMessage;
+import dev.polygpu.grcuda.GrCUDALanguage;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A namespace of grcuda names ({@code CU}, and read-only records such as the result of {@code getoptions()}):
+ * an interop object whose members are its entries, in registration order.
+ */
+@ExportLibrary(InteropLibrary.class)
+public final class GrNamespace implements TruffleObject {
+    private final String name;
+    private final Map<String, Object> members;
+
+    public GrNamespace(String name, Map<String, ?> members) {
+        this.name = name;
+        this.members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The member called {@code member}, or null. */
+    @TruffleBoundary
+    public Object lookup(String member) {
+        return members.get(member);
+    }
+
+    @ExportMessage
+    boolean hasMembers() {
+        return true;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
+        return new GrStringList(members.keySet().toArray(String[]::new));
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    boolean isMemberReadable(String member) {
+        return members.containsKey(member);
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object readMember(String member) throws UnknownIdentifierException {
+        Object v = members.get(member);
+        if (v == null) {
+            throw UnknownIdentifierException.create(member);
+        }
+        return v;
+    }
+
+    @ExportMessage
+    boolean hasLanguage() {
+        return true;
+    }
+
+    @ExportMessage
+    Class<GrCUDALanguage> getLanguage() {
+        return GrCUDALanguage.class;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+        return "namespace " + name + " " + members.keySet();
+    }
+}
