@@ -15,9 +15,32 @@ public final class Builtins {
         Map<String, Object> m = new LinkedHashMap<>();
         // options and devices
         add(m, new GetOptionsBuiltin(context));
+        add(m, new GrGetDevicesBuiltin(context));
+        add(m, new GrGetDeviceBuiltin(context));
         // arrays
         // kernels
+        add(m, new GrBuildKernelBuiltin(context));
+        add(m, GrBindKernelBuiltin.bindkernel(context));
+        add(m, GrBindKernelBuiltin.bind(context));
         // CUDA runtime functions
+        add(m, new GrCudaDeviceSynchronizeBuiltin(context));
+        add(m, new GrCudaDeviceResetBuiltin(context));
+        add(m, new GrCudaGetDeviceBuiltin(context));
+        add(m, new GrCudaGetDeviceCountBuiltin(context));
+        add(m, new GrCudaSetDeviceBuiltin(context));
+        add(m, new GrCudaDeviceGetAttributeBuiltin(context));
+        add(m, new GrCudaGetErrorStringBuiltin(context));
+        add(m, new GrCudaMemcpyBuiltin(context));
+        add(m, new GrCudaStreamCreateBuiltin(context));
+        add(m, new GrCudaStreamSynchronizeBuiltin(context));
+        add(m, new GrCudaStreamDestroyBuiltin(context));
+        add(m, new GrCudaEventCreateBuiltin(context));
+        add(m, new GrCudaEventDestroyBuiltin(context));
+        add(m, new GrCudaEventRecordBuiltin(context));
+        add(m, new GrCudaEventElapsedTimeBuiltin(context));
+        add(m, new GrCudaStreamWaitEventBuiltin(context));
+        add(m, new GrCudaProfilerStartBuiltin(context));
+        add(m, new GrCudaProfilerStopBuiltin(context));
         return new GrNamespace("CU", m);
     }
 

@@ -1,0 +1,19 @@
+package dev.polygpu.grcuda.builtins;
+
+import com.oracle.truffle.api.interop.ArityException;
+import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.kernel.GrStream;
+
+/** {@code cudaStreamCreate()}: a new stream, usable as the 4th launch setting {@code k(grid, block, 0, s)}. */
+final class GrCudaStreamCreateBuiltin extends GrDeviceBuiltin {
+    GrCudaStreamCreateBuiltin(GrContext context) {
+        super("cudaStreamCreate", context);
+    }
+
+    @Override
+    protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
+        Args.arity(args, 0, 0);
+        return new GrStream(device().createStream());
+    }
+}

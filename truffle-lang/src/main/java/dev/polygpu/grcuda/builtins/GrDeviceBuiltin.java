@@ -1,0 +1,38 @@
+package dev.polygpu.grcuda.builtins;
+
+import com.oracle.truffle.api.interop.ArityException;
+import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import dev.polygpu.device.Device;
+import dev.polygpu.device.DeviceException;
+import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.GrError;
+import dev.polygpu.grcuda.objects.GrBuiltin;
+
+/**
+ * Base of the builtins that call the device: the one place where a {@link DeviceException} becomes a guest
+ * {@link GrError}, so the builtins themselves hold no catch-and-rethrow.
+ */
+abstract class GrDeviceBuiltin extends GrBuiltin {
+    protected final GrContext context;
+
+    GrDeviceBuiltin(String name, GrContext context) {
+        super(name);
+        this.context = context;
+    }
+
+    protected final Device device() {
+        return context.device();
+    }
+
+    /** The builtin's work; device failures may be thrown as they are. */
+    protected abstract Object run(Object[] args) throws ArityException, UnsupportedTypeException;
+
+    @Override
+    protected final Object call(Object[] args) throws ArityException, UnsupportedTypeException {
+        try {
+            return run(args);
+        } catch (DeviceException e) {
+            throw GrError.of(e);
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package dev.polygpu.grcuda.kernel;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.ArityException;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.UnsupportedMessageException;
+import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import dev.polygpu.device.ElementType;
+import dev.polygpu.device.KernelArg;
+import dev.polygpu.device.KernelArgs;
+import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.GrError;
+import dev.polygpu.grcuda.builtins.Args;
+import dev.polygpu.grcuda.objects.GrDeviceMemory;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns the guest's kernel arguments into device {@link KernelArgs} by the kernel's signature: device arrays
+ * for pointers, numbers checked against the range of the parameter's C type for scalars. Integer-valued
+ * floating-point numbers are accepted for integer parameters (JavaScript has no other numbers); a fraction
+ * is not.
+ */
+public final class ArgumentConverter {
+    private static final InteropLibrary INTEROP = InteropLibrary.getUncached();
+
+    /** The converted arguments, and the arrays among them with how the kernel uses each. */
+    public record Converted(KernelArgs args, List<GrDeviceMemory> arrays, List<ArgumentAccess> accesses) {
+    }
+
+    private ArgumentConverter() {
+    }
+
+    @TruffleBoundary
+    public static Converted convert(GrContext context, NidlSignature signature, Object[] args)
+            throws ArityException, UnsupportedTypeException {
+        List<NidlSignature.Param> params = signature.params();
+        Args.arity(args, params.size(), params.size());
+        KernelArgs.Builder b = KernelArgs.builder();
+        List<GrDeviceMemory> arrays = new ArrayList<>();
+        List<ArgumentAccess> accesses = new ArrayList<>();
+        for (int i = 0; i < params.size(); i++) {
+            NidlSignature.Param p = params.get(i);
+            String role = "argument " + (i + 1) + " ('" + p.name() + "') of kernel '" + signature.name() + "'";
+            if (p.pointer()) {
+                GrDeviceMemory m = Handles.memoryOrNull(context, args[i]);
+                if (m == null) {
+                    throw UnsupportedTypeException.create(args, role + " must be a device array, got "
+                            + Args.display(args[i]));
+                }
+                if (m.isFreed()) {
+                    throw GrError.of(role + " is a device array that was freed");
+                }
+                b.pointer(m.buffer(), m.byteOffset());
+                arrays.add(m);
+                accesses.add(p.access());
+            } else {
+                b.add(new KernelArg.Scalar(p.type(), scalarBits(args, i, p.type(), role)));
+            }
+        }
+        return new Converted(b.build(), arrays, accesses);
+    }
+
+    private static long scalarBits(Object[] args, int i, ElementType type, String role)
+            throws UnsupportedTypeException {
+        Object a = args[i];
+        String typed = role + " (" + NidlSignature.typeName(type) + ")";
+        try {
+            switch (type) {
+                case FLOAT, DOUBLE -> {
+                    if (!INTEROP.fitsInDouble(a)) {
+                        throw UnsupportedTypeException.create(args, typed + " must be a number, got "
+                                + Args.display(a));
+                    }
+                    double d = INTEROP.asDouble(a);
+                    return type == ElementType.FLOAT ? Float.floatToRawIntBits((float) d)
+                            : Double.doubleToRawLongBits(d);
+                }
+                case BOOL -> {
+                    if (INTEROP.isBoolean(a)) {
+                        return INTEROP.asBoolean(a) ? 1 : 0;
+                    }
+                    if (INTEROP.fitsInLong(a) && (INTEROP.asLong(a) == 0 || INTEROP.asLong(a) == 1)) {
+                        return INTEROP.asLong(a);
+                    }
+                    throw UnsupportedTypeException.create(args, typed + " must be a boolean, got "
+                            + Args.display(a));
+                }
+                default -> {
+                    if (!INTEROP.fitsInLong(a)) {
+                        throw UnsupportedTypeException.create(args, typed + " must be an integer, got "
+                                + Args.display(a));
+                    }
+                    long v = INTEROP.asLong(a);
+                    long min = min(type);
+                    long max = max(type);
+                    if (v < min || v > max) {
+                        throw UnsupportedTypeException.create(args, typed + " must be between " + min + " and "
+                                + max + ", got " + v);
+                    }
+                    return v;
+                }
+            }
+        } catch (UnsupportedMessageException e) {
+            throw UnsupportedTypeException.create(args, typed + " cannot be read: " + Args.display(a));
+        }
+    }
+
+    private static long min(ElementType t) {
+        return switch (t) {
+            case INT8 -> Byte.MIN_VALUE;
+            case INT16 -> Short.MIN_VALUE;
+            case INT32 -> Integer.MIN_VALUE;
+            case INT64 -> Long.MIN_VALUE;
+            default -> 0;
+        };
+    }
+
+    private static long max(ElementType t) {
+        return switch (t) {
+            case INT8 -> Byte.MAX_VALUE;
+            case UINT8 -> 0xFF;
+            case INT16 -> Short.MAX_VALUE;
+            case UINT16 -> 0xFFFF;
+            case INT32 -> Integer.MAX_VALUE;
+            case UINT32 -> 0xFFFF_FFFFL;
+            default -> Long.MAX_VALUE;
+        };
+    }
+}

@@ -1,0 +1,52 @@
+package dev.polygpu.grcuda.kernel;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.ArityException;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.TruffleObject;
+import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import com.oracle.truffle.api.library.ExportLibrary;
+import com.oracle.truffle.api.library.ExportMessage;
+import dev.polygpu.device.LaunchConfig;
+import dev.polygpu.grcuda.GrCUDALanguage;
+
+/** A kernel with its launch configuration ({@code k(grid, block)}); executing it with arguments launches it. */
+@ExportLibrary(InteropLibrary.class)
+public final class GrConfiguredKernel implements TruffleObject {
+    private final GrKernel kernel;
+    private final LaunchSettings settings;
+
+    GrConfiguredKernel(GrKernel kernel, LaunchSettings settings) {
+        this.kernel = kernel;
+        this.settings = settings;
+    }
+
+    @ExportMessage
+    boolean isExecutable() {
+        return true;
+    }
+
+    @ExportMessage
+    Object execute(Object[] arguments) throws ArityException, UnsupportedTypeException {
+        return kernel.launch(settings, arguments);
+    }
+
+    @ExportMessage
+    boolean hasLanguage() {
+        return true;
+    }
+
+    @ExportMessage
+    Class<GrCUDALanguage> getLanguage() {
+        return GrCUDALanguage.class;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+        LaunchConfig c = settings.config();
+        return "kernel " + kernel.signature() + " with grid " + c.grid() + ", block " + c.block()
+                + (c.dynamicSharedBytes() == 0 ? "" : ", " + c.dynamicSharedBytes() + " bytes of shared memory")
+                + (settings.stream() == null ? "" : " on stream " + settings.stream().id());
+    }
+}

@@ -1,0 +1,124 @@
+package dev.polygpu.grcuda.kernel;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.ArityException;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.TruffleObject;
+import com.oracle.truffle.api.interop.UnknownIdentifierException;
+import com.oracle.truffle.api.interop.UnsupportedMessageException;
+import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import com.oracle.truffle.api.library.ExportLibrary;
+import com.oracle.truffle.api.library.ExportMessage;
+import dev.polygpu.grcuda.GrCUDALanguage;
+import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.GrError;
+import dev.polygpu.grcuda.builtins.Args;
+import dev.polygpu.grcuda.objects.GrMethod;
+import dev.polygpu.grcuda.objects.GrNamespace;
+import dev.polygpu.grcuda.objects.GrNone;
+import dev.polygpu.grcuda.objects.GrStringList;
+
+/**
+ * A device as {@code getdevice(i)} / {@code getdevices()} return it: {@code id}, {@code properties} (a
+ * record of the attributes of {@link dev.polygpu.device.DeviceProperties#asMap()}), {@code isCurrent()} and
+ * {@code setCurrent()}. A context has one device, so device 0 is always current.
+ */
+@ExportLibrary(InteropLibrary.class)
+public final class GrDevice implements TruffleObject {
+    private static final String[] MEMBERS = {"id", "properties", "isCurrent", "setCurrent"};
+
+    private final GrContext context;
+    private final int id;
+
+    public GrDevice(GrContext context, int id) {
+        this.context = context;
+        this.id = id;
+    }
+
+    /** Number of devices the context can use. */
+    public static int count(@SuppressWarnings("unused") GrContext context) {
+        return 1;
+    }
+
+    /** Throws a guest error naming the valid ids unless {@code id} is a device of the context. */
+    @TruffleBoundary
+    public static int check(GrContext context, long id, String function) {
+        int n = count(context);
+        if (id < 0 || id >= n) {
+            throw GrError.of(function + ": there is no device " + id + "; device ids are 0 to " + (n - 1)
+                    + " (" + n + " device" + (n == 1 ? "" : "s") + ")");
+        }
+        return (int) id;
+    }
+
+    @ExportMessage
+    boolean hasMembers() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
+        return new GrStringList(MEMBERS);
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    boolean isMemberReadable(String member) {
+        return java.util.Arrays.asList(MEMBERS).contains(member);
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    boolean isMemberInvocable(String member) {
+        return member.equals("isCurrent") || member.equals("setCurrent");
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object readMember(String member) throws UnknownIdentifierException {
+        return switch (member) {
+            case "id" -> id;
+            case "properties" -> new GrNamespace("properties", context.device().properties().asMap());
+            case "isCurrent" -> new GrMethod("isCurrent", this::isCurrent);
+            case "setCurrent" -> new GrMethod("setCurrent", this::setCurrent);
+            default -> throw UnknownIdentifierException.create(member);
+        };
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object invokeMember(String member, Object[] arguments)
+            throws UnknownIdentifierException, ArityException, UnsupportedTypeException, UnsupportedMessageException {
+        return switch (member) {
+            case "isCurrent" -> isCurrent(arguments);
+            case "setCurrent" -> setCurrent(arguments);
+            default -> throw UnknownIdentifierException.create(member);
+        };
+    }
+
+    private Object isCurrent(Object[] args) throws ArityException {
+        Args.arity(args, 0, 0);
+        return id == 0;
+    }
+
+    private Object setCurrent(Object[] args) throws ArityException {
+        Args.arity(args, 0, 0);
+        return GrNone.INSTANCE;
+    }
+
+    @ExportMessage
+    boolean hasLanguage() {
+        return true;
+    }
+
+    @ExportMessage
+    Class<GrCUDALanguage> getLanguage() {
+        return GrCUDALanguage.class;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+        return "device " + id + " (" + context.device().properties().name() + ")";
+    }
+}

@@ -1,0 +1,37 @@
+package dev.polygpu.grcuda.kernel;
+
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.TruffleObject;
+import com.oracle.truffle.api.library.ExportLibrary;
+import com.oracle.truffle.api.library.ExportMessage;
+import dev.polygpu.device.Event;
+import dev.polygpu.grcuda.GrCUDALanguage;
+
+/** A CUDA event as guest code holds it: the result of {@code cudaEventCreate()}. */
+@ExportLibrary(InteropLibrary.class)
+public final class GrEvent implements TruffleObject {
+    private final Event event;
+
+    public GrEvent(Event event) {
+        this.event = event;
+    }
+
+    public Event event() {
+        return event;
+    }
+
+    @ExportMessage
+    boolean hasLanguage() {
+        return true;
+    }
+
+    @ExportMessage
+    Class<GrCUDALanguage> getLanguage() {
+        return GrCUDALanguage.class;
+    }
+
+    @ExportMessage
+    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+        return "event";
+    }
+}

@@ -1,0 +1,125 @@
+package dev.polygpu.grcuda.kernel;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.ArityException;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.TruffleObject;
+import com.oracle.truffle.api.interop.UnknownIdentifierException;
+import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import com.oracle.truffle.api.library.ExportLibrary;
+import com.oracle.truffle.api.library.ExportMessage;
+import dev.polygpu.device.KernelFunction;
+import dev.polygpu.device.Module;
+import dev.polygpu.grcuda.GrCUDALanguage;
+import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.objects.GrNone;
+import dev.polygpu.grcuda.objects.GrStringList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A kernel built by {@code buildkernel}: executed with a launch configuration ({@code k(grid, block[, shared[,
+ * stream]])}) it returns a {@link GrConfiguredKernel}, which is executed with the kernel's arguments. Members
+ * {@code name}, {@code launchCount} and {@code ptx} (the device's intermediate code; null on the CPU device).
+ *
+ * <p>Thread-safety: immutable apart from the launch counter, which is atomic.
+ */
+@ExportLibrary(InteropLibrary.class)
+public final class GrKernel implements TruffleObject {
+    private static final String[] MEMBERS = {"name", "launchCount", "ptx"};
+
+    private final GrContext context;
+    private final NidlSignature signature;
+    private final Module module;
+    private final KernelFunction function;
+    private final KernelLauncher launcher;
+    private final AtomicLong launchCount = new AtomicLong();
+
+    GrKernel(GrContext context, NidlSignature signature, Module module, KernelFunction function) {
+        this.context = context;
+        this.signature = signature;
+        this.module = module;
+        this.function = function;
+        this.launcher = new KernelLauncher(context);
+    }
+
+    public NidlSignature signature() {
+        return signature;
+    }
+
+    public KernelFunction function() {
+        return function;
+    }
+
+    public long launchCount() {
+        return launchCount.get();
+    }
+
+    /** Converts the arguments and launches through the {@link KernelLauncher}; counts the launch. */
+    @TruffleBoundary
+    Object launch(LaunchSettings settings, Object[] args) throws ArityException, UnsupportedTypeException {
+        ArgumentConverter.Converted c = ArgumentConverter.convert(context, signature, args);
+        launchCount.incrementAndGet();
+        launcher.launch(function, settings, c.args(), c.arrays(), c.accesses());
+        return GrNone.INSTANCE;
+    }
+
+    @ExportMessage
+    boolean isExecutable() {
+        return true;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object execute(Object[] arguments) throws ArityException, UnsupportedTypeException {
+        return new GrConfiguredKernel(this, LaunchSettings.of(context, signature.name(), arguments));
+    }
+
+    @ExportMessage
+    boolean hasMembers() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
+        return new GrStringList(MEMBERS);
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    boolean isMemberReadable(String member) {
+        return switch (member) {
+            case "name", "launchCount", "ptx" -> true;
+            default -> false;
+        };
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object readMember(String member) throws UnknownIdentifierException {
+        return switch (member) {
+            case "name" -> signature.name();
+            case "launchCount" -> launchCount.get();
+            case "ptx" -> {
+                String code = module.intermediateCode();
+                yield code == null ? GrNone.INSTANCE : code;
+            }
+            default -> throw UnknownIdentifierException.create(member);
+        };
+    }
+
+    @ExportMessage
+    boolean hasLanguage() {
+        return true;
+    }
+
+    @ExportMessage
+    Class<GrCUDALanguage> getLanguage() {
+        return GrCUDALanguage.class;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+        return "kernel " + signature;
+    }
+}

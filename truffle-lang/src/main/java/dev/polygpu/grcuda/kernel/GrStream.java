@@ -1,0 +1,39 @@
+package dev.polygpu.grcuda.kernel;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.TruffleObject;
+import com.oracle.truffle.api.library.ExportLibrary;
+import com.oracle.truffle.api.library.ExportMessage;
+import dev.polygpu.device.Stream;
+import dev.polygpu.grcuda.GrCUDALanguage;
+
+/** A CUDA stream as guest code holds it: the result of {@code cudaStreamCreate()}, the 4th launch setting. */
+@ExportLibrary(InteropLibrary.class)
+public final class GrStream implements TruffleObject {
+    private final Stream stream;
+
+    public GrStream(Stream stream) {
+        this.stream = stream;
+    }
+
+    public Stream stream() {
+        return stream;
+    }
+
+    @ExportMessage
+    boolean hasLanguage() {
+        return true;
+    }
+
+    @ExportMessage
+    Class<GrCUDALanguage> getLanguage() {
+        return GrCUDALanguage.class;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+        return "stream " + stream.id();
+    }
+}

@@ -1,0 +1,96 @@
+package dev.polygpu.grcuda.kernel;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.KernelFunction;
+import dev.polygpu.device.KernelParam;
+import dev.polygpu.device.Module;
+import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.GrError;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What {@code buildkernel} does: parses the signature, compiles the source on the context's device, looks the
+ * kernel up by the signature's name and checks the signature against the parameters the device sees, so that
+ * a wrong signature fails here, naming the parameter, rather than as garbage at launch.
+ */
+public final class KernelBuilder {
+    private final GrContext context;
+
+    public KernelBuilder(GrContext context) {
+        this.context = context;
+    }
+
+    /** {@code buildkernel(source, nidlSignature)}. */
+    @TruffleBoundary
+    public GrKernel build(String source, String signature) {
+        return build(source, parse(() -> NidlSignature.parse(signature)));
+    }
+
+    /** {@code buildkernel(source, name, legacySignature)}. */
+    @TruffleBoundary
+    public GrKernel buildLegacy(String source, String name, String signature) {
+        return build(source, parse(() -> NidlSignature.parseLegacy(name, signature)));
+    }
+
+    private static NidlSignature parse(java.util.function.Supplier<NidlSignature> parser) {
+        try {
+            return parser.get();
+        } catch (SignatureException e) {
+            throw GrError.of(e.getMessage());
+        }
+    }
+
+    private GrKernel build(String source, NidlSignature signature) {
+        String name = signature.name();
+        int template = name.indexOf('<');
+        String fileName = (template < 0 ? name : name.substring(0, template).strip()) + ".cu";
+        Module module;
+        KernelFunction function;
+        try {
+            module = context.device().compile(source, fileName);
+            function = module.function(name);
+        } catch (DeviceException e) {
+            throw GrError.of(e);
+        }
+        List<KernelParam> declared = function.parameters();
+        if (declared.isEmpty() && signature.params().isEmpty()) {
+            return new GrKernel(context, signature, module, function);
+        }
+        if (!declared.isEmpty()) {
+            check(signature, declared);
+            if (signature.legacy()) {
+                List<String> names = new ArrayList<>();
+                for (KernelParam p : declared) {
+                    names.add(p.name());
+                }
+                signature = signature.withNames(names);
+            }
+        }
+        return new GrKernel(context, signature, module, function);
+    }
+
+    private static void check(NidlSignature signature, List<KernelParam> declared) {
+        List<NidlSignature.Param> params = signature.params();
+        String kernel = "kernel '" + signature.name() + "'";
+        if (params.size() != declared.size()) {
+            throw GrError.of("buildkernel: the signature of " + kernel + " has " + params.size() + " parameter"
+                    + (params.size() == 1 ? "" : "s") + ", but the kernel declares " + declared.size() + ": "
+                    + declared);
+        }
+        for (int i = 0; i < params.size(); i++) {
+            NidlSignature.Param p = params.get(i);
+            KernelParam d = declared.get(i);
+            String which = "buildkernel: parameter " + (i + 1) + " ('" + p.name() + "') of " + kernel + " is ";
+            if (p.pointer() != d.pointer()) {
+                throw GrError.of(which + (p.pointer() ? "a pointer" : "a scalar " + NidlSignature.typeName(p.type()))
+                        + " in the signature, but the kernel declares '" + d + "'");
+            }
+            if (!p.pointer() && (p.type().size != d.type().size || p.type().isFloating() != d.type().isFloating())) {
+                throw GrError.of(which + NidlSignature.typeName(p.type()) + " in the signature, but the kernel"
+                        + " declares '" + d + "'");
+            }
+        }
+    }
+}

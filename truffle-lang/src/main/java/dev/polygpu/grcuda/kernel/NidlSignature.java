@@ -1,0 +1,299 @@
+package dev.polygpu.grcuda.kernel;
+
+import dev.polygpu.device.ElementType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * A kernel's signature: its name (a template instantiation such as {@code k<float>} included) and its
+ * parameters with their kind, C type and {@link ArgumentAccess}. Parsed from GrCUDA's two notations:
+ * <ul>
+ * <li>NIDL, {@link #parse}: {@code "square(x: inout pointer float, y: out pointer float, n: sint32)"};
+ * directions {@code in}/{@code const} (read), {@code out} (write-only), {@code inout}; a pointer needs one.</li>
+ * <li>legacy, {@link #parseLegacy}: a name and {@code "pointer, const pointer, sint32"}; {@code const pointer}
+ * or {@code pointer const} is read-only, a plain {@code pointer} read-write and untyped; parameters are named
+ * {@code arg1}, {@code arg2}… until {@link #withNames} gives them the kernel's names.</li>
+ * </ul>
+ * Immutable.
+ */
+public record NidlSignature(String name, List<Param> params, boolean legacy) {
+
+    /** One parameter; {@code type} is the pointee type of a pointer (null for an untyped legacy pointer). */
+    public record Param(String name, boolean pointer, ElementType type, ArgumentAccess access) {
+        @Override
+        public String toString() {
+            if (!pointer) {
+                return name + ": " + typeName(type);
+            }
+            String direction = switch (access) {
+                case READ -> "in";
+                case WRITE -> "out";
+                case READ_WRITE -> "inout";
+            };
+            return name + ": " + direction + " pointer" + (type == null ? "" : " " + typeName(type));
+        }
+    }
+
+    private static final Map<String, ElementType> TYPES = Map.ofEntries(
+            Map.entry("sint8", ElementType.INT8), Map.entry("sint16", ElementType.INT16),
+            Map.entry("sint32", ElementType.INT32), Map.entry("sint64", ElementType.INT64),
+            Map.entry("uint8", ElementType.UINT8), Map.entry("uint16", ElementType.UINT16),
+            Map.entry("uint32", ElementType.UINT32), Map.entry("uint64", ElementType.UINT64),
+            Map.entry("float", ElementType.FLOAT), Map.entry("double", ElementType.DOUBLE),
+            Map.entry("char", ElementType.INT8), Map.entry("bool", ElementType.BOOL));
+    private static final String TYPE_LIST = "sint8, sint16, sint32, sint64, uint8, uint16, uint32, uint64, "
+            + "float, double, char, bool";
+
+    public NidlSignature {
+        params = List.copyOf(params);
+    }
+
+    /** The NIDL name of a C type ({@code sint32}, {@code float}). */
+    public static String typeName(ElementType t) {
+        return switch (t) {
+            case BOOL -> "bool";
+            case INT8 -> "sint8";
+            case UINT8 -> "uint8";
+            case INT16 -> "sint16";
+            case UINT16 -> "uint16";
+            case INT32 -> "sint32";
+            case UINT32 -> "uint32";
+            case INT64 -> "sint64";
+            case UINT64 -> "uint64";
+            case FLOAT -> "float";
+            case DOUBLE -> "double";
+        };
+    }
+
+    /** Parses a NIDL signature; throws {@link SignatureException} naming the column of the problem. */
+    public static NidlSignature parse(String text) {
+        Scanner s = new Scanner(text);
+        s.skipSpaces();
+        String name = s.kernelName();
+        s.skipSpaces();
+        s.expect('(', "expected '(' after kernel name '" + name + "'");
+        List<Param> params = new ArrayList<>();
+        s.skipSpaces();
+        if (!s.at(')')) {
+            do {
+                s.skipSpaces();
+                params.add(s.nidlParam(params));
+                s.skipSpaces();
+            } while (s.accept(','));
+        }
+        s.expect(')', params.isEmpty() ? "expected a parameter or ')'" : "expected ',' or ')' after parameter '"
+                + params.getLast().name() + "'");
+        s.skipSpaces();
+        s.expectEnd();
+        return new NidlSignature(name, params, false);
+    }
+
+    /** Parses the legacy form: {@code name} and a comma-separated type list such as {@code "pointer, sint32"}. */
+    public static NidlSignature parseLegacy(String name, String types) {
+        Scanner n = new Scanner(name);
+        n.skipSpaces();
+        String kernel = n.kernelName();
+        n.skipSpaces();
+        n.expectEnd();
+        Scanner s = new Scanner(types);
+        List<Param> params = new ArrayList<>();
+        s.skipSpaces();
+        if (!s.atEnd()) {
+            do {
+                s.skipSpaces();
+                params.add(s.legacyParam("arg" + (params.size() + 1)));
+                s.skipSpaces();
+            } while (s.accept(','));
+            s.expectEnd();
+        }
+        return new NidlSignature(kernel, params, true);
+    }
+
+    /** This signature with its parameters renamed (the kernel's own names for a legacy signature). */
+    public NidlSignature withNames(List<String> names) {
+        List<Param> renamed = new ArrayList<>();
+        for (int i = 0; i < params.size(); i++) {
+            Param p = params.get(i);
+            renamed.add(new Param(names.get(i), p.pointer(), p.type(), p.access()));
+        }
+        return new NidlSignature(name, renamed, legacy);
+    }
+
+    @Override
+    public String toString() {
+        StringJoiner j = new StringJoiner(", ", name + "(", ")");
+        for (Param p : params) {
+            j.add(p.toString());
+        }
+        return j.toString();
+    }
+
+    /** A hand-written scanner over one signature text; positions are 0-based, messages 1-based. */
+    private static final class Scanner {
+        private final String text;
+        private int pos;
+
+        Scanner(String text) {
+            this.text = text;
+        }
+
+        boolean atEnd() {
+            return pos >= text.length();
+        }
+
+        boolean at(char c) {
+            return pos < text.length() && text.charAt(pos) == c;
+        }
+
+        boolean accept(char c) {
+            if (at(c)) {
+                pos++;
+                return true;
+            }
+            return false;
+        }
+
+        void skipSpaces() {
+            while (pos < text.length() && Character.isWhitespace(text.charAt(pos))) {
+                pos++;
+            }
+        }
+
+        void expect(char c, String problem) {
+            if (!accept(c)) {
+                throw error(pos, problem);
+            }
+        }
+
+        void expectEnd() {
+            if (!atEnd()) {
+                throw error(pos, "unexpected '" + text.charAt(pos) + "' after the signature");
+            }
+        }
+
+        SignatureException error(int at, String problem) {
+            return new SignatureException(at + 1, problem, text);
+        }
+
+        /** An identifier, or null (position unchanged) if there is none here. */
+        String identifier() {
+            int start = pos;
+            if (pos < text.length() && Character.isJavaIdentifierStart(text.charAt(pos))) {
+                pos++;
+                while (pos < text.length() && Character.isJavaIdentifierPart(text.charAt(pos))) {
+                    pos++;
+                }
+            }
+            return start == pos ? null : text.substring(start, pos);
+        }
+
+        /** A kernel name with an optional template argument list, kept as written ({@code reduce<float, 256>}). */
+        String kernelName() {
+            int start = pos;
+            if (identifier() == null) {
+                throw error(pos, atEnd() ? "expected a kernel name" : "expected a kernel name, got '"
+                        + text.charAt(pos) + "'");
+            }
+            skipSpaces();
+            if (!at('<')) {
+                return text.substring(start, pos).strip();
+            }
+            int open = pos;
+            int depth = 0;
+            do {
+                if (atEnd()) {
+                    throw error(open, "unclosed '<' in the template name");
+                }
+                char c = text.charAt(pos++);
+                depth += c == '<' ? 1 : c == '>' ? -1 : 0;
+            } while (depth > 0);
+            return text.substring(start, pos);
+        }
+
+        Param nidlParam(List<Param> earlier) {
+            int start = pos;
+            String name = identifier();
+            if (name == null) {
+                throw error(pos, "expected a parameter name");
+            }
+            for (Param p : earlier) {
+                if (p.name().equals(name)) {
+                    throw error(start, "parameter '" + name + "' appears twice");
+                }
+            }
+            skipSpaces();
+            expect(':', "expected ':' after parameter name '" + name + "'");
+            skipSpaces();
+            int wordAt = pos;
+            String word = identifier();
+            ArgumentAccess access = null;
+            if (word != null) {
+                access = switch (word) {
+                    case "in", "const" -> ArgumentAccess.READ;
+                    case "out" -> ArgumentAccess.WRITE;
+                    case "inout" -> ArgumentAccess.READ_WRITE;
+                    default -> null;
+                };
+                if (access != null) {
+                    skipSpaces();
+                    wordAt = pos;
+                    word = identifier();
+                }
+            }
+            if ("pointer".equals(word)) {
+                if (access == null) {
+                    throw error(wordAt, "pointer parameter '" + name + "' needs a direction: in, out or inout");
+                }
+                skipSpaces();
+                int typeAt = pos;
+                return new Param(name, true, type(identifier(), typeAt, "pointer parameter '" + name + "'"),
+                        access);
+            }
+            if (access != null && access != ArgumentAccess.READ) {
+                throw error(start, "scalar parameter '" + name + "' cannot be '"
+                        + (access == ArgumentAccess.WRITE ? "out" : "inout") + "'; only pointers can be written");
+            }
+            return new Param(name, false, type(word, wordAt, "parameter '" + name + "'"), ArgumentAccess.READ);
+        }
+
+        Param legacyParam(String name) {
+            int start = pos;
+            String word = identifier();
+            boolean constant = false;
+            if ("const".equals(word)) {
+                constant = true;
+                skipSpaces();
+                start = pos;
+                word = identifier();
+                if (!"pointer".equals(word)) {
+                    throw error(start, "expected 'pointer' after 'const'");
+                }
+            }
+            if ("pointer".equals(word)) {
+                skipSpaces();
+                int save = pos;
+                if ("const".equals(identifier())) {
+                    constant = true;
+                } else {
+                    pos = save;
+                }
+                return new Param(name, true, null, constant ? ArgumentAccess.READ : ArgumentAccess.READ_WRITE);
+            }
+            return new Param(name, false, type(word, start, "parameter " + name.substring(3)),
+                    ArgumentAccess.READ);
+        }
+
+        private ElementType type(String word, int at, String what) {
+            if (word == null) {
+                throw error(at, "expected a type for " + what + " (" + TYPE_LIST + ")");
+            }
+            ElementType t = TYPES.get(word);
+            if (t == null) {
+                throw error(at, "unknown type '" + word + "' for " + what + "; types are " + TYPE_LIST);
+            }
+            return t;
+        }
+    }
+}
