@@ -1,0 +1,133 @@
+package dev.polygpu.grcuda.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.polygpu.device.ElementType;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Engine;
+import org.graalvm.polyglot.Value;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Devices, their properties, and the cuda* runtime functions through the polyglot API. */
+class GrDeviceTest {
+    private static Engine engine;
+    private Context c;
+    private Value cu;
+
+    @BeforeAll
+    static void start() {
+        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
+    }
+
+    @AfterAll
+    static void stop() {
+        engine.close();
+    }
+
+    @BeforeEach
+    void open() {
+        c = Context.newBuilder("grcuda").engine(engine).allowAllAccess(true).build();
+        cu = c.eval("grcuda", "CU");
+    }
+
+    @AfterEach
+    void close() {
+        c.close();
+    }
+
+    private Value call(String name, Object... args) {
+        return cu.getMember(name).execute(args);
+    }
+
+    private String error(String name, Object... args) {
+        return assertThrows(RuntimeException.class, () -> call(name, args)).getMessage();
+    }
+
+    @Test
+    void devicesAndTheirProperties() {
+        Value devices = call("getdevices");
+        assertEquals(1, devices.getArraySize());
+        Value d = devices.getArrayElement(0);
+        assertEquals(0, d.getMember("id").asInt());
+        assertTrue(d.invokeMember("isCurrent").asBoolean());
+        assertTrue(d.getMember("isCurrent").execute().asBoolean());
+        assertTrue(d.invokeMember("setCurrent").isNull());
+        Value p = d.getMember("properties");
+        assertEquals(32, p.getMember("warpSize").asInt());
+        assertTrue(p.getMember("maxThreadsPerBlock").asInt() >= 256);
+        assertTrue(p.hasMember("deviceName") && p.hasMember("multiProcessorCount"));
+        assertEquals(0, call("getdevice", 0).getMember("id").asInt());
+        assertEquals("getdevice: there is no device 1; device ids are 0 to 0 (1 device)", error("getdevice", 1));
+        assertTrue(c.eval("grcuda", "getdevice(0)").toString().startsWith("device 0 ("));
+    }
+
+    @Test
+    void deviceRuntimeFunctions() {
+        assertEquals(1, call("cudaGetDeviceCount").asInt());
+        assertEquals(0, call("cudaGetDevice").asInt());
+        assertTrue(call("cudaSetDevice", 0).isNull());
+        assertEquals("cudaSetDevice: there is no device 2; device ids are 0 to 0 (1 device)",
+                error("cudaSetDevice", 2));
+        assertEquals(32, call("cudaDeviceGetAttribute", "warpSize", 0).asInt());
+        String unknown = error("cudaDeviceGetAttribute", "warpsize", 0);
+        assertTrue(unknown.startsWith("cudaDeviceGetAttribute: unknown attribute 'warpsize'; attributes are"
+                + " deviceName, computeCapabilityMajor,"), unknown);
+        assertTrue(call("cudaDeviceSynchronize").isNull());
+        assertTrue(call("cudaDeviceReset").isNull());
+        assertTrue(call("cudaProfilerStart").isNull());
+        assertTrue(call("cudaProfilerStop").isNull());
+        assertEquals("CUDA_ERROR_ILLEGAL_ADDRESS", call("cudaGetErrorString", 700).asString());
+        assertEquals("CUDA_SUCCESS", call("cudaGetErrorString", 0).asString());
+        assertEquals("CUDA_ERROR_UNKNOWN", call("cudaGetErrorString", 12345).asString());
+    }
+
+    @Test
+    void streamsAndEventsOrderAndTimeALaunch() {
+        Value k = call("buildkernel", GrKernelTest.SQUARE, GrKernelTest.SIG);
+        TestMemory x = TestMemory.allocate(c, ElementType.FLOAT, 100);
+        TestMemory y = TestMemory.allocate(c, ElementType.FLOAT, 100);
+        for (int i = 0; i < 100; i++) {
+            x.buffer().setFloat(i, i * 0.5f + 1);
+        }
+        Value s = call("cudaStreamCreate");
+        Value start = call("cudaEventCreate");
+        Value end = call("cudaEventCreate");
+        call("cudaEventRecord", start, s);
+        k.execute(1, 64, 0, s).execute(x, y, 100);
+        call("cudaEventRecord", end, s);
+        assertTrue(call("cudaStreamWaitEvent", s, end).isNull());
+        call("cudaStreamSynchronize", s);
+        assertTrue(call("cudaEventElapsedTime", start, end).asFloat() >= 0);
+        assertEquals(50.5f * 50.5f, y.buffer().getFloat(99));
+        call("cudaEventRecord", start);
+        call("cudaEventDestroy", start);
+        call("cudaEventDestroy", end);
+        call("cudaStreamDestroy", s);
+        assertEquals("cudaStreamSynchronize: argument 1 must be a stream from cudaStreamCreate(), got 3",
+                error("cudaStreamSynchronize", 3).replaceFirst("^.*?cudaStream", "cudaStream").replaceFirst(" Provided.*", ""));
+    }
+
+    @Test
+    void memcpyCopiesBetweenDeviceArrays() {
+        TestMemory a = TestMemory.allocate(c, ElementType.INT32, 16);
+        TestMemory b = TestMemory.allocate(c, ElementType.INT32, 16);
+        for (int i = 0; i < 16; i++) {
+            a.buffer().setInt(i, 3 * i + 7);
+        }
+        assertTrue(call("cudaMemcpy", b, a, 8 * 4).isNull());
+        for (int i = 0; i < 16; i++) {
+            assertEquals(i < 8 ? 3 * i + 7 : 0, b.buffer().getInt(i), "element " + i);
+        }
+        assertEquals("cudaMemcpy: cannot copy 100 bytes; the destination array has 64", error("cudaMemcpy", b, a, 100));
+        String notArray = error("cudaMemcpy", b, 5, 4);
+        assertTrue(notArray.contains("cudaMemcpy: argument 2 (source) must be a device array, got 5"), notArray);
+        assertFalse(a.isFreed());
+    }
+}
