@@ -1,6 +1,7 @@
 package dev.polygpu.grcuda.builtins;
 
 import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.array.GrDeviceArrayFunction;
 import dev.polygpu.grcuda.objects.GrBuiltin;
 import dev.polygpu.grcuda.objects.GrNamespace;
 import java.util.LinkedHashMap;
@@ -16,6 +17,7 @@ public final class Builtins {
         // options and devices
         add(m, new GetOptionsBuiltin(context));
         // arrays
+        m.put(GrDeviceArrayFunction.NAME, new GrDeviceArrayFunction(context));
         // kernels
         // CUDA runtime functions
         return new GrNamespace("CU", m);
