@@ -86,6 +86,8 @@ final class ArrayMethods {
             for (long i = 0; i < n; i++) {
                 ElementConversion.store(m, i, interop.readArrayElement(src, i), InteropLibrary.getUncached());
             }
+        } catch (UnsupportedTypeException e) {
+            throw e;
         } catch (InteropException e) {
             throw GrError.of("copyFrom: cannot read the source (" + size + " elements): " + e.getMessage());
         }
