@@ -1,6 +1,7 @@
 package dev.polygpu.grcuda.builtins;
 
 import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.array.GrDeviceArrayFunction;
 import dev.polygpu.grcuda.objects.GrBuiltin;
 import dev.polygpu.grcuda.objects.GrNamespace;
 import java.util.LinkedHashMap;
@@ -18,6 +19,7 @@ public final class Builtins {
         add(m, new GrGetDevicesBuiltin(context));
         add(m, new GrGetDeviceBuiltin(context));
         // arrays
+        m.put(GrDeviceArrayFunction.NAME, new GrDeviceArrayFunction(context));
         // kernels
         add(m, new GrBuildKernelBuiltin(context));
         add(m, GrBindKernelBuiltin.bindkernel(context));

@@ -1,0 +1,165 @@
+package dev.polygpu.grcuda.array;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.TruffleLanguage;
+import com.oracle.truffle.api.interop.ArityException;
+import com.oracle.truffle.api.interop.InteropException;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.UnknownIdentifierException;
+import com.oracle.truffle.api.interop.UnsupportedMessageException;
+import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.GrError;
+import dev.polygpu.grcuda.builtins.Args;
+import dev.polygpu.grcuda.objects.GrStringList;
+
+/**
+ * The methods of a whole device array (1-D or multi-dimensional, in memory order): {@code copyFrom(src[, n])},
+ * {@code copyTo(dst[, n])}, {@code free()}, its Java name {@code freeMemory()}, and {@code isMemoryFreed()}.
+ * A source or destination is another device array of the same element type (a device copy), a Java
+ * primitive array (a bulk copy), or any interop array (element by element, converted and range-checked).
+ */
+final class ArrayMethods {
+    static final String[] NAMES = {"copyFrom", "copyTo", "free", "freeMemory", "isMemoryFreed"};
+
+    private ArrayMethods() {
+    }
+
+    static boolean has(String name) {
+        for (String n : NAMES) {
+            if (n.equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static Object names() {
+        return new GrStringList(NAMES.clone());
+    }
+
+    @TruffleBoundary
+    static Object invoke(ArrayMemory m, String name, Object[] args)
+            throws UnknownIdentifierException, ArityException, UnsupportedTypeException {
+        switch (name) {
+            case "copyFrom", "copyTo" -> {
+                Args.arity(args, 1, 2);
+                long n = args.length == 2 ? Args.integer(args, 1, name, "number of elements") : m.count;
+                if (n < 0 || n > m.count) {
+                    throw GrError.of(name + ": cannot copy " + n + " elements; " + m.description + " has " + m.count);
+                }
+                if (name.equals("copyFrom")) {
+                    copyFrom(m, args[0], n);
+                } else {
+                    copyTo(m, args[0], n);
+                }
+                return args[0];
+            }
+            case "free", "freeMemory" -> {
+                Args.arity(args, 0, 0);
+                m.free();
+                return GrArrayNone.INSTANCE;
+            }
+            case "isMemoryFreed" -> {
+                Args.arity(args, 0, 0);
+                return m.isFreed();
+            }
+            default -> throw UnknownIdentifierException.create(name);
+        }
+    }
+
+    private static void copyFrom(ArrayMemory m, Object src, long n) throws UnsupportedTypeException {
+        m.live();
+        if (src instanceof ArrayHolder h) {
+            ArrayMemory s = deviceOperand(m, h, n, "copyFrom", "source");
+            ArrayAccess.copy(m, 0, s, h.firstElement(), n);
+            return;
+        }
+        Object host = javaArray(src);
+        if (host != null && java.lang.reflect.Array.getLength(host) >= n
+                && ArrayAccess.copyFromJavaArray(m, 0, host, (int) n)) {
+            return;
+        }
+        InteropLibrary interop = InteropLibrary.getUncached();
+        long size = hostSize(src, n, "copyFrom", "source");
+        try {
+            for (long i = 0; i < n; i++) {
+                ElementConversion.store(m, i, interop.readArrayElement(src, i), InteropLibrary.getUncached());
+            }
+        } catch (UnsupportedTypeException e) {
+            throw e;
+        } catch (InteropException e) {
+            throw GrError.of("copyFrom: cannot read the source (" + size + " elements): " + e.getMessage());
+        }
+    }
+
+    private static void copyTo(ArrayMemory m, Object dst, long n) throws UnsupportedTypeException {
+        m.live();
+        if (dst instanceof ArrayHolder h) {
+            ArrayMemory d = deviceOperand(m, h, n, "copyTo", "destination");
+            ArrayAccess.copy(d, h.firstElement(), m, 0, n);
+            return;
+        }
+        Object host = javaArray(dst);
+        if (host != null && java.lang.reflect.Array.getLength(host) >= n
+                && ArrayAccess.copyToJavaArray(m, 0, host, (int) n)) {
+            return;
+        }
+        InteropLibrary interop = InteropLibrary.getUncached();
+        hostSize(dst, n, "copyTo", "destination");
+        for (long i = 0; i < n; i++) {
+            try {
+                interop.writeArrayElement(dst, i, ArrayAccess.read(m, i));
+            } catch (InteropException e) {
+                throw GrError.of("copyTo: cannot write element " + i + " of the destination: " + e.getMessage());
+            }
+        }
+    }
+
+    private static ArrayMemory deviceOperand(ArrayMemory m, ArrayHolder h, long n, String function, String role) {
+        ArrayMemory other = h.memory();
+        other.live();
+        if (other.type != m.type) {
+            throw GrError.of(function + ": the " + role + " " + other.description + " has element type "
+                    + ElementTypes.shortName(other.type) + ", not " + ElementTypes.shortName(m.type));
+        }
+        if (!h.isContiguous()) {
+            throw GrError.of(function + ": the " + role + " is a view that is not contiguous in memory");
+        }
+        if (h.elementCount() < n) {
+            throw GrError.of(function + ": the " + role + " has " + h.elementCount() + " elements, fewer than the "
+                    + n + " to copy");
+        }
+        return other;
+    }
+
+    private static long hostSize(Object o, long n, String function, String role) throws UnsupportedTypeException {
+        InteropLibrary interop = InteropLibrary.getUncached();
+        if (!interop.hasArrayElements(o)) {
+            throw UnsupportedTypeException.create(new Object[]{o}, function + ": the " + role + " must be a device"
+                    + " array, a host array or list, got " + Args.display(o));
+        }
+        try {
+            long size = interop.getArraySize(o);
+            if (size < n) {
+                throw GrError.of(function + ": the " + role + " has " + size + " elements, fewer than the " + n
+                        + " to copy");
+            }
+            return size;
+        } catch (UnsupportedMessageException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The Java primitive array behind a host object, or null. */
+    private static Object javaArray(Object o) {
+        TruffleLanguage.Env env = GrContext.get(null).env();
+        if (env.isHostObject(o)) {
+            Object h = env.asHostObject(o);
+            if (h != null && h.getClass().isArray() && h.getClass().getComponentType().isPrimitive()) {
+                return h;
+            }
+        }
+        return null;
+    }
+}

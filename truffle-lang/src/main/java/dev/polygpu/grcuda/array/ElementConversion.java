@@ -1,0 +1,104 @@
+package dev.polygpu.grcuda.array;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.UnsupportedMessageException;
+import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import dev.polygpu.device.ElementType;
+import dev.polygpu.grcuda.builtins.Args;
+import java.math.BigInteger;
+
+/**
+ * Converts an interop value into an element of a device array and stores it through {@link ArrayAccess}:
+ * any interop number that the C type holds exactly (integers range-checked, floats for float and double
+ * arrays), booleans for bool arrays. A value that does not fit is an {@link UnsupportedTypeException} naming
+ * the value and the array's type.
+ */
+final class ElementConversion {
+    private static final BigInteger ULONG_LIMIT = BigInteger.ONE.shiftLeft(64);
+
+    private ElementConversion() {
+    }
+
+    static void store(ArrayMemory m, long index, Object value, InteropLibrary values) throws UnsupportedTypeException {
+        ElementType type = m.type;
+        try {
+            if (type == ElementType.BOOL) {
+                if (!values.isBoolean(value)) {
+                    throw unsupported(value, type, "expected a boolean");
+                }
+                ArrayAccess.writeInteger(m, index, values.asBoolean(value) ? 1 : 0);
+            } else if (type.isFloating()) {
+                double d;
+                if (values.fitsInDouble(value)) {
+                    d = values.asDouble(value);
+                } else if (values.fitsInLong(value)) {
+                    d = values.asLong(value);
+                } else {
+                    throw unsupported(value, type, "expected a number");
+                }
+                ArrayAccess.writeFloating(m, index, d);
+            } else if (values.fitsInLong(value)) {
+                long v = values.asLong(value);
+                if (!fits(type, v)) {
+                    throw outOfRange(value, type);
+                }
+                ArrayAccess.writeInteger(m, index, v);
+            } else if (type == ElementType.UINT64 && values.fitsInBigInteger(value)) {
+                ArrayAccess.writeInteger(m, index, unsignedLong(value, values.asBigInteger(value)));
+            } else if (values.fitsInBigInteger(value)) {
+                throw outOfRange(value, type);
+            } else {
+                throw unsupported(value, type, "expected an integer");
+            }
+        } catch (UnsupportedMessageException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long unsignedLong(Object value, BigInteger v) throws UnsupportedTypeException {
+        if (v.signum() < 0 || v.compareTo(ULONG_LIMIT) >= 0) {
+            throw outOfRange(value, ElementType.UINT64);
+        }
+        return v.longValue();
+    }
+
+    private static boolean fits(ElementType type, long v) {
+        return switch (type) {
+            case INT8 -> v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE;
+            case UINT8 -> v >= 0 && v <= 0xff;
+            case INT16 -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE;
+            case UINT16 -> v >= 0 && v <= 0xffff;
+            case INT32 -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE;
+            case UINT32 -> v >= 0 && v <= 0xffffffffL;
+            case UINT64 -> v >= 0;
+            default -> true;
+        };
+    }
+
+    private static String range(ElementType type) {
+        return switch (type) {
+            case INT8 -> "-128 to 127";
+            case UINT8 -> "0 to 255";
+            case INT16 -> "-32768 to 32767";
+            case UINT16 -> "0 to 65535";
+            case INT32 -> "-2147483648 to 2147483647";
+            case UINT32 -> "0 to 4294967295";
+            case INT64 -> "-9223372036854775808 to 9223372036854775807";
+            case UINT64 -> "0 to 18446744073709551615";
+            default -> "";
+        };
+    }
+
+    @TruffleBoundary
+    private static UnsupportedTypeException outOfRange(Object value, ElementType type) {
+        return UnsupportedTypeException.create(new Object[]{value}, "cannot store " + Args.display(value)
+                + " in a DeviceArray of " + ElementTypes.shortName(type) + ": out of range " + range(type));
+    }
+
+    @TruffleBoundary
+    private static UnsupportedTypeException unsupported(Object value, ElementType type, String expected) {
+        return UnsupportedTypeException.create(new Object[]{value}, "cannot store " + Args.display(value)
+                + " in a DeviceArray of " + ElementTypes.shortName(type) + ": " + expected);
+    }
+}

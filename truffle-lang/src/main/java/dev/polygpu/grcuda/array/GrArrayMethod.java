@@ -1,0 +1,56 @@
+package dev.polygpu.grcuda.array;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.ArityException;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.TruffleObject;
+import com.oracle.truffle.api.interop.UnknownIdentifierException;
+import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import com.oracle.truffle.api.library.ExportLibrary;
+import com.oracle.truffle.api.library.ExportMessage;
+import dev.polygpu.grcuda.GrCUDALanguage;
+
+/**
+ * A method of a device array read as a member ({@code f = a.copyFrom}), bound to its array: languages that
+ * read a member before calling it (GraalPy) call this.
+ */
+@ExportLibrary(InteropLibrary.class)
+final class GrArrayMethod implements TruffleObject {
+    private final ArrayMemory memory;
+    private final String name;
+
+    GrArrayMethod(ArrayMemory memory, String name) {
+        this.memory = memory;
+        this.name = name;
+    }
+
+    @ExportMessage
+    boolean isExecutable() {
+        return true;
+    }
+
+    @ExportMessage
+    Object execute(Object[] arguments) throws ArityException, UnsupportedTypeException {
+        try {
+            return ArrayMethods.invoke(memory, name, arguments);
+        } catch (UnknownIdentifierException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @ExportMessage
+    boolean hasLanguage() {
+        return true;
+    }
+
+    @ExportMessage
+    Class<GrCUDALanguage> getLanguage() {
+        return GrCUDALanguage.class;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+        return "method " + name + " of " + memory.description;
+    }
+}

@@ -1,0 +1,267 @@
+package dev.polygpu.grcuda.array;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.ArityException;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.InvalidArrayIndexException;
+import com.oracle.truffle.api.interop.InvalidBufferOffsetException;
+import com.oracle.truffle.api.interop.TruffleObject;
+import com.oracle.truffle.api.interop.UnknownIdentifierException;
+import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import com.oracle.truffle.api.library.CachedLibrary;
+import com.oracle.truffle.api.library.ExportLibrary;
+import com.oracle.truffle.api.library.ExportMessage;
+import dev.polygpu.device.ElementType;
+import dev.polygpu.device.UnifiedBuffer;
+import dev.polygpu.grcuda.GrCUDALanguage;
+import java.nio.ByteOrder;
+
+/**
+ * A 1-D device array ({@code DeviceArray("float", n)}, {@code float[n]}): an interop array of its elements,
+ * an interop buffer of its bytes (so GraalPy and GraalJS can read it in bulk), and the members of
+ * {@link ArrayMethods}. A kernel gets its whole buffer.
+ */
+@ExportLibrary(InteropLibrary.class)
+public final class GrDeviceArray implements TruffleObject, ArrayHolder {
+    private static final long[] UNIT_STRIDE = {1};
+
+    private final ArrayMemory memory;
+
+    GrDeviceArray(ArrayMemory memory) {
+        this.memory = memory;
+    }
+
+    @Override
+    public ArrayMemory memory() {
+        return memory;
+    }
+
+    @Override
+    public long firstElement() {
+        return 0;
+    }
+
+    @Override
+    public boolean isContiguous() {
+        return true;
+    }
+
+    @Override
+    public UnifiedBuffer buffer() {
+        return memory.live();
+    }
+
+    @Override
+    public long byteOffset() {
+        return 0;
+    }
+
+    @Override
+    public ElementType elementType() {
+        return memory.type;
+    }
+
+    @Override
+    public long elementCount() {
+        return memory.count;
+    }
+
+    @Override
+    public boolean isFreed() {
+        return memory.isFreed();
+    }
+
+    @ExportMessage
+    boolean hasArrayElements() {
+        return true;
+    }
+
+    @ExportMessage
+    long getArraySize() {
+        return memory.count;
+    }
+
+    @ExportMessage(name = "isArrayElementReadable")
+    @ExportMessage(name = "isArrayElementModifiable")
+    boolean isArrayElementReadable(long index) {
+        return index >= 0 && index < memory.count;
+    }
+
+    @ExportMessage
+    Object readArrayElement(long index) throws InvalidArrayIndexException {
+        if (!isArrayElementReadable(index)) {
+            throw InvalidArrayIndexException.create(index);
+        }
+        return ArrayAccess.read(memory, index);
+    }
+
+    @ExportMessage
+    void writeArrayElement(long index, Object value, @CachedLibrary(limit = "3") InteropLibrary values)
+            throws InvalidArrayIndexException, UnsupportedTypeException {
+        if (!isArrayElementReadable(index)) {
+            throw InvalidArrayIndexException.create(index);
+        }
+        ElementConversion.store(memory, index, value, values);
+    }
+
+    @ExportMessage
+    boolean isArrayElementInsertable(@SuppressWarnings("unused") long index) {
+        return false;
+    }
+
+    @ExportMessage
+    boolean hasBufferElements() {
+        return true;
+    }
+
+    @ExportMessage
+    boolean isBufferWritable() {
+        return true;
+    }
+
+    @ExportMessage
+    long getBufferSize() {
+        return memory.count * memory.type.size;
+    }
+
+    private void checkOffset(long byteOffset, int length) throws InvalidBufferOffsetException {
+        if (byteOffset < 0 || length < 0 || byteOffset > getBufferSize() - length) {
+            throw InvalidBufferOffsetException.create(byteOffset, length);
+        }
+    }
+
+    @ExportMessage
+    byte readBufferByte(long byteOffset) throws InvalidBufferOffsetException {
+        checkOffset(byteOffset, 1);
+        return ArrayAccess.readByte(memory, byteOffset);
+    }
+
+    @ExportMessage
+    void writeBufferByte(long byteOffset, byte value) throws InvalidBufferOffsetException {
+        checkOffset(byteOffset, 1);
+        ArrayAccess.writeByte(memory, byteOffset, value);
+    }
+
+    @ExportMessage
+    void readBuffer(long byteOffset, byte[] destination, int destinationOffset, int length)
+            throws InvalidBufferOffsetException {
+        checkOffset(byteOffset, length);
+        ArrayAccess.readBytes(memory, byteOffset, destination, destinationOffset, length);
+    }
+
+    @ExportMessage
+    short readBufferShort(ByteOrder order, long byteOffset) throws InvalidBufferOffsetException {
+        checkOffset(byteOffset, 2);
+        return ArrayAccess.readShort(memory, order, byteOffset);
+    }
+
+    @ExportMessage
+    void writeBufferShort(ByteOrder order, long byteOffset, short value) throws InvalidBufferOffsetException {
+        checkOffset(byteOffset, 2);
+        ArrayAccess.writeShort(memory, order, byteOffset, value);
+    }
+
+    @ExportMessage
+    int readBufferInt(ByteOrder order, long byteOffset) throws InvalidBufferOffsetException {
+        checkOffset(byteOffset, 4);
+        return ArrayAccess.readInt(memory, order, byteOffset);
+    }
+
+    @ExportMessage
+    void writeBufferInt(ByteOrder order, long byteOffset, int value) throws InvalidBufferOffsetException {
+        checkOffset(byteOffset, 4);
+        ArrayAccess.writeInt(memory, order, byteOffset, value);
+    }
+
+    @ExportMessage
+    long readBufferLong(ByteOrder order, long byteOffset) throws InvalidBufferOffsetException {
+        checkOffset(byteOffset, 8);
+        return ArrayAccess.readLong(memory, order, byteOffset);
+    }
+
+    @ExportMessage
+    void writeBufferLong(ByteOrder order, long byteOffset, long value) throws InvalidBufferOffsetException {
+        checkOffset(byteOffset, 8);
+        ArrayAccess.writeLong(memory, order, byteOffset, value);
+    }
+
+    @ExportMessage
+    float readBufferFloat(ByteOrder order, long byteOffset) throws InvalidBufferOffsetException {
+        checkOffset(byteOffset, 4);
+        return ArrayAccess.readFloat(memory, order, byteOffset);
+    }
+
+    @ExportMessage
+    void writeBufferFloat(ByteOrder order, long byteOffset, float value) throws InvalidBufferOffsetException {
+        checkOffset(byteOffset, 4);
+        ArrayAccess.writeFloat(memory, order, byteOffset, value);
+    }
+
+    @ExportMessage
+    double readBufferDouble(ByteOrder order, long byteOffset) throws InvalidBufferOffsetException {
+        checkOffset(byteOffset, 8);
+        return ArrayAccess.readDouble(memory, order, byteOffset);
+    }
+
+    @ExportMessage
+    void writeBufferDouble(ByteOrder order, long byteOffset, double value) throws InvalidBufferOffsetException {
+        checkOffset(byteOffset, 8);
+        ArrayAccess.writeDouble(memory, order, byteOffset, value);
+    }
+
+    @ExportMessage
+    boolean hasMembers() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
+        return ArrayMethods.names();
+    }
+
+    @ExportMessage(name = "isMemberReadable")
+    @ExportMessage(name = "isMemberInvocable")
+    boolean isMemberReadable(String member) {
+        return ArrayMethods.has(member);
+    }
+
+    @ExportMessage
+    Object readMember(String member) throws UnknownIdentifierException {
+        if (!ArrayMethods.has(member)) {
+            throw UnknownIdentifierException.create(member);
+        }
+        return new GrArrayMethod(memory, member);
+    }
+
+    @ExportMessage
+    Object invokeMember(String member, Object[] arguments)
+            throws UnknownIdentifierException, ArityException, UnsupportedTypeException {
+        return ArrayMethods.invoke(memory, member, arguments);
+    }
+
+    @ExportMessage
+    boolean hasLanguage() {
+        return true;
+    }
+
+    @ExportMessage
+    Class<GrCUDALanguage> getLanguage() {
+        return GrCUDALanguage.class;
+    }
+
+    @ExportMessage
+    boolean hasMetaObject() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMetaObject() {
+        return GrArrayMetaObject.INSTANCE;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+        return ArrayDisplay.show(memory, memory.description, new long[]{memory.count}, UNIT_STRIDE, 0, 0);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.polygpu.grcuda.array;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.ArityException;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.TruffleObject;
+import com.oracle.truffle.api.interop.UnknownIdentifierException;
+import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import com.oracle.truffle.api.library.ExportLibrary;
+import com.oracle.truffle.api.library.ExportMessage;
+import dev.polygpu.device.ElementType;
+import dev.polygpu.grcuda.GrCUDALanguage;
+import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.objects.GrStringList;
+
+/**
+ * {@code CU.DeviceArray}: executable as {@code DeviceArray(type, n)} (1-D), {@code DeviceArray(type, d1, d2, …
+ * [, "C"|"F"])} (multi-dimensional) and {@code DeviceArray(type)} (curried on the type), with the member
+ * {@code map} ({@link GrArrayMapBuiltin}). The parser routes {@code float[10][20]} here too.
+ */
+@ExportLibrary(InteropLibrary.class)
+public final class GrDeviceArrayFunction implements TruffleObject {
+    public static final String NAME = "DeviceArray";
+    private static final String MAP = "map";
+
+    private final GrContext context;
+    private final GrArrayMapBuiltin map;
+
+    public GrDeviceArrayFunction(GrContext context) {
+        this.context = context;
+        this.map = new GrArrayMapBuiltin(context);
+    }
+
+    @ExportMessage
+    boolean isExecutable() {
+        return true;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object execute(Object[] args) throws ArityException, UnsupportedTypeException {
+        if (args.length == 0) {
+            throw ArityException.create(1, -1, 0);
+        }
+        ElementType type = ArrayFactory.type(args, 0, NAME);
+        if (args.length == 1) {
+            return new GrArrayConstructor(context, type);
+        }
+        return ArrayFactory.create(context, type, args, 1);
+    }
+
+    @ExportMessage
+    boolean hasMembers() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
+        return new GrStringList(new String[]{MAP});
+    }
+
+    @ExportMessage(name = "isMemberReadable")
+    @ExportMessage(name = "isMemberInvocable")
+    boolean isMemberReadable(String member) {
+        return MAP.equals(member);
+    }
+
+    @ExportMessage
+    Object readMember(String member) throws UnknownIdentifierException {
+        if (!MAP.equals(member)) {
+            throw UnknownIdentifierException.create(member);
+        }
+        return map;
+    }
+
+    @ExportMessage
+    Object invokeMember(String member, Object[] args)
+            throws UnknownIdentifierException, ArityException, UnsupportedTypeException {
+        if (!MAP.equals(member)) {
+            throw UnknownIdentifierException.create(member);
+        }
+        return map.call(args);
+    }
+
+    @ExportMessage
+    boolean hasLanguage() {
+        return true;
+    }
+
+    @ExportMessage
+    Class<GrCUDALanguage> getLanguage() {
+        return GrCUDALanguage.class;
+    }
+
+    @ExportMessage
+    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+        return "function DeviceArray";
+    }
+}
