@@ -48,6 +48,10 @@ class GrEndToEndTest {
                 assertEquals(i * 0.5f * (i * 0.5f), y.getArrayElement(i).asFloat(), "element " + i);
             }
             assertEquals(1, k.getMember("launchCount").asInt());
+            assertEquals("DeviceArray", x.getMetaObject().getMetaSimpleName());
+            assertEquals("Kernel", k.getMetaObject().getMetaSimpleName());
+            assertEquals("Function", cu.getMember("buildkernel").getMetaObject().getMetaSimpleName());
+            assertTrue(k.getMetaObject().isMetaInstance(k));
             // legacy signature and dim3 config forms
             Value k2 = cu.getMember("buildkernel").execute(SQUARE, "square", "const pointer, pointer, sint32");
             k2.execute(new int[] {8, 1}, new int[] {128, 1, 1}).execute(y, x, n);

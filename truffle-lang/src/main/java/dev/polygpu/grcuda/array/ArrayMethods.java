@@ -58,7 +58,7 @@ final class ArrayMethods {
             case "free", "freeMemory" -> {
                 Args.arity(args, 0, 0);
                 m.free();
-                return GrArrayNone.INSTANCE;
+                return dev.polygpu.grcuda.objects.GrNone.INSTANCE;
             }
             case "isMemoryFreed" -> {
                 Args.arity(args, 0, 0);

@@ -1,5 +1,6 @@
 package dev.polygpu.grcuda.array;
 
+import dev.polygpu.grcuda.objects.GrMetaObject;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.InvalidArrayIndexException;
@@ -144,7 +145,7 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
 
     @ExportMessage
     Object getMetaObject() {
-        return GrArrayMetaObject.INSTANCE;
+        return GrMetaObject.DEVICE_ARRAY;
     }
 
     @ExportMessage

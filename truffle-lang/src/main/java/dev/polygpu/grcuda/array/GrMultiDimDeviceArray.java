@@ -1,5 +1,6 @@
 package dev.polygpu.grcuda.array;
 
+import dev.polygpu.grcuda.objects.GrMetaObject;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
@@ -150,7 +151,7 @@ public final class GrMultiDimDeviceArray implements TruffleObject, ArrayHolder {
 
     @ExportMessage
     Object getMetaObject() {
-        return GrArrayMetaObject.INSTANCE;
+        return GrMetaObject.DEVICE_ARRAY;
     }
 
     @ExportMessage

@@ -49,4 +49,14 @@ public final class GrConfiguredKernel implements TruffleObject {
                 + (c.dynamicSharedBytes() == 0 ? "" : ", " + c.dynamicSharedBytes() + " bytes of shared memory")
                 + (settings.stream() == null ? "" : " on stream " + settings.stream().id());
     }
+
+    @ExportMessage
+    boolean hasMetaObject() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMetaObject() {
+        return dev.polygpu.grcuda.objects.GrMetaObject.CONFIGURED_KERNEL;
+    }
 }

@@ -121,4 +121,14 @@ public final class GrDevice implements TruffleObject {
     Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
         return "device " + id + " (" + context.device().properties().name() + ")";
     }
+
+    @ExportMessage
+    boolean hasMetaObject() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMetaObject() {
+        return dev.polygpu.grcuda.objects.GrMetaObject.DEVICE;
+    }
 }

@@ -34,4 +34,14 @@ public final class GrEvent implements TruffleObject {
     Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
         return "event";
     }
+
+    @ExportMessage
+    boolean hasMetaObject() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMetaObject() {
+        return dev.polygpu.grcuda.objects.GrMetaObject.EVENT;
+    }
 }

@@ -122,4 +122,14 @@ public final class GrKernel implements TruffleObject {
     Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
         return "kernel " + signature;
     }
+
+    @ExportMessage
+    boolean hasMetaObject() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMetaObject() {
+        return dev.polygpu.grcuda.objects.GrMetaObject.KERNEL;
+    }
 }

@@ -36,4 +36,14 @@ public final class GrStream implements TruffleObject {
     Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
         return "stream " + stream.id();
     }
+
+    @ExportMessage
+    boolean hasMetaObject() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMetaObject() {
+        return dev.polygpu.grcuda.objects.GrMetaObject.STREAM;
+    }
 }

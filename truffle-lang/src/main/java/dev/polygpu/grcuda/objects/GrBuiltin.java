@@ -55,4 +55,14 @@ public abstract class GrBuiltin implements TruffleObject {
     final Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
         return "function " + name;
     }
+
+    @ExportMessage
+    final boolean hasMetaObject() {
+        return true;
+    }
+
+    @ExportMessage
+    final Object getMetaObject() {
+        return GrMetaObject.FUNCTION;
+    }
 }

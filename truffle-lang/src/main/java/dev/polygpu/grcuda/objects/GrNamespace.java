@@ -77,4 +77,14 @@ public final class GrNamespace implements TruffleObject {
     Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
         return "namespace " + name + " " + members.keySet();
     }
+
+    @ExportMessage
+    boolean hasMetaObject() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMetaObject() {
+        return GrMetaObject.NAMESPACE;
+    }
 }
