@@ -1,0 +1,58 @@
+# Host cost of grcuda operations from GraalPy, next to the same loop over a Python list.
+# Run: ./polygpu --grcuda.ExecutionPolicy=sync bench/grcuda/host_cost.py [N]
+import polyglot
+import sys
+import time
+
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+LAUNCHES = 20_000
+cu = polyglot.eval(language="grcuda", string="CU")
+arr = cu.DeviceArray("float", N)
+lst = [0.0] * N
+
+
+def write(a):
+    for i in range(N):
+        a[i] = i * 0.5
+
+
+def read(a):
+    s = 0.0
+    for i in range(N):
+        s += a[i]
+    return s
+
+
+def best_of(f, reps=7):
+    best = float("inf")
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        f()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+for _ in range(5):  # warm-up: let the JIT compile both loops
+    write(arr); read(arr); write(lst); read(lst)
+assert read(arr) == read(lst), "device array and list disagree"
+
+kernel = cu.buildkernel("__global__ void empty(int n) { }", "empty(n: sint32)")
+launch = kernel(1, 1)
+for _ in range(2000):
+    launch(0)
+
+
+def launches():
+    for _ in range(LAUNCHES):
+        launch(0)
+
+
+rows = [
+    ("element write", best_of(lambda: write(arr)) / N, best_of(lambda: write(lst)) / N),
+    ("element read", best_of(lambda: read(arr)) / N, best_of(lambda: read(lst)) / N),
+]
+print("| language | operation | DeviceArray ns/op | host list ns/op | ratio |")
+print("|---|---|---:|---:|---:|")
+for name, dev, host in rows:
+    print(f"| Python | {name} | {dev * 1e9:.1f} | {host * 1e9:.1f} | {dev / host:.2f}x |")
+print(f"| Python | empty kernel launch (1 block, 1 thread) | {best_of(launches, 3) / LAUNCHES * 1e6:.1f} us | | |")
