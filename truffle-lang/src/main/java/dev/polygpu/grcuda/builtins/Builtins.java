@@ -18,6 +18,8 @@ public final class Builtins {
         // arrays
         // kernels
         // CUDA runtime functions
+        // polygpu extensions
+        add(m, new DeviceInfoBuiltin(context));
         return new GrNamespace("CU", m);
     }
 
