@@ -153,6 +153,10 @@ public final class Main {
                 .in(in).out(out).err(err)
                 .arguments(language, appArgs)
                 .options(options);
+        if (language.equals("js")) {
+            // the shell built-ins of GraalJS's own launcher (quit, read, readline)
+            b.option("js.shell", "true");
+        }
         if (language.equals("python")) {
             // the script's folder first on sys.path, as CPython does
             b.option("python.PythonPath", file.getAbsoluteFile().getParent());
