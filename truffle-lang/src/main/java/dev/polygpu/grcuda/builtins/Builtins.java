@@ -43,6 +43,8 @@ public final class Builtins {
         add(m, new GrCudaStreamWaitEventBuiltin(context));
         add(m, new GrCudaProfilerStartBuiltin(context));
         add(m, new GrCudaProfilerStopBuiltin(context));
+        // polygpu extensions
+        add(m, new DeviceInfoBuiltin(context));
         return new GrNamespace("CU", m);
     }
 

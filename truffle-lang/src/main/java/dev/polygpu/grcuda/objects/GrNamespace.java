@@ -1,9 +1,12 @@
 package dev.polygpu.grcuda.objects;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.interop.UnknownIdentifierException;
+import com.oracle.truffle.api.interop.UnsupportedMessageException;
+import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import dev.polygpu.grcuda.GrCUDALanguage;
@@ -17,6 +20,8 @@ import java.util.Map;
  */
 @ExportLibrary(InteropLibrary.class)
 public final class GrNamespace implements TruffleObject {
+    private static final InteropLibrary INTEROP = InteropLibrary.getUncached();
+
     private final String name;
     private final Map<String, Object> members;
 
@@ -60,6 +65,20 @@ public final class GrNamespace implements TruffleObject {
             throw UnknownIdentifierException.create(member);
         }
         return v;
+    }
+
+    /** {@code cu.buildkernel(...)} in JavaScript is a member invocation, not a read then a call. */
+    @ExportMessage
+    @TruffleBoundary
+    boolean isMemberInvocable(String member) {
+        return INTEROP.isExecutable(members.get(member));
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object invokeMember(String member, Object[] arguments)
+            throws UnknownIdentifierException, UnsupportedMessageException, ArityException, UnsupportedTypeException {
+        return INTEROP.execute(readMember(member), arguments);
     }
 
     @ExportMessage

@@ -1,0 +1,291 @@
+package dev.polygpu.launcher;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.graalvm.options.OptionDescriptor;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Engine;
+import org.graalvm.polyglot.Language;
+import org.graalvm.polyglot.PolyglotAccess;
+import org.graalvm.polyglot.PolyglotException;
+import org.graalvm.polyglot.Source;
+import org.graalvm.polyglot.SourceSection;
+import org.graalvm.polyglot.Value;
+
+/**
+ * The {@code polygpu} command: {@code polygpu [--grcuda.Name=value …] FILE.py|FILE.js [args …]} runs a Python
+ * or JavaScript file in a polyglot context where the {@code grcuda} language is available, prints which device
+ * runs kernels, and turns guest errors into the guest language's own error report and exit code 1.
+ *
+ * <p>{@link #run} does the work without exiting the JVM, so tests can call it in-process with a shared
+ * {@link Engine} and their own streams.
+ */
+public final class Main {
+    static final String GRCUDA = "grcuda";
+    private static final int EXIT_USAGE = 2;
+
+    private final InputStream in;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Engine engine;
+
+    /**
+     * @param engine the engine contexts are created on, or {@code null} for a fresh one per run
+     */
+    public Main(InputStream in, PrintStream out, PrintStream err, Engine engine) {
+        this.in = in;
+        this.out = out;
+        this.err = err;
+        this.engine = engine;
+    }
+
+    public static void main(String[] args) {
+        int status = new Main(System.in, System.out, System.err, null).run(args);
+        System.out.flush();
+        System.exit(status);
+    }
+
+    /** Runs the command line {@code args} and returns the exit status. */
+    public int run(String[] args) {
+        Map<String, String> options = new LinkedHashMap<>();
+        int i = 0;
+        for (; i < args.length && args[i].startsWith("--"); i++) {
+            String a = args[i];
+            switch (a) {
+                case "--help", "-h" -> {
+                    printHelp();
+                    return 0;
+                }
+                case "--version" -> {
+                    Properties v = versions();
+                    out.println("polygpu " + v.getProperty("version", "unknown") + " (GraalVM polyglot "
+                            + v.getProperty("graalvm", "unknown") + ", Java " + Runtime.version() + ")");
+                    return 0;
+                }
+                default -> {
+                    int eq = a.indexOf('=');
+                    if (eq < 0 || eq == 2) {
+                        return usage("an option needs a value: " + a + " (write --name=value)");
+                    }
+                    options.put(a.substring(2, eq), a.substring(eq + 1));
+                }
+            }
+        }
+        if (i >= args.length) {
+            return usage("no file to run");
+        }
+        File file = new File(args[i]);
+        String[] scriptArgs = Arrays.copyOfRange(args, i + 1, args.length);
+        String language = languageOf(file.getName());
+        if (language == null) {
+            return usage("cannot tell the language of " + file + ": polygpu runs .py (Python) and .js (JavaScript) files");
+        }
+        if (!file.isFile()) {
+            err.println("polygpu: no such file: " + file);
+            return EXIT_USAGE;
+        }
+        Source source;
+        try {
+            source = Source.newBuilder(language, file).build();
+        } catch (IOException e) {
+            err.println("polygpu: cannot read " + file + ": " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        return runFile(language, source, file, scriptArgs, options);
+    }
+
+    private int runFile(String language, Source source, File file, String[] scriptArgs, Map<String, String> options) {
+        Context context;
+        try {
+            context = newContext(language, file, scriptArgs, options);
+        } catch (IllegalArgumentException e) {
+            // unknown option or bad option value: polyglot's message says which and suggests names
+            err.println("polygpu: " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        try (context) {
+            try {
+                err.println("polygpu: " + deviceLine(context));
+                context.eval(source);
+                return 0;
+            } catch (PolyglotException e) {
+                // reported while the context is open: its stack frames refer to it
+                if (language.equals("python") && !e.isExit() && e.isGuestException() && pythonTraceback(context, e)) {
+                    return 1;
+                }
+                return report(e);
+            }
+        } catch (PolyglotException e) {
+            // closing failed (a cancelled or exiting context)
+            return report(e);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    private Context newContext(String language, File file, String[] scriptArgs, Map<String, String> options) {
+        String[] appArgs;
+        if (language.equals("python")) {
+            // sys.argv, as CPython gives it: the script, then its arguments
+            appArgs = new String[scriptArgs.length + 1];
+            appArgs[0] = file.getPath();
+            System.arraycopy(scriptArgs, 0, appArgs, 1, scriptArgs.length);
+        } else {
+            // the global `arguments` of GraalJS's shell: the script's arguments only
+            appArgs = scriptArgs;
+        }
+        Context.Builder b = Context.newBuilder("python", "js", GRCUDA)
+                .allowAllAccess(true)
+                .allowPolyglotAccess(PolyglotAccess.ALL)
+                .allowExperimentalOptions(true)
+                .in(in).out(out).err(err)
+                .arguments(language, appArgs)
+                .options(options);
+        if (language.equals("js")) {
+            // the shell built-ins of GraalJS's own launcher (quit, read, readline)
+            b.option("js.shell", "true");
+        }
+        if (language.equals("python")) {
+            // the script's folder first on sys.path, as CPython does
+            b.option("python.PythonPath", file.getAbsoluteFile().getParent());
+        }
+        if (engine != null) {
+            b.engine(engine);
+        }
+        return b.build();
+    }
+
+    /** The grcuda language's own line about the device (a polygpu extension builtin). */
+    static String deviceLine(Context context) {
+        Value cu = context.eval(GRCUDA, "CU");
+        return cu.getMember("polygpu_device_info").execute().asString();
+    }
+
+    /** Prints a Python exception with Python's own traceback module; false when it is not one. */
+    private boolean pythonTraceback(Context context, PolyglotException e) {
+        Value exc = e.getGuestObject();
+        if (exc == null || exc.isNull()) {
+            return false;
+        }
+        try {
+            Value format = context.eval("python", "import traceback\n"
+                    + "def __polygpu_format(e):\n"
+                    + "    return ''.join(traceback.format_exception(e)) if isinstance(e, BaseException) else None\n"
+                    + "__polygpu_format");
+            Value text = format.execute(exc);
+            if (text.isNull()) {
+                return false;
+            }
+            err.print(text.asString());
+            return true;
+        } catch (PolyglotException again) {
+            return false;
+        }
+    }
+
+    /** Prints a guest error as its language would and returns the exit status. */
+    private int report(PolyglotException e) {
+        if (e.isExit()) {
+            return e.getExitStatus();
+        }
+        if (e.isInternalError() || e.isHostException()) {
+            err.println("polygpu: internal error (please report it):");
+            e.printStackTrace(err);
+            return 1;
+        }
+        if (e.isInterrupted() || e.isCancelled()) {
+            err.println("polygpu: " + (e.isCancelled() ? "cancelled" : "interrupted"));
+            return 130;
+        }
+        List<PolyglotException.StackFrame> frames = new ArrayList<>();
+        for (PolyglotException.StackFrame f : e.getPolyglotStackTrace()) {
+            if (f.isGuestFrame() && f.getSourceLocation() != null) {
+                frames.add(f);
+            }
+        }
+        String lang = frames.isEmpty() ? null : frames.get(frames.size() - 1).getLanguage().getId();
+        if ("python".equals(lang)) {
+            err.println("Traceback (most recent call last):");
+            for (int k = frames.size() - 1; k >= 0; k--) {
+                SourceSection s = frames.get(k).getSourceLocation();
+                err.println("  File \"" + s.getSource().getName() + "\", line " + s.getStartLine() + ", in "
+                        + frames.get(k).getRootName());
+            }
+            err.println(e.getMessage());
+        } else {
+            err.println(e.getMessage());
+            for (PolyglotException.StackFrame f : frames) {
+                SourceSection s = f.getSourceLocation();
+                String where = s.getSource().getName() + ":" + s.getStartLine() + ":" + s.getStartColumn();
+                String name = f.getRootName();
+                err.println("    at " + (name == null || name.isEmpty() || name.equals(":program")
+                        ? where : name + " (" + where + ")"));
+            }
+        }
+        return 1;
+    }
+
+    private void printHelp() {
+        out.println("""
+                Usage: polygpu [options] FILE.py|FILE.js [args...]
+
+                Runs a Python (GraalPy) or JavaScript (GraalJS) file with the grcuda language: GrCUDA's API
+                (cu = polyglot.eval(language="grcuda", string="CU") / Polyglot.eval("grcuda", "CU")).
+                Arguments after the file are the script's (sys.argv[1:] in Python, `arguments` in JavaScript).
+
+                Options:
+                  --help                 print this help
+                  --version              print the versions of polygpu, GraalVM polyglot and Java
+                  --<lang>.<Name>=value  set a language option (e.g. --grcuda.ExecutionPolicy=sync)
+
+                grcuda options:""");
+        try (Engine e = Engine.newBuilder().out(OutputStream.nullOutputStream()).err(OutputStream.nullOutputStream()).build()) {
+            Language grcuda = e.getLanguages().get(GRCUDA);
+            for (OptionDescriptor d : grcuda.getOptions()) {
+                String head = "  --" + d.getName() + "=" + d.getUsageSyntax();
+                out.println(head);
+                out.println("        " + d.getHelp());
+            }
+        }
+    }
+
+    private int usage(String problem) {
+        err.println("polygpu: " + problem);
+        err.println("Usage: polygpu [options] FILE.py|FILE.js [args...]   (polygpu --help for more)");
+        return EXIT_USAGE;
+    }
+
+    static String languageOf(String name) {
+        if (name.endsWith(".py")) {
+            return "python";
+        }
+        if (name.endsWith(".js") || name.endsWith(".mjs")) {
+            return "js";
+        }
+        return null;
+    }
+
+    private static Properties versions() {
+        Properties p = new Properties();
+        try (InputStream s = Main.class.getResourceAsStream("version.properties")) {
+            if (s != null) {
+                p.load(new java.io.InputStreamReader(s, StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return p;
+    }
+}

@@ -1,0 +1,159 @@
+package dev.polygpu.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.stream.Stream;
+import org.graalvm.polyglot.PolyglotException;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * GrCUDA's API as Python and JavaScript scripts use it: table-driven cases of {name, language, script,
+ * expected output} and {name, language, script, expected guest error type, message fragment}.
+ */
+class ApiTest {
+    private static final String PY = "import polyglot\ncu = polyglot.eval(language=\"grcuda\", string=\"CU\")\n";
+    private static final String JS = "const cu = Polyglot.eval(\"grcuda\", \"CU\");\n";
+    private static final String SQUARE = """
+            __global__ void square(float *x, int n) {
+                for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+                    x[i] = x[i] * x[i];
+                }
+            }""";
+    private static final String PY_SQUARE = PY + "SRC = '''" + SQUARE + "'''\n"
+            + "x = cu.DeviceArray('float', 100)\nfor i in range(100): x[i] = i\n";
+    private static final String JS_SQUARE = JS + "const SRC = `" + SQUARE + "`;\n"
+            + "const x = cu.DeviceArray('float', 100);\nfor (let i = 0; i < 100; i++) x[i] = i;\n";
+    private static final String NIDL = "square(x: inout pointer float, n: sint32)";
+
+    private record Ok(String name, String language, String script, String expected) {
+    }
+
+    private record Fails(String name, String language, String script, String type, String fragment) {
+    }
+
+    private static final Ok[] OK = {
+        new Ok("create, write, read, len", "python", PY + """
+                a = cu.DeviceArray("float", 10)
+                for i in range(10): a[i] = i * 1.5
+                print(len(a), a[3], a[9])""", "10 4.5 13.5"),
+        new Ok("iteration", "python", PY + """
+                a = cu.DeviceArray("int", 4)
+                for i in range(4): a[i] = i + 1
+                print([v for v in a], sum(a))""", "[1, 2, 3, 4] 10"),
+        new Ok("every element type", "python", PY + """
+                print([len(cu.DeviceArray(t, 3)) for t in ("char", "short", "int", "long", "float", "double", "boolean")])""",
+                "[3, 3, 3, 3, 3, 3, 3]"),
+        new Ok("array expression", "python", """
+                import polyglot
+                a = polyglot.eval(language="grcuda", string="double[2*3]")
+                m = polyglot.eval(language="grcuda", string="int[4][5]")
+                print(len(a), len(m), len(m[0]))""", "6 4 5"),
+        new Ok("curried constructor", "python", PY + """
+                make = cu.DeviceArray("double")
+                print(len(make(7)))""", "7"),
+        new Ok("multi-dimensional, row- and column-major", "python", PY + """
+                for order in ("C", "F"):
+                    m = cu.DeviceArray("int", 3, 4, order)
+                    for i in range(3):
+                        for j in range(4): m[i][j] = 10 * i + j
+                    print(len(m), len(m[0]), m[2][3], m[1][0])""", "3 4 23 10\n3 4 23 10"),
+        new Ok("copyFrom and copyTo", "python", PY + """
+                a = cu.DeviceArray("float", 5)
+                b = cu.DeviceArray("float", 5)
+                for i in range(5): a[i] = i + 0.5
+                b.copyFrom(a)
+                c = cu.DeviceArray("float", 5)
+                b.copyTo(c)
+                print(b[4], c[2])""", "4.5 2.5"),
+        new Ok("free", "python", PY + """
+                a = cu.DeviceArray("float", 5)
+                print(a.isMemoryFreed)
+                a.free()
+                print(a.isMemoryFreed)""", "False\nTrue"),
+        new Ok("buildkernel, NIDL signature", "python", PY_SQUARE + """
+                k = cu.buildkernel(SRC, "%s")
+                k(4, 32)(x, 100)
+                print(x[9], x[99], k.name, k.launchCount)""".formatted(NIDL), "81.0 9801.0 square 1"),
+        new Ok("buildkernel, legacy signature", "python", PY_SQUARE + """
+                k = cu.buildkernel(SRC, "square", "pointer, sint32")
+                k(4, 32)(x, 100)
+                print(x[3])""", "9.0"),
+        new Ok("launch configurations", "python", PY_SQUARE + """
+                k = cu.buildkernel(SRC, "%s")
+                k((2,), (32,))(x, 100)
+                k([2, 1, 1], [16, 2, 1])(x, 100)
+                k(2, 32, 0)(x, 100)
+                print(x[2], k.launchCount)""".formatted(NIDL), "256.0 3"),
+        new Ok("create, write, read, length", "js", JS + """
+                const a = cu.DeviceArray("float", 10);
+                for (let i = 0; i < 10; i++) a[i] = i * 1.5;
+                console.log(a.length, a[3], a[9]);""", "10 4.5 13.5"),
+        new Ok("iteration", "js", JS + """
+                const a = cu.DeviceArray("int", 4);
+                for (let i = 0; i < 4; i++) a[i] = i + 1;
+                console.log(Array.from(a).join(","), [...a].reduce((s, v) => s + v, 0));""", "1,2,3,4 10"),
+        new Ok("multi-dimensional", "js", JS + """
+                const m = cu.DeviceArray("double", 2, 3);
+                m[1][2] = 0.25;
+                console.log(m.length, m[0].length, m[1][2]);""", "2 3 0.25"),
+        new Ok("copy and free", "js", JS + """
+                const a = cu.DeviceArray("int", 3), b = cu.DeviceArray("int", 3);
+                a[0] = 5; a[1] = 6; a[2] = 7;
+                b.copyFrom(a);
+                a.free();
+                console.log(b[2], a.isMemoryFreed);""", "7 true"),
+        new Ok("buildkernel, both signature forms, launch forms", "js", JS_SQUARE + """
+                const k = cu.buildkernel(SRC, "%s");
+                k(4, 32)(x, 100);
+                const legacy = cu.buildkernel(SRC, "square", "pointer, sint32");
+                legacy([2], [32, 1])(x, 100);
+                console.log(x[3], k.name, k.launchCount);""".formatted(NIDL), "81 square 1"),
+    };
+
+    private static final Fails[] FAILS = {
+        new Fails("index past the end", "python", PY + "a = cu.DeviceArray('float', 3)\na[3]", "IndexError", ""),
+        new Fails("negative size", "python", PY + "cu.DeviceArray('float', -1)", "", "-1"),
+        new Fails("element of the wrong type", "python", PY + "a = cu.DeviceArray('float', 3)\na[0] = 'x'",
+                "TypeError", ""),
+        new Fails("unknown element type", "python", PY + "cu.DeviceArray('flot', 3)", "", "flot"),
+        new Fails("access after free", "python", PY + "a = cu.DeviceArray('float', 3)\na.free()\na[0]", "", "freed"),
+        new Fails("kernel arguments of the wrong number", "python", PY_SQUARE
+                + "k = cu.buildkernel(SRC, '" + NIDL + "')\nk(1, 32)(x)", "TypeError", ""),
+        new Fails("kernel argument of the wrong type", "python", PY_SQUARE
+                + "k = cu.buildkernel(SRC, '" + NIDL + "')\nk(1, 32)(5, 100)", "TypeError", ""),
+        new Fails("bad signature", "python", PY_SQUARE + "cu.buildkernel(SRC, 'square(x: inout pointr float)')",
+                "", "pointr"),
+        new Fails("source that does not compile", "python", PY
+                + "cu.buildkernel('__global__ void k(int *x) { x[0] = y; }', 'k(x: inout pointer sint32)')", "", "y"),
+        new Fails("element of the wrong type", "js", JS + "const a = cu.DeviceArray('float', 3);\na[0] = 'x';",
+                "TypeError", ""),
+        new Fails("index past the end", "js", JS + "const a = cu.DeviceArray('float', 3);\na[5] = 1;",
+                "RangeError", ""),
+        new Fails("DeviceArray without arguments", "js", JS + "cu.DeviceArray();", "TypeError", ""),
+        new Fails("kernel arguments of the wrong number", "js", JS_SQUARE
+                + "const k = cu.buildkernel(SRC, '" + NIDL + "');\nk(1, 32)(x);", "TypeError", ""),
+    };
+
+    @TestFactory
+    Stream<DynamicTest> scriptsPrintWhatTheyShould() {
+        return Stream.of(OK).map(c -> DynamicTest.dynamicTest(c.language() + ": " + c.name(), () -> {
+            String out = Guests.eval(c.language(), c.script());
+            assertEquals(c.expected(), out.strip(), () -> "script:\n" + c.script());
+        }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> errorsAreGuestErrors() {
+        return Stream.of(FAILS).map(c -> DynamicTest.dynamicTest(c.language() + ": " + c.name(), () -> {
+            PolyglotException e = assertThrows(PolyglotException.class, () -> Guests.eval(c.language(), c.script()),
+                    () -> "script:\n" + c.script());
+            assertTrue(e.isGuestException() && !e.isInternalError(), () -> "not a guest error: " + e);
+            String message = String.valueOf(e.getMessage());
+            assertTrue(message.startsWith(c.type()), () -> "expected a " + c.type() + ", got: " + message);
+            assertTrue(message.contains(c.fragment()), () -> "expected '" + c.fragment() + "' in: " + message);
+        }));
+    }
+}

@@ -1,0 +1,122 @@
+package dev.polygpu.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The polygpu command, run in-process: arguments, options, the device line, errors and exit codes. */
+class LauncherTest {
+    @TempDir
+    Path dir;
+
+    private Path file(String name, String text) throws IOException {
+        return Files.writeString(dir.resolve(name), text);
+    }
+
+    @Test
+    void pythonSeesItsArgumentsAndGrcuda() throws IOException {
+        Path f = file("args.py", """
+                import sys, polyglot
+                cu = polyglot.eval(language="grcuda", string="CU")
+                print(sys.argv[1:], "getoptions" in dir(cu))
+                """);
+        Guests.Run r = Guests.launch(f.toString(), "-n", "7");
+        assertEquals(0, r.status(), r::toString);
+        assertEquals("['-n', '7'] True\n", r.out(), r::toString);
+        assertTrue(r.err().startsWith("polygpu: running kernels on the CPU device"), r::toString);
+    }
+
+    @Test
+    void javascriptSeesItsArguments() throws IOException {
+        Path f = file("args.js", """
+                const cu = Polyglot.eval("grcuda", "CU");
+                console.log(JSON.stringify(arguments), typeof cu.getoptions);
+                """);
+        Guests.Run r = Guests.launch(f.toString(), "--size", "large");
+        assertEquals(0, r.status(), r::toString);
+        assertEquals("[\"--size\",\"large\"] function\n", r.out(), r::toString);
+    }
+
+    @Test
+    void grcudaOptionsReachTheLanguage() throws IOException {
+        Path f = file("opt.py", """
+                import polyglot
+                cu = polyglot.eval(language="grcuda", string="CU")
+                print(getattr(cu.getoptions(), "grcuda.ExecutionPolicy"))
+                """);
+        Guests.Run r = Guests.launch("--grcuda.ExecutionPolicy=sync", f.toString());
+        assertEquals(0, r.status(), r::toString);
+        assertEquals("sync\n", r.out(), r::toString);
+    }
+
+    @Test
+    void unknownOptionIsACleanError() throws IOException {
+        Path f = file("x.js", "1");
+        Guests.Run r = Guests.launch("--grcuda.NoSuchOption=1", f.toString());
+        assertEquals(2, r.status(), r::toString);
+        assertTrue(r.err().contains("grcuda.NoSuchOption"), r::toString);
+        assertFalse(r.err().contains("\tat "), r::toString);
+    }
+
+    @Test
+    void badOptionValueListsTheValidOnes() throws IOException {
+        Path f = file("x.js", "1");
+        Guests.Run r = Guests.launch("--grcuda.ExecutionPolicy=later", f.toString());
+        assertEquals(2, r.status(), r::toString);
+        assertTrue(r.err().contains("async, sync"), r::toString);
+    }
+
+    @Test
+    void pythonErrorIsAPythonTraceback() throws IOException {
+        Path f = file("boom.py", "def f():\n    return 1 / 0\nf()\n");
+        Guests.Run r = Guests.launch(f.toString());
+        assertEquals(1, r.status(), r::toString);
+        assertTrue(r.err().contains("Traceback (most recent call last):"), r::toString);
+        assertTrue(r.err().contains("line 2, in f"), r::toString);
+        assertTrue(r.err().contains("ZeroDivisionError: division by zero"), r::toString);
+        assertFalse(r.err().contains("\tat "), r::toString);
+    }
+
+    @Test
+    void javascriptErrorIsAJavascriptStack() throws IOException {
+        Path f = file("boom.js", "function f() { null.x; }\nf();\n");
+        Guests.Run r = Guests.launch(f.toString());
+        assertEquals(1, r.status(), r::toString);
+        assertTrue(r.err().contains("TypeError: Cannot read property 'x' of null"), r::toString);
+        assertTrue(r.err().contains("at f (boom.js:1:"), r::toString);
+    }
+
+    @Test
+    void exitCodesComeThrough() throws IOException {
+        assertEquals(3, Guests.launch(file("e.py", "import sys\nsys.exit(3)\n").toString()).status());
+        assertEquals(4, Guests.launch(file("e.js", "quit(4);\n").toString()).status());
+    }
+
+    @Test
+    void helpListsTheGrcudaOptions() {
+        Guests.Run r = Guests.launch("--help");
+        assertEquals(0, r.status(), r::toString);
+        assertTrue(r.out().contains("--grcuda.ExecutionPolicy=async|sync"), r::toString);
+        assertTrue(r.out().contains("--grcuda.Device="), r::toString);
+    }
+
+    @Test
+    void versionNamesGraalvm() {
+        Guests.Run r = Guests.launch("--version");
+        assertEquals(0, r.status(), r::toString);
+        assertTrue(r.out().startsWith("polygpu ") && r.out().contains("GraalVM polyglot 25.0.1"), r::toString);
+    }
+
+    @Test
+    void fileOfUnknownLanguageIsAUsageError() throws IOException {
+        Guests.Run r = Guests.launch(file("x.rb", "1").toString());
+        assertEquals(2, r.status(), r::toString);
+        assertTrue(r.err().contains(".py (Python) and .js (JavaScript)"), r::toString);
+    }
+}
