@@ -25,7 +25,7 @@ final class ArrayFactory {
         String name = Args.string(args, i, function, "element type");
         ElementType type = ElementTypes.lookup(name);
         if (type == null) {
-            throw UnsupportedTypeException.create(args, function + ": '" + name + "' is not an element type;"
+            throw GrError.of(function + ": '" + name + "' is not an element type;"
                     + " valid types are: " + ElementTypes.validNames());
         }
         return type;
@@ -41,7 +41,7 @@ final class ArrayFactory {
         if (end > from && InteropLibrary.getUncached().isString(args[end - 1])) {
             String order = Args.string(args, end - 1, function, "order");
             if (!order.equals("C") && !order.equals("F")) {
-                throw UnsupportedTypeException.create(args, function + ": the order must be \"C\" (row-major) or"
+                throw GrError.of(function + ": the order must be \"C\" (row-major) or"
                         + " \"F\" (column-major), got \"" + order + "\"");
             }
             columnMajor = order.equals("F");

@@ -15,12 +15,15 @@ import dev.polygpu.grcuda.objects.GrStringList;
 
 /**
  * The methods of a whole device array (1-D or multi-dimensional, in memory order): {@code copyFrom(src[, n])},
- * {@code copyTo(dst[, n])}, {@code free()}, its Java name {@code freeMemory()}, and {@code isMemoryFreed()}.
+ * {@code copyTo(dst[, n])}, {@code free()}, its Java name {@code freeMemory()}, and the read-only property
+ * {@code isMemoryFreed} (a boolean, as GrCUDA has it: {@code a.isMemoryFreed}, not a call).
  * A source or destination is another device array of the same element type (a device copy), a Java
  * primitive array (a bulk copy), or any interop array (element by element, converted and range-checked).
  */
 final class ArrayMethods {
     static final String[] NAMES = {"copyFrom", "copyTo", "free", "freeMemory", "isMemoryFreed"};
+    /** The one member that is a property, not a method. */
+    static final String IS_MEMORY_FREED = "isMemoryFreed";
 
     private ArrayMethods() {
     }
@@ -32,6 +35,19 @@ final class ArrayMethods {
             }
         }
         return false;
+    }
+
+    /** True for the members that can be invoked (all but the {@code isMemoryFreed} property). */
+    static boolean invocable(String name) {
+        return has(name) && !IS_MEMORY_FREED.equals(name);
+    }
+
+    /** The value of a readable member: the property's boolean, or a bound method. */
+    static Object read(ArrayMemory m, String name) throws UnknownIdentifierException {
+        if (!has(name)) {
+            throw UnknownIdentifierException.create(name);
+        }
+        return IS_MEMORY_FREED.equals(name) ? m.isFreed() : new GrArrayMethod(m, name);
     }
 
     static Object names() {
@@ -59,10 +75,6 @@ final class ArrayMethods {
                 Args.arity(args, 0, 0);
                 m.free();
                 return dev.polygpu.grcuda.objects.GrNone.INSTANCE;
-            }
-            case "isMemoryFreed" -> {
-                Args.arity(args, 0, 0);
-                return m.isFreed();
             }
             default -> throw UnknownIdentifierException.create(name);
         }

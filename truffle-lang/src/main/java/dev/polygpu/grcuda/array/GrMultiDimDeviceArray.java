@@ -114,18 +114,19 @@ public final class GrMultiDimDeviceArray implements TruffleObject, ArrayHolder {
         return ArrayMethods.names();
     }
 
-    @ExportMessage(name = "isMemberReadable")
-    @ExportMessage(name = "isMemberInvocable")
+    @ExportMessage
     boolean isMemberReadable(String member) {
         return ArrayMethods.has(member);
     }
 
     @ExportMessage
+    boolean isMemberInvocable(String member) {
+        return ArrayMethods.invocable(member);
+    }
+
+    @ExportMessage
     Object readMember(String member) throws UnknownIdentifierException {
-        if (!ArrayMethods.has(member)) {
-            throw UnknownIdentifierException.create(member);
-        }
-        return new GrArrayMethod(memory, member);
+        return ArrayMethods.read(memory, member);
     }
 
     @ExportMessage
