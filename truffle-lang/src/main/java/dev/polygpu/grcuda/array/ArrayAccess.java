@@ -8,6 +8,7 @@ import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.grcuda.GrError;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
@@ -27,25 +28,46 @@ public final class ArrayAccess {
     private ArrayAccess() {
     }
 
+    // Accesses go through static final VarHandles: MemorySegment.get/set(layout, …) build the layout's handle
+    // lazily, which Truffle's partial evaluator cannot fold (it recursed until it bailed out, leaving guest
+    // loops over device arrays interpreted); a constant VarHandle compiles to a plain load or store.
+    private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+    private static final VarHandle SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.varHandle();
+    private static final VarHandle INT = ValueLayout.JAVA_INT_UNALIGNED.varHandle();
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG_UNALIGNED.varHandle();
+    private static final VarHandle FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.varHandle();
+    private static final VarHandle DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED.varHandle();
+    private static final ByteOrder SWAPPED_ORDER = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN
+            ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+    private static final VarHandle SHORT_SWAPPED = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(SWAPPED_ORDER).varHandle();
+    private static final VarHandle INT_SWAPPED = ValueLayout.JAVA_INT_UNALIGNED.withOrder(SWAPPED_ORDER).varHandle();
+    private static final VarHandle LONG_SWAPPED = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(SWAPPED_ORDER).varHandle();
+    private static final VarHandle FLOAT_SWAPPED = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(SWAPPED_ORDER).varHandle();
+    private static final VarHandle DOUBLE_SWAPPED = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(SWAPPED_ORDER).varHandle();
+
+    private static VarHandle handle(VarHandle nativeOrder, VarHandle swapped, ByteOrder order) {
+        return order == ByteOrder.nativeOrder() ? nativeOrder : swapped;
+    }
+
     /**
      * Reads element {@code index} as an interop value: Boolean, Byte, Short, Integer, Long, Float or Double.
      * Unsigned types read back non-negative in the next wider type; a {@code ulong} of 2^63 or more reads as
      * a double.
      */
     static Object read(ArrayMemory m, long index) {
-        MemorySegment s = m.live().hostView();
+        MemorySegment s = m.liveSegment();
         return switch (m.type) {
-            case BOOL -> s.getAtIndex(ValueLayout.JAVA_BYTE, index) != 0;
-            case INT8 -> s.getAtIndex(ValueLayout.JAVA_BYTE, index);
-            case UINT8 -> (short) (s.getAtIndex(ValueLayout.JAVA_BYTE, index) & 0xff);
-            case INT16 -> s.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, index);
-            case UINT16 -> s.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, index) & 0xffff;
-            case INT32 -> s.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, index);
-            case UINT32 -> s.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, index) & 0xffffffffL;
-            case INT64 -> s.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, index);
-            case UINT64 -> unsignedLong(s.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, index));
-            case FLOAT -> s.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, index);
-            case DOUBLE -> s.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, index);
+            case BOOL -> ((byte) BYTE.get(s, index * 1L)) != 0;
+            case INT8 -> ((byte) BYTE.get(s, index * 1L));
+            case UINT8 -> (short) (((byte) BYTE.get(s, index * 1L)) & 0xff);
+            case INT16 -> ((short) SHORT.get(s, index * 2L));
+            case UINT16 -> ((short) SHORT.get(s, index * 2L)) & 0xffff;
+            case INT32 -> ((int) INT.get(s, index * 4L));
+            case UINT32 -> ((int) INT.get(s, index * 4L)) & 0xffffffffL;
+            case INT64 -> ((long) LONG.get(s, index * 8L));
+            case UINT64 -> unsignedLong(((long) LONG.get(s, index * 8L)));
+            case FLOAT -> ((float) FLOAT.get(s, index * 4L));
+            case DOUBLE -> ((double) DOUBLE.get(s, index * 8L));
         };
     }
 
@@ -55,79 +77,79 @@ public final class ArrayAccess {
 
     /** Writes an integer element (bool, signed or unsigned); {@code bits} was range-checked by the caller. */
     static void writeInteger(ArrayMemory m, long index, long bits) {
-        MemorySegment s = m.live().hostView();
+        MemorySegment s = m.liveSegment();
         switch (m.type) {
-            case BOOL, INT8, UINT8 -> s.setAtIndex(ValueLayout.JAVA_BYTE, index, (byte) bits);
-            case INT16, UINT16 -> s.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, index, (short) bits);
-            case INT32, UINT32 -> s.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, index, (int) bits);
-            case INT64, UINT64 -> s.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, index, bits);
+            case BOOL, INT8, UINT8 -> BYTE.set(s, index * 1L, (byte) bits);
+            case INT16, UINT16 -> SHORT.set(s, index * 2L, (short) bits);
+            case INT32, UINT32 -> INT.set(s, index * 4L, (int) bits);
+            case INT64, UINT64 -> LONG.set(s, index * 8L, bits);
             case FLOAT, DOUBLE -> throw new IllegalArgumentException("not an integer type: " + m.type);
         }
     }
 
     /** Writes a float or double element. */
     static void writeFloating(ArrayMemory m, long index, double value) {
-        MemorySegment s = m.live().hostView();
+        MemorySegment s = m.liveSegment();
         if (m.type == ElementType.FLOAT) {
-            s.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, index, (float) value);
+            FLOAT.set(s, index * 4L, (float) value);
         } else {
-            s.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, index, value);
+            DOUBLE.set(s, index * 8L, value);
         }
     }
 
     /** Reads one raw value of {@code layout} at a byte offset (interop buffer messages). */
     static byte readByte(ArrayMemory m, long byteOffset) {
-        return m.live().hostView().get(ValueLayout.JAVA_BYTE, byteOffset);
+        return ((byte) BYTE.get(m.liveSegment(), byteOffset));
     }
 
     static void writeByte(ArrayMemory m, long byteOffset, byte value) {
-        m.live().hostView().set(ValueLayout.JAVA_BYTE, byteOffset, value);
+        BYTE.set(m.liveSegment(), byteOffset, value);
     }
 
     static short readShort(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return m.live().hostView().get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(order), byteOffset);
+        return ((short) handle(SHORT, SHORT_SWAPPED, order).get(m.liveSegment(), byteOffset));
     }
 
     static void writeShort(ArrayMemory m, ByteOrder order, long byteOffset, short value) {
-        m.live().hostView().set(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(order), byteOffset, value);
+        handle(SHORT, SHORT_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
     }
 
     static int readInt(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return m.live().hostView().get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(order), byteOffset);
+        return ((int) handle(INT, INT_SWAPPED, order).get(m.liveSegment(), byteOffset));
     }
 
     static void writeInt(ArrayMemory m, ByteOrder order, long byteOffset, int value) {
-        m.live().hostView().set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(order), byteOffset, value);
+        handle(INT, INT_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
     }
 
     static long readLong(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return m.live().hostView().get(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(order), byteOffset);
+        return ((long) handle(LONG, LONG_SWAPPED, order).get(m.liveSegment(), byteOffset));
     }
 
     static void writeLong(ArrayMemory m, ByteOrder order, long byteOffset, long value) {
-        m.live().hostView().set(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(order), byteOffset, value);
+        handle(LONG, LONG_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
     }
 
     static float readFloat(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return m.live().hostView().get(ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(order), byteOffset);
+        return ((float) handle(FLOAT, FLOAT_SWAPPED, order).get(m.liveSegment(), byteOffset));
     }
 
     static void writeFloat(ArrayMemory m, ByteOrder order, long byteOffset, float value) {
-        m.live().hostView().set(ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(order), byteOffset, value);
+        handle(FLOAT, FLOAT_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
     }
 
     static double readDouble(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return m.live().hostView().get(ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(order), byteOffset);
+        return ((double) handle(DOUBLE, DOUBLE_SWAPPED, order).get(m.liveSegment(), byteOffset));
     }
 
     static void writeDouble(ArrayMemory m, ByteOrder order, long byteOffset, double value) {
-        m.live().hostView().set(ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(order), byteOffset, value);
+        handle(DOUBLE, DOUBLE_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
     }
 
     /** Bulk read of raw bytes (interop {@code readBuffer}). */
     @TruffleBoundary
     static void readBytes(ArrayMemory m, long byteOffset, byte[] destination, int destinationOffset, int length) {
-        MemorySegment.copy(m.live().hostView(), ValueLayout.JAVA_BYTE, byteOffset, destination, destinationOffset,
+        MemorySegment.copy(m.liveSegment(), ValueLayout.JAVA_BYTE, byteOffset, destination, destinationOffset,
                 length);
     }
 
@@ -163,7 +185,7 @@ public final class ArrayAccess {
         if (layout == null) {
             return false;
         }
-        MemorySegment.copy(array, 0, m.live().hostView(), layout, index * m.type.size, count);
+        MemorySegment.copy(array, 0, m.liveSegment(), layout, index * m.type.size, count);
         return true;
     }
 
@@ -174,7 +196,7 @@ public final class ArrayAccess {
         if (layout == null) {
             return false;
         }
-        MemorySegment.copy(m.live().hostView(), layout, index * m.type.size, array, 0, count);
+        MemorySegment.copy(m.liveSegment(), layout, index * m.type.size, array, 0, count);
         return true;
     }
 

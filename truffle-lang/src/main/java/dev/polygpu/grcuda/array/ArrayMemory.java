@@ -1,6 +1,8 @@
 package dev.polygpu.grcuda.array;
 
+import com.oracle.truffle.api.Assumption;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.Truffle;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.grcuda.GrError;
@@ -8,27 +10,44 @@ import dev.polygpu.grcuda.GrError;
 /**
  * The memory of one device array (1-D or multi-dimensional, shared by the views of the latter): its unified
  * buffer, element type and count, and the description used in messages ({@code DeviceArray(float, 10, 20)}).
+ *
+ * <p>Element access is on the guest languages' hot path, so it must compile to a plain load or store: the
+ * host view of the buffer is kept in {@link #segment}, and "not freed" is an {@link Assumption}, which
+ * compiled code checks at no cost ({@link #free()} invalidates it, which deoptimizes that code).
  */
 final class ArrayMemory {
     final UnifiedBuffer buffer;
     final ElementType type;
     final long count;
     final String description;
+    /** The buffer's host view; valid while {@link #alive} is. */
+    final java.lang.foreign.MemorySegment segment;
+    private final Assumption alive;
 
     ArrayMemory(UnifiedBuffer buffer, ElementType type, long count, String description) {
         this.buffer = buffer;
         this.type = type;
         this.count = count;
         this.description = description;
+        this.segment = buffer.hostView();
+        this.alive = Truffle.getRuntime().createAssumption("device array not freed");
     }
 
     boolean isFreed() {
-        return buffer.isFreed();
+        return !alive.isValid() || buffer.isFreed();
+    }
+
+    /** The host view, or a guest error if the array was freed. */
+    java.lang.foreign.MemorySegment liveSegment() {
+        if (!alive.isValid()) {
+            throw freed();
+        }
+        return segment;
     }
 
     /** The buffer, or a guest error if the array was freed. */
     UnifiedBuffer live() {
-        if (buffer.isFreed()) {
+        if (!alive.isValid() || buffer.isFreed()) {
             throw freed();
         }
         return buffer;
@@ -41,6 +60,7 @@ final class ArrayMemory {
     }
 
     void free() {
+        alive.invalidate();
         buffer.free();
     }
 }
