@@ -33,6 +33,34 @@ public enum ElementType {
         return this == FLOAT || this == DOUBLE;
     }
 
+    /** The smallest value of an integer type (0 for bool and the unsigned types); floating types: none. */
+    public long minValue() {
+        return switch (this) {
+            case INT8 -> Byte.MIN_VALUE;
+            case INT16 -> Short.MIN_VALUE;
+            case INT32 -> Integer.MIN_VALUE;
+            case INT64, FLOAT, DOUBLE -> Long.MIN_VALUE;
+            default -> 0;
+        };
+    }
+
+    /**
+     * The largest value of an integer type that a {@code long} holds ({@link #UINT64} goes beyond it, up to
+     * 2^64 - 1, which callers handle as a {@code BigInteger}).
+     */
+    public long maxValue() {
+        return switch (this) {
+            case BOOL -> 1;
+            case INT8 -> Byte.MAX_VALUE;
+            case UINT8 -> 0xFF;
+            case INT16 -> Short.MAX_VALUE;
+            case UINT16 -> 0xFFFF;
+            case INT32 -> Integer.MAX_VALUE;
+            case UINT32 -> 0xFFFF_FFFFL;
+            default -> Long.MAX_VALUE;
+        };
+    }
+
     public boolean isUnsigned() {
         return this == BOOL || this == UINT8 || this == UINT16 || this == UINT32 || this == UINT64;
     }

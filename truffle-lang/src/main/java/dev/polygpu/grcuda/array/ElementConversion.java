@@ -64,30 +64,11 @@ final class ElementConversion {
     }
 
     private static boolean fits(ElementType type, long v) {
-        return switch (type) {
-            case INT8 -> v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE;
-            case UINT8 -> v >= 0 && v <= 0xff;
-            case INT16 -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE;
-            case UINT16 -> v >= 0 && v <= 0xffff;
-            case INT32 -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE;
-            case UINT32 -> v >= 0 && v <= 0xffffffffL;
-            case UINT64 -> v >= 0;
-            default -> true;
-        };
+        return v >= type.minValue() && v <= type.maxValue();
     }
 
     private static String range(ElementType type) {
-        return switch (type) {
-            case INT8 -> "-128 to 127";
-            case UINT8 -> "0 to 255";
-            case INT16 -> "-32768 to 32767";
-            case UINT16 -> "0 to 65535";
-            case INT32 -> "-2147483648 to 2147483647";
-            case UINT32 -> "0 to 4294967295";
-            case INT64 -> "-9223372036854775808 to 9223372036854775807";
-            case UINT64 -> "0 to 18446744073709551615";
-            default -> "";
-        };
+        return type == ElementType.UINT64 ? "0 to 18446744073709551615" : type.minValue() + " to " + type.maxValue();
     }
 
     @TruffleBoundary

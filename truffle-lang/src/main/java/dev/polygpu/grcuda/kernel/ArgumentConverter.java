@@ -92,8 +92,8 @@ public final class ArgumentConverter {
                                 + Args.display(a));
                     }
                     long v = INTEROP.asLong(a);
-                    long min = min(type);
-                    long max = max(type);
+                    long min = type.minValue();
+                    long max = type.maxValue();
                     if (v < min || v > max) {
                         throw UnsupportedTypeException.create(args, typed + " must be between " + min + " and "
                                 + max + ", got " + v);
@@ -104,27 +104,5 @@ public final class ArgumentConverter {
         } catch (UnsupportedMessageException e) {
             throw UnsupportedTypeException.create(args, typed + " cannot be read: " + Args.display(a));
         }
-    }
-
-    private static long min(ElementType t) {
-        return switch (t) {
-            case INT8 -> Byte.MIN_VALUE;
-            case INT16 -> Short.MIN_VALUE;
-            case INT32 -> Integer.MIN_VALUE;
-            case INT64 -> Long.MIN_VALUE;
-            default -> 0;
-        };
-    }
-
-    private static long max(ElementType t) {
-        return switch (t) {
-            case INT8 -> Byte.MAX_VALUE;
-            case UINT8 -> 0xFF;
-            case INT16 -> Short.MAX_VALUE;
-            case UINT16 -> 0xFFFF;
-            case INT32 -> Integer.MAX_VALUE;
-            case UINT32 -> 0xFFFF_FFFFL;
-            default -> Long.MAX_VALUE;
-        };
     }
 }
