@@ -104,8 +104,8 @@ final class GridLaunch {
         } catch (KernelFault f) {
             fail(new KernelFaultException(f.error(), frame.kernelName(), f.getMessage()));
         } catch (RuntimeException | Error e) {
-            // Anything else is a bug or a misuse (a buffer freed while the kernel runs): the launch fails,
-            // the worker thread lives on.
+            // Anything else is a bug in the engine or the runtime: the launch fails, the worker thread lives on.
+            // (A buffer cannot be freed under a running kernel: launches pin their buffers.)
             fail(new KernelFaultException(CudaError.LAUNCH_FAILED, frame.kernelName(),
                     "kernel '" + frame.kernelName() + "' failed: " + e));
         }
