@@ -1,18 +1,44 @@
+import java.util.List;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Value;
 
 /**
- * Host cost of grcuda operations from a Java program through the polyglot API: one DeviceArray element write
- * and read through {@link Value}, next to the same loop over a float[], and one launch of an empty kernel with
- * grcuda.ExecutionPolicy=sync. Run with bench/grcuda/run-java (Truffle JIT on, as ./polygpu runs guests).
+ * Host cost of grcuda operations from a Java program through the polyglot API, per execution policy: one
+ * DeviceArray element write and read through {@link Value}, next to the same loop over a float[], and the
+ * host overhead of one computational element: {@code k(1, 1)(arr, n)} of an empty kernel in a loop that
+ * only submits, then one {@code cudaDeviceSynchronize()}. Each policy runs in a fresh context. Run with
+ * bench/grcuda/run-java (Truffle JIT on, as ./polygpu runs guests):
+ *
+ * <pre>
+ * bench/grcuda/run-java [sync] [async]      # default: both, in that order
+ * </pre>
  */
 public final class HostCost {
     private static final int N = 1_000_000;
     private static final int LAUNCHES = 20_000;
+    private static final int LAUNCH_WARMUP_ROUNDS = 5;
+    private static final int LAUNCH_ROUNDS = 5;
 
     public static void main(String[] args) {
+        List<String> policies = args.length == 0 ? List.of("sync", "async") : List.of(args);
+        StringBuilder access = new StringBuilder();
+        StringBuilder launches = new StringBuilder();
+        for (String policy : policies) {
+            measure(policy, access, launches);
+        }
+        System.out.println("| language | policy | operation | DeviceArray ns/op | float[] ns/op | ratio |");
+        System.out.println("|---|---|---|---:|---:|---:|");
+        System.out.print(access);
+        System.out.println();
+        System.out.println("| language | policy | empty kernel `k(1,1)(arr, n)` | submit µs/launch | total µs/launch |"
+                + " launches/s |");
+        System.out.println("|---|---|---|---:|---:|---:|");
+        System.out.print(launches);
+    }
+
+    private static void measure(String policy, StringBuilder access, StringBuilder launches) {
         try (Context c = Context.newBuilder("grcuda").allowAllAccess(true)
-                .option("grcuda.ExecutionPolicy", "sync").build()) {
+                .option("grcuda.ExecutionPolicy", policy).build()) {
             Value cu = c.eval("grcuda", "CU");
             Value arr = cu.getMember("DeviceArray").execute("float", N);
             float[] host = new float[N];
@@ -47,29 +73,47 @@ public final class HostCost {
                 writeHost.run();
                 readHost.run();
             }
-            Value launch = cu.getMember("buildkernel").execute("__global__ void empty(int n) { }", "empty(n: sint32)")
-                    .execute(1, 1);
-            for (int i = 0; i < 2_000; i++) {
-                launch.execute(0);
-            }
-            double launchUs = bestOf(() -> {
-                for (int i = 0; i < LAUNCHES; i++) {
-                    launch.execute(0);
-                }
-            }, 3) / LAUNCHES * 1e6;
-            System.out.println("| language | operation | DeviceArray ns/op | float[] ns/op | ratio |");
-            System.out.println("|---|---|---:|---:|---:|");
-            row("element write", bestOf(writeArr, 7), bestOf(writeHost, 7));
-            row("element read", bestOf(readArr, 7), bestOf(readHost, 7));
-            System.out.printf("| Java | empty kernel launch (1 block, 1 thread) | %.1f us | | |%n", launchUs);
+            accessRow(access, policy, "element write", bestOf(writeArr, 7), bestOf(writeHost, 7));
+            accessRow(access, policy, "element read", bestOf(readArr, 7), bestOf(readHost, 7));
             if (sink[0] == 0) {
                 throw new AssertionError("nothing was read");
             }
+
+            Value small = cu.getMember("DeviceArray").execute("float", 1024);
+            Value launch = cu.getMember("buildkernel")
+                    .execute("__global__ void empty(float *a, int n) { }", "empty(a: inout pointer float, n: sint32)")
+                    .execute(1, 1);
+            Value sync = cu.getMember("cudaDeviceSynchronize");
+            for (int r = 0; r < LAUNCH_WARMUP_ROUNDS; r++) {
+                launchRound(launch, small, sync);
+            }
+            double submit = Double.MAX_VALUE;
+            double total = Double.MAX_VALUE;
+            for (int r = 0; r < LAUNCH_ROUNDS; r++) {
+                double[] t = launchRound(launch, small, sync);
+                submit = Math.min(submit, t[0]);
+                total = Math.min(total, t[1]);
+            }
+            launches.append(String.format("| Java | %s | %,d launches, best of %d | %.2f | %.2f | %,.0f |%n", policy,
+                    LAUNCHES, LAUNCH_ROUNDS, submit / LAUNCHES * 1e6, total / LAUNCHES * 1e6, LAUNCHES / total));
         }
     }
 
-    private static void row(String what, double dev, double host) {
-        System.out.printf("| Java | %s | %.1f | %.1f | %.2fx |%n", what, dev / N * 1e9, host / N * 1e9, dev / host);
+    /** Submits {@link #LAUNCHES} launches, then synchronizes; returns {submit seconds, total seconds}. */
+    private static double[] launchRound(Value launch, Value arr, Value sync) {
+        long t0 = System.nanoTime();
+        for (int i = 0; i < LAUNCHES; i++) {
+            launch.execute(arr, 1024);
+        }
+        long t1 = System.nanoTime();
+        sync.execute();
+        long t2 = System.nanoTime();
+        return new double[] {(t1 - t0) / 1e9, (t2 - t0) / 1e9};
+    }
+
+    private static void accessRow(StringBuilder out, String policy, String what, double dev, double host) {
+        out.append(String.format("| Java | %s | %s | %.1f | %.1f | %.2fx |%n", policy, what, dev / N * 1e9,
+                host / N * 1e9, dev / host));
     }
 
     private static double bestOf(Runnable r, int reps) {

@@ -1,8 +1,12 @@
-// Host cost of grcuda operations from GraalJS, next to the same loop over a JS array.
-// Run: ./polygpu --grcuda.ExecutionPolicy=sync bench/grcuda/host_cost.js [N]
+// Host cost of grcuda operations from GraalJS, next to the same loop over a JS array, and the host overhead of
+// one computational element: k(1, 1)(arr, n) of an empty kernel in a loop that only submits, then one
+// cudaDeviceSynchronize(). Run once per execution policy (the rows name it):
+//   ./polygpu --grcuda.ExecutionPolicy=sync bench/grcuda/host_cost.js [N]
+//   ./polygpu --grcuda.ExecutionPolicy=async bench/grcuda/host_cost.js [N]
 const N = arguments.length > 0 ? parseInt(arguments[0]) : 1000000;
 const LAUNCHES = 20000;
 const cu = Polyglot.eval("grcuda", "CU");
+const POLICY = cu.getoptions()["grcuda.ExecutionPolicy"];
 const arr = cu.DeviceArray("float", N);
 const host = new Float32Array(N);
 const list = new Array(N).fill(0.0);
@@ -33,18 +37,34 @@ for (let w = 0; w < 15; w++) {
 }
 if (readArr(arr, N) !== readTyped(host, N)) { throw new Error("device array and Float32Array disagree"); }
 
-const kernel = cu.buildkernel("__global__ void empty(int n) { }", "empty(n: sint32)");
+const kernel = cu.buildkernel("__global__ void empty(float *a, int n) { }", "empty(a: inout pointer float, n: sint32)");
 const launch = kernel(1, 1);
-for (let i = 0; i < 2000; i++) { launch(0); }
-function launches() { for (let i = 0; i < LAUNCHES; i++) { launch(0); } }
+const small = cu.DeviceArray("float", 1024);
+const sync = cu.cudaDeviceSynchronize;
+// Submits LAUNCHES launches, then synchronizes; returns [submit seconds, total seconds].
+function launchRound() {
+  const t0 = process_time();
+  for (let i = 0; i < LAUNCHES; i++) { launch(small, 1024); }
+  const t1 = process_time();
+  sync();
+  return [t1 - t0, process_time() - t0];
+}
+for (let r = 0; r < 5; r++) { launchRound(); }
 
 const rows = [
   ["element write", bestOf(() => writeArr(arr, N)) / N, bestOf(() => writeTyped(host, N)) / N, bestOf(() => writeList(list, N)) / N],
   ["element read", bestOf(() => readArr(arr, N)) / N, bestOf(() => readTyped(host, N)) / N, bestOf(() => readList(list, N)) / N],
 ];
-console.log("| language | operation | DeviceArray ns/op | Float32Array ns/op | Array ns/op | ratio to Float32Array |");
-console.log("|---|---|---:|---:|---:|---:|");
+const rounds = [];
+for (let r = 0; r < 5; r++) { rounds.push(launchRound()); }
+const submit = Math.min(...rounds.map(r => r[0]));
+const total = Math.min(...rounds.map(r => r[1]));
+console.log("| language | policy | operation | DeviceArray ns/op | Float32Array ns/op | Array ns/op | ratio to Float32Array |");
+console.log("|---|---|---|---:|---:|---:|---:|");
 for (const [name, dev, typed, plain] of rows) {
-  console.log(`| JavaScript | ${name} | ${(dev * 1e9).toFixed(1)} | ${(typed * 1e9).toFixed(1)} | ${(plain * 1e9).toFixed(1)} | ${(dev / typed).toFixed(2)}x |`);
+  console.log(`| JavaScript | ${POLICY} | ${name} | ${(dev * 1e9).toFixed(1)} | ${(typed * 1e9).toFixed(1)} | ${(plain * 1e9).toFixed(1)} | ${(dev / typed).toFixed(2)}x |`);
 }
-console.log(`| JavaScript | empty kernel launch (1 block, 1 thread) | ${(bestOf(launches, 3) / LAUNCHES * 1e6).toFixed(1)} us | | | |`);
+console.log("");
+console.log("| language | policy | empty kernel `k(1,1)(arr, n)` | submit µs/launch | total µs/launch | launches/s |");
+console.log("|---|---|---|---:|---:|---:|");
+console.log(`| JavaScript | ${POLICY} | ${LAUNCHES.toLocaleString("en-US")} launches, best of 5 | ${(submit / LAUNCHES * 1e6).toFixed(2)} | ${(total / LAUNCHES * 1e6).toFixed(2)} | ${Math.round(LAUNCHES / total).toLocaleString("en-US")} |`);

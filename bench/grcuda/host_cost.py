@@ -1,5 +1,8 @@
-# Host cost of grcuda operations from GraalPy, next to the same loop over a Python list.
-# Run: ./polygpu --grcuda.ExecutionPolicy=sync bench/grcuda/host_cost.py [N]
+# Host cost of grcuda operations from GraalPy, next to the same loop over a Python list, and the host overhead
+# of one computational element: k(1, 1)(arr, n) of an empty kernel in a loop that only submits, then one
+# cudaDeviceSynchronize(). Run once per execution policy (the rows name it):
+#   ./polygpu --grcuda.ExecutionPolicy=sync bench/grcuda/host_cost.py [N]
+#   ./polygpu --grcuda.ExecutionPolicy=async bench/grcuda/host_cost.py [N]
 import polyglot
 import sys
 import time
@@ -7,6 +10,7 @@ import time
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
 LAUNCHES = 20_000
 cu = polyglot.eval(language="grcuda", string="CU")
+POLICY = getattr(cu.getoptions(), "grcuda.ExecutionPolicy")
 arr = cu.DeviceArray("float", N)
 lst = [0.0] * N
 
@@ -49,23 +53,37 @@ for _ in range(15):  # warm-up: let the JIT compile the loops
     write_arr(arr); read_arr(arr); write_lst(lst); read_lst(lst)
 assert read_arr(arr) == read_lst(lst), "device array and list disagree"
 
-kernel = cu.buildkernel("__global__ void empty(int n) { }", "empty(n: sint32)")
+kernel = cu.buildkernel("__global__ void empty(float *a, int n) { }", "empty(a: inout pointer float, n: sint32)")
 launch = kernel(1, 1)
-for _ in range(2000):
-    launch(0)
+small = cu.DeviceArray("float", 1024)
+sync = cu.cudaDeviceSynchronize
 
 
-def launches():
+def launch_round():
+    """Submits LAUNCHES launches, then synchronizes; returns (submit seconds, total seconds)."""
+    t0 = time.perf_counter()
     for _ in range(LAUNCHES):
-        launch(0)
+        launch(small, 1024)
+    t1 = time.perf_counter()
+    sync()
+    return t1 - t0, time.perf_counter() - t0
 
+
+for _ in range(5):  # warm-up
+    launch_round()
 
 rows = [
     ("element write", best_of(lambda: write_arr(arr)) / N, best_of(lambda: write_lst(lst)) / N),
     ("element read", best_of(lambda: read_arr(arr)) / N, best_of(lambda: read_lst(lst)) / N),
 ]
-print("| language | operation | DeviceArray ns/op | host list ns/op | ratio |")
-print("|---|---|---:|---:|---:|")
+rounds = [launch_round() for _ in range(5)]
+submit, total = min(r[0] for r in rounds), min(r[1] for r in rounds)
+print("| language | policy | operation | DeviceArray ns/op | host list ns/op | ratio |")
+print("|---|---|---|---:|---:|---:|")
 for name, dev, host in rows:
-    print(f"| Python | {name} | {dev * 1e9:.1f} | {host * 1e9:.1f} | {dev / host:.2f}x |")
-print(f"| Python | empty kernel launch (1 block, 1 thread) | {best_of(launches, 3) / LAUNCHES * 1e6:.1f} us | | |")
+    print(f"| Python | {POLICY} | {name} | {dev * 1e9:.1f} | {host * 1e9:.1f} | {dev / host:.2f}x |")
+print()
+print("| language | policy | empty kernel `k(1,1)(arr, n)` | submit µs/launch | total µs/launch | launches/s |")
+print("|---|---|---|---:|---:|---:|")
+print(f"| Python | {POLICY} | {LAUNCHES:,} launches, best of 5 | {submit / LAUNCHES * 1e6:.2f} | "
+      f"{total / LAUNCHES * 1e6:.2f} | {LAUNCHES / total:,.0f} |")
