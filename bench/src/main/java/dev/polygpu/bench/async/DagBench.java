@@ -1,0 +1,286 @@
+package dev.polygpu.bench.async;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.BiFunction;
+import org.graalvm.polyglot.Engine;
+
+/**
+ * Makespan of the IPDPS 2021 paper's six benchmark DAGs (VEC, B&amp;S, ML, HITS, IMG, DL) under
+ * {@code grcuda.ExecutionPolicy=sync} and {@code async} (plus {@code async} with
+ * {@code grcuda.DependencyPolicy=with-const} for the DAGs whose kernels share read-only arrays), on the
+ * device {@code grcuda.Device=cpu}, through the public polyglot API. Run with {@code bench/dags}
+ * ({@code --help} lists the options).
+ *
+ * <p>Per DAG, one fresh context per policy on a shared {@link Engine}; the runs alternate between the
+ * policies (warm-up runs first), each timed from the first launch to the end of a
+ * {@code cudaDeviceSynchronize()}. After the runs, the output arrays of every policy must be bit-identical to
+ * those of sync, and sync's are checked against plain Java. The sync runs also record each kernel's time, from
+ * which {@link DagModel} derives the best speedup the graph allows on this many cores ("bound"). Prints
+ * Markdown tables to stdout and progress to stderr; exits with 1 when a check failed, 2 on bad arguments.
+ */
+public final class DagBench {
+    private static final Map<String, BiFunction<Boolean, Integer, DagCase>> CASES = new LinkedHashMap<>();
+
+    static {
+        CASES.put("vec", VecDag::new);
+        CASES.put("bs", BlackScholesDag::new);
+        CASES.put("ml", MlDag::new);
+        CASES.put("hits", HitsDag::new);
+        CASES.put("img", ImgDag::new);
+        CASES.put("dl", DlDag::new);
+    }
+
+    private final PrintStream out = System.out;
+    private final PrintStream log = System.err;
+    private final int warmup;
+    private final int reps;
+    private final int cores;
+
+    private DagBench(int warmup, int reps, int cores) {
+        this.warmup = warmup;
+        this.reps = reps;
+        this.cores = cores;
+    }
+
+    public static void main(String[] args) {
+        boolean quick = false;
+        Integer warmup = null;
+        Integer reps = null;
+        int blocks = 1;
+        int cores = Runtime.getRuntime().availableProcessors();
+        Set<String> selected = new LinkedHashSet<>();
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--quick" -> quick = true;
+                    case "--warmup" -> warmup = number(args, ++i, 0);
+                    case "--reps" -> reps = number(args, ++i, 1);
+                    case "--blocks" -> blocks = number(args, ++i, 1);
+                    case "--cores" -> cores = number(args, ++i, 1);
+                    case "--dag" -> selected.addAll(dagNames(value(args, ++i)));
+                    case "-h", "--help" -> {
+                        usage(System.out);
+                        return;
+                    }
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("dags: " + e.getMessage());
+            usage(System.err);
+            System.exit(2);
+        }
+        if (selected.isEmpty()) {
+            selected.addAll(CASES.keySet());
+        }
+        List<DagCase> cases = new ArrayList<>();
+        for (String name : selected) {
+            cases.add(CASES.get(name).apply(quick, blocks));
+        }
+        DagBench bench = new DagBench(Objects.requireNonNullElse(warmup, quick ? 1 : 3),
+                Objects.requireNonNullElse(reps, quick ? 1 : 10), cores);
+        System.exit(bench.run(cases, blocks));
+    }
+
+    private static void usage(PrintStream s) {
+        s.println("usage: bench/dags [--quick] [--dag NAME]... [--reps N] [--warmup N] [--blocks B] [--cores C]");
+        s.println("  --quick      small sizes, 1 warm-up and 1 measured run (a smoke run)");
+        s.println("  --dag NAME   one of " + String.join(", ", CASES.keySet()) + "; repeatable or comma-separated;"
+                + " default all");
+        s.println("  --reps N     measured runs per policy (default 10)");
+        s.println("  --warmup N   warm-up runs per policy (default 3)");
+        s.println("  --blocks B   blocks per kernel launch (default 1: one kernel uses one core)");
+        s.println("  --cores C    cores for the ideal speedup min(width, C) (default: available processors)");
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(args[i - 1] + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int number(String[] args, int i, int min) {
+        String v = value(args, i);
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= min) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(args[i - 1] + " needs an integer >= " + min + ", got " + v);
+    }
+
+    private static List<String> dagNames(String v) {
+        List<String> names = new ArrayList<>();
+        for (String part : v.split(",")) {
+            String name = part.trim().toLowerCase(Locale.ROOT).replace("&", "");
+            if (!CASES.containsKey(name)) {
+                throw new IllegalArgumentException("unknown DAG '" + part + "'; DAGs: " + String.join(", ", CASES.keySet()));
+            }
+            names.add(name);
+        }
+        return names;
+    }
+
+    /** The measurements of one DAG under one policy. */
+    private record Row(DagCase dag, Policy policy, int width, DagModel model, double syncMs, double syncMin,
+            double asyncMs, double asyncMin) {
+    }
+
+    private int run(List<DagCase> cases, int blocks) {
+        log.printf("dags: %d warm-up + %d measured runs per policy, %d block(s) per launch, %d cores%n", warmup, reps,
+                blocks, cores);
+        List<Row> rows = new ArrayList<>();
+        List<String> checks = new ArrayList<>();
+        int status = 0;
+        try (Engine engine = Engine.newBuilder().option("engine.WarnInterpreterOnly", "false").build()) {
+            for (DagCase c : cases) {
+                try {
+                    measure(engine, c, rows, checks);
+                } catch (RuntimeException | AssertionError e) {
+                    status = 1;
+                    log.printf("dags: %s FAILED: %s%n", c.name(), e);
+                    checks.add(String.format("| %s | %s | FAILED: %s |", c.name(), c.size(), e.getMessage()));
+                }
+            }
+        }
+        out.println("| DAG | dependency policy | kernels | width | ideal | bound | t_sync ms median (min)"
+                + " | t_async ms median (min) | speedup | % of ideal | I |");
+        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (Row r : rows) {
+            int ideal = Math.min(r.width, cores);
+            double speedup = r.syncMs / r.asyncMs;
+            out.printf("| %s | %s | %d | %d | %d | %.2fx | %.1f (%.1f) | %.1f (%.1f) | %.2fx | %.0f%% | %.2f |%n",
+                    r.dag.name(), r.policy.dependency(), r.model.kernels(), r.width, ideal,
+                    r.model.boundSpeedup(cores), r.syncMs, r.syncMin, r.asyncMs, r.asyncMin, speedup,
+                    100 * speedup / ideal, 1 - r.asyncMs / r.syncMs);
+        }
+        out.println();
+        out.println("| DAG | size | check (sync vs plain Java; every policy bit-identical to sync) |");
+        out.println("|---|---|---|");
+        checks.forEach(out::println);
+        return status;
+    }
+
+    private void measure(Engine engine, DagCase c, List<Row> rows, List<String> checks) {
+        List<Policy> policies = new ArrayList<>(List.of(Policy.SYNC, Policy.ASYNC));
+        if (c.sharesReadOnlyArrays()) {
+            policies.add(Policy.ASYNC_WITH_CONST);
+        }
+        log.printf("dags: %s (%s)%n", c.name(), c.size());
+        List<Session> sessions = new ArrayList<>();
+        try {
+            List<DagCase.Program> programs = new ArrayList<>();
+            for (Policy p : policies) {
+                Session s = new Session(engine, p);
+                sessions.add(s);
+                programs.add(c.program(s));
+            }
+            List<List<Double>> times = new ArrayList<>();
+            policies.forEach(p -> times.add(new ArrayList<>()));
+            List<Trace> traces = new ArrayList<>();
+            for (int r = 0; r < warmup + reps; r++) {
+                boolean measured = r >= warmup;
+                for (int k = 0; k < policies.size(); k++) {
+                    Session s = sessions.get(k);
+                    DagCase.Program program = programs.get(k);
+                    program.reset();
+                    if (measured && k == 0) {
+                        Trace t = new Trace();
+                        traces.add(t);
+                        s.record(t);
+                    }
+                    long t0 = System.nanoTime();
+                    program.run();
+                    s.synchronize();
+                    double ms = (System.nanoTime() - t0) / 1e6;
+                    s.record(null);
+                    if (measured) {
+                        times.get(k).add(ms);
+                    }
+                    log.printf("  %-18s %s %8.1f ms%n", policies.get(k), measured ? "run   " : "warm-up", ms);
+                }
+            }
+            Map<String, Object> reference = programs.get(0).results();
+            for (int k = 1; k < policies.size(); k++) {
+                sameContents(c, policies.get(k), reference, programs.get(k).results());
+            }
+            String verdict = c.check(reference);
+            log.printf("  check: %s%n", verdict);
+            List<Trace.Node> nodes = medianNodes(traces);
+            StringBuilder kernels = new StringBuilder("  kernel ms (sync, median):");
+            for (Trace.Node node : nodes) {
+                if (!node.host()) {
+                    kernels.append(String.format(" %s %.1f", node.label(), node.nanos() / 1e6));
+                }
+            }
+            log.println(kernels);
+            double sync = median(times.get(0));
+            for (int k = 1; k < policies.size(); k++) {
+                boolean withConst = policies.get(k).withConst();
+                DagModel model = DagModel.of(nodes, withConst);
+                int width = c.width(withConst);
+                if (model.width() != width) {
+                    log.printf("dags: WARNING: %s under %s: width %d counted by hand, %d in the recorded graph%n",
+                            c.name(), policies.get(k).dependency(), width, model.width());
+                }
+                rows.add(new Row(c, policies.get(k), width, model, sync, min(times.get(0)), median(times.get(k)),
+                        min(times.get(k))));
+            }
+            checks.add(String.format("| %s | %s | %s |", c.name(), c.size(), verdict));
+        } finally {
+            sessions.forEach(Session::close);
+        }
+    }
+
+    private static void sameContents(DagCase c, Policy p, Map<String, Object> expected, Map<String, Object> actual) {
+        for (Map.Entry<String, Object> e : expected.entrySet()) {
+            Object a = actual.get(e.getKey());
+            boolean same = switch (e.getValue()) {
+                case float[] f -> a instanceof float[] g && Arrays.equals(f, g);
+                case double[] d -> a instanceof double[] g && Arrays.equals(d, g);
+                case int[] i -> a instanceof int[] g && Arrays.equals(i, g);
+                default -> false;
+            };
+            if (!same) {
+                throw new AssertionError(c.name() + ": array " + e.getKey() + " differs between sync and " + p);
+            }
+        }
+    }
+
+    /** The recorded nodes with each kernel's time the median over the runs (all runs record the same graph). */
+    private static List<Trace.Node> medianNodes(List<Trace> traces) {
+        List<Trace.Node> first = traces.getFirst().nodes();
+        List<Trace.Node> nodes = new ArrayList<>();
+        for (int i = 0; i < first.size(); i++) {
+            List<Double> ns = new ArrayList<>();
+            for (Trace t : traces) {
+                ns.add((double) t.nodes().get(i).nanos());
+            }
+            Trace.Node n = first.get(i);
+            nodes.add(new Trace.Node(n.label(), n.host(), n.uses(), (long) median(ns)));
+        }
+        return nodes;
+    }
+
+    private static double min(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+    }
+
+    private static double median(List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+}
