@@ -1,0 +1,112 @@
+package dev.polygpu.bench.async;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Value;
+
+/**
+ * Retained heap of a long-running program: an empty kernel launched {@code --launches} times (1,000,000 by
+ * default) over three arrays, cycling {@code k(a, b)}, {@code k(b, c)}, {@code k(c, a)} with signature
+ * {@code k(x: in pointer float, y: out pointer float, n: sint32)}, so every launch depends on the one before
+ * it through one array and frees another from its readers. At 0, ¼, ½, ¾ and all of the launches the program
+ * calls {@code cudaDeviceSynchronize()}, runs {@code System.gc()} three times and prints the heap in use
+ * ({@link MemoryMXBean}). A scheduler that keeps every finished element (as GrCUDA's does) grows linearly;
+ * one that prunes them stays flat. Run with {@code bench/launch-heap} ({@code --help} lists the options).
+ */
+public final class LaunchHeap {
+    private static final String SOURCE = "__global__ void k(const float *x, float *y, int n) { }";
+    private static final String SIGNATURE = "k(x: in pointer float, y: out pointer float, n: sint32)";
+    private static final int CHECKPOINTS = 4;
+    private static final int N = 1024;
+
+    private LaunchHeap() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        String policy = "async";
+        long launches = 1_000_000;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--policy" -> policy = value(args, ++i);
+                    case "--launches" -> launches = Long.parseLong(value(args, ++i));
+                    case "-h", "--help" -> {
+                        usage(System.out);
+                        return;
+                    }
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+            if (launches < CHECKPOINTS || launches % CHECKPOINTS != 0) {
+                throw new IllegalArgumentException("--launches must be a positive multiple of " + CHECKPOINTS);
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("launch-heap: " + e.getMessage());
+            usage(System.err);
+            System.exit(2);
+        }
+        run(policy, launches, System.out);
+    }
+
+    private static void usage(PrintStream s) {
+        s.println("usage: bench/launch-heap [--policy async|sync] [--launches N]");
+        s.println("  --policy P     grcuda.ExecutionPolicy (default async)");
+        s.println("  --launches N   launches in all, a multiple of " + CHECKPOINTS + " (default 1000000)");
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(args[i - 1] + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static void run(String policy, long launches, PrintStream out) throws InterruptedException {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        out.printf("grcuda.ExecutionPolicy=%s, %,d launches of an empty kernel on 1 block of 1 thread, max heap %,d MB%n%n",
+                policy, launches, Runtime.getRuntime().maxMemory() >> 20);
+        out.println("| launches | used heap after GC MB | growth since 0 MB | bytes per launch since 0 | launches/s in"
+                + " the last segment |");
+        out.println("|---:|---:|---:|---:|---:|");
+        long base;
+        try (Context c = Context.newBuilder("grcuda").allowAllAccess(true)
+                .option("grcuda.ExecutionPolicy", policy).build()) {
+            Value cu = c.eval("grcuda", "CU");
+            Value deviceArray = cu.getMember("DeviceArray");
+            Value[] arrays = {deviceArray.execute("float", N), deviceArray.execute("float", N),
+                    deviceArray.execute("float", N)};
+            Value launch = cu.getMember("buildkernel").execute(SOURCE, SIGNATURE).execute(1, 1);
+            Value synchronize = cu.getMember("cudaDeviceSynchronize");
+            launch.execute(arrays[0], arrays[1], N);
+            synchronize.execute();
+            base = usedAfterGc(memory);
+            out.printf("| 0 | %.1f | 0.0 | | |%n", base / 1e6);
+            long done = 0;
+            for (int k = 1; k <= CHECKPOINTS; k++) {
+                long until = launches / CHECKPOINTS * k;
+                long t0 = System.nanoTime();
+                for (; done < until; done++) {
+                    int i = (int) (done % 3);
+                    launch.execute(arrays[i], arrays[(i + 1) % 3], N);
+                }
+                synchronize.execute();
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                long used = usedAfterGc(memory);
+                out.printf("| %,d | %.1f | %.1f | %.1f | %,.0f |%n", done, used / 1e6, (used - base) / 1e6,
+                        (double) (used - base) / done, launches / CHECKPOINTS / seconds);
+            }
+        }
+        long closed = usedAfterGc(memory);
+        out.printf("| context closed | %.1f | %.1f | | |%n", closed / 1e6, (closed - base) / 1e6);
+    }
+
+    private static long usedAfterGc(MemoryMXBean memory) throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(100);
+        }
+        return memory.getHeapMemoryUsage().getUsed();
+    }
+}
