@@ -245,7 +245,8 @@ public final class DagBench {
         }
     }
 
-    private static void sameContents(DagCase c, Policy p, Map<String, Object> expected, Map<String, Object> actual) {
+    /** Throws {@link AssertionError} unless {@code actual} holds the same arrays, bit for bit, as {@code expected}. */
+    static void sameContents(DagCase c, Policy p, Map<String, Object> expected, Map<String, Object> actual) {
         for (Map.Entry<String, Object> e : expected.entrySet()) {
             Object a = actual.get(e.getKey());
             boolean same = switch (e.getValue()) {

@@ -10,7 +10,8 @@ import org.graalvm.polyglot.Value;
  * Retained heap of a long-running program: an empty kernel launched {@code --launches} times (1,000,000 by
  * default) over three arrays, cycling {@code k(a, b)}, {@code k(b, c)}, {@code k(c, a)} with signature
  * {@code k(x: in pointer float, y: out pointer float, n: sint32)}, so every launch depends on the one before
- * it through one array and frees another from its readers. At 0, ¼, ½, ¾ and all of the launches the program
+ * it through one array and frees another from its readers. After {@code --warmup} launches (20,000, not
+ * counted: they let the JIT and the runtime's caches settle), and at ¼, ½, ¾ and all of the launches, the program
  * calls {@code cudaDeviceSynchronize()}, runs {@code System.gc()} three times and prints the heap in use
  * ({@link MemoryMXBean}). A scheduler that keeps every finished element (as GrCUDA's does) grows linearly;
  * one that prunes them stays flat. Run with {@code bench/launch-heap} ({@code --help} lists the options).
@@ -27,11 +28,13 @@ public final class LaunchHeap {
     public static void main(String[] args) throws InterruptedException {
         String policy = "async";
         long launches = 1_000_000;
+        long warmup = 20_000;
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--policy" -> policy = value(args, ++i);
                     case "--launches" -> launches = Long.parseLong(value(args, ++i));
+                    case "--warmup" -> warmup = Long.parseLong(value(args, ++i));
                     case "-h", "--help" -> {
                         usage(System.out);
                         return;
@@ -42,18 +45,22 @@ public final class LaunchHeap {
             if (launches < CHECKPOINTS || launches % CHECKPOINTS != 0) {
                 throw new IllegalArgumentException("--launches must be a positive multiple of " + CHECKPOINTS);
             }
+            if (warmup < 1) {
+                throw new IllegalArgumentException("--warmup must be positive");
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("launch-heap: " + e.getMessage());
             usage(System.err);
             System.exit(2);
         }
-        run(policy, launches, System.out);
+        run(policy, launches, warmup, System.out);
     }
 
     private static void usage(PrintStream s) {
-        s.println("usage: bench/launch-heap [--policy async|sync] [--launches N]");
+        s.println("usage: bench/launch-heap [--policy async|sync] [--launches N] [--warmup N]");
         s.println("  --policy P     grcuda.ExecutionPolicy (default async)");
         s.println("  --launches N   launches in all, a multiple of " + CHECKPOINTS + " (default 1000000)");
+        s.println("  --warmup N     launches before the first measurement, not counted (default 20000)");
     }
 
     private static String value(String[] args, int i) {
@@ -63,10 +70,10 @@ public final class LaunchHeap {
         return args[i];
     }
 
-    private static void run(String policy, long launches, PrintStream out) throws InterruptedException {
+    private static void run(String policy, long launches, long warmup, PrintStream out) throws InterruptedException {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        out.printf("grcuda.ExecutionPolicy=%s, %,d launches of an empty kernel on 1 block of 1 thread, max heap %,d MB%n%n",
-                policy, launches, Runtime.getRuntime().maxMemory() >> 20);
+        out.printf("grcuda.ExecutionPolicy=%s, %,d launches of an empty kernel on 1 block of 1 thread after %,d warm-up"
+                + " launches, max heap %,d MB%n%n", policy, launches, warmup, Runtime.getRuntime().maxMemory() >> 20);
         out.println("| launches | used heap after GC MB | growth since 0 MB | bytes per launch since 0 | launches/s in"
                 + " the last segment |");
         out.println("|---:|---:|---:|---:|---:|");
@@ -79,7 +86,10 @@ public final class LaunchHeap {
                     deviceArray.execute("float", N)};
             Value launch = cu.getMember("buildkernel").execute(SOURCE, SIGNATURE).execute(1, 1);
             Value synchronize = cu.getMember("cudaDeviceSynchronize");
-            launch.execute(arrays[0], arrays[1], N);
+            for (long i = 0; i < warmup; i++) {
+                int k = (int) (i % 3);
+                launch.execute(arrays[k], arrays[(k + 1) % 3], N);
+            }
             synchronize.execute();
             base = usedAfterGc(memory);
             out.printf("| 0 | %.1f | 0.0 | | |%n", base / 1e6);
