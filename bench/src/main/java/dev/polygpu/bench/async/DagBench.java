@@ -142,6 +142,9 @@ public final class DagBench {
     private int run(List<DagCase> cases, int blocks) {
         log.printf("dags: %d warm-up + %d measured runs per policy, %d block(s) per launch, %d cores%n", warmup, reps,
                 blocks, cores);
+        double probeBefore = MachineProbe.parallelSpeedup(cores, 7);
+        log.printf("dags: machine probe: %d plain-Java tasks run %.2fx faster at once than one after the other%n", cores,
+                probeBefore);
         List<Row> rows = new ArrayList<>();
         List<String> checks = new ArrayList<>();
         int status = 0;
@@ -156,6 +159,10 @@ public final class DagBench {
                 }
             }
         }
+        double probeAfter = MachineProbe.parallelSpeedup(cores, 7);
+        out.printf("Machine probe: %d one-core plain-Java tasks ran %.2fx (before the DAGs) and %.2fx (after) faster at"
+                + " once than one after the other (median of 7; about %d.0x on an idle machine with %d cores).%n%n",
+                cores, probeBefore, probeAfter, cores, cores);
         out.println("| DAG | dependency policy | kernels | width | ideal | bound | t_sync ms median (min)"
                 + " | t_async ms median (min) | speedup | % of ideal | I |");
         out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
