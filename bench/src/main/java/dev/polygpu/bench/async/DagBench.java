@@ -195,46 +195,17 @@ public final class DagBench {
                 sessions.add(s);
                 programs.add(c.program(s));
             }
-            List<List<Double>> times = new ArrayList<>();
-            policies.forEach(p -> times.add(new ArrayList<>()));
             List<Trace> traces = new ArrayList<>();
-            for (int r = 0; r < warmup + reps; r++) {
-                boolean measured = r >= warmup;
-                for (int k = 0; k < policies.size(); k++) {
-                    Session s = sessions.get(k);
-                    DagCase.Program program = programs.get(k);
-                    program.reset();
-                    if (measured && k == 0) {
-                        Trace t = new Trace();
-                        traces.add(t);
-                        s.record(t);
-                    }
-                    long t0 = System.nanoTime();
-                    program.run();
-                    s.synchronize();
-                    double ms = (System.nanoTime() - t0) / 1e6;
-                    s.record(null);
-                    if (measured) {
-                        times.get(k).add(ms);
-                    }
-                    log.printf("  %-18s %s %8.1f ms%n", policies.get(k), measured ? "run   " : "warm-up", ms);
-                }
-            }
+            List<List<Double>> times = timeRuns(sessions, programs, traces);
             Map<String, Object> reference = programs.get(0).results();
             for (int k = 1; k < policies.size(); k++) {
                 sameContents(c, policies.get(k), reference, programs.get(k).results());
             }
             String verdict = c.check(reference);
             log.printf("  check: %s%n", verdict);
+            checks.add(String.format("| %s | %s | %s |", c.name(), c.size(), verdict));
             List<Trace.Node> nodes = medianNodes(traces);
-            StringBuilder kernels = new StringBuilder("  kernel ms (sync, median):");
-            for (Trace.Node node : nodes) {
-                if (!node.host()) {
-                    kernels.append(String.format(" %s %.1f", node.label(), node.nanos() / 1e6));
-                }
-            }
-            log.println(kernels);
-            double sync = median(times.get(0));
+            logKernelTimes(nodes);
             for (int k = 1; k < policies.size(); k++) {
                 boolean withConst = policies.get(k).withConst();
                 DagModel model = DagModel.of(nodes, withConst);
@@ -243,13 +214,55 @@ public final class DagBench {
                     log.printf("dags: WARNING: %s under %s: width %d counted by hand, %d in the recorded graph%n",
                             c.name(), policies.get(k).dependency(), width, model.width());
                 }
-                rows.add(new Row(c, policies.get(k), width, model, sync, min(times.get(0)), median(times.get(k)),
-                        min(times.get(k))));
+                rows.add(new Row(c, policies.get(k), width, model, median(times.get(0)), min(times.get(0)),
+                        median(times.get(k)), min(times.get(k))));
             }
-            checks.add(String.format("| %s | %s | %s |", c.name(), c.size(), verdict));
         } finally {
             sessions.forEach(Session::close);
         }
+    }
+
+    /**
+     * Runs every session's program {@code warmup + reps} times, alternating between the sessions, and returns
+     * the measured times (ms) per session. The first session (sync) records each measured run into
+     * {@code traces}.
+     */
+    private List<List<Double>> timeRuns(List<Session> sessions, List<DagCase.Program> programs, List<Trace> traces) {
+        List<List<Double>> times = new ArrayList<>();
+        sessions.forEach(s -> times.add(new ArrayList<>()));
+        for (int r = 0; r < warmup + reps; r++) {
+            boolean measured = r >= warmup;
+            for (int k = 0; k < sessions.size(); k++) {
+                Session s = sessions.get(k);
+                DagCase.Program program = programs.get(k);
+                program.reset();
+                if (measured && k == 0) {
+                    Trace t = new Trace();
+                    traces.add(t);
+                    s.record(t);
+                }
+                long t0 = System.nanoTime();
+                program.run();
+                s.synchronize();
+                double ms = (System.nanoTime() - t0) / 1e6;
+                s.record(null);
+                if (measured) {
+                    times.get(k).add(ms);
+                }
+                log.printf("  %-18s %s %8.1f ms%n", s.policy(), measured ? "run   " : "warm-up", ms);
+            }
+        }
+        return times;
+    }
+
+    private void logKernelTimes(List<Trace.Node> nodes) {
+        StringBuilder kernels = new StringBuilder("  kernel ms (sync, median):");
+        for (Trace.Node node : nodes) {
+            if (!node.host()) {
+                kernels.append(String.format(" %s %.1f", node.label(), node.nanos() / 1e6));
+            }
+        }
+        log.println(kernels);
     }
 
     /** Throws {@link AssertionError} unless {@code actual} holds the same arrays, bit for bit, as {@code expected}. */
