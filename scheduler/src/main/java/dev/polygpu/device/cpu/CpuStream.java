@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * A stream of the CPU device: a FIFO of operations run one after another by the stream's own dispatcher
@@ -166,15 +167,37 @@ final class CpuStream implements Stream {
         if (callback == null) {
             throw new DeviceException(CudaError.INVALID_VALUE, "onComplete needs a callback, got null");
         }
+        enqueue(() -> runCallback(callback));
+    }
+
+    @Override
+    public void whenComplete(Consumer<DeviceException> callback) {
+        ensureOpen();
+        if (callback == null) {
+            throw new DeviceException(CudaError.INVALID_VALUE, "whenComplete needs a callback, got null");
+        }
         enqueue(() -> {
+            Failure f;
+            lock.lock();
             try {
-                callback.run();
-            } catch (RuntimeException | Error e) {
-                LOG.log(System.Logger.Level.WARNING, "a completion callback on stream " + id + " failed", e);
-                throw new DeviceException(CudaError.UNKNOWN, "a completion callback on stream " + id
-                        + " failed: " + e, e);
+                f = failure;
+                failure = null;
+            } finally {
+                lock.unlock();
             }
+            DeviceException error = f == null ? null : f.error();
+            runCallback(() -> callback.accept(error));
         });
+    }
+
+    private void runCallback(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.WARNING, "a completion callback on stream " + id + " failed", e);
+            throw new DeviceException(CudaError.UNKNOWN, "a completion callback on stream " + id
+                    + " failed: " + e, e);
+        }
     }
 
     @Override
