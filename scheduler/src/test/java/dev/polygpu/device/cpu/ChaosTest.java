@@ -61,4 +61,18 @@ class ChaosTest {
         assertEquals(Chaos.MAX_DELAY_LIMIT_MICROS, new Chaos(1, Chaos.MAX_DELAY_LIMIT_MICROS).maxDelayMicros());
         assertEquals(Chaos.DEFAULT_MAX_DELAY_MICROS, Chaos.withSeed(5).maxDelayMicros());
     }
+
+    @Test
+    void devicesSayWhetherTheyAreInChaosMode() {
+        try (CpuDevice plain = new CpuDevice(1, FakeKernels.compiler());
+                CpuDevice chaotic = new CpuDevice(1, FakeKernels.compiler(), new Chaos(42, 10))) {
+            assertEquals(java.util.Optional.empty(), plain.chaos());
+            assertEquals(java.util.Optional.of(new Chaos(42, 10)), chaotic.chaos());
+            assertEquals(plain.toString() + " [chaos seed=42,delay=10]", chaotic.toString());
+        }
+        assertContains(assertThrows(IllegalArgumentException.class,
+                () -> new CpuDevice(1, FakeKernels.compiler(), null)).getMessage(), "chaos must not be null");
+        assertContains(assertThrows(IllegalArgumentException.class, () -> new CpuDevice((Chaos) null)).getMessage(),
+                "chaos must not be null");
+    }
 }
