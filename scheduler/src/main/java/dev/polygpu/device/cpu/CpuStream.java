@@ -35,6 +35,11 @@ import java.util.function.Consumer;
  * outside the lock; enqueueing threads keep their own order because each appends under the lock. No other
  * lock is taken while {@link #lock} is held, so there is no lock order to keep. After {@link #closed} is set
  * nothing is queued; the dispatcher drains what is there and ends.
+ *
+ * <p>In chaos mode the dispatcher pauses for a random time before each operation and scrambles the block order
+ * of its launches ({@link ChaosRandom}, which only the dispatcher uses). Operations still run one after another
+ * in queue order and are counted complete only after they ran, so stream order, event waits, callbacks and
+ * synchronization mean what they do without chaos; only the timing relative to other streams changes.
  */
 final class CpuStream implements Stream {
     private static final System.Logger LOG = System.getLogger(CpuStream.class.getName());
@@ -51,6 +56,8 @@ final class CpuStream implements Stream {
     private final Condition changed = lock.newCondition();
     private final ArrayDeque<Op> queue = new ArrayDeque<>();
     private final Thread dispatcher;
+    /** Null unless the device is in chaos mode; used only by the dispatcher. */
+    private final ChaosRandom chaos;
     private long enqueued;
     private long completed;
     private Failure failure;
@@ -59,6 +66,7 @@ final class CpuStream implements Stream {
     CpuStream(CpuDevice device, int id) {
         this.device = device;
         this.id = id;
+        this.chaos = device.chaos().map(c -> ChaosRandom.forStream(c, id)).orElse(null);
         this.dispatcher = Thread.ofVirtual().name("polygpu-cpu-stream-" + id).start(this::dispatch);
     }
 
@@ -97,7 +105,7 @@ final class CpuStream implements Stream {
             }
             enqueue(() -> {
                 try {
-                    var fault = new GridLaunch(kernel, frame, device.pool()).run();
+                    var fault = new GridLaunch(kernel, frame, device.pool(), chaos).run();
                     if (fault != null) {
                         throw fault;
                     }
@@ -352,6 +360,9 @@ final class CpuStream implements Stream {
                 }
             } finally {
                 lock.unlock();
+            }
+            if (chaos != null) {
+                chaos.pause();
             }
             DeviceException error = runOp(op);
             lock.lock();
