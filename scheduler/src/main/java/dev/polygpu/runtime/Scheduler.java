@@ -187,12 +187,17 @@ public final class Scheduler implements AutoCloseable {
                     o.submitted(info, parentIds);
                 }
             }
-            long start = System.nanoTime();
             for (Vertex d : deps) {
                 awaitLocked(d);
             }
             if (hostId != 0) {
+                // The host access itself runs once its parents are done: from the last parent's end to now.
                 long end = System.nanoTime();
+                long latest = 0;
+                for (Vertex d : deps) {
+                    latest = Math.max(latest, d.endNanos);
+                }
+                long start = latest == 0 ? end : Math.min(latest, end);
                 for (ScheduleObserver o : observers) {
                     o.completed(hostId, start, end, null);
                 }
@@ -212,6 +217,68 @@ public final class Scheduler implements AutoCloseable {
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Blocks until no outstanding element touches {@code array}, so its memory may be released. A failure of
+     * such an element is not thrown here (the array is going away); it stays for {@link #synchronize()}.
+     */
+    public void release(TrackedArray array) {
+        lock.lock();
+        try {
+            for (Vertex d : tracker.hostParents(array, AccessMode.WRITE)) {
+                awaitLocked(d);
+            }
+            array.failure = null;
+            array.refresh();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Orders work the user queues directly on {@code stream} (an event record, an event wait) after the
+     * elements submitted so far: first every element submitted for {@code stream} is placed on it (waiting
+     * for the window if needed); then, if {@code joinAll}, {@code stream} waits on the device for every
+     * element on the scheduler's other streams, as CUDA's default stream waits for all others. The host
+     * does not wait for any element to complete.
+     */
+    public void fence(Stream stream, boolean joinAll) {
+        lock.lock();
+        try {
+            ensureOpen();
+            dispatchLocked();
+            while (hasPending(stream, joinAll)) {
+                changed.awaitUninterruptibly();
+                dispatchLocked();
+            }
+            if (joinAll) {
+                for (StreamSlot slot : ownedStreams) {
+                    joinTail(slot, stream);
+                }
+                for (StreamSlot slot : userStreams.values()) {
+                    joinTail(slot, stream);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean hasPending(Stream stream, boolean any) {
+        for (Vertex v : pending) {
+            if (any || v.element.stream() == stream) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void joinTail(StreamSlot slot, Stream stream) {
+        // Work on one stream completes in order, so waiting for its last outstanding element waits for all.
+        if (slot.tail != null && slot.stream != stream) {
+            stream.waitFor(slot.tail.event);
         }
     }
 
