@@ -11,7 +11,11 @@ final class Failure {
     final DeviceException error;
     /** The user's stream the element ran on, or null (for {@code cudaStreamSynchronize}). */
     Stream stream;
-    boolean reported;
+    /**
+     * The id the next submitted element got when this failure was reported; elements with smaller ids were
+     * submitted before the user learned of it and inherit it, later ones do not. MAX_VALUE while unreported.
+     */
+    long reportedBefore = Long.MAX_VALUE;
 
     Failure(DeviceException error) {
         this.error = error;
@@ -29,8 +33,15 @@ final class Failure {
                 + ", which did not complete successfully; its results are not valid: " + root.detail(), root));
     }
 
-    DeviceException report() {
-        reported = true;
+    boolean reported() {
+        return reportedBefore != Long.MAX_VALUE;
+    }
+
+    /** Marks the failure reported when {@code nextElementId} is the id of the next element; returns it. */
+    DeviceException report(long nextElementId) {
+        if (!reported()) {
+            reportedBefore = nextElementId;
+        }
         return error;
     }
 }

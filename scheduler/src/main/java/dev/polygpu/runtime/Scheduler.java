@@ -131,7 +131,7 @@ public final class Scheduler implements AutoCloseable {
                 ensureOpen();
             }
             Vertex v = new Vertex(nextElementId++, element, tracker.parentsOf(element));
-            tracker.record(v);
+            tracker.record(v, !observers.isEmpty());
             v.submitNanos = System.nanoTime();
             submitted++;
             outstanding++;
@@ -149,12 +149,12 @@ public final class Scheduler implements AutoCloseable {
             dispatchLocked();
             if (v.launchRejected) {
                 // This thread queued it and the device refused the arguments: the caller's error, reported now.
-                throw v.failure.report();
+                throw v.failure.report(nextElementId);
             }
             if (config.execution() == SchedulerConfig.ExecutionPolicy.SYNC) {
                 awaitLocked(v);
-                if (v.failure != null && !v.failure.reported) {
-                    throw v.failure.report();
+                if (v.failure != null && !v.failure.reported()) {
+                    throw v.failure.report(nextElementId);
                 }
             }
         } finally {
@@ -174,10 +174,13 @@ public final class Scheduler implements AutoCloseable {
         try {
             ensureOpen();
             Vertex[] deps = tracker.hostParents(array, mode);
-            long hostId = 0;
-            if (!observers.isEmpty() && (deps.length > 0 || array.failure != null)) {
-                hostId = nextElementId++;
-                ElementInfo info = info(hostId, mode.writes() ? ElementKind.HOST_WRITE : ElementKind.HOST_READ,
+            Vertex host = null;
+            boolean changedSinceHostLooked = (array.unseen & (mode.writes()
+                    ? TrackedArray.UNSEEN_READ | TrackedArray.UNSEEN_WRITE : TrackedArray.UNSEEN_WRITE)) != 0;
+            if (!observers.isEmpty() && (changedSinceHostLooked || hasOutstanding(deps))) {
+                host = new Vertex(nextElementId++, null, deps);
+                host.label = label;
+                ElementInfo info = info(host.id, mode.writes() ? ElementKind.HOST_WRITE : ElementKind.HOST_READ,
                         label, List.of(new Access(array, mode)));
                 long[] parentIds = new long[deps.length];
                 for (int i = 0; i < deps.length; i++) {
@@ -190,34 +193,46 @@ public final class Scheduler implements AutoCloseable {
             for (Vertex d : deps) {
                 awaitLocked(d);
             }
-            if (hostId != 0) {
+            if (host != null) {
                 // The host access itself runs once its parents are done: from the last parent's end to now.
                 long end = System.nanoTime();
                 long latest = 0;
                 for (Vertex d : deps) {
                     latest = Math.max(latest, d.endNanos);
                 }
-                long start = latest == 0 ? end : Math.min(latest, end);
+                host.state = Vertex.State.DONE;
+                host.parents = NO_PARENTS;
+                host.endNanos = end;
                 for (ScheduleObserver o : observers) {
-                    o.completed(hostId, start, end, null);
+                    o.completed(host.id, latest == 0 ? end : Math.min(latest, end), end, null);
                 }
             }
+            tracker.hostAccessed(array, mode, host);
             for (Vertex d : deps) {
-                if (d.failure != null && !d.failure.reported) {
-                    throw d.failure.report();
+                if (d.failure != null && !d.failure.reported()) {
+                    throw d.failure.report(nextElementId);
                 }
             }
             Failure f = array.failure;
             if (f != null) {
                 array.failure = null;
                 array.refresh();
-                if (!f.reported) {
-                    throw f.report();
+                if (!f.reported()) {
+                    throw f.report(nextElementId);
                 }
             }
         } finally {
             lock.unlock();
         }
+    }
+
+    private static boolean hasOutstanding(Vertex[] vertices) {
+        for (Vertex v : vertices) {
+            if (!v.done()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -332,13 +347,13 @@ public final class Scheduler implements AutoCloseable {
         Failure first = null;
         for (Iterator<Failure> it = unreported.iterator(); it.hasNext();) {
             Failure f = it.next();
-            if (f.reported) {
+            if (f.reported()) {
                 it.remove();
             } else if (stream == null || f.stream == stream) {
                 if (first == null) {
                     first = f;
                 }
-                f.reported = true;
+                f.report(nextElementId);
                 it.remove();
             }
         }
@@ -632,7 +647,7 @@ public final class Scheduler implements AutoCloseable {
     private void finish(Vertex v, Failure own, long startNanos) {
         Failure f = own;
         for (Vertex p : v.parents) {
-            if (f == null && p.failure != null) {
+            if (f == null && p.failure != null && v.id < p.failure.reportedBefore) {
                 f = Failure.inherited(v, p, p.failure);
             }
             startNanos = Math.max(startNanos, Math.min(p.endNanos, v.endNanos));
@@ -690,7 +705,7 @@ public final class Scheduler implements AutoCloseable {
     private static ElementInfo info(long id, ElementKind kind, String label, List<Access> accesses) {
         List<ArrayUse> uses = new ArrayList<>(accesses.size());
         for (Access a : accesses) {
-            uses.add(new ArrayUse(a.array().id(), a.array().name(), a.mode()));
+            uses.add(new ArrayUse(a.array().id(), a.array().toString(), a.mode()));
         }
         return new ElementInfo(id, kind, label, uses);
     }
@@ -723,7 +738,7 @@ public final class Scheduler implements AutoCloseable {
             dispatchable.signalAll();
             changed.signalAll();
             for (Failure f : unreported) {
-                if (!f.reported) {
+                if (!f.reported()) {
                     LOG.log(System.Logger.Level.WARNING, "unreported failure at close: " + f.error.getMessage());
                 }
             }

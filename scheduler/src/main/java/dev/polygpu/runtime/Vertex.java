@@ -3,9 +3,10 @@ package dev.polygpu.runtime;
 import dev.polygpu.device.Event;
 
 /**
- * The scheduler's execution state of one submitted element: a vertex of the DAG. All fields are guarded by
- * the scheduler's lock. A vertex forgets its parents when it completes and is then referenced by nobody
- * but observers' records, so completed work costs no memory.
+ * The scheduler's execution state of one submitted element (or of a host access, which is a vertex the host
+ * runs itself): a vertex of the DAG. All fields are guarded by the scheduler's lock. A vertex forgets its
+ * parents when it completes, so a completed vertex is referenced at most as the last writer or a recent
+ * reader of an array: completed work does not accumulate.
  */
 final class Vertex {
     enum State {
@@ -20,7 +21,10 @@ final class Vertex {
     }
 
     final long id;
+    /** What runs; null for a host access, which only has a {@link #label}. */
     final ComputationalElement element;
+    /** For host accesses: how exports and messages name them. */
+    String label;
     /** Parents not yet complete when this vertex was submitted; null once it completes. */
     Vertex[] parents;
     State state = State.PENDING;
@@ -67,6 +71,6 @@ final class Vertex {
     }
 
     String describe() {
-        return element.describe() + " (element #" + id + ")";
+        return (element != null ? element.describe() : "host access '" + label + "'") + " (element #" + id + ")";
     }
 }

@@ -80,7 +80,7 @@ final class ArrayMemory {
             throw freed();
         }
         try {
-            scheduler.awaitHost(tracked, mode, (mode.writes() ? "write " : "read ") + description);
+            scheduler.awaitHost(tracked, mode, (mode.writes() ? "write " : "read ") + tracked);
         } catch (DeviceException e) {
             throw GrError.of(e);
         }
