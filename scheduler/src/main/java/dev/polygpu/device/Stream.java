@@ -41,6 +41,15 @@ public interface Stream extends AutoCloseable {
      */
     void onComplete(Runnable callback);
 
+    /**
+     * Like {@link #onComplete}, and the callback also learns whether the work before it failed: it receives the
+     * first failure among the operations queued on this stream since the previous {@code whenComplete} callback
+     * or {@link #synchronize()}, or null. A failure handed to a callback counts as reported: the next
+     * {@code synchronize} does not throw it again. This is how a scheduler attributes a failure to the one
+     * piece of work it queued before the callback.
+     */
+    void whenComplete(java.util.function.Consumer<DeviceException> callback);
+
     /** True if all work queued so far has completed (cuStreamQuery); never blocks. */
     boolean isIdle();
 

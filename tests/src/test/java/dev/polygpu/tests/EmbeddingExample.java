@@ -67,9 +67,11 @@ public final class EmbeddingExample {
             out.append("saxpy: y[999] = ").append(result[999]).append(", max error vs Java ").append(maxError)
                     .append('\n');
 
-            // Errors come back as PolyglotException with the device's message; the context stays usable.
+            // Launches are asynchronous: a kernel's fault comes back as a PolyglotException with the device's
+            // message at the first host access that needs the kernel's result; the context stays usable.
+            saxpy.execute(64, 256).execute(y, x, 2.0f, n + 1);
             try {
-                saxpy.execute(64, 256).execute(y, x, 2.0f, n + 1);
+                y.getArrayElement(0);
             } catch (PolyglotException e) {
                 out.append("fault: ").append(e.getMessage().lines().findFirst().orElse("")).append('\n');
             }

@@ -21,11 +21,11 @@ public final class GrOptions {
     public static final OptionKey<Policies.ExecutionPolicy> ExecutionPolicy =
             new OptionKey<>(Policies.ExecutionPolicy.ASYNC, Policies.type("ExecutionPolicy", Policies.ExecutionPolicy.class));
 
-    @Option(help = "Dependencies between computations: no-const (any shared array orders them) or with-const"
-            + " (read-only arguments do not order two readers).", category = OptionCategory.USER,
+    @Option(help = "Dependencies between computations: with-const (default; two readers of an array may overlap)"
+            + " or no-const (any shared array orders them).", category = OptionCategory.USER,
             stability = OptionStability.STABLE, usageSyntax = "no-const|with-const")
     public static final OptionKey<Policies.DependencyPolicy> DependencyPolicy =
-            new OptionKey<>(Policies.DependencyPolicy.NO_CONST, Policies.type("DependencyPolicy", Policies.DependencyPolicy.class));
+            new OptionKey<>(Policies.DependencyPolicy.WITH_CONST, Policies.type("DependencyPolicy", Policies.DependencyPolicy.class));
 
     @Option(help = "Streams for computations without parents: reuse (a pool of free streams; 'fifo' is an old"
             + " name) or always-new.", category = OptionCategory.USER, stability = OptionStability.STABLE,
@@ -33,11 +33,12 @@ public final class GrOptions {
     public static final OptionKey<Policies.NewStreamPolicy> RetrieveNewStreamPolicy =
             new OptionKey<>(Policies.NewStreamPolicy.REUSE, Policies.type("RetrieveNewStreamPolicy", Policies.NewStreamPolicy.class));
 
-    @Option(help = "Streams for computations with parents: same-as-parent or disjoint (plus multi-GPU variants).",
+    @Option(help = "Streams for computations with parents: disjoint (default; the first child continues its"
+            + " parent's stream, siblings spread) or same-as-parent (plus multi-GPU variants, as disjoint here).",
             category = OptionCategory.USER, stability = OptionStability.STABLE,
             usageSyntax = "same-as-parent|disjoint|multigpu-early-disjoint|multigpu-disjoint")
     public static final OptionKey<Policies.ParentStreamPolicy> RetrieveParentStreamPolicy =
-            new OptionKey<>(Policies.ParentStreamPolicy.SAME_AS_PARENT, Policies.type("RetrieveParentStreamPolicy", Policies.ParentStreamPolicy.class));
+            new OptionKey<>(Policies.ParentStreamPolicy.DISJOINT, Policies.type("RetrieveParentStreamPolicy", Policies.ParentStreamPolicy.class));
 
     @Option(help = "Which GPU runs a computation when there are several.", category = OptionCategory.USER,
             stability = OptionStability.STABLE,
@@ -65,10 +66,43 @@ public final class GrOptions {
             usageSyntax = "false|<path>")
     public static final OptionKey<String> ExportDAG = new OptionKey<>("false");
 
+    @Option(help = "Write a Chrome trace (JSON; open it in ui.perfetto.dev) of every computation at this path when the"
+            + " context closes ('false': do not).", category = OptionCategory.USER,
+            stability = OptionStability.STABLE, usageSyntax = "false|<path>")
+    public static final OptionKey<String> Timeline = new OptionKey<>("false");
+
+    @Option(help = "Print a summary of the computation DAG (size, width, critical path, makespan) to standard error"
+            + " when the context closes.", category = OptionCategory.USER, stability = OptionStability.STABLE)
+    public static final OptionKey<Boolean> ScheduleReport = new OptionKey<>(false);
+
+    @Option(help = "How many computations may be on the device's streams at once; the others wait, ready, in a queue.",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<positive integer>")
+    public static final OptionKey<Integer> InFlightWindow = new OptionKey<>(32, positive("InFlightWindow"));
+
+    @Option(help = "Chaos mode of the CPU device for testing: random delays and reordering across streams within CUDA's"
+            + " rules. 'false' (default), a seed ('42') or 'seed=42,delay=<max microseconds>'.",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "false|<seed>|seed=<n>,delay=<us>")
+    public static final OptionKey<String> DeviceChaos = new OptionKey<>("false", chaos());
+
     @Option(help = "Which device runs kernels: auto (a GPU when one is usable, else the CPU device), cpu or cuda.",
             category = OptionCategory.USER, stability = OptionStability.STABLE, usageSyntax = "auto|cpu|cuda")
     public static final OptionKey<Policies.DeviceKind> Device =
             new OptionKey<>(Policies.DeviceKind.AUTO, Policies.type("Device", Policies.DeviceKind.class));
+
+    /** The option type of {@link #DeviceChaos}: checked when the option is given, so a bad value fails early. */
+    static OptionType<String> chaos() {
+        return new OptionType<>("DeviceChaos", s -> {
+            String t = s.trim();
+            if (!t.equals("false")) {
+                try {
+                    dev.polygpu.device.cpu.Chaos.parse(t);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("grcuda.DeviceChaos: " + e.getMessage());
+                }
+            }
+            return t;
+        });
+    }
 
     /** The option type of an integer that must be positive, with a message naming the option. */
     static OptionType<Integer> positive(String name) {

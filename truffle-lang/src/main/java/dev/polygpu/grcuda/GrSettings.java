@@ -1,5 +1,6 @@
 package dev.polygpu.grcuda;
 
+import dev.polygpu.runtime.SchedulerConfig;
 import com.oracle.truffle.api.TruffleLanguage;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,7 +18,11 @@ public record GrSettings(
         boolean computationTimers,
         int numberOfGpus,
         String exportDag,
-        Policies.DeviceKind device) {
+        Policies.DeviceKind device,
+        String timeline,
+        boolean scheduleReport,
+        int inFlightWindow,
+        String deviceChaos) {
 
     static GrSettings of(TruffleLanguage.Env env) {
         OptionValues o = env.getOptions();
@@ -25,7 +30,25 @@ public record GrSettings(
                 o.get(GrOptions.RetrieveNewStreamPolicy), o.get(GrOptions.RetrieveParentStreamPolicy),
                 o.get(GrOptions.DeviceSelectionPolicy), o.get(GrOptions.InputPrefetch),
                 o.get(GrOptions.ForceStreamAttach), o.get(GrOptions.EnableComputationTimers),
-                o.get(GrOptions.NumberOfGPUs), o.get(GrOptions.ExportDAG), o.get(GrOptions.Device));
+                o.get(GrOptions.NumberOfGPUs), o.get(GrOptions.ExportDAG), o.get(GrOptions.Device),
+                o.get(GrOptions.Timeline), o.get(GrOptions.ScheduleReport), o.get(GrOptions.InFlightWindow),
+                o.get(GrOptions.DeviceChaos));
+    }
+
+    /** The scheduler's configuration these options describe. */
+    public SchedulerConfig schedulerConfig() {
+        return SchedulerConfig.DEFAULT
+                .withExecution(executionPolicy == Policies.ExecutionPolicy.SYNC ? SchedulerConfig.ExecutionPolicy.SYNC
+                        : SchedulerConfig.ExecutionPolicy.ASYNC)
+                .withDependencies(dependencyPolicy == Policies.DependencyPolicy.NO_CONST
+                        ? SchedulerConfig.DependencyPolicy.NO_CONST : SchedulerConfig.DependencyPolicy.WITH_CONST)
+                .withNewStreams(newStreamPolicy == Policies.NewStreamPolicy.ALWAYS_NEW
+                        ? SchedulerConfig.NewStreamPolicy.ALWAYS_NEW : SchedulerConfig.NewStreamPolicy.REUSE)
+                // With one device the multi-GPU variants place work as disjoint does.
+                .withParentStreams(parentStreamPolicy == Policies.ParentStreamPolicy.SAME_AS_PARENT
+                        ? SchedulerConfig.ParentStreamPolicy.SAME_AS_PARENT : SchedulerConfig.ParentStreamPolicy.DISJOINT)
+                .withInFlightWindow(inFlightWindow)
+                .withPrefetchInputs(inputPrefetch);
     }
 
     /** The options by name, as {@code getoptions()} shows them (GrCUDA's names, values as spelled). */
@@ -42,6 +65,10 @@ public record GrSettings(
         m.put("grcuda.NumberOfGPUs", Integer.toString(numberOfGpus));
         m.put("grcuda.ExportDAG", exportDag);
         m.put("grcuda.Device", device.spelling());
+        m.put("grcuda.Timeline", timeline);
+        m.put("grcuda.ScheduleReport", Boolean.toString(scheduleReport));
+        m.put("grcuda.InFlightWindow", Integer.toString(inFlightWindow));
+        m.put("grcuda.DeviceChaos", deviceChaos);
         return m;
     }
 }

@@ -66,9 +66,11 @@ class GrEndToEndTest {
             Value x = cu.getMember("DeviceArray").execute("float", 10);
             Value y = cu.getMember("DeviceArray").execute("float", 10);
             Value k = cu.getMember("buildkernel").execute(SQUARE, "square(x: in pointer float, y: out pointer float, n: sint32)");
-            PolyglotException e = assertThrows(PolyglotException.class, () -> k.execute(1, 32).execute(x, y, 32));
-            assertTrue(e.getMessage().contains("out-of-bounds read") && e.getMessage().contains("argument 'x'"),
-                    e.getMessage());
+            k.execute(1, 32).execute(x, y, 32);   // asynchronous: the launch returns at once
+            // The fault surfaces at the first host access that needs the kernel's result.
+            PolyglotException e = assertThrows(PolyglotException.class, () -> y.getArrayElement(0));
+            assertTrue(e.getMessage().contains("kernel 'square'") && e.getMessage().contains("out-of-bounds read")
+                    && e.getMessage().contains("argument 'x'"), e.getMessage());
             k.execute(1, 32).execute(x, y, 10);
             assertEquals(0f, y.getArrayElement(9).asFloat());
         }

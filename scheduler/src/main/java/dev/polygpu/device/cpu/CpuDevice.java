@@ -12,6 +12,7 @@ import dev.polygpu.device.cpu.kernel.CompiledModule;
 import dev.polygpu.device.cpu.kernel.KernelEngine;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,6 +28,11 @@ import java.util.function.BiFunction;
  * <p>Closing the device waits for all work, stops the streams and the worker pool and frees every buffer not
  * yet freed, as destroying a CUDA context releases its memory; a freed buffer says so when used.
  *
+ * <p>A device created with a {@link Chaos} runs in <em>chaos mode</em>, for testing schedulers: streams pause
+ * for random times before their operations and the worker pool takes the work of different launches in a
+ * random order, within what CUDA allows, so a missing dependency between streams shows up as a wrong result.
+ * {@link #chaos()} and {@link #toString()} tell whether a device is in chaos mode.
+ *
  * <p>Implementation notes: the device's own state is the sets of open streams and live buffers (concurrent
  * sets, changed by the threads that create and close or free them), id counters (atomics), the list of
  * failures left by closed streams (guarded by itself) and {@link #closed}. Streams have their own locks; the
@@ -40,6 +46,8 @@ public final class CpuDevice implements Device {
     private static final System.Logger LOG = System.getLogger(CpuDevice.class.getName());
 
     private final BiFunction<String, String, CompiledModule> compiler;
+    /** Null unless in chaos mode. */
+    private final Chaos chaos;
     private final DeviceProperties properties;
     private final WorkerPool pool;
     private final CpuStream defaultStream;
@@ -61,6 +69,26 @@ public final class CpuDevice implements Device {
      * ({@code (source, fileName) -> module}); for tests and tuning.
      */
     public CpuDevice(int workerThreads, BiFunction<String, String, CompiledModule> compiler) {
+        this(workerThreads, compiler, Optional.empty());
+    }
+
+    /**
+     * A device in chaos mode ({@link Chaos}) with one worker thread per available processor and the kernel
+     * engine as its compiler. For a device without chaos use {@link #CpuDevice()}.
+     */
+    public CpuDevice(Chaos chaos) {
+        this(Runtime.getRuntime().availableProcessors(), KernelEngine::compile, Optional.of(requireChaos(chaos)));
+    }
+
+    /**
+     * A device in chaos mode ({@link Chaos}) with {@code workerThreads} worker threads that compiles with
+     * {@code compiler}. For a device without chaos use {@link #CpuDevice(int, BiFunction)}.
+     */
+    public CpuDevice(int workerThreads, BiFunction<String, String, CompiledModule> compiler, Chaos chaos) {
+        this(workerThreads, compiler, Optional.of(requireChaos(chaos)));
+    }
+
+    private CpuDevice(int workerThreads, BiFunction<String, String, CompiledModule> compiler, Optional<Chaos> chaos) {
         if (workerThreads <= 0) {
             throw new IllegalArgumentException("workerThreads must be positive, got " + workerThreads);
         }
@@ -68,8 +96,10 @@ public final class CpuDevice implements Device {
             throw new IllegalArgumentException("compiler must not be null");
         }
         this.compiler = compiler;
+        this.chaos = chaos.orElse(null);
         this.properties = CpuDeviceProperties.of(workerThreads);
-        this.pool = new WorkerPool(workerThreads, "polygpu-cpu-worker-");
+        this.pool = new WorkerPool(workerThreads, "polygpu-cpu-worker-", this.chaos);
+        chaos.ifPresent(c -> LOG.log(System.Logger.Level.DEBUG, "CPU device in chaos mode (" + c + ")"));
         this.defaultStream = new CpuStream(this, 0);
         streams.add(defaultStream);
     }
@@ -171,9 +201,15 @@ public final class CpuDevice implements Device {
         }
     }
 
+    /** The chaos-mode settings, or empty when the device is not in chaos mode. */
+    public Optional<Chaos> chaos() {
+        return Optional.ofNullable(chaos);
+    }
+
+    /** The device's name and, in chaos mode, {@code [chaos seed=…,delay=…]} (the chaos option string). */
     @Override
     public String toString() {
-        return properties.name();
+        return chaos == null ? properties.name() : properties.name() + " [chaos " + chaos + "]";
     }
 
     WorkerPool pool() {
@@ -221,6 +257,14 @@ public final class CpuDevice implements Device {
                         + "callback of stream " + s.id() + "; callbacks must not call into the device");
             }
         }
+    }
+
+    private static Chaos requireChaos(Chaos chaos) {
+        if (chaos == null) {
+            throw new IllegalArgumentException("chaos must not be null; use the constructor without chaos for a "
+                    + "device that is not in chaos mode");
+        }
+        return chaos;
     }
 
     private void ensureOpen() {

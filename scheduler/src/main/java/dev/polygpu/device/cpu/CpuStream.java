@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * A stream of the CPU device: a FIFO of operations run one after another by the stream's own dispatcher
@@ -34,6 +35,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * outside the lock; enqueueing threads keep their own order because each appends under the lock. No other
  * lock is taken while {@link #lock} is held, so there is no lock order to keep. After {@link #closed} is set
  * nothing is queued; the dispatcher drains what is there and ends.
+ *
+ * <p>In chaos mode the dispatcher pauses for a random time before each operation and scrambles the block order
+ * of its launches ({@link ChaosRandom}, which only the dispatcher uses). Operations still run one after another
+ * in queue order and are counted complete only after they ran, so stream order, event waits, callbacks and
+ * synchronization mean what they do without chaos; only the timing relative to other streams changes.
  */
 final class CpuStream implements Stream {
     private static final System.Logger LOG = System.getLogger(CpuStream.class.getName());
@@ -50,6 +56,8 @@ final class CpuStream implements Stream {
     private final Condition changed = lock.newCondition();
     private final ArrayDeque<Op> queue = new ArrayDeque<>();
     private final Thread dispatcher;
+    /** Null unless the device is in chaos mode; used only by the dispatcher. */
+    private final ChaosRandom chaos;
     private long enqueued;
     private long completed;
     private Failure failure;
@@ -58,6 +66,7 @@ final class CpuStream implements Stream {
     CpuStream(CpuDevice device, int id) {
         this.device = device;
         this.id = id;
+        this.chaos = device.chaos().map(c -> ChaosRandom.forStream(c, id)).orElse(null);
         this.dispatcher = Thread.ofVirtual().name("polygpu-cpu-stream-" + id).start(this::dispatch);
     }
 
@@ -96,7 +105,7 @@ final class CpuStream implements Stream {
             }
             enqueue(() -> {
                 try {
-                    var fault = new GridLaunch(kernel, frame, device.pool()).run();
+                    var fault = new GridLaunch(kernel, frame, device.pool(), chaos).run();
                     if (fault != null) {
                         throw fault;
                     }
@@ -166,15 +175,37 @@ final class CpuStream implements Stream {
         if (callback == null) {
             throw new DeviceException(CudaError.INVALID_VALUE, "onComplete needs a callback, got null");
         }
+        enqueue(() -> runCallback(callback));
+    }
+
+    @Override
+    public void whenComplete(Consumer<DeviceException> callback) {
+        ensureOpen();
+        if (callback == null) {
+            throw new DeviceException(CudaError.INVALID_VALUE, "whenComplete needs a callback, got null");
+        }
         enqueue(() -> {
+            Failure f;
+            lock.lock();
             try {
-                callback.run();
-            } catch (RuntimeException | Error e) {
-                LOG.log(System.Logger.Level.WARNING, "a completion callback on stream " + id + " failed", e);
-                throw new DeviceException(CudaError.UNKNOWN, "a completion callback on stream " + id
-                        + " failed: " + e, e);
+                f = failure;
+                failure = null;
+            } finally {
+                lock.unlock();
             }
+            DeviceException error = f == null ? null : f.error();
+            runCallback(() -> callback.accept(error));
         });
+    }
+
+    private void runCallback(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.WARNING, "a completion callback on stream " + id + " failed", e);
+            throw new DeviceException(CudaError.UNKNOWN, "a completion callback on stream " + id
+                    + " failed: " + e, e);
+        }
     }
 
     @Override
@@ -329,6 +360,9 @@ final class CpuStream implements Stream {
                 }
             } finally {
                 lock.unlock();
+            }
+            if (chaos != null) {
+                chaos.pause();
             }
             DeviceException error = runOp(op);
             lock.lock();

@@ -23,6 +23,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code done} opens every claimed chunk has finished. The first fault wins the {@link #fault} CAS and sets
  * {@link #stopped}, after which no task starts another block; blocks already running finish. Each worker runs
  * blocks with its own runner from its {@link RunnerCache}; nothing else is shared between workers.
+ *
+ * <p>In chaos mode the chunks still are claimed in order through {@link #next}, but the claimed number is
+ * mapped to a chunk by a random affine permutation ({@code c -> (c * chunkMul + chunkAdd) mod chunkCount} with
+ * {@code chunkMul} coprime to {@code chunkCount}), so the grid runs in a scrambled chunk order; since the map
+ * is a bijection every block still runs exactly once. Workers may also pause briefly between chunks. CUDA
+ * promises no order between the blocks of a grid, so neither changes a correct program's result.
  */
 final class GridLaunch {
     /** Chunks per worker thread: enough for load balance and for launches to interleave, few enough to be cheap. */
@@ -35,13 +41,21 @@ final class GridLaunch {
     private final long chunk;
     private final int gridX;
     private final int gridY;
+    /** The chunk permutation's multiplier; 0 when not in chaos mode (no permutation). */
+    private final long chunkMul;
+    private final long chunkAdd;
+    private final long chunkCount;
     private final AtomicLong next = new AtomicLong();
     private final AtomicInteger tasks = new AtomicInteger();
     private final AtomicReference<KernelFaultException> fault = new AtomicReference<>();
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile boolean stopped;
 
-    GridLaunch(CompiledKernel kernel, LaunchFrame frame, WorkerPool pool) {
+    /**
+     * A launch of {@code kernel} on {@code pool}; {@code chaos} is the launching stream's chaos choices, null
+     * unless the device is in chaos mode.
+     */
+    GridLaunch(CompiledKernel kernel, LaunchFrame frame, WorkerPool pool, ChaosRandom chaos) {
         this.kernel = kernel;
         this.frame = frame;
         this.pool = pool;
@@ -51,6 +65,23 @@ final class GridLaunch {
         this.gridY = grid.y();
         long chunks = (long) pool.threads() * CHUNKS_PER_WORKER;
         this.chunk = Math.max(1, (totalBlocks + chunks - 1) / chunks);
+        this.chunkCount = (totalBlocks + chunk - 1) / chunk;
+        if (chaos == null) {
+            this.chunkMul = 0;
+            this.chunkAdd = 0;
+        } else {
+            // chunkCount <= threads * CHUNKS_PER_WORKER, so c * chunkMul cannot overflow.
+            long mul = 1;
+            for (int tries = 0; tries < 16 && chunkCount > 2; tries++) {
+                long m = 1 + chaos.nextLong(chunkCount - 1);
+                if (gcd(m, chunkCount) == 1) {
+                    mul = m;
+                    break;
+                }
+            }
+            this.chunkMul = mul;
+            this.chunkAdd = chunkCount > 1 ? chaos.nextLong(chunkCount) : 0;
+        }
     }
 
     /**
@@ -58,8 +89,7 @@ final class GridLaunch {
      * Called by the stream's dispatcher.
      */
     KernelFaultException run() {
-        long chunks = (totalBlocks + chunk - 1) / chunk;
-        int initial = (int) Math.min(pool.threads(), chunks);
+        int initial = (int) Math.min(pool.threads(), chunkCount);
         tasks.set(initial);
         for (int i = 0; i < initial; i++) {
             submit(new ChunkTask());
@@ -120,13 +150,28 @@ final class GridLaunch {
                 leave();
                 return;
             }
+            if (chunkMul != 0) {
+                first = (first / chunk * chunkMul + chunkAdd) % chunkCount * chunk;
+            }
             runChunk(first, Math.min(totalBlocks, first + chunk));
+            if (chunkMul != 0) {
+                WorkerThread.currentChaos().maybeBriefPause();
+            }
             if (stopped || next.get() >= totalBlocks) {
                 leave();
             } else {
                 submit(this);
             }
         }
+    }
+
+    private static long gcd(long a, long b) {
+        while (b != 0) {
+            long t = a % b;
+            a = b;
+            b = t;
+        }
+        return a;
     }
 
     static void awaitUninterruptibly(CountDownLatch latch) {

@@ -1,11 +1,10 @@
 package dev.polygpu.grcuda.array;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
-import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.ElementType;
-import dev.polygpu.device.Stream;
 import dev.polygpu.device.UnifiedBuffer;
-import dev.polygpu.grcuda.GrError;
+import dev.polygpu.runtime.ComputationalElement;
+import dev.polygpu.runtime.Work;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
@@ -16,9 +15,10 @@ import java.nio.ByteOrder;
  * buffer reads and writes (the interop buffer messages), and copies. Every access checks that the array was
  * not freed.
  *
- * <p>For the asynchronous scheduler: this is where a host access must first wait for the device work that
- * writes the array (and a host write for the work that reads it). Today the scheduler runs work synchronously,
- * so the accesses go straight to the unified buffer's host view.
+ * <p>Every host access first asks the scheduler's {@link dev.polygpu.runtime.TrackedArray} whether outstanding
+ * device work touches the array ({@link ArrayMemory#readSegment()}, {@link ArrayMemory#writeSegment()}): a
+ * read waits for the work that writes it, a write for all work that touches it; when there is none, that
+ * costs one volatile read. Copies between device arrays become computational elements.
  *
  * <p>Thread-safety: as the unified buffer's: concurrent accesses to distinct elements are safe.
  */
@@ -55,7 +55,7 @@ public final class ArrayAccess {
      * a double.
      */
     static Object read(ArrayMemory m, long index) {
-        MemorySegment s = m.liveSegment();
+        MemorySegment s = m.readSegment();
         return switch (m.type) {
             case BOOL -> ((byte) BYTE.get(s, index * 1L)) != 0;
             case INT8 -> ((byte) BYTE.get(s, index * 1L));
@@ -77,7 +77,7 @@ public final class ArrayAccess {
 
     /** Writes an integer element (bool, signed or unsigned); {@code bits} was range-checked by the caller. */
     static void writeInteger(ArrayMemory m, long index, long bits) {
-        MemorySegment s = m.liveSegment();
+        MemorySegment s = m.writeSegment();
         switch (m.type) {
             case BOOL, INT8, UINT8 -> BYTE.set(s, index * 1L, (byte) bits);
             case INT16, UINT16 -> SHORT.set(s, index * 2L, (short) bits);
@@ -89,7 +89,7 @@ public final class ArrayAccess {
 
     /** Writes a float or double element. */
     static void writeFloating(ArrayMemory m, long index, double value) {
-        MemorySegment s = m.liveSegment();
+        MemorySegment s = m.writeSegment();
         if (m.type == ElementType.FLOAT) {
             FLOAT.set(s, index * 4L, (float) value);
         } else {
@@ -99,80 +99,78 @@ public final class ArrayAccess {
 
     /** Reads one raw value of {@code layout} at a byte offset (interop buffer messages). */
     static byte readByte(ArrayMemory m, long byteOffset) {
-        return ((byte) BYTE.get(m.liveSegment(), byteOffset));
+        return ((byte) BYTE.get(m.readSegment(), byteOffset));
     }
 
     static void writeByte(ArrayMemory m, long byteOffset, byte value) {
-        BYTE.set(m.liveSegment(), byteOffset, value);
+        BYTE.set(m.writeSegment(), byteOffset, value);
     }
 
     static short readShort(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((short) handle(SHORT, SHORT_SWAPPED, order).get(m.liveSegment(), byteOffset));
+        return ((short) handle(SHORT, SHORT_SWAPPED, order).get(m.readSegment(), byteOffset));
     }
 
     static void writeShort(ArrayMemory m, ByteOrder order, long byteOffset, short value) {
-        handle(SHORT, SHORT_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
+        handle(SHORT, SHORT_SWAPPED, order).set(m.writeSegment(), byteOffset, value);
     }
 
     static int readInt(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((int) handle(INT, INT_SWAPPED, order).get(m.liveSegment(), byteOffset));
+        return ((int) handle(INT, INT_SWAPPED, order).get(m.readSegment(), byteOffset));
     }
 
     static void writeInt(ArrayMemory m, ByteOrder order, long byteOffset, int value) {
-        handle(INT, INT_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
+        handle(INT, INT_SWAPPED, order).set(m.writeSegment(), byteOffset, value);
     }
 
     static long readLong(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((long) handle(LONG, LONG_SWAPPED, order).get(m.liveSegment(), byteOffset));
+        return ((long) handle(LONG, LONG_SWAPPED, order).get(m.readSegment(), byteOffset));
     }
 
     static void writeLong(ArrayMemory m, ByteOrder order, long byteOffset, long value) {
-        handle(LONG, LONG_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
+        handle(LONG, LONG_SWAPPED, order).set(m.writeSegment(), byteOffset, value);
     }
 
     static float readFloat(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((float) handle(FLOAT, FLOAT_SWAPPED, order).get(m.liveSegment(), byteOffset));
+        return ((float) handle(FLOAT, FLOAT_SWAPPED, order).get(m.readSegment(), byteOffset));
     }
 
     static void writeFloat(ArrayMemory m, ByteOrder order, long byteOffset, float value) {
-        handle(FLOAT, FLOAT_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
+        handle(FLOAT, FLOAT_SWAPPED, order).set(m.writeSegment(), byteOffset, value);
     }
 
     static double readDouble(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((double) handle(DOUBLE, DOUBLE_SWAPPED, order).get(m.liveSegment(), byteOffset));
+        return ((double) handle(DOUBLE, DOUBLE_SWAPPED, order).get(m.readSegment(), byteOffset));
     }
 
     static void writeDouble(ArrayMemory m, ByteOrder order, long byteOffset, double value) {
-        handle(DOUBLE, DOUBLE_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
+        handle(DOUBLE, DOUBLE_SWAPPED, order).set(m.writeSegment(), byteOffset, value);
     }
 
     /** Bulk read of raw bytes (interop {@code readBuffer}). */
     @TruffleBoundary
     static void readBytes(ArrayMemory m, long byteOffset, byte[] destination, int destinationOffset, int length) {
-        MemorySegment.copy(m.liveSegment(), ValueLayout.JAVA_BYTE, byteOffset, destination, destinationOffset,
+        MemorySegment.copy(m.readSegment(), ValueLayout.JAVA_BYTE, byteOffset, destination, destinationOffset,
                 length);
     }
 
     /**
-     * Copies {@code count} elements between device arrays of the same element type: a device memory copy on
-     * the default stream, waited for (as {@code cudaMemcpy}); within one buffer, a host copy that allows overlap.
+     * Copies {@code count} elements between device arrays of the same element type: a copy element of the
+     * scheduler ({@code label} names it), which runs on the device after the work that writes the source and
+     * touches the destination. Within one buffer (views of one array), a host copy that allows overlap, after
+     * the device work on the array.
      */
     @TruffleBoundary
-    static void copy(ArrayMemory dst, long dstIndex, ArrayMemory src, long srcIndex, long count) {
+    static void copy(String label, ArrayMemory dst, long dstIndex, ArrayMemory src, long srcIndex, long count) {
         UnifiedBuffer d = dst.live();
         UnifiedBuffer s = src.live();
         long size = dst.type.size;
         if (d == s) {
-            MemorySegment.copy(s.hostView(), srcIndex * size, d.hostView(), dstIndex * size, count * size);
+            MemorySegment view = dst.writeSegment();
+            MemorySegment.copy(view, srcIndex * size, view, dstIndex * size, count * size);
             return;
         }
-        try {
-            Stream stream = d.device().defaultStream();
-            stream.copy(d, dstIndex * size, s, srcIndex * size, count * size);
-            stream.synchronize();
-        } catch (DeviceException e) {
-            throw GrError.of(e);
-        }
+        Work.Copy work = new Work.Copy(d, dstIndex * size, s, srcIndex * size, count * size);
+        dst.submit(ComputationalElement.copy(label, dst.tracked, src.tracked, work, null));
     }
 
     /**
@@ -185,7 +183,7 @@ public final class ArrayAccess {
         if (layout == null) {
             return false;
         }
-        MemorySegment.copy(array, 0, m.liveSegment(), layout, index * m.type.size, count);
+        MemorySegment.copy(array, 0, m.writeSegment(), layout, index * m.type.size, count);
         return true;
     }
 
@@ -196,7 +194,7 @@ public final class ArrayAccess {
         if (layout == null) {
             return false;
         }
-        MemorySegment.copy(m.liveSegment(), layout, index * m.type.size, array, 0, count);
+        MemorySegment.copy(m.readSegment(), layout, index * m.type.size, array, 0, count);
         return true;
     }
 

@@ -5,7 +5,12 @@ import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.Truffle;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
+import dev.polygpu.device.DeviceException;
 import dev.polygpu.grcuda.GrError;
+import dev.polygpu.runtime.AccessMode;
+import dev.polygpu.runtime.ComputationalElement;
+import dev.polygpu.runtime.Scheduler;
+import dev.polygpu.runtime.TrackedArray;
 
 /**
  * The memory of one device array (1-D or multi-dimensional, shared by the views of the latter): its unified
@@ -22,14 +27,19 @@ final class ArrayMemory {
     final String description;
     /** The buffer's host view; valid while {@link #alive} is. */
     final java.lang.foreign.MemorySegment segment;
+    /** The scheduler's dependency state of this array: whether outstanding device work touches it. */
+    final TrackedArray tracked;
+    private final Scheduler scheduler;
     private final Assumption alive;
 
-    ArrayMemory(UnifiedBuffer buffer, ElementType type, long count, String description) {
+    ArrayMemory(Scheduler scheduler, UnifiedBuffer buffer, ElementType type, long count, String description) {
+        this.scheduler = scheduler;
         this.buffer = buffer;
         this.type = type;
         this.count = count;
         this.description = description;
         this.segment = buffer.hostView();
+        this.tracked = scheduler.track(description, buffer, count * type.size);
         this.alive = Truffle.getRuntime().createAssumption("device array not freed");
     }
 
@@ -43,6 +53,47 @@ final class ArrayMemory {
             throw freed();
         }
         return segment;
+    }
+
+    /**
+     * The host view for reading elements: first waits for the outstanding device work that writes the array
+     * (one volatile read when there is none), and reports the failure of such work.
+     */
+    java.lang.foreign.MemorySegment readSegment() {
+        if (!tracked.hostReadReady()) {
+            awaitDevice(AccessMode.READ);
+        }
+        return liveSegment();
+    }
+
+    /** The host view for writing elements: first waits for the outstanding device work that touches the array. */
+    java.lang.foreign.MemorySegment writeSegment() {
+        if (!tracked.hostWriteReady()) {
+            awaitDevice(AccessMode.WRITE);
+        }
+        return liveSegment();
+    }
+
+    @TruffleBoundary
+    void awaitDevice(AccessMode mode) {
+        if (!alive.isValid()) {
+            throw freed();
+        }
+        try {
+            scheduler.awaitHost(tracked, mode, (mode.writes() ? "write " : "read ") + tracked);
+        } catch (DeviceException e) {
+            throw GrError.of(e);
+        }
+    }
+
+    /** Submits device work on this array to the scheduler, turning its errors into guest errors. */
+    @TruffleBoundary
+    void submit(ComputationalElement element) {
+        try {
+            scheduler.submit(element);
+        } catch (DeviceException e) {
+            throw GrError.of(e);
+        }
     }
 
     /** The buffer, or a guest error if the array was freed. */
@@ -59,7 +110,13 @@ final class ArrayMemory {
                 + " written or copied");
     }
 
+    /** Waits for the outstanding device work on the array, then releases its memory. */
+    @TruffleBoundary
     void free() {
+        if (!alive.isValid()) {
+            return;
+        }
+        scheduler.release(tracked);
         alive.invalidate();
         buffer.free();
     }

@@ -84,7 +84,7 @@ final class ArrayMethods {
         m.live();
         if (src instanceof ArrayHolder h) {
             ArrayMemory s = deviceOperand(m, h, n, "copyFrom", "source");
-            ArrayAccess.copy(m, 0, s, h.firstElement(), n);
+            ArrayAccess.copy("copyFrom", m, 0, s, h.firstElement(), n);
             return;
         }
         Object host = javaArray(src);
@@ -109,7 +109,7 @@ final class ArrayMethods {
         m.live();
         if (dst instanceof ArrayHolder h) {
             ArrayMemory d = deviceOperand(m, h, n, "copyTo", "destination");
-            ArrayAccess.copy(d, h.firstElement(), m, 0, n);
+            ArrayAccess.copy("copyTo", d, h.firstElement(), m, 0, n);
             return;
         }
         Object host = javaArray(dst);

@@ -55,6 +55,11 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
     }
 
     @Override
+    public dev.polygpu.runtime.TrackedArray tracked() {
+        return memory.tracked;
+    }
+
+    @Override
     public long byteOffset() {
         return first * memory.type.size;
     }

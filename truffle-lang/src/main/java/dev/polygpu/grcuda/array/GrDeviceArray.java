@@ -53,6 +53,11 @@ public final class GrDeviceArray implements TruffleObject, ArrayHolder {
     }
 
     @Override
+    public dev.polygpu.runtime.TrackedArray tracked() {
+        return memory.tracked;
+    }
+
+    @Override
     public long byteOffset() {
         return 0;
     }

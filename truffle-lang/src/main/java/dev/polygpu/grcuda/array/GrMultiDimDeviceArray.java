@@ -61,6 +61,11 @@ public final class GrMultiDimDeviceArray implements TruffleObject, ArrayHolder {
     }
 
     @Override
+    public dev.polygpu.runtime.TrackedArray tracked() {
+        return memory.tracked;
+    }
+
+    @Override
     public long byteOffset() {
         return 0;
     }

@@ -14,6 +14,7 @@ final class GrCudaDeviceResetBuiltin extends GrDeviceBuiltin {
     @Override
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
         Args.arity(args, 0, 0);
+        scheduler().synchronize();
         device().synchronize();
         return GrNone.INSTANCE;
     }

@@ -17,6 +17,9 @@ final class GrCudaEventRecordBuiltin extends GrDeviceBuiltin {
         Args.arity(args, 1, 2);
         var event = Handles.event(context, args, 0, name()).event();
         var stream = args.length > 1 ? Handles.stream(context, args, 1, name()).stream() : device().defaultStream();
+        // After the kernels launched so far on that stream; on the default stream, after all of them (as CUDA's
+        // default stream waits for the others), so events around scheduled kernels time them.
+        scheduler().fence(stream, args.length == 1);
         stream.record(event);
         return GrNone.INSTANCE;
     }

@@ -2,7 +2,9 @@ package dev.polygpu.grcuda.builtins;
 
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
-import dev.polygpu.device.Stream;
+import dev.polygpu.runtime.AccessMode;
+import dev.polygpu.runtime.ComputationalElement;
+import dev.polygpu.runtime.Work;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.kernel.Handles;
@@ -26,9 +28,10 @@ final class GrCudaMemcpyBuiltin extends GrDeviceBuiltin {
         long bytes = Args.integer(args, 2, name(), "byte count");
         check(bytes, dst, "destination");
         check(bytes, src, "source");
-        Stream stream = device().defaultStream();
-        stream.copy(dst.buffer(), dst.byteOffset(), src.buffer(), src.byteOffset(), bytes);
-        stream.synchronize();
+        // A copy element ordered after the work on both arrays; cudaMemcpy returns once it is done.
+        Work.Copy work = new Work.Copy(dst.buffer(), dst.byteOffset(), src.buffer(), src.byteOffset(), bytes);
+        scheduler().submit(ComputationalElement.copy(name(), dst.tracked(), src.tracked(), work, null));
+        scheduler().awaitHost(dst.tracked(), AccessMode.READ, name());
         return GrNone.INSTANCE;
     }
 

@@ -15,7 +15,9 @@ final class GrCudaStreamSynchronizeBuiltin extends GrDeviceBuiltin {
     @Override
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
         Args.arity(args, 1, 1);
-        Handles.stream(context, args, 0, name()).stream().synchronize();
+        var stream = Handles.stream(context, args, 0, name()).stream();
+        scheduler().synchronize(stream);
+        stream.synchronize();
         return GrNone.INSTANCE;
     }
 }

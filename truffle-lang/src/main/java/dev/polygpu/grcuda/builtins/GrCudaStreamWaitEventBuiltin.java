@@ -16,6 +16,7 @@ final class GrCudaStreamWaitEventBuiltin extends GrDeviceBuiltin {
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
         Args.arity(args, 2, 2);
         var stream = Handles.stream(context, args, 0, name()).stream();
+        scheduler().fence(stream, false);
         stream.waitFor(Handles.event(context, args, 1, name()).event());
         return GrNone.INSTANCE;
     }

@@ -24,6 +24,10 @@ abstract class GrDeviceBuiltin extends GrBuiltin {
         return context.device();
     }
 
+    protected final dev.polygpu.runtime.Scheduler scheduler() {
+        return context.scheduler();
+    }
+
     /** The builtin's work; device failures may be thrown as they are. */
     protected abstract Object run(Object[] args) throws ArityException, UnsupportedTypeException;
 

@@ -1,5 +1,6 @@
 package dev.polygpu.grcuda.kernel;
 
+import dev.polygpu.runtime.Access;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
@@ -25,7 +26,7 @@ public final class ArgumentConverter {
     private static final InteropLibrary INTEROP = InteropLibrary.getUncached();
 
     /** The converted arguments, and the arrays among them with how the kernel uses each. */
-    public record Converted(KernelArgs args, List<GrDeviceMemory> arrays, List<ArgumentAccess> accesses) {
+    public record Converted(KernelArgs args, List<Access> accesses) {
     }
 
     private ArgumentConverter() {
@@ -37,8 +38,7 @@ public final class ArgumentConverter {
         List<NidlSignature.Param> params = signature.params();
         Args.arity(args, params.size(), params.size());
         KernelArgs.Builder b = KernelArgs.builder();
-        List<GrDeviceMemory> arrays = new ArrayList<>();
-        List<ArgumentAccess> accesses = new ArrayList<>();
+        List<Access> accesses = new ArrayList<>();
         for (int i = 0; i < params.size(); i++) {
             NidlSignature.Param p = params.get(i);
             String role = "argument " + (i + 1) + " ('" + p.name() + "') of kernel '" + signature.name() + "'";
@@ -52,13 +52,12 @@ public final class ArgumentConverter {
                     throw GrError.of(role + " is a device array that was freed");
                 }
                 b.pointer(m.buffer(), m.byteOffset());
-                arrays.add(m);
-                accesses.add(p.access());
+                accesses.add(new Access(m.tracked(), p.access()));
             } else {
                 b.add(new KernelArg.Scalar(p.type(), scalarBits(args, i, p.type(), role)));
             }
         }
-        return new Converted(b.build(), arrays, accesses);
+        return new Converted(b.build(), accesses);
     }
 
     private static long scalarBits(Object[] args, int i, ElementType type, String role)

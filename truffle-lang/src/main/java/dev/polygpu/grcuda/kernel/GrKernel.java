@@ -31,15 +31,20 @@ public final class GrKernel implements TruffleObject {
     private final NidlSignature signature;
     private final Module module;
     private final KernelFunction function;
-    private final KernelLauncher launcher;
+    private final String source;
     private final AtomicLong launchCount = new AtomicLong();
 
-    GrKernel(GrContext context, NidlSignature signature, Module module, KernelFunction function) {
+    GrKernel(GrContext context, NidlSignature signature, Module module, KernelFunction function, String source) {
         this.context = context;
         this.signature = signature;
         this.module = module;
         this.function = function;
-        this.launcher = new KernelLauncher(context);
+        this.source = source;
+    }
+
+    /** The CUDA C source the kernel was built from. */
+    public String source() {
+        return source;
     }
 
     public NidlSignature signature() {
@@ -59,7 +64,7 @@ public final class GrKernel implements TruffleObject {
     Object launch(LaunchSettings settings, Object[] args) throws ArityException, UnsupportedTypeException {
         ArgumentConverter.Converted c = ArgumentConverter.convert(context, signature, args);
         launchCount.incrementAndGet();
-        launcher.launch(function, settings, c.args(), c.arrays(), c.accesses());
+        KernelLauncher.launch(context, this, settings, c);
         return GrNone.INSTANCE;
     }
 

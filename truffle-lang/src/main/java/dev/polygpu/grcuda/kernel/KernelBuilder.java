@@ -56,7 +56,7 @@ public final class KernelBuilder {
         }
         List<KernelParam> declared = function.parameters();
         if (declared.isEmpty() && signature.params().isEmpty()) {
-            return new GrKernel(context, signature, module, function);
+            return new GrKernel(context, signature, module, function, source);
         }
         if (!declared.isEmpty()) {
             check(signature, declared);
@@ -68,7 +68,7 @@ public final class KernelBuilder {
                 signature = signature.withNames(names);
             }
         }
-        return new GrKernel(context, signature, module, function);
+        return new GrKernel(context, signature, module, function, source);
     }
 
     private static void check(NidlSignature signature, List<KernelParam> declared) {

@@ -1,44 +1,32 @@
 package dev.polygpu.grcuda.kernel;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
-import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
-import dev.polygpu.device.KernelArgs;
-import dev.polygpu.device.KernelFunction;
-import dev.polygpu.device.Stream;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
-import dev.polygpu.grcuda.objects.GrDeviceMemory;
-import java.util.List;
+import dev.polygpu.runtime.ComputationalElement;
+import dev.polygpu.runtime.KernelSource;
+import dev.polygpu.runtime.Work;
 
 /**
- * The one place where a kernel launch leaves the language for the device: the seam where the asynchronous
- * scheduler slots in. Today both execution policies launch on the user's stream, or the default stream
- * when none was given, and synchronize that stream before returning, so a kernel fault is reported by the
- * launch that caused it. The scheduler will replace {@link #launch} with "record a computational element
- * with these arguments and accesses, pick a stream, return"; callers already hand it everything it needs
- * (the array objects and their {@link ArgumentAccess}), and nothing else launches kernels.
+ * The one place where a kernel launch leaves the language: it becomes a computational element of the
+ * context's scheduler, with the arrays and how the kernel's signature says it uses them. Under the async
+ * policy control returns once the element is queued; under sync once it completed. Nothing else launches
+ * kernels.
  */
-public final class KernelLauncher {
-    private final GrContext context;
-
-    public KernelLauncher(GrContext context) {
-        this.context = context;
+final class KernelLauncher {
+    private KernelLauncher() {
     }
 
-    /**
-     * Launches {@code function}. {@code arrays} and {@code accesses} are the pointer arguments in parameter
-     * order and how the kernel uses them (for the scheduler's dependencies; unused while launches are
-     * synchronous).
-     */
     @TruffleBoundary
-    public void launch(KernelFunction function, LaunchSettings settings, KernelArgs args,
-            List<GrDeviceMemory> arrays, List<ArgumentAccess> accesses) {
-        Device device = context.device();
-        Stream stream = settings.stream() != null ? settings.stream() : device.defaultStream();
+    static void launch(GrContext context, GrKernel kernel, LaunchSettings settings, ArgumentConverter.Converted args) {
+        NidlSignature signature = kernel.signature();
+        Work.Kernel work = new Work.Kernel(kernel.function(), settings.config(), args.args(),
+                new KernelSource(kernel.source(), signature.name(), signature.toString()));
+        ComputationalElement element = ComputationalElement.kernel(signature.name(), args.accesses(), work,
+                settings.stream());
         try {
-            stream.launch(function, settings.config(), args);
-            stream.synchronize();
+            context.scheduler().submit(element);
         } catch (DeviceException e) {
             throw GrError.of(e);
         }

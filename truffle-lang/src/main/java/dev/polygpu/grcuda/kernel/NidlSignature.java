@@ -1,5 +1,6 @@
 package dev.polygpu.grcuda.kernel;
 
+import dev.polygpu.runtime.AccessMode;
 import dev.polygpu.device.ElementType;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.StringJoiner;
 
 /**
  * A kernel's signature: its name (a template instantiation such as {@code k<float>} included) and its
- * parameters with their kind, C type and {@link ArgumentAccess}. Parsed from GrCUDA's two notations:
+ * parameters with their kind, C type and {@link AccessMode}. Parsed from GrCUDA's two notations:
  * <ul>
  * <li>NIDL, {@link #parse}: {@code "square(x: inout pointer float, y: out pointer float, n: sint32)"};
  * directions {@code in}/{@code const} (read), {@code out} (write-only), {@code inout}; a pointer needs one.</li>
@@ -21,7 +22,7 @@ import java.util.StringJoiner;
 public record NidlSignature(String name, List<Param> params, boolean legacy) {
 
     /** One parameter; {@code type} is the pointee type of a pointer (null for an untyped legacy pointer). */
-    public record Param(String name, boolean pointer, ElementType type, ArgumentAccess access) {
+    public record Param(String name, boolean pointer, ElementType type, AccessMode access) {
         @Override
         public String toString() {
             if (!pointer) {
@@ -228,12 +229,12 @@ public record NidlSignature(String name, List<Param> params, boolean legacy) {
             skipSpaces();
             int wordAt = pos;
             String word = identifier();
-            ArgumentAccess access = null;
+            AccessMode access = null;
             if (word != null) {
                 access = switch (word) {
-                    case "in", "const" -> ArgumentAccess.READ;
-                    case "out" -> ArgumentAccess.WRITE;
-                    case "inout" -> ArgumentAccess.READ_WRITE;
+                    case "in", "const" -> AccessMode.READ;
+                    case "out" -> AccessMode.WRITE;
+                    case "inout" -> AccessMode.READ_WRITE;
                     default -> null;
                 };
                 if (access != null) {
@@ -251,11 +252,11 @@ public record NidlSignature(String name, List<Param> params, boolean legacy) {
                 return new Param(name, true, type(identifier(), typeAt, "pointer parameter '" + name + "'"),
                         access);
             }
-            if (access != null && access != ArgumentAccess.READ) {
+            if (access != null && access != AccessMode.READ) {
                 throw error(start, "scalar parameter '" + name + "' cannot be '"
-                        + (access == ArgumentAccess.WRITE ? "out" : "inout") + "'; only pointers can be written");
+                        + (access == AccessMode.WRITE ? "out" : "inout") + "'; only pointers can be written");
             }
-            return new Param(name, false, type(word, wordAt, "parameter '" + name + "'"), ArgumentAccess.READ);
+            return new Param(name, false, type(word, wordAt, "parameter '" + name + "'"), AccessMode.READ);
         }
 
         Param legacyParam(String name) {
@@ -279,10 +280,10 @@ public record NidlSignature(String name, List<Param> params, boolean legacy) {
                 } else {
                     pos = save;
                 }
-                return new Param(name, true, null, constant ? ArgumentAccess.READ : ArgumentAccess.READ_WRITE);
+                return new Param(name, true, null, constant ? AccessMode.READ : AccessMode.READ_WRITE);
             }
             return new Param(name, false, type(word, start, "parameter " + name.substring(3)),
-                    ArgumentAccess.READ);
+                    AccessMode.READ);
         }
 
         private ElementType type(String word, int at, String what) {

@@ -2,6 +2,7 @@ package dev.polygpu.grcuda.objects;
 
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
+import dev.polygpu.runtime.TrackedArray;
 
 /**
  * What a kernel launch needs from an array argument: the unified buffer behind it, where the array starts
@@ -22,4 +23,7 @@ public interface GrDeviceMemory {
     long elementCount();
 
     boolean isFreed();
+
+    /** The scheduler's handle on the array's memory (shared by all views of one array). */
+    TrackedArray tracked();
 }

@@ -94,7 +94,7 @@ class GrDeviceTest {
         TestMemory x = TestMemory.allocate(c, ElementType.FLOAT, 100);
         TestMemory y = TestMemory.allocate(c, ElementType.FLOAT, 100);
         for (int i = 0; i < 100; i++) {
-            x.buffer().setFloat(i, i * 0.5f + 1);
+            x.host().setFloat(i, i * 0.5f + 1);
         }
         Value s = call("cudaStreamCreate");
         Value start = call("cudaEventCreate");
@@ -105,7 +105,7 @@ class GrDeviceTest {
         assertTrue(call("cudaStreamWaitEvent", s, end).isNull());
         call("cudaStreamSynchronize", s);
         assertTrue(call("cudaEventElapsedTime", start, end).asFloat() >= 0);
-        assertEquals(50.5f * 50.5f, y.buffer().getFloat(99));
+        assertEquals(50.5f * 50.5f, y.host().getFloat(99));
         call("cudaEventRecord", start);
         call("cudaEventDestroy", start);
         call("cudaEventDestroy", end);
@@ -120,11 +120,11 @@ class GrDeviceTest {
         TestMemory a = TestMemory.allocate(c, ElementType.INT32, 16);
         TestMemory b = TestMemory.allocate(c, ElementType.INT32, 16);
         for (int i = 0; i < 16; i++) {
-            a.buffer().setInt(i, 3 * i + 7);
+            a.host().setInt(i, 3 * i + 7);
         }
         assertTrue(call("cudaMemcpy", b, a, 8 * 4).isNull());
         for (int i = 0; i < 16; i++) {
-            assertEquals(i < 8 ? 3 * i + 7 : 0, b.buffer().getInt(i), "element " + i);
+            assertEquals(i < 8 ? 3 * i + 7 : 0, b.host().getInt(i), "element " + i);
         }
         assertEquals("cudaMemcpy: cannot copy 100 bytes; the destination array has 64", error("cudaMemcpy", b, a, 100));
         String notArray = error("cudaMemcpy", b, 5, 4);

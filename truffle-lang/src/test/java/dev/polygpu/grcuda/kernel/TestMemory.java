@@ -8,6 +8,9 @@ import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
+import dev.polygpu.runtime.AccessMode;
+import dev.polygpu.runtime.Scheduler;
+import dev.polygpu.runtime.TrackedArray;
 import org.graalvm.polyglot.Context;
 
 /**
@@ -19,11 +22,15 @@ final class TestMemory implements GrDeviceMemory, TruffleObject {
     private final UnifiedBuffer buffer;
     private final ElementType type;
     private final long count;
+    private final Scheduler scheduler;
+    private final TrackedArray tracked;
 
-    private TestMemory(UnifiedBuffer buffer, ElementType type, long count) {
+    private TestMemory(Scheduler scheduler, UnifiedBuffer buffer, ElementType type, long count) {
+        this.scheduler = scheduler;
         this.buffer = buffer;
         this.type = type;
         this.count = count;
+        this.tracked = scheduler.track("TestMemory", buffer, count * type.size);
     }
 
     /** {@code count} elements of {@code type} on the device of polyglot context {@code c}. */
@@ -31,7 +38,8 @@ final class TestMemory implements GrDeviceMemory, TruffleObject {
         c.initialize("grcuda");
         c.enter();
         try {
-            return new TestMemory(GrContext.get(null).device().allocate(count * type.size), type, count);
+            GrContext g = GrContext.get(null);
+            return new TestMemory(g.scheduler(), g.device().allocate(count * type.size), type, count);
         } finally {
             c.leave();
         }
@@ -40,6 +48,17 @@ final class TestMemory implements GrDeviceMemory, TruffleObject {
     @Override
     public UnifiedBuffer buffer() {
         return buffer;
+    }
+
+    /** The buffer for the test to read or write, once no kernel launched so far touches it. */
+    UnifiedBuffer host() {
+        scheduler.awaitHost(tracked, AccessMode.WRITE, "test access");
+        return buffer;
+    }
+
+    @Override
+    public TrackedArray tracked() {
+        return tracked;
     }
 
     @Override

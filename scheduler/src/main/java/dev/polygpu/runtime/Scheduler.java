@@ -1,0 +1,773 @@
+package dev.polygpu.runtime;
+
+import dev.polygpu.device.CudaError;
+import dev.polygpu.device.Device;
+import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.Event;
+import dev.polygpu.device.Stream;
+import dev.polygpu.device.UnifiedBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Runs computational elements on one device asynchronously: each {@link #submit submitted} element's
+ * parents are inferred from the arrays it touches ({@link DependencyTracker}), it is placed on a stream by the
+ * stream policies, parents on other streams become device-side event waits, and its completion is observed
+ * by a stream callback as it happens, so streams return to the pool without the host synchronizing. The host
+ * waits only where it must: {@link #awaitHost} for the elements that write (or, for a host write, touch) one
+ * array, {@link #synchronize} for all.
+ *
+ * <p>Elements whose parents are placed wait in a FIFO until the in-flight window has room; those whose
+ * parents are all complete are <em>ready</em>, and a cluster layer may {@link #steal} them and complete them
+ * elsewhere. State is proportional to outstanding work: completed vertices are dropped at once.
+ *
+ * <p>Ordering guarantee (thread-safety): any thread may call any method. Submissions are linearized by one
+ * lock: an element's parents are the conflicting elements submitted before it, in the order the submitting
+ * calls took the lock. Elements submitted by one thread therefore keep that thread's program order, and
+ * elements from different threads are ordered as their submit calls were; the DAG is never corrupted. Host
+ * accesses that race with another thread's submissions on the same array are unordered, as any data race.
+ *
+ * <p>Implementation notes: {@link #lock} guards every mutable field here, in {@link Vertex},
+ * {@link StreamSlot} and in the {@link TrackedArray}s' dependency fields. Stream operations (launch, record,
+ * waitFor, whenComplete) are called under the lock; they only queue and never wait for stream callbacks, and
+ * the callbacks ({@link #completed}) take the lock, so the lock order is scheduler lock → stream lock and
+ * never the reverse. Calls that wait for streams (synchronize, close) are made without the lock. Observers
+ * are called under the lock, which keeps their calls sequential. Elements are launched by the submitting
+ * thread when they can be, and otherwise by the dispatcher thread, woken by completions; completion
+ * callbacks never call the device.
+ */
+public final class Scheduler implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Scheduler.class.getName());
+
+    private final Device device;
+    private final String deviceName;
+    private final SchedulerConfig config;
+    private final DependencyTracker tracker;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when a vertex completes or leaves the pending queue. */
+    private final Condition changed = lock.newCondition();
+    /** Signalled when the dispatcher may be able to launch something. */
+    private final Condition dispatchable = lock.newCondition();
+    private final ArrayDeque<Vertex> pending = new ArrayDeque<>();
+    private final ArrayDeque<StreamSlot> freeStreams = new ArrayDeque<>();
+    private final List<StreamSlot> ownedStreams = new ArrayList<>();
+    private final List<StreamSlot> idleToClose = new ArrayList<>();
+    private final IdentityHashMap<Stream, StreamSlot> userStreams = new IdentityHashMap<>();
+    private final ArrayDeque<Event> freeEvents = new ArrayDeque<>();
+    private final ArrayDeque<Failure> unreported = new ArrayDeque<>();
+    private final List<ScheduleObserver> observers = new ArrayList<>();
+    private final Thread dispatcher;
+    private long nextElementId = 1;
+    private long nextArrayId = 1;
+    private int inFlight;
+    private int remote;
+    private long outstanding;
+    private long submitted;
+    private long completedCount;
+    private int maxInFlightSeen;
+    private boolean closed;
+
+    public Scheduler(Device device, SchedulerConfig config) {
+        if (device == null || config == null) {
+            throw new IllegalArgumentException("a scheduler needs a device and a configuration");
+        }
+        this.device = device;
+        this.deviceName = device.backend() + " device " + device.ordinal();
+        this.config = config;
+        this.tracker = new DependencyTracker(config.dependencies());
+        this.dispatcher = Thread.ofVirtual().name("polygpu-scheduler").start(this::dispatchLoop);
+    }
+
+    public Device device() {
+        return device;
+    }
+
+    public SchedulerConfig config() {
+        return config;
+    }
+
+    /** Installs an observer; it sees what is submitted from now on. */
+    public void addObserver(ScheduleObserver observer) {
+        lock.lock();
+        try {
+            observers.add(observer);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Starts tracking an array; {@code name} is how messages and exports show it. */
+    public TrackedArray track(String name, UnifiedBuffer buffer, long bytes) {
+        lock.lock();
+        try {
+            return new TrackedArray(this, nextArrayId++, name, buffer, bytes);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Submits an element. Under the async policy this returns once the element is queued (on a stream, or
+     * waiting for its parents or the window); under sync it returns once the element completed, throwing its
+     * failure. An argument error the device finds when queueing is thrown here when this thread queued it.
+     * Blocks while {@link SchedulerConfig#maxQueued} elements wait for the window.
+     */
+    public void submit(ComputationalElement element) {
+        for (Access a : element.accesses()) {
+            if (a.array().owner != this) {
+                throw new IllegalArgumentException(a.array() + " is tracked by another scheduler");
+            }
+        }
+        lock.lock();
+        try {
+            ensureOpen();
+            while (pending.size() >= config.maxQueued()) {
+                changed.awaitUninterruptibly();
+                ensureOpen();
+            }
+            Vertex v = new Vertex(nextElementId++, element, tracker.parentsOf(element));
+            tracker.record(v, !observers.isEmpty());
+            v.submitNanos = System.nanoTime();
+            submitted++;
+            outstanding++;
+            if (!observers.isEmpty()) {
+                ElementInfo info = info(v.id, element.kind(), element.label(), element.accesses());
+                long[] parentIds = new long[v.parents.length];
+                for (int i = 0; i < parentIds.length; i++) {
+                    parentIds[i] = v.parents[i].id;
+                }
+                for (ScheduleObserver o : observers) {
+                    o.submitted(info, parentIds);
+                }
+            }
+            pending.addLast(v);
+            dispatchLocked();
+            if (v.launchRejected) {
+                // This thread queued it and the device refused the arguments: the caller's error, reported now.
+                throw v.failure.report(nextElementId);
+            }
+            if (config.execution() == SchedulerConfig.ExecutionPolicy.SYNC) {
+                awaitLocked(v);
+                if (v.failure != null && !v.failure.reported()) {
+                    throw v.failure.report(nextElementId);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Blocks until the host may access {@code array} with {@code mode}: a read waits for the outstanding
+     * elements that write it, a write for all that touch it. Then throws, once, the failure of an element it
+     * waited for or of one that wrote the array. {@code label} names the access in exports (e.g. {@code
+     * read x[3]}). Cheap when nothing is outstanding; callers check {@link TrackedArray#hostReadReady()}
+     * first to skip even this.
+     */
+    public void awaitHost(TrackedArray array, AccessMode mode, String label) {
+        lock.lock();
+        try {
+            ensureOpen();
+            Vertex[] deps = tracker.hostParents(array, mode);
+            Vertex host = null;
+            boolean changedSinceHostLooked = (array.unseen & (mode.writes()
+                    ? TrackedArray.UNSEEN_READ | TrackedArray.UNSEEN_WRITE : TrackedArray.UNSEEN_WRITE)) != 0;
+            if (!observers.isEmpty() && (changedSinceHostLooked || hasOutstanding(deps))) {
+                host = new Vertex(nextElementId++, null, deps);
+                host.label = label;
+                ElementInfo info = info(host.id, mode.writes() ? ElementKind.HOST_WRITE : ElementKind.HOST_READ,
+                        label, List.of(new Access(array, mode)));
+                long[] parentIds = new long[deps.length];
+                for (int i = 0; i < deps.length; i++) {
+                    parentIds[i] = deps[i].id;
+                }
+                for (ScheduleObserver o : observers) {
+                    o.submitted(info, parentIds);
+                }
+            }
+            for (Vertex d : deps) {
+                awaitLocked(d);
+            }
+            if (host != null) {
+                // The host access itself runs once its parents are done: from the last parent's end to now.
+                long end = System.nanoTime();
+                long latest = 0;
+                for (Vertex d : deps) {
+                    latest = Math.max(latest, d.endNanos);
+                }
+                host.state = Vertex.State.DONE;
+                host.parents = NO_PARENTS;
+                host.endNanos = end;
+                for (ScheduleObserver o : observers) {
+                    o.completed(host.id, latest == 0 ? end : Math.min(latest, end), end, null);
+                }
+            }
+            tracker.hostAccessed(array, mode, host);
+            for (Vertex d : deps) {
+                if (d.failure != null && !d.failure.reported()) {
+                    throw d.failure.report(nextElementId);
+                }
+            }
+            Failure f = array.failure;
+            if (f != null) {
+                array.failure = null;
+                array.refresh();
+                if (!f.reported()) {
+                    throw f.report(nextElementId);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static boolean hasOutstanding(Vertex[] vertices) {
+        for (Vertex v : vertices) {
+            if (!v.done()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Blocks until no outstanding element touches {@code array}, so its memory may be released. A failure of
+     * such an element is not thrown here (the array is going away); it stays for {@link #synchronize()}.
+     */
+    public void release(TrackedArray array) {
+        lock.lock();
+        try {
+            for (Vertex d : tracker.hostParents(array, AccessMode.WRITE)) {
+                awaitLocked(d);
+            }
+            array.failure = null;
+            array.refresh();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Orders work the user queues directly on {@code stream} (an event record, an event wait) after the
+     * elements submitted so far: first every element submitted for {@code stream} is placed on it (waiting
+     * for the window if needed); then, if {@code joinAll}, {@code stream} waits on the device for every
+     * element on the scheduler's other streams, as CUDA's default stream waits for all others. The host
+     * does not wait for any element to complete.
+     */
+    public void fence(Stream stream, boolean joinAll) {
+        lock.lock();
+        try {
+            ensureOpen();
+            dispatchLocked();
+            while (hasPending(stream, joinAll)) {
+                changed.awaitUninterruptibly();
+                dispatchLocked();
+            }
+            if (joinAll) {
+                for (StreamSlot slot : ownedStreams) {
+                    joinTail(slot, stream);
+                }
+                for (StreamSlot slot : userStreams.values()) {
+                    joinTail(slot, stream);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean hasPending(Stream stream, boolean any) {
+        for (Vertex v : pending) {
+            if (any || v.element.stream() == stream) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void joinTail(StreamSlot slot, Stream stream) {
+        // Work on one stream completes in order, so waiting for its last outstanding element waits for all.
+        if (slot.tail != null && slot.stream != stream) {
+            stream.waitFor(slot.tail.event);
+        }
+    }
+
+    /** Blocks until every submitted element completed; throws the first failure not reported yet. */
+    public void synchronize() {
+        lock.lock();
+        try {
+            ensureOpen();
+            dispatchLocked();
+            while (outstanding > 0) {
+                changed.awaitUninterruptibly();
+            }
+            throwUnreported(null);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Blocks until every element placed (or to be placed) on the user's {@code stream} completed; throws the
+     * first unreported failure among them.
+     */
+    public void synchronize(Stream stream) {
+        lock.lock();
+        try {
+            ensureOpen();
+            dispatchLocked();
+            while (onStream(stream)) {
+                changed.awaitUninterruptibly();
+            }
+            throwUnreported(stream);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean onStream(Stream stream) {
+        StreamSlot slot = userStreams.get(stream);
+        if (slot != null && slot.inFlight > 0) {
+            return true;
+        }
+        for (Vertex v : pending) {
+            if (v.element.stream() == stream) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void throwUnreported(Stream stream) {
+        Failure first = null;
+        for (Iterator<Failure> it = unreported.iterator(); it.hasNext();) {
+            Failure f = it.next();
+            if (f.reported()) {
+                it.remove();
+            } else if (stream == null || f.stream == stream) {
+                if (first == null) {
+                    first = f;
+                }
+                f.report(nextElementId);
+                it.remove();
+            }
+        }
+        if (first != null) {
+            throw first.error;
+        }
+    }
+
+    /** A snapshot of the scheduler's counters. */
+    public Stats stats() {
+        lock.lock();
+        try {
+            return new Stats(submitted, completedCount, outstanding, inFlight, pending.size(), remote,
+                    ownedStreams.size(), maxInFlightSeen, readyCountLocked());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Counters: elements submitted and completed, outstanding now, on streams now, waiting to be placed,
+     * taken by a cluster layer, streams the scheduler holds, the most elements ever on streams at once, and
+     * ready elements (parents complete, not placed) now.
+     */
+    public record Stats(long submitted, long completed, long outstanding, int inFlight, int waiting, int remote,
+            int streams, int maxInFlight, int ready) {
+    }
+
+    // ---- the cluster layer's side: ready elements it may take -------------------------------------------------
+
+    /** How many elements are ready: their parents are complete and they are not on a stream yet. */
+    public int readyCount() {
+        lock.lock();
+        try {
+            return readyCountLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int readyCountLocked() {
+        int n = 0;
+        for (Vertex v : pending) {
+            if (stealable(v)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static boolean stealable(Vertex v) {
+        return v.element.stream() == null && v.parentsDone()
+                && (v.element.kind() == ElementKind.KERNEL || v.element.kind() == ElementKind.COPY
+                || v.element.kind() == ElementKind.FILL);
+    }
+
+    /**
+     * Takes the oldest ready element off this device, or returns null if none is ready. The taker must
+     * {@link StolenElement#complete complete}, {@link StolenElement#fail fail} or
+     * {@link StolenElement#giveBack give back} it; until then its children wait and its arrays stay as they
+     * are (the scheduler keeps the inputs, so losing the taker means giving back and re-running here).
+     */
+    public StolenElement steal() {
+        lock.lock();
+        try {
+            for (Iterator<Vertex> it = pending.iterator(); it.hasNext();) {
+                Vertex v = it.next();
+                if (stealable(v)) {
+                    it.remove();
+                    v.state = Vertex.State.REMOTE;
+                    remote++;
+                    changed.signalAll();
+                    return new StolenElement(this, v);
+                }
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void completeRemote(Vertex v, DeviceException failure) {
+        lock.lock();
+        try {
+            checkRemote(v);
+            remote--;
+            v.launchNanos = v.submitNanos;
+            v.endNanos = System.nanoTime();
+            finish(v, failure == null ? null : Failure.own(v, failure), v.submitNanos);
+            dispatchable.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void giveBack(Vertex v) {
+        lock.lock();
+        try {
+            checkRemote(v);
+            remote--;
+            v.state = Vertex.State.PENDING;
+            // Back to its place in submission order, so it keeps its priority.
+            ArrayDeque<Vertex> rest = new ArrayDeque<>();
+            while (!pending.isEmpty() && pending.peekLast().id > v.id) {
+                rest.addFirst(pending.pollLast());
+            }
+            pending.addLast(v);
+            pending.addAll(rest);
+            dispatchable.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static void checkRemote(Vertex v) {
+        if (v.state != Vertex.State.REMOTE) {
+            throw new IllegalStateException(v.describe() + " is not taken by a cluster layer (it is "
+                    + v.state.name().toLowerCase(java.util.Locale.ROOT) + ")");
+        }
+    }
+
+    // ---- placing elements on streams -------------------------------------------------------------------------
+
+    /** Launches, in submission order, the pending elements that may be placed now; true if any was. */
+    private boolean dispatchLocked() {
+        boolean any = false;
+        for (Iterator<Vertex> it = pending.iterator(); it.hasNext() && inFlight < config.inFlightWindow();) {
+            Vertex v = it.next();
+            if (v.parentsPlaced()) {
+                it.remove();
+                launchLocked(v);
+                any = true;
+            }
+        }
+        if (any) {
+            changed.signalAll();
+        }
+        return any;
+    }
+
+    private void launchLocked(Vertex v) {
+        StreamSlot slot = pickStream(v);
+        Stream s = slot.stream;
+        try {
+            for (Vertex p : v.parents) {
+                if (p.state == Vertex.State.LAUNCHED && p.slot != slot) {
+                    s.waitFor(p.event);
+                }
+            }
+            if (config.prefetchInputs() && v.element.kind() == ElementKind.KERNEL) {
+                for (Access a : v.element.accesses()) {
+                    if (a.mode().reads()) {
+                        s.prefetch(a.array().buffer(), 0, a.array().bytes());
+                    }
+                }
+            }
+            v.element.work().enqueue(s);
+        } catch (DeviceException e) {
+            v.launchRejected = true;
+            long now = System.nanoTime();
+            v.launchNanos = now;
+            v.endNanos = now;
+            finish(v, Failure.own(v, e), now);
+            releaseIfIdle(slot);
+            return;
+        }
+        Event event = freeEvents.pollFirst();
+        if (event == null) {
+            event = device.createEvent(false);
+        }
+        v.event = event;
+        s.record(event);
+        v.state = Vertex.State.LAUNCHED;
+        v.slot = slot;
+        v.launchNanos = System.nanoTime();
+        slot.inFlight++;
+        slot.tail = v;
+        inFlight++;
+        maxInFlightSeen = Math.max(maxInFlightSeen, inFlight);
+        s.whenComplete(error -> completed(v, error));
+        for (ScheduleObserver o : observers) {
+            o.launched(v.id, deviceName, s.id(), v.launchNanos);
+        }
+    }
+
+    private StreamSlot pickStream(Vertex v) {
+        Stream user = v.element.stream();
+        if (user != null) {
+            return userStreams.computeIfAbsent(user, st -> new StreamSlot(st, false));
+        }
+        for (Vertex p : v.parents) {
+            if (p.state != Vertex.State.LAUNCHED || !p.slot.owned) {
+                continue;
+            }
+            if (config.parentStreams() == SchedulerConfig.ParentStreamPolicy.SAME_AS_PARENT) {
+                return p.slot;
+            }
+            if (!p.childClaimed && p.slot.tail == p) {
+                p.childClaimed = true;
+                return p.slot;
+            }
+        }
+        return newStream();
+    }
+
+    private StreamSlot newStream() {
+        if (config.newStreams() == SchedulerConfig.NewStreamPolicy.REUSE) {
+            StreamSlot free = freeStreams.pollFirst();
+            if (free != null) {
+                return free;
+            }
+        } else {
+            closeIdleStreams();
+        }
+        if (ownedStreams.size() < config.maxStreams()) {
+            StreamSlot slot = new StreamSlot(device.createStream(), true);
+            ownedStreams.add(slot);
+            return slot;
+        }
+        // At the limit: share the least busy stream (a free one, if always-new left any).
+        StreamSlot free = freeStreams.pollFirst();
+        if (free != null) {
+            return free;
+        }
+        StreamSlot best = ownedStreams.get(0);
+        for (StreamSlot s : ownedStreams) {
+            if (s.inFlight < best.inFlight) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    /** Under always-new: closes the streams that went idle (not from a callback, which may not call the device). */
+    private void closeIdleStreams() {
+        if (idleToClose.isEmpty()) {
+            return;
+        }
+        for (StreamSlot s : idleToClose) {
+            if (s.inFlight == 0) {
+                ownedStreams.remove(s);
+                freeStreams.remove(s);
+                // Its last work completed; closing only releases the stream.
+                s.stream.close();
+            }
+        }
+        idleToClose.clear();
+    }
+
+    // ---- completion ------------------------------------------------------------------------------------------
+
+    /** The stream callback after a launched element: runs on a device thread, must not call the device. */
+    private void completed(Vertex v, DeviceException error) {
+        lock.lock();
+        try {
+            long now = System.nanoTime();
+            StreamSlot slot = v.slot;
+            long start = Math.max(v.launchNanos, slot.lastEndNanos);
+            slot.lastEndNanos = now;
+            slot.inFlight--;
+            if (slot.tail == v) {
+                slot.tail = null;
+            }
+            inFlight--;
+            v.endNanos = now;
+            finish(v, error == null ? null : Failure.own(v, error), start);
+            releaseIfIdle(slot);
+            if (!pending.isEmpty()) {
+                dispatchable.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void releaseIfIdle(StreamSlot slot) {
+        if (slot.inFlight > 0) {
+            return;
+        }
+        if (!slot.owned) {
+            userStreams.remove(slot.stream);
+        } else if (config.newStreams() == SchedulerConfig.NewStreamPolicy.REUSE) {
+            freeStreams.addLast(slot);
+        } else {
+            idleToClose.add(slot);
+            freeStreams.addLast(slot);
+        }
+    }
+
+    /** Marks {@code v} complete: failure bookkeeping, dependency state, observers, waiters. */
+    private void finish(Vertex v, Failure own, long startNanos) {
+        Failure f = own;
+        for (Vertex p : v.parents) {
+            if (f == null && p.failure != null && v.id < p.failure.reportedBefore) {
+                f = Failure.inherited(v, p, p.failure);
+            }
+            startNanos = Math.max(startNanos, Math.min(p.endNanos, v.endNanos));
+        }
+        if (f != null) {
+            f.stream = v.element.stream();
+            v.failure = f;
+            unreported.addLast(f);
+        }
+        v.state = Vertex.State.DONE;
+        v.parents = NO_PARENTS;
+        tracker.retire(v, f);
+        if (v.event != null) {
+            freeEvents.addLast(v.event);
+            v.event = null;
+        }
+        v.slot = null;
+        outstanding--;
+        completedCount++;
+        changed.signalAll();
+        for (ScheduleObserver o : observers) {
+            o.completed(v.id, Math.min(startNanos, v.endNanos), v.endNanos, f == null ? null : f.error.detail());
+        }
+    }
+
+    private static final Vertex[] NO_PARENTS = new Vertex[0];
+
+    private void awaitLocked(Vertex v) {
+        while (!v.done()) {
+            if (!pending.isEmpty()) {
+                dispatchLocked();
+            }
+            if (!v.done()) {
+                changed.awaitUninterruptibly();
+            }
+        }
+    }
+
+    private void dispatchLoop() {
+        lock.lock();
+        try {
+            while (!closed) {
+                if (pending.isEmpty() || inFlight >= config.inFlightWindow() || !dispatchLocked()) {
+                    dispatchable.awaitUninterruptibly();
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.ERROR, "the scheduler's dispatcher failed; elements may stay queued", e);
+            throw e;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static ElementInfo info(long id, ElementKind kind, String label, List<Access> accesses) {
+        List<ArrayUse> uses = new ArrayList<>(accesses.size());
+        for (Access a : accesses) {
+            uses.add(new ArrayUse(a.array().id(), a.array().toString(), a.mode()));
+        }
+        return new ElementInfo(id, kind, label, uses);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new DeviceException(CudaError.INVALID_VALUE, "the scheduler was closed");
+        }
+    }
+
+    /**
+     * Waits for all outstanding work, stops the dispatcher, releases the scheduler's streams and events and
+     * tells observers. Failures not reported yet are logged, not thrown. Idempotent.
+     */
+    @Override
+    public void close() {
+        List<StreamSlot> streams;
+        List<Event> events;
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            dispatchLocked();
+            while (outstanding - remote > 0 && (inFlight > 0 || hasPlaceable())) {
+                changed.awaitUninterruptibly();
+                dispatchLocked();
+            }
+            closed = true;
+            dispatchable.signalAll();
+            changed.signalAll();
+            for (Failure f : unreported) {
+                if (!f.reported()) {
+                    LOG.log(System.Logger.Level.WARNING, "unreported failure at close: " + f.error.getMessage());
+                }
+            }
+            unreported.clear();
+            streams = new ArrayList<>(ownedStreams);
+            ownedStreams.clear();
+            freeStreams.clear();
+            events = new ArrayList<>(freeEvents);
+            freeEvents.clear();
+            for (ScheduleObserver o : observers) {
+                o.closed();
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (StreamSlot s : streams) {
+            s.stream.close();
+        }
+        for (Event e : events) {
+            e.close();
+        }
+    }
+
+    private boolean hasPlaceable() {
+        for (Vertex v : pending) {
+            if (v.parentsPlaced()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,101 @@
+package dev.polygpu.runtime;
+
+/**
+ * How a {@link Scheduler} runs work: the execution, dependency and stream policies, and the limits that keep
+ * its state bounded. Immutable; {@link #DEFAULT} plus the {@code with…} methods, which validate.
+ *
+ * @param execution       {@link ExecutionPolicy#ASYNC} (default) or {@link ExecutionPolicy#SYNC}
+ * @param dependencies    {@link DependencyPolicy#WITH_CONST} (default) or {@link DependencyPolicy#NO_CONST}
+ * @param newStreams      where an element without running parents goes
+ * @param parentStreams   where an element with running parents goes
+ * @param inFlightWindow  how many elements may be on streams, not yet complete, at once; the others wait in
+ *                        the ready queue, where a cluster layer may take them
+ * @param maxQueued       how many submitted elements may wait for the window before a submitting thread
+ *                        blocks (back-pressure, so a runaway loop cannot queue unbounded work)
+ * @param maxStreams      how many streams the scheduler creates at most
+ * @param prefetchInputs  prefetch the arrays a kernel reads before launching it
+ */
+public record SchedulerConfig(ExecutionPolicy execution, DependencyPolicy dependencies, NewStreamPolicy newStreams,
+        ParentStreamPolicy parentStreams, int inFlightWindow, int maxQueued, int maxStreams,
+        boolean prefetchInputs) {
+
+    /** Each call waits for its element (the baseline), or returns once the element is queued. */
+    public enum ExecutionPolicy { SYNC, ASYNC }
+
+    /** Whether two readers of an array are ordered ({@code NO_CONST}) or may overlap ({@code WITH_CONST}). */
+    public enum DependencyPolicy { NO_CONST, WITH_CONST }
+
+    /** Reuse a free stream from a pool, or create a new stream for every element without running parents. */
+    public enum NewStreamPolicy { REUSE, ALWAYS_NEW }
+
+    /**
+     * {@code SAME_AS_PARENT}: an element continues on its first running parent's stream, siblings included;
+     * {@code DISJOINT}: only the first child continues a parent's stream, the other children spread over
+     * other streams.
+     */
+    public enum ParentStreamPolicy { SAME_AS_PARENT, DISJOINT }
+
+    /** Elements on streams at once: small enough that a busy device leaves ready work to steal. */
+    public static final int DEFAULT_IN_FLIGHT_WINDOW = 32;
+    public static final int DEFAULT_MAX_QUEUED = 4096;
+    public static final int DEFAULT_MAX_STREAMS = 32;
+
+    public static final SchedulerConfig DEFAULT = new SchedulerConfig(ExecutionPolicy.ASYNC,
+            DependencyPolicy.WITH_CONST, NewStreamPolicy.REUSE, ParentStreamPolicy.DISJOINT,
+            DEFAULT_IN_FLIGHT_WINDOW, DEFAULT_MAX_QUEUED, DEFAULT_MAX_STREAMS, false);
+
+    public SchedulerConfig {
+        if (execution == null || dependencies == null || newStreams == null || parentStreams == null) {
+            throw new IllegalArgumentException("scheduler policies must not be null");
+        }
+        if (inFlightWindow <= 0) {
+            throw new IllegalArgumentException("inFlightWindow must be positive, got " + inFlightWindow);
+        }
+        if (maxQueued <= 0) {
+            throw new IllegalArgumentException("maxQueued must be positive, got " + maxQueued);
+        }
+        if (maxStreams <= 0) {
+            throw new IllegalArgumentException("maxStreams must be positive, got " + maxStreams);
+        }
+    }
+
+    public SchedulerConfig withExecution(ExecutionPolicy p) {
+        return new SchedulerConfig(p, dependencies, newStreams, parentStreams, inFlightWindow, maxQueued,
+                maxStreams, prefetchInputs);
+    }
+
+    public SchedulerConfig withDependencies(DependencyPolicy p) {
+        return new SchedulerConfig(execution, p, newStreams, parentStreams, inFlightWindow, maxQueued,
+                maxStreams, prefetchInputs);
+    }
+
+    public SchedulerConfig withNewStreams(NewStreamPolicy p) {
+        return new SchedulerConfig(execution, dependencies, p, parentStreams, inFlightWindow, maxQueued,
+                maxStreams, prefetchInputs);
+    }
+
+    public SchedulerConfig withParentStreams(ParentStreamPolicy p) {
+        return new SchedulerConfig(execution, dependencies, newStreams, p, inFlightWindow, maxQueued,
+                maxStreams, prefetchInputs);
+    }
+
+    public SchedulerConfig withInFlightWindow(int n) {
+        return new SchedulerConfig(execution, dependencies, newStreams, parentStreams, n, maxQueued, maxStreams,
+                prefetchInputs);
+    }
+
+    public SchedulerConfig withMaxQueued(int n) {
+        return new SchedulerConfig(execution, dependencies, newStreams, parentStreams, inFlightWindow, n,
+                maxStreams, prefetchInputs);
+    }
+
+    public SchedulerConfig withMaxStreams(int n) {
+        return new SchedulerConfig(execution, dependencies, newStreams, parentStreams, inFlightWindow, maxQueued,
+                n, prefetchInputs);
+    }
+
+    public SchedulerConfig withPrefetchInputs(boolean b) {
+        return new SchedulerConfig(execution, dependencies, newStreams, parentStreams, inFlightWindow, maxQueued,
+                maxStreams, b);
+    }
+}

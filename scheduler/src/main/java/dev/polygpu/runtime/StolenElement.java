@@ -1,0 +1,62 @@
+package dev.polygpu.runtime;
+
+import dev.polygpu.device.DeviceException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A ready element a cluster layer took from a {@link Scheduler} ({@link Scheduler#steal()}): it runs it
+ * elsewhere, writes the results into the element's arrays here, and then calls {@link #complete()}; or
+ * {@link #fail} with the error; or {@link #giveBack()} (the thief left), which returns the element to the
+ * scheduler's queue to run here. Exactly one of the three, once.
+ */
+public final class StolenElement {
+    private final Scheduler scheduler;
+    private final Vertex vertex;
+    private final AtomicBoolean settled = new AtomicBoolean();
+
+    StolenElement(Scheduler scheduler, Vertex vertex) {
+        this.scheduler = scheduler;
+        this.vertex = vertex;
+    }
+
+    /** The scheduler's id of the element (unique per scheduler). */
+    public long id() {
+        return vertex.id;
+    }
+
+    public ComputationalElement element() {
+        return vertex.element;
+    }
+
+    /** The element as a self-contained message (kernel source, configuration, scalars, array ids and sizes). */
+    public ElementMessage message() {
+        return ElementMessage.of(vertex.id, vertex.element);
+    }
+
+    /** The element ran elsewhere and its results are in its arrays. */
+    public void complete() {
+        settle();
+        scheduler.completeRemote(vertex, null);
+    }
+
+    /** The element ran elsewhere and failed. */
+    public void fail(DeviceException error) {
+        if (error == null) {
+            throw new IllegalArgumentException("fail needs the error");
+        }
+        settle();
+        scheduler.completeRemote(vertex, error);
+    }
+
+    /** The element did not run elsewhere: it goes back to the scheduler's queue. */
+    public void giveBack() {
+        settle();
+        scheduler.giveBack(vertex);
+    }
+
+    private void settle() {
+        if (!settled.compareAndSet(false, true)) {
+            throw new IllegalStateException(vertex.describe() + " was already completed, failed or given back");
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package dev.polygpu.runtime;
+
+import dev.polygpu.device.Stream;
+
+/** A stream as the scheduler uses it (guarded by the scheduler's lock). */
+final class StreamSlot {
+    final Stream stream;
+    /** Created (and closed) by the scheduler, rather than the user's. */
+    final boolean owned;
+    /** Elements placed on the stream and not complete. */
+    int inFlight;
+    /** The last element placed on the stream while it is not complete, else null. */
+    Vertex tail;
+    /** When the last completed element on this stream completed. */
+    long lastEndNanos;
+
+    StreamSlot(Stream stream, boolean owned) {
+        this.stream = stream;
+        this.owned = owned;
+    }
+}

@@ -1,0 +1,92 @@
+package dev.polygpu.runtime;
+
+import dev.polygpu.device.UnifiedBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An array as the scheduler sees it: an id, a display name, its buffer and size, and the dependency state
+ * the scheduler keeps for it: the last element that wrote it and the elements that read it since. Those may
+ * have completed (they are kept so that later elements record the edge, which makes the DAG the same
+ * however fast the device is), but only one writer and a pruned list of readers are kept per array, so this
+ * state is bounded, never proportional to history.
+ *
+ * <p>Created by {@link Scheduler#track}; the language keeps one per device array (views of one array share
+ * it). Host accesses check {@link #hostReadReady()} / {@link #hostWriteReady()} first: one volatile read,
+ * true when nothing outstanding touches the array, so the common host access costs no lock.
+ *
+ * <p>Thread-safety: the dependency fields are guarded by the owning scheduler's lock; {@link #state} is
+ * written under it and read without it.
+ */
+public final class TrackedArray {
+    static final int WRITER = 1;
+    static final int READERS = 2;
+    static final int FAILED = 4;
+    /** With observers: an element wrote the array since the host last looked (the next host access is a vertex). */
+    static final int UNSEEN_WRITE = 8;
+    /** With observers: an element touched the array since the host last wrote it. */
+    static final int UNSEEN_READ = 16;
+
+    private final long id;
+    private final String name;
+    private final UnifiedBuffer buffer;
+    private final long bytes;
+    final Scheduler owner;
+
+    /** The last writer, complete or not, or null (guarded by the scheduler's lock). */
+    Vertex lastWriter;
+    /** Readers since {@link #lastWriter}, complete or not (guarded by the scheduler's lock). */
+    final List<Vertex> readers = new ArrayList<>(2);
+    /** How many of {@link #readers} are not complete (guarded by the scheduler's lock). */
+    int outstandingReaders;
+    /** State bits {@link #UNSEEN_WRITE} and {@link #UNSEEN_READ} (guarded by the scheduler's lock). */
+    int unseen;
+    /** The failure of an element that wrote this array, not yet reported (guarded by the scheduler's lock). */
+    Failure failure;
+    private volatile int state;
+
+    TrackedArray(Scheduler owner, long id, String name, UnifiedBuffer buffer, long bytes) {
+        this.owner = owner;
+        this.id = id;
+        this.name = name;
+        this.buffer = buffer;
+        this.bytes = bytes;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public UnifiedBuffer buffer() {
+        return buffer;
+    }
+
+    public long bytes() {
+        return bytes;
+    }
+
+    /** True if the host may read the array now: no outstanding writer and no unreported failure. */
+    public boolean hostReadReady() {
+        return (state & (WRITER | FAILED | UNSEEN_WRITE)) == 0;
+    }
+
+    /** True if the host may write the array now: nothing outstanding touches it and no unreported failure. */
+    public boolean hostWriteReady() {
+        return state == 0;
+    }
+
+    /** Recomputes {@link #state} after a change of the dependency fields (under the scheduler's lock). */
+    void refresh() {
+        state = (lastWriter != null && !lastWriter.done() ? WRITER : 0) | (outstandingReaders > 0 ? READERS : 0)
+                | (failure != null ? FAILED : 0) | unseen;
+    }
+
+    @Override
+    public String toString() {
+        return name + " #" + id;
+    }
+}

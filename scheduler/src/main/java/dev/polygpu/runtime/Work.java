@@ -1,0 +1,49 @@
+package dev.polygpu.runtime;
+
+import dev.polygpu.device.KernelArgs;
+import dev.polygpu.device.KernelFunction;
+import dev.polygpu.device.LaunchConfig;
+import dev.polygpu.device.Stream;
+import dev.polygpu.device.UnifiedBuffer;
+
+/**
+ * What a device-side computational element runs once the scheduler has chosen its stream. Immutable.
+ */
+public sealed interface Work {
+
+    /** Queues the work on {@code stream}; argument errors are thrown here, failures while running are not. */
+    void enqueue(Stream stream);
+
+    /** A kernel launch; {@code source} (nullable) lets a cluster layer rebuild the kernel elsewhere. */
+    record Kernel(KernelFunction function, LaunchConfig config, KernelArgs args, KernelSource source)
+            implements Work {
+        @Override
+        public void enqueue(Stream stream) {
+            stream.launch(function, config, args);
+        }
+    }
+
+    /** A device copy of {@code bytes} bytes between buffers (cuMemcpyAsync). */
+    record Copy(UnifiedBuffer dst, long dstOffset, UnifiedBuffer src, long srcOffset, long bytes) implements Work {
+        @Override
+        public void enqueue(Stream stream) {
+            stream.copy(dst, dstOffset, src, srcOffset, bytes);
+        }
+    }
+
+    /** A device fill of {@code bytes} bytes with {@code value} (cuMemsetD8Async). */
+    record Fill(UnifiedBuffer dst, long offset, long bytes, byte value) implements Work {
+        @Override
+        public void enqueue(Stream stream) {
+            stream.fill(dst, offset, bytes, value);
+        }
+    }
+
+    /** A prefetch of a buffer range to the device (cuMemPrefetchAsync). */
+    record Prefetch(UnifiedBuffer buffer, long offset, long bytes) implements Work {
+        @Override
+        public void enqueue(Stream stream) {
+            stream.prefetch(buffer, offset, bytes);
+        }
+    }
+}

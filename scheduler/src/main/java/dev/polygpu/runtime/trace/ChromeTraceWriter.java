@@ -1,0 +1,190 @@
+package dev.polygpu.runtime.trace;
+
+import dev.polygpu.runtime.ArrayUse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Writes a recorded schedule as a timeline in Chrome's Trace Event Format (a JSON object whose
+ * {@code traceEvents} array holds the events), which <a href="https://ui.perfetto.dev">ui.perfetto.dev</a> and
+ * {@code chrome://tracing} open:
+ * <ul>
+ *   <li>each device is a process and each of its streams a thread, named by metadata events ({@code "ph":"M"},
+ *   {@code process_name}, {@code thread_name}); host elements run on a thread named {@code host} in a process
+ *   named {@code host}, as do device elements that completed without being launched (rejected before they
+ *   reached a stream). Thread ids are unique across processes;</li>
+ *   <li>each completed element is a complete event ({@code "ph":"X"}) named by its label, with {@code ts} and
+ *   {@code dur} in microseconds (exact to the nanosecond) from the earliest start, and {@code args} holding its
+ *   id, kind, parents, arrays with their access modes and, if it failed, the error (failed events are also
+ *   coloured {@code "cname":"terrible"}). Elements that had not completed are left out;</li>
+ *   <li>each dependency between two completed elements is a flow: {@code "ph":"s"} at the parent's end and
+ *   {@code "ph":"f"} with {@code "bp":"e"} at the child's start, sharing {@code id}, {@code cat} and
+ *   {@code name}. Each is placed one nanosecond inside its slice (where the slice is long enough), so viewers
+ *   bind it to that slice and not to a neighbour that ends or starts at the same instant.</li>
+ * </ul>
+ * Immutable and stateless, so one writer may be shared between threads.
+ */
+public final class ChromeTraceWriter {
+    static final String FLOW_NAME = "dependency";
+    static final String HOST = "host";
+
+    /** Where an element's events go. */
+    private record Track(int pid, int tid) {
+    }
+
+    /** The trace of {@code dag} as JSON text. */
+    public String export(RecordedDag dag) {
+        StringBuilder text = new StringBuilder();
+        try {
+            write(dag, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a StringBuilder does not fail", e);
+        }
+        return text.toString();
+    }
+
+    /** Writes the trace of {@code dag} to {@code file} in UTF-8, replacing it. */
+    public void write(RecordedDag dag, Path file) throws IOException {
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            write(dag, out);
+        }
+    }
+
+    /** Appends the trace of {@code dag} to {@code out}, one event per line. */
+    public void write(RecordedDag dag, Appendable out) throws IOException {
+        JsonWriter json = new JsonWriter(out);
+        json.beginObject().name("traceEvents").beginArray();
+        Map<Long, Track> tracks = assignTracks(dag, json);
+        long origin = Long.MAX_VALUE;
+        for (RecordedElement element : dag.elements()) {
+            if (element.completed()) {
+                origin = Math.min(origin, element.run().startNanos());
+            }
+        }
+        for (RecordedElement element : dag.elements()) {
+            if (element.completed()) {
+                writeSlice(element, tracks.get(element.id()), origin, json);
+            }
+        }
+        long flow = 0;
+        for (Dependency edge : dag.dependencies()) {
+            RecordedElement parent = dag.element(edge.parentId());
+            RecordedElement child = dag.element(edge.childId());
+            if (parent.completed() && child.completed()) {
+                flow++;
+                RecordedElement.Run before = parent.run();
+                RecordedElement.Run after = child.run();
+                writeFlow("s", flow, Math.max(before.startNanos(), before.endNanos() - 1) - origin,
+                        tracks.get(parent.id()), json);
+                writeFlow("f", flow, Math.max(after.startNanos(), Math.min(after.startNanos() + 1,
+                        after.endNanos())) - origin, tracks.get(child.id()), json);
+            }
+        }
+        json.lineBreak().endArray().endObject().lineBreak();
+    }
+
+    /**
+     * Gives every completed element its process and thread (by id), numbered in submission order, writing the
+     * metadata events that name each new one.
+     */
+    private static Map<Long, Track> assignTracks(RecordedDag dag, JsonWriter json) throws IOException {
+        Map<String, Integer> processes = new LinkedHashMap<>();
+        Map<String, Track> threads = new LinkedHashMap<>();
+        Map<Long, Track> tracks = new HashMap<>();
+        for (RecordedElement element : dag.elements()) {
+            if (!element.completed()) {
+                continue;
+            }
+            boolean onHost = element.kind().onHost() || element.placement() == null;
+            String process = onHost ? HOST : element.placement().deviceName();
+            String processKey = (onHost ? "h:" : "d:") + process;
+            Integer pid = processes.get(processKey);
+            if (pid == null) {
+                pid = processes.size() + 1;
+                processes.put(processKey, pid);
+                metadata("process_name", pid, 0, "name", process, json);
+                metadata("process_sort_index", pid, 0, "sort_index", pid, json);
+            }
+            String threadKey = onHost ? processKey : processKey + "/" + element.placement().streamId();
+            Track track = threads.get(threadKey);
+            if (track == null) {
+                track = new Track(pid, threads.size() + 1);
+                threads.put(threadKey, track);
+                String name = onHost ? HOST : "stream " + element.placement().streamId();
+                metadata("thread_name", pid, track.tid(), "name", name, json);
+                metadata("thread_sort_index", pid, track.tid(), "sort_index",
+                        onHost ? 0 : element.placement().streamId(), json);
+            }
+            tracks.put(element.id(), track);
+        }
+        return tracks;
+    }
+
+    private static void metadata(String name, int pid, int tid, String key, Object value, JsonWriter json)
+            throws IOException {
+        json.lineBreak().beginObject().name("name").value(name).name("ph").value("M")
+                .name("pid").value(pid).name("tid").value(tid).name("args").beginObject().name(key);
+        if (value instanceof Integer number) {
+            json.value(number);
+        } else {
+            json.value((String) value);
+        }
+        json.endObject().endObject();
+    }
+
+    private static void writeSlice(RecordedElement element, Track track, long origin, JsonWriter json)
+            throws IOException {
+        RecordedElement.Run run = element.run();
+        json.lineBreak().beginObject()
+                .name("name").value(element.displayName())
+                .name("cat").value(RecordedElement.kindName(element.kind()))
+                .name("ph").value("X")
+                .name("ts").micros(run.startNanos() - origin)
+                .name("dur").micros(run.durationNanos())
+                .name("pid").value(track.pid())
+                .name("tid").value(track.tid());
+        if (element.failed()) {
+            json.name("cname").value("terrible");
+        }
+        json.name("args").beginObject()
+                .name("id").value(element.id())
+                .name("kind").value(element.kind().name());
+        json.name("parents").beginArray();
+        for (long parent : element.parents()) {
+            json.value(parent);
+        }
+        json.endArray();
+        json.name("arrays").beginArray();
+        for (ArrayUse use : element.arrays()) {
+            json.beginObject().name("id").value(use.arrayId()).name("name").value(use.arrayName())
+                    .name("mode").value(use.mode().name()).endObject();
+        }
+        json.endArray();
+        if (element.failed()) {
+            json.name("failure").value(run.failure());
+        }
+        json.endObject().endObject();
+    }
+
+    private static void writeFlow(String phase, long id, long ts, Track track, JsonWriter json) throws IOException {
+        json.lineBreak().beginObject()
+                .name("name").value(FLOW_NAME)
+                .name("cat").value(FLOW_NAME)
+                .name("ph").value(phase)
+                .name("id").value(id)
+                .name("ts").micros(ts)
+                .name("pid").value(track.pid())
+                .name("tid").value(track.tid());
+        if (phase.equals("f")) {
+            json.name("bp").value("e");
+        }
+        json.endObject();
+    }
+}

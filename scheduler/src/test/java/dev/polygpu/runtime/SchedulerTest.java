@@ -1,0 +1,380 @@
+package dev.polygpu.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.KernelArgs;
+import dev.polygpu.device.LaunchConfig;
+import dev.polygpu.device.UnifiedBuffer;
+import dev.polygpu.device.cpu.CpuDevice;
+import dev.polygpu.runtime.SchedulerConfig.DependencyPolicy;
+import dev.polygpu.runtime.SchedulerConfig.ExecutionPolicy;
+import dev.polygpu.runtime.SchedulerConfig.ParentStreamPolicy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The scheduler on the CPU device with real kernels: dependencies, streams, host waits, failures, stealing. */
+class SchedulerTest {
+    static final int N = 256;
+
+    private final CpuDevice device = new CpuDevice();
+    private final TestKernels k = new TestKernels(device);
+    private final List<Scheduler> schedulers = new ArrayList<>();
+    private final List<UnifiedBuffer> flags = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        for (UnifiedBuffer f : flags) {
+            f.setInt(0, 1);
+        }
+        for (Scheduler s : schedulers) {
+            s.close();
+        }
+        device.close();
+    }
+
+    private Scheduler scheduler(SchedulerConfig config) {
+        Scheduler s = new Scheduler(device, config);
+        schedulers.add(s);
+        return s;
+    }
+
+    private UnifiedBuffer flag() {
+        UnifiedBuffer f = device.allocate(4);
+        flags.add(f);
+        return f;
+    }
+
+    @Test
+    void dependentKernelsOnOneArrayRunInSubmissionOrder() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT);
+        TrackedArray x = k.array(s, "x");
+        int[] expected = new int[N];
+        for (int step = 1; step <= 60; step++) {
+            s.submit(k.step(x, step));
+            for (int i = 0; i < N; i++) {
+                expected[i] = expected[i] * 31 + step;
+            }
+        }
+        s.awaitHost(x, AccessMode.READ, "read x");
+        assertArrayEquals(expected, TestKernels.ints(x));
+        assertEquals(0, s.stats().outstanding());
+    }
+
+    @Test
+    void withConstReadersDoNotOrderEachOtherAndAWriterFollowsAllOfThem() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withDependencies(DependencyPolicy.WITH_CONST));
+        Recorder r = new Recorder();
+        s.addObserver(r);
+        TrackedArray x = k.array(s, "x");
+        TrackedArray y1 = k.array(s, "y1");
+        TrackedArray y2 = k.array(s, "y2");
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, x));                 // 1
+        s.submit(k.scale(y1, x, 2));               // 2
+        s.submit(k.scale(y2, x, 3));               // 3
+        s.submit(k.step(x, 5));                    // 4
+        assertEquals(List.of(1L), r.parents(2));
+        assertEquals(List.of(1L), r.parents(3));
+        assertEquals(List.of(1L, 2L, 3L), r.parents(4).stream().sorted().toList());
+        flag.setInt(0, 1);
+        s.synchronize();
+    }
+
+    @Test
+    void noConstOrdersReadersToo() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withDependencies(DependencyPolicy.NO_CONST));
+        Recorder r = new Recorder();
+        s.addObserver(r);
+        TrackedArray x = k.array(s, "x");
+        TrackedArray y1 = k.array(s, "y1");
+        TrackedArray y2 = k.array(s, "y2");
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, x));
+        s.submit(k.scale(y1, x, 2));
+        s.submit(k.scale(y2, x, 3));
+        assertEquals(List.of(1L), r.parents(2));
+        assertEquals(List.of(2L), r.parents(3));
+        flag.setInt(0, 1);
+        s.synchronize();
+    }
+
+    @Test
+    void disjointPolicyContinuesTheFirstChildOnTheParentsStreamAndSpreadsSiblings() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withParentStreams(ParentStreamPolicy.DISJOINT));
+        Recorder r = new Recorder();
+        s.addObserver(r);
+        TrackedArray x = k.array(s, "x");
+        TrackedArray y1 = k.array(s, "y1");
+        TrackedArray y2 = k.array(s, "y2");
+        TrackedArray z = k.array(s, "z");
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, x));
+        s.submit(k.scale(y1, x, 2));
+        s.submit(k.scale(y2, x, 3));
+        s.submit(k.step(z, 1));
+        s.submit(k.add(z, y1, y2));
+        int gateStream = r.stream(1);
+        assertEquals(gateStream, r.stream(2), "the first child continues on its parent's stream");
+        assertNotEquals(gateStream, r.stream(3), "a sibling gets a stream of its own");
+        assertNotEquals(gateStream, r.stream(4), "independent work does not queue behind the gate");
+        assertNotEquals(r.stream(3), r.stream(4));
+        assertEquals(List.of(2L, 3L, 4L), r.parents(5).stream().sorted().toList());
+        flag.setInt(0, 1);
+        s.awaitHost(z, AccessMode.READ, "read z");
+        int[] got = TestKernels.ints(z);
+        for (int i = 0; i < N; i++) {
+            assertEquals(1 + 2 + 3, got[i], "z = 1 + 2x + 3x where the gate made x 1");
+        }
+    }
+
+    @Test
+    void sameAsParentPolicyKeepsSiblingsOnTheParentsStream() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withParentStreams(ParentStreamPolicy.SAME_AS_PARENT));
+        Recorder r = new Recorder();
+        s.addObserver(r);
+        TrackedArray x = k.array(s, "x");
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, x));
+        s.submit(k.scale(k.array(s, "y1"), x, 2));
+        s.submit(k.scale(k.array(s, "y2"), x, 3));
+        assertEquals(r.stream(1), r.stream(2));
+        assertEquals(r.stream(1), r.stream(3));
+        flag.setInt(0, 1);
+        s.synchronize();
+    }
+
+    @Test
+    void freeStreamsAreReusedWithoutAHostSynchronization() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT);
+        TrackedArray x = k.array(s, "x");
+        TrackedArray y = k.array(s, "y");
+        for (int i = 0; i < 200; i++) {
+            s.submit(k.step(i % 2 == 0 ? x : y, i));
+        }
+        s.synchronize();
+        assertTrue(s.stats().streams() <= 4, "streams: " + s.stats());
+    }
+
+    @Test
+    void aHostReadWaitsOnlyForTheWritersOfItsArray() throws Exception {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT);
+        Recorder r = new Recorder();
+        s.addObserver(r);
+        TrackedArray x = k.array(s, "x");
+        TrackedArray y = k.array(s, "y");
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, y));      // 1: cannot complete until the flag is set
+        s.submit(k.step(x, 7));         // 2: independent
+        assertFalse(y.hostReadReady());
+        s.awaitHost(x, AccessMode.READ, "read x");   // would hang if it waited for the gate
+        assertEquals(7, TestKernels.ints(x)[3]);
+        assertTrue(x.hostReadReady());
+        assertFalse(r.completed(1), "the gate is still running");
+        // A host write of x waits for x's outstanding readers: one that also waits for the gate.
+        s.submit(k.addInto(y, x));      // 3 (reads x, writes y; after the gate)
+        assertTrue(x.hostReadReady(), "a reader does not block host reads");
+        assertFalse(x.hostWriteReady(), "but it blocks host writes");
+        AtomicReference<Boolean> readerDoneAtWrite = new AtomicReference<>();
+        Thread writer = Thread.ofPlatform().start(() -> {
+            s.awaitHost(x, AccessMode.WRITE, "write x");
+            readerDoneAtWrite.set(r.completed(3));
+        });
+        flag.setInt(0, 1);
+        writer.join();
+        assertEquals(Boolean.TRUE, readerDoneAtWrite.get());
+        s.awaitHost(y, AccessMode.READ, "read y");
+        assertEquals(1 + 7, TestKernels.ints(y)[5], "y = gate's 1 + x");
+    }
+
+    @Test
+    void aFailureSurfacesOnceAtTheHostAccessThatNeedsItsResultNamingTheKernel() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT);
+        TrackedArray x = k.array(s, "x");
+        TrackedArray z = k.array(s, "z");
+        TrackedArray other = k.array(s, "other");
+        s.submit(k.fault(x));
+        s.submit(k.scale(z, x, 2));
+        s.submit(k.step(other, 3));
+        s.awaitHost(other, AccessMode.READ, "read other");   // unaffected
+        DeviceException e = assertThrows(DeviceException.class, () -> s.awaitHost(x, AccessMode.READ, "read x"));
+        assertTrue(e.getMessage().contains("kernel 'fault'"), e.getMessage());
+        s.awaitHost(x, AccessMode.READ, "read x");           // reported once
+        DeviceException child = assertThrows(DeviceException.class,
+                () -> s.awaitHost(z, AccessMode.READ, "read z"));
+        assertTrue(child.getMessage().contains("kernel 'scale'") && child.getMessage().contains("kernel 'fault'"),
+                child.getMessage());
+        s.synchronize();                                      // both were reported
+        s.submit(k.step(x, 1));                               // and the scheduler keeps working
+        s.awaitHost(x, AccessMode.READ, "read x");
+    }
+
+    @Test
+    void synchronizeReportsAnUnreportedFailure() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT);
+        s.submit(k.fault(k.array(s, "x")));
+        DeviceException e = assertThrows(DeviceException.class, s::synchronize);
+        assertTrue(e.getMessage().contains("kernel 'fault'"), e.getMessage());
+        s.synchronize();
+    }
+
+    @Test
+    void theSyncPolicyCompletesEachElementBeforeSubmitReturnsAndThrowsItsFailure() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withExecution(ExecutionPolicy.SYNC));
+        TrackedArray x = k.array(s, "x");
+        for (int i = 0; i < 10; i++) {
+            s.submit(k.step(x, i));
+            assertEquals(0, s.stats().outstanding());
+        }
+        DeviceException e = assertThrows(DeviceException.class, () -> s.submit(k.fault(x)));
+        assertTrue(e.getMessage().contains("kernel 'fault'"), e.getMessage());
+        s.synchronize();
+    }
+
+    @Test
+    void argumentErrorsAreThrownBySubmitAndLeaveTheSchedulerWorking() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT);
+        TrackedArray x = k.array(s, "x");
+        ComputationalElement bad = ComputationalElement.kernel("step", List.of(new Access(x, AccessMode.READ_WRITE)),
+                new Work.Kernel(k.stepFunction(), LaunchConfig.of(1, N), KernelArgs.builder().pointer(x.buffer()).build(),
+                        null), null);
+        DeviceException e = assertThrows(DeviceException.class, () -> s.submit(bad));
+        assertTrue(e.getMessage().contains("kernel 'step'"), e.getMessage());
+        s.submit(k.step(x, 2));
+        s.awaitHost(x, AccessMode.READ, "read x");
+        assertEquals(2, TestKernels.ints(x)[0]);
+    }
+
+    @Test
+    void theWindowHoldsReadyWorkThatACLusterLayerMayStealAndComplete() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
+        Recorder r = new Recorder();
+        s.addObserver(r);
+        TrackedArray x = k.array(s, "x");
+        TrackedArray y = k.array(s, "y");
+        TrackedArray w = k.array(s, "w");
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, x));      // 1 takes the only window slot
+        s.submit(k.step(y, 4));         // 2 ready: no parents
+        s.submit(k.scale(w, y, 10));    // 3 waits for 2
+        s.submit(k.step(w, 1));         // 4 waits for 3
+        assertEquals(1, s.readyCount());
+        StolenElement stolen = s.steal();
+        assertNotNull(stolen);
+        assertEquals(2, stolen.id());
+        ElementMessage m = stolen.message();
+        assertEquals("step", m.label());
+        assertEquals(ElementKind.KERNEL, m.kind());
+        assertEquals(new ElementMessage.ArrayArg(y.id(), 4L * N, 0, AccessMode.READ_WRITE), m.args().get(0));
+        assertEquals(new ElementMessage.ScalarArg(dev.polygpu.device.ElementType.INT32, 4), m.args().get(1));
+        assertNotNull(m.source());
+        assertNull(s.steal(), "3 and 4 are not ready while 2 is away");
+        // The thief ran it elsewhere: it writes the results here, then completes.
+        for (int i = 0; i < N; i++) {
+            y.buffer().setInt(i, 4);
+        }
+        stolen.complete();
+        assertThrows(IllegalStateException.class, stolen::complete);
+        assertEquals(1, s.readyCount(), "3 is ready now");
+        StolenElement back = s.steal();
+        assertEquals(3, back.id());
+        back.giveBack();
+        flag.setInt(0, 1);
+        s.awaitHost(w, AccessMode.READ, "read w");
+        assertEquals(4 * 10 * 31 + 1, TestKernels.ints(w)[7]);
+        assertEquals(1, s.stats().maxInFlight());
+    }
+
+    @Test
+    void manyThreadsMaySubmitAndKeepTheirOwnOrder() throws Exception {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT);
+        TrackedArray shared = k.array(s, "shared");
+        int threads = 4;
+        int each = 150;
+        TrackedArray[] own = new TrackedArray[threads];
+        List<Thread> ts = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            own[t] = k.array(s, "own" + t);
+            TrackedArray mine = own[t];
+            ts.add(Thread.ofPlatform().start(() -> {
+                for (int i = 1; i <= each; i++) {
+                    s.submit(k.step(mine, i));
+                    s.submit(k.inc(shared));
+                }
+            }));
+        }
+        for (Thread t : ts) {
+            t.join();
+        }
+        s.synchronize();
+        int expected = 0;
+        for (int i = 1; i <= each; i++) {
+            expected = expected * 31 + i;
+        }
+        for (TrackedArray a : own) {
+            assertEquals(expected, TestKernels.ints(a)[11]);
+        }
+        assertEquals(threads * each, TestKernels.ints(shared)[11]);
+        assertEquals(2L * threads * each, s.stats().completed());
+    }
+
+    @Test
+    void closeWaitsForOutstandingWork() {
+        Scheduler s = new Scheduler(device, SchedulerConfig.DEFAULT);
+        TrackedArray x = k.array(s, "x");
+        for (int i = 0; i < 20; i++) {
+            s.submit(k.step(x, 1));
+        }
+        s.close();
+        int expected = 0;
+        for (int i = 0; i < 20; i++) {
+            expected = expected * 31 + 1;
+        }
+        assertEquals(expected, TestKernels.ints(x)[0]);
+        assertThrows(DeviceException.class, () -> s.submit(k.step(x, 1)));
+    }
+
+    /** Records what observers see, for assertions on the DAG's shape. */
+    static final class Recorder implements ScheduleObserver {
+        private final java.util.Map<Long, long[]> parents = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.Map<Long, Integer> streams = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.Set<Long> done = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        @Override
+        public void submitted(ElementInfo element, long[] p) {
+            parents.put(element.id(), p);
+        }
+
+        @Override
+        public void launched(long id, String deviceName, int streamId, long nanos) {
+            streams.put(id, streamId);
+        }
+
+        @Override
+        public void completed(long id, long startNanos, long endNanos, String failure) {
+            done.add(id);
+        }
+
+        List<Long> parents(long id) {
+            return java.util.Arrays.stream(parents.get(id)).boxed().toList();
+        }
+
+        int stream(long id) {
+            return streams.get(id);
+        }
+
+        boolean completed(long id) {
+            return done.contains(id);
+        }
+    }
+}

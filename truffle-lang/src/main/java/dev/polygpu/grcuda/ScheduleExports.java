@@ -1,0 +1,62 @@
+package dev.polygpu.grcuda;
+
+import dev.polygpu.runtime.Scheduler;
+import dev.polygpu.runtime.trace.ChromeTraceWriter;
+import dev.polygpu.runtime.trace.DagMetrics;
+import dev.polygpu.runtime.trace.DotExporter;
+import dev.polygpu.runtime.trace.RecordedDag;
+import dev.polygpu.runtime.trace.ScheduleRecorder;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * What {@code grcuda.ExportDAG}, {@code grcuda.Timeline} and {@code grcuda.ScheduleReport} ask for: a recorder
+ * on the scheduler that, when the context closes, writes the DAG as Graphviz DOT, the timeline as a Chrome
+ * trace and prints a one-line summary (size, width, critical path, makespan) to the context's error stream.
+ * Nothing is recorded unless one of them is set; a recorder keeps every computation, so these are for
+ * studying a run, not for long-running programs.
+ */
+final class ScheduleExports {
+    private ScheduleExports() {
+    }
+
+    static void install(Scheduler scheduler, GrSettings settings, OutputStream err) {
+        String dot = pathOrNull(settings.exportDag());
+        String trace = pathOrNull(settings.timeline());
+        if (dot == null && trace == null && !settings.scheduleReport()) {
+            return;
+        }
+        PrintStream out = new PrintStream(err, true, StandardCharsets.UTF_8);
+        scheduler.addObserver(new ScheduleRecorder(dag -> write(dag, dot, trace, settings.scheduleReport(), out)));
+    }
+
+    private static String pathOrNull(String option) {
+        String t = option.trim();
+        return t.isEmpty() || t.equals("false") ? null : t;
+    }
+
+    private static void write(RecordedDag dag, String dot, String trace, boolean report, PrintStream out) {
+        if (dot != null) {
+            try {
+                new DotExporter().write(dag, Path.of(dot));
+                out.println("polygpu: wrote the computation DAG to " + dot + " (render: dot -Tsvg " + dot + ")");
+            } catch (IOException | RuntimeException e) {
+                out.println("polygpu: could not write grcuda.ExportDAG=" + dot + ": " + e.getMessage());
+            }
+        }
+        if (trace != null) {
+            try {
+                new ChromeTraceWriter().write(dag, Path.of(trace));
+                out.println("polygpu: wrote the timeline to " + trace + " (open it in https://ui.perfetto.dev)");
+            } catch (IOException | RuntimeException e) {
+                out.println("polygpu: could not write grcuda.Timeline=" + trace + ": " + e.getMessage());
+            }
+        }
+        if (report) {
+            out.println("polygpu: " + DagMetrics.of(dag).summary());
+        }
+    }
+}
