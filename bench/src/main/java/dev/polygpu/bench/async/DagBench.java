@@ -136,15 +136,12 @@ public final class DagBench {
 
     /** The measurements of one DAG under one policy. */
     private record Row(DagCase dag, Policy policy, int width, DagModel model, double syncMs, double syncMin,
-            double asyncMs, double asyncMin) {
+            double asyncMs, double asyncMin, double probe) {
     }
 
     private int run(List<DagCase> cases, int blocks) {
         log.printf("dags: %d warm-up + %d measured runs per policy, %d block(s) per launch, %d cores%n", warmup, reps,
                 blocks, cores);
-        double probeBefore = MachineProbe.parallelSpeedup(cores, 7);
-        log.printf("dags: machine probe: %d plain-Java tasks run %.2fx faster at once than one after the other%n", cores,
-                probeBefore);
         List<Row> rows = new ArrayList<>();
         List<String> checks = new ArrayList<>();
         int status = 0;
@@ -159,20 +156,16 @@ public final class DagBench {
                 }
             }
         }
-        double probeAfter = MachineProbe.parallelSpeedup(cores, 7);
-        out.printf("Machine probe: %d one-core plain-Java tasks ran %.2fx (before the DAGs) and %.2fx (after) faster at"
-                + " once than one after the other (median of 7; about %d.0x on an idle machine with %d cores).%n%n",
-                cores, probeBefore, probeAfter, cores, cores);
         out.println("| DAG | dependency policy | kernels | width | ideal | bound | t_sync ms median (min)"
-                + " | t_async ms median (min) | speedup | % of ideal | I | speedup of mins |");
-        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                + " | t_async ms median (min) | speedup | % of ideal | I | speedup of mins | probe |");
+        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Row r : rows) {
             int ideal = Math.min(r.width, cores);
             double speedup = r.syncMs / r.asyncMs;
-            out.printf("| %s | %s | %d | %d | %d | %.2fx | %.1f (%.1f) | %.1f (%.1f) | %.2fx | %.0f%% | %.2f | %.2fx |%n",
-                    r.dag.name(), r.policy.dependency(), r.model.kernels(), r.width, ideal,
+            out.printf("| %s | %s | %d | %d | %d | %.2fx | %.1f (%.1f) | %.1f (%.1f) | %.2fx | %.0f%% | %.2f | %.2fx |"
+                    + " %.2fx |%n", r.dag.name(), r.policy.dependency(), r.model.kernels(), r.width, ideal,
                     r.model.boundSpeedup(cores), r.syncMs, r.syncMin, r.asyncMs, r.asyncMin, speedup,
-                    100 * speedup / ideal, 1 - r.asyncMs / r.syncMs, r.syncMin / r.asyncMin);
+                    100 * speedup / ideal, 1 - r.asyncMs / r.syncMs, r.syncMin / r.asyncMin, r.probe);
         }
         out.println();
         out.println("| DAG | size | check (sync vs plain Java; every policy bit-identical to sync) |");
@@ -206,6 +199,8 @@ public final class DagBench {
             checks.add(String.format("| %s | %s | %s |", c.name(), c.size(), verdict));
             List<Trace.Node> nodes = medianNodes(traces);
             logKernelTimes(nodes);
+            double probe = MachineProbe.parallelSpeedup(cores, 7);
+            log.printf("  machine probe: %d one-core plain-Java tasks ran %.2fx faster at once%n", cores, probe);
             for (int k = 1; k < policies.size(); k++) {
                 boolean withConst = policies.get(k).withConst();
                 DagModel model = DagModel.of(nodes, withConst);
@@ -215,7 +210,7 @@ public final class DagBench {
                             c.name(), policies.get(k).dependency(), width, model.width());
                 }
                 rows.add(new Row(c, policies.get(k), width, model, median(times.get(0)), min(times.get(0)),
-                        median(times.get(k)), min(times.get(k))));
+                        median(times.get(k)), min(times.get(k)), probe));
             }
         } finally {
             sessions.forEach(Session::close);
