@@ -1,6 +1,7 @@
 package dev.polygpu.bench.async;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -44,11 +45,13 @@ public final class DagBench {
     private final int warmup;
     private final int reps;
     private final int cores;
+    private final Path timelines;
 
-    private DagBench(int warmup, int reps, int cores) {
+    private DagBench(int warmup, int reps, int cores, Path timelines) {
         this.warmup = warmup;
         this.reps = reps;
         this.cores = cores;
+        this.timelines = timelines;
     }
 
     public static void main(String[] args) {
@@ -57,6 +60,7 @@ public final class DagBench {
         Integer reps = null;
         int blocks = 1;
         int cores = Runtime.getRuntime().availableProcessors();
+        Path timelines = null;
         Set<String> selected = new LinkedHashSet<>();
         try {
             for (int i = 0; i < args.length; i++) {
@@ -67,6 +71,7 @@ public final class DagBench {
                     case "--blocks" -> blocks = number(args, ++i, 1);
                     case "--cores" -> cores = number(args, ++i, 1);
                     case "--dag" -> selected.addAll(dagNames(value(args, ++i)));
+                    case "--timeline" -> timelines = Path.of(value(args, ++i));
                     case "-h", "--help" -> {
                         usage(System.out);
                         return;
@@ -87,12 +92,13 @@ public final class DagBench {
             cases.add(CASES.get(name).apply(quick, blocks));
         }
         DagBench bench = new DagBench(Objects.requireNonNullElse(warmup, quick ? 1 : 3),
-                Objects.requireNonNullElse(reps, quick ? 1 : 10), cores);
+                Objects.requireNonNullElse(reps, quick ? 1 : 10), cores, timelines);
         System.exit(bench.run(cases, blocks));
     }
 
     private static void usage(PrintStream s) {
-        s.println("usage: bench/dags [--quick] [--dag NAME]... [--reps N] [--warmup N] [--blocks B] [--cores C]");
+        s.println("usage: bench/dags [--quick] [--dag NAME]... [--reps N] [--warmup N] [--blocks B] [--cores C]"
+                + " [--timeline DIR]");
         s.println("  --quick      small sizes, 1 warm-up and 1 measured run (a smoke run)");
         s.println("  --dag NAME   one of " + String.join(", ", CASES.keySet()) + "; repeatable or comma-separated;"
                 + " default all");
@@ -100,6 +106,8 @@ public final class DagBench {
         s.println("  --warmup N   warm-up runs per policy (default 3)");
         s.println("  --blocks B   blocks per kernel launch (default 1: one kernel uses one core)");
         s.println("  --cores C    cores for the ideal speedup min(width, C) (default: available processors)");
+        s.println("  --timeline DIR  write each context's grcuda.Timeline (Chrome trace of every run) to"
+                + " DIR/<dag>-<policy>.json");
     }
 
     private static String value(String[] args, int i) {
@@ -184,7 +192,7 @@ public final class DagBench {
         try {
             List<DagCase.Program> programs = new ArrayList<>();
             for (Policy p : policies) {
-                Session s = new Session(engine, p);
+                Session s = new Session(engine, p, timelineOption(c, p));
                 sessions.add(s);
                 programs.add(c.program(s));
             }
@@ -215,6 +223,15 @@ public final class DagBench {
         } finally {
             sessions.forEach(Session::close);
         }
+    }
+
+    private Map<String, String> timelineOption(DagCase c, Policy p) {
+        if (timelines == null) {
+            return Map.of();
+        }
+        String file = c.name().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "") + "-" + p.execution() + "-"
+                + p.dependency() + ".json";
+        return Map.of("grcuda.Timeline", timelines.resolve(file).toAbsolutePath().toString());
     }
 
     /**

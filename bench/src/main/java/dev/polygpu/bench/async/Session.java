@@ -1,5 +1,6 @@
 package dev.polygpu.bench.async;
 
+import java.util.Map;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.Value;
@@ -22,11 +23,17 @@ final class Session implements AutoCloseable {
     private int nextArrayId;
 
     Session(Engine engine, Policy policy) {
+        this(engine, policy, Map.of());
+    }
+
+    /** A session with more {@code grcuda.*} options (for example {@code grcuda.Timeline}). */
+    Session(Engine engine, Policy policy, Map<String, String> options) {
         this.policy = policy;
         this.context = Context.newBuilder("grcuda").engine(engine).allowAllAccess(true)
                 .option("grcuda.ExecutionPolicy", policy.execution())
                 .option("grcuda.DependencyPolicy", policy.dependency())
                 .option("grcuda.Device", "cpu")
+                .options(options)
                 .build();
         Value cu = context.eval("grcuda", "CU");
         this.deviceArray = cu.getMember("DeviceArray");
