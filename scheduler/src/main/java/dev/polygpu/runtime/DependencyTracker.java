@@ -102,8 +102,8 @@ final class DependencyTracker {
     }
 
     /**
-     * The host accessed {@code array} after waiting for its parents: a read has seen the last write; a
-     * write replaces the array's contents, so later elements follow {@code hostVertex} (or nothing, without
+     * The host accessed {@code array} after waiting for its parents: a read has seen the last write (and,
+     * recorded as a vertex, counts as a reader); a write replaces the array's contents, so later elements follow {@code hostVertex} (or nothing, without
      * observers) rather than the work before it.
      */
     void hostAccessed(TrackedArray array, AccessMode mode, Vertex hostVertex) {
@@ -114,6 +114,10 @@ final class DependencyTracker {
             array.unseen = 0;
         } else {
             array.unseen &= ~TrackedArray.UNSEEN_WRITE;
+            if (hostVertex != null) {
+                // A reader like any other, so the next writer shows that it follows the host's read.
+                array.readers.add(hostVertex);
+            }
         }
         array.refresh();
     }
