@@ -6,15 +6,17 @@ import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.Module;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
  * Integer kernels with different access patterns, for the differential, heap and stress tests, and the
  * elements that launch them on arrays of {@code n} ints. Each kernel's plain-Java meaning is written beside it
  * in {@link RandomProgram}.
  *
- * <p>A factory made {@link #lyingAboutStep() lying about step} declares the array {@code step} writes as only
- * read: a scheduler given its elements misses the edges after each step, which is what the meta-test uses to
- * show that the differential test catches a missing dependency.
+ * <p>A factory made {@link #lyingAboutEveryStep() lying about step} declares the array {@code step} writes as
+ * only read: a scheduler given its elements misses the edges after each step, which is what the meta-tests use
+ * to show that the differential test catches a missing dependency. Such a factory counts the steps it made, so
+ * it is for one run on one thread.
  */
 final class DiffKernels {
     static final String SOURCE = """
@@ -52,7 +54,9 @@ final class DiffKernels {
     private final KernelFunction mix;
     private final KernelFunction addc;
     private final KernelFunction chain;
-    private final boolean stepLies;
+    /** Which elements made by {@link #step} (numbered from 0) declare their array as only read. */
+    private final IntPredicate lyingSteps;
+    private int steps;
 
     DiffKernels(Device device) {
         Module m = device.compile(SOURCE, "diff-kernels.cu");
@@ -62,22 +66,30 @@ final class DiffKernels {
         this.mix = m.function("mix");
         this.addc = m.function("addc");
         this.chain = m.function("chain");
-        this.stepLies = false;
+        this.lyingSteps = i -> false;
     }
 
-    private DiffKernels(DiffKernels k, boolean stepLies) {
+    private DiffKernels(DiffKernels k, IntPredicate lyingSteps) {
         this.step = k.step;
         this.scale = k.scale;
         this.add = k.add;
         this.mix = k.mix;
         this.addc = k.addc;
         this.chain = k.chain;
-        this.stepLies = stepLies;
+        this.lyingSteps = lyingSteps;
     }
 
-    /** The same kernels, but {@code step} declares the array it read-writes as only read: a broken submitter. */
-    DiffKernels lyingAboutStep() {
-        return new DiffKernels(this, true);
+    /**
+     * The same kernels, but every element made by {@link #step} declares the array it read-writes as only
+     * read: a broken submitter, whose scheduler misses the edges from each step to the readers after it.
+     */
+    DiffKernels lyingAboutEveryStep() {
+        return new DiffKernels(this, i -> true);
+    }
+
+    /** Like {@link #lyingAboutEveryStep()}, but only the first step made lies: one missing edge, or a few. */
+    DiffKernels lyingAboutTheFirstStep() {
+        return new DiffKernels(this, i -> i == 0);
     }
 
     private static LaunchConfig grid(int n) {
@@ -91,7 +103,7 @@ final class DiffKernels {
 
     /** x = x * 31 + s */
     ComputationalElement step(TrackedArray x, int s, int n) {
-        AccessMode declared = stepLies ? AccessMode.READ : AccessMode.READ_WRITE;
+        AccessMode declared = lyingSteps.test(steps++) ? AccessMode.READ : AccessMode.READ_WRITE;
         return kernel(step, "step", List.of(new Access(x, declared)),
                 KernelArgs.builder().pointer(x.buffer()).i32(s).i32(n).build(), grid(n));
     }

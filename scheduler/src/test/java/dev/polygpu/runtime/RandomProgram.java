@@ -97,12 +97,7 @@ final class RandomProgram {
         SplittableRandom r = new SplittableRandom(seed);
         int arrays = 4 + r.nextInt(3);
         int n = 200 + r.nextInt(201);
-        int[][] initial = new int[arrays][n];
-        for (int[] a : initial) {
-            for (int i = 0; i < n; i++) {
-                a[i] = nonZero(r, 1 << 20);
-            }
-        }
+        int[][] initial = initialValues(r, arrays, n);
         int count = minOps + r.nextInt(maxOps - minOps + 1);
         List<Op> ops = new ArrayList<>(count);
         while (ops.size() < count) {
@@ -146,6 +141,21 @@ final class RandomProgram {
             }
         }
         return new RandomProgram(seed, n, initial, List.copyOf(ops));
+    }
+
+    /** A program of the given operations over {@code arrays} arrays of {@code n} random ints drawn from {@code seed}. */
+    static RandomProgram of(long seed, int arrays, int n, List<Op> ops) {
+        return new RandomProgram(seed, n, initialValues(new SplittableRandom(seed), arrays, n), List.copyOf(ops));
+    }
+
+    private static int[][] initialValues(SplittableRandom r, int arrays, int n) {
+        int[][] initial = new int[arrays][n];
+        for (int[] a : initial) {
+            for (int i = 0; i < n; i++) {
+                a[i] = nonZero(r, 1 << 20);
+            }
+        }
+        return initial;
     }
 
     /** A random int in [-bound, bound] other than 0. */
