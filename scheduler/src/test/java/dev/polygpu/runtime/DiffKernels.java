@@ -6,6 +6,7 @@ import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.Module;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 
 /**
@@ -16,7 +17,7 @@ import java.util.function.IntPredicate;
  * <p>A factory made {@link #lyingAboutEveryStep() lying about step} declares the array {@code step} writes as
  * only read: a scheduler given its elements misses the edges after each step, which is what the meta-tests use
  * to show that the differential test catches a missing dependency. Such a factory counts the steps it made, so
- * it is for one run on one thread.
+ * it is for one run. Factories are thread-safe.
  */
 final class DiffKernels {
     static final String SOURCE = """
@@ -56,7 +57,7 @@ final class DiffKernels {
     private final KernelFunction chain;
     /** Which elements made by {@link #step} (numbered from 0) declare their array as only read. */
     private final IntPredicate lyingSteps;
-    private int steps;
+    private final AtomicInteger steps = new AtomicInteger();
 
     DiffKernels(Device device) {
         Module m = device.compile(SOURCE, "diff-kernels.cu");
@@ -103,7 +104,7 @@ final class DiffKernels {
 
     /** x = x * 31 + s */
     ComputationalElement step(TrackedArray x, int s, int n) {
-        AccessMode declared = lyingSteps.test(steps++) ? AccessMode.READ : AccessMode.READ_WRITE;
+        AccessMode declared = lyingSteps.test(steps.getAndIncrement()) ? AccessMode.READ : AccessMode.READ_WRITE;
         return kernel(step, "step", List.of(new Access(x, declared)),
                 KernelArgs.builder().pointer(x.buffer()).i32(s).i32(n).build(), grid(n));
     }

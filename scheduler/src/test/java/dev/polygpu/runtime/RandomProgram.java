@@ -148,6 +148,11 @@ final class RandomProgram {
         return new RandomProgram(seed, n, initialValues(new SplittableRandom(seed), arrays, n), List.copyOf(ops));
     }
 
+    /** A program of the given operations over arrays with the given initial values, all of one length. */
+    static RandomProgram of(long seed, int[][] initial, List<Op> ops) {
+        return new RandomProgram(seed, initial[0].length, initial, List.copyOf(ops));
+    }
+
     private static int[][] initialValues(SplittableRandom r, int arrays, int n) {
         int[][] initial = new int[arrays][n];
         for (int[] a : initial) {
