@@ -12,6 +12,8 @@ import dev.polygpu.runtime.SchedulerConfig.DependencyPolicy;
 import dev.polygpu.runtime.SchedulerConfig.ExecutionPolicy;
 import dev.polygpu.runtime.SchedulerConfig.NewStreamPolicy;
 import dev.polygpu.runtime.SchedulerConfig.ParentStreamPolicy;
+import dev.polygpu.runtime.trace.RecordedElement;
+import dev.polygpu.runtime.trace.ScheduleRecorder;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import java.util.stream.LongStream;
@@ -180,9 +182,24 @@ class SchedulerDifferentialTest {
                         new RandomProgram.Scale(1, 0, 3), new RandomProgram.Scale(2, 0, -5),
                         new RandomProgram.Scale(3, 0, 7), new RandomProgram.Scale(4, 0, 2))))
                 .toList();
+        RandomProgram first = programs.get(0);
+        assertEquals(List.of(List.of(), List.of(1L), List.of(1L), List.of(1L), List.of(1L)),
+                parentsOfEach(first, plainKernels), "declared honestly, each reader follows the step");
+        assertEquals(List.of(List.of(), List.of(), List.of(), List.of(), List.of()),
+                parentsOfEach(first, plainKernels.lyingAboutTheFirstStep()), "the wrong mode drops those edges");
         int caught = caught("one step declared READ", programs, DiffKernels::lyingAboutTheFirstStep);
         assertTrue(caught >= 1, "chaos + differential testing never noticed the missing edges of one element in "
                 + programs.size() + " runs (seeds " + META_SEED + "..)");
+    }
+
+    /** The parents the scheduler gave each element of {@code p}, as a {@link ScheduleRecorder} saw them. */
+    private List<List<Long>> parentsOfEach(RandomProgram p, DiffKernels kernels) {
+        ScheduleRecorder recorder = new ScheduleRecorder();
+        try (Scheduler s = new Scheduler(plain, SchedulerConfig.DEFAULT)) {
+            s.addObserver(recorder);
+            run(p, s, plain, kernels, "recording the DAG");
+        }
+        return recorder.snapshot().elements().stream().map(RecordedElement::parents).toList();
     }
 
     /**
