@@ -3,6 +3,7 @@ package dev.polygpu.runtime;
 import dev.polygpu.device.Device;
 import dev.polygpu.device.UnifiedBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -350,7 +351,7 @@ final class RandomProgram {
     record Fill(int dst, int start, int len, byte value) implements Op {
         @Override
         public void model(int[][] a, List<int[]> reads) {
-            java.util.Arrays.fill(a[dst], start, start + len, (value & 0xff) * 0x01010101);
+            Arrays.fill(a[dst], start, start + len, (value & 0xff) * 0x01010101);
         }
 
         @Override
@@ -408,7 +409,7 @@ final class RandomProgram {
 
         @Override
         public String toString() {
-            return "host write a" + x + java.util.Arrays.toString(idx) + " = " + java.util.Arrays.toString(values);
+            return "host write a" + x + Arrays.toString(idx) + " = " + Arrays.toString(values);
         }
     }
 

@@ -14,7 +14,9 @@ import dev.polygpu.runtime.SchedulerConfig.NewStreamPolicy;
 import dev.polygpu.runtime.SchedulerConfig.ParentStreamPolicy;
 import dev.polygpu.runtime.trace.RecordedElement;
 import dev.polygpu.runtime.trace.ScheduleRecorder;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -97,7 +99,7 @@ class SchedulerDifferentialTest {
 
     @Test
     void theProgramsUseEveryKindOfOperationAndArraysTwiceInOneKernel() {
-        java.util.Set<Class<?>> kinds = new java.util.HashSet<>();
+        Set<Class<?>> kinds = new HashSet<>();
         boolean aliased = false;
         for (long seed = SEED; seed < SEED + 30; seed++) {
             for (RandomProgram.Op op : RandomProgram.generate(seed, 25, 60, true).ops) {
