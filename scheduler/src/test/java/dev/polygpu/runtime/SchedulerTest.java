@@ -122,7 +122,9 @@ class SchedulerTest {
         s.submit(k.gate(flag, x));
         s.submit(k.scale(y1, x, 2));
         s.submit(k.scale(y2, x, 3));
-        s.submit(k.step(z, 1));
+        // Gated too: a plain step on z could complete before the add is submitted, and a completed element
+        // is no parent (z = 0 + 1 either way).
+        s.submit(k.gate(flag, z));
         s.submit(k.add(z, y1, y2));
         int gateStream = r.stream(1);
         assertEquals(gateStream, r.stream(2), "the first child continues on its parent's stream");
