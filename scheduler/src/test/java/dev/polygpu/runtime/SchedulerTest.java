@@ -169,6 +169,27 @@ class SchedulerTest {
     }
 
     @Test
+    void manyOutstandingReadersAreCountedOffAsTheyComplete() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT);
+        TrackedArray x = k.array(s, "x");
+        TrackedArray[] outs = new TrackedArray[3];
+        for (int i = 0; i < outs.length; i++) {
+            outs[i] = k.array(s, "y" + i);
+        }
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, x));
+        for (int i = 0; i < 100; i++) {          // more readers than the prune threshold, all outstanding
+            s.submit(k.scale(outs[i % 3], x, i + 2));
+        }
+        assertTrue(x.hostReadReady() == false && x.hostWriteReady() == false);
+        flag.setInt(0, 1);
+        s.synchronize();
+        assertTrue(x.hostReadReady(), "no outstanding writer");
+        assertTrue(x.hostWriteReady(), "no outstanding reader left counted");
+        assertEquals(99 + 2, TestKernels.ints(outs[99 % 3])[0], "the last reader wrote x * 101 with x = 1");
+    }
+
+    @Test
     void aHostReadWaitsOnlyForTheWritersOfItsArray() throws Exception {
         Scheduler s = scheduler(SchedulerConfig.DEFAULT);
         Recorder r = new Recorder();
