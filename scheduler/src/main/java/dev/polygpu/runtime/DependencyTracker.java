@@ -65,19 +65,29 @@ final class DependencyTracker {
      * becomes a vertex of the DAG.
      */
     void record(Vertex v, boolean observed) {
-        for (Access a : v.element.accesses()) {
+        List<Access> accesses = v.element.accesses();
+        v.readGeneration = new long[accesses.size()];
+        for (int i = 0; i < accesses.size(); i++) {
+            Access a = accesses.get(i);
             TrackedArray array = a.array();
             if (effective(a.mode()).writes()) {
                 array.lastWriter = v;
                 array.readers.clear();
                 array.outstandingReaders = 0;
+                array.generation++;
+                array.pruneAt = PRUNE_AT;
                 array.unseen |= observed ? TrackedArray.UNSEEN_WRITE | TrackedArray.UNSEEN_READ : 0;
+                v.readGeneration[i] = -1;
             } else {
-                if (array.readers.size() >= PRUNE_AT) {
+                if (array.readers.size() >= array.pruneAt) {
+                    // Amortized: the next prune waits until the list has doubled, so many outstanding readers
+                    // cost O(1) each rather than a scan per reader.
                     array.readers.removeIf(Vertex::done);
+                    array.pruneAt = Math.max(PRUNE_AT, 2 * array.readers.size());
                 }
                 array.readers.add(v);
                 array.outstandingReaders++;
+                v.readGeneration[i] = array.generation;
                 array.unseen |= observed ? TrackedArray.UNSEEN_READ : 0;
             }
             array.refresh();
@@ -89,9 +99,12 @@ final class DependencyTracker {
      * touches them, so a failed result is never read silently.
      */
     void retire(Vertex v, Failure failure) {
-        for (Access a : v.element.accesses()) {
+        List<Access> accesses = v.element.accesses();
+        for (int i = 0; i < accesses.size(); i++) {
+            Access a = accesses.get(i);
             TrackedArray array = a.array();
-            if (array.lastWriter != v && array.readers.contains(v)) {
+            if (v.readGeneration[i] == array.generation) {
+                // Still among the array's readers (no writer since): one fewer outstanding.
                 array.outstandingReaders--;
             }
             if (failure != null && a.mode().writes()) {
@@ -102,8 +115,8 @@ final class DependencyTracker {
     }
 
     /**
-     * The host accessed {@code array} after waiting for its parents: a read has seen the last write; a
-     * write replaces the array's contents, so later elements follow {@code hostVertex} (or nothing, without
+     * The host accessed {@code array} after waiting for its parents: a read has seen the last write (and,
+     * recorded as a vertex, counts as a reader); a write replaces the array's contents, so later elements follow {@code hostVertex} (or nothing, without
      * observers) rather than the work before it.
      */
     void hostAccessed(TrackedArray array, AccessMode mode, Vertex hostVertex) {
@@ -111,9 +124,15 @@ final class DependencyTracker {
             array.lastWriter = hostVertex;
             array.readers.clear();
             array.outstandingReaders = 0;
+            array.generation++;
+            array.pruneAt = PRUNE_AT;
             array.unseen = 0;
         } else {
             array.unseen &= ~TrackedArray.UNSEEN_WRITE;
+            if (hostVertex != null) {
+                // A reader like any other, so the next writer shows that it follows the host's read.
+                array.readers.add(hostVertex);
+            }
         }
         array.refresh();
     }

@@ -39,6 +39,10 @@ public final class TrackedArray {
     final List<Vertex> readers = new ArrayList<>(2);
     /** How many of {@link #readers} are not complete (guarded by the scheduler's lock). */
     int outstandingReaders;
+    /** Counts the writers recorded so far: a reader counts in {@link #outstandingReaders} while it is unchanged. */
+    long generation;
+    /** {@link #readers} is pruned of completed readers when it reaches this size (amortized, see the tracker). */
+    int pruneAt = DependencyTracker.PRUNE_AT;
     /** State bits {@link #UNSEEN_WRITE} and {@link #UNSEEN_READ} (guarded by the scheduler's lock). */
     int unseen;
     /** The failure of an element that wrote this array, not yet reported (guarded by the scheduler's lock). */

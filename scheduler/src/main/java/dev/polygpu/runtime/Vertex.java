@@ -25,7 +25,12 @@ final class Vertex {
     final ComputationalElement element;
     /** For host accesses: how exports and messages name them. */
     String label;
-    /** Parents not yet complete when this vertex was submitted; null once it completes. */
+    /**
+     * Per access of the element: the array's writer generation when this vertex was recorded as its reader,
+     * or -1 where it was recorded as the writer (for the tracker's O(1) reader accounting).
+     */
+    long[] readGeneration;
+    /** The elements this vertex follows; emptied once it completes. */
     Vertex[] parents;
     State state = State.PENDING;
     StreamSlot slot;

@@ -122,7 +122,9 @@ class SchedulerTest {
         s.submit(k.gate(flag, x));
         s.submit(k.scale(y1, x, 2));
         s.submit(k.scale(y2, x, 3));
-        s.submit(k.step(z, 1));
+        // Gated too: a plain step on z could complete before the add is submitted, and a completed element
+        // is no parent (z = 0 + 1 either way).
+        s.submit(k.gate(flag, z));
         s.submit(k.add(z, y1, y2));
         int gateStream = r.stream(1);
         assertEquals(gateStream, r.stream(2), "the first child continues on its parent's stream");
@@ -164,6 +166,27 @@ class SchedulerTest {
         }
         s.synchronize();
         assertTrue(s.stats().streams() <= 4, "streams: " + s.stats());
+    }
+
+    @Test
+    void manyOutstandingReadersAreCountedOffAsTheyComplete() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT);
+        TrackedArray x = k.array(s, "x");
+        TrackedArray[] outs = new TrackedArray[3];
+        for (int i = 0; i < outs.length; i++) {
+            outs[i] = k.array(s, "y" + i);
+        }
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, x));
+        for (int i = 0; i < 100; i++) {          // more readers than the prune threshold, all outstanding
+            s.submit(k.scale(outs[i % 3], x, i + 2));
+        }
+        assertTrue(x.hostReadReady() == false && x.hostWriteReady() == false);
+        flag.setInt(0, 1);
+        s.synchronize();
+        assertTrue(x.hostReadReady(), "no outstanding writer");
+        assertTrue(x.hostWriteReady(), "no outstanding reader left counted");
+        assertEquals(99 + 2, TestKernels.ints(outs[99 % 3])[0], "the last reader wrote x * 101 with x = 1");
     }
 
     @Test

@@ -1,0 +1,194 @@
+package dev.polygpu.bench;
+
+import dev.polygpu.device.KernelArgs;
+import dev.polygpu.device.KernelFunction;
+import dev.polygpu.device.LaunchConfig;
+import dev.polygpu.device.UnifiedBuffer;
+import dev.polygpu.device.cpu.CpuDevice;
+import dev.polygpu.runtime.Access;
+import dev.polygpu.runtime.AccessMode;
+import dev.polygpu.runtime.ComputationalElement;
+import dev.polygpu.runtime.Scheduler;
+import dev.polygpu.runtime.SchedulerConfig;
+import dev.polygpu.runtime.TrackedArray;
+import dev.polygpu.runtime.Work;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The scheduler measured on its own (Java, no guest language), on the CPU device:
+ * <ol>
+ * <li>host cost per computational element: submit-only and total time per launch of an empty kernel, async
+ * and sync, against the device's own launch cost without a scheduler;</li>
+ * <li>the in-flight window: for windows 1…64, the makespan of many independent one-block kernels (does a
+ * small window leave the device idle?) and how many ready elements wait on average while the device is busy
+ * (does a large window leave a thief nothing to take?).</li>
+ * </ol>
+ * Prints Markdown tables on stdout, progress on stderr. {@code --quick} for a smoke run.
+ */
+public final class SchedulerBench {
+    private static final String SOURCE = """
+            extern "C" __global__ void empty(int* x, int n) { }
+            extern "C" __global__ void work(float* x, int iters, int n) {
+                for (int i = threadIdx.x; i < n; i += blockDim.x) {
+                    float v = x[i];
+                    for (int k = 0; k < iters; k++) v = v * 0.9999f + 0.5f;
+                    x[i] = v;
+                }
+            }
+            """;
+
+    private SchedulerBench() {
+    }
+
+    public static void main(String[] args) {
+        boolean quick = List.of(args).contains("--quick");
+        PrintStream out = System.out;
+        try (CpuDevice device = new CpuDevice()) {
+            dev.polygpu.device.Module module = device.compile(SOURCE, "scheduler-bench.cu");
+            hostCost(out, device, module.function("empty"), quick ? 50_000 : 300_000);
+            window(out, device, module.function("work"), quick);
+        }
+    }
+
+    private static final int BATCH = 1000;
+
+    private static void hostCost(PrintStream out, CpuDevice device, KernelFunction empty, int n) {
+        UnifiedBuffer buffer = device.allocate(64);
+        KernelArgs args = KernelArgs.builder().pointer(buffer).i32(1).build();
+        LaunchConfig config = LaunchConfig.of(1, 1);
+        out.println("| empty kernel | host µs per launch (batches of " + BATCH + ", then synchronize) | sustained µs"
+                + " per launch (" + n + " launches to synchronize) |");
+        out.println("|---|---|---|");
+        var stream = device.createStream();
+        out.printf("| device stream, no scheduler | %.2f | %.2f |%n", batches(n, () -> {
+            for (int i = 0; i < BATCH; i++) {
+                stream.launch(empty, config, args);
+            }
+        }, stream::synchronize), sustained(n, () -> stream.launch(empty, config, args), stream::synchronize));
+        stream.close();
+        for (SchedulerConfig.ExecutionPolicy policy : SchedulerConfig.ExecutionPolicy.values()) {
+            try (Scheduler s = new Scheduler(device, SchedulerConfig.DEFAULT.withExecution(policy))) {
+                TrackedArray x = s.track("x", buffer, 64);
+                for (AccessMode mode : new AccessMode[] {AccessMode.READ, AccessMode.READ_WRITE}) {
+                    ComputationalElement e = ComputationalElement.kernel("empty", List.of(new Access(x, mode)),
+                            new Work.Kernel(empty, config, args, null), null);
+                    out.printf("| scheduler, %s, %s | %.2f | %.2f |%n", policy.name().toLowerCase(),
+                            mode == AccessMode.READ ? "array read (independent launches)"
+                                    : "array read-write (a chain)",
+                            batches(n, () -> {
+                                for (int i = 0; i < BATCH; i++) {
+                                    s.submit(e);
+                                }
+                            }, s::synchronize), sustained(n, () -> s.submit(e), s::synchronize));
+                }
+            }
+        }
+        buffer.free();
+        out.println();
+    }
+
+    /** Median over rounds of the time per launch of a batch, synchronizing (untimed) after each batch. */
+    private static double batches(int n, Runnable batch, Runnable sync) {
+        int rounds = Math.max(5, n / BATCH);
+        long[] t = new long[rounds];
+        for (int r = 0; r < rounds + 5; r++) {
+            long t0 = System.nanoTime();
+            batch.run();
+            long dt = System.nanoTime() - t0;
+            sync.run();
+            if (r >= 5) {
+                t[r - 5] = dt;
+            }
+        }
+        java.util.Arrays.sort(t);
+        return t[rounds / 2] / 1e3 / BATCH;
+    }
+
+    /** Time per launch of {@code n} launches and one synchronize (after a warm-up run). */
+    private static double sustained(int n, Runnable launch, Runnable sync) {
+        double best = Double.MAX_VALUE;
+        for (int r = 0; r < 3; r++) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                launch.run();
+            }
+            sync.run();
+            best = Math.min(best, (System.nanoTime() - t0) / 1e3 / n);
+        }
+        return best;
+    }
+
+    private static void window(PrintStream out, CpuDevice device, KernelFunction work, boolean quick) {
+        int kernels = quick ? 64 : 256;
+        int arrays = 16;
+        int n = 256;
+        int iters = quick ? 2_000 : 8_000;
+        List<UnifiedBuffer> buffers = new ArrayList<>();
+        for (int i = 0; i < arrays; i++) {
+            buffers.add(device.allocate(4L * n));
+        }
+        out.println("| window | makespan ms | mean ready (stealable) while busy | mean in flight | device idle while"
+                + " work waited |");
+        out.println("|---|---|---|---|---|");
+        for (int window : new int[] {1, 2, 4, 8, 16, 32, 64}) {
+            System.err.println("window " + window + "…");
+            try (Scheduler s = new Scheduler(device, SchedulerConfig.DEFAULT.withInFlightWindow(window))) {
+                List<TrackedArray> tracked = new ArrayList<>();
+                for (int i = 0; i < arrays; i++) {
+                    tracked.add(s.track("a" + i, buffers.get(i), 4L * n));
+                }
+                // Warm-up: compile and JIT the kernel's runner.
+                submitAll(s, work, tracked, arrays, iters, n);
+                s.synchronize();
+                AtomicBoolean done = new AtomicBoolean();
+                long[] sums = new long[4];
+                Thread sampler = Thread.ofPlatform().daemon().start(() -> {
+                    while (!done.get()) {
+                        Scheduler.Stats st = s.stats();
+                        if (st.outstanding() > 0) {
+                            sums[0]++;
+                            sums[1] += st.ready();
+                            sums[2] += st.inFlight();
+                            if (st.inFlight() == 0) {
+                                sums[3]++;
+                            }
+                        }
+                        java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+                    }
+                });
+                long t0 = System.nanoTime();
+                submitAll(s, work, tracked, kernels, iters, n);
+                s.synchronize();
+                long t = System.nanoTime() - t0;
+                done.set(true);
+                try {
+                    sampler.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                double samples = Math.max(1, sums[0]);
+                out.printf("| %d | %.1f | %.1f | %.1f | %.1f %% |%n", window, t / 1e6, sums[1] / samples,
+                        sums[2] / samples, 100.0 * sums[3] / samples);
+            }
+        }
+        out.println();
+        out.printf("(%d one-block kernels of 256 threads over %d arrays, each array's kernels a chain: %d independent"
+                + " chains; %d worker threads)%n", kernels, arrays, arrays, Runtime.getRuntime().availableProcessors());
+        for (UnifiedBuffer b : buffers) {
+            b.free();
+        }
+    }
+
+    private static void submitAll(Scheduler s, KernelFunction work, List<TrackedArray> arrays, int kernels,
+            int iters, int n) {
+        for (int i = 0; i < kernels; i++) {
+            TrackedArray a = arrays.get(i % arrays.size());
+            s.submit(ComputationalElement.kernel("work", List.of(new Access(a, AccessMode.READ_WRITE)),
+                    new Work.Kernel(work, LaunchConfig.of(1, 256),
+                            KernelArgs.builder().pointer(a.buffer()).i32(iters).i32(n).build(), null), null));
+        }
+    }
+}
