@@ -12,11 +12,16 @@ import java.util.List;
  * state is bounded, never proportional to history.
  *
  * <p>Created by {@link Scheduler#track}; the language keeps one per device array (views of one array share
- * it). Host accesses check {@link #hostReadReady()} / {@link #hostWriteReady()} first: one volatile read,
- * true when nothing outstanding touches the array, so the common host access costs no lock.
+ * it). Host accesses check {@link #hostReadReady()} / {@link #hostWriteReady()} first: one plain field read,
+ * true when nothing outstanding touches the array, so the common host access costs no lock and no fence.
  *
  * <p>Thread-safety: the dependency fields are guarded by the owning scheduler's lock; {@link #state} is
- * written under it and read without it.
+ * written under it and read without it, deliberately without {@code volatile} (a volatile read on every
+ * element access kept the JIT from hoisting the check out of guest loops). That is safe: bits are set only
+ * by a submitting thread, under the lock, so a thread always sees the bits its own submissions set (program
+ * order); bits are cleared by completion callbacks, and a thread that still sees a cleared bit as set only
+ * takes the slow path, whose lock gives it the current state. A submission by another thread racing with a
+ * host access is unordered anyway (see {@link Scheduler}).
  */
 public final class TrackedArray {
     static final int WRITER = 1;
@@ -47,7 +52,7 @@ public final class TrackedArray {
     int unseen;
     /** The failure of an element that wrote this array, not yet reported (guarded by the scheduler's lock). */
     Failure failure;
-    private volatile int state;
+    private int state;
 
     TrackedArray(Scheduler owner, long id, String name, UnifiedBuffer buffer, long bytes) {
         this.owner = owner;
