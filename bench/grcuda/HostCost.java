@@ -30,8 +30,8 @@ public final class HostCost {
         System.out.println("|---|---|---|---:|---:|---:|");
         System.out.print(access);
         System.out.println();
-        System.out.println("| language | policy | empty kernel `k(1,1)(arr, n)` | submit µs/launch | total µs/launch |"
-                + " launches/s |");
+        System.out.println("| language | policy | empty kernel `k(1,1)(arr, n)` | submit µs/launch"
+                + " | total µs/launch | launches/s |");
         System.out.println("|---|---|---|---:|---:|---:|");
         System.out.print(launches);
     }

@@ -135,7 +135,8 @@ public final class DagBench {
         for (String part : v.split(",")) {
             String name = part.trim().toLowerCase(Locale.ROOT).replace("&", "");
             if (!CASES.containsKey(name)) {
-                throw new IllegalArgumentException("unknown DAG '" + part + "'; DAGs: " + String.join(", ", CASES.keySet()));
+                throw new IllegalArgumentException("unknown DAG '" + part + "'; DAGs: "
+                        + String.join(", ", CASES.keySet()));
             }
             names.add(name);
         }

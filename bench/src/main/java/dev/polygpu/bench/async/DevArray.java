@@ -8,7 +8,7 @@ import org.graalvm.polyglot.Value;
  * {@code int}) and length.
  */
 record DevArray(Value value, int id, String name, String type, int length) {
-    /** A new Java array of this array's element type and length ({@code float[]}, {@code double[]} or {@code int[]}). */
+    /** A new Java array of this array's type and length: {@code float[]}, {@code double[]} or {@code int[]}. */
     Object newHostArray() {
         return switch (type) {
             case "float" -> new float[length];

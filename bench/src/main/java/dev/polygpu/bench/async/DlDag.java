@@ -239,7 +239,8 @@ final class DlDag extends DagCase {
                                 int yy = y + ky;
                                 int xx = x + kx;
                                 if (yy >= 0 && yy < side && xx >= 0 && xx < side) {
-                                    s += w[((co * cin + ci) * 3 + ky + 1) * 3 + kx + 1] * in[(ci * side + yy) * side + xx];
+                                    s += w[((co * cin + ci) * 3 + ky + 1) * 3 + kx + 1]
+                                            * in[(ci * side + yy) * side + xx];
                                 }
                             }
                         }
