@@ -41,13 +41,19 @@ const kernel = cu.buildkernel("__global__ void empty(float *a, int n) { }", "emp
 const launch = kernel(1, 1);
 const small = cu.DeviceArray("float", 1024);
 const sync = cu.cudaDeviceSynchronize;
-// Submits LAUNCHES launches, then synchronizes; returns [submit seconds, total seconds].
+// Submits LAUNCHES launches in batches of BATCH, synchronizing after each batch (so the runtime's queue bound
+// never throttles the submitting loop); returns [seconds in the launch loops, total seconds].
+const BATCH = 1000;
 function launchRound() {
   const t0 = process_time();
-  for (let i = 0; i < LAUNCHES; i++) { launch(small, 1024); }
-  const t1 = process_time();
-  sync();
-  return [t1 - t0, process_time() - t0];
+  let submit = 0;
+  for (let b = 0; b < LAUNCHES / BATCH; b++) {
+    const s0 = process_time();
+    for (let i = 0; i < BATCH; i++) { launch(small, 1024); }
+    submit += process_time() - s0;
+    sync();
+  }
+  return [submit, process_time() - t0];
 }
 for (let r = 0; r < 5; r++) { launchRound(); }
 
@@ -67,4 +73,4 @@ for (const [name, dev, typed, plain] of rows) {
 console.log("");
 console.log("| language | policy | empty kernel `k(1,1)(arr, n)` | submit µs/launch | total µs/launch | launches/s |");
 console.log("|---|---|---|---:|---:|---:|");
-console.log(`| JavaScript | ${POLICY} | ${LAUNCHES.toLocaleString("en-US")} launches, best of 5 | ${(submit / LAUNCHES * 1e6).toFixed(2)} | ${(total / LAUNCHES * 1e6).toFixed(2)} | ${Math.round(LAUNCHES / total).toLocaleString("en-US")} |`);
+console.log(`| JavaScript | ${POLICY} | ${LAUNCHES.toLocaleString("en-US")} launches in batches of 1,000, best of 5 | ${(submit / LAUNCHES * 1e6).toFixed(2)} | ${(total / LAUNCHES * 1e6).toFixed(2)} | ${Math.round(LAUNCHES / total).toLocaleString("en-US")} |`);

@@ -41,34 +41,43 @@ public final class ArgumentConverter {
         List<Access> accesses = new ArrayList<>();
         for (int i = 0; i < params.size(); i++) {
             NidlSignature.Param p = params.get(i);
-            String role = "argument " + (i + 1) + " ('" + p.name() + "') of kernel '" + signature.name() + "'";
             if (p.pointer()) {
                 GrDeviceMemory m = Handles.memoryOrNull(context, args[i]);
                 if (m == null) {
-                    throw UnsupportedTypeException.create(args, role + " must be a device array, got "
+                    throw UnsupportedTypeException.create(args, role(signature, i) + " must be a device array, got "
                             + Args.display(args[i]));
                 }
                 if (m.isFreed()) {
-                    throw GrError.of(role + " is a device array that was freed");
+                    throw GrError.of(role(signature, i) + " is a device array that was freed");
                 }
                 b.pointer(m.buffer(), m.byteOffset());
                 accesses.add(new Access(m.tracked(), p.access()));
             } else {
-                b.add(new KernelArg.Scalar(p.type(), scalarBits(args, i, p.type(), role)));
+                b.add(new KernelArg.Scalar(p.type(), scalarBits(args, i, p.type(), signature)));
             }
         }
         return new Converted(b.build(), accesses);
     }
 
-    private static long scalarBits(Object[] args, int i, ElementType type, String role)
+    /** How messages name argument {@code i}; built only when there is something to say. */
+    private static String role(NidlSignature signature, int i) {
+        return "argument " + (i + 1) + " ('" + signature.params().get(i).name() + "') of kernel '" + signature.name()
+                + "'";
+    }
+
+    private static String typed(NidlSignature signature, int i, ElementType type) {
+        return role(signature, i) + " (" + NidlSignature.typeName(type) + ")";
+    }
+
+    private static long scalarBits(Object[] args, int i, ElementType type, NidlSignature signature)
             throws UnsupportedTypeException {
         Object a = args[i];
-        String typed = role + " (" + NidlSignature.typeName(type) + ")";
         try {
             switch (type) {
                 case FLOAT, DOUBLE -> {
                     if (!INTEROP.fitsInDouble(a)) {
-                        throw UnsupportedTypeException.create(args, typed + " must be a number, got "
+                        throw UnsupportedTypeException.create(args,
+                                typed(signature, i, type) + " must be a number, got "
                                 + Args.display(a));
                     }
                     double d = INTEROP.asDouble(a);
@@ -82,26 +91,29 @@ public final class ArgumentConverter {
                     if (INTEROP.fitsInLong(a) && (INTEROP.asLong(a) == 0 || INTEROP.asLong(a) == 1)) {
                         return INTEROP.asLong(a);
                     }
-                    throw UnsupportedTypeException.create(args, typed + " must be a boolean, got "
-                            + Args.display(a));
+                    throw UnsupportedTypeException.create(args,
+                            typed(signature, i, type) + " must be a boolean, got " + Args.display(a));
                 }
                 default -> {
                     if (!INTEROP.fitsInLong(a)) {
-                        throw UnsupportedTypeException.create(args, typed + " must be an integer, got "
+                        throw UnsupportedTypeException.create(args,
+                                typed(signature, i, type) + " must be an integer, got "
                                 + Args.display(a));
                     }
                     long v = INTEROP.asLong(a);
                     long min = type.minValue();
                     long max = type.maxValue();
                     if (v < min || v > max) {
-                        throw UnsupportedTypeException.create(args, typed + " must be between " + min + " and "
+                        throw UnsupportedTypeException.create(args,
+                                typed(signature, i, type) + " must be between " + min + " and "
                                 + max + ", got " + v);
                     }
                     return v;
                 }
             }
         } catch (UnsupportedMessageException e) {
-            throw UnsupportedTypeException.create(args, typed + " cannot be read: " + Args.display(a));
+            throw UnsupportedTypeException.create(args,
+                    typed(signature, i, type) + " cannot be read: " + Args.display(a));
         }
     }
 }

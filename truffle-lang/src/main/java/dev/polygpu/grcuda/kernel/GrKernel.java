@@ -10,6 +10,7 @@ import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.Module;
+import dev.polygpu.runtime.KernelSource;
 import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.objects.GrNone;
@@ -32,6 +33,7 @@ public final class GrKernel implements TruffleObject {
     private final Module module;
     private final KernelFunction function;
     private final String source;
+    private final KernelSource kernelSource;
     private final AtomicLong launchCount = new AtomicLong();
 
     GrKernel(GrContext context, NidlSignature signature, Module module, KernelFunction function, String source) {
@@ -40,6 +42,12 @@ public final class GrKernel implements TruffleObject {
         this.module = module;
         this.function = function;
         this.source = source;
+        this.kernelSource = new KernelSource(source, signature.name(), signature.toString());
+    }
+
+    /** What a cluster layer needs to build this kernel elsewhere (made once, not per launch). */
+    public KernelSource kernelSource() {
+        return kernelSource;
     }
 
     /** The CUDA C source the kernel was built from. */

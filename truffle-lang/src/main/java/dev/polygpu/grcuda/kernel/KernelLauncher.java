@@ -5,7 +5,6 @@ import dev.polygpu.device.DeviceException;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.runtime.ComputationalElement;
-import dev.polygpu.runtime.KernelSource;
 import dev.polygpu.runtime.Work;
 
 /**
@@ -21,8 +20,7 @@ final class KernelLauncher {
     @TruffleBoundary
     static void launch(GrContext context, GrKernel kernel, LaunchSettings settings, ArgumentConverter.Converted args) {
         NidlSignature signature = kernel.signature();
-        Work.Kernel work = new Work.Kernel(kernel.function(), settings.config(), args.args(),
-                new KernelSource(kernel.source(), signature.name(), signature.toString()));
+        Work.Kernel work = new Work.Kernel(kernel.function(), settings.config(), args.args(), kernel.kernelSource());
         ComputationalElement element = ComputationalElement.kernel(signature.name(), args.accesses(), work,
                 settings.stream());
         try {
