@@ -55,8 +55,16 @@ public final class ArrayAccess {
      * a double.
      */
     static Object read(ArrayMemory m, long index) {
+        return read(m, m.type, index);
+    }
+
+    /**
+     * As {@link #read(ArrayMemory, long)}, with the element type passed in: callers on the hot path pass a
+     * cached constant ({@code type == m.type}), so the dispatch on it folds away in compiled code.
+     */
+    static Object read(ArrayMemory m, ElementType type, long index) {
         MemorySegment s = m.liveSegment();
-        return switch (m.type) {
+        return switch (type) {
             case BOOL -> ((byte) BYTE.get(s, index * 1L)) != 0;
             case INT8 -> ((byte) BYTE.get(s, index * 1L));
             case UINT8 -> (short) (((byte) BYTE.get(s, index * 1L)) & 0xff);
@@ -75,22 +83,25 @@ public final class ArrayAccess {
         return bits >= 0 ? (Object) bits : (Object) (bits + TWO_TO_64);
     }
 
-    /** Writes an integer element (bool, signed or unsigned); {@code bits} was range-checked by the caller. */
-    static void writeInteger(ArrayMemory m, long index, long bits) {
+    /**
+     * Writes an integer element (bool, signed or unsigned) of {@code type == m.type}; {@code bits} was
+     * range-checked by the caller.
+     */
+    static void writeInteger(ArrayMemory m, ElementType type, long index, long bits) {
         MemorySegment s = m.liveSegment();
-        switch (m.type) {
+        switch (type) {
             case BOOL, INT8, UINT8 -> BYTE.set(s, index * 1L, (byte) bits);
             case INT16, UINT16 -> SHORT.set(s, index * 2L, (short) bits);
             case INT32, UINT32 -> INT.set(s, index * 4L, (int) bits);
             case INT64, UINT64 -> LONG.set(s, index * 8L, bits);
-            case FLOAT, DOUBLE -> throw new IllegalArgumentException("not an integer type: " + m.type);
+            case FLOAT, DOUBLE -> throw new IllegalArgumentException("not an integer type: " + type);
         }
     }
 
-    /** Writes a float or double element. */
-    static void writeFloating(ArrayMemory m, long index, double value) {
+    /** Writes a float or double element of {@code type == m.type}. */
+    static void writeFloating(ArrayMemory m, ElementType type, long index, double value) {
         MemorySegment s = m.liveSegment();
-        if (m.type == ElementType.FLOAT) {
+        if (type == ElementType.FLOAT) {
             FLOAT.set(s, index * 4L, (float) value);
         } else {
             DOUBLE.set(s, index * 8L, value);

@@ -2,6 +2,9 @@ package dev.polygpu.grcuda.array;
 
 import dev.polygpu.grcuda.objects.GrMetaObject;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.dsl.Cached;
+import com.oracle.truffle.api.dsl.Cached.Shared;
+import com.oracle.truffle.api.dsl.Specialization;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.InvalidArrayIndexException;
@@ -88,21 +91,44 @@ public final class GrDeviceArray implements TruffleObject, ArrayHolder {
         return index >= 0 && index < memory.count;
     }
 
+    // Element reads and writes cache the element type (an array's never changes): compiled code then keeps
+    // only that type's load or store and conversion instead of a dispatch over all of them.
     @ExportMessage
-    Object readArrayElement(long index) throws InvalidArrayIndexException {
-        if (!isArrayElementReadable(index)) {
-            throw InvalidArrayIndexException.create(index);
+    static final class ReadArrayElement {
+        @Specialization(guards = "receiver.elementType() == type", limit = "3")
+        static Object cached(GrDeviceArray receiver, long index,
+                @Cached("receiver.elementType()") ElementType type) throws InvalidArrayIndexException {
+            if (!receiver.isArrayElementReadable(index)) {
+                throw InvalidArrayIndexException.create(index);
+            }
+            return ArrayAccess.read(receiver.memory, type, index);
         }
-        return ArrayAccess.read(memory, index);
+
+        @Specialization(replaces = "cached")
+        static Object generic(GrDeviceArray receiver, long index) throws InvalidArrayIndexException {
+            return cached(receiver, index, receiver.memory.type);
+        }
     }
 
     @ExportMessage
-    void writeArrayElement(long index, Object value, @CachedLibrary(limit = "3") InteropLibrary values)
-            throws InvalidArrayIndexException, UnsupportedTypeException {
-        if (!isArrayElementReadable(index)) {
-            throw InvalidArrayIndexException.create(index);
+    static final class WriteArrayElement {
+        @Specialization(guards = "receiver.elementType() == type", limit = "3")
+        static void cached(GrDeviceArray receiver, long index, Object value,
+                @Cached("receiver.elementType()") ElementType type,
+                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values)
+                throws InvalidArrayIndexException, UnsupportedTypeException {
+            if (!receiver.isArrayElementReadable(index)) {
+                throw InvalidArrayIndexException.create(index);
+            }
+            ElementConversion.store(receiver.memory, type, index, value, values);
         }
-        ElementConversion.store(memory, index, value, values);
+
+        @Specialization(replaces = "cached")
+        static void generic(GrDeviceArray receiver, long index, Object value,
+                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values)
+                throws InvalidArrayIndexException, UnsupportedTypeException {
+            cached(receiver, index, value, receiver.memory.type, values);
+        }
     }
 
     @ExportMessage
