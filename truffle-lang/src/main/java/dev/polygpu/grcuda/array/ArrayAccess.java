@@ -28,6 +28,16 @@ public final class ArrayAccess {
     private ArrayAccess() {
     }
 
+    /**
+     * The whole address space. Element and buffer accesses go through it at the absolute address, after this
+     * class's callers checked the index against the array and {@link ArrayMemory#liveAddress()} checked that
+     * the array was not freed: a constant segment whose scope never closes lets the JIT drop the FFM bounds
+     * and liveness checks that a per-array segment repeats on every access (they are our checks again, and
+     * they kept guest loops from getting close to host-array speed). See {@link ArrayMemory} for why the
+     * memory is still there when the liveness check passed.
+     */
+    private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
     // Accesses go through static final VarHandles: MemorySegment.get/set(layout, …) build the layout's handle
     // lazily, which Truffle's partial evaluator cannot fold (it recursed until it bailed out, leaving guest
     // loops over device arrays interpreted); a constant VarHandle compiles to a plain load or store.
@@ -63,19 +73,19 @@ public final class ArrayAccess {
      * cached constant ({@code type == m.type}), so the dispatch on it folds away in compiled code.
      */
     static Object read(ArrayMemory m, ElementType type, long index) {
-        MemorySegment s = m.liveSegment();
+        long a = m.liveAddress() + index * type.size;
         return switch (type) {
-            case BOOL -> ((byte) BYTE.get(s, index * 1L)) != 0;
-            case INT8 -> ((byte) BYTE.get(s, index * 1L));
-            case UINT8 -> (short) (((byte) BYTE.get(s, index * 1L)) & 0xff);
-            case INT16 -> ((short) SHORT.get(s, index * 2L));
-            case UINT16 -> ((short) SHORT.get(s, index * 2L)) & 0xffff;
-            case INT32 -> ((int) INT.get(s, index * 4L));
-            case UINT32 -> ((int) INT.get(s, index * 4L)) & 0xffffffffL;
-            case INT64 -> ((long) LONG.get(s, index * 8L));
-            case UINT64 -> unsignedLong(((long) LONG.get(s, index * 8L)));
-            case FLOAT -> ((float) FLOAT.get(s, index * 4L));
-            case DOUBLE -> ((double) DOUBLE.get(s, index * 8L));
+            case BOOL -> ((byte) BYTE.get(ALL, a)) != 0;
+            case INT8 -> ((byte) BYTE.get(ALL, a));
+            case UINT8 -> (short) (((byte) BYTE.get(ALL, a)) & 0xff);
+            case INT16 -> ((short) SHORT.get(ALL, a));
+            case UINT16 -> ((short) SHORT.get(ALL, a)) & 0xffff;
+            case INT32 -> ((int) INT.get(ALL, a));
+            case UINT32 -> ((int) INT.get(ALL, a)) & 0xffffffffL;
+            case INT64 -> ((long) LONG.get(ALL, a));
+            case UINT64 -> unsignedLong(((long) LONG.get(ALL, a)));
+            case FLOAT -> ((float) FLOAT.get(ALL, a));
+            case DOUBLE -> ((double) DOUBLE.get(ALL, a));
         };
     }
 
@@ -88,73 +98,73 @@ public final class ArrayAccess {
      * range-checked by the caller.
      */
     static void writeInteger(ArrayMemory m, ElementType type, long index, long bits) {
-        MemorySegment s = m.liveSegment();
+        long a = m.liveAddress() + index * type.size;
         switch (type) {
-            case BOOL, INT8, UINT8 -> BYTE.set(s, index * 1L, (byte) bits);
-            case INT16, UINT16 -> SHORT.set(s, index * 2L, (short) bits);
-            case INT32, UINT32 -> INT.set(s, index * 4L, (int) bits);
-            case INT64, UINT64 -> LONG.set(s, index * 8L, bits);
+            case BOOL, INT8, UINT8 -> BYTE.set(ALL, a, (byte) bits);
+            case INT16, UINT16 -> SHORT.set(ALL, a, (short) bits);
+            case INT32, UINT32 -> INT.set(ALL, a, (int) bits);
+            case INT64, UINT64 -> LONG.set(ALL, a, bits);
             case FLOAT, DOUBLE -> throw new IllegalArgumentException("not an integer type: " + type);
         }
     }
 
     /** Writes a float or double element of {@code type == m.type}. */
     static void writeFloating(ArrayMemory m, ElementType type, long index, double value) {
-        MemorySegment s = m.liveSegment();
+        long a = m.liveAddress() + index * type.size;
         if (type == ElementType.FLOAT) {
-            FLOAT.set(s, index * 4L, (float) value);
+            FLOAT.set(ALL, a, (float) value);
         } else {
-            DOUBLE.set(s, index * 8L, value);
+            DOUBLE.set(ALL, a, value);
         }
     }
 
     /** Reads one raw value of {@code layout} at a byte offset (interop buffer messages). */
     static byte readByte(ArrayMemory m, long byteOffset) {
-        return ((byte) BYTE.get(m.liveSegment(), byteOffset));
+        return ((byte) BYTE.get(ALL, m.liveAddress() + byteOffset));
     }
 
     static void writeByte(ArrayMemory m, long byteOffset, byte value) {
-        BYTE.set(m.liveSegment(), byteOffset, value);
+        BYTE.set(ALL, m.liveAddress() + byteOffset, value);
     }
 
     static short readShort(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((short) handle(SHORT, SHORT_SWAPPED, order).get(m.liveSegment(), byteOffset));
+        return ((short) handle(SHORT, SHORT_SWAPPED, order).get(ALL, m.liveAddress() + byteOffset));
     }
 
     static void writeShort(ArrayMemory m, ByteOrder order, long byteOffset, short value) {
-        handle(SHORT, SHORT_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
+        handle(SHORT, SHORT_SWAPPED, order).set(ALL, m.liveAddress() + byteOffset, value);
     }
 
     static int readInt(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((int) handle(INT, INT_SWAPPED, order).get(m.liveSegment(), byteOffset));
+        return ((int) handle(INT, INT_SWAPPED, order).get(ALL, m.liveAddress() + byteOffset));
     }
 
     static void writeInt(ArrayMemory m, ByteOrder order, long byteOffset, int value) {
-        handle(INT, INT_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
+        handle(INT, INT_SWAPPED, order).set(ALL, m.liveAddress() + byteOffset, value);
     }
 
     static long readLong(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((long) handle(LONG, LONG_SWAPPED, order).get(m.liveSegment(), byteOffset));
+        return ((long) handle(LONG, LONG_SWAPPED, order).get(ALL, m.liveAddress() + byteOffset));
     }
 
     static void writeLong(ArrayMemory m, ByteOrder order, long byteOffset, long value) {
-        handle(LONG, LONG_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
+        handle(LONG, LONG_SWAPPED, order).set(ALL, m.liveAddress() + byteOffset, value);
     }
 
     static float readFloat(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((float) handle(FLOAT, FLOAT_SWAPPED, order).get(m.liveSegment(), byteOffset));
+        return ((float) handle(FLOAT, FLOAT_SWAPPED, order).get(ALL, m.liveAddress() + byteOffset));
     }
 
     static void writeFloat(ArrayMemory m, ByteOrder order, long byteOffset, float value) {
-        handle(FLOAT, FLOAT_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
+        handle(FLOAT, FLOAT_SWAPPED, order).set(ALL, m.liveAddress() + byteOffset, value);
     }
 
     static double readDouble(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((double) handle(DOUBLE, DOUBLE_SWAPPED, order).get(m.liveSegment(), byteOffset));
+        return ((double) handle(DOUBLE, DOUBLE_SWAPPED, order).get(ALL, m.liveAddress() + byteOffset));
     }
 
     static void writeDouble(ArrayMemory m, ByteOrder order, long byteOffset, double value) {
-        handle(DOUBLE, DOUBLE_SWAPPED, order).set(m.liveSegment(), byteOffset, value);
+        handle(DOUBLE, DOUBLE_SWAPPED, order).set(ALL, m.liveAddress() + byteOffset, value);
     }
 
     /** Bulk read of raw bytes (interop {@code readBuffer}). */

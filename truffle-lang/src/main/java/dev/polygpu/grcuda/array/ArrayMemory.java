@@ -12,8 +12,15 @@ import dev.polygpu.grcuda.GrError;
  * buffer, element type and count, and the description used in messages ({@code DeviceArray(float, 10, 20)}).
  *
  * <p>Element access is on the guest languages' hot path, so it must compile to a plain load or store: the
- * host view of the buffer is kept in {@link #segment}, and "not freed" is an {@link Assumption}, which
- * compiled code checks at no cost ({@link #free()} invalidates it, which deoptimizes that code).
+ * host view of the buffer is kept in {@link #segment} and its address in {@link #address}, and "not freed" is
+ * an {@link Assumption}, which compiled code checks at no cost where the array is a compilation constant and
+ * with one field read elsewhere ({@link #free()} invalidates it, which deoptimizes that code).
+ *
+ * <p>{@link ArrayAccess} reads and writes elements at {@link #address} without the segment's own liveness
+ * check. That is safe because the buffer is freed in two ways only: by {@link #free()}, which invalidates
+ * {@link #alive} before it frees the buffer, on the thread that runs guest code (the language allows one
+ * thread at a time in a context, so no access runs concurrently with a free); or by closing the device when
+ * the context is disposed, after which no guest code runs.
  */
 final class ArrayMemory {
     final UnifiedBuffer buffer;
@@ -22,6 +29,8 @@ final class ArrayMemory {
     final String description;
     /** The buffer's host view; valid while {@link #alive} is. */
     final java.lang.foreign.MemorySegment segment;
+    /** The address of the first byte of {@link #segment}. */
+    final long address;
     private final Assumption alive;
 
     ArrayMemory(UnifiedBuffer buffer, ElementType type, long count, String description) {
@@ -30,6 +39,7 @@ final class ArrayMemory {
         this.count = count;
         this.description = description;
         this.segment = buffer.hostView();
+        this.address = segment.address();
         this.alive = Truffle.getRuntime().createAssumption("device array not freed");
     }
 
@@ -43,6 +53,14 @@ final class ArrayMemory {
             throw freed();
         }
         return segment;
+    }
+
+    /** The address of the host view, or a guest error if the array was freed. */
+    long liveAddress() {
+        if (!alive.isValid()) {
+            throw freed();
+        }
+        return address;
     }
 
     /** The buffer, or a guest error if the array was freed. */
