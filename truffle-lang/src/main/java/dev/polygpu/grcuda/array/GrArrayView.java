@@ -2,6 +2,7 @@ package dev.polygpu.grcuda.array;
 
 import dev.polygpu.grcuda.objects.GrMetaObject;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.dsl.Cached;
 import com.oracle.truffle.api.dsl.Cached.Shared;
 import com.oracle.truffle.api.dsl.Specialization;
@@ -13,6 +14,8 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.CachedLibrary;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
+import com.oracle.truffle.api.nodes.Node;
+import com.oracle.truffle.api.profiles.InlinedBranchProfile;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.grcuda.GrCUDALanguage;
@@ -111,8 +114,11 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
     static final class ReadArrayElement {
         @Specialization(guards = "receiver.elementType() == type", limit = "3")
         static Object cached(GrArrayView receiver, long index,
-                @Cached("receiver.elementType()") ElementType type) throws InvalidArrayIndexException {
+                @Bind Node node,
+                @Cached("receiver.elementType()") ElementType type,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex) throws InvalidArrayIndexException {
             if (!receiver.isArrayElementReadable(index)) {
+                badIndex.enter(node);
                 throw InvalidArrayIndexException.create(index);
             }
             long at = receiver.first + index * receiver.shape.strides()[receiver.level];
@@ -124,8 +130,10 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
         }
 
         @Specialization(replaces = "cached")
-        static Object generic(GrArrayView receiver, long index) throws InvalidArrayIndexException {
-            return cached(receiver, index, receiver.memory.type);
+        static Object generic(GrArrayView receiver, long index,
+                @Bind Node node,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex) throws InvalidArrayIndexException {
+            return cached(receiver, index, node, receiver.memory.type, badIndex);
         }
     }
 
@@ -133,13 +141,16 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
     static final class WriteArrayElement {
         @Specialization(guards = "receiver.elementType() == type", limit = "3")
         static void cached(GrArrayView receiver, long index, Object value,
+                @Bind Node node,
                 @Cached("receiver.elementType()") ElementType type,
-                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values)
+                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex)
                 throws InvalidArrayIndexException, UnsupportedTypeException, UnsupportedMessageException {
             if (!receiver.isInnermost()) {
                 throw UnsupportedMessageException.create();
             }
             if (!receiver.isArrayElementReadable(index)) {
+                badIndex.enter(node);
                 throw InvalidArrayIndexException.create(index);
             }
             ElementConversion.store(receiver.memory, type,
@@ -148,9 +159,11 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
 
         @Specialization(replaces = "cached")
         static void generic(GrArrayView receiver, long index, Object value,
-                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values)
+                @Bind Node node,
+                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex)
                 throws InvalidArrayIndexException, UnsupportedTypeException, UnsupportedMessageException {
-            cached(receiver, index, value, receiver.memory.type, values);
+            cached(receiver, index, value, node, receiver.memory.type, values, badIndex);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.polygpu.grcuda.array;
 
 import dev.polygpu.grcuda.objects.GrMetaObject;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.dsl.Cached;
 import com.oracle.truffle.api.dsl.Cached.Shared;
 import com.oracle.truffle.api.dsl.Specialization;
@@ -15,6 +16,8 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.CachedLibrary;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
+import com.oracle.truffle.api.nodes.Node;
+import com.oracle.truffle.api.profiles.InlinedBranchProfile;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.grcuda.GrCUDALanguage;
@@ -97,16 +100,21 @@ public final class GrDeviceArray implements TruffleObject, ArrayHolder {
     static final class ReadArrayElement {
         @Specialization(guards = "receiver.elementType() == type", limit = "3")
         static Object cached(GrDeviceArray receiver, long index,
-                @Cached("receiver.elementType()") ElementType type) throws InvalidArrayIndexException {
+                @Bind Node node,
+                @Cached("receiver.elementType()") ElementType type,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex) throws InvalidArrayIndexException {
             if (!receiver.isArrayElementReadable(index)) {
+                badIndex.enter(node);
                 throw InvalidArrayIndexException.create(index);
             }
             return ArrayAccess.read(receiver.memory, type, index);
         }
 
         @Specialization(replaces = "cached")
-        static Object generic(GrDeviceArray receiver, long index) throws InvalidArrayIndexException {
-            return cached(receiver, index, receiver.memory.type);
+        static Object generic(GrDeviceArray receiver, long index,
+                @Bind Node node,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex) throws InvalidArrayIndexException {
+            return cached(receiver, index, node, receiver.memory.type, badIndex);
         }
     }
 
@@ -114,10 +122,13 @@ public final class GrDeviceArray implements TruffleObject, ArrayHolder {
     static final class WriteArrayElement {
         @Specialization(guards = "receiver.elementType() == type", limit = "3")
         static void cached(GrDeviceArray receiver, long index, Object value,
+                @Bind Node node,
                 @Cached("receiver.elementType()") ElementType type,
-                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values)
+                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex)
                 throws InvalidArrayIndexException, UnsupportedTypeException {
             if (!receiver.isArrayElementReadable(index)) {
+                badIndex.enter(node);
                 throw InvalidArrayIndexException.create(index);
             }
             ElementConversion.store(receiver.memory, type, index, value, values);
@@ -125,9 +136,11 @@ public final class GrDeviceArray implements TruffleObject, ArrayHolder {
 
         @Specialization(replaces = "cached")
         static void generic(GrDeviceArray receiver, long index, Object value,
-                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values)
+                @Bind Node node,
+                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex)
                 throws InvalidArrayIndexException, UnsupportedTypeException {
-            cached(receiver, index, value, receiver.memory.type, values);
+            cached(receiver, index, value, node, receiver.memory.type, values, badIndex);
         }
     }
 
