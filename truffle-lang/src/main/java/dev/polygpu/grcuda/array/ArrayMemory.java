@@ -1,8 +1,6 @@
 package dev.polygpu.grcuda.array;
 
-import com.oracle.truffle.api.Assumption;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
-import com.oracle.truffle.api.Truffle;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.grcuda.GrError;
@@ -13,25 +11,28 @@ import dev.polygpu.grcuda.GrError;
  *
  * <p>Element access is on the guest languages' hot path, so it must compile to a plain load or store: the
  * host view of the buffer is kept in {@link #segment} and its address in {@link #address}, and "not freed" is
- * an {@link Assumption}, which compiled code checks at no cost where the array is a compilation constant and
- * with one field read elsewhere ({@link #free()} invalidates it, which deoptimizes that code).
+ * one plain field, {@link #freed}, which every access reads. (It was a Truffle assumption, but the arrays a
+ * guest loop touches are not compilation constants, so compiled code read the assumption's volatile flag on
+ * every access instead of folding it.)
  *
- * <p>{@link ArrayAccess} reads and writes elements at {@link #address} without the segment's own liveness
- * check. That is safe because the buffer is freed in two ways only: by {@link #free()}, which invalidates
- * {@link #alive} before it frees the buffer, on the thread that runs guest code (the language allows one
- * thread at a time in a context, so no access runs concurrently with a free); or by closing the device when
- * the context is disposed, after which no guest code runs.
+ * <p>Implementation notes: {@link ArrayAccess} reads and writes elements at {@link #address} without the
+ * segment's own liveness check. That is safe because the buffer is freed in two ways only: by {@link #free()},
+ * which sets {@link #freed} before it frees the buffer, on the thread that runs guest code; or by closing the
+ * device when the context is disposed, after which no guest code runs. The language allows one thread at a
+ * time in a context (it does not override {@code isThreadAccessAllowed}), so no access runs concurrently with
+ * a free, and entering the context orders a free before the accesses of the next thread that enters it; so
+ * {@link #freed} needs to be neither volatile nor atomic.
  */
 final class ArrayMemory {
     final UnifiedBuffer buffer;
     final ElementType type;
     final long count;
     final String description;
-    /** The buffer's host view; valid while {@link #alive} is. */
+    /** The buffer's host view; valid while {@link #freed} is false. */
     final java.lang.foreign.MemorySegment segment;
     /** The address of the first byte of {@link #segment}. */
     final long address;
-    private final Assumption alive;
+    private boolean freed;
 
     ArrayMemory(UnifiedBuffer buffer, ElementType type, long count, String description) {
         this.buffer = buffer;
@@ -40,45 +41,44 @@ final class ArrayMemory {
         this.description = description;
         this.segment = buffer.hostView();
         this.address = segment.address();
-        this.alive = Truffle.getRuntime().createAssumption("device array not freed");
     }
 
     boolean isFreed() {
-        return !alive.isValid() || buffer.isFreed();
+        return freed || buffer.isFreed();
     }
 
     /** The host view, or a guest error if the array was freed. */
     java.lang.foreign.MemorySegment liveSegment() {
-        if (!alive.isValid()) {
-            throw freed();
+        if (freed) {
+            throw freedError();
         }
         return segment;
     }
 
     /** The address of the host view, or a guest error if the array was freed. */
     long liveAddress() {
-        if (!alive.isValid()) {
-            throw freed();
+        if (freed) {
+            throw freedError();
         }
         return address;
     }
 
     /** The buffer, or a guest error if the array was freed. */
     UnifiedBuffer live() {
-        if (!alive.isValid() || buffer.isFreed()) {
-            throw freed();
+        if (freed || buffer.isFreed()) {
+            throw freedError();
         }
         return buffer;
     }
 
     @TruffleBoundary
-    GrError freed() {
+    GrError freedError() {
         return GrError.of(description + " (buffer " + buffer.id() + ") was freed; it can no longer be read,"
                 + " written or copied");
     }
 
     void free() {
-        alive.invalidate();
+        freed = true;
         buffer.free();
     }
 }
