@@ -18,7 +18,14 @@ import java.nio.ByteOrder;
  *
  * <p>For the asynchronous scheduler: this is where a host access must first wait for the device work that
  * writes the array (and a host write for the work that reads it). Today the scheduler runs work synchronously,
- * so the accesses go straight to the unified buffer's host view.
+ * so the accesses go straight to the unified buffer's host view. Element access compiles to a few
+ * instructions inside guest loops, so that check must stay as cheap as the "freed" check: one plain (not
+ * volatile) field of {@link ArrayMemory}, with the slow path behind
+ * {@code CompilerDirectives.transferToInterpreter()} (or ending in a throw). Measured with a prototype flag
+ * that was always false (bench/grcuda/host_cost.js): that form cost nothing measurable; a volatile flag made
+ * JavaScript writes 2.0 -> 3.2 ns and reads 1.5 -> 2.5 ns; a plain flag with a {@code @TruffleBoundary} call
+ * that returns into the fast path, 2.0 -> 4.5 ns and 1.5 -> 4.3 ns or more (a call in the loop body
+ * probably keeps the JIT from hoisting the other checks out of the loop).
  *
  * <p>Thread-safety: as the unified buffer's: concurrent accesses to distinct elements are safe.
  */
@@ -31,10 +38,9 @@ public final class ArrayAccess {
     /**
      * The whole address space. Element and buffer accesses go through it at the absolute address, after this
      * class's callers checked the index against the array and {@link ArrayMemory#liveAddress()} checked that
-     * the array was not freed: a constant segment whose scope never closes lets the JIT drop the FFM bounds
-     * and liveness checks that a per-array segment repeats on every access (they are our checks again, and
-     * they kept guest loops from getting close to host-array speed). See {@link ArrayMemory} for why the
-     * memory is still there when the liveness check passed.
+     * the array was not freed: on a constant segment whose scope never closes, the JIT folds most of the FFM
+     * bounds and liveness checks that a per-array segment repeats on every access (they are our checks again).
+     * See {@link ArrayMemory} for why the memory is still there when the liveness check passed.
      */
     private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
