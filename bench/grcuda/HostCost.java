@@ -4,7 +4,8 @@ import org.graalvm.polyglot.Value;
 
 /**
  * Host cost of grcuda operations from a Java program through the polyglot API, per execution policy: one
- * DeviceArray element write and read through {@link Value}, next to the same loop over a float[], and the
+ * DeviceArray element write and read through {@link Value}, next to the same loop over a float[] and over a
+ * float[] wrapped in a {@link Value} (what any array costs through the polyglot API), and the
  * host overhead of one computational element: {@code k(1, 1)(arr, n)} of an empty kernel in a loop that
  * only submits, then one {@code cudaDeviceSynchronize()}. Each policy runs in a fresh context. Run with
  * bench/grcuda/run-java (Truffle JIT on, as ./polygpu runs guests):
@@ -42,6 +43,7 @@ public final class HostCost {
             Value cu = c.eval("grcuda", "CU");
             Value arr = cu.getMember("DeviceArray").execute("float", N);
             float[] host = new float[N];
+            Value hostValue = c.asValue(new float[N]);
             double[] sink = new double[1];
             Runnable writeArr = () -> {
                 for (int i = 0; i < N; i++) {
@@ -52,6 +54,18 @@ public final class HostCost {
                 double s = 0;
                 for (int i = 0; i < N; i++) {
                     s += arr.getArrayElement(i).asFloat();
+                }
+                sink[0] += s;
+            };
+            Runnable writeHostValue = () -> {
+                for (int i = 0; i < N; i++) {
+                    hostValue.setArrayElement(i, i * 0.5f);
+                }
+            };
+            Runnable readHostValue = () -> {
+                double s = 0;
+                for (int i = 0; i < N; i++) {
+                    s += hostValue.getArrayElement(i).asFloat();
                 }
                 sink[0] += s;
             };
@@ -72,9 +86,13 @@ public final class HostCost {
                 readArr.run();
                 writeHost.run();
                 readHost.run();
+                writeHostValue.run();
+                readHostValue.run();
             }
-            accessRow(access, policy, "element write", bestOf(writeArr, 7), bestOf(writeHost, 7));
-            accessRow(access, policy, "element read", bestOf(readArr, 7), bestOf(readHost, 7));
+            accessRow(access, policy, "element write", bestOf(writeArr, 7), bestOf(writeHost, 7),
+                    bestOf(writeHostValue, 7));
+            accessRow(access, policy, "element read", bestOf(readArr, 7), bestOf(readHost, 7),
+                    bestOf(readHostValue, 7));
             if (sink[0] == 0) {
                 throw new AssertionError("nothing was read");
             }
@@ -119,9 +137,10 @@ public final class HostCost {
         return new double[] {submit / 1e9, (System.nanoTime() - t0) / 1e9};
     }
 
-    private static void accessRow(StringBuilder out, String policy, String what, double dev, double host) {
-        out.append(String.format("| Java | %s | %s | %.1f | %.1f | %.2fx |%n", policy, what, dev / N * 1e9,
-                host / N * 1e9, dev / host));
+    private static void accessRow(StringBuilder out, String policy, String what, double dev, double host,
+            double hostValue) {
+        out.append(String.format("| Java | %s | %s | %.1f | %.1f | %.1f | %.2fx |%n", policy, what, dev / N * 1e9,
+                host / N * 1e9, hostValue / N * 1e9, dev / host));
     }
 
     private static double bestOf(Runnable r, int reps) {

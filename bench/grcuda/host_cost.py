@@ -13,6 +13,8 @@ cu = polyglot.eval(language="grcuda", string="CU")
 POLICY = getattr(cu.getoptions(), "grcuda.ExecutionPolicy")
 arr = cu.DeviceArray("float", N)
 lst = [0.0] * N
+# Another language's array, to show what GraalPy itself costs per element of any foreign array.
+foreign = polyglot.eval(language="js", string=f"new Float32Array({N})")
 
 
 LOOPS = """
@@ -38,6 +40,7 @@ def loops():
 
 write_arr, read_arr = loops()
 write_lst, read_lst = loops()
+write_foreign, read_foreign = loops()
 
 
 def best_of(f, reps=7):
@@ -80,15 +83,19 @@ for _ in range(5):  # warm-up
     launch_round()
 
 rows = [
-    ("element write", best_of(lambda: write_arr(arr)) / N, best_of(lambda: write_lst(lst)) / N),
-    ("element read", best_of(lambda: read_arr(arr)) / N, best_of(lambda: read_lst(lst)) / N),
+    ["element write", best_of(lambda: write_arr(arr)) / N, best_of(lambda: write_lst(lst)) / N],
+    ["element read", best_of(lambda: read_arr(arr)) / N, best_of(lambda: read_lst(lst)) / N],
 ]
+for _ in range(15):  # the foreign array afterwards, so that compiling its loops does not disturb the others
+    write_foreign(foreign); read_foreign(foreign)
+rows[0].append(best_of(lambda: write_foreign(foreign)) / N)
+rows[1].append(best_of(lambda: read_foreign(foreign)) / N)
 rounds = [launch_round() for _ in range(5)]
 submit, total = min(r[0] for r in rounds), min(r[1] for r in rounds)
-print("| language | policy | operation | DeviceArray ns/op | host list ns/op | ratio |")
-print("|---|---|---|---:|---:|---:|")
-for name, dev, host in rows:
-    print(f"| Python | {POLICY} | {name} | {dev * 1e9:.1f} | {host * 1e9:.1f} | {dev / host:.2f}x |")
+print("| language | policy | operation | DeviceArray ns/op | host list ns/op | JS Float32Array ns/op | ratio to list |")
+print("|---|---|---|---:|---:|---:|---:|")
+for name, dev, host, other in rows:
+    print(f"| Python | {POLICY} | {name} | {dev * 1e9:.1f} | {host * 1e9:.1f} | {other * 1e9:.1f} | {dev / host:.2f}x |")
 print()
 print("| language | policy | empty kernel `k(1,1)(arr, n)` | submit µs/launch | total µs/launch | launches/s |")
 print("|---|---|---|---:|---:|---:|")

@@ -105,6 +105,34 @@ class ApiTest {
                 b.copyFrom(a);
                 a.free();
                 console.log(b[2], a.isMemoryFreed);""", "7 true"),
+        // One access site that sees arrays of every element type: more than the element accesses' inline cache
+        // holds, so it goes on with the generic case, which must convert exactly as the cached ones.
+        new Ok("one access site, every element type", "js", JS + """
+                const rw = (t, v) => { const a = cu.DeviceArray(t, 2); a[1] = v; return a[1]; };
+                const rw2 = (t, v) => { const m = cu.DeviceArray(t, 2, 2); m[1][1] = v; return m[1][1]; };
+                const cases = [["char", -7], ["uchar", 200], ["short", -30000], ["ushort", 65535],
+                    ["int", -2000000000], ["uint", 4000000000], ["long", -5], ["ulong", 2 ** 53], ["float", 1.5],
+                    ["double", 0.1], ["bool", true]];
+                console.log(cases.map(([t, v]) => rw(t, v)).join(","));
+                console.log(cases.map(([t, v]) => rw2(t, v)).join(","));""",
+                "-7,200,-30000,65535,-2000000000,4000000000,-5,9007199254740992,1.5,0.1,true\n"
+                + "-7,200,-30000,65535,-2000000000,4000000000,-5,9007199254740992,1.5,0.1,true"),
+        new Ok("one access site, every element type", "python", PY + """
+                def rw(t, v):
+                    a = cu.DeviceArray(t, 2)
+                    a[1] = v
+                    return a[1]
+                cases = (("char", -7), ("uchar", 200), ("ushort", 65535), ("uint", 4000000000), ("ulong", 2 ** 64 - 1),
+                         ("float", 1.5), ("double", 0.1), ("bool", True))
+                print([rw(t, v) for t, v in cases])""",
+                "[-7, 200, 65535, 4000000000, 1.8446744073709552e+19, 1.5, 0.1, True]"),
+        new Ok("reads past the end after many in range", "js", JS + """
+                const a = cu.DeviceArray("float", 3);
+                a[0] = 1; a[1] = 2; a[2] = 3;
+                const at = i => a[i];
+                let s = 0;
+                for (let k = 0; k < 3000; k++) s += at(k % 3);
+                console.log(s, at(3), at(1));""", "6000 undefined 2"),
         new Ok("buildkernel, both signature forms, launch forms", "js", JS_SQUARE + """
                 const k = cu.buildkernel(SRC, "%s");
                 k(4, 32)(x, 100);
@@ -120,6 +148,12 @@ class ApiTest {
                 "TypeError", ""),
         new Fails("unknown element type", "python", PY + "cu.DeviceArray('flot', 3)", "", "flot"),
         new Fails("access after free", "python", PY + "a = cu.DeviceArray('float', 3)\na.free()\na[0]", "", "freed"),
+        new Fails("access after free, in a loop that ran before", "js", JS + """
+                const a = cu.DeviceArray("float", 3);
+                const sum = () => { let s = 0; for (let i = 0; i < 3; i++) s += a[i]; return s; };
+                for (let k = 0; k < 3000; k++) sum();
+                a.free();
+                sum();""", "", "was freed"),
         new Fails("kernel arguments of the wrong number", "python", PY_SQUARE
                 + "k = cu.buildkernel(SRC, '" + NIDL + "')\nk(1, 32)(x)", "TypeError", ""),
         new Fails("kernel argument of the wrong type", "python", PY_SQUARE

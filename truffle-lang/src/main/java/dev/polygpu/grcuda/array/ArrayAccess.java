@@ -15,10 +15,16 @@ import java.nio.ByteOrder;
  * buffer reads and writes (the interop buffer messages), and copies. Every access checks that the array was
  * not freed.
  *
- * <p>Every host access first asks the scheduler's {@link dev.polygpu.runtime.TrackedArray} whether outstanding
- * device work touches the array ({@link ArrayMemory#readSegment()}, {@link ArrayMemory#writeSegment()}): a
- * read waits for the work that writes it, a write for all work that touches it; when there is none, that
- * costs one volatile read. Copies between device arrays become computational elements.
+ * <p>Every access first asks the scheduler whether outstanding device work touches the array
+ * ({@link ArrayMemory#readAddress()}, {@link ArrayMemory#writeAddress()}): a read waits for the work that
+ * writes it, a write for all work that touches it; copies between device arrays become computational
+ * elements. Element access compiles to a few instructions inside guest loops, so that check is as cheap as the
+ * "freed" check: one plain field, with the guest loops' slow path behind a branch profile
+ * ({@link ArrayMemory#awaitRead}). Measured with a prototype flag that was always false
+ * (bench/grcuda/host_cost.js): a plain field with the slow path out of compiled code cost nothing measurable;
+ * a volatile flag made JavaScript writes 2.0 -> 3.2 ns and reads 1.5 -> 2.5 ns; a plain flag with a
+ * {@code @TruffleBoundary} call that returns into the fast path, 2.0 -> 4.5 ns and 1.5 -> 4.3 ns or more (a
+ * call in the loop body probably keeps the JIT from hoisting the other checks out of the loop).
  *
  * <p>Thread-safety: as the unified buffer's: concurrent accesses to distinct elements are safe.
  */
@@ -27,6 +33,15 @@ public final class ArrayAccess {
 
     private ArrayAccess() {
     }
+
+    /**
+     * The whole address space. Element and buffer accesses go through it at the absolute address, after this
+     * class's callers checked the index against the array and {@link ArrayMemory#liveAddress()} checked that
+     * the array was not freed: on a constant segment whose scope never closes, the JIT folds most of the FFM
+     * bounds and liveness checks that a per-array segment repeats on every access (they are our checks again).
+     * See {@link ArrayMemory} for why the memory is still there when the liveness check passed.
+     */
+    private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
     // Accesses go through static final VarHandles: MemorySegment.get/set(layout, …) build the layout's handle
     // lazily, which Truffle's partial evaluator cannot fold (it recursed until it bailed out, leaving guest
@@ -55,19 +70,27 @@ public final class ArrayAccess {
      * a double.
      */
     static Object read(ArrayMemory m, long index) {
-        MemorySegment s = m.readSegment();
-        return switch (m.type) {
-            case BOOL -> ((byte) BYTE.get(s, index * 1L)) != 0;
-            case INT8 -> ((byte) BYTE.get(s, index * 1L));
-            case UINT8 -> (short) (((byte) BYTE.get(s, index * 1L)) & 0xff);
-            case INT16 -> ((short) SHORT.get(s, index * 2L));
-            case UINT16 -> ((short) SHORT.get(s, index * 2L)) & 0xffff;
-            case INT32 -> ((int) INT.get(s, index * 4L));
-            case UINT32 -> ((int) INT.get(s, index * 4L)) & 0xffffffffL;
-            case INT64 -> ((long) LONG.get(s, index * 8L));
-            case UINT64 -> unsignedLong(((long) LONG.get(s, index * 8L)));
-            case FLOAT -> ((float) FLOAT.get(s, index * 4L));
-            case DOUBLE -> ((double) DOUBLE.get(s, index * 8L));
+        return read(m, m.type, index);
+    }
+
+    /**
+     * As {@link #read(ArrayMemory, long)}, with the element type passed in: callers on the hot path pass a
+     * cached constant ({@code type == m.type}), so the dispatch on it folds away in compiled code.
+     */
+    static Object read(ArrayMemory m, ElementType type, long index) {
+        long a = m.readAddress() + index * type.size;
+        return switch (type) {
+            case BOOL -> ((byte) BYTE.get(ALL, a)) != 0;
+            case INT8 -> ((byte) BYTE.get(ALL, a));
+            case UINT8 -> (short) (((byte) BYTE.get(ALL, a)) & 0xff);
+            case INT16 -> ((short) SHORT.get(ALL, a));
+            case UINT16 -> ((short) SHORT.get(ALL, a)) & 0xffff;
+            case INT32 -> ((int) INT.get(ALL, a));
+            case UINT32 -> ((int) INT.get(ALL, a)) & 0xffffffffL;
+            case INT64 -> ((long) LONG.get(ALL, a));
+            case UINT64 -> unsignedLong(((long) LONG.get(ALL, a)));
+            case FLOAT -> ((float) FLOAT.get(ALL, a));
+            case DOUBLE -> ((double) DOUBLE.get(ALL, a));
         };
     }
 
@@ -75,75 +98,78 @@ public final class ArrayAccess {
         return bits >= 0 ? (Object) bits : (Object) (bits + TWO_TO_64);
     }
 
-    /** Writes an integer element (bool, signed or unsigned); {@code bits} was range-checked by the caller. */
-    static void writeInteger(ArrayMemory m, long index, long bits) {
-        MemorySegment s = m.writeSegment();
-        switch (m.type) {
-            case BOOL, INT8, UINT8 -> BYTE.set(s, index * 1L, (byte) bits);
-            case INT16, UINT16 -> SHORT.set(s, index * 2L, (short) bits);
-            case INT32, UINT32 -> INT.set(s, index * 4L, (int) bits);
-            case INT64, UINT64 -> LONG.set(s, index * 8L, bits);
-            case FLOAT, DOUBLE -> throw new IllegalArgumentException("not an integer type: " + m.type);
+    /**
+     * Writes an integer element (bool, signed or unsigned) of {@code type == m.type}; {@code bits} was
+     * range-checked by the caller.
+     */
+    static void writeInteger(ArrayMemory m, ElementType type, long index, long bits) {
+        long a = m.writeAddress() + index * type.size;
+        switch (type) {
+            case BOOL, INT8, UINT8 -> BYTE.set(ALL, a, (byte) bits);
+            case INT16, UINT16 -> SHORT.set(ALL, a, (short) bits);
+            case INT32, UINT32 -> INT.set(ALL, a, (int) bits);
+            case INT64, UINT64 -> LONG.set(ALL, a, bits);
+            case FLOAT, DOUBLE -> throw new IllegalArgumentException("not an integer type: " + type);
         }
     }
 
-    /** Writes a float or double element. */
-    static void writeFloating(ArrayMemory m, long index, double value) {
-        MemorySegment s = m.writeSegment();
-        if (m.type == ElementType.FLOAT) {
-            FLOAT.set(s, index * 4L, (float) value);
+    /** Writes a float or double element of {@code type == m.type}. */
+    static void writeFloating(ArrayMemory m, ElementType type, long index, double value) {
+        long a = m.writeAddress() + index * type.size;
+        if (type == ElementType.FLOAT) {
+            FLOAT.set(ALL, a, (float) value);
         } else {
-            DOUBLE.set(s, index * 8L, value);
+            DOUBLE.set(ALL, a, value);
         }
     }
 
     /** Reads one raw value of {@code layout} at a byte offset (interop buffer messages). */
     static byte readByte(ArrayMemory m, long byteOffset) {
-        return ((byte) BYTE.get(m.readSegment(), byteOffset));
+        return ((byte) BYTE.get(ALL, m.readAddress() + byteOffset));
     }
 
     static void writeByte(ArrayMemory m, long byteOffset, byte value) {
-        BYTE.set(m.writeSegment(), byteOffset, value);
+        BYTE.set(ALL, m.writeAddress() + byteOffset, value);
     }
 
     static short readShort(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((short) handle(SHORT, SHORT_SWAPPED, order).get(m.readSegment(), byteOffset));
+        return ((short) handle(SHORT, SHORT_SWAPPED, order).get(ALL, m.readAddress() + byteOffset));
     }
 
     static void writeShort(ArrayMemory m, ByteOrder order, long byteOffset, short value) {
-        handle(SHORT, SHORT_SWAPPED, order).set(m.writeSegment(), byteOffset, value);
+        handle(SHORT, SHORT_SWAPPED, order).set(ALL, m.writeAddress() + byteOffset, value);
     }
 
     static int readInt(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((int) handle(INT, INT_SWAPPED, order).get(m.readSegment(), byteOffset));
+        return ((int) handle(INT, INT_SWAPPED, order).get(ALL, m.readAddress() + byteOffset));
     }
 
     static void writeInt(ArrayMemory m, ByteOrder order, long byteOffset, int value) {
-        handle(INT, INT_SWAPPED, order).set(m.writeSegment(), byteOffset, value);
+        handle(INT, INT_SWAPPED, order).set(ALL, m.writeAddress() + byteOffset, value);
     }
 
     static long readLong(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((long) handle(LONG, LONG_SWAPPED, order).get(m.readSegment(), byteOffset));
+        return ((long) handle(LONG, LONG_SWAPPED, order).get(ALL, m.readAddress() + byteOffset));
     }
 
     static void writeLong(ArrayMemory m, ByteOrder order, long byteOffset, long value) {
-        handle(LONG, LONG_SWAPPED, order).set(m.writeSegment(), byteOffset, value);
+        handle(LONG, LONG_SWAPPED, order).set(ALL, m.writeAddress() + byteOffset, value);
     }
 
     static float readFloat(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((float) handle(FLOAT, FLOAT_SWAPPED, order).get(m.readSegment(), byteOffset));
+        return ((float) handle(FLOAT, FLOAT_SWAPPED, order).get(ALL, m.readAddress() + byteOffset));
     }
 
     static void writeFloat(ArrayMemory m, ByteOrder order, long byteOffset, float value) {
-        handle(FLOAT, FLOAT_SWAPPED, order).set(m.writeSegment(), byteOffset, value);
+        handle(FLOAT, FLOAT_SWAPPED, order).set(ALL, m.writeAddress() + byteOffset, value);
     }
 
     static double readDouble(ArrayMemory m, ByteOrder order, long byteOffset) {
-        return ((double) handle(DOUBLE, DOUBLE_SWAPPED, order).get(m.readSegment(), byteOffset));
+        return ((double) handle(DOUBLE, DOUBLE_SWAPPED, order).get(ALL, m.readAddress() + byteOffset));
     }
 
     static void writeDouble(ArrayMemory m, ByteOrder order, long byteOffset, double value) {
-        handle(DOUBLE, DOUBLE_SWAPPED, order).set(m.writeSegment(), byteOffset, value);
+        handle(DOUBLE, DOUBLE_SWAPPED, order).set(ALL, m.writeAddress() + byteOffset, value);
     }
 
     /** Bulk read of raw bytes (interop {@code readBuffer}). */

@@ -90,7 +90,7 @@ final class ArrayFactory {
             checkedSize(1, n, type, function);
             ArrayMemory m = allocate(context, type, n, "DeviceArray(" + ElementTypes.shortName(type) + ", " + n + ")");
             for (long i = 0; i < n; i++) {
-                ElementConversion.store(m, i, interop.readArrayElement(sequence, i), interop);
+                ElementConversion.store(m, m.type, i, interop.readArrayElement(sequence, i), interop);
             }
             return new GrDeviceArray(m);
         } catch (UnsupportedTypeException e) {

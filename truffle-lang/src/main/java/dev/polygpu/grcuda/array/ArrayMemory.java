@@ -1,10 +1,10 @@
 package dev.polygpu.grcuda.array;
 
-import com.oracle.truffle.api.Assumption;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
-import com.oracle.truffle.api.Truffle;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
+import com.oracle.truffle.api.nodes.Node;
+import com.oracle.truffle.api.profiles.InlinedBranchProfile;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.runtime.AccessMode;
@@ -17,20 +17,38 @@ import dev.polygpu.runtime.TrackedArray;
  * buffer, element type and count, and the description used in messages ({@code DeviceArray(float, 10, 20)}).
  *
  * <p>Element access is on the guest languages' hot path, so it must compile to a plain load or store: the
- * host view of the buffer is kept in {@link #segment}, and "not freed" is an {@link Assumption}, which
- * compiled code checks at no cost ({@link #free()} invalidates it, which deoptimizes that code).
+ * host view of the buffer is kept in {@link #segment} and its address in {@link #address}, and "not freed" is
+ * one plain field, {@link #freed}, which every access reads. (It was a Truffle assumption, but the arrays a
+ * guest loop touches are not compilation constants, so compiled code read the assumption's volatile flag on
+ * every access instead of folding it.)
+ *
+ * <p>Every host access first asks {@link #tracked} whether outstanding device work touches the array
+ * ({@link #readAddress()}, {@link #writeAddress()}): a read waits for the work that writes it, a write for
+ * all work that touches it. When there is none that is one plain field read (see {@link TrackedArray} for why
+ * it need not be volatile); guest loops' element accesses put the wait behind a branch profile
+ * ({@link #awaitRead}).
+ *
+ * <p>Implementation notes: {@link ArrayAccess} reads and writes elements at {@link #address} without the
+ * segment's own liveness check. That is safe because the buffer is freed in two ways only: by {@link #free()},
+ * which sets {@link #freed} before it frees the buffer, on the thread that runs guest code; or by closing the
+ * device when the context is disposed, after which no guest code runs. The language allows one thread at a
+ * time in a context (it does not override {@code isThreadAccessAllowed}), so no access runs concurrently with
+ * a free, and entering the context orders a free before the accesses of the next thread that enters it; so
+ * {@link #freed} needs to be neither volatile nor atomic.
  */
 final class ArrayMemory {
     final UnifiedBuffer buffer;
     final ElementType type;
     final long count;
     final String description;
-    /** The buffer's host view; valid while {@link #alive} is. */
+    /** The buffer's host view; valid while {@link #freed} is false. */
     final java.lang.foreign.MemorySegment segment;
+    /** The address of the first byte of {@link #segment}. */
+    final long address;
+    private boolean freed;
     /** The scheduler's dependency state of this array: whether outstanding device work touches it. */
     final TrackedArray tracked;
     private final Scheduler scheduler;
-    private final Assumption alive;
 
     ArrayMemory(Scheduler scheduler, UnifiedBuffer buffer, ElementType type, long count, String description) {
         this.scheduler = scheduler;
@@ -39,26 +57,50 @@ final class ArrayMemory {
         this.count = count;
         this.description = description;
         this.segment = buffer.hostView();
+        this.address = segment.address();
         this.tracked = scheduler.track(description, buffer, count * type.size);
-        this.alive = Truffle.getRuntime().createAssumption("device array not freed");
     }
 
     boolean isFreed() {
-        return !alive.isValid() || buffer.isFreed();
+        return freed || buffer.isFreed();
     }
 
     /** The host view, or a guest error if the array was freed. */
     java.lang.foreign.MemorySegment liveSegment() {
-        if (!alive.isValid()) {
-            throw freed();
+        if (freed) {
+            throw freedError();
         }
         return segment;
     }
 
+    /** The address of the host view, or a guest error if the array was freed. */
+    long liveAddress() {
+        if (freed) {
+            throw freedError();
+        }
+        return address;
+    }
+
     /**
-     * The host view for reading elements: first waits for the outstanding device work that writes the array
-     * (one volatile read when there is none), and reports the failure of such work.
+     * The address for reading elements: first waits for the outstanding device work that writes the array
+     * (one plain field read when there is none) and reports the failure of such work.
      */
+    long readAddress() {
+        if (!tracked.hostReadReady()) {
+            awaitDevice(AccessMode.READ);
+        }
+        return liveAddress();
+    }
+
+    /** The address for writing elements: first waits for the outstanding device work that touches the array. */
+    long writeAddress() {
+        if (!tracked.hostWriteReady()) {
+            awaitDevice(AccessMode.WRITE);
+        }
+        return liveAddress();
+    }
+
+    /** The host view for a bulk read, after the device work that writes the array. */
     java.lang.foreign.MemorySegment readSegment() {
         if (!tracked.hostReadReady()) {
             awaitDevice(AccessMode.READ);
@@ -66,7 +108,7 @@ final class ArrayMemory {
         return liveSegment();
     }
 
-    /** The host view for writing elements: first waits for the outstanding device work that touches the array. */
+    /** The host view for a bulk write, after the device work that touches the array. */
     java.lang.foreign.MemorySegment writeSegment() {
         if (!tracked.hostWriteReady()) {
             awaitDevice(AccessMode.WRITE);
@@ -74,10 +116,30 @@ final class ArrayMemory {
         return liveSegment();
     }
 
+    /**
+     * The hot paths' form of the wait (element reads and writes of guest loops): behind a branch profile, so
+     * that compiled code that never had to wait holds no call at all (a call in the loop body keeps the JIT
+     * from hoisting the other checks); {@link #readAddress()} then re-checks the same field, which folds.
+     */
+    void awaitRead(Node node, InlinedBranchProfile waited) {
+        if (!tracked.hostReadReady()) {
+            waited.enter(node);
+            awaitDevice(AccessMode.READ);
+        }
+    }
+
+    /** As {@link #awaitRead}, for writes. */
+    void awaitWrite(Node node, InlinedBranchProfile waited) {
+        if (!tracked.hostWriteReady()) {
+            waited.enter(node);
+            awaitDevice(AccessMode.WRITE);
+        }
+    }
+
     @TruffleBoundary
-    void awaitDevice(AccessMode mode) {
-        if (!alive.isValid()) {
-            throw freed();
+    private void awaitDevice(AccessMode mode) {
+        if (freed) {
+            throw freedError();
         }
         try {
             scheduler.awaitHost(tracked, mode, (mode.writes() ? "write " : "read ") + tracked);
@@ -98,14 +160,14 @@ final class ArrayMemory {
 
     /** The buffer, or a guest error if the array was freed. */
     UnifiedBuffer live() {
-        if (!alive.isValid() || buffer.isFreed()) {
-            throw freed();
+        if (freed || buffer.isFreed()) {
+            throw freedError();
         }
         return buffer;
     }
 
     @TruffleBoundary
-    GrError freed() {
+    GrError freedError() {
         return GrError.of(description + " (buffer " + buffer.id() + ") was freed; it can no longer be read,"
                 + " written or copied");
     }
@@ -113,11 +175,11 @@ final class ArrayMemory {
     /** Waits for the outstanding device work on the array, then releases its memory. */
     @TruffleBoundary
     void free() {
-        if (!alive.isValid()) {
+        if (freed) {
             return;
         }
         scheduler.release(tracked);
-        alive.invalidate();
+        freed = true;
         buffer.free();
     }
 }

@@ -96,7 +96,7 @@ final class ArrayMethods {
         long size = hostSize(src, n, "copyFrom", "source");
         try {
             for (long i = 0; i < n; i++) {
-                ElementConversion.store(m, i, interop.readArrayElement(src, i), InteropLibrary.getUncached());
+                ElementConversion.store(m, m.type, i, interop.readArrayElement(src, i), InteropLibrary.getUncached());
             }
         } catch (UnsupportedTypeException e) {
             throw e;

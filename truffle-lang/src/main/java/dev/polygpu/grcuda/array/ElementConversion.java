@@ -20,14 +20,18 @@ final class ElementConversion {
     private ElementConversion() {
     }
 
-    static void store(ArrayMemory m, long index, Object value, InteropLibrary values) throws UnsupportedTypeException {
-        ElementType type = m.type;
+    /**
+     * Stores {@code value} at {@code index} of {@code m}, whose element type is {@code type}: the caller passes
+     * a cached constant there, so that compiled code keeps only the branch of that one type.
+     */
+    static void store(ArrayMemory m, ElementType type, long index, Object value, InteropLibrary values)
+            throws UnsupportedTypeException {
         try {
             if (type == ElementType.BOOL) {
                 if (!values.isBoolean(value)) {
                     throw unsupported(value, type, "expected a boolean");
                 }
-                ArrayAccess.writeInteger(m, index, values.asBoolean(value) ? 1 : 0);
+                ArrayAccess.writeInteger(m, type, index, values.asBoolean(value) ? 1 : 0);
             } else if (type.isFloating()) {
                 double d;
                 if (values.fitsInDouble(value)) {
@@ -37,15 +41,15 @@ final class ElementConversion {
                 } else {
                     throw unsupported(value, type, "expected a number");
                 }
-                ArrayAccess.writeFloating(m, index, d);
+                ArrayAccess.writeFloating(m, type, index, d);
             } else if (values.fitsInLong(value)) {
                 long v = values.asLong(value);
                 if (!fits(type, v)) {
                     throw outOfRange(value, type);
                 }
-                ArrayAccess.writeInteger(m, index, v);
+                ArrayAccess.writeInteger(m, type, index, v);
             } else if (type == ElementType.UINT64 && values.fitsInBigInteger(value)) {
-                ArrayAccess.writeInteger(m, index, unsignedLong(value, values.asBigInteger(value)));
+                ArrayAccess.writeInteger(m, type, index, unsignedLong(value, values.asBigInteger(value)));
             } else if (values.fitsInBigInteger(value)) {
                 throw outOfRange(value, type);
             } else {

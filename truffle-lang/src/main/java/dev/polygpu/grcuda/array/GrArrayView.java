@@ -2,6 +2,10 @@ package dev.polygpu.grcuda.array;
 
 import dev.polygpu.grcuda.objects.GrMetaObject;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.dsl.Bind;
+import com.oracle.truffle.api.dsl.Cached;
+import com.oracle.truffle.api.dsl.Cached.Shared;
+import com.oracle.truffle.api.dsl.Specialization;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.InvalidArrayIndexException;
 import com.oracle.truffle.api.interop.TruffleObject;
@@ -10,6 +14,8 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.CachedLibrary;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
+import com.oracle.truffle.api.nodes.Node;
+import com.oracle.truffle.api.profiles.InlinedBranchProfile;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.grcuda.GrCUDALanguage;
@@ -108,29 +114,62 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
         return false;
     }
 
+    // As in GrDeviceArray, element reads and writes cache the element type.
     @ExportMessage
-    Object readArrayElement(long index) throws InvalidArrayIndexException {
-        if (!isArrayElementReadable(index)) {
-            throw InvalidArrayIndexException.create(index);
+    static final class ReadArrayElement {
+        @Specialization(guards = "receiver.elementType() == type", limit = "3")
+        static Object cached(GrArrayView receiver, long index,
+                @Bind Node node,
+                @Cached("receiver.elementType()") ElementType type,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex) throws InvalidArrayIndexException {
+            if (!receiver.isArrayElementReadable(index)) {
+                badIndex.enter(node);
+                throw InvalidArrayIndexException.create(index);
+            }
+            long at = receiver.first + index * receiver.shape.strides()[receiver.level];
+            if (receiver.isInnermost()) {
+                return ArrayAccess.read(receiver.memory, type, at);
+            }
+            receiver.memory.live();
+            return new GrArrayView(receiver.memory, receiver.shape, receiver.level + 1, at);
         }
-        long at = first + index * shape.strides()[level];
-        if (isInnermost()) {
-            return ArrayAccess.read(memory, at);
+
+        @Specialization(replaces = "cached")
+        static Object generic(GrArrayView receiver, long index,
+                @Bind Node node,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex) throws InvalidArrayIndexException {
+            return cached(receiver, index, node, receiver.memory.type, badIndex);
         }
-        memory.live();
-        return new GrArrayView(memory, shape, level + 1, at);
     }
 
     @ExportMessage
-    void writeArrayElement(long index, Object value, @CachedLibrary(limit = "3") InteropLibrary values)
-            throws InvalidArrayIndexException, UnsupportedTypeException, UnsupportedMessageException {
-        if (!isInnermost()) {
-            throw UnsupportedMessageException.create();
+    static final class WriteArrayElement {
+        @Specialization(guards = "receiver.elementType() == type", limit = "3")
+        static void cached(GrArrayView receiver, long index, Object value,
+                @Bind Node node,
+                @Cached("receiver.elementType()") ElementType type,
+                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex)
+                throws InvalidArrayIndexException, UnsupportedTypeException, UnsupportedMessageException {
+            if (!receiver.isInnermost()) {
+                throw UnsupportedMessageException.create();
+            }
+            if (!receiver.isArrayElementReadable(index)) {
+                badIndex.enter(node);
+                throw InvalidArrayIndexException.create(index);
+            }
+            ElementConversion.store(receiver.memory, type,
+                    receiver.first + index * receiver.shape.strides()[receiver.level], value, values);
         }
-        if (!isArrayElementReadable(index)) {
-            throw InvalidArrayIndexException.create(index);
+
+        @Specialization(replaces = "cached")
+        static void generic(GrArrayView receiver, long index, Object value,
+                @Bind Node node,
+                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex)
+                throws InvalidArrayIndexException, UnsupportedTypeException, UnsupportedMessageException {
+            cached(receiver, index, value, node, receiver.memory.type, values, badIndex);
         }
-        ElementConversion.store(memory, first + index * shape.strides()[level], value, values);
     }
 
     @ExportMessage

@@ -2,6 +2,10 @@ package dev.polygpu.grcuda.array;
 
 import dev.polygpu.grcuda.objects.GrMetaObject;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.dsl.Bind;
+import com.oracle.truffle.api.dsl.Cached;
+import com.oracle.truffle.api.dsl.Cached.Shared;
+import com.oracle.truffle.api.dsl.Specialization;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.InvalidArrayIndexException;
@@ -12,6 +16,8 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.CachedLibrary;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
+import com.oracle.truffle.api.nodes.Node;
+import com.oracle.truffle.api.profiles.InlinedBranchProfile;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.grcuda.GrCUDALanguage;
@@ -93,21 +99,60 @@ public final class GrDeviceArray implements TruffleObject, ArrayHolder {
         return index >= 0 && index < memory.count;
     }
 
+    // Element reads and writes cache the element type (an array's never changes): compiled code then keeps
+    // only that type's load or store and conversion instead of a dispatch over all of them.
     @ExportMessage
-    Object readArrayElement(long index) throws InvalidArrayIndexException {
-        if (!isArrayElementReadable(index)) {
-            throw InvalidArrayIndexException.create(index);
+    static final class ReadArrayElement {
+        @Specialization(guards = "receiver.elementType() == type", limit = "3")
+        static Object cached(GrDeviceArray receiver, long index,
+                @Bind Node node,
+                @Cached("receiver.elementType()") ElementType type,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex,
+                @Shared("waited") @Cached InlinedBranchProfile waited) throws InvalidArrayIndexException {
+            if (!receiver.isArrayElementReadable(index)) {
+                badIndex.enter(node);
+                throw InvalidArrayIndexException.create(index);
+            }
+            receiver.memory.awaitRead(node, waited);
+            return ArrayAccess.read(receiver.memory, type, index);
         }
-        return ArrayAccess.read(memory, index);
+
+        @Specialization(replaces = "cached")
+        static Object generic(GrDeviceArray receiver, long index,
+                @Bind Node node,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex,
+                @Shared("waited") @Cached InlinedBranchProfile waited) throws InvalidArrayIndexException {
+            return cached(receiver, index, node, receiver.memory.type, badIndex, waited);
+        }
     }
 
     @ExportMessage
-    void writeArrayElement(long index, Object value, @CachedLibrary(limit = "3") InteropLibrary values)
-            throws InvalidArrayIndexException, UnsupportedTypeException {
-        if (!isArrayElementReadable(index)) {
-            throw InvalidArrayIndexException.create(index);
+    static final class WriteArrayElement {
+        @Specialization(guards = "receiver.elementType() == type", limit = "3")
+        static void cached(GrDeviceArray receiver, long index, Object value,
+                @Bind Node node,
+                @Cached("receiver.elementType()") ElementType type,
+                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex,
+                @Shared("waited") @Cached InlinedBranchProfile waited)
+                throws InvalidArrayIndexException, UnsupportedTypeException {
+            if (!receiver.isArrayElementReadable(index)) {
+                badIndex.enter(node);
+                throw InvalidArrayIndexException.create(index);
+            }
+            receiver.memory.awaitWrite(node, waited);
+            ElementConversion.store(receiver.memory, type, index, value, values);
         }
-        ElementConversion.store(memory, index, value, values);
+
+        @Specialization(replaces = "cached")
+        static void generic(GrDeviceArray receiver, long index, Object value,
+                @Bind Node node,
+                @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values,
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex,
+                @Shared("waited") @Cached InlinedBranchProfile waited)
+                throws InvalidArrayIndexException, UnsupportedTypeException {
+            cached(receiver, index, value, node, receiver.memory.type, values, badIndex, waited);
+        }
     }
 
     @ExportMessage
