@@ -47,6 +47,8 @@ public final class Scheduler implements AutoCloseable {
     private final Device device;
     private final String deviceName;
     private final SchedulerConfig config;
+    /** Elements on streams at once (the configured window, or the device's default). */
+    private final int window;
     private final DependencyTracker tracker;
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when a vertex completes or leaves the pending queue. */
@@ -79,6 +81,7 @@ public final class Scheduler implements AutoCloseable {
         this.device = device;
         this.deviceName = device.backend() + " device " + device.ordinal();
         this.config = config;
+        this.window = config.windowFor(device.properties().multiProcessorCount());
         this.tracker = new DependencyTracker(config.dependencies());
         this.dispatcher = Thread.ofVirtual().name("polygpu-scheduler").start(this::dispatchLoop);
     }
@@ -89,6 +92,11 @@ public final class Scheduler implements AutoCloseable {
 
     public SchedulerConfig config() {
         return config;
+    }
+
+    /** How many elements may be on this device's streams at once. */
+    public int inFlightWindow() {
+        return window;
     }
 
     /** Installs an observer; it sees what is submitted from now on. */
@@ -480,7 +488,7 @@ public final class Scheduler implements AutoCloseable {
     /** Launches, in submission order, the pending elements that may be placed now; true if any was. */
     private boolean dispatchLocked() {
         boolean any = false;
-        for (Iterator<Vertex> it = pending.iterator(); it.hasNext() && inFlight < config.inFlightWindow();) {
+        for (Iterator<Vertex> it = pending.iterator(); it.hasNext() && inFlight < window;) {
             Vertex v = it.next();
             if (v.parentsPlaced()) {
                 it.remove();
@@ -690,7 +698,7 @@ public final class Scheduler implements AutoCloseable {
         lock.lock();
         try {
             while (!closed) {
-                if (pending.isEmpty() || inFlight >= config.inFlightWindow() || !dispatchLocked()) {
+                if (pending.isEmpty() || inFlight >= window || !dispatchLocked()) {
                     dispatchable.awaitUninterruptibly();
                 }
             }

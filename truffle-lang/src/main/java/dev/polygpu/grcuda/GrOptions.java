@@ -75,9 +75,10 @@ public final class GrOptions {
             + " when the context closes.", category = OptionCategory.USER, stability = OptionStability.STABLE)
     public static final OptionKey<Boolean> ScheduleReport = new OptionKey<>(false);
 
-    @Option(help = "How many computations may be on the device's streams at once; the others wait, ready, in a queue.",
-            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<positive integer>")
-    public static final OptionKey<Integer> InFlightWindow = new OptionKey<>(32, positive("InFlightWindow"));
+    @Option(help = "How many computations may be on the device's streams at once; the others wait, ready, in a queue"
+            + " (where a cluster may take them). 0 (default): twice the device's multiprocessors, 4 to 32.",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
+    public static final OptionKey<Integer> InFlightWindow = new OptionKey<>(0, nonNegative("InFlightWindow"));
 
     @Option(help = "Chaos mode of the CPU device for testing: random delays and reordering across streams within CUDA's"
             + " rules. 'false' (default), a seed ('42') or 'seed=42,delay=<max microseconds>'.",
@@ -101,6 +102,22 @@ public final class GrOptions {
                 }
             }
             return t;
+        });
+    }
+
+    /** The option type of an integer that must be 0 or more, with a message naming the option. */
+    static OptionType<Integer> nonNegative(String name) {
+        return new OptionType<>(name, s -> {
+            int v;
+            try {
+                v = Integer.parseInt(s.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("grcuda." + name + " must be an integer of 0 or more, got '" + s + "'");
+            }
+            if (v < 0) {
+                throw new IllegalArgumentException("grcuda." + name + " must be an integer of 0 or more, got " + v);
+            }
+            return v;
         });
     }
 

@@ -2,11 +2,6 @@ package dev.polygpu.runtime.trace;
 
 import dev.polygpu.runtime.ArrayUse;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,7 +26,7 @@ import java.util.Map;
  * </ul>
  * Immutable and stateless, so one writer may be shared between threads.
  */
-public final class ChromeTraceWriter {
+public final class ChromeTraceWriter implements DagFormat {
     static final String FLOW_NAME = "dependency";
     static final String HOST = "host";
 
@@ -39,25 +34,8 @@ public final class ChromeTraceWriter {
     private record Track(int pid, int tid) {
     }
 
-    /** The trace of {@code dag} as JSON text. */
-    public String export(RecordedDag dag) {
-        StringBuilder text = new StringBuilder();
-        try {
-            write(dag, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("a StringBuilder does not fail", e);
-        }
-        return text.toString();
-    }
-
-    /** Writes the trace of {@code dag} to {@code file} in UTF-8, replacing it. */
-    public void write(RecordedDag dag, Path file) throws IOException {
-        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            write(dag, out);
-        }
-    }
-
     /** Appends the trace of {@code dag} to {@code out}, one event per line. */
+    @Override
     public void write(RecordedDag dag, Appendable out) throws IOException {
         JsonWriter json = new JsonWriter(out);
         json.beginObject().name("traceEvents").beginArray();

@@ -3,11 +3,6 @@ package dev.polygpu.runtime.trace;
 import dev.polygpu.runtime.ArrayUse;
 import dev.polygpu.runtime.ElementKind;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -25,7 +20,7 @@ import java.util.Set;
  *
  * <p>Immutable, so one exporter may be shared between threads.
  */
-public final class DotExporter {
+public final class DotExporter implements DagFormat {
     private static final int MAX_FAILURE_CHARS = 80;
 
     private final boolean clusters;
@@ -44,25 +39,8 @@ public final class DotExporter {
         return new DotExporter(on);
     }
 
-    /** The DOT text of {@code dag}. */
-    public String export(RecordedDag dag) {
-        StringBuilder text = new StringBuilder();
-        try {
-            write(dag, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("a StringBuilder does not fail", e);
-        }
-        return text.toString();
-    }
-
-    /** Writes {@code dag} to {@code file} in UTF-8, replacing it. */
-    public void write(RecordedDag dag, Path file) throws IOException {
-        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            write(dag, out);
-        }
-    }
-
     /** Appends the DOT text of {@code dag} to {@code out}. */
+    @Override
     public void write(RecordedDag dag, Appendable out) throws IOException {
         boolean severalDevices = deviceCount(dag) > 1;
         out.append("digraph schedule {\n");
