@@ -198,13 +198,14 @@ public final class Scheduler implements AutoCloseable {
                     o.submitted(info, parentIds);
                 }
             }
+            long begin = System.nanoTime();
             for (Vertex d : deps) {
                 awaitLocked(d);
             }
             if (host != null) {
-                // The host access itself runs once its parents are done: from the last parent's end to now.
+                // The host access runs from when it began, or if it had to wait, from its last parent's end.
                 long end = System.nanoTime();
-                long latest = 0;
+                long latest = begin;
                 for (Vertex d : deps) {
                     latest = Math.max(latest, d.endNanos);
                 }
@@ -212,7 +213,7 @@ public final class Scheduler implements AutoCloseable {
                 host.parents = NO_PARENTS;
                 host.endNanos = end;
                 for (ScheduleObserver o : observers) {
-                    o.completed(host.id, latest == 0 ? end : Math.min(latest, end), end, null);
+                    o.completed(host.id, Math.min(latest, end), end, null);
                 }
             }
             tracker.hostAccessed(array, mode, host);
