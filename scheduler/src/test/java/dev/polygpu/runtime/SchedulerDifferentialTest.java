@@ -128,7 +128,7 @@ class SchedulerDifferentialTest {
                     got = run(p, s, chaotic, kernels, where);
                     Scheduler.Stats st = s.stats();
                     assertEquals(0, st.outstanding(), () -> where + ": outstanding after synchronize: " + st);
-                    assertTrue(st.maxInFlight() <= c.inFlightWindow(), () -> where + ": window exceeded: " + st);
+                    assertTrue(st.maxInFlight() <= s.inFlightWindow(), () -> where + ": window exceeded: " + st);
                     assertTrue(st.streams() <= c.maxStreams(), () -> where + ": too many streams: " + st);
                 }
                 String diff = got.differenceFrom(reference, p);

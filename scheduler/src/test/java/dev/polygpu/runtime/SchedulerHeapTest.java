@@ -98,7 +98,7 @@ class SchedulerHeapTest {
         assertEquals(0, st.outstanding(), st::toString);
         assertEquals(0, st.inFlight(), st::toString);
         assertEquals(0, st.waiting(), st::toString);
-        assertTrue(st.maxInFlight() <= SchedulerConfig.DEFAULT_IN_FLIGHT_WINDOW, st::toString);
+        assertTrue(st.maxInFlight() <= s.inFlightWindow(), st::toString);
         assertTrue(st.streams() <= MAX_STREAMS, () -> "streams grew: " + st);
     }
 
