@@ -14,8 +14,7 @@ final class GrCudaDeviceSynchronizeBuiltin extends GrDeviceBuiltin {
     @Override
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
         Args.arity(args, 0, 0);
-        scheduler().synchronize();
-        device().synchronize();
+        synchronizeAll();
         return GrNone.INSTANCE;
     }
 }

@@ -15,9 +15,7 @@ final class GrCudaStreamSynchronizeBuiltin extends GrDeviceBuiltin {
     @Override
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
         Args.arity(args, 1, 1);
-        var stream = Handles.stream(context, args, 0, name()).stream();
-        scheduler().synchronize(stream);
-        stream.synchronize();
+        synchronize(Handles.stream(context, args, 0, name()).stream());
         return GrNone.INSTANCE;
     }
 }

@@ -28,6 +28,18 @@ abstract class GrDeviceBuiltin extends GrBuiltin {
         return context.scheduler();
     }
 
+    /** Waits for every computation and for the device; reports the first failure not reported yet. */
+    protected final void synchronizeAll() {
+        context.scheduler().synchronize();
+        context.device().synchronize();
+    }
+
+    /** Waits for the computations on the user's {@code stream} and for the stream itself. */
+    protected final void synchronize(dev.polygpu.device.Stream stream) {
+        context.scheduler().synchronize(stream);
+        stream.synchronize();
+    }
+
     /** The builtin's work; device failures may be thrown as they are. */
     protected abstract Object run(Object[] args) throws ArityException, UnsupportedTypeException;
 

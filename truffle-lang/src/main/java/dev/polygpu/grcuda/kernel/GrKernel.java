@@ -32,7 +32,6 @@ public final class GrKernel implements TruffleObject {
     private final NidlSignature signature;
     private final Module module;
     private final KernelFunction function;
-    private final String source;
     private final KernelSource kernelSource;
     private final AtomicLong launchCount = new AtomicLong();
 
@@ -41,18 +40,12 @@ public final class GrKernel implements TruffleObject {
         this.signature = signature;
         this.module = module;
         this.function = function;
-        this.source = source;
         this.kernelSource = new KernelSource(source, signature.name(), signature.toString());
     }
 
-    /** What a cluster layer needs to build this kernel elsewhere (made once, not per launch). */
+    /** The kernel's CUDA C source, name and signature: what a cluster layer needs to build it elsewhere. */
     public KernelSource kernelSource() {
         return kernelSource;
-    }
-
-    /** The CUDA C source the kernel was built from. */
-    public String source() {
-        return source;
     }
 
     public NidlSignature signature() {
