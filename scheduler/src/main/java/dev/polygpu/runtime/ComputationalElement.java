@@ -64,6 +64,10 @@ public final class ComputationalElement {
     }
 
     private static List<Access> merge(List<Access> accesses) {
+        if (!repeatsAnArray(accesses)) {
+            // The common case, on every launch: nothing to merge.
+            return List.copyOf(accesses);
+        }
         Map<TrackedArray, AccessMode> modes = new LinkedHashMap<>();
         for (Access a : accesses) {
             modes.merge(a.array(), a.mode(), (x, y) -> x == y ? x : AccessMode.READ_WRITE);
@@ -71,6 +75,18 @@ public final class ComputationalElement {
         List<Access> out = new ArrayList<>(modes.size());
         modes.forEach((array, mode) -> out.add(new Access(array, mode)));
         return List.copyOf(out);
+    }
+
+    private static boolean repeatsAnArray(List<Access> accesses) {
+        // A kernel has a handful of pointers: pairwise comparison beats building a set.
+        for (int i = 1; i < accesses.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                if (accesses.get(i).array() == accesses.get(j).array()) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     public ElementKind kind() {

@@ -143,16 +143,7 @@ public final class Scheduler implements AutoCloseable {
             v.submitNanos = System.nanoTime();
             submitted++;
             outstanding++;
-            if (!observers.isEmpty()) {
-                ElementInfo info = info(v.id, element.kind(), element.label(), element.accesses());
-                long[] parentIds = new long[v.parents.length];
-                for (int i = 0; i < parentIds.length; i++) {
-                    parentIds[i] = v.parents[i].id;
-                }
-                for (ScheduleObserver o : observers) {
-                    o.submitted(info, parentIds);
-                }
-            }
+            notifySubmitted(v.id, element.kind(), element.label(), element.accesses(), v.parents);
             pending.addLast(v);
             dispatchLocked();
             if (v.launchRejected) {
@@ -188,15 +179,8 @@ public final class Scheduler implements AutoCloseable {
             if (!observers.isEmpty() && (changedSinceHostLooked || hasOutstanding(deps))) {
                 host = new Vertex(nextElementId++, null, deps);
                 host.label = label;
-                ElementInfo info = info(host.id, mode.writes() ? ElementKind.HOST_WRITE : ElementKind.HOST_READ,
-                        label, List.of(new Access(array, mode)));
-                long[] parentIds = new long[deps.length];
-                for (int i = 0; i < deps.length; i++) {
-                    parentIds[i] = deps[i].id;
-                }
-                for (ScheduleObserver o : observers) {
-                    o.submitted(info, parentIds);
-                }
+                notifySubmitted(host.id, mode.writes() ? ElementKind.HOST_WRITE : ElementKind.HOST_READ, label,
+                        List.of(new Access(array, mode)), deps);
             }
             long begin = System.nanoTime();
             for (Vertex d : deps) {
@@ -711,12 +695,23 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    private static ElementInfo info(long id, ElementKind kind, String label, List<Access> accesses) {
+    /** Tells the observers, if any, that a vertex entered the DAG after {@code parents}. */
+    private void notifySubmitted(long id, ElementKind kind, String label, List<Access> accesses, Vertex[] parents) {
+        if (observers.isEmpty()) {
+            return;
+        }
         List<ArrayUse> uses = new ArrayList<>(accesses.size());
         for (Access a : accesses) {
             uses.add(new ArrayUse(a.array().id(), a.array().toString(), a.mode()));
         }
-        return new ElementInfo(id, kind, label, uses);
+        ElementInfo info = new ElementInfo(id, kind, label, uses);
+        long[] parentIds = new long[parents.length];
+        for (int i = 0; i < parents.length; i++) {
+            parentIds[i] = parents[i].id;
+        }
+        for (ScheduleObserver o : observers) {
+            o.submitted(info, parentIds);
+        }
     }
 
     private void ensureOpen() {

@@ -86,34 +86,38 @@ final class ArrayMemory {
      * (one plain field read when there is none) and reports the failure of such work.
      */
     long readAddress() {
-        if (!tracked.hostReadReady()) {
-            awaitDevice(AccessMode.READ);
-        }
+        awaitReadable();
         return liveAddress();
     }
 
     /** The address for writing elements: first waits for the outstanding device work that touches the array. */
     long writeAddress() {
-        if (!tracked.hostWriteReady()) {
-            awaitDevice(AccessMode.WRITE);
-        }
+        awaitWritable();
         return liveAddress();
     }
 
     /** The host view for a bulk read, after the device work that writes the array. */
     java.lang.foreign.MemorySegment readSegment() {
-        if (!tracked.hostReadReady()) {
-            awaitDevice(AccessMode.READ);
-        }
+        awaitReadable();
         return liveSegment();
     }
 
     /** The host view for a bulk write, after the device work that touches the array. */
     java.lang.foreign.MemorySegment writeSegment() {
+        awaitWritable();
+        return liveSegment();
+    }
+
+    private void awaitReadable() {
+        if (!tracked.hostReadReady()) {
+            awaitDevice(AccessMode.READ);
+        }
+    }
+
+    private void awaitWritable() {
         if (!tracked.hostWriteReady()) {
             awaitDevice(AccessMode.WRITE);
         }
-        return liveSegment();
     }
 
     /**
