@@ -29,4 +29,14 @@ public interface ScheduleObserver {
     /** The scheduler was closed: write out what was gathered. */
     default void closed() {
     }
+
+    /**
+     * An element ran on another cluster member: taken from this scheduler at {@code takenNanos}, run there from
+     * {@code startNanos} to {@code endNanos} (in this process's {@link System#nanoTime()} base, as the cluster
+     * layer estimated them) and reported back just before {@link #completed} is called for it.
+     * {@code ownerDevice} names the device it was taken from, as {@link #launched} does.
+     */
+    default void ranRemotely(long elementId, String ownerDevice, String member, long takenNanos, long startNanos,
+            long endNanos) {
+    }
 }

@@ -13,6 +13,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Runs computational elements on one device asynchronously: each {@link #submit submitted} element's
@@ -126,6 +128,23 @@ public final class Scheduler implements AutoCloseable {
      * Blocks while {@link SchedulerConfig#maxQueued} elements wait for the window.
      */
     public void submit(ComputationalElement element) {
+        submit(element, null);
+    }
+
+    /**
+     * Submits an element that runs on this device and is never taken by a cluster layer, and calls
+     * {@code whenDone} once it completed: with null, or with its error (which is then considered reported and
+     * does not surface at a later synchronize). For running work taken from another member. {@code whenDone}
+     * runs on its own virtual thread, never under the scheduler's lock, and may call the scheduler.
+     */
+    public void submitHere(ComputationalElement element, Consumer<DeviceException> whenDone) {
+        if (whenDone == null) {
+            throw new IllegalArgumentException("submitHere needs a completion callback");
+        }
+        submit(element, whenDone);
+    }
+
+    private void submit(ComputationalElement element, Consumer<DeviceException> whenDone) {
         for (Access a : element.accesses()) {
             if (a.array().owner != this) {
                 throw new IllegalArgumentException(a.array() + " is tracked by another scheduler");
@@ -139,6 +158,10 @@ public final class Scheduler implements AutoCloseable {
                 ensureOpen();
             }
             Vertex v = new Vertex(nextElementId++, element, tracker.parentsOf(element));
+            if (whenDone != null) {
+                v.pinned = true;
+                v.whenDone = whenDone;
+            }
             tracker.record(v, !observers.isEmpty());
             v.submitNanos = System.nanoTime();
             submitted++;
@@ -360,7 +383,7 @@ public final class Scheduler implements AutoCloseable {
         lock.lock();
         try {
             return new Stats(submitted, completedCount, outstanding, inFlight, pending.size(), remote,
-                    ownedStreams.size(), maxInFlightSeen, readyCountLocked());
+                    ownedStreams.size(), maxInFlightSeen, loadLocked().stealable());
         } finally {
             lock.unlock();
         }
@@ -377,46 +400,76 @@ public final class Scheduler implements AutoCloseable {
 
     // ---- the cluster layer's side: ready elements it may take -------------------------------------------------
 
-    /** How many elements are ready: their parents are complete and they are not on a stream yet. */
-    public int readyCount() {
+    /**
+     * What this device has to do now, for a cluster layer's starvation and surplus decisions: {@code ready}
+     * elements (parents complete, not on a stream yet), of which {@code stealable} may be taken, and
+     * {@code running} elements on its streams.
+     */
+    public record Load(int ready, int stealable, int running) {
+    }
+
+    /** The device's {@link Load} now. Linear in the elements waiting for the window (at most maxQueued). */
+    public Load load() {
         lock.lock();
         try {
-            return readyCountLocked();
+            return loadLocked();
         } finally {
             lock.unlock();
         }
     }
 
-    private int readyCountLocked() {
-        int n = 0;
+    private Load loadLocked() {
+        int ready = 0;
+        int stealable = 0;
         for (Vertex v : pending) {
-            if (stealable(v)) {
-                n++;
+            if (v.parentsDone()) {
+                ready++;
+                if (stealable(v)) {
+                    stealable++;
+                }
             }
         }
-        return n;
+        return new Load(ready, stealable, inFlight);
     }
 
-    private static boolean stealable(Vertex v) {
-        return v.element.stream() == null && v.parentsDone()
-                && (v.element.kind() == ElementKind.KERNEL || v.element.kind() == ElementKind.COPY
-                || v.element.kind() == ElementKind.FILL);
+    /** How many elements may be taken now: ready (parents complete, not on a stream yet) and stealable. */
+    public int readyCount() {
+        return load().stealable();
     }
 
     /**
-     * Takes the oldest ready element off this device, or returns null if none is ready. The taker must
-     * {@link StolenElement#complete complete}, {@link StolenElement#fail fail} or
-     * {@link StolenElement#giveBack give back} it; until then its children wait and its arrays stay as they
-     * are (the scheduler keeps the inputs, so losing the taker means giving back and re-running here).
+     * Stealable: a kernel with its source (so another member can build it), on no user stream, parents
+     * complete, not pinned here. Copies and fills are not worth moving: their cost is the bytes themselves.
      */
+    private static boolean stealable(Vertex v) {
+        return !v.pinned && v.element.stream() == null && v.element.work() instanceof Work.Kernel k
+                && k.source() != null && v.parentsDone();
+    }
+
+    /** Takes the oldest stealable element off this device, or returns null if none is ready. See {@link #steal(Predicate)}. */
     public StolenElement steal() {
+        return steal(e -> true);
+    }
+
+    /**
+     * Takes the oldest stealable element that {@code accept} agrees to move (a kernel with its source, on no
+     * user stream, whose parents are complete, not yet on a stream), or returns null if there is none. The
+     * taker must {@link StolenElement#complete complete}, {@link StolenElement#fail fail} or
+     * {@link StolenElement#giveBack give back} it; until then its children wait and its arrays stay as they
+     * are (the scheduler keeps the inputs, so losing the taker means giving back and re-running here). An
+     * element given back is pinned here: it is never taken twice. {@code accept} runs under the scheduler's
+     * lock and must be quick and must not call the scheduler.
+     */
+    public StolenElement steal(Predicate<ComputationalElement> accept) {
         lock.lock();
         try {
+            ensureOpen();
             for (Iterator<Vertex> it = pending.iterator(); it.hasNext();) {
                 Vertex v = it.next();
-                if (stealable(v)) {
+                if (stealable(v) && accept.test(v.element)) {
                     it.remove();
                     v.state = Vertex.State.REMOTE;
+                    v.takenNanos = System.nanoTime();
                     remote++;
                     changed.signalAll();
                     return new StolenElement(this, v);
@@ -428,14 +481,21 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    void completeRemote(Vertex v, DeviceException failure) {
+    void completeRemote(Vertex v, DeviceException failure, String member, long startNanos, long endNanos) {
         lock.lock();
         try {
             checkRemote(v);
             remote--;
-            v.launchNanos = v.submitNanos;
+            v.launchNanos = v.takenNanos;
             v.endNanos = System.nanoTime();
-            finish(v, failure == null ? null : Failure.own(v, failure), v.submitNanos);
+            if (member != null) {
+                long end = Math.min(Math.max(endNanos, v.takenNanos), v.endNanos);
+                long start = Math.min(Math.max(startNanos, v.takenNanos), end);
+                for (ScheduleObserver o : observers) {
+                    o.ranRemotely(v.id, deviceName, member, v.takenNanos, start, end);
+                }
+            }
+            finish(v, failure == null ? null : Failure.own(v, failure), v.takenNanos);
             dispatchable.signal();
         } finally {
             lock.unlock();
@@ -448,6 +508,7 @@ public final class Scheduler implements AutoCloseable {
             checkRemote(v);
             remote--;
             v.state = Vertex.State.PENDING;
+            v.pinned = true;
             // Back to its place in submission order, so it keeps its priority.
             ArrayDeque<Vertex> rest = new ArrayDeque<>();
             while (!pending.isEmpty() && pending.peekLast().id > v.id) {
@@ -648,7 +709,17 @@ public final class Scheduler implements AutoCloseable {
         if (f != null) {
             f.stream = v.element.stream();
             v.failure = f;
-            unreported.addLast(f);
+            if (v.whenDone == null) {
+                unreported.addLast(f);
+            } else {
+                f.report(nextElementId);
+            }
+        }
+        if (v.whenDone != null) {
+            Consumer<DeviceException> done = v.whenDone;
+            DeviceException error = f == null ? null : f.error;
+            v.whenDone = null;
+            Thread.startVirtualThread(() -> done.accept(error));
         }
         v.state = Vertex.State.DONE;
         v.parents = NO_PARENTS;

@@ -36,7 +36,17 @@ public final class StolenElement {
     /** The element ran elsewhere and its results are in its arrays. */
     public void complete() {
         settle();
-        scheduler.completeRemote(vertex, null);
+        scheduler.completeRemote(vertex, null, null, 0, 0);
+    }
+
+    /**
+     * The element ran on {@code member} from {@code startNanos} to {@code endNanos} (this process's
+     * {@link System#nanoTime()} base; clamped to the time it was away) and its results are in its arrays.
+     * Observers see where it ran ({@link ScheduleObserver#ranRemotely}).
+     */
+    public void complete(String member, long startNanos, long endNanos) {
+        settle();
+        scheduler.completeRemote(vertex, null, member, startNanos, endNanos);
     }
 
     /** The element ran elsewhere and failed. */
@@ -45,7 +55,12 @@ public final class StolenElement {
             throw new IllegalArgumentException("fail needs the error");
         }
         settle();
-        scheduler.completeRemote(vertex, error);
+        scheduler.completeRemote(vertex, error, null, 0, 0);
+    }
+
+    /** When the cluster layer took it ({@link System#nanoTime()}). */
+    public long takenNanos() {
+        return vertex.takenNanos;
     }
 
     /** The element did not run elsewhere: it goes back to the scheduler's queue. */

@@ -1,5 +1,6 @@
 package dev.polygpu.runtime;
 
+import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.Event;
 
 /**
@@ -44,6 +45,12 @@ final class Vertex {
     Failure failure;
     /** Set when queueing on the stream threw (an argument error): reported to the submitter if it waits. */
     boolean launchRejected;
+    /** Stays on this device: it was stolen from elsewhere, or given back by a taker ({@link Scheduler#steal}). */
+    boolean pinned;
+    /** Called once when the vertex completes, with its own error or null (elements run for a cluster layer). */
+    java.util.function.Consumer<DeviceException> whenDone;
+    /** Set when a cluster layer took it: when, and (once it reports back) where and when it ran. */
+    long takenNanos;
 
     Vertex(long id, ComputationalElement element, Vertex[] parents) {
         this.id = id;

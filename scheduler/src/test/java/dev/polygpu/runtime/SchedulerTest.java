@@ -319,6 +319,81 @@ class SchedulerTest {
     }
 
     @Test
+    void stealingSkipsRefusedElementsAndNeverTakesAGivenBackElementTwice() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
+        TrackedArray x = k.array(s, "x");
+        TrackedArray y = k.array(s, "y");
+        TrackedArray z = k.array(s, "z");
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, x));      // 1 holds the window
+        s.submit(k.step(y, 3));         // 2 ready
+        s.submit(k.inc(z));             // 3 ready
+        assertEquals(new Scheduler.Load(2, 2, 1), s.load());
+        StolenElement taken = s.steal(e -> e.label().equals("inc"));
+        assertEquals(3, taken.id(), "the predicate refused 'step'");
+        assertNull(s.steal(e -> e.label().equals("inc")));
+        assertTrue(taken.takenNanos() > 0);
+        taken.giveBack();
+        assertEquals(new Scheduler.Load(2, 1, 1), s.load(), "given back: ready, but pinned here");
+        StolenElement other = s.steal();
+        assertEquals(2, other.id(), "3 is never taken twice");
+        assertNull(s.steal());
+        other.giveBack();
+        flag.setInt(0, 1);
+        s.synchronize();
+        assertEquals(3, TestKernels.ints(y)[5]);
+        assertEquals(1, TestKernels.ints(z)[5]);
+    }
+
+    @Test
+    void elementsRunForAnotherMemberCallBackOnceAndAreNeverStolen() throws Exception {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
+        TrackedArray x = k.array(s, "x");
+        TrackedArray y = k.array(s, "y");
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, x));
+        java.util.concurrent.CompletableFuture<DeviceException> done = new java.util.concurrent.CompletableFuture<>();
+        s.submitHere(k.step(y, 9), done::complete);
+        assertEquals(new Scheduler.Load(1, 0, 1), s.load(), "ready but pinned: not stealable");
+        assertNull(s.steal());
+        assertFalse(done.isDone());
+        flag.setInt(0, 1);
+        assertNull(done.get(5, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(9, TestKernels.ints(y)[0]);
+        // A failing element: the callback gets the error, and it does not surface again at synchronize.
+        java.util.concurrent.CompletableFuture<DeviceException> failed = new java.util.concurrent.CompletableFuture<>();
+        s.submitHere(k.fault(y), failed::complete);
+        DeviceException e = failed.get(5, java.util.concurrent.TimeUnit.SECONDS);
+        assertNotNull(e);
+        assertTrue(e.getMessage().contains("fault"), e.getMessage());
+        s.synchronize();
+        assertThrows(IllegalArgumentException.class, () -> s.submitHere(k.inc(y), null));
+    }
+
+    @Test
+    void observersSeeWhereAStolenElementRan() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        s.addObserver(new ScheduleObserver() {
+            @Override
+            public void ranRemotely(long id, String owner, String member, long taken, long start, long end) {
+                seen.add(id + " " + member + " " + (taken <= start) + " " + (start <= end));
+            }
+        });
+        TrackedArray x = k.array(s, "x");
+        TrackedArray y = k.array(s, "y");
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, x));
+        s.submit(k.step(y, 2));
+        StolenElement t = s.steal();
+        // Times from another machine may fall outside the time it was away: they are clamped.
+        t.complete("worker-1", t.takenNanos() - 1_000_000_000L, System.nanoTime() + 1_000_000_000L);
+        assertEquals(java.util.List.of("2 worker-1 true true"), seen);
+        flag.setInt(0, 1);
+        s.synchronize();
+    }
+
+    @Test
     void manyThreadsMaySubmitAndKeepTheirOwnOrder() throws Exception {
         Scheduler s = scheduler(SchedulerConfig.DEFAULT);
         TrackedArray shared = k.array(s, "shared");

@@ -14,8 +14,21 @@ import java.util.Locale;
  * @param parents   the ids of the elements it had to follow, as the scheduler gave them
  * @param placement the device and stream it was launched on, or null
  * @param run       its measured start, end and failure, or null
+ * @param move      where it ran when another cluster member took it, or null
  */
-public record RecordedElement(ElementInfo info, List<Long> parents, Placement placement, Run run) {
+public record RecordedElement(ElementInfo info, List<Long> parents, Placement placement, Run run, Move move) {
+
+    /** An element of this process's schedule that ran here (or has not run yet). */
+    public RecordedElement(ElementInfo info, List<Long> parents, Placement placement, Run run) {
+        this(info, parents, placement, run, null);
+    }
+
+    /**
+     * An element another cluster member took: from {@code ownerDevice} at {@code takenNanos}, run on
+     * {@code member} from {@code startNanos} to {@code endNanos}; its {@link Run} spans the whole time away.
+     */
+    public record Move(String ownerDevice, String member, long takenNanos, long startNanos, long endNanos) {
+    }
 
     /** Where a device element was launched: device, stream, and when it was handed to the stream. */
     public record Placement(String deviceName, int streamId, long launchNanos) {
@@ -56,6 +69,11 @@ public record RecordedElement(ElementInfo info, List<Long> parents, Placement pl
     public String displayName() {
         String label = info.label();
         return label == null || label.isBlank() ? kindName(info.kind()) : label;
+    }
+
+    /** True if another cluster member ran it. */
+    public boolean moved() {
+        return move != null;
     }
 
     public boolean completed() {

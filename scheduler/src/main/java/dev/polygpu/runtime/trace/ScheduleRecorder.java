@@ -32,6 +32,7 @@ public final class ScheduleRecorder implements ScheduleObserver {
         final List<Long> parents;
         RecordedElement.Placement placement;
         RecordedElement.Run run;
+        RecordedElement.Move move;
 
         Entry(ElementInfo info, long[] parents) {
             this.info = info;
@@ -42,7 +43,7 @@ public final class ScheduleRecorder implements ScheduleObserver {
         }
 
         RecordedElement freeze() {
-            return new RecordedElement(info, parents, placement, run);
+            return new RecordedElement(info, parents, placement, run, move);
         }
     }
 
@@ -79,6 +80,15 @@ public final class ScheduleRecorder implements ScheduleObserver {
         Entry entry = byId.get(elementId);
         if (entry != null) {
             entry.placement = new RecordedElement.Placement(deviceName, streamId, nanos);
+        }
+    }
+
+    @Override
+    public synchronized void ranRemotely(long elementId, String ownerDevice, String member, long takenNanos,
+            long startNanos, long endNanos) {
+        Entry entry = byId.get(elementId);
+        if (entry != null) {
+            entry.move = new RecordedElement.Move(ownerDevice, member, takenNanos, startNanos, endNanos);
         }
     }
 

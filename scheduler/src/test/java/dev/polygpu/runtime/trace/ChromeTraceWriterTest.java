@@ -58,6 +58,39 @@ class ChromeTraceWriterTest {
     }
 
     @Test
+    void aStolenElementRunsInItsMembersProcessWithStealFlowsOutAndHome() {
+        long x = schedule.array("x");
+        long y = schedule.array("y");
+        schedule.kernel("make").writes(x).on(1).takes(10).submit();
+        long moved = schedule.kernel("tile").reads(x).writes(y).stolenBy("m2").takes(100).submit();
+        schedule.kernel("use").reads(y).on(1).takes(10).submit();
+        List<Map<String, Object>> events = events();
+        Map<Object, Object> processNames = phase(events, "M").stream()
+                .filter(e -> e.get("name").equals("process_name"))
+                .collect(Collectors.toMap(e -> e.get("pid"), e -> MiniJson.object(e.get("args")).get("name")));
+        List<Map<String, Object>> tiles = phase(events, "X").stream()
+                .filter(e -> MiniJson.object(e.get("args")).get("id").equals(moved)).toList();
+        assertEquals(2, tiles.size(), "one slice at the owner (time away), one where it ran");
+        Map<String, Object> away = tiles.get(0);
+        Map<String, Object> there = tiles.get(1);
+        assertEquals("cpu0", processNames.get(away.get("pid")));
+        assertEquals("member m2", processNames.get(there.get("pid")));
+        assertEquals(100.0, number(away.get("dur")), 1e-9);
+        assertEquals(50.0, number(there.get("dur")), 1e-9, "it ran in the middle half");
+        assertEquals(number(away.get("ts")) + 25, number(there.get("ts")), 1e-9);
+        List<Map<String, Object>> steals = events.stream().filter(e -> "steal".equals(e.get("cat"))).toList();
+        assertEquals(List.of("s", "f", "s", "f"), steals.stream().map(e -> e.get("ph")).toList());
+        assertEquals(List.of(away.get("pid"), there.get("pid"), there.get("pid"), away.get("pid")),
+                steals.stream().map(e -> e.get("pid")).toList());
+        // Dependencies attach to the owner's slice: make → tile and tile → use.
+        List<Map<String, Object>> deps = events.stream().filter(e -> "dependency".equals(e.get("cat"))).toList();
+        assertEquals(4, deps.size());
+        assertTrue(deps.stream().filter(e -> e.get("pid").equals(away.get("pid")))
+                .allMatch(e -> e.get("tid").equals(away.get("tid")) || !e.get("tid").equals(there.get("tid"))));
+        assertFalse(deps.stream().anyMatch(e -> e.get("pid").equals(there.get("pid"))));
+    }
+
+    @Test
     void devicesAreProcessesAndStreamsThreads() {
         diamond();
         List<Map<String, Object>> events = events();

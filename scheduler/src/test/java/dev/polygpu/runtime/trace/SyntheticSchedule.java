@@ -66,6 +66,7 @@ final class SyntheticSchedule {
         private int stream = 1;
         private long micros = 10;
         private String failure;
+        private String member;
 
         private Element(ElementKind kind, String label) {
             this.kind = kind;
@@ -113,6 +114,12 @@ final class SyntheticSchedule {
             return this;
         }
 
+        /** Another cluster member ran it: in the middle half of its time away. */
+        Element stolenBy(String memberId) {
+            member = memberId;
+            return this;
+        }
+
         Element fails(String message) {
             failure = message;
             return this;
@@ -131,6 +138,8 @@ final class SyntheticSchedule {
             long start;
             if (kind.onHost()) {
                 start = Math.max(ready, hostClock);
+            } else if (member != null) {
+                start = Math.max(ready, hostClock);
             } else {
                 String key = device + "/" + stream;
                 observer.launched(id, device, stream, ORIGIN_NANOS + hostClock);
@@ -142,6 +151,10 @@ final class SyntheticSchedule {
                 hostClock = end;
             }
             endById.put(id, end);
+            if (member != null) {
+                observer.ranRemotely(id, device, member, ORIGIN_NANOS + start, ORIGIN_NANOS + start + micros * 250,
+                        ORIGIN_NANOS + end - micros * 250);
+            }
             observer.completed(id, ORIGIN_NANOS + start, ORIGIN_NANOS + end, failure);
             return id;
         }
