@@ -1,0 +1,298 @@
+package dev.polygpu.cluster;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * How a member joins the cluster and steals. Immutable; build with {@link #loopback()} or {@link #parse} and the
+ * {@code with…} methods.
+ *
+ * @param clusterName   members with different names never see each other
+ * @param members       the TCP addresses ({@code host:port}) to look for other members at, one by one
+ * @param bindAddress   the interface this member listens on; loopback unless configured
+ * @param port          the first port to try; the next free one up to {@code port + 99} is taken
+ * @param secret        the shared secret every message proves (HMAC); required unless the bind is loopback
+ * @param role          a program's member (may have work to give) or a worker (lives on stolen work)
+ * @param heartbeat     how often members tell each other they are alive
+ * @param failAfter     a member silent this long is declared dead and its stolen work re-run
+ * @param stealing      false: join, but neither steal nor give (for "without stealing" baselines)
+ * @param threshold     starvation threshold (ready + running below it: steal); 0 = the device's window + 2
+ * @param chunk         most elements per steal reply; 0 = half the window
+ * @param maxHops       how far a steal request is forwarded when its victim has nothing
+ * @param holdInterval  how often a thief tells owners which of their elements it still holds
+ * @param maxFrameBytes the largest message accepted
+ * @param faults        fault injection for tests ({@link FaultInjection#parse}), or null
+ */
+public record ClusterConfig(String clusterName, List<String> members, String bindAddress, int port, String secret,
+        Role role, Duration heartbeat, Duration failAfter, boolean stealing, int threshold, int chunk, int maxHops,
+        Duration holdInterval, int maxFrameBytes, FaultInjection faults) {
+
+    /** What a member is there for. */
+    public enum Role {
+        /** Runs a program: its scheduler has work others may steal, and it steals when starving. */
+        PROGRAM,
+        /** Runs no program: a device that lives on stolen work. */
+        WORKER
+    }
+
+    public static final String DEFAULT_NAME = "polygpu";
+    public static final int DEFAULT_PORT = 5701;
+    /** How many ports from {@link #port} a member tries. */
+    public static final int PORT_COUNT = 100;
+
+    public ClusterConfig {
+        require(clusterName != null && !clusterName.isBlank(), "the cluster name must not be empty");
+        members = List.copyOf(members);
+        for (String m : members) {
+            parseAddress(m);
+        }
+        require(bindAddress != null && !bindAddress.isBlank(), "the bind address must not be empty");
+        require(port > 0 && port + PORT_COUNT - 1 <= 65535, "the port must be in 1.." + (65536 - PORT_COUNT)
+                + ", got " + port);
+        require(role != null, "a member needs a role");
+        // Hazelcast counts both in whole seconds.
+        require(heartbeat != null && heartbeat.toMillis() >= 1000 && heartbeat.toMillis() % 1000 == 0,
+                "the heartbeat interval must be a whole number of seconds, at least 1 s, got " + heartbeat);
+        require(failAfter != null && failAfter.toMillis() % 1000 == 0
+                && failAfter.compareTo(heartbeat.multipliedBy(2)) >= 0,
+                "failAfter must be a whole number of seconds, at least two heartbeats (" + heartbeat.multipliedBy(2)
+                + "), got " + failAfter);
+        require(threshold >= 0, "the steal threshold must be 0 (automatic) or positive, got " + threshold);
+        require(chunk >= 0, "the steal chunk must be 0 (automatic) or positive, got " + chunk);
+        require(maxHops >= 0 && maxHops <= 16, "maxHops must be in 0..16, got " + maxHops);
+        require(holdInterval != null && holdInterval.toMillis() >= 10,
+                "the hold interval must be at least 10 ms, got " + holdInterval);
+        require(maxFrameBytes >= 1 << 16, "maxFrameBytes must be at least 64 KiB, got " + maxFrameBytes);
+        if (secret != null && secret.isEmpty()) {
+            secret = null;
+        }
+        if (secret == null && !isLoopback(bindAddress)) {
+            throw new IllegalArgumentException("binding to " + bindAddress + " (not loopback) needs a cluster "
+                    + "secret: set --cluster-secret / grcuda.ClusterSecret, or the POLYGPU_CLUSTER_SECRET "
+                    + "environment variable, to the same value on every member");
+        }
+    }
+
+    /** A loopback member of cluster {@code polygpu} on port 5701 that looks for members on 127.0.0.1:5701–5703. */
+    public static ClusterConfig loopback() {
+        return new ClusterConfig(DEFAULT_NAME, List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"),
+                "127.0.0.1", DEFAULT_PORT, null, Role.PROGRAM, Duration.ofSeconds(1), Duration.ofSeconds(5), true,
+                0, 0, 2, Duration.ofMillis(250), 512 << 20, null);
+    }
+
+    /**
+     * Parses a comma-separated member list ({@code host:port,host:port}; a missing port means 5701). An
+     * empty string gives an empty list (a member that starts a cluster of its own).
+     */
+    public static List<String> parseMembers(String list) {
+        List<String> out = new ArrayList<>();
+        if (list == null || list.isBlank()) {
+            return out;
+        }
+        for (String part : list.split(",")) {
+            String m = part.strip();
+            if (m.isEmpty()) {
+                continue;
+            }
+            if (m.indexOf(':') < 0) {
+                m = m + ":" + DEFAULT_PORT;
+            }
+            parseAddress(m);
+            out.add(m);
+        }
+        return out;
+    }
+
+    /**
+     * A configuration from option names and values as the launcher and the {@code grcuda.Cluster*} options
+     * give them: {@code members}, {@code name}, {@code bind}, {@code port}, {@code secret}, {@code role}
+     * ({@code program}/{@code worker}), {@code heartbeat} and {@code failAfter} (durations such as
+     * {@code 500ms}, {@code 2s}), {@code stealing} ({@code true}/{@code false}), {@code threshold},
+     * {@code chunk}, {@code maxHops}, {@code faults}. Unknown names are an error.
+     */
+    public static ClusterConfig parse(Map<String, String> options) {
+        ClusterConfig c = loopback();
+        for (Map.Entry<String, String> e : options.entrySet()) {
+            String v = e.getValue() == null ? "" : e.getValue().strip();
+            c = switch (e.getKey()) {
+                case "members" -> c.withMembers(parseMembers(v));
+                case "name" -> c.withName(v);
+                case "bind" -> c.withBind(v);
+                case "port" -> c.withPort(intValue(e.getKey(), v));
+                case "secret" -> c.withSecret(v);
+                case "role" -> c.withRole(role(v));
+                case "heartbeat" -> {
+                    Duration every = duration(e.getKey(), v);
+                    Duration twice = every.multipliedBy(2);
+                    yield c.withHeartbeat(every, c.failAfter.compareTo(twice) < 0 ? twice : c.failAfter);
+                }
+                case "failAfter" -> c.withHeartbeat(c.heartbeat, duration(e.getKey(), v));
+                case "stealing" -> c.withStealing(bool(e.getKey(), v));
+                case "threshold" -> c.withThreshold(intValue(e.getKey(), v));
+                case "chunk" -> c.withChunk(intValue(e.getKey(), v));
+                case "maxHops" -> c.withMaxHops(intValue(e.getKey(), v));
+                case "faults" -> c.withFaults(v.isEmpty() ? null : FaultInjection.parse(v));
+                default -> throw new IllegalArgumentException("unknown cluster option '" + e.getKey()
+                        + "'; known: members, name, bind, port, secret, role, heartbeat, failAfter, stealing, "
+                        + "threshold, chunk, maxHops, faults");
+            };
+        }
+        return c;
+    }
+
+    public ClusterConfig withName(String name) {
+        return new ClusterConfig(name, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+    }
+
+    public ClusterConfig withMembers(List<String> list) {
+        return new ClusterConfig(clusterName, list, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+    }
+
+    public ClusterConfig withBind(String address) {
+        return new ClusterConfig(clusterName, members, address, port, secret, role, heartbeat, failAfter, stealing,
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+    }
+
+    public ClusterConfig withPort(int p) {
+        return new ClusterConfig(clusterName, members, bindAddress, p, secret, role, heartbeat, failAfter, stealing,
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+    }
+
+    public ClusterConfig withSecret(String s) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, s, role, heartbeat, failAfter, stealing,
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+    }
+
+    public ClusterConfig withRole(Role r) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, r, heartbeat, failAfter, stealing,
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+    }
+
+    public ClusterConfig withHeartbeat(Duration every, Duration deadAfter) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, every, deadAfter, stealing,
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+    }
+
+    public ClusterConfig withStealing(boolean on) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, on,
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+    }
+
+    public ClusterConfig withThreshold(int t) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, t, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+    }
+
+    public ClusterConfig withChunk(int c) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, threshold, c, maxHops, holdInterval, maxFrameBytes, faults);
+    }
+
+    public ClusterConfig withMaxHops(int h) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, threshold, chunk, h, holdInterval, maxFrameBytes, faults);
+    }
+
+    public ClusterConfig withHoldInterval(Duration d) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, threshold, chunk, maxHops, d, maxFrameBytes, faults);
+    }
+
+    public ClusterConfig withFaults(FaultInjection f) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, threshold, chunk, maxHops, holdInterval, maxFrameBytes, f);
+    }
+
+    /** Never shows the secret. */
+    @Override
+    public String toString() {
+        return "ClusterConfig[name=" + clusterName + ", members=" + members + ", bind=" + bindAddress + ":" + port
+                + ", secret=" + (secret == null ? "none (loopback)" : "****") + ", role="
+                + role.name().toLowerCase(Locale.ROOT) + ", heartbeat=" + heartbeat + ", failAfter=" + failAfter
+                + ", stealing=" + stealing + ", threshold=" + (threshold == 0 ? "auto" : threshold) + ", chunk="
+                + (chunk == 0 ? "auto" : chunk) + ", maxHops=" + maxHops + (faults == null ? "" : ", faults="
+                + faults) + "]";
+    }
+
+    static boolean isLoopback(String address) {
+        try {
+            return InetAddress.getByName(address).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    private static void parseAddress(String m) {
+        int colon = m.lastIndexOf(':');
+        if (colon <= 0 || colon == m.length() - 1) {
+            throw new IllegalArgumentException("member address '" + m + "' must be host:port, e.g. 127.0.0.1:5701");
+        }
+        String port = m.substring(colon + 1);
+        int p;
+        try {
+            p = Integer.parseInt(port);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("member address '" + m + "' has port '" + port
+                    + "', which is not a number (port ranges are not accepted: list members one by one)");
+        }
+        if (p <= 0 || p > 65535) {
+            throw new IllegalArgumentException("member address '" + m + "' has port " + p + ", outside 1..65535");
+        }
+    }
+
+    private static Role role(String v) {
+        return switch (v.toLowerCase(Locale.ROOT)) {
+            case "program" -> Role.PROGRAM;
+            case "worker" -> Role.WORKER;
+            default -> throw new IllegalArgumentException("cluster role must be 'program' or 'worker', got '" + v
+                    + "'");
+        };
+    }
+
+    private static int intValue(String name, String v) {
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("cluster option '" + name + "' must be an integer, got '" + v + "'");
+        }
+    }
+
+    private static boolean bool(String name, String v) {
+        return switch (v.toLowerCase(Locale.ROOT)) {
+            case "true", "on", "yes" -> true;
+            case "false", "off", "no" -> false;
+            default -> throw new IllegalArgumentException("cluster option '" + name + "' must be true or false, got '"
+                    + v + "'");
+        };
+    }
+
+    /** A duration such as {@code 250ms}, {@code 2s} or {@code 1.5s}; a bare number is seconds. */
+    static Duration duration(String name, String v) {
+        String s = v.toLowerCase(Locale.ROOT).strip();
+        try {
+            if (s.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).strip()));
+            }
+            if (s.endsWith("s")) {
+                s = s.substring(0, s.length() - 1).strip();
+            }
+            return Duration.ofNanos(Math.round(Double.parseDouble(s) * 1e9));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("cluster option '" + name + "' must be a duration such as 500ms or "
+                    + "2s, got '" + v + "'");
+        }
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

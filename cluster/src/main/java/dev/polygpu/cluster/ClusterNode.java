@@ -1,0 +1,1029 @@
+package dev.polygpu.cluster;
+
+import dev.polygpu.cluster.policy.BandwidthEstimator;
+import dev.polygpu.cluster.policy.CostGate;
+import dev.polygpu.cluster.policy.Forwarding;
+import dev.polygpu.cluster.policy.KernelCostModel;
+import dev.polygpu.cluster.policy.LatencyHistogram;
+import dev.polygpu.cluster.policy.RequestTracker;
+import dev.polygpu.cluster.policy.StealSettings;
+import dev.polygpu.cluster.policy.Starvation;
+import dev.polygpu.cluster.policy.Surplus;
+import dev.polygpu.cluster.policy.VictimChooser;
+import dev.polygpu.cluster.wire.ArrayData;
+import dev.polygpu.cluster.wire.Handback;
+import dev.polygpu.cluster.wire.HandbackReason;
+import dev.polygpu.cluster.wire.Holding;
+import dev.polygpu.cluster.wire.Leaving;
+import dev.polygpu.cluster.wire.Message;
+import dev.polygpu.cluster.wire.SharedSecret;
+import dev.polygpu.cluster.wire.StealReply;
+import dev.polygpu.cluster.wire.StealRequest;
+import dev.polygpu.cluster.wire.WireCodec;
+import dev.polygpu.cluster.wire.WireException;
+import dev.polygpu.cluster.wire.WorkItem;
+import dev.polygpu.cluster.wire.WorkResult;
+import dev.polygpu.device.CudaError;
+import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.Dim3;
+import dev.polygpu.device.KernelArg;
+import dev.polygpu.device.KernelArgs;
+import dev.polygpu.device.KernelFunction;
+import dev.polygpu.device.LaunchConfig;
+import dev.polygpu.device.UnifiedBuffer;
+import dev.polygpu.runtime.Access;
+import dev.polygpu.runtime.AccessMode;
+import dev.polygpu.runtime.ComputationalElement;
+import dev.polygpu.runtime.ElementInfo;
+import dev.polygpu.runtime.ElementMessage;
+import dev.polygpu.runtime.ScheduleObserver;
+import dev.polygpu.runtime.Scheduler;
+import dev.polygpu.runtime.StolenElement;
+import dev.polygpu.runtime.TrackedArray;
+import dev.polygpu.runtime.Work;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.random.RandomGenerator;
+
+/**
+ * One member of a polygpu cluster, attached to the {@link Scheduler} of its device. As a <em>thief</em> it
+ * notices when its device starves (ready + running elements below the threshold), asks one victim at a time
+ * for work, runs what it gets on its own device and sends the results home. As a <em>victim</em> (a member
+ * running a program) it gives surplus ready kernels, never dropping below its own threshold and only where the
+ * cost gate says moving the inputs is cheaper than the kernel, keeps their inputs until the results are
+ * accepted, and re-runs them here if the thief is lost. Protocol and guarantees: {@code docs/cluster.md}.
+ *
+ * <p>Thread-safety: messages are handled on virtual threads; {@link #lock} guards the owner's and thief's
+ * tables; the stealing loop runs on a virtual thread of its own. Scheduler calls are made without the lock.
+ */
+public final class ClusterNode implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ClusterNode.class.getName());
+    /** How long a graceful leave waits for the elements it holds to finish before handing them back. */
+    static final Duration LEAVE_TIMEOUT = Duration.ofSeconds(30);
+
+    /** An element of this member that another member holds. */
+    private static final class Given {
+        final long stealId;
+        final StolenElement element;
+        final String thief;
+        final long epoch;
+        final long sentNanos;
+        final long inputBytes;
+        final String kernel;
+        long lastHeardNanos;
+
+        Given(long stealId, StolenElement element, String thief, long epoch, long sentNanos, long inputBytes,
+                String kernel) {
+            this.stealId = stealId;
+            this.element = element;
+            this.thief = thief;
+            this.epoch = epoch;
+            this.sentNanos = sentNanos;
+            this.inputBytes = inputBytes;
+            this.kernel = kernel;
+            this.lastHeardNanos = sentNanos;
+        }
+    }
+
+    /** An element of another member that this member runs. */
+    private static final class Held {
+        final String owner;
+        final long stealId;
+        final long epoch;
+        final long receivedNanos;
+        /** Set when the owner is gone or the element was handed back: the result is not sent. */
+        volatile boolean abandoned;
+
+        Held(String owner, long stealId, long epoch, long receivedNanos) {
+            this.owner = owner;
+            this.stealId = stealId;
+            this.epoch = epoch;
+            this.receivedNanos = receivedNanos;
+        }
+    }
+
+    private final ClusterConfig config;
+    private final Scheduler scheduler;
+    private final SharedSecret key;
+    private final StealSettings settings;
+    private final VictimChooser chooser;
+    /** Guarded by {@link #lock}. */
+    private final RequestTracker requests = new RequestTracker();
+    private final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+    private final KernelCostModel costs = new KernelCostModel(0.25);
+    private final BandwidthEstimator bandwidth = new BandwidthEstimator(500e6, 200_000, 0.25);
+    private final CostGate gate;
+    private final LatencyHistogram latency = new LatencyHistogram();
+    private final KernelCache kernels;
+    private final RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
+    private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
+    private final long epoch;
+    private final long lostAfterNanos;
+    private final long joinedNanos = System.nanoTime();
+    private final Object lock = new Object();
+    /** Owner side: stealId → the element away. Guarded by {@link #lock}. */
+    private final Map<Long, Given> given = new HashMap<>();
+    /** Thief side: the elements of others running here. Guarded by {@link #lock}. */
+    private final Map<String, Map<Long, Held>> held = new HashMap<>();
+    /** Members declared dead, so their late results are recognised (bounded). Guarded by {@link #lock}. */
+    private final Map<String, Boolean> dead = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > 1024;
+        }
+    };
+    private final Set<String> refusedLogged = ConcurrentHashMap.newKeySet();
+    private final Set<String> leavingPeers = ConcurrentHashMap.newKeySet();
+    /** Kernel names of this device's launched elements, for their run times (cost model). */
+    private final Map<Long, String> launchedKernels = new ConcurrentHashMap<>();
+    private final Transport transport;
+    private final Thread loop;
+    private long nextStealId = 1;
+    private volatile boolean leaving;
+    private volatile boolean closed;
+    private volatile String lostReason;
+    private volatile long firstStolenNanos = -1;
+    private final AtomicLong stolen = new AtomicLong();
+    private final AtomicLong givenCount = new AtomicLong();
+    private final AtomicLong completedRemote = new AtomicLong();
+    private final AtomicLong rerun = new AtomicLong();
+    private final AtomicLong rejected = new AtomicLong();
+    private final AtomicLong requestCount = new AtomicLong();
+    private final AtomicLong emptyReplies = new AtomicLong();
+    private final AtomicLong forwarded = new AtomicLong();
+    private final AtomicLong bytesSent = new AtomicLong();
+    private final AtomicLong bytesReceived = new AtomicLong();
+
+    private ClusterNode(ClusterConfig config, Scheduler scheduler, TransportFactory transports) {
+        this.config = config;
+        this.scheduler = scheduler;
+        this.key = config.secret() != null ? SharedSecret.of(config.secret())
+                : SharedSecret.loopbackDefault(config.clusterName());
+        StealSettings s = StealSettings.defaults(scheduler.inFlightWindow());
+        if (config.threshold() > 0) {
+            s = s.withThreshold(config.threshold());
+        }
+        if (config.chunk() > 0) {
+            s = s.withChunk(config.chunk());
+        }
+        this.settings = s.withMaxHops(config.maxHops());
+        this.gate = new CostGate(settings, costs, bandwidth);
+        this.kernels = new KernelCache(scheduler.device());
+        this.epoch = random.nextLong() & Long.MAX_VALUE | 1;
+        this.lostAfterNanos = Math.max(config.holdInterval().toNanos() * 8, Duration.ofSeconds(2).toNanos());
+        scheduler.addObserver(new ScheduleObserver() {
+            @Override
+            public void submitted(ElementInfo element, long[] parents) {
+                if (element.kind() == dev.polygpu.runtime.ElementKind.KERNEL) {
+                    launchedKernels.put(element.id(), element.label());
+                }
+            }
+
+            @Override
+            public void completed(long elementId, long startNanos, long endNanos, String failure) {
+                String kernel = launchedKernels.remove(elementId);
+                if (kernel != null && failure == null && endNanos > startNanos) {
+                    synchronized (costs) {
+                        costs.observe(kernel, endNanos - startNanos);
+                    }
+                }
+                LockSupport.unpark(ClusterNode.this.loopThread());
+            }
+        });
+        String nonce = HexFormat.of().formatHex(randomBytes(16));
+        Map<String, String> attributes = Map.of(HazelcastTransport.ROLE, config.role().name().toLowerCase(
+                java.util.Locale.ROOT), HazelcastTransport.NONCE, nonce, HazelcastTransport.PROOF, proof(nonce));
+        Transport t = transports.start(config, attributes, new Transport.Listener() {
+            @Override
+            public void received(String from, byte[] frame) {
+                if (!closed) {
+                    handlers.execute(() -> {
+                        awaitStarted();
+                        handle(from, frame);
+                    });
+                }
+            }
+
+            @Override
+            public void membersChanged(List<String> joined, List<String> left) {
+                handlers.execute(() -> {
+                    awaitStarted();
+                    onMembersChanged(joined, left);
+                });
+            }
+
+            @Override
+            public void selfLeft(String why) {
+                onSelfLeft(why);
+            }
+        });
+        if (config.faults() != null) {
+            t = new FaultyTransport(t, config.faults());
+        }
+        this.transport = t;
+        this.chooser = new VictimChooser(t.self());
+        for (Peer p : transport.peers()) {
+            checkProof(p);
+        }
+        this.loop = Thread.ofVirtual().name("polygpu-cluster-" + shortId(transport.self())).start(this::run);
+        started.countDown();
+        LOG.log(System.Logger.Level.DEBUG, () -> "joined " + config + " as " + transport.self());
+    }
+
+    /** Creates the transport; tests substitute their own. */
+    interface TransportFactory {
+        Transport start(ClusterConfig config, Map<String, String> attributes, Transport.Listener listener);
+    }
+
+    /** Joins the cluster {@code config} names with {@code scheduler}'s device; returns once joined. */
+    public static ClusterNode start(ClusterConfig config, Scheduler scheduler) {
+        if (config == null || scheduler == null) {
+            throw new IllegalArgumentException("a cluster node needs a configuration and a scheduler");
+        }
+        return new ClusterNode(config, scheduler, HazelcastTransport::start);
+    }
+
+    static ClusterNode start(ClusterConfig config, Scheduler scheduler, TransportFactory transports) {
+        return new ClusterNode(config, scheduler, transports);
+    }
+
+    private Thread loopThread() {
+        return loop;
+    }
+
+    private void awaitStarted() {
+        try {
+            started.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** This member's id (Hazelcast's member UUID). */
+    public String memberId() {
+        return transport.self();
+    }
+
+    public ClusterConfig config() {
+        return config;
+    }
+
+    /** The stealing policy in force (thresholds resolved against the device's window). */
+    public StealSettings settings() {
+        return settings;
+    }
+
+    /** The ids of the other members now. */
+    public List<String> peers() {
+        List<String> ids = new ArrayList<>();
+        for (Peer p : transport.peers()) {
+            ids.add(p.id());
+        }
+        return ids;
+    }
+
+    /** The counters now. */
+    public ClusterStats stats() {
+        return new ClusterStats(transport.self(), transport.peers().size() + 1, stolen.get(), givenCount.get(),
+                completedRemote.get(), rerun.get(), rejected.get(), requestCount.get(), emptyReplies.get(),
+                forwarded.get(), bytesSent.get(), bytesReceived.get(), latency.count() == 0 ? -1
+                : latency.percentile(50), latency.count() == 0 ? -1 : latency.percentile(99), firstStolenNanos);
+    }
+
+    /** Elements of this member running elsewhere now. */
+    public int away() {
+        synchronized (lock) {
+            return given.size();
+        }
+    }
+
+    /** Elements of other members running here now. */
+    public int holding() {
+        synchronized (lock) {
+            int n = 0;
+            for (Map<Long, Held> m : held.values()) {
+                n += m.size();
+            }
+            return n;
+        }
+    }
+
+    // ---- the stealing loop -----------------------------------------------------------------------------------
+
+    private void run() {
+        long tick = TimeUnit.MILLISECONDS.toNanos(1);
+        long nextHold = System.nanoTime();
+        while (!closed) {
+            try {
+                long now = System.nanoTime();
+                boolean idle;
+                synchronized (lock) {
+                    String victim = requests.outstanding() ? requests.victim() : null;
+                    if (requests.expire(now, settings.requestTimeoutNanos())) {
+                        emptyReplies.incrementAndGet();
+                        chooser.onReply(victim, 0);
+                    }
+                    idle = !requests.outstanding();
+                }
+                if (config.stealing() && !leaving && lostReason == null && idle) {
+                    maybeSteal(now);
+                }
+                if (now >= nextHold) {
+                    nextHold = now + config.holdInterval().toNanos();
+                    sendHolding();
+                    reclaimLost(now);
+                }
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "the cluster stealing loop hit an error; it goes on", e);
+            }
+            LockSupport.parkNanos(this, tick);
+        }
+    }
+
+    private void maybeSteal(long now) {
+        Scheduler.Load load = scheduler.load();
+        if (!Starvation.starving(load.ready(), load.running(), settings.threshold())) {
+            return;
+        }
+        List<String> candidates = victims();
+        String victim;
+        long id;
+        synchronized (lock) {
+            victim = chooser.choose(candidates, random);
+            if (victim == null || requests.outstanding()) {
+                return;
+            }
+            id = requests.begin(victim, now);
+        }
+        int wanted = Math.max(1, settings.threshold() - load.ready() - load.running());
+        requestCount.incrementAndGet();
+        send(victim, new StealRequest(transport.self(), id, transport.self(), 0, wanted));
+    }
+
+    /** Members that may have work to give: programs that prove the secret and are not leaving. */
+    private List<String> victims() {
+        List<String> out = new ArrayList<>();
+        for (Peer p : transport.peers()) {
+            if (p.attribute(HazelcastTransport.ROLE).equals("program") && checkProof(p)
+                    && !leavingPeers.contains(p.id())) {
+                out.add(p.id());
+            }
+        }
+        return out;
+    }
+
+    // ---- messages --------------------------------------------------------------------------------------------
+
+    private void handle(String from, byte[] frame) {
+        Message m;
+        try {
+            m = WireCodec.decode(frame, key, config.maxFrameBytes());
+        } catch (WireException e) {
+            rejected.incrementAndGet();
+            String who = from == null ? "a member that left" : describe(from);
+            if (refusedLogged.add("frame:" + from + ":" + e.reason())) {
+                LOG.log(System.Logger.Level.WARNING, "refused a message from " + who + ": " + e.getMessage()
+                        + (e.reason() == WireException.Reason.BAD_MAC ? " (it does not prove the cluster secret; "
+                        + "give every member the same --cluster-secret)" : ""));
+            }
+            return;
+        }
+        if (from != null && !from.equals(m.sender())) {
+            rejected.incrementAndGet();
+            LOG.log(System.Logger.Level.WARNING, "refused a message that " + describe(from) + " sent in the name of "
+                    + m.sender());
+            return;
+        }
+        try {
+            switch (m) {
+                case StealRequest r -> onStealRequest(r);
+                case StealReply r -> onStealReply(r);
+                case WorkResult r -> onWorkResult(r);
+                case Handback h -> onHandback(h);
+                case Holding h -> onHolding(h);
+                case Leaving l -> leavingPeers.add(l.sender());
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "handling " + m.getClass().getSimpleName() + " from "
+                    + describe(m.sender()) + " failed", e);
+        }
+    }
+
+    private void onStealRequest(StealRequest r) {
+        String thief = r.thief();
+        if (thief.equals(transport.self())) {
+            // Forwarded back to its own thief: nothing here for it.
+            onStealReply(new StealReply(transport.self(), r.requestId(), List.of()));
+            return;
+        }
+        List<WorkItem> items = new ArrayList<>();
+        if (config.stealing() && !leaving && lostReason == null && isProven(thief)) {
+            Scheduler.Load load = scheduler.load();
+            int n = Math.min(load.stealable(), Surplus.giveable(load.ready(), load.running(), settings.threshold(),
+                    Math.min(settings.chunk(), Math.max(1, r.wanted()))));
+            for (int i = 0; i < n; i++) {
+                StolenElement e = scheduler.steal(this::worthMoving);
+                if (e == null) {
+                    break;
+                }
+                items.add(give(e, thief));
+            }
+        } else if (!isProven(thief)) {
+            rejected.incrementAndGet();
+        }
+        if (!items.isEmpty()) {
+            if (!send(thief, new StealReply(transport.self(), r.requestId(), items))) {
+                for (WorkItem item : items) {
+                    takeBack(item.stealId(), thief, "its thief could not be reached");
+                }
+            }
+            return;
+        }
+        List<String> candidates = victims();
+        String next;
+        synchronized (lock) {
+            next = Forwarding.next(thief, transport.self(), r.hops(), settings.maxHops(), chooser.lastVictim(),
+                    candidates, random);
+        }
+        if (next != null) {
+            forwarded.incrementAndGet();
+            send(next, new StealRequest(transport.self(), r.requestId(), thief, r.hops() + 1, r.wanted()));
+        } else {
+            send(thief, new StealReply(transport.self(), r.requestId(), List.of()));
+        }
+    }
+
+    private boolean worthMoving(ComputationalElement e) {
+        long bytes = 0;
+        for (Access a : e.accesses()) {
+            if (a.mode().reads()) {
+                bytes += a.array().bytes();
+            }
+        }
+        synchronized (costs) {
+            return gate.worthMoving(e.label(), bytes);
+        }
+    }
+
+    /** Registers a taken element and packs it with the bytes of the arrays it reads. */
+    private WorkItem give(StolenElement e, String thief) {
+        List<ArrayData> inputs = new ArrayList<>();
+        long bytes = 0;
+        for (Access a : e.element().accesses()) {
+            if (a.mode().reads()) {
+                MemorySegment view = a.array().buffer().hostView().asSlice(0, a.array().bytes());
+                byte[] data = view.toArray(ValueLayout.JAVA_BYTE);
+                inputs.add(new ArrayData(a.array().id(), 0, data));
+                bytes += data.length;
+            }
+        }
+        long id;
+        synchronized (lock) {
+            id = nextStealId++;
+            given.put(id, new Given(id, e, thief, epoch, System.nanoTime(), bytes, e.element().label()));
+        }
+        givenCount.incrementAndGet();
+        bytesSent.addAndGet(bytes);
+        return new WorkItem(id, epoch, e.message(), inputs);
+    }
+
+    private void onStealReply(StealReply r) {
+        long now = System.nanoTime();
+        boolean current;
+        long latencyNanos;
+        synchronized (lock) {
+            current = requests.accept(r.requestId(), now);
+            latencyNanos = current ? requests.lastLatencyNanos() : 0;
+            if (current) {
+                chooser.onReply(r.sender(), r.items().size());
+            }
+        }
+        if (!current) {
+            rejected.incrementAndGet();
+            if (!r.items().isEmpty()) {
+                List<Long> ids = new ArrayList<>();
+                for (WorkItem item : r.items()) {
+                    ids.add(item.stealId());
+                }
+                send(r.sender(), new Handback(transport.self(), ids, HandbackReason.STALE_REPLY));
+            }
+            return;
+        }
+        if (r.items().isEmpty()) {
+            emptyReplies.incrementAndGet();
+            return;
+        }
+        latency.record(latencyNanos);
+        for (WorkItem item : r.items()) {
+            runStolen(r.sender(), item, now);
+        }
+        LockSupport.unpark(loop);
+    }
+
+    /** Runs an element of {@code owner} here and sends its results home when it completes. */
+    private void runStolen(String owner, WorkItem item, long receivedNanos) {
+        Held h = new Held(owner, item.stealId(), item.epoch(), receivedNanos);
+        if (leaving || lostReason != null) {
+            send(owner, new Handback(transport.self(), List.of(item.stealId()), HandbackReason.LEAVING));
+            return;
+        }
+        synchronized (lock) {
+            held.computeIfAbsent(owner, o -> new HashMap<>()).put(item.stealId(), h);
+        }
+        stolen.incrementAndGet();
+        Map<Long, TrackedArray> arrays = new LinkedHashMap<>();
+        try {
+            ElementMessage m = item.element();
+            if (m.source() == null) {
+                throw new DeviceException(CudaError.NOT_SUPPORTED, "the element carries no kernel source");
+            }
+            KernelFunction function = kernels.get(m.source());
+            Map<Long, byte[]> inputs = new HashMap<>();
+            for (ArrayData d : item.inputs()) {
+                inputs.put(d.arrayId(), d.bytes());
+                bytesReceived.addAndGet(d.bytes().length);
+            }
+            Map<Long, AccessMode> modes = new LinkedHashMap<>();
+            KernelArgs.Builder args = KernelArgs.builder();
+            for (ElementMessage.Arg a : m.args()) {
+                switch (a) {
+                    case ElementMessage.ArrayArg arr -> {
+                        TrackedArray t = arrays.get(arr.arrayId());
+                        if (t == null) {
+                            t = localArray(owner, arr, inputs.get(arr.arrayId()));
+                            arrays.put(arr.arrayId(), t);
+                        }
+                        modes.merge(arr.arrayId(), arr.mode(), ClusterNode::union);
+                        args.pointer(t.buffer(), arr.byteOffset());
+                    }
+                    case ElementMessage.ScalarArg s -> args.add(new KernelArg.Scalar(s.type(), s.bits()));
+                }
+            }
+            List<Access> accesses = new ArrayList<>();
+            for (Map.Entry<Long, AccessMode> e : modes.entrySet()) {
+                accesses.add(new Access(arrays.get(e.getKey()), e.getValue()));
+            }
+            int[] g = m.grid();
+            int[] b = m.block();
+            LaunchConfig launch = new LaunchConfig(new Dim3(g[0], g[1], g[2]), new Dim3(b[0], b[1], b[2]),
+                    Math.toIntExact(m.sharedBytes()));
+            ComputationalElement ce = ComputationalElement.kernel(m.label(), accesses,
+                    new Work.Kernel(function, launch, args.build(), m.source()), null);
+            long submitted = System.nanoTime();
+            if (firstStolenNanos < 0) {
+                firstStolenNanos = submitted - joinedNanos;
+            }
+            scheduler.submitHere(ce, error -> finishStolen(h, m, arrays, submitted, error));
+        } catch (RuntimeException e) {
+            // It cannot run here (compile error on this device, a launch this device refuses, no memory):
+            // the owner runs it, which gives the authoritative result.
+            LOG.log(System.Logger.Level.WARNING, "cannot run " + item.element().label() + " from "
+                    + describe(owner) + " here; handing it back: " + e.getMessage());
+            release(arrays);
+            dropHeld(h);
+            send(owner, new Handback(transport.self(), List.of(item.stealId()), HandbackReason.CANNOT_RUN));
+        }
+    }
+
+    private TrackedArray localArray(String owner, ElementMessage.ArrayArg arr, byte[] input) {
+        UnifiedBuffer buffer = scheduler.device().allocate(arr.arrayBytes());
+        try {
+            MemorySegment view = buffer.hostView();
+            if (input != null) {
+                if (input.length != arr.arrayBytes()) {
+                    throw new DeviceException(CudaError.INVALID_VALUE, "array " + arr.arrayId() + " came with "
+                            + input.length + " bytes, but the element says it has " + arr.arrayBytes());
+                }
+                MemorySegment.copy(input, 0, view, ValueLayout.JAVA_BYTE, 0, input.length);
+            } else {
+                // Write-only ('out'): not sent; the kernel is expected to write all of it.
+                view.asSlice(0, arr.arrayBytes()).fill((byte) 0);
+            }
+            return scheduler.track("array " + arr.arrayId() + " of member " + shortId(owner), buffer,
+                    arr.arrayBytes());
+        } catch (RuntimeException e) {
+            buffer.free();
+            throw e;
+        }
+    }
+
+    private static AccessMode union(AccessMode a, AccessMode b) {
+        boolean reads = a.reads() || b.reads();
+        boolean writes = a.writes() || b.writes();
+        return reads && writes ? AccessMode.READ_WRITE : writes ? AccessMode.WRITE : AccessMode.READ;
+    }
+
+    private void finishStolen(Held h, ElementMessage m, Map<Long, TrackedArray> arrays, long submittedNanos,
+            DeviceException error) {
+        long now = System.nanoTime();
+        try {
+            if (h.abandoned) {
+                return;
+            }
+            List<ArrayData> outputs = new ArrayList<>();
+            long bytes = 0;
+            if (error == null) {
+                Map<Long, Boolean> writes = new HashMap<>();
+                for (ElementMessage.Arg a : m.args()) {
+                    if (a instanceof ElementMessage.ArrayArg arr && arr.mode().writes()) {
+                        writes.put(arr.arrayId(), Boolean.TRUE);
+                    }
+                }
+                for (Long id : writes.keySet()) {
+                    TrackedArray t = arrays.get(id);
+                    byte[] data = t.buffer().hostView().asSlice(0, t.bytes()).toArray(ValueLayout.JAVA_BYTE);
+                    outputs.add(new ArrayData(id, 0, data));
+                    bytes += data.length;
+                }
+            }
+            WorkResult result = new WorkResult(transport.self(), h.stealId, h.epoch, error == null,
+                    error == null ? null : error.error().name() + ": " + error.getMessage(),
+                    submittedNanos - h.receivedNanos, now - submittedNanos, outputs);
+            if (send(h.owner, result)) {
+                bytesSent.addAndGet(bytes);
+            }
+        } finally {
+            release(arrays);
+            dropHeld(h);
+            LockSupport.unpark(loop);
+        }
+    }
+
+    private void release(Map<Long, TrackedArray> arrays) {
+        for (TrackedArray t : arrays.values()) {
+            scheduler.release(t);
+            t.buffer().free();
+        }
+    }
+
+    private void dropHeld(Held h) {
+        synchronized (lock) {
+            Map<Long, Held> m = held.get(h.owner);
+            if (m != null) {
+                m.remove(h.stealId, h);
+                if (m.isEmpty()) {
+                    held.remove(h.owner);
+                }
+            }
+            lock.notifyAll();
+        }
+    }
+
+    private void onWorkResult(WorkResult r) {
+        Given g;
+        synchronized (lock) {
+            g = given.get(r.stealId());
+            if (g == null || !g.thief.equals(r.sender()) || g.epoch != r.epoch()) {
+                rejected.incrementAndGet();
+                boolean fromDead = dead.containsKey(r.sender());
+                LOG.log(System.Logger.Level.DEBUG, () -> "dropped a " + (fromDead ? "late" : "duplicate or stale")
+                        + " result for steal " + r.stealId() + " from " + describe(r.sender()));
+                return;
+            }
+            given.remove(r.stealId());
+        }
+        if (!r.ok()) {
+            g.element.fail(new DeviceException(CudaError.LAUNCH_FAILED, "it ran on cluster member "
+                    + describe(r.sender()) + " and failed there: " + r.error()));
+            completedRemote.incrementAndGet();
+            return;
+        }
+        String invalid = checkOutputs(g.element.element(), r.outputs());
+        if (invalid != null) {
+            rejected.incrementAndGet();
+            LOG.log(System.Logger.Level.WARNING, "refused the result of " + g.element.element().label() + " from "
+                    + describe(r.sender()) + " (" + invalid + "); running it here");
+            rerun.incrementAndGet();
+            g.element.giveBack();
+            return;
+        }
+        long bytes = 0;
+        for (ArrayData d : r.outputs()) {
+            TrackedArray t = arrayOf(g.element.element(), d.arrayId());
+            MemorySegment.copy(d.bytes(), 0, t.buffer().hostView(), ValueLayout.JAVA_BYTE, d.byteOffset(),
+                    d.bytes().length);
+            bytes += d.bytes().length;
+        }
+        bytesReceived.addAndGet(bytes);
+        long now = System.nanoTime();
+        g.element.complete(shortId(r.sender()), now - r.runNanos(), now);
+        completedRemote.incrementAndGet();
+        long transfer = now - g.sentNanos - r.queueNanos() - r.runNanos();
+        synchronized (costs) {
+            costs.observe(g.kernel, r.runNanos());
+            if (transfer > 0) {
+                bandwidth.observe(g.inputBytes + bytes, transfer);
+            }
+        }
+    }
+
+    /** Null if the outputs write only arrays the element writes, within their sizes; else what is wrong. */
+    private static String checkOutputs(ComputationalElement e, List<ArrayData> outputs) {
+        for (ArrayData d : outputs) {
+            TrackedArray t = arrayOf(e, d.arrayId());
+            if (t == null) {
+                return "it returned bytes for array " + d.arrayId() + ", which the element does not write";
+            }
+            if (d.byteOffset() < 0 || d.byteOffset() + d.bytes().length > t.bytes()) {
+                return "it returned bytes " + d.byteOffset() + ".." + (d.byteOffset() + d.bytes().length)
+                        + " for array " + t.name() + " of " + t.bytes() + " bytes";
+            }
+        }
+        return null;
+    }
+
+    private static TrackedArray arrayOf(ComputationalElement e, long arrayId) {
+        for (Access a : e.accesses()) {
+            if (a.array().id() == arrayId && a.mode().writes()) {
+                return a.array();
+            }
+        }
+        return null;
+    }
+
+    private void onHandback(Handback h) {
+        for (long id : h.stealIds()) {
+            takeBack(id, h.sender(), switch (h.reason()) {
+                case STALE_REPLY -> "its thief had given up waiting for it";
+                case LEAVING -> "its thief is leaving the cluster";
+                case CANNOT_RUN -> "its thief cannot run it";
+            });
+        }
+    }
+
+    /** Runs a given element here after all; false if it is not (or no longer) away with {@code thief}. */
+    private boolean takeBack(long stealId, String thief, String why) {
+        Given g;
+        synchronized (lock) {
+            g = given.get(stealId);
+            if (g == null || !g.thief.equals(thief)) {
+                return false;
+            }
+            given.remove(stealId);
+        }
+        LOG.log(System.Logger.Level.DEBUG, () -> "running " + g.element.element().label() + " here: " + why);
+        rerun.incrementAndGet();
+        g.element.giveBack();
+        return true;
+    }
+
+    private void onHolding(Holding h) {
+        long now = System.nanoTime();
+        synchronized (lock) {
+            for (long id : h.stealIds()) {
+                Given g = given.get(id);
+                if (g != null && g.thief.equals(h.sender())) {
+                    g.lastHeardNanos = now;
+                }
+            }
+        }
+    }
+
+    /** Thief side: tells each owner which of its elements run here, so it does not re-run them. */
+    private void sendHolding() {
+        Map<String, List<Long>> byOwner = new HashMap<>();
+        synchronized (lock) {
+            for (Map.Entry<String, Map<Long, Held>> e : held.entrySet()) {
+                byOwner.put(e.getKey(), new ArrayList<>(e.getValue().keySet()));
+            }
+        }
+        for (Map.Entry<String, List<Long>> e : byOwner.entrySet()) {
+            send(e.getKey(), new Holding(transport.self(), e.getValue()));
+        }
+    }
+
+    /** Owner side: elements whose thief has not mentioned them for a while are lost; they run here. */
+    private void reclaimLost(long now) {
+        List<Given> lost = new ArrayList<>();
+        synchronized (lock) {
+            for (Iterator<Given> it = given.values().iterator(); it.hasNext();) {
+                Given g = it.next();
+                if (now - g.lastHeardNanos > lostAfterNanos) {
+                    it.remove();
+                    lost.add(g);
+                }
+            }
+        }
+        for (Given g : lost) {
+            LOG.log(System.Logger.Level.INFO, "no word from " + describe(g.thief) + " on "
+                    + g.element.element().label() + " for " + (now - g.lastHeardNanos) / 1_000_000
+                    + " ms; running it here");
+            rerun.incrementAndGet();
+            g.element.giveBack();
+        }
+    }
+
+    private void onMembersChanged(List<String> joined, List<String> left) {
+        for (String id : joined) {
+            for (Peer p : transport.peers()) {
+                if (p.id().equals(id)) {
+                    checkProof(p);
+                }
+            }
+        }
+        LockSupport.unpark(loop);
+        if (left.isEmpty()) {
+            return;
+        }
+        List<Given> orphans = new ArrayList<>();
+        synchronized (lock) {
+            for (String id : left) {
+                dead.put(id, Boolean.TRUE);
+                chooser.forget(id);
+                leavingPeers.remove(id);
+                Map<Long, Held> theirs = held.remove(id);
+                if (theirs != null) {
+                    for (Held h : theirs.values()) {
+                        h.abandoned = true;
+                    }
+                }
+            }
+            for (Iterator<Given> it = given.values().iterator(); it.hasNext();) {
+                Given g = it.next();
+                if (left.contains(g.thief)) {
+                    it.remove();
+                    orphans.add(g);
+                }
+            }
+            lock.notifyAll();
+        }
+        for (Given g : orphans) {
+            LOG.log(System.Logger.Level.INFO, describe(g.thief) + " left while running "
+                    + g.element.element().label() + "; running it here from the inputs kept");
+            rerun.incrementAndGet();
+            g.element.giveBack();
+        }
+    }
+
+    /** This member is out of the cluster: what ran elsewhere cannot come back, so it fails with the reason. */
+    private void onSelfLeft(String why) {
+        if (closed || lostReason != null) {
+            return;
+        }
+        lostReason = why;
+        List<Given> away;
+        synchronized (lock) {
+            away = new ArrayList<>(given.values());
+            given.clear();
+        }
+        LOG.log(System.Logger.Level.ERROR, "this member left the cluster: " + why);
+        for (Given g : away) {
+            g.element.fail(new DeviceException(CudaError.LAUNCH_FAILED, "it was running on cluster member "
+                    + describe(g.thief) + " when this member left the cluster (" + why + "); its results cannot "
+                    + "come back. Restart the program; check the network and --cluster-fail-after"));
+        }
+    }
+
+    // ---- leaving ---------------------------------------------------------------------------------------------
+
+    /**
+     * Leaves gracefully: stops taking work, finishes the elements of others it holds (handing back what is not
+     * done within {@code timeout}), takes its own elements back from their thieves (they run here), tells the
+     * others, and leaves the cluster. Idempotent.
+     */
+    public void leave(Duration timeout) {
+        if (closed) {
+            return;
+        }
+        leaving = true;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        broadcast(new Leaving(transport.self()));
+        synchronized (lock) {
+            while (!held.isEmpty() && System.nanoTime() < deadline) {
+                try {
+                    lock.wait(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        Map<String, List<Long>> unfinished = new HashMap<>();
+        List<Given> away;
+        synchronized (lock) {
+            for (Map.Entry<String, Map<Long, Held>> e : held.entrySet()) {
+                for (Held h : e.getValue().values()) {
+                    h.abandoned = true;
+                    unfinished.computeIfAbsent(e.getKey(), o -> new ArrayList<>()).add(h.stealId);
+                }
+            }
+            held.clear();
+            away = new ArrayList<>(given.values());
+            given.clear();
+        }
+        for (Map.Entry<String, List<Long>> e : unfinished.entrySet()) {
+            send(e.getKey(), new Handback(transport.self(), e.getValue(), HandbackReason.LEAVING));
+        }
+        for (Given g : away) {
+            rerun.incrementAndGet();
+            g.element.giveBack();
+        }
+        closed = true;
+        LockSupport.unpark(loop);
+        transport.close();
+        handlers.shutdown();
+    }
+
+    /** {@link #leave} with {@link #LEAVE_TIMEOUT}. */
+    @Override
+    public void close() {
+        leave(LEAVE_TIMEOUT);
+    }
+
+    /** Ends the member at once, as a crash would: for tests of the survivors. */
+    void crash() {
+        closed = true;
+        LockSupport.unpark(loop);
+        if (transport instanceof HazelcastTransport h) {
+            h.kill();
+        } else if (transport instanceof FaultyTransport f) {
+            f.kill();
+        } else {
+            transport.close();
+        }
+        handlers.shutdownNow();
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------------------------
+
+    private boolean send(String member, Message m) {
+        if (transport == null) {
+            return false;
+        }
+        return transport.send(member, WireCodec.encode(m, key));
+    }
+
+    private void broadcast(Message m) {
+        byte[] frame = WireCodec.encode(m, key);
+        for (Peer p : transport.peers()) {
+            transport.send(p.id(), frame);
+        }
+    }
+
+    private boolean isProven(String member) {
+        for (Peer p : transport.peers()) {
+            if (p.id().equals(member)) {
+                return checkProof(p);
+            }
+        }
+        return false;
+    }
+
+    /** True if the peer proved it knows the secret when it joined; logs a refusal once per member. */
+    private boolean checkProof(Peer p) {
+        String nonce = p.attribute(HazelcastTransport.NONCE);
+        boolean ok = !nonce.isEmpty() && java.security.MessageDigest.isEqual(
+                proof(nonce).getBytes(StandardCharsets.US_ASCII),
+                p.attribute(HazelcastTransport.PROOF).getBytes(StandardCharsets.US_ASCII));
+        if (!ok && refusedLogged.add("proof:" + p.id())) {
+            rejected.incrementAndGet();
+            LOG.log(System.Logger.Level.WARNING, "refusing cluster member " + p.address() + " (" + p.id()
+                    + "): it does not prove the cluster secret. It gets no work and its messages are dropped; "
+                    + "give every member the same --cluster-secret");
+        }
+        return ok;
+    }
+
+    private String proof(String nonce) {
+        byte[] data = ("polygpu-member:" + config.clusterName() + ":" + nonce).getBytes(StandardCharsets.UTF_8);
+        return HexFormat.of().formatHex(key.mac(data, 0, data.length));
+    }
+
+    private String describe(String member) {
+        if (member == null) {
+            return "an unknown member";
+        }
+        for (Peer p : transport.peers()) {
+            if (p.id().equals(member)) {
+                return "member " + p.address() + " (" + shortId(member) + ")";
+            }
+        }
+        return "member " + shortId(member);
+    }
+
+    static String shortId(String id) {
+        return id.length() > 8 ? id.substring(0, 8) : id;
+    }
+
+    private static byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        new java.security.SecureRandom().nextBytes(b);
+        return b;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.polygpu.cluster;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One member's cluster counters since it joined.
+ *
+ * @param member          this member's id
+ * @param members         members in the cluster now, this one included
+ * @param stolen          elements this member took from others and ran (as a thief)
+ * @param given           elements others took from this member (as a victim)
+ * @param completedRemote elements of this member that ran elsewhere and whose results were accepted
+ * @param rerun           elements of this member re-run here because their thief left, died, lost them or
+ *                        handed them back
+ * @param rejected        messages refused: bad or missing proof of the secret, malformed, stale or duplicate
+ *                        replies, late results from members declared dead
+ * @param requests        steal requests this member sent
+ * @param emptyReplies    of those, answered with nothing (or timed out)
+ * @param forwarded       steal requests this member passed on because it had nothing to give
+ * @param bytesSent       array bytes this member sent (inputs it gave, results it returned)
+ * @param bytesReceived   array bytes this member received
+ * @param stealLatencyMedianNanos median time from a steal request to a reply with work
+ * @param stealLatencyP99Nanos    99th percentile of the same
+ * @param firstStolenNanos        time from joining to the first stolen element starting here, or -1
+ */
+public record ClusterStats(String member, int members, long stolen, long given, long completedRemote, long rerun,
+        long rejected, long requests, long emptyReplies, long forwarded, long bytesSent, long bytesReceived,
+        long stealLatencyMedianNanos, long stealLatencyP99Nanos, long firstStolenNanos) {
+
+    /** The counters by name, in declaration order (for the launcher's table and guest code). */
+    public Map<String, Object> asMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("member", member);
+        m.put("members", members);
+        m.put("stolen", stolen);
+        m.put("given", given);
+        m.put("completedRemote", completedRemote);
+        m.put("rerun", rerun);
+        m.put("rejected", rejected);
+        m.put("requests", requests);
+        m.put("emptyReplies", emptyReplies);
+        m.put("forwarded", forwarded);
+        m.put("bytesSent", bytesSent);
+        m.put("bytesReceived", bytesReceived);
+        m.put("stealLatencyMedianNanos", stealLatencyMedianNanos);
+        m.put("stealLatencyP99Nanos", stealLatencyP99Nanos);
+        m.put("firstStolenNanos", firstStolenNanos);
+        return m;
+    }
+
+    /** A short table for people, one counter per line. */
+    public String table() {
+        StringBuilder b = new StringBuilder("cluster member ").append(member).append(" (").append(members)
+                .append(" members)\n");
+        row(b, "stolen (ran here for others)", stolen);
+        row(b, "given (ran elsewhere)", given);
+        row(b, "results accepted", completedRemote);
+        row(b, "re-run here", rerun);
+        row(b, "messages rejected", rejected);
+        row(b, "steal requests", requests);
+        row(b, "empty replies", emptyReplies);
+        row(b, "requests forwarded", forwarded);
+        row(b, "bytes sent", bytesSent);
+        row(b, "bytes received", bytesReceived);
+        b.append(String.format("  %-30s %s / %s%n", "steal latency median / p99", millis(stealLatencyMedianNanos),
+                millis(stealLatencyP99Nanos)));
+        b.append(String.format("  %-30s %s%n", "join to first stolen kernel", firstStolenNanos < 0 ? "-"
+                : millis(firstStolenNanos)));
+        return b.toString();
+    }
+
+    private static void row(StringBuilder b, String name, long value) {
+        b.append(String.format("  %-30s %d%n", name, value));
+    }
+
+    private static String millis(long nanos) {
+        return nanos <= 0 ? "-" : String.format("%.3f ms", nanos / 1e6);
+    }
+}

@@ -1,0 +1,100 @@
+package dev.polygpu.cluster;
+
+import dev.polygpu.device.Device;
+import dev.polygpu.device.KernelFunction;
+import dev.polygpu.device.Module;
+import dev.polygpu.runtime.KernelSource;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The kernels a thief built from stolen elements, by the SHA-256 of their source, name and signature: each is
+ * compiled once per member, however many elements of it arrive, and two elements of one new kernel arriving
+ * together wait for one compilation. Bounded: past {@link #CAPACITY} kernels the least recently used is
+ * forgotten (and compiled again if it comes back).
+ */
+final class KernelCache {
+    static final int CAPACITY = 256;
+
+    private final Device device;
+    private final Map<String, CompletableFuture<KernelFunction>> byHash = new LinkedHashMap<>(16, 0.75f, true);
+    private int compilations;
+
+    KernelCache(Device device) {
+        this.device = device;
+    }
+
+    /** The kernel of {@code source}, compiled on first use; throws the device's compile error. */
+    KernelFunction get(KernelSource source) {
+        String key = hash(source);
+        CompletableFuture<KernelFunction> f;
+        boolean mine = false;
+        synchronized (this) {
+            f = byHash.get(key);
+            if (f == null) {
+                f = new CompletableFuture<>();
+                byHash.put(key, f);
+                mine = true;
+                evict();
+            }
+        }
+        if (mine) {
+            try {
+                String name = source.name();
+                int template = name.indexOf('<');
+                String file = (template < 0 ? name : name.substring(0, template).strip()) + ".cu";
+                Module module = device.compile(source.source(), file);
+                f.complete(module.function(name));
+                synchronized (this) {
+                    compilations++;
+                }
+            } catch (RuntimeException e) {
+                synchronized (this) {
+                    byHash.remove(key, f);
+                }
+                f.completeExceptionally(e);
+                throw e;
+            }
+        }
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    /** How many kernels this cache compiled. */
+    synchronized int compilations() {
+        return compilations;
+    }
+
+    private void evict() {
+        var it = byHash.entrySet().iterator();
+        while (byHash.size() > CAPACITY && it.hasNext()) {
+            // Not closed: elements launched from it may still be running; the device frees it when it closes.
+            it.next();
+            it.remove();
+        }
+    }
+
+    static String hash(KernelSource source) {
+        try {
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            for (String part : new String[] {source.source(), source.name(), source.signature()}) {
+                d.update(part.getBytes(StandardCharsets.UTF_8));
+                d.update((byte) 0);
+            }
+            return HexFormat.of().formatHex(d.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+    }
+}
