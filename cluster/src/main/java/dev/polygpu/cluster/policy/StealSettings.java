@@ -1,0 +1,149 @@
+package dev.polygpu.cluster.policy;
+
+/**
+ * The numbers that tune work stealing on one member, validated once so that the policy classes can use them
+ * without checking again.
+ *
+ * <p>Immutable. Build one with {@link #defaults(int)} from the scheduler's in-flight window and adjust it with the
+ * {@code with…} methods, each of which validates like the constructor.
+ *
+ * @param threshold the starvation threshold T: a member with fewer than T ready plus running computational
+ *     elements (CEs) asks for work, and a victim never gives so much that it drops below T itself; at least 1
+ * @param chunk the most CEs one reply carries; at least 1
+ * @param maxHops how many times a victim with nothing to give may forward a request before the thief gets an
+ *     empty reply; 0 means never forward
+ * @param costFactor a CE whose kernel is known moves only when its expected run time is at least this many times
+ *     its transfer time; a finite number above 0
+ * @param unknownKernelBudgetNanos a CE whose kernel was never observed moves only when its transfer takes at most
+ *     this long, in nanoseconds; above 0
+ * @param requestTimeoutNanos how long a thief waits for a reply before giving its request up, in nanoseconds;
+ *     above 0
+ */
+public record StealSettings(int threshold, int chunk, int maxHops, double costFactor, long unknownKernelBudgetNanos,
+                            long requestTimeoutNanos) {
+
+    /** Hops a request may be forwarded by default. */
+    public static final int DEFAULT_MAX_HOPS = 2;
+    /** Default cost factor: a known kernel moves when it runs at least as long as its data takes to travel. */
+    public static final double DEFAULT_COST_FACTOR = 1.0;
+    /** Default transfer budget for a kernel never observed: 1 ms. */
+    public static final long DEFAULT_UNKNOWN_KERNEL_BUDGET_NANOS = 1_000_000L;
+    /** Default time a thief waits for a reply: 200 ms. */
+    public static final long DEFAULT_REQUEST_TIMEOUT_NANOS = 200_000_000L;
+
+    /**
+     * Validates every field.
+     *
+     * @throws IllegalArgumentException naming the first field out of range, its accepted range and the value given
+     */
+    public StealSettings {
+        if (threshold < 1) {
+            throw new IllegalArgumentException("threshold must be >= 1, was " + threshold);
+        }
+        if (chunk < 1) {
+            throw new IllegalArgumentException("chunk must be >= 1, was " + chunk);
+        }
+        if (maxHops < 0) {
+            throw new IllegalArgumentException("maxHops must be >= 0, was " + maxHops);
+        }
+        if (!(costFactor > 0) || Double.isInfinite(costFactor)) {
+            throw new IllegalArgumentException("costFactor must be a finite number > 0, was " + costFactor);
+        }
+        if (unknownKernelBudgetNanos <= 0) {
+            throw new IllegalArgumentException(
+                    "unknownKernelBudgetNanos must be > 0, was " + unknownKernelBudgetNanos);
+        }
+        if (requestTimeoutNanos <= 0) {
+            throw new IllegalArgumentException("requestTimeoutNanos must be > 0, was " + requestTimeoutNanos);
+        }
+    }
+
+    /**
+     * Settings derived from the scheduler's in-flight window (how many CEs a member keeps on its streams at once):
+     * threshold = window + 2, so a member asks for work before its streams run dry; chunk = max(1, window / 2);
+     * and the {@code DEFAULT_*} constants for the rest.
+     *
+     * @param window the scheduler's in-flight window, from 0 to {@code Integer.MAX_VALUE - 2}
+     * @return validated settings
+     * @throws IllegalArgumentException if {@code window} is out of that range
+     */
+    public static StealSettings defaults(int window) {
+        if (window < 0 || window > Integer.MAX_VALUE - 2) {
+            throw new IllegalArgumentException(
+                    "window must be between 0 and " + (Integer.MAX_VALUE - 2) + ", was " + window);
+        }
+        return new StealSettings(window + 2, Math.max(1, window / 2), DEFAULT_MAX_HOPS, DEFAULT_COST_FACTOR,
+                DEFAULT_UNKNOWN_KERNEL_BUDGET_NANOS, DEFAULT_REQUEST_TIMEOUT_NANOS);
+    }
+
+    /**
+     * A copy with another {@link #threshold()}.
+     *
+     * @param newThreshold the new value, in the range the constructor accepts
+     * @return validated settings
+     * @throws IllegalArgumentException if the value is out of range
+     */
+    public StealSettings withThreshold(int newThreshold) {
+        return new StealSettings(newThreshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
+                requestTimeoutNanos);
+    }
+
+    /**
+     * A copy with another {@link #chunk()}.
+     *
+     * @param newChunk the new value, in the range the constructor accepts
+     * @return validated settings
+     * @throws IllegalArgumentException if the value is out of range
+     */
+    public StealSettings withChunk(int newChunk) {
+        return new StealSettings(threshold, newChunk, maxHops, costFactor, unknownKernelBudgetNanos,
+                requestTimeoutNanos);
+    }
+
+    /**
+     * A copy with another {@link #maxHops()}.
+     *
+     * @param newMaxHops the new value, in the range the constructor accepts
+     * @return validated settings
+     * @throws IllegalArgumentException if the value is out of range
+     */
+    public StealSettings withMaxHops(int newMaxHops) {
+        return new StealSettings(threshold, chunk, newMaxHops, costFactor, unknownKernelBudgetNanos,
+                requestTimeoutNanos);
+    }
+
+    /**
+     * A copy with another {@link #costFactor()}.
+     *
+     * @param newCostFactor the new value, in the range the constructor accepts
+     * @return validated settings
+     * @throws IllegalArgumentException if the value is out of range
+     */
+    public StealSettings withCostFactor(double newCostFactor) {
+        return new StealSettings(threshold, chunk, maxHops, newCostFactor, unknownKernelBudgetNanos,
+                requestTimeoutNanos);
+    }
+
+    /**
+     * A copy with another {@link #unknownKernelBudgetNanos()}.
+     *
+     * @param newBudgetNanos the new value, in the range the constructor accepts
+     * @return validated settings
+     * @throws IllegalArgumentException if the value is out of range
+     */
+    public StealSettings withUnknownKernelBudgetNanos(long newBudgetNanos) {
+        return new StealSettings(threshold, chunk, maxHops, costFactor, newBudgetNanos, requestTimeoutNanos);
+    }
+
+    /**
+     * A copy with another {@link #requestTimeoutNanos()}.
+     *
+     * @param newTimeoutNanos the new value, in the range the constructor accepts
+     * @return validated settings
+     * @throws IllegalArgumentException if the value is out of range
+     */
+    public StealSettings withRequestTimeoutNanos(long newTimeoutNanos) {
+        return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
+                newTimeoutNanos);
+    }
+}

@@ -1,0 +1,91 @@
+package dev.polygpu.cluster.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class StealSettingsTest {
+
+    private static final StealSettings VALID = new StealSettings(6, 2, 2, 1.0, 1_000_000L, 200_000_000L);
+
+    @ParameterizedTest(name = "window {0} -> threshold {1}, chunk {2}")
+    @CsvSource({
+            // window, threshold = window + 2, chunk = max(1, window / 2)
+            "0,  2,  1",
+            "1,  3,  1",
+            "2,  4,  1",
+            "3,  5,  1",
+            "4,  6,  2",
+            "9,  11, 4",
+            "16, 18, 8",
+    })
+    void defaultsFollowTheWindow(int window, int threshold, int chunk) {
+        StealSettings settings = StealSettings.defaults(window);
+        assertEquals(threshold, settings.threshold());
+        assertEquals(chunk, settings.chunk());
+        assertEquals(2, settings.maxHops());
+        assertEquals(1.0, settings.costFactor());
+        assertEquals(1_000_000L, settings.unknownKernelBudgetNanos(), "1 ms");
+        assertEquals(200_000_000L, settings.requestTimeoutNanos(), "200 ms");
+    }
+
+    @ParameterizedTest(name = "window {0}")
+    @CsvSource({"-1", "-100", "2147483646", "2147483647"})
+    void defaultsRejectAWindowOutOfRange(int window) {
+        IllegalArgumentException error =
+                assertThrows(IllegalArgumentException.class, () -> StealSettings.defaults(window));
+        assertEquals("window must be between 0 and 2147483645, was " + window, error.getMessage());
+    }
+
+    static Stream<Arguments> invalidSettings() {
+        return Stream.of(
+                invalid("threshold 0", () -> VALID.withThreshold(0), "threshold must be >= 1, was 0"),
+                invalid("threshold -3", () -> VALID.withThreshold(-3), "threshold must be >= 1, was -3"),
+                invalid("chunk 0", () -> VALID.withChunk(0), "chunk must be >= 1, was 0"),
+                invalid("maxHops -1", () -> VALID.withMaxHops(-1), "maxHops must be >= 0, was -1"),
+                invalid("costFactor 0", () -> VALID.withCostFactor(0),
+                        "costFactor must be a finite number > 0, was 0.0"),
+                invalid("costFactor -0.5", () -> VALID.withCostFactor(-0.5),
+                        "costFactor must be a finite number > 0, was -0.5"),
+                invalid("costFactor NaN", () -> VALID.withCostFactor(Double.NaN),
+                        "costFactor must be a finite number > 0, was NaN"),
+                invalid("costFactor infinite", () -> VALID.withCostFactor(Double.POSITIVE_INFINITY),
+                        "costFactor must be a finite number > 0, was Infinity"),
+                invalid("budget 0", () -> VALID.withUnknownKernelBudgetNanos(0),
+                        "unknownKernelBudgetNanos must be > 0, was 0"),
+                invalid("budget -1", () -> VALID.withUnknownKernelBudgetNanos(-1),
+                        "unknownKernelBudgetNanos must be > 0, was -1"),
+                invalid("timeout 0", () -> VALID.withRequestTimeoutNanos(0),
+                        "requestTimeoutNanos must be > 0, was 0"),
+                invalid("constructor, first bad field named", () -> new StealSettings(0, 0, -1, 0, 0, 0),
+                        "threshold must be >= 1, was 0"));
+    }
+
+    private static Arguments invalid(String name, Supplier<StealSettings> build, String message) {
+        return Arguments.of(name, build, message);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalidSettings")
+    void invalidFieldsAreNamedWithTheirRange(String name, Supplier<StealSettings> build, String message) {
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class, build::get);
+        assertEquals(message, error.getMessage());
+    }
+
+    @Test
+    void withersChangeOneFieldOnly() {
+        assertEquals(new StealSettings(9, 2, 2, 1.0, 1_000_000L, 200_000_000L), VALID.withThreshold(9));
+        assertEquals(new StealSettings(6, 7, 2, 1.0, 1_000_000L, 200_000_000L), VALID.withChunk(7));
+        assertEquals(new StealSettings(6, 2, 0, 1.0, 1_000_000L, 200_000_000L), VALID.withMaxHops(0));
+        assertEquals(new StealSettings(6, 2, 2, 2.5, 1_000_000L, 200_000_000L), VALID.withCostFactor(2.5));
+        assertEquals(new StealSettings(6, 2, 2, 1.0, 5L, 200_000_000L), VALID.withUnknownKernelBudgetNanos(5));
+        assertEquals(new StealSettings(6, 2, 2, 1.0, 1_000_000L, 7L), VALID.withRequestTimeoutNanos(7));
+    }
+}
