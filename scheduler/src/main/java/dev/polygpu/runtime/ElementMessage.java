@@ -3,15 +3,17 @@ package dev.polygpu.runtime;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.KernelArg;
 import dev.polygpu.device.LaunchConfig;
-import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A computational element as a self-contained message, for running it on another machine: the kernel's
  * source, name and signature, the launch configuration, scalar values, and for each array argument its id,
  * size, offset and access mode (the contents travel separately). Copies and fills are described by their
- * arrays and byte ranges. Immutable and serializable; holds no device objects.
+ * arrays and byte ranges. Immutable; holds no device objects. It crosses machines through the cluster's explicit
+ * wire format (not Java serialization). Equality compares {@code grid} and {@code block} by content.
  *
  * @param elementId the owner scheduler's id of the element
  * @param kind      what the element does
@@ -24,24 +26,44 @@ import java.util.List;
  * @param args      the arguments in parameter order (kernels) or destination then source (copies)
  */
 public record ElementMessage(long elementId, ElementKind kind, String label, KernelSource source, int[] grid,
-        int[] block, long sharedBytes, long rangeBytes, List<Arg> args) implements Serializable {
+        int[] block, long sharedBytes, long rangeBytes, List<Arg> args) {
 
     /** One argument of the message. */
-    public sealed interface Arg extends Serializable {
+    public sealed interface Arg {
     }
 
     /** An array argument: which array, its size in bytes, the byte offset the element starts at, and how it is used. */
     public record ArrayArg(long arrayId, long arrayBytes, long byteOffset, AccessMode mode) implements Arg {
+        public ArrayArg {
+            Objects.requireNonNull(mode, "mode");
+        }
     }
 
     /** A scalar argument: its C type and value bits (as {@link KernelArg.Scalar}). */
     public record ScalarArg(ElementType type, long bits) implements Arg {
+        public ScalarArg {
+            Objects.requireNonNull(type, "type");
+        }
     }
 
+    /**
+     * Checks and copies the parts: {@code kind}, {@code label} and {@code args} (and each argument) must not be
+     * null, {@code grid} and {@code block} must have three entries; {@code source} may be null.
+     */
     public ElementMessage {
-        args = List.copyOf(args);
-        grid = grid.clone();
-        block = block.clone();
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(label, "label");
+        args = List.copyOf(Objects.requireNonNull(args, "args"));
+        grid = dim3(grid, "grid");
+        block = dim3(block, "block");
+    }
+
+    private static int[] dim3(int[] dims, String what) {
+        Objects.requireNonNull(dims, what);
+        if (dims.length != 3) {
+            throw new IllegalArgumentException(what + " must have 3 entries (x, y, z), not " + dims.length);
+        }
+        return dims.clone();
     }
 
     @Override
@@ -52,6 +74,27 @@ public record ElementMessage(long elementId, ElementKind kind, String label, Ker
     @Override
     public int[] block() {
         return block.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ElementMessage m && elementId == m.elementId && kind == m.kind && label.equals(m.label)
+                && Objects.equals(source, m.source) && Arrays.equals(grid, m.grid) && Arrays.equals(block, m.block)
+                && sharedBytes == m.sharedBytes && rangeBytes == m.rangeBytes && args.equals(m.args);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(elementId, kind, label, source, Arrays.hashCode(grid), Arrays.hashCode(block),
+                sharedBytes, rangeBytes, args);
+    }
+
+    @Override
+    public String toString() {
+        return "ElementMessage[elementId=" + elementId + ", kind=" + kind + ", label=" + label + ", source="
+                + (source == null ? "null" : source.name()) + ", grid=" + Arrays.toString(grid) + ", block="
+                + Arrays.toString(block) + ", sharedBytes=" + sharedBytes + ", rangeBytes=" + rangeBytes + ", args="
+                + args + "]";
     }
 
     static ElementMessage of(long id, ComputationalElement e) {

@@ -1,0 +1,201 @@
+package dev.polygpu.cluster.wire;
+
+import dev.polygpu.cluster.wire.WireException.Reason;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Turns {@link Message}s into authenticated frames and back. Stateless and thread-safe.
+ *
+ * <p>A frame, big-endian:
+ * <pre>
+ * i32 magic 0x50475055 ('PGPU') | i8 version 1 | i8 type | body | 32-byte HMAC-SHA256 over all preceding bytes
+ * </pre>
+ * Types: 1 {@link StealRequest}, 2 {@link StealReply}, 3 {@link WorkResult}, 4 {@link Handback},
+ * 5 {@link Holding}, 6 {@link Leaving}. In the bodies, {@code str} is an i32 UTF-8 byte length then the bytes
+ * (standard UTF-8, not Java's modified form; {@code str?} uses length -1 for null); {@code name} is an enum
+ * constant's name as a {@code str} (never its ordinal); {@code list<T>} is an i32 count then the elements;
+ * {@code bytes} is an i32 length then the bytes; {@code bool} is one byte, 0 or 1.
+ * <pre>
+ * StealRequest  str sender, i64 requestId, str thief, i32 hops, i32 wanted
+ * StealReply    str sender, i64 requestId, list&lt;WorkItem&gt; items
+ * WorkResult    str sender, i64 stealId, i64 epoch, bool ok, str? error, i64 queueNanos, i64 runNanos,
+ *               list&lt;ArrayData&gt; outputs
+ * Handback      str sender, list&lt;i64&gt; stealIds, name reason
+ * Holding       str sender, list&lt;i64&gt; stealIds
+ * Leaving       str sender
+ *
+ * WorkItem      i64 stealId, i64 epoch, Element element, list&lt;ArrayData&gt; inputs
+ * ArrayData     i64 arrayId, i64 byteOffset, bytes contents
+ * Element       i64 elementId, name kind, str label, bool hasSource,
+ *               [if hasSource: str source (up to 1 MiB), str name, str signature],
+ *               i32[3] grid, i32[3] block, i64 sharedBytes, i64 rangeBytes, list&lt;Arg&gt; args
+ * Arg           i8 tag: 1 = array  (i64 arrayId, i64 arrayBytes, i64 byteOffset, name mode)
+ *                       2 = scalar (name type, i64 bits)
+ * </pre>
+ * Every encoding is canonical: a message has exactly one frame (per key), so decoding and encoding again gives
+ * the same bytes.
+ *
+ * <p>{@link #decode} checks, in this order: the size limit, the minimum length, magic, version, then the MAC,
+ * and only then reads the body, strictly: counts and lengths must fit in the bytes that remain (checked before
+ * anything is allocated), strings must be valid UTF-8 within their limits, enum names must be known, and no
+ * bytes may follow the body. Anything else is a {@link WireException}; decoding never throws anything else for
+ * any input bytes.
+ *
+ * <p>{@link #encode} sizes the frame exactly first and writes into one array of that size, so array contents are
+ * copied once.
+ */
+public final class WireCodec {
+    /** The first four bytes of every frame: ASCII "PGPU". */
+    public static final int MAGIC = 0x50475055;
+    /** The format version this codec writes and reads. */
+    public static final byte VERSION = 1;
+    /** Magic, version and type. */
+    public static final int HEADER_BYTES = 4 + 1 + 1;
+    /** The smallest possible frame: a header and a MAC around an empty body. */
+    public static final int MIN_FRAME_BYTES = HEADER_BYTES + SharedSecret.MAC_BYTES;
+    /** A frame-size limit for receivers that have no better figure: 256 MiB. The transport decides. */
+    public static final int DEFAULT_MAX_FRAME_BYTES = 256 << 20;
+    /** Longest kernel source, in UTF-8 bytes: 1 MiB. */
+    public static final int MAX_SOURCE_BYTES = 1 << 20;
+    /** Longest other string (member ids, labels, kernel names, signatures, errors), in UTF-8 bytes: 64 KiB. */
+    public static final int MAX_STRING_BYTES = 64 << 10;
+    /** Longest enum constant name, in UTF-8 bytes. */
+    public static final int MAX_NAME_BYTES = 256;
+
+    /** Type byte of a {@link StealRequest}. */
+    public static final byte TYPE_STEAL_REQUEST = 1;
+    /** Type byte of a {@link StealReply}. */
+    public static final byte TYPE_STEAL_REPLY = 2;
+    /** Type byte of a {@link WorkResult}. */
+    public static final byte TYPE_WORK_RESULT = 3;
+    /** Type byte of a {@link Handback}. */
+    public static final byte TYPE_HANDBACK = 4;
+    /** Type byte of a {@link Holding}. */
+    public static final byte TYPE_HOLDING = 5;
+    /** Type byte of a {@link Leaving}. */
+    public static final byte TYPE_LEAVING = 6;
+
+    // The largest array the JVM reliably allocates.
+    private static final long MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
+
+    private WireCodec() {
+    }
+
+    /**
+     * The frame for {@code m}, authenticated with {@code key}.
+     *
+     * @throws IllegalArgumentException if a string is over its limit ({@link #MAX_SOURCE_BYTES},
+     *                                  {@link #MAX_STRING_BYTES}) or holds an unpaired surrogate, or the frame
+     *                                  would exceed what a Java array holds; the message names the field
+     */
+    public static byte[] encode(Message m, SharedSecret key) {
+        Objects.requireNonNull(m, "message");
+        Objects.requireNonNull(key, "key");
+        BodyWriter.Sizer sizer = new BodyWriter.Sizer();
+        MessageLayout.write(m, sizer);
+        long total = HEADER_BYTES + sizer.size() + SharedSecret.MAC_BYTES;
+        if (total > MAX_ARRAY_BYTES) {
+            throw new IllegalArgumentException(m.getClass().getSimpleName() + " would need a frame of " + total
+                    + " bytes; split its array data over several messages");
+        }
+        byte[] frame = new byte[(int) total];
+        BodyWriter.Filler out = new BodyWriter.Filler(frame);
+        out.i32(MAGIC);
+        out.i8(VERSION);
+        out.i8(MessageLayout.typeOf(m));
+        MessageLayout.write(m, out);
+        int macAt = frame.length - SharedSecret.MAC_BYTES;
+        if (out.position() != macAt) {
+            throw new IllegalStateException("sized " + macAt + " bytes before the MAC but wrote " + out.position());
+        }
+        System.arraycopy(key.mac(frame, 0, macAt), 0, frame, macAt, SharedSecret.MAC_BYTES);
+        return frame;
+    }
+
+    /**
+     * The message in {@code frame}, after checking that it was made with {@code key}.
+     *
+     * @param maxFrameBytes the largest frame accepted; at least {@link #MIN_FRAME_BYTES}
+     * @throws WireException if the frame is refused; its {@link WireException#reason()} says why
+     */
+    public static Message decode(byte[] frame, SharedSecret key, int maxFrameBytes) throws WireException {
+        Objects.requireNonNull(frame, "frame");
+        Objects.requireNonNull(key, "key");
+        if (maxFrameBytes < MIN_FRAME_BYTES) {
+            throw new IllegalArgumentException(
+                    "maxFrameBytes must be at least " + MIN_FRAME_BYTES + ": " + maxFrameBytes);
+        }
+        if (frame.length > maxFrameBytes) {
+            throw new WireException(Reason.TOO_LARGE,
+                    "frame of " + frame.length + " bytes exceeds the limit of " + maxFrameBytes);
+        }
+        if (frame.length < MIN_FRAME_BYTES) {
+            throw new WireException(Reason.TRUNCATED,
+                    "frame of " + frame.length + " bytes is shorter than a header and MAC (" + MIN_FRAME_BYTES + ")");
+        }
+        int magic = readInt(frame, 0);
+        if (magic != MAGIC) {
+            throw new WireException(Reason.BAD_MAGIC,
+                    String.format("magic at offset 0 is 0x%08X, not 0x%08X ('PGPU')", magic, MAGIC));
+        }
+        if (frame[4] != VERSION) {
+            throw new WireException(Reason.BAD_VERSION,
+                    "version at offset 4 is " + frame[4] + "; this member speaks version " + VERSION);
+        }
+        int macAt = frame.length - SharedSecret.MAC_BYTES;
+        if (!key.verify(frame, 0, macAt, frame, macAt)) {
+            throw new WireException(Reason.BAD_MAC, "the HMAC at offset " + macAt
+                    + " does not match: the frame was altered or made with another secret");
+        }
+        int type = frame[5];
+        FrameReader body = new FrameReader(frame, HEADER_BYTES, macAt);
+        Message m;
+        try {
+            m = MessageLayout.read(type, body);
+        } catch (IllegalArgumentException e) {
+            // The fields parsed but do not make a valid message (a record's constructor refused them).
+            throw body.malformed("invalid message of type " + type + ": " + e.getMessage(), body.offset());
+        }
+        body.expectEnd(m.getClass().getSimpleName());
+        return m;
+    }
+
+    /**
+     * The type byte of a frame that has a polygpu header, or -1 if it is too short or has a wrong magic or
+     * version. The frame is <b>not</b> authenticated: use this only to route or count, never to trust.
+     */
+    public static int peekType(byte[] frame) {
+        if (frame.length < MIN_FRAME_BYTES || readInt(frame, 0) != MAGIC || frame[4] != VERSION) {
+            return -1;
+        }
+        return frame[5];
+    }
+
+    /** The array bytes a message carries (the sum of its {@link ArrayData} lengths), for "bytes moved" counters. */
+    public static long payloadBytes(Message m) {
+        return switch (m) {
+            case StealReply r -> {
+                long n = 0;
+                for (WorkItem item : r.items()) {
+                    n += dataBytes(item.inputs());
+                }
+                yield n;
+            }
+            case WorkResult r -> dataBytes(r.outputs());
+            case StealRequest _, Handback _, Holding _, Leaving _ -> 0;
+        };
+    }
+
+    private static long dataBytes(List<ArrayData> data) {
+        long n = 0;
+        for (ArrayData d : data) {
+            n += d.bytes().length;
+        }
+        return n;
+    }
+
+    private static int readInt(byte[] b, int at) {
+        return ((b[at] & 0xFF) << 24) | ((b[at + 1] & 0xFF) << 16) | ((b[at + 2] & 0xFF) << 8) | (b[at + 3] & 0xFF);
+    }
+}

@@ -1,0 +1,166 @@
+package dev.polygpu.cluster.wire;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.polygpu.device.ElementType;
+import dev.polygpu.runtime.AccessMode;
+import dev.polygpu.runtime.ElementKind;
+import dev.polygpu.runtime.ElementMessage;
+import dev.polygpu.runtime.KernelSource;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+class WireCodecRoundTripTest {
+    private static final long SEED = 0xC0DEC0DEL;
+    private static final SharedSecret KEY = SharedSecret.of("round-trip");
+
+    @ParameterizedTest(name = "type {0}")
+    @ValueSource(ints = {1, 2, 3, 4, 5, 6})
+    void randomMessagesOfEveryTypeSurviveTheTrip(int type) throws WireException {
+        long seed = SEED + type;
+        RandomMessages random = new RandomMessages(seed);
+        for (int i = 0; i < 300; i++) {
+            Message m = random.of(type);
+            byte[] frame = WireCodec.encode(m, KEY);
+            String where = "seed " + seed + ", message " + i + ": " + m;
+            assertEquals(type, WireCodec.peekType(frame), where);
+            Message back = WireCodec.decode(frame, KEY, frame.length);
+            assertEquals(m, back, where);
+            assertEquals(m.hashCode(), back.hashCode(), where);
+            assertArrayEquals(frame, WireCodec.encode(back, KEY), "the encoding is canonical; " + where);
+            assertEquals(WireCodec.payloadBytes(m), WireCodec.payloadBytes(back), where);
+        }
+    }
+
+    @Test
+    void emptyListsNullsAndEmptyStrings() throws WireException {
+        ElementMessage copy = new ElementMessage(7, ElementKind.COPY, "", null, new int[] {1, 1, 1},
+                new int[] {1, 1, 1}, 0, 4096, List.of());
+        List<Message> messages = List.of(
+                new StealRequest("", 0, "", 0, 1),
+                new StealReply("m1", 1, List.of()),
+                new StealReply("m1", 1, List.of(new WorkItem(1, 2, copy, List.of()))),
+                new WorkResult("m2", 3, 4, true, null, 0, 0, List.of()),
+                new WorkResult("m2", 3, 4, false, "", 0, 0, List.of()),
+                new WorkResult("m2", 3, 4, true, null, 0, 0, List.of(new ArrayData(5, 0, new byte[0]))),
+                new Handback("m3", List.of(), HandbackReason.LEAVING),
+                new Holding("m3", List.of()),
+                new Leaving(""));
+        for (Message m : messages) {
+            assertEquals(m, roundTrip(m));
+        }
+        WorkResult r = (WorkResult) roundTrip(new WorkResult("m2", 3, 4, true, null, 0, 0, List.of()));
+        assertNull(r.error());
+        StealReply reply = (StealReply) roundTrip(messages.get(2));
+        assertNull(reply.items().getFirst().element().source());
+    }
+
+    @Test
+    void unicodeLabelsAndSources() throws WireException {
+        String label = "ядро_中文_😀_𝛼β_é";
+        ElementMessage kernel = new ElementMessage(42, ElementKind.KERNEL, label,
+                new KernelSource("__global__ void k(float* y) { /* größe: 😀 */ }", "k<float>",
+                        "k(y: inout pointer float)"),
+                new int[] {64, 2, 1}, new int[] {256, 1, 1}, 1024, 0,
+                List.of(new ElementMessage.ArrayArg(9, 4096, 128, AccessMode.READ_WRITE),
+                        new ElementMessage.ScalarArg(ElementType.FLOAT, Float.floatToRawIntBits(2.5f))));
+        StealReply m = new StealReply("mémbre-1", 77, List.of(new WorkItem(5, 6, kernel, List.of())));
+        StealReply back = (StealReply) roundTrip(m);
+        assertEquals(m, back);
+        assertEquals(label, back.items().getFirst().element().label());
+        assertArrayEquals(new int[] {64, 2, 1}, back.items().getFirst().element().grid());
+    }
+
+    @Test
+    void largeArraysSurviveAndAreCountedAsPayload() throws WireException {
+        RandomMessages random = new RandomMessages(SEED);
+        ArrayData big = random.arrayData(8 << 20);
+        ArrayData small = random.arrayData(1000);
+        StealReply m = new StealReply("owner", 1,
+                List.of(new WorkItem(1, 1, random.element(), List.of(big, small))));
+        byte[] frame = WireCodec.encode(m, KEY);
+        assertTrue(frame.length > (8 << 20) + 1000 && frame.length < (8 << 20) + 1000 + 4096,
+                "frame of " + frame.length + " bytes");
+        StealReply back = (StealReply) WireCodec.decode(frame, KEY, WireCodec.DEFAULT_MAX_FRAME_BYTES);
+        assertEquals(m, back);
+        assertEquals((8L << 20) + 1000, WireCodec.payloadBytes(back));
+
+        WorkResult result = new WorkResult("thief", 1, 1, true, null, 10, 20, List.of(big));
+        assertEquals(result, roundTrip(result));
+        assertEquals(8L << 20, WireCodec.payloadBytes(result));
+    }
+
+    @Test
+    void payloadBytesIsZeroForControlMessages() {
+        assertEquals(0, WireCodec.payloadBytes(new StealRequest("a", 1, "a", 0, 3)));
+        assertEquals(0, WireCodec.payloadBytes(new Holding("a", List.of(1L, 2L))));
+        assertEquals(0, WireCodec.payloadBytes(new Handback("a", List.of(1L), HandbackReason.CANNOT_RUN)));
+        assertEquals(0, WireCodec.payloadBytes(new Leaving("a")));
+        assertEquals(0, WireCodec.payloadBytes(new StealReply("a", 1, List.of())));
+    }
+
+    @Test
+    void stringsAtTheirLimitPassAndBeyondAreRefusedWhenEncoding() throws WireException {
+        String source = "x".repeat(WireCodec.MAX_SOURCE_BYTES);
+        ElementMessage kernel = new ElementMessage(1, ElementKind.KERNEL, "k", new KernelSource(source, "k", "k()"),
+                new int[] {1, 1, 1}, new int[] {1, 1, 1}, 0, 0, List.of());
+        StealReply atLimit = new StealReply("o", 1, List.of(new WorkItem(1, 1, kernel, List.of())));
+        // assertTrue, not assertEquals: a failure must not print a megabyte of source.
+        assertTrue(atLimit.equals(roundTrip(atLimit)), "a source of exactly MAX_SOURCE_BYTES survives");
+
+        ElementMessage tooLong = new ElementMessage(1, ElementKind.KERNEL, "k",
+                new KernelSource(source + "x", "k", "k()"), new int[] {1, 1, 1}, new int[] {1, 1, 1}, 0, 0,
+                List.of());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WireCodec.encode(
+                new StealReply("o", 1, List.of(new WorkItem(1, 1, tooLong, List.of()))), KEY));
+        assertTrue(e.getMessage().contains("KernelSource.source"), e.getMessage());
+
+        // 'é' is two bytes in UTF-8: the limit counts bytes, not characters.
+        String sender = "é".repeat(WireCodec.MAX_STRING_BYTES / 2);
+        assertTrue(new Leaving(sender).equals(roundTrip(new Leaving(sender))), "a sender of exactly the limit");
+        assertThrows(IllegalArgumentException.class, () -> WireCodec.encode(new Leaving(sender + "a"), KEY));
+    }
+
+    @Test
+    void unpairedSurrogatesAreRefusedNotReplaced() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> WireCodec.encode(new StealRequest("a", 1, "thief\uD800", 0, 1), KEY));
+        assertTrue(e.getMessage().contains("StealRequest.thief"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> WireCodec.encode(new Leaving("\uDC00x"), KEY));
+    }
+
+    @Test
+    void layoutMatchesTheDocumentation() throws WireException {
+        // Built by hand from the documented layout, so a change of the format shows up here.
+        byte[] frame = HandFrame.ofType(WireCodec.TYPE_STEAL_REQUEST)
+                .str("member-b").i64(0x0102030405060708L).str("member-a").i32(2).i32(5)
+                .sign(KEY);
+        assertEquals(new StealRequest("member-b", 0x0102030405060708L, "member-a", 2, 5),
+                WireCodec.decode(frame, KEY, frame.length));
+        assertArrayEquals(frame, WireCodec.encode(new StealRequest("member-b", 0x0102030405060708L, "member-a", 2, 5),
+                KEY));
+
+        byte[] handback = HandFrame.ofType(WireCodec.TYPE_HANDBACK)
+                .str("t").i32(2).i64(-1).i64(7).str("STALE_REPLY").sign(KEY);
+        assertEquals(new Handback("t", List.of(-1L, 7L), HandbackReason.STALE_REPLY),
+                WireCodec.decode(handback, KEY, handback.length));
+
+        byte[] result = HandFrame.ofType(WireCodec.TYPE_WORK_RESULT)
+                .str("t").i64(3).i64(4).i8(0).i32(-1).i64(10).i64(20)
+                .i32(1).i64(9).i64(16).i32(3).raw(new byte[] {1, 2, 3})
+                .sign(KEY);
+        assertEquals(new WorkResult("t", 3, 4, false, null, 10, 20, List.of(new ArrayData(9, 16, new byte[] {1, 2, 3}))),
+                WireCodec.decode(result, KEY, result.length));
+    }
+
+    private static Message roundTrip(Message m) throws WireException {
+        byte[] frame = WireCodec.encode(m, KEY);
+        return WireCodec.decode(frame, KEY, WireCodec.DEFAULT_MAX_FRAME_BYTES);
+    }
+}
