@@ -1,0 +1,168 @@
+package dev.polygpu.cluster;
+
+import dev.polygpu.device.Device;
+import dev.polygpu.device.cpu.CpuDevice;
+import dev.polygpu.runtime.Scheduler;
+import dev.polygpu.runtime.SchedulerConfig;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code polygpu worker}: a member with a device and no program, living on stolen work until it is stopped
+ * (SIGINT/SIGTERM: a graceful leave, finishing what it holds) or, with {@code --for}, for a fixed time.
+ */
+public final class Worker {
+    static final String USAGE = """
+            usage: polygpu worker [options]
+              --join=HOST:PORT,...   members to join (default 127.0.0.1:5701,127.0.0.1:5702,127.0.0.1:5703)
+              --device=cpu|cuda      the device this worker runs stolen kernels on (default cpu)
+              --cpu-blocks=N         CPU device: blocks running at once (default: one per core)
+              --cluster-name=NAME    join only members of this cluster (default polygpu)
+              --bind=ADDRESS         interface to listen on (default 127.0.0.1; others need a secret)
+              --port=N               first port to try (default 5701; the next free one is taken)
+              --secret=S             shared secret (better: the POLYGPU_CLUSTER_SECRET environment variable)
+              --heartbeat=1s --fail-after=5s   failure detection
+              --stats-every=DURATION print the counters this often (default: only when leaving)
+              --for=DURATION         leave after this long (default: run until stopped)
+              --faults=drop=P,delay=MS,seed=N  lose and delay outgoing messages (testing)
+            """;
+
+    private Worker() {
+    }
+
+    /** Runs a worker with launcher-style arguments; returns the process exit status. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("role", "worker");
+        String device = "cpu";
+        int cpuBlocks = 0;
+        Duration statsEvery = null;
+        Duration runFor = null;
+        String envSecret = System.getenv("POLYGPU_CLUSTER_SECRET");
+        if (envSecret != null && !envSecret.isEmpty()) {
+            options.put("secret", envSecret);
+        }
+        try {
+            for (String a : args) {
+                if (a.equals("--help") || a.equals("-h")) {
+                    out.print(USAGE);
+                    return 0;
+                }
+                int eq = a.indexOf('=');
+                if (!a.startsWith("--") || eq < 0) {
+                    throw new IllegalArgumentException("unexpected argument '" + a + "' (options are --name=value)");
+                }
+                String name = a.substring(2, eq);
+                String value = a.substring(eq + 1);
+                switch (name) {
+                    case "join" -> options.put("members", value);
+                    case "device" -> device = value.toLowerCase(Locale.ROOT);
+                    case "cpu-blocks" -> cpuBlocks = positive(name, value);
+                    case "cluster-name" -> options.put("name", value);
+                    case "bind" -> options.put("bind", value);
+                    case "port" -> options.put("port", value);
+                    case "secret" -> options.put("secret", value);
+                    case "heartbeat" -> options.put("heartbeat", value);
+                    case "fail-after" -> options.put("failAfter", value);
+                    case "faults" -> options.put("faults", value);
+                    case "stats-every" -> statsEvery = ClusterConfig.duration(name, value);
+                    case "for" -> runFor = ClusterConfig.duration(name, value);
+                    default -> throw new IllegalArgumentException("unknown worker option --" + name);
+                }
+            }
+            ClusterConfig config = ClusterConfig.parse(options);
+            Device d = switch (device) {
+                case "cpu" -> new CpuDevice();
+                case "cuda" -> throw new IllegalArgumentException("--device=cuda: the CUDA device is not part of "
+                        + "this build yet; use --device=cpu");
+                default -> throw new IllegalArgumentException("--device must be cpu or cuda, got '" + device + "'");
+            };
+            return serve(config, d, statsEvery, runFor, out);
+        } catch (IllegalArgumentException e) {
+            err.println("polygpu worker: " + e.getMessage());
+            err.println("run 'polygpu worker --help' for the options");
+            return 2;
+        }
+    }
+
+    private static int serve(ClusterConfig config, Device device, Duration statsEvery, Duration runFor,
+            PrintStream out) {
+        Scheduler scheduler = new Scheduler(device, SchedulerConfig.DEFAULT);
+        ClusterNode node = ClusterNode.start(config, scheduler);
+        CountDownLatch stop = new CountDownLatch(1);
+        CountDownLatch left = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stop.countDown();
+            try {
+                left.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "polygpu-worker-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        out.println("polygpu worker " + node.memberId() + " joined cluster '" + config.clusterName() + "' with "
+                + device.backend() + " device " + device.ordinal() + " (" + (node.peers().size() + 1)
+                + " members); stop with Ctrl-C");
+        out.flush();
+        try {
+            long end = runFor == null ? Long.MAX_VALUE : System.nanoTime() + runFor.toNanos();
+            long every = statsEvery == null ? Long.MAX_VALUE : statsEvery.toNanos();
+            long next = statsEvery == null ? Long.MAX_VALUE : System.nanoTime() + every;
+            while (true) {
+                long now = System.nanoTime();
+                long wait = Math.min(end, next) - now;
+                if (wait <= 0) {
+                    if (now >= end) {
+                        break;
+                    }
+                    out.print(node.stats().table());
+                    out.flush();
+                    next = now + every;
+                    continue;
+                }
+                if (stop.await(Math.min(wait, 1_000_000_000L), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                    break;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            out.println("polygpu worker " + node.memberId() + " leaving: finishing the work it holds");
+            node.close();
+            out.print(node.stats().table());
+            out.flush();
+            scheduler.close();
+            device.close();
+            left.countDown();
+            if (runFor != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException e) {
+                    // Already shutting down.
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static int positive(String name, String value) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // Reported below.
+        }
+        throw new IllegalArgumentException("--" + name + " must be a positive integer, got '" + value + "'");
+    }
+
+    /** Entry point for running a worker without the launcher. */
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+}
