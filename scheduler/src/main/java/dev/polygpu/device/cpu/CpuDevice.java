@@ -240,18 +240,6 @@ public final class CpuDevice implements Device {
         return Runtime.getRuntime().availableProcessors();
     }
 
-    /**
-     * Throws {@link IllegalArgumentException} naming the accepted range unless {@code concurrentBlocks} is a
-     * valid number of blocks in flight (1 to {@link #MAX_CONCURRENT_BLOCKS}).
-     */
-    public static void checkConcurrentBlocks(int concurrentBlocks) {
-        if (concurrentBlocks < 1 || concurrentBlocks > MAX_CONCURRENT_BLOCKS) {
-            throw new IllegalArgumentException("concurrentBlocks (how many blocks the CPU device runs at once, one"
-                    + " worker thread each) must be between 1 and " + MAX_CONCURRENT_BLOCKS + ", got "
-                    + concurrentBlocks);
-        }
-    }
-
     /** How many blocks this device runs at once, across all its streams (its worker threads). */
     public int concurrentBlocks() {
         return pool.threads();
@@ -321,6 +309,18 @@ public final class CpuDevice implements Device {
                     + "device that is not in chaos mode");
         }
         return chaos;
+    }
+
+    /**
+     * Throws {@link IllegalArgumentException} naming the accepted range unless {@code concurrentBlocks} is a
+     * valid number of blocks in flight (1 to {@link #MAX_CONCURRENT_BLOCKS}).
+     */
+    private static void checkConcurrentBlocks(int concurrentBlocks) {
+        if (concurrentBlocks < 1 || concurrentBlocks > MAX_CONCURRENT_BLOCKS) {
+            throw new IllegalArgumentException("concurrentBlocks (how many blocks the CPU device runs at once, one"
+                    + " worker thread each) must be between 1 and " + MAX_CONCURRENT_BLOCKS + ", got "
+                    + concurrentBlocks);
+        }
     }
 
     private void ensureOpen() {
