@@ -104,6 +104,7 @@ class LauncherTest {
         assertEquals(0, r.status(), r::toString);
         assertTrue(r.out().contains("--grcuda.ExecutionPolicy=async|sync"), r::toString);
         assertTrue(r.out().contains("--grcuda.Device="), r::toString);
+        assertTrue(r.out().contains("--grcuda.CpuBlocks=<integer from 0 to 4096>"), r::toString);
     }
 
     @Test

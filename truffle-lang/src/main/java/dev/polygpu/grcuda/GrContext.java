@@ -110,7 +110,8 @@ public final class GrContext {
     private Device newCpuDevice() {
         try {
             String chaos = settings.deviceChaos();
-            return chaos.equals("false") ? new CpuDevice() : new CpuDevice(Chaos.parse(chaos));
+            int blocks = settings.cpuBlocks() == 0 ? CpuDevice.defaultConcurrentBlocks() : settings.cpuBlocks();
+            return chaos.equals("false") ? new CpuDevice(blocks) : new CpuDevice(blocks, Chaos.parse(chaos));
         } catch (DeviceException e) {
             throw GrError.of(e);
         }

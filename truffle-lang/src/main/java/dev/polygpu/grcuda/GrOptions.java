@@ -1,6 +1,7 @@
 package dev.polygpu.grcuda;
 
 import com.oracle.truffle.api.Option;
+import dev.polygpu.device.cpu.CpuDevice;
 import org.graalvm.options.OptionCategory;
 import org.graalvm.options.OptionKey;
 import org.graalvm.options.OptionStability;
@@ -85,6 +86,13 @@ public final class GrOptions {
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "false|<seed>|seed=<n>,delay=<us>")
     public static final OptionKey<String> DeviceChaos = new OptionKey<>("false", chaos());
 
+    @Option(help = "How many thread blocks the CPU device runs at once, across all streams (one worker thread each;"
+            + " the device reports as many multiprocessors). 0 (default): one per available processor. More than the"
+            + " cores helps kernels that wait in __nanosleep, which holds a block's worker but no core.",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE,
+            usageSyntax = "<integer from 0 to " + CpuDevice.MAX_CONCURRENT_BLOCKS + ">")
+    public static final OptionKey<Integer> CpuBlocks = new OptionKey<>(0, cpuBlocks());
+
     @Option(help = "Which device runs kernels: auto (a GPU when one is usable, else the CPU device), cpu or cuda.",
             category = OptionCategory.USER, stability = OptionStability.STABLE, usageSyntax = "auto|cpu|cuda")
     public static final OptionKey<Policies.DeviceKind> Device =
@@ -102,6 +110,27 @@ public final class GrOptions {
                 }
             }
             return t;
+        });
+    }
+
+    /**
+     * The option type of {@link #CpuBlocks}: 0 (the default) or a number of blocks the CPU device accepts,
+     * with a message naming the option and the range.
+     */
+    static OptionType<Integer> cpuBlocks() {
+        int max = CpuDevice.MAX_CONCURRENT_BLOCKS;
+        String expected = "grcuda.CpuBlocks must be an integer from 0 (one block per processor) to " + max + ", got ";
+        return new OptionType<>("CpuBlocks", s -> {
+            int v;
+            try {
+                v = Integer.parseInt(s.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(expected + "'" + s + "'");
+            }
+            if (v < 0 || v > max) {
+                throw new IllegalArgumentException(expected + v);
+            }
+            return v;
         });
     }
 

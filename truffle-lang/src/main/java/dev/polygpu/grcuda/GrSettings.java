@@ -22,7 +22,8 @@ public record GrSettings(
         String timeline,
         boolean scheduleReport,
         int inFlightWindow,
-        String deviceChaos) {
+        String deviceChaos,
+        int cpuBlocks) {
 
     static GrSettings of(TruffleLanguage.Env env) {
         OptionValues o = env.getOptions();
@@ -32,7 +33,7 @@ public record GrSettings(
                 o.get(GrOptions.ForceStreamAttach), o.get(GrOptions.EnableComputationTimers),
                 o.get(GrOptions.NumberOfGPUs), o.get(GrOptions.ExportDAG), o.get(GrOptions.Device),
                 o.get(GrOptions.Timeline), o.get(GrOptions.ScheduleReport), o.get(GrOptions.InFlightWindow),
-                o.get(GrOptions.DeviceChaos));
+                o.get(GrOptions.DeviceChaos), o.get(GrOptions.CpuBlocks));
     }
 
     /** The scheduler's configuration these options describe. */
@@ -69,6 +70,7 @@ public record GrSettings(
         m.put("grcuda.ScheduleReport", Boolean.toString(scheduleReport));
         m.put("grcuda.InFlightWindow", Integer.toString(inFlightWindow));
         m.put("grcuda.DeviceChaos", deviceChaos);
+        m.put("grcuda.CpuBlocks", Integer.toString(cpuBlocks));
         return m;
     }
 }

@@ -63,6 +63,39 @@ class GrLanguageTest {
     }
 
     @Test
+    void cpuBlocksSetsHowManyBlocksTheCpuDeviceRunsAtOnce() {
+        try (Context c = context("grcuda.CpuBlocks", "8", "grcuda.Device", "cpu")) {
+            Value cu = c.eval("grcuda", "CU");
+            assertEquals("8", c.eval("grcuda", "getoptions()").getMember("grcuda.CpuBlocks").asString());
+            Value properties = cu.getMember("getdevice").execute(0).getMember("properties");
+            assertEquals(8, properties.getMember("multiProcessorCount").asInt());
+            Value x = cu.getMember("DeviceArray").execute("int", 64);
+            Value nap = cu.getMember("buildkernel").execute("""
+                    __global__ void nap(int *x, int n) {
+                        __nanosleep(1000);
+                        x[blockIdx.x * blockDim.x + threadIdx.x] = n + threadIdx.x;
+                    }
+                    """, "nap(x: out pointer sint32, n: sint32)");
+            nap.execute(2, 32).execute(x, 5);
+            assertEquals(5 + 31, x.getArrayElement(63).asInt());
+        }
+        try (Context c = context()) {
+            assertEquals("0", c.eval("grcuda", "getoptions()").getMember("grcuda.CpuBlocks").asString());
+        }
+    }
+
+    @Test
+    void aCpuBlocksCountOutsideItsRangeNamesTheOptionAndTheRange() {
+        for (String bad : new String[] {"-1", "4097", "many"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> context("grcuda.CpuBlocks", bad).close());
+            String shown = bad.equals("many") ? "'many'" : bad;
+            assertTrue(e.getMessage().contains("grcuda.CpuBlocks must be an integer from 0 (one block per processor)"
+                    + " to 4096, got " + shown), e.getMessage());
+        }
+    }
+
+    @Test
     void syntaxAndNameErrorsSayWhereAndWhat() {
         try (Context c = context()) {
             PolyglotException e = assertThrows(PolyglotException.class, () -> c.eval("grcuda", "float[10"));

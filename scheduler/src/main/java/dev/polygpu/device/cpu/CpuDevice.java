@@ -25,6 +25,11 @@ import java.util.function.BiFunction;
  * by the kernel engine run block by block on a pool of worker threads (the device's multiprocessors), memory
  * is off-heap, and streams and events behave as the CUDA driver API's.
  *
+ * <p>Each worker thread runs one block at a time, so the number of workers is how many blocks the device runs
+ * at once across all its streams ({@link #concurrentBlocks()}): one per available processor unless given to
+ * the constructor ({@link #CpuDevice(int)}). It may exceed the cores: a block waiting in {@code __nanosleep}
+ * parks its worker without using a core, as a GPU's sleeping warps leave their multiprocessor to others.
+ *
  * <p>Closing the device waits for all work, stops the streams and the worker pool and frees every buffer not
  * yet freed, as destroying a CUDA context releases its memory; a freed buffer says so when used.
  *
@@ -43,6 +48,12 @@ import java.util.function.BiFunction;
  * reported by the next one.
  */
 public final class CpuDevice implements Device {
+    /**
+     * The most blocks a CPU device may run at once ({@link #CpuDevice(int)}). Each is a platform thread; the
+     * bound catches a mistyped value before it starts tens of thousands of threads (a large GPU holds a few
+     * thousand resident blocks).
+     */
+    public static final int MAX_CONCURRENT_BLOCKS = 4096;
     private static final System.Logger LOG = System.getLogger(CpuDevice.class.getName());
 
     private final BiFunction<String, String, CompiledModule> compiler;
@@ -61,15 +72,38 @@ public final class CpuDevice implements Device {
 
     /** A device with one worker thread per available processor and the kernel engine as its compiler. */
     public CpuDevice() {
-        this(Runtime.getRuntime().availableProcessors(), KernelEngine::compile);
+        this(defaultConcurrentBlocks(), KernelEngine::compile);
     }
 
     /**
-     * A device with {@code workerThreads} worker threads that compiles with {@code compiler}
-     * ({@code (source, fileName) -> module}); for tests and tuning.
+     * A device that runs up to {@code concurrentBlocks} thread blocks at once, across all its streams, with the
+     * kernel engine as its compiler. Each block in flight has a worker thread of its own, and the device
+     * reports {@code concurrentBlocks} multiprocessors. More blocks than cores pays off when kernels wait
+     * rather than compute: a block waiting in {@code __nanosleep} holds its worker but no core, so a grid of
+     * {@code G} blocks that each sleep {@code T} takes about {@code ceil(G / concurrentBlocks) * T} whatever
+     * the number of cores. For computing kernels, more blocks than cores only adds switching between threads.
+     *
+     * @throws IllegalArgumentException unless {@code 1 <= concurrentBlocks <= }{@link #MAX_CONCURRENT_BLOCKS}
      */
-    public CpuDevice(int workerThreads, BiFunction<String, String, CompiledModule> compiler) {
-        this(workerThreads, compiler, Optional.empty());
+    public CpuDevice(int concurrentBlocks) {
+        this(concurrentBlocks, KernelEngine::compile);
+    }
+
+    /**
+     * A device in chaos mode ({@link Chaos}) that runs up to {@code concurrentBlocks} blocks at once (see
+     * {@link #CpuDevice(int)}) with the kernel engine as its compiler.
+     */
+    public CpuDevice(int concurrentBlocks, Chaos chaos) {
+        this(concurrentBlocks, KernelEngine::compile, chaos);
+    }
+
+    /**
+     * A device that runs up to {@code concurrentBlocks} blocks at once, one worker thread each (see
+     * {@link #CpuDevice(int)}), and compiles with {@code compiler} ({@code (source, fileName) -> module}); for
+     * tests and tuning.
+     */
+    public CpuDevice(int concurrentBlocks, BiFunction<String, String, CompiledModule> compiler) {
+        this(concurrentBlocks, compiler, Optional.empty());
     }
 
     /**
@@ -77,28 +111,28 @@ public final class CpuDevice implements Device {
      * engine as its compiler. For a device without chaos use {@link #CpuDevice()}.
      */
     public CpuDevice(Chaos chaos) {
-        this(Runtime.getRuntime().availableProcessors(), KernelEngine::compile, Optional.of(requireChaos(chaos)));
+        this(defaultConcurrentBlocks(), KernelEngine::compile, Optional.of(requireChaos(chaos)));
     }
 
     /**
-     * A device in chaos mode ({@link Chaos}) with {@code workerThreads} worker threads that compiles with
-     * {@code compiler}. For a device without chaos use {@link #CpuDevice(int, BiFunction)}.
+     * A device in chaos mode ({@link Chaos}) that runs up to {@code concurrentBlocks} blocks at once, one
+     * worker thread each, and compiles with {@code compiler}. For a device without chaos use
+     * {@link #CpuDevice(int, BiFunction)}.
      */
-    public CpuDevice(int workerThreads, BiFunction<String, String, CompiledModule> compiler, Chaos chaos) {
-        this(workerThreads, compiler, Optional.of(requireChaos(chaos)));
+    public CpuDevice(int concurrentBlocks, BiFunction<String, String, CompiledModule> compiler, Chaos chaos) {
+        this(concurrentBlocks, compiler, Optional.of(requireChaos(chaos)));
     }
 
-    private CpuDevice(int workerThreads, BiFunction<String, String, CompiledModule> compiler, Optional<Chaos> chaos) {
-        if (workerThreads <= 0) {
-            throw new IllegalArgumentException("workerThreads must be positive, got " + workerThreads);
-        }
+    private CpuDevice(int concurrentBlocks, BiFunction<String, String, CompiledModule> compiler,
+            Optional<Chaos> chaos) {
+        checkConcurrentBlocks(concurrentBlocks);
         if (compiler == null) {
             throw new IllegalArgumentException("compiler must not be null");
         }
         this.compiler = compiler;
         this.chaos = chaos.orElse(null);
-        this.properties = CpuDeviceProperties.of(workerThreads);
-        this.pool = new WorkerPool(workerThreads, "polygpu-cpu-worker-", this.chaos);
+        this.properties = CpuDeviceProperties.of(concurrentBlocks);
+        this.pool = new WorkerPool(concurrentBlocks, "polygpu-cpu-worker-", this.chaos);
         chaos.ifPresent(c -> LOG.log(System.Logger.Level.DEBUG, "CPU device in chaos mode (" + c + ")"));
         this.defaultStream = new CpuStream(this, 0);
         streams.add(defaultStream);
@@ -201,6 +235,16 @@ public final class CpuDevice implements Device {
         }
     }
 
+    /** How many blocks a device runs at once unless told otherwise: one per available processor. */
+    public static int defaultConcurrentBlocks() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** How many blocks this device runs at once, across all its streams (its worker threads). */
+    public int concurrentBlocks() {
+        return pool.threads();
+    }
+
     /** The chaos-mode settings, or empty when the device is not in chaos mode. */
     public Optional<Chaos> chaos() {
         return Optional.ofNullable(chaos);
@@ -265,6 +309,18 @@ public final class CpuDevice implements Device {
                     + "device that is not in chaos mode");
         }
         return chaos;
+    }
+
+    /**
+     * Throws {@link IllegalArgumentException} naming the accepted range unless {@code concurrentBlocks} is a
+     * valid number of blocks in flight (1 to {@link #MAX_CONCURRENT_BLOCKS}).
+     */
+    private static void checkConcurrentBlocks(int concurrentBlocks) {
+        if (concurrentBlocks < 1 || concurrentBlocks > MAX_CONCURRENT_BLOCKS) {
+            throw new IllegalArgumentException("concurrentBlocks (how many blocks the CPU device runs at once, one"
+                    + " worker thread each) must be between 1 and " + MAX_CONCURRENT_BLOCKS + ", got "
+                    + concurrentBlocks);
+        }
     }
 
     private void ensureOpen() {

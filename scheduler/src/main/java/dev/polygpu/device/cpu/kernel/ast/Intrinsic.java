@@ -27,6 +27,13 @@ public enum Intrinsic {
     ALL("__all_sync"),
     ACTIVEMASK("__activemask"),
 
+    /**
+     * {@code __nanosleep(ns)}: the calling thread waits about {@code ns} nanoseconds (at most 1 ms per call, as
+     * on a GPU). Not a yield point: the threads of a block sleep side by side on one clock (see
+     * {@code exec.SleepClock}).
+     */
+    NANOSLEEP("__nanosleep"),
+
     // Bit manipulation.
     POPC("__popc"),
     POPCLL("__popcll"),

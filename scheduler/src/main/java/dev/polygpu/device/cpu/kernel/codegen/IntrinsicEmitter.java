@@ -22,7 +22,7 @@ import java.util.Locale;
 
 /**
  * Emits the built-ins that are not yield points: math ({@code CudaMath}), bit intrinsics, atomics
- * ({@code Atomics}, after a bounds and alignment check), fences and {@code __activemask}.
+ * ({@code Atomics}, after a bounds and alignment check), fences, {@code __activemask} and {@code __nanosleep}.
  */
 final class IntrinsicEmitter {
     private final Emitter e;
@@ -44,6 +44,11 @@ final class IntrinsicEmitter {
             case ACTIVEMASK -> {
                 c.aload(Emitter.STATE_SLOT);
                 c.invokevirtual(STATE, "activeMask", mt(CD_int));
+            }
+            case NANOSLEEP -> {
+                c.aload(Emitter.STATE_SLOT);
+                x.value(args.get(0));
+                c.invokevirtual(STATE, "nanosleep", mt(CD_void, CD_int));
             }
             case POPC, FFS, CLZ -> bits(in, args, K.I, CD_int);
             case BREV -> bits(in, args, K.I, CD_int);

@@ -10,7 +10,8 @@ import java.util.Arrays;
 /**
  * The scratch state of one {@link KernelRunner}: the block's shared memory, local arrays, the saved registers
  * of a cooperative kernel's threads, the values threads exchange at warp intrinsics and barriers, and the
- * coordinates of the running thread for fault messages. Generated code reads and writes the public fields.
+ * coordinates of the running thread for fault messages, and the block's {@code __nanosleep} clocks. Generated
+ * code reads and writes the public fields.
  *
  * <p>Implementation notes: owned by one worker thread at a time (a runner is never shared), so nothing here
  * is synchronized. Memory comes from automatic arenas: it is released by the garbage collector once the
@@ -29,6 +30,8 @@ public final class BlockState {
     /** Block extents of the current launch. */
     public int bdx, bdy, bdz;
     private LaunchFrame frame;
+
+    private final SleepClock sleepClock = new SleepClock();
 
     private MemorySegment sharedMemory = MemorySegment.NULL;
     private final MemorySegment[] sharedSlices;
@@ -77,6 +80,7 @@ public final class BlockState {
         if (f != frame) {
             beginLaunch(f);
         }
+        sleepClock.newPhase();
     }
 
     private void beginLaunch(LaunchFrame f) {
@@ -147,6 +151,20 @@ public final class BlockState {
     void resetThreads() {
         Arrays.fill(resumePoint, 0);
         Arrays.fill(status, (byte) 0);
+    }
+
+    /**
+     * CUDA's {@code __nanosleep(ns)} for the running thread ({@code ns} is an {@code unsigned int}): see
+     * {@link SleepClock} for how the threads of a block sleep side by side.
+     */
+    public void nanosleep(int ns) {
+        int t = info.cooperative() ? tid : tx + bdx * (ty + bdy * tz);
+        sleepClock.sleep(t, threadsPerBlock, Integer.toUnsignedLong(ns));
+    }
+
+    /** The {@code __nanosleep} clocks of the running block, for the cooperative scheduler. */
+    SleepClock sleepClock() {
+        return sleepClock;
     }
 
     /** Sets tx/ty/tz (and {@link #tid}) from a linear thread index. */

@@ -15,7 +15,9 @@ import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
  * at a block barrier the barrier opens; threads that have exited do not count, so an early {@code return}
  * cannot hang the block. A warp intrinsic whose mask names a lane that cannot arrive (exited, or waiting at a
  * different yield point) is a fault, as compute-sanitizer's synccheck would report it, rather than a silent
- * wrong value or a hang.
+ * wrong value or a hang. Barriers and warp intrinsics also keep the block's {@code __nanosleep} clocks as a GPU
+ * would: a block barrier starts a new sleep phase, and lanes leaving a warp intrinsic share their latest clock
+ * ({@link SleepClock}).
  *
  * <p>Implementation notes: single-threaded; all state lives in the runner's {@link BlockState}, whose
  * {@code status} and {@code site} arrays the generated code updates.
@@ -63,6 +65,7 @@ final class CoopScheduler {
             if (!openBarrier(n)) {
                 return;
             }
+            st.sleepClock().newPhase();
         }
     }
 
@@ -164,6 +167,7 @@ final class CoopScheduler {
                 status[t] = RUNNABLE;
             }
         }
+        st.sleepClock().join(lo, group);
     }
 
     private static boolean isShuffle(Intrinsic op) {

@@ -44,7 +44,7 @@ final class IntrinsicTable {
     private static final Set<String> OTHERS = Set.of("__syncthreads", "__syncthreads_count", "__syncthreads_and",
             "__syncthreads_or", "__syncwarp", "__threadfence", "__threadfence_block", "__threadfence_system",
             "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
-            "__all_sync", "__activemask", "__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll", "__brev",
+            "__all_sync", "__activemask", "__nanosleep", "__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll", "__brev",
             "min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "abs", "labs", "llabs",
             "isnan", "isinf", "isfinite", "signbit", "__isnan", "__isinf", "__isfinite", "__ldg",
             "__float2int_rn", "__float2int_rd", "__float2int_ru", "__fadd_rn", "__fsub_rn", "__fmul_rn",

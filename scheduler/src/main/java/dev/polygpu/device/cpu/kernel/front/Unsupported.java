@@ -10,7 +10,7 @@ final class Unsupported {
 
     private static final Set<String> HOST_FUNCTIONS = Set.of("printf", "fprintf", "sprintf", "puts", "malloc",
             "free", "calloc", "realloc", "memcpy", "memset", "memmove", "assert", "__assert_fail", "clock",
-            "clock64", "exit", "abort", "__trap", "__brkpt", "__nanosleep", "cudaMalloc", "cudaFree",
+            "clock64", "exit", "abort", "__trap", "__brkpt", "cudaMalloc", "cudaFree",
             "cudaMemcpy", "cudaDeviceSynchronize", "__prof_trigger", "rand", "srand", "curand_init", "curand",
             "curand_uniform", "curand_normal", "cooperative_groups", "this_thread_block", "tiled_partition",
             "__ldcs", "__stcs");

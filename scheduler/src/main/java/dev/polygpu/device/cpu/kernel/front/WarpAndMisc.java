@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The built-ins other than math and atomics: synchronization, warp shuffles and votes, bit operations,
- * min/max/abs, classification, and the rounding-mode arithmetic that is plain C arithmetic here.
+ * The built-ins other than math and atomics: synchronization, warp shuffles and votes, {@code __nanosleep},
+ * bit operations, min/max/abs, classification, and the rounding-mode arithmetic that is plain C arithmetic here.
  */
 final class WarpAndMisc {
     private WarpAndMisc() {}
@@ -79,6 +79,10 @@ final class WarpAndMisc {
             case "__activemask" -> {
                 count(es, pos, name, args, 0, 0);
                 return call(pos, Prim.UINT, Intrinsic.ACTIVEMASK);
+            }
+            case "__nanosleep" -> {
+                count(es, pos, name, args, 1, 1);
+                return call(pos, Prim.VOID, Intrinsic.NANOSLEEP, arg(es, name, args, 0, Prim.UINT));
             }
             case "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync" -> {
                 count(es, pos, name, args, 3, 4);

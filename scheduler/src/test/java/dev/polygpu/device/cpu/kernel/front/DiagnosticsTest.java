@@ -24,6 +24,9 @@ class DiagnosticsTest {
         return Stream.of(
                 Arguments.of(k + "  printf(\"%d\\n\", n);\n}", 2, 3, "printf is not supported by the CPU device's kernel engine"),
                 Arguments.of(k + "  x[0] = foo;\n}", 2, 10, "use of undeclared identifier 'foo'"),
+                Arguments.of(k + "  clock64();\n}", 2, 3, "clock64 is not supported by the CPU device's kernel engine"),
+                Arguments.of(k + "  __nanosleep();\n}", 2, 3, "function '__nanosleep' expects 1 argument, but 0 were given"),
+                Arguments.of(k + "  __nanosleep(x);\n}", 2, 15, "no matching function for call to '__nanosleep': argument 1 has type 'float*'"),
                 Arguments.of(k + "  bar(1);\n}", 2, 3, "no function named 'bar'"),
                 Arguments.of(k + "  goto end;\n}", 2, 3, "goto is not supported by the CPU device's kernel engine"),
                 Arguments.of(k + "  end: ;\n}", 2, 3, "labels are not supported by the CPU device's kernel engine"),
