@@ -76,7 +76,7 @@ public final class Worker {
             }
             ClusterConfig config = ClusterConfig.parse(options);
             Device d = switch (device) {
-                case "cpu" -> new CpuDevice();
+                case "cpu" -> cpuBlocks > 0 ? new CpuDevice(cpuBlocks) : new CpuDevice();
                 case "cuda" -> throw new IllegalArgumentException("--device=cuda: the CUDA device is not part of "
                         + "this build yet; use --device=cpu");
                 default -> throw new IllegalArgumentException("--device must be cpu or cuda, got '" + device + "'");
