@@ -960,6 +960,12 @@ public final class ClusterNode implements AutoCloseable {
         handlers.shutdownNow();
     }
 
+    /** Takes this member out of the cluster under the node, as a network split or Hazelcast failure would. */
+    void dropOutOfClusterForTest() {
+        Transport t = transport instanceof FaultyTransport f ? f.inner() : transport;
+        ((HazelcastTransport) t).terminateUnderneath();
+    }
+
     // ---- helpers ---------------------------------------------------------------------------------------------
 
     private boolean send(String member, Message m) {

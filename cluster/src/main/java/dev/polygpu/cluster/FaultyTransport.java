@@ -54,6 +54,10 @@ final class FaultyTransport implements Transport {
         return true;
     }
 
+    Transport inner() {
+        return inner;
+    }
+
     /** Messages lost on purpose so far. */
     synchronized long dropped() {
         return dropped;

@@ -32,7 +32,7 @@ final class HazelcastTransport implements Transport {
     static final String NONCE = "polygpu.nonce";
     static final String PROOF = "polygpu.proof";
     private static final String INBOX = "polygpu.inbox.";
-    /** Hazelcast logs at WARNING unless -Dpolygpu.cluster.log=INFO (or another java.util.logging level). */
+    /** Hazelcast logs only SEVERE unless -Dpolygpu.cluster.log=WARNING, INFO (or another java.util.logging level). */
     private static final Logger HAZELCAST_LOG = Logger.getLogger("com.hazelcast");
 
     private final HazelcastInstance hz;
@@ -47,7 +47,7 @@ final class HazelcastTransport implements Transport {
 
     /** Starts a member with {@code config}, announcing {@code attributes}, and delivers to {@code listener}. */
     static HazelcastTransport start(ClusterConfig config, Map<String, String> attributes, Listener listener) {
-        HAZELCAST_LOG.setLevel(Level.parse(System.getProperty("polygpu.cluster.log", "WARNING")));
+        HAZELCAST_LOG.setLevel(Level.parse(System.getProperty("polygpu.cluster.log", "SEVERE")));
         Config c = new Config();
         c.setClusterName(config.clusterName());
         c.setInstanceName("polygpu-" + Long.toHexString(System.nanoTime()));
@@ -152,6 +152,11 @@ final class HazelcastTransport implements Transport {
         if (hz.getLifecycleService().isRunning()) {
             hz.shutdown();
         }
+    }
+
+    /** Ends the Hazelcast member without this transport closing: the node sees itself leave (for tests). */
+    void terminateUnderneath() {
+        hz.getLifecycleService().terminate();
     }
 
     /** Ends the member at once, as a crash would (for tests). */

@@ -1,0 +1,232 @@
+package dev.polygpu.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.polygpu.device.DeviceException;
+import dev.polygpu.runtime.TrackedArray;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** In-JVM members on loopback: the steal protocol end to end over real Hazelcast members. */
+@Tag("cluster")
+@Timeout(120)
+class ClusterNodeTest {
+
+    /** Tiles out_j = a_j * k + i with a_j[i] = i + j: exact in float, so the expected values are exact. */
+    private static final class Tiles {
+        final List<TrackedArray> outs = new ArrayList<>();
+        final float k;
+
+        Tiles(Members.Member p, int count, float k, int ms) {
+            this.k = k;
+            for (int j = 0; j < count; j++) {
+                float[] a = new float[Members.N];
+                for (int i = 0; i < a.length; i++) {
+                    a[i] = i + j;
+                }
+                TrackedArray in = p.floats("a" + j, a);
+                TrackedArray out = p.floats("out" + j);
+                p.tile(in, out, k, ms);
+                outs.add(out);
+            }
+        }
+
+        void check() {
+            for (int j = 0; j < outs.size(); j++) {
+                TrackedArray out = outs.get(j);
+                for (int i = 0; i < Members.N; i++) {
+                    float expected = (i + j) * k + i;
+                    assertEquals(expected, out.buffer().getFloat(i), "out" + j + "[" + i + "]");
+                }
+            }
+        }
+    }
+
+    private static void awaitHolding(Members.Member m) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (m.node.holding() == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the member never held stolen work");
+            }
+            Thread.sleep(2);
+        }
+    }
+
+    @Test
+    void workSubmittedAtOneOfFourMembersSpreadsOverAllAndIsCorrect() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member p = c.program();
+            List<Members.Member> workers = List.of(c.worker(), c.worker(), c.worker());
+            c.awaitSize(4, List.of(p, workers.get(0), workers.get(1), workers.get(2)));
+            Tiles tiles = new Tiles(p, 96, 3f, 25);
+            p.scheduler.synchronize();
+            tiles.check();
+            ClusterStats owner = p.node.stats();
+            long stolen = 0;
+            for (Members.Member w : workers) {
+                ClusterStats s = w.node.stats();
+                assertTrue(s.stolen() > 0, "every worker got work: " + s);
+                stolen += s.stolen();
+            }
+            assertEquals(owner.given(), stolen, "what was given was stolen");
+            assertEquals(owner.given(), owner.completedRemote() + owner.rerun(), "each given element came back once");
+            assertTrue(owner.stealLatencyMedianNanos() < 0 || owner.given() > 0);
+            assertEquals(0, p.node.away());
+        }
+    }
+
+    @Test
+    void readWriteArraysAndChainsComeBackInOrder() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member p = c.program();
+            Members.Member w = c.worker();
+            c.awaitSize(2, List.of(p, w));
+            List<TrackedArray> xs = new ArrayList<>();
+            for (int j = 0; j < 24; j++) {
+                TrackedArray x = p.ints("x" + j, j * 1000);
+                xs.add(x);
+                for (int r = 0; r < 4; r++) {
+                    p.bump(x, 10);
+                }
+            }
+            p.scheduler.synchronize();
+            for (int j = 0; j < xs.size(); j++) {
+                for (int i = 0; i < Members.N; i++) {
+                    int v = j * 1000 + i;
+                    for (int r = 0; r < 4; r++) {
+                        v = v * 3 + 1;
+                    }
+                    assertEquals(v, xs.get(j).buffer().getInt(i), "x" + j + "[" + i + "]");
+                }
+            }
+            assertTrue(w.node.stats().stolen() > 0, "the worker stole: " + w.node.stats());
+        }
+    }
+
+    @Test
+    void aCrashedWorkersElementsRerunAtTheOwnerAndLateResultsAreDropped() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member p = c.program();
+            Members.Member doomed = c.worker();
+            Members.Member survivor = c.worker();
+            c.awaitSize(3, List.of(p, doomed, survivor));
+            Tiles tiles = new Tiles(p, 60, 2f, 30);
+            awaitHolding(doomed);
+            doomed.node.crash();
+            p.scheduler.synchronize();
+            tiles.check();
+            ClusterStats s = p.node.stats();
+            assertTrue(s.rerun() > 0, "the crashed worker's elements ran again: " + s);
+            assertEquals(s.given(), s.completedRemote() + s.rerun(), "every given element settled once: " + s);
+        }
+    }
+
+    @Test
+    void aWorkerJoiningMidRunGetsWorkWithinASecond() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member p = c.program();
+            Tiles tiles = new Tiles(p, 80, 3f, 25);
+            Thread.sleep(150);
+            Members.Member late = c.worker();
+            p.scheduler.synchronize();
+            tiles.check();
+            ClusterStats s = late.node.stats();
+            assertTrue(s.stolen() > 0, "the late worker got work: " + s);
+            assertTrue(s.firstStolenNanos() >= 0 && s.firstStolenNanos() < Duration.ofSeconds(1).toNanos(),
+                    "join to first stolen kernel: " + s.firstStolenNanos() / 1e6 + " ms");
+        }
+    }
+
+    @Test
+    void aGracefulLeaveMidRunFinishesWhatItHolds() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member p = c.program();
+            Members.Member leaver = c.worker();
+            Members.Member stayer = c.worker();
+            c.awaitSize(3, List.of(p, leaver, stayer));
+            Tiles tiles = new Tiles(p, 60, 2f, 30);
+            awaitHolding(leaver);
+            CompletableFuture<Void> left = CompletableFuture.runAsync(leaver.node::close);
+            p.scheduler.synchronize();
+            left.get();
+            tiles.check();
+            ClusterStats gone = leaver.node.stats();
+            assertTrue(gone.stolen() > 0, gone.toString());
+            ClusterStats s = p.node.stats();
+            assertEquals(s.given(), s.completedRemote() + s.rerun(), s.toString());
+        }
+    }
+
+    @Test
+    void droppedAndDelayedMessagesLoseNoResult() throws Exception {
+        try (Members c = new Members()) {
+            FaultInjection faults = FaultInjection.parse("drop=0.2,delay=30,seed=5");
+            Members.Member p = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withFaults(faults)));
+            Members.Member w1 = c.add(new Members.Member(c.config(ClusterConfig.Role.WORKER).withFaults(faults)));
+            Members.Member w2 = c.add(new Members.Member(c.config(ClusterConfig.Role.WORKER).withFaults(faults)));
+            c.awaitSize(3, List.of(p, w1, w2));
+            Tiles tiles = new Tiles(p, 80, 3f, 20);
+            p.scheduler.synchronize();
+            tiles.check();
+            ClusterStats s = p.node.stats();
+            assertEquals(s.given(), s.completedRemote() + s.rerun(), s.toString());
+            assertTrue(w1.node.stats().stolen() + w2.node.stats().stolen() > 0, "stealing still happened");
+        }
+    }
+
+    @Test
+    void aMemberWithTheWrongSecretIsRefused() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member p = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withSecret("right")));
+            Members.Member intruder = c.add(new Members.Member(c.config(ClusterConfig.Role.WORKER)
+                    .withSecret("wrong")));
+            Members.Member friend = c.add(new Members.Member(c.config(ClusterConfig.Role.WORKER).withSecret("right")));
+            c.awaitSize(3, List.of(p, intruder, friend));
+            Tiles tiles = new Tiles(p, 60, 2f, 20);
+            p.scheduler.synchronize();
+            tiles.check();
+            assertEquals(0, intruder.node.stats().stolen(), "the intruder got nothing");
+            assertTrue(p.node.stats().rejected() > 0, "the owner refused it: " + p.node.stats());
+            assertTrue(friend.node.stats().stolen() > 0, "the member with the secret got work");
+        }
+    }
+
+    @Test
+    void theProgramsOwnMemberLeavingEndsItsElementsAwayWithAClearError() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member p = c.program();
+            Members.Member w = c.worker();
+            c.awaitSize(2, List.of(p, w));
+            new Tiles(p, 40, 2f, 40);
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (p.node.away() == 0) {
+                assertTrue(System.nanoTime() < deadline, "nothing was stolen");
+                Thread.sleep(2);
+            }
+            p.node.dropOutOfClusterForTest();
+            DeviceException e = assertThrows(DeviceException.class, p.scheduler::synchronize);
+            assertTrue(e.getMessage().contains("left the cluster"), e.getMessage());
+        }
+    }
+
+    @Test
+    void withoutStealingNothingMoves() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member p = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withStealing(false)));
+            Members.Member w = c.add(new Members.Member(c.config(ClusterConfig.Role.WORKER).withStealing(false)));
+            c.awaitSize(2, List.of(p, w));
+            Tiles tiles = new Tiles(p, 16, 2f, 5);
+            p.scheduler.synchronize();
+            tiles.check();
+            assertEquals(0, p.node.stats().given());
+            assertEquals(0, w.node.stats().requests());
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package dev.polygpu.cluster;
+
+import dev.polygpu.device.KernelArgs;
+import dev.polygpu.device.LaunchConfig;
+import dev.polygpu.device.Module;
+import dev.polygpu.device.UnifiedBuffer;
+import dev.polygpu.device.cpu.CpuDevice;
+import dev.polygpu.runtime.Access;
+import dev.polygpu.runtime.AccessMode;
+import dev.polygpu.runtime.ComputationalElement;
+import dev.polygpu.runtime.KernelSource;
+import dev.polygpu.runtime.Scheduler;
+import dev.polygpu.runtime.SchedulerConfig;
+import dev.polygpu.runtime.TrackedArray;
+import dev.polygpu.runtime.Work;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * In-JVM cluster members on loopback for tests: each has its own CPU device (4 concurrent blocks), scheduler and
+ * node, in a cluster of its own name so tests do not meet each other.
+ */
+final class Members implements AutoCloseable {
+    /** Each thread sleeps {@code ms} milliseconds of device time, then out[i] = a[i] * k + i (written in full). */
+    static final String SOURCE = """
+            extern "C" __global__ void tile(const float* a, float* out, float k, int ms, int n) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                for (int s = 0; s < ms; s++) __nanosleep(1000000);
+                if (i < n) out[i] = a[i] * k + (float) i;
+            }
+            extern "C" __global__ void bump(int* x, int ms, int n) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                for (int s = 0; s < ms; s++) __nanosleep(1000000);
+                if (i < n) x[i] = x[i] * 3 + 1;
+            }
+            """;
+    static final int N = 256;
+    private static final AtomicInteger CLUSTERS = new AtomicInteger();
+    private static final int BASE_PORT = 17100;
+
+    /** One member. */
+    static final class Member {
+        final CpuDevice device;
+        final Scheduler scheduler;
+        final ClusterNode node;
+        final Module module;
+
+        Member(ClusterConfig config) {
+            device = new CpuDevice(4);
+            scheduler = new Scheduler(device, SchedulerConfig.DEFAULT);
+            node = ClusterNode.start(config, scheduler);
+            module = device.compile(SOURCE, "members.cu");
+        }
+
+        TrackedArray floats(String name, float... values) {
+            UnifiedBuffer b = device.allocate(4L * N);
+            for (int i = 0; i < N; i++) {
+                b.setFloat(i, i < values.length ? values[i] : 0f);
+            }
+            return scheduler.track(name, b, 4L * N);
+        }
+
+        TrackedArray ints(String name, int first) {
+            UnifiedBuffer b = device.allocate(4L * N);
+            for (int i = 0; i < N; i++) {
+                b.setInt(i, first + i);
+            }
+            return scheduler.track(name, b, 4L * N);
+        }
+
+        /** out = a * k + i after {@code ms} ms of device time; {@code out} is write-only. */
+        void tile(TrackedArray a, TrackedArray out, float k, int ms) {
+            KernelArgs args = KernelArgs.builder().pointer(a.buffer()).pointer(out.buffer()).f32(k).i32(ms).i32(N)
+                    .build();
+            scheduler.submit(ComputationalElement.kernel("tile", List.of(new Access(a, AccessMode.READ),
+                    new Access(out, AccessMode.WRITE)), new Work.Kernel(module.function("tile"),
+                    LaunchConfig.of(2, N / 2), args, new KernelSource(SOURCE, "tile", "tile(in a: float, out o: "
+                    + "float, k: float, ms: sint32, n: sint32)")), null));
+        }
+
+        /** x = x * 3 + 1 after {@code ms} ms; reads and writes x. */
+        void bump(TrackedArray x, int ms) {
+            KernelArgs args = KernelArgs.builder().pointer(x.buffer()).i32(ms).i32(N).build();
+            scheduler.submit(ComputationalElement.kernel("bump", List.of(new Access(x, AccessMode.READ_WRITE)),
+                    new Work.Kernel(module.function("bump"), LaunchConfig.of(1, N), args, new KernelSource(SOURCE,
+                    "bump", "bump(inout x: sint32, ms: sint32, n: sint32)")), null));
+        }
+
+        void close() {
+            try {
+                node.close();
+            } finally {
+                scheduler.close();
+                device.close();
+            }
+        }
+    }
+
+    private final String name = "test-" + ProcessHandle.current().pid() + "-" + CLUSTERS.incrementAndGet();
+    private final List<Member> all = new ArrayList<>();
+
+    ClusterConfig config(ClusterConfig.Role role) {
+        List<String> addresses = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            addresses.add("127.0.0.1:" + (BASE_PORT + i));
+        }
+        return ClusterConfig.loopback().withName(name).withMembers(addresses).withPort(BASE_PORT).withRole(role)
+                .withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(3)).withHoldInterval(Duration.ofMillis(100));
+    }
+
+    Member program() {
+        return add(new Member(config(ClusterConfig.Role.PROGRAM)));
+    }
+
+    Member worker() {
+        return add(new Member(config(ClusterConfig.Role.WORKER)));
+    }
+
+    Member add(Member m) {
+        all.add(m);
+        return m;
+    }
+
+    /** Waits until every live member sees {@code n} members. */
+    void awaitSize(int n, List<Member> live) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        for (Member m : live) {
+            while (m.node.peers().size() + 1 != n) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("members did not see " + n + " members in 30 s: "
+                            + (m.node.peers().size() + 1));
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Member m : all) {
+            try {
+                m.close();
+            } catch (RuntimeException e) {
+                // Already gone (crashed in the test).
+            }
+        }
+    }
+}
