@@ -442,7 +442,11 @@ public final class ClusterNode implements AutoCloseable {
                 if (e == null) {
                     break;
                 }
-                items.add(give(e, thief));
+                WorkItem item = give(e, thief);
+                if (item == null) {
+                    break;
+                }
+                items.add(item);
             }
         } else if (!isProven(thief)) {
             rejected.incrementAndGet();
@@ -481,7 +485,10 @@ public final class ClusterNode implements AutoCloseable {
         }
     }
 
-    /** Registers a taken element and packs it with the bytes of the arrays it reads. */
+    /**
+     * Registers a taken element and packs it with the bytes of the arrays it reads; null (and the element back
+     * in the queue) if this member started leaving or left meanwhile.
+     */
     private WorkItem give(StolenElement e, String thief) {
         List<ArrayData> inputs = new ArrayList<>();
         long bytes = 0;
@@ -495,8 +502,16 @@ public final class ClusterNode implements AutoCloseable {
         }
         long id;
         synchronized (lock) {
-            id = nextStealId++;
-            given.put(id, new Given(id, e, thief, epoch, System.nanoTime(), bytes, e.element().label()));
+            if (leaving || lostReason != null) {
+                id = -1;
+            } else {
+                id = nextStealId++;
+                given.put(id, new Given(id, e, thief, epoch, System.nanoTime(), bytes, e.element().label()));
+            }
+        }
+        if (id < 0) {
+            e.giveBack();
+            return null;
         }
         givenCount.incrementAndGet();
         bytesSent.addAndGet(bytes);
@@ -873,12 +888,12 @@ public final class ClusterNode implements AutoCloseable {
 
     /** This member is out of the cluster: what ran elsewhere cannot come back, so it fails with the reason. */
     private void onSelfLeft(String why) {
-        if (closed || lostReason != null) {
-            return;
-        }
-        lostReason = why;
         List<Given> away;
         synchronized (lock) {
+            if (closed || lostReason != null) {
+                return;
+            }
+            lostReason = why;
             away = new ArrayList<>(given.values());
             given.clear();
         }
@@ -898,10 +913,12 @@ public final class ClusterNode implements AutoCloseable {
      * others, and leaves the cluster. Idempotent.
      */
     public void leave(Duration timeout) {
-        if (closed) {
-            return;
+        synchronized (lock) {
+            if (closed || leaving) {
+                return;
+            }
+            leaving = true;
         }
-        leaving = true;
         long deadline = System.nanoTime() + timeout.toNanos();
         broadcast(new Leaving(transport.self()));
         synchronized (lock) {
@@ -1011,11 +1028,18 @@ public final class ClusterNode implements AutoCloseable {
         return HexFormat.of().formatHex(key.mac(data, 0, data.length));
     }
 
+    /** A member for messages; never throws (it is used on the way to settling elements). */
     private String describe(String member) {
         if (member == null) {
             return "an unknown member";
         }
-        for (Peer p : transport.peers()) {
+        List<Peer> peers;
+        try {
+            peers = transport.peers();
+        } catch (RuntimeException e) {
+            peers = List.of();
+        }
+        for (Peer p : peers) {
             if (p.id().equals(member)) {
                 return "member " + p.address() + " (" + shortId(member) + ")";
             }

@@ -114,7 +114,13 @@ final class HazelcastTransport implements Transport {
 
     @Override
     public List<Peer> peers() {
-        Set<Member> members = hz.getCluster().getMembers();
+        Set<Member> members;
+        try {
+            members = hz.getCluster().getMembers();
+        } catch (RuntimeException e) {
+            // Not a member any more (shut down or terminated): no peers.
+            return List.of();
+        }
         List<Peer> out = new ArrayList<>(members.size());
         for (Member m : members) {
             if (!m.localMember()) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 
 /** In-JVM members on loopback: the steal protocol end to end over real Hazelcast members. */
 @Tag("cluster")
-@Timeout(120)
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ClusterNodeTest {
 
     /** Tiles out_j = a_j * k + i with a_j[i] = i + j: exact in float, so the expected values are exact. */

@@ -1,5 +1,6 @@
 package dev.polygpu.launcher;
 
+import dev.polygpu.cluster.Worker;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +27,9 @@ import org.graalvm.polyglot.Value;
 /**
  * The {@code polygpu} command: {@code polygpu [--grcuda.Name=value …] FILE.py|FILE.js [args …]} runs a Python
  * or JavaScript file in a polyglot context where the {@code grcuda} language is available, prints which device
- * runs kernels, and turns guest errors into the guest language's own error report and exit code 1.
+ * runs kernels, and turns guest errors into the guest language's own error report and exit code 1. The
+ * {@code --cluster…} flags are short names of the {@code grcuda.Cluster…} options; {@code polygpu worker …}
+ * runs a cluster worker (the cluster module's {@link Worker}) instead of a file, with no polyglot context.
  *
  * <p>{@link #run} does the work without exiting the JVM, so tests can call it in-process with a shared
  * {@link Engine} and their own streams.
@@ -34,6 +37,17 @@ import org.graalvm.polyglot.Value;
 public final class Main {
     static final String GRCUDA = "grcuda";
     private static final int EXIT_USAGE = 2;
+    /**
+     * The launcher's cluster flags ({@code --cluster-name=lab}) and the options they set; {@code --cluster-stats}
+     * alone means {@code --cluster-stats=true}.
+     */
+    private static final Map<String, String> CLUSTER_FLAGS = Map.of(
+            "cluster", "grcuda.Cluster",
+            "cluster-name", "grcuda.ClusterName",
+            "cluster-bind", "grcuda.ClusterBind",
+            "cluster-port", "grcuda.ClusterPort",
+            "cluster-secret", "grcuda.ClusterSecret",
+            "cluster-stats", "grcuda.ClusterStats");
 
     private final InputStream in;
     private final PrintStream out;
@@ -58,6 +72,9 @@ public final class Main {
 
     /** Runs the command line {@code args} and returns the exit status. */
     public int run(String[] args) {
+        if (args.length > 0 && args[0].equals("worker")) {
+            return Worker.run(Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
         Map<String, String> options = new LinkedHashMap<>();
         int i = 0;
         for (; i < args.length && args[i].startsWith("--"); i++) {
@@ -73,12 +90,18 @@ public final class Main {
                             + v.getProperty("graalvm", "unknown") + ", Java " + Runtime.version() + ")");
                     return 0;
                 }
+                case "--cluster-stats" -> options.put("grcuda.ClusterStats", "true");
                 default -> {
                     int eq = a.indexOf('=');
+                    if (eq < 0 && CLUSTER_FLAGS.containsKey(a.substring(2))) {
+                        return usage(a + " needs a value: write " + a + "=" + (a.equals("--cluster")
+                                ? "HOST:PORT,HOST:PORT" : "VALUE") + " (polygpu --help lists the cluster flags)");
+                    }
                     if (eq < 0 || eq == 2) {
                         return usage("an option needs a value: " + a + " (write --name=value)");
                     }
-                    options.put(a.substring(2, eq), a.substring(eq + 1));
+                    String name = a.substring(2, eq);
+                    options.put(CLUSTER_FLAGS.getOrDefault(name, name), a.substring(eq + 1));
                 }
             }
         }
@@ -240,15 +263,28 @@ public final class Main {
     private void printHelp() {
         out.println("""
                 Usage: polygpu [options] FILE.py|FILE.js [args...]
+                       polygpu worker [worker options]
 
                 Runs a Python (GraalPy) or JavaScript (GraalJS) file with the grcuda language: GrCUDA's API
                 (cu = polyglot.eval(language="grcuda", string="CU") / Polyglot.eval("grcuda", "CU")).
                 Arguments after the file are the script's (sys.argv[1:] in Python, `arguments` in JavaScript).
+                'polygpu worker' starts a cluster member with a device and no program, which runs kernels it
+                steals from programs started with --cluster (polygpu worker --help lists its options).
 
                 Options:
                   --help                 print this help
                   --version              print the versions of polygpu, GraalVM polyglot and Java
                   --<lang>.<Name>=value  set a language option (e.g. --grcuda.ExecutionPolicy=sync)
+
+                Cluster (docs/cluster.md):
+                  --cluster=HOST:PORT,...  join the cluster of these members: idle members steal ready kernels
+                                           from this program (grcuda.Cluster)
+                  --cluster-name=NAME      join only members of this cluster (grcuda.ClusterName, default polygpu)
+                  --cluster-bind=ADDRESS   interface to listen on (grcuda.ClusterBind, default 127.0.0.1)
+                  --cluster-port=N         first port to listen on (grcuda.ClusterPort, default 5701)
+                  --cluster-secret=S       shared secret of the cluster (grcuda.ClusterSecret); better: set the
+                                           POLYGPU_CLUSTER_SECRET environment variable, which ps does not show
+                  --cluster-stats          print this member's cluster counters when the program ends
 
                 grcuda options:""");
         try (Engine e = Engine.newBuilder().out(OutputStream.nullOutputStream()).err(OutputStream.nullOutputStream()).build()) {

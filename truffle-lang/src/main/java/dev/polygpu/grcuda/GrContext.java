@@ -11,14 +11,19 @@ import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.grcuda.builtins.Builtins;
 import dev.polygpu.grcuda.objects.GrNamespace;
 import dev.polygpu.runtime.Scheduler;
+import dev.polygpu.runtime.WorkExchange;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ServiceConfigurationError;
 
 /**
  * The state of the grcuda language in one polyglot context: its settings, the root namespace {@code CU}, and
- * the device with the scheduler that orders all work on it, created on first use. Reached from nodes
- * through {@link #get(Node)}.
+ * the device with the scheduler that orders all work on it, created on first use. When {@code grcuda.Cluster}
+ * is set, the scheduler is attached to the cluster (a {@link WorkExchange}) as it is created; otherwise
+ * nothing of the cluster is loaded. Reached from nodes through {@link #get(Node)}.
  *
- * <p>Thread-safety: the device and its scheduler are created once under this object's lock; everything else
- * is immutable or thread-safe (the device SPI and the scheduler are).
+ * <p>Thread-safety: the device, its scheduler and the exchange are created once under this object's lock;
+ * everything else is immutable or thread-safe (the device SPI, the scheduler and the exchange are).
  */
 public final class GrContext {
     private static final ContextReference<GrContext> REFERENCE = ContextReference.create(GrCUDALanguage.class);
@@ -30,6 +35,7 @@ public final class GrContext {
     private Device device;
     private String deviceReason;
     private Scheduler scheduler;
+    private WorkExchange exchange;
 
     GrContext(GrCUDALanguage language, TruffleLanguage.Env env) {
         this.language = language;
@@ -101,6 +107,60 @@ public final class GrContext {
         }
         scheduler = new Scheduler(device, settings.schedulerConfig());
         ScheduleExports.install(scheduler, settings, env.err());
+        if (settings.cluster().enabled()) {
+            boolean joined = false;
+            try {
+                exchange = joinCluster(scheduler, settings.cluster());
+                joined = true;
+                deviceReason += ", as member " + exchange.memberId() + " of the cluster at "
+                        + settings.cluster().members();
+            } finally {
+                if (!joined) {
+                    // Nothing ran yet: give the device back, so that a later use tries again from the start.
+                    scheduler.close();
+                    scheduler = null;
+                    device.close();
+                    device = null;
+                }
+            }
+        }
+    }
+
+    /** Attaches {@code s} to the cluster {@code cluster} describes; a failure is a guest error naming the option. */
+    private static WorkExchange joinCluster(Scheduler s, ClusterSettings cluster) {
+        String option = "grcuda.Cluster=" + cluster.members();
+        try {
+            return WorkExchange.attach(s, cluster.exchangeOptions());
+        } catch (IllegalStateException e) {
+            // No provider on the class path (the message names the jar to add), or one that cannot start.
+            throw GrError.of(option + ": " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw GrError.of(option + ": a cluster option was refused: " + e.getMessage()
+                    + " (fix the grcuda.Cluster* option it names; polygpu --help lists them)", e);
+        } catch (RuntimeException e) {
+            throw GrError.of(option + ": could not join the cluster: " + e.getMessage() + " (this member listens on"
+                    + " grcuda.ClusterBind, from grcuda.ClusterPort up; the members listed must share"
+                    + " grcuda.ClusterName and the secret)", e);
+        } catch (ServiceConfigurationError | LinkageError e) {
+            // The cluster jar is there but a class it needs (Hazelcast) is not, or it is of another version.
+            throw GrError.of(option + ": the polygpu cluster module could not be loaded: " + e
+                    + " (polygpu-cluster.jar needs hazelcast.jar of the version it was built with beside it)", e);
+        }
+    }
+
+    /**
+     * The cluster this context's scheduler is attached to, joining it now if the device is not chosen yet; null
+     * when {@code grcuda.Cluster} is not set (nothing is created then).
+     */
+    @TruffleBoundary
+    public synchronized WorkExchange exchange() {
+        if (!settings.cluster().enabled()) {
+            return null;
+        }
+        if (device == null) {
+            choose();
+        }
+        return exchange;
     }
 
     private String chaosNote() {
@@ -117,8 +177,14 @@ public final class GrContext {
         }
     }
 
-    /** Waits for outstanding work (writing the exports the options ask for), then releases the device. */
+    /**
+     * Leaves the cluster (which brings this program's elements that run elsewhere back home), then waits for
+     * outstanding work (writing the exports the options ask for) and releases the device.
+     */
     synchronized void dispose() {
+        if (exchange != null) {
+            leaveCluster();
+        }
         if (scheduler != null) {
             scheduler.close();
             scheduler = null;
@@ -127,5 +193,26 @@ public final class GrContext {
             device.close();
             device = null;
         }
+    }
+
+    /**
+     * Closes the exchange before the scheduler: the scheduler does not wait for elements that run on other
+     * members, the exchange's close does. A failure to leave is reported on the error stream, and the scheduler
+     * is closed all the same (it then runs what it still holds here).
+     */
+    private void leaveCluster() {
+        PrintStream err = new PrintStream(env.err(), true, StandardCharsets.UTF_8);
+        WorkExchange leaving = exchange;
+        exchange = null;
+        try {
+            leaving.close();
+        } catch (RuntimeException e) {
+            err.println("polygpu: leaving the cluster failed (" + e.getClass().getSimpleName() + "): "
+                    + e.getMessage());
+        }
+        if (settings.cluster().printStats()) {
+            err.print(leaving.statsTable());
+        }
+        err.flush();
     }
 }

@@ -28,6 +28,12 @@ public final class GrError extends AbstractTruffleException {
         return new GrError(message, null, location);
     }
 
+    /** A failure of a host-side service (its message already wrapped in {@code message}), kept as the cause. */
+    @TruffleBoundary
+    public static GrError of(String message, Throwable cause) {
+        return new GrError(message, cause, null);
+    }
+
     /** A device failure (CUDA-like code included) as a guest error. */
     @TruffleBoundary
     public static GrError of(DeviceException e) {

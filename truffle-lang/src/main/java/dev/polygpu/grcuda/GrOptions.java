@@ -5,15 +5,20 @@ import dev.polygpu.device.cpu.CpuDevice;
 import org.graalvm.options.OptionCategory;
 import org.graalvm.options.OptionKey;
 import org.graalvm.options.OptionStability;
+import java.util.regex.Pattern;
 import org.graalvm.options.OptionType;
 
 /**
- * The {@code grcuda.*} options, with GrCUDA's names and values plus {@code Device}. An unknown value is an
- * error that lists the valid ones (GrCUDA silently fell back to the default). Read once per context into
- * {@link GrSettings}.
+ * The {@code grcuda.*} options, with GrCUDA's names and values plus polygpu's own ({@code Device}, the schedule
+ * exports, and the {@code Cluster…} options of the cluster layer). An unknown value is an error that lists the
+ * valid ones (GrCUDA silently fell back to the default); values of a fixed form (ports, durations, member
+ * addresses) are checked when given. Read once per context into {@link GrSettings}.
  */
 @Option.Group(GrCUDALanguage.ID)
 public final class GrOptions {
+    /** A duration as {@link #duration} accepts it: seconds, or a number with the unit {@code ms} or {@code s}. */
+    private static final Pattern DURATION = Pattern.compile("\\d+(\\.\\d+)?\\s*(ms|s)?", Pattern.CASE_INSENSITIVE);
+
     private GrOptions() {
     }
 
@@ -98,6 +103,61 @@ public final class GrOptions {
     public static final OptionKey<Policies.DeviceKind> Device =
             new OptionKey<>(Policies.DeviceKind.AUTO, Policies.type("Device", Policies.DeviceKind.class));
 
+    @Option(help = "Join a polygpu cluster: the addresses (host:port, comma-separated) of members to look for, e.g."
+            + " 127.0.0.1:5701,127.0.0.1:5702. Idle members then steal ready kernels from this program and run them."
+            + " Empty (default): no cluster.", category = OptionCategory.USER, stability = OptionStability.STABLE,
+            usageSyntax = "<host:port>,<host:port>,...")
+    public static final OptionKey<String> Cluster = new OptionKey<>("", memberList());
+
+    @Option(help = "Name of the cluster to join; members with different names never see each other.",
+            category = OptionCategory.USER, stability = OptionStability.STABLE, usageSyntax = "<name>")
+    public static final OptionKey<String> ClusterName = new OptionKey<>("polygpu", notBlank("ClusterName"));
+
+    @Option(help = "Interface this member listens on for the cluster (127.0.0.1 by default; any other needs"
+            + " grcuda.ClusterSecret).", category = OptionCategory.USER, stability = OptionStability.STABLE,
+            usageSyntax = "<address>")
+    public static final OptionKey<String> ClusterBind = new OptionKey<>("127.0.0.1", notBlank("ClusterBind"));
+
+    @Option(help = "First port this member tries to listen on; the next free one is taken.",
+            category = OptionCategory.USER, stability = OptionStability.STABLE, usageSyntax = "<1..65535>")
+    public static final OptionKey<Integer> ClusterPort = new OptionKey<>(5701, port("ClusterPort"));
+
+    @Option(help = "Shared secret every cluster message proves; the same on every member. Empty (default): the"
+            + " POLYGPU_CLUSTER_SECRET environment variable when set. Required unless bound to loopback.",
+            category = OptionCategory.USER, stability = OptionStability.STABLE, usageSyntax = "<secret>")
+    public static final OptionKey<String> ClusterSecret = new OptionKey<>("");
+
+    @Option(help = "How often cluster members tell each other they are alive (whole seconds, e.g. 1s).",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<duration>")
+    public static final OptionKey<String> ClusterHeartbeat = new OptionKey<>("1s", duration("ClusterHeartbeat"));
+
+    @Option(help = "A member silent this long is declared dead and the kernels it took from this program run here"
+            + " again (whole seconds, at least two heartbeats).", category = OptionCategory.EXPERT,
+            stability = OptionStability.STABLE, usageSyntax = "<duration>")
+    public static final OptionKey<String> ClusterFailAfter = new OptionKey<>("5s", duration("ClusterFailAfter"));
+
+    @Option(help = "Steal and give work in the cluster (default); false joins without stealing (a baseline).",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "true|false")
+    public static final OptionKey<Boolean> ClusterStealing = new OptionKey<>(true);
+
+    @Option(help = "Steal when fewer kernels than this are ready or running here. 0 (default): the in-flight window + 2.",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
+    public static final OptionKey<Integer> ClusterThreshold = new OptionKey<>(0, nonNegative("ClusterThreshold"));
+
+    @Option(help = "Most kernels handed over in one steal. 0 (default): half the in-flight window.",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
+    public static final OptionKey<Integer> ClusterChunk = new OptionKey<>(0, nonNegative("ClusterChunk"));
+
+    @Option(help = "Fault injection for testing: lose and delay this member's outgoing cluster messages."
+            + " Empty (default): none.", category = OptionCategory.EXPERT, stability = OptionStability.STABLE,
+            usageSyntax = "drop=<p>,delay=<ms>,seed=<n>")
+    public static final OptionKey<String> ClusterFaults = new OptionKey<>("");
+
+    @Option(help = "Print this member's cluster counters (kernels stolen and given, re-runs, bytes moved, steal"
+            + " latency) to standard error when the context closes.", category = OptionCategory.USER,
+            stability = OptionStability.STABLE, usageSyntax = "false|true")
+    public static final OptionKey<Boolean> ClusterStats = new OptionKey<>(false);
+
     /** The option type of {@link #DeviceChaos}: checked when the option is given, so a bad value fails early. */
     static OptionType<String> chaos() {
         return new OptionType<>("DeviceChaos", s -> {
@@ -163,6 +223,91 @@ public final class GrOptions {
                 throw new IllegalArgumentException("grcuda." + name + " must be a positive integer, got " + v);
             }
             return v;
+        });
+    }
+
+    /**
+     * The option type of {@link #Cluster}: comma-separated {@code host:port} addresses (a missing port is the
+     * cluster's default). Only the form is checked here; the cluster module resolves and reaches them.
+     */
+    static OptionType<String> memberList() {
+        return new OptionType<>("Cluster", s -> {
+            String t = s.strip();
+            if (t.isEmpty()) {
+                return t;
+            }
+            int count = 0;
+            for (String part : t.split(",")) {
+                String m = part.strip();
+                if (m.isEmpty()) {
+                    continue;
+                }
+                count++;
+                int colon = m.lastIndexOf(':');
+                if (colon == 0) {
+                    throw new IllegalArgumentException("grcuda.Cluster: member address '" + m
+                            + "' has no host; write host:port, e.g. 127.0.0.1:5701");
+                }
+                if (colon > 0) {
+                    String port = m.substring(colon + 1);
+                    if (!validPort(port)) {
+                        throw new IllegalArgumentException("grcuda.Cluster: member address '" + m + "' has port '"
+                                + port + "', which is not a port number in 1..65535 (write host:port, e.g. "
+                                + "127.0.0.1:5701; port ranges are not accepted: list the members one by one)");
+                    }
+                }
+            }
+            if (count == 0) {
+                throw new IllegalArgumentException("grcuda.Cluster='" + s + "' names no member; give host:port"
+                        + " addresses separated by commas, or leave it empty to run without a cluster");
+            }
+            return t;
+        });
+    }
+
+    private static boolean validPort(String text) {
+        try {
+            int p = Integer.parseInt(text.strip());
+            return p >= 1 && p <= 65535;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** The option type of a port number, with a message naming the option. */
+    static OptionType<Integer> port(String name) {
+        return new OptionType<>(name, s -> {
+            if (!validPort(s)) {
+                throw new IllegalArgumentException("grcuda." + name + " must be a port number in 1..65535, got '"
+                        + s + "'");
+            }
+            return Integer.parseInt(s.strip());
+        });
+    }
+
+    /** The option type of a string that must not be empty, with a message naming the option. */
+    static OptionType<String> notBlank(String name) {
+        return new OptionType<>(name, s -> {
+            if (s.isBlank()) {
+                throw new IllegalArgumentException("grcuda." + name + " must not be empty");
+            }
+            return s.strip();
+        });
+    }
+
+    /**
+     * The option type of a duration as the cluster reads it: a number of seconds with an optional unit,
+     * {@code 500ms}, {@code 2s}, {@code 1.5s} or {@code 3}. Whether the value suits its use (whole seconds,
+     * at least two heartbeats) is the cluster's to say when it is joined.
+     */
+    static OptionType<String> duration(String name) {
+        return new OptionType<>(name, s -> {
+            String t = s.strip();
+            if (!DURATION.matcher(t).matches()) {
+                throw new IllegalArgumentException("grcuda." + name + " must be a duration such as 500ms, 1s or 2.5s,"
+                        + " got '" + s + "'");
+            }
+            return t;
         });
     }
 }

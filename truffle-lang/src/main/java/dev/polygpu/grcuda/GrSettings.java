@@ -6,7 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.graalvm.options.OptionValues;
 
-/** The {@code grcuda.*} options of one context, read once when it is created. Immutable. */
+/**
+ * The {@code grcuda.*} options of one context, read once when it is created. Immutable. The cluster's options
+ * are grouped in {@link ClusterSettings}, which keeps the secret out of {@link #toString} and {@link #asMap}.
+ */
 public record GrSettings(
         Policies.ExecutionPolicy executionPolicy,
         Policies.DependencyPolicy dependencyPolicy,
@@ -23,7 +26,8 @@ public record GrSettings(
         boolean scheduleReport,
         int inFlightWindow,
         String deviceChaos,
-        int cpuBlocks) {
+        int cpuBlocks,
+        ClusterSettings cluster) {
 
     static GrSettings of(TruffleLanguage.Env env) {
         OptionValues o = env.getOptions();
@@ -33,7 +37,7 @@ public record GrSettings(
                 o.get(GrOptions.ForceStreamAttach), o.get(GrOptions.EnableComputationTimers),
                 o.get(GrOptions.NumberOfGPUs), o.get(GrOptions.ExportDAG), o.get(GrOptions.Device),
                 o.get(GrOptions.Timeline), o.get(GrOptions.ScheduleReport), o.get(GrOptions.InFlightWindow),
-                o.get(GrOptions.DeviceChaos), o.get(GrOptions.CpuBlocks));
+                o.get(GrOptions.DeviceChaos), o.get(GrOptions.CpuBlocks), ClusterSettings.of(o, env.getEnvironment()));
     }
 
     /** The scheduler's configuration these options describe. */
@@ -52,7 +56,10 @@ public record GrSettings(
                 .withPrefetchInputs(inputPrefetch);
     }
 
-    /** The options by name, as {@code getoptions()} shows them (GrCUDA's names, values as spelled). */
+    /**
+     * The options by name, as {@code getoptions()} shows them (GrCUDA's names, values as spelled; a cluster
+     * secret, when there is one, as {@code ****}).
+     */
     public Map<String, String> asMap() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("grcuda.ExecutionPolicy", executionPolicy.spelling());
@@ -71,6 +78,7 @@ public record GrSettings(
         m.put("grcuda.InFlightWindow", Integer.toString(inFlightWindow));
         m.put("grcuda.DeviceChaos", deviceChaos);
         m.put("grcuda.CpuBlocks", Integer.toString(cpuBlocks));
+        m.putAll(cluster.display());
         return m;
     }
 }

@@ -45,6 +45,7 @@ public final class Builtins {
         add(m, new GrCudaProfilerStopBuiltin(context));
         // polygpu extensions
         add(m, new DeviceInfoBuiltin(context));
+        add(m, new GetClusterStatsBuiltin(context));
         return new GrNamespace("CU", m);
     }
 

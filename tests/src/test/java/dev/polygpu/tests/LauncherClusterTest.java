@@ -1,0 +1,101 @@
+package dev.polygpu.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The polygpu command's cluster side, run in-process: the {@code --cluster…} flags and what they set, the
+ * {@code worker} subcommand, and one program that forms a cluster of its own with the real cluster module.
+ */
+class LauncherClusterTest {
+    @TempDir
+    Path dir;
+
+    private Path file(String name, String text) throws IOException {
+        return Files.writeString(dir.resolve(name), text);
+    }
+
+    @Test
+    void helpListsTheWorkerAndTheClusterFlags() {
+        Guests.Run r = Guests.launch("--help");
+        assertEquals(0, r.status(), r::toString);
+        assertTrue(r.out().contains("polygpu worker [worker options]"), r::toString);
+        for (String flag : new String[] {"--cluster=HOST:PORT,...", "--cluster-name=", "--cluster-bind=",
+            "--cluster-port=", "--cluster-secret=", "--cluster-stats", "--grcuda.ClusterHeartbeat="}) {
+            assertTrue(r.out().contains(flag), flag + "\n" + r);
+        }
+    }
+
+    @Test
+    void workerHasItsOwnHelpAndErrors() {
+        Guests.Run help = Guests.launch("worker", "--help");
+        assertEquals(0, help.status(), help::toString);
+        assertTrue(help.out().contains("usage: polygpu worker"), help::toString);
+        Guests.Run bad = Guests.launch("worker", "--no-such-flag=1");
+        assertEquals(2, bad.status(), bad::toString);
+        assertTrue(bad.err().contains("--no-such-flag"), bad::toString);
+        assertFalse(bad.err().contains("\tat "), bad::toString);
+    }
+
+    @Test
+    void clusterFlagsSetTheGrcudaOptions() throws IOException {
+        // Without --cluster nothing joins: this only shows where the flags go.
+        Path f = file("flags.py", """
+                import polyglot
+                o = polyglot.eval(language="grcuda", string="getoptions()")
+                print(*(getattr(o, "grcuda." + n) for n in
+                        ("Cluster", "ClusterName", "ClusterBind", "ClusterPort", "ClusterSecret", "ClusterStats")))
+                """);
+        Guests.Run r = Guests.launch("--cluster-name=lab", "--cluster-bind=localhost", "--cluster-port=5990",
+                "--cluster-secret=not-shown", "--cluster-stats", f.toString());
+        assertEquals(0, r.status(), r::toString);
+        assertEquals(" lab localhost 5990 **** true\n", r.out(), r::toString);
+    }
+
+    @Test
+    void badClusterFlagsAreUsageErrors() throws IOException {
+        Path f = file("x.js", "1");
+        Guests.Run port = Guests.launch("--cluster=127.0.0.1:5701", "--cluster-port=0", f.toString());
+        assertEquals(2, port.status(), port::toString);
+        assertTrue(port.err().contains("grcuda.ClusterPort must be a port number in 1..65535, got '0'"), port::toString);
+        Guests.Run address = Guests.launch("--cluster=127.0.0.1:57o1", f.toString());
+        assertEquals(2, address.status(), address::toString);
+        assertTrue(address.err().contains("member address '127.0.0.1:57o1' has port '57o1'"), address::toString);
+        Guests.Run bare = Guests.launch("--cluster", f.toString());
+        assertEquals(2, bare.status(), bare::toString);
+        assertTrue(bare.err().contains("--cluster needs a value: write --cluster=HOST:PORT,HOST:PORT"), bare::toString);
+    }
+
+    @Test
+    @Tag("cluster")
+    void aProgramAloneFormsAClusterOfOneAndPrintsItsCounters() throws IOException {
+        Path f = file("alone.py", """
+                import polyglot
+                cu = polyglot.eval(language="grcuda", string="CU")
+                x = cu.DeviceArray("float", 256)
+                for i in range(256): x[i] = i * 0.25
+                k = cu.buildkernel(\"\"\"
+                __global__ void twice(float *x, int n) {
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    if (i < n) x[i] = 2 * x[i];
+                }\"\"\", "twice(x: inout pointer float, n: sint32)")
+                k(4, 64)(x, 256)
+                s = cu.getClusterStats()
+                print(x[10], s.members, s.member != "")
+                """);
+        Guests.Run r = Guests.launch("--cluster=127.0.0.1:5941", "--cluster-port=5941", "--cluster-stats",
+                f.toString());
+        assertEquals(0, r.status(), r::toString);
+        assertEquals("5.0 1 True\n", r.out(), r::toString);
+        assertTrue(r.err().contains("of the cluster at 127.0.0.1:5941"), r::toString);
+        assertTrue(r.err().contains("cluster member "), r::toString);
+    }
+}

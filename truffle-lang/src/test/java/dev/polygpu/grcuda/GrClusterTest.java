@@ -1,0 +1,247 @@
+package dev.polygpu.grcuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Engine;
+import org.graalvm.polyglot.PolyglotException;
+import org.graalvm.polyglot.Value;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code grcuda.Cluster*} options and {@code getClusterStats()}, through the polyglot API with
+ * {@link RecordingExchangeProvider} as the cluster: what the options become, when the exchange is attached and
+ * closed, and how its failures reach the guest. Each test uses its own member addresses, by which the provider
+ * files what it saw.
+ */
+class GrClusterTest {
+    private static Engine engine;
+
+    @BeforeAll
+    static void start() {
+        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
+    }
+
+    @AfterAll
+    static void stop() {
+        engine.close();
+    }
+
+    /** A context with {@code options} (name, value, …) and no access to the process environment. */
+    private static Context.Builder builder(String... options) {
+        Context.Builder b = Context.newBuilder("grcuda").engine(engine);
+        for (int i = 0; i < options.length; i += 2) {
+            b.option(options[i], options[i + 1]);
+        }
+        return b;
+    }
+
+    private static final String SQUARE = """
+            __global__ void square(float *x, int n) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n) x[i] = x[i] * x[i];
+            }""";
+
+    @Test
+    void withoutAClusterNothingIsAttachedAndTheStatsSayAlone() {
+        try (Context c = builder().build()) {
+            Value cu = c.eval("grcuda", "CU");
+            Value x = cu.getMember("DeviceArray").execute("float", 64);
+            for (int i = 0; i < 64; i++) {
+                x.setArrayElement(i, i + 1.5f);
+            }
+            cu.getMember("buildkernel").execute(SQUARE, "square(x: inout pointer float, n: sint32)")
+                    .execute(1, 64).execute(x, 64);
+            assertEquals(3.5f * 3.5f, x.getArrayElement(2).asFloat());
+            Value stats = c.eval("grcuda", "getClusterStats()");
+            assertEquals(List.of("member", "members"), List.copyOf(stats.getMemberKeys()));
+            assertEquals("", stats.getMember("member").asString());
+            assertEquals(1, stats.getMember("members").asInt());
+            assertEquals("", c.eval("grcuda", "getoptions()").getMember("grcuda.Cluster").asString());
+        }
+    }
+
+    @Test
+    void onlyTheMembersAndTheRoleGoToTheClusterByDefault() {
+        String members = "127.0.0.1:5711,127.0.0.1:5712";
+        try (Context c = builder("grcuda.Cluster", " " + members + " ").build()) {
+            assertNull(RecordingExchangeProvider.attachedWith(members), "joins when the device is first used");
+            c.eval("grcuda", "getClusterStats()");
+            RecordingExchangeProvider.Attachment a = RecordingExchangeProvider.attachedWith(members);
+            assertNotNull(a);
+            assertEquals(Map.of("members", members, "role", "program"), a.options());
+        }
+    }
+
+    @Test
+    void givenOptionsReachTheClusterByItsNames() {
+        String members = "127.0.0.1:5721";
+        try (Context c = builder("grcuda.Cluster", members, "grcuda.ClusterName", "lab",
+                "grcuda.ClusterBind", "localhost", "grcuda.ClusterPort", "5821", "grcuda.ClusterSecret", "s3cret",
+                "grcuda.ClusterHeartbeat", "2s", "grcuda.ClusterFailAfter", "9s", "grcuda.ClusterStealing", "false",
+                "grcuda.ClusterThreshold", "6", "grcuda.ClusterChunk", "3",
+                "grcuda.ClusterFaults", "drop=0.1,seed=4").build()) {
+            c.eval("grcuda", "DeviceArray(\"float\", 4)");
+            Map<String, String> expected = Map.ofEntries(Map.entry("members", members),
+                    Map.entry("role", "program"), Map.entry("name", "lab"), Map.entry("bind", "localhost"),
+                    Map.entry("port", "5821"), Map.entry("secret", "s3cret"), Map.entry("heartbeat", "2s"),
+                    Map.entry("failAfter", "9s"), Map.entry("stealing", "false"), Map.entry("threshold", "6"),
+                    Map.entry("chunk", "3"), Map.entry("faults", "drop=0.1,seed=4"));
+            assertEquals(expected, RecordingExchangeProvider.attachedWith(members).options());
+            Value options = c.eval("grcuda", "getoptions()");
+            assertEquals("****", options.getMember("grcuda.ClusterSecret").asString());
+            assertEquals("5821", options.getMember("grcuda.ClusterPort").asString());
+            assertFalse(options.toString().contains("s3cret"), options.toString());
+        }
+    }
+
+    @Test
+    void theSecretComesFromTheEnvironmentWhenTheOptionIsEmpty() {
+        String members = "127.0.0.1:5731";
+        try (Context c = builder("grcuda.Cluster", members).environment("POLYGPU_CLUSTER_SECRET", "from-env").build()) {
+            c.eval("grcuda", "getClusterStats()");
+            assertEquals("from-env", RecordingExchangeProvider.attachedWith(members).options().get("secret"));
+            assertEquals("****", c.eval("grcuda", "getoptions()").getMember("grcuda.ClusterSecret").asString());
+        }
+        String other = "127.0.0.1:5732";
+        try (Context c = builder("grcuda.Cluster", other, "grcuda.ClusterSecret", "from-option")
+                .environment("POLYGPU_CLUSTER_SECRET", "from-env").build()) {
+            c.eval("grcuda", "getClusterStats()");
+            assertEquals("from-option", RecordingExchangeProvider.attachedWith(other).options().get("secret"));
+        }
+    }
+
+    @Test
+    void getClusterStatsReturnsTheExchangeCounters() {
+        try (Context c = builder("grcuda.Cluster", "127.0.0.1:5741").build()) {
+            Value stats = c.eval("grcuda", "getClusterStats()");
+            assertEquals(List.of("member", "members", "stolen", "given", "bytesSent"),
+                    List.copyOf(stats.getMemberKeys()));
+            assertEquals("member-7", stats.getMember("member").asString());
+            assertEquals(3, stats.getMember("members").asInt());
+            assertEquals(11L, stats.getMember("stolen").asLong());
+            assertEquals(1L << 33, stats.getMember("bytesSent").asLong());
+            assertFalse(stats.canExecute());
+            String reason = c.eval("grcuda", "polygpu_device_info()").asString();
+            assertTrue(reason.endsWith(", as member member-7 of the cluster at 127.0.0.1:5741"), reason);
+        }
+    }
+
+    @Test
+    void closingLeavesTheClusterBeforeTheSchedulerClosesAndPrintsTheStatsWhenAsked() {
+        String members = "127.0.0.1:5751";
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (Context c = builder("grcuda.Cluster", members, "grcuda.ClusterStats", "true").err(err).build()) {
+            Value cu = c.eval("grcuda", "CU");
+            Value x = cu.getMember("DeviceArray").execute("float", 32);
+            for (int i = 0; i < 32; i++) {
+                x.setArrayElement(i, i - 7.25f);
+            }
+            cu.getMember("buildkernel").execute(SQUARE, "square(x: inout pointer float, n: sint32)")
+                    .execute(1, 32).execute(x, 32);
+            assertTrue(RecordingExchangeProvider.attachedWith(members).events().isEmpty());
+        }
+        assertEquals(List.of("exchange closed", "scheduler closed"),
+                RecordingExchangeProvider.attachedWith(members).events());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("cluster member member-7 (3 members)\n"),
+                err.toString(StandardCharsets.UTF_8));
+
+        String quiet = "127.0.0.1:5752";
+        ByteArrayOutputStream none = new ByteArrayOutputStream();
+        try (Context c = builder("grcuda.Cluster", quiet).err(none).build()) {
+            c.eval("grcuda", "getClusterStats()");
+        }
+        assertEquals(List.of("exchange closed", "scheduler closed"),
+                RecordingExchangeProvider.attachedWith(quiet).events());
+        assertEquals("", none.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aFailedLeaveIsReportedAndTheSchedulerStillCloses() {
+        String members = "127.0.0.1:5755";
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (Context c = builder("grcuda.Cluster", members, "grcuda.ClusterName", "leave-fails").err(err).build()) {
+            c.eval("grcuda", "getClusterStats()");
+        }
+        assertEquals(List.of("exchange closed", "scheduler closed"),
+                RecordingExchangeProvider.attachedWith(members).events());
+        assertEquals("polygpu: leaving the cluster failed (IllegalStateException): 2 elements given to member-3 did"
+                + " not come back\n", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aRefusedOptionIsAGuestErrorThatNamesTheOptionAndTheReason() {
+        try (Context c = builder("grcuda.Cluster", "127.0.0.1:5761", "grcuda.ClusterName", "refuse").build()) {
+            PolyglotException e = assertThrows(PolyglotException.class,
+                    () -> c.eval("grcuda", "DeviceArray(\"float\", 4)"));
+            assertTrue(e.isGuestException(), e::toString);
+            assertEquals("grcuda.Cluster=127.0.0.1:5761: a cluster option was refused: the heartbeat interval must be"
+                    + " a whole number of seconds, at least 1 s, got PT0.5S (fix the grcuda.Cluster* option it names;"
+                    + " polygpu --help lists them)", e.getMessage());
+            // The context is not left half-made: the next use tries to join again and fails the same way.
+            e = assertThrows(PolyglotException.class, () -> c.eval("grcuda", "getClusterStats()"));
+            assertTrue(e.getMessage().startsWith("grcuda.Cluster=127.0.0.1:5761: a cluster option was refused"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void aFailedJoinIsAGuestErrorThatSaysWhatToCheck() {
+        try (Context c = builder("grcuda.Cluster", "127.0.0.1:5771", "grcuda.ClusterName", "unreachable").build()) {
+            PolyglotException e = assertThrows(PolyglotException.class,
+                    () -> c.eval("grcuda", "getClusterStats()"));
+            assertTrue(e.isGuestException(), e::toString);
+            assertTrue(e.getMessage().startsWith("grcuda.Cluster=127.0.0.1:5771: could not join the cluster: cannot"
+                    + " listen on 127.0.0.1:5701..5800 (this member listens on grcuda.ClusterBind"), e.getMessage());
+        }
+    }
+
+    @Test
+    void malformedValuesAreRefusedWhenTheContextIsCreated() {
+        Object[][] cases = {
+            {"grcuda.Cluster", "127.0.0.1:57x1", "grcuda.Cluster: member address '127.0.0.1:57x1' has port '57x1',"
+                    + " which is not a port number in 1..65535"},
+            {"grcuda.Cluster", ":5701", "member address ':5701' has no host"},
+            {"grcuda.Cluster", " , ", "names no member"},
+            {"grcuda.ClusterPort", "0", "grcuda.ClusterPort must be a port number in 1..65535, got '0'"},
+            {"grcuda.ClusterPort", "http", "grcuda.ClusterPort must be a port number in 1..65535, got 'http'"},
+            {"grcuda.ClusterName", " ", "grcuda.ClusterName must not be empty"},
+            {"grcuda.ClusterHeartbeat", "soon", "grcuda.ClusterHeartbeat must be a duration such as 500ms, 1s or"
+                    + " 2.5s, got 'soon'"},
+            {"grcuda.ClusterThreshold", "-1", "grcuda.ClusterThreshold must be an integer of 0 or more, got -1"},
+            {"grcuda.ClusterStealing", "maybe", "must be 'true' or 'false'"},
+        };
+        for (Object[] t : cases) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> builder((String) t[0], (String) t[1]).build().close(), () -> t[0] + "=" + t[1]);
+            assertTrue(e.getMessage().contains((String) t[2]), t[0] + "=" + t[1] + ": " + e.getMessage());
+        }
+    }
+
+    @Test
+    void wellFormedValuesAreAccepted() {
+        String[][] cases = {
+            {"grcuda.Cluster", "node-a,node-b:5702, 10.0.0.3:5703"},
+            {"grcuda.ClusterHeartbeat", "1500ms"},
+            {"grcuda.ClusterFailAfter", "2.5s"},
+            {"grcuda.ClusterFailAfter", "7"},
+            {"grcuda.ClusterPort", "65535"},
+        };
+        for (String[] t : cases) {
+            try (Context c = builder(t[0], t[1]).build()) {
+                assertEquals(t[1].strip(), c.eval("grcuda", "getoptions()").getMember(t[0]).asString(), t[0]);
+            }
+        }
+    }
+}
