@@ -76,6 +76,8 @@ public final class ClusterNode implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ClusterNode.class.getName());
     /** How long a graceful leave waits for the elements it holds to finish before handing them back. */
     static final Duration LEAVE_TIMEOUT = Duration.ofSeconds(30);
+    /** The longest pause between steal requests of a thief that keeps getting nothing. */
+    static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /** An element of this member that another member holds. */
     private static final class Given {
@@ -155,6 +157,11 @@ public final class ClusterNode implements AutoCloseable {
     private final Transport transport;
     private final Thread loop;
     private long nextStealId = 1;
+    /** Empty replies in a row, and when the next request may go (backoff). Guarded by {@link #lock}. */
+    private int emptyInARow;
+    private long quietUntilNanos;
+    /** Members in the cluster when this member last looked (kept after it left, for the final counters). */
+    private volatile int lastMembers = 1;
     private volatile boolean leaving;
     private volatile boolean closed;
     private volatile String lostReason;
@@ -300,7 +307,10 @@ public final class ClusterNode implements AutoCloseable {
 
     /** The counters now. */
     public ClusterStats stats() {
-        return new ClusterStats(transport.self(), transport.peers().size() + 1, stolen.get(), givenCount.get(),
+        if (!closed) {
+            lastMembers = transport.peers().size() + 1;
+        }
+        return new ClusterStats(transport.self(), lastMembers, stolen.get(), givenCount.get(),
                 completedRemote.get(), rerun.get(), rejected.get(), requestCount.get(), emptyReplies.get(),
                 forwarded.get(), bytesSent.get(), bytesReceived.get(), latency.count() == 0 ? -1
                 : latency.percentile(50), latency.count() == 0 ? -1 : latency.percentile(99), firstStolenNanos);
@@ -338,8 +348,9 @@ public final class ClusterNode implements AutoCloseable {
                     if (requests.expire(now, settings.requestTimeoutNanos())) {
                         emptyReplies.incrementAndGet();
                         chooser.onReply(victim, 0);
+                        backOff(now);
                     }
-                    idle = !requests.outstanding();
+                    idle = !requests.outstanding() && now - quietUntilNanos >= 0;
                 }
                 if (config.stealing() && !leaving && lostReason == null && idle) {
                     maybeSteal(now);
@@ -353,6 +364,22 @@ public final class ClusterNode implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, "the cluster stealing loop hit an error; it goes on", e);
             }
             LockSupport.parkNanos(this, tick);
+        }
+    }
+
+    /**
+     * After an empty reply the next request waits 1, 2, 4 … up to {@link #MAX_BACKOFF_NANOS}: idle thieves of
+     * an idle cluster do not flood it. A reply with work, a member joining or leaving resets it. Under {@link #lock}.
+     */
+    private void backOff(long now) {
+        emptyInARow = Math.min(emptyInARow + 1, 16);
+        quietUntilNanos = now + Math.min(MAX_BACKOFF_NANOS, 500_000L << Math.min(emptyInARow, 10));
+    }
+
+    private void resetBackOff() {
+        synchronized (lock) {
+            emptyInARow = 0;
+            quietUntilNanos = System.nanoTime();
         }
     }
 
@@ -527,6 +554,11 @@ public final class ClusterNode implements AutoCloseable {
             latencyNanos = current ? requests.lastLatencyNanos() : 0;
             if (current) {
                 chooser.onReply(r.sender(), r.items().size());
+                if (r.items().isEmpty()) {
+                    backOff(now);
+                } else {
+                    emptyInARow = 0;
+                }
             }
         }
         if (!current) {
@@ -845,6 +877,7 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     private void onMembersChanged(List<String> joined, List<String> left) {
+        resetBackOff();
         for (String id : joined) {
             for (Peer p : transport.peers()) {
                 if (p.id().equals(id)) {
@@ -951,6 +984,7 @@ public final class ClusterNode implements AutoCloseable {
             rerun.incrementAndGet();
             g.element.giveBack();
         }
+        lastMembers = transport.peers().size() + 1;
         closed = true;
         LockSupport.unpark(loop);
         transport.close();
