@@ -217,6 +217,29 @@ class ClusterNodeTest {
     }
 
     @Test
+    void stolenKernelsAppearInTheTimelineAsSlicesOfTheirMembersWithStealArrows() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member p = c.program();
+            Members.Member w = c.worker();
+            c.awaitSize(2, List.of(p, w));
+            dev.polygpu.runtime.trace.ScheduleRecorder recorder = new dev.polygpu.runtime.trace.ScheduleRecorder();
+            p.scheduler.addObserver(recorder);
+            Tiles tiles = new Tiles(p, 30, 2f, 20);
+            p.scheduler.synchronize();
+            tiles.check();
+            dev.polygpu.runtime.trace.RecordedDag dag = recorder.snapshot();
+            long moved = dag.elements().stream().filter(e -> e.moved()).count();
+            assertEquals(p.node.stats().completedRemote(), moved, "every accepted remote run is recorded");
+            assertTrue(moved > 0);
+            String trace = new dev.polygpu.runtime.trace.ChromeTraceWriter().export(dag);
+            String member = "member " + w.node.memberId().substring(0, 8);
+            assertTrue(trace.contains("\"" + member + "\""), "a process for the worker: " + member);
+            int arrows = trace.split("\"cat\":\"steal\"", -1).length - 1;
+            assertEquals(4 * moved, arrows, "out and home, a start and a finish each");
+        }
+    }
+
+    @Test
     void withoutStealingNothingMoves() throws Exception {
         try (Members c = new Members()) {
             Members.Member p = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withStealing(false)));

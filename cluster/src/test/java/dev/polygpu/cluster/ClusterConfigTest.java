@@ -1,0 +1,98 @@
+package dev.polygpu.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class ClusterConfigTest {
+
+    private static Map<String, String> options(String... kv) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    @Test
+    void parsesEveryOption() {
+        ClusterConfig c = ClusterConfig.parse(options("members", "10.0.0.1:6000, 10.0.0.2", "name", "lab",
+                "bind", "127.0.0.2", "port", "6000", "secret", "s3", "role", "worker", "heartbeat", "2s",
+                "failAfter", "8s", "stealing", "false", "threshold", "7", "chunk", "3", "maxHops", "1",
+                "faults", "drop=0.5,delay=20ms,seed=3"));
+        assertEquals(List.of("10.0.0.1:6000", "10.0.0.2:5701"), c.members());
+        assertEquals("lab", c.clusterName());
+        assertEquals("127.0.0.2", c.bindAddress());
+        assertEquals(6000, c.port());
+        assertEquals("s3", c.secret());
+        assertEquals(ClusterConfig.Role.WORKER, c.role());
+        assertEquals(Duration.ofSeconds(2), c.heartbeat());
+        assertEquals(Duration.ofSeconds(8), c.failAfter());
+        assertFalse(c.stealing());
+        assertEquals(7, c.threshold());
+        assertEquals(3, c.chunk());
+        assertEquals(1, c.maxHops());
+        assertEquals(new FaultInjection(0.5, 20, 3), c.faults());
+    }
+
+    @Test
+    void aLongerHeartbeatStretchesTheDefaultFailureTimeout() {
+        ClusterConfig c = ClusterConfig.parse(options("heartbeat", "4s"));
+        assertEquals(Duration.ofSeconds(8), c.failAfter(), "at least two heartbeats");
+    }
+
+    @Test
+    void theSecretNeverShowsAndEmptyMeansNone() {
+        ClusterConfig c = ClusterConfig.loopback().withSecret("hunter2");
+        assertFalse(c.toString().contains("hunter2"), c.toString());
+        assertNull(ClusterConfig.loopback().withSecret("").secret());
+    }
+
+    @Test
+    void aNonLoopbackBindNeedsASecret() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ClusterConfig.loopback().withBind("10.1.2.3"));
+        assertTrue(e.getMessage().contains("needs a cluster secret"), e.getMessage());
+        assertEquals("10.1.2.3", ClusterConfig.loopback().withSecret("x").withBind("10.1.2.3").bindAddress());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "members|10.0.0.1:57x1|not a number",
+        "members|10.0.0.1:70000|outside 1..65535",
+        "members|:5701|must be host:port",
+        "port|0|the port must be in",
+        "port|ten|must be an integer",
+        "role|boss|'program' or 'worker'",
+        "heartbeat|500ms|whole number of seconds",
+        "failAfter|1s|at least two heartbeats",
+        "stealing|maybe|true or false",
+        "threshold|-1|0 (automatic) or positive",
+        "maxHops|99|0..16",
+        "faults|drop=2|[0, 1)",
+        "faults|jitter=3|unknown key 'jitter'",
+        "colour|red|unknown cluster option 'colour'",
+        "name|'  '|must not be empty",
+    })
+    void badValuesSayWhatIsWrong(String name, String value, String expected) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ClusterConfig.parse(options(name, value)));
+        assertTrue(e.getMessage().contains(expected), name + "=" + value + ": " + e.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"250ms,250", "2s,2000", "1.5s,1500", "3,3000"})
+    void durations(String text, long millis) {
+        assertEquals(Duration.ofMillis(millis), ClusterConfig.duration("d", text));
+    }
+}
