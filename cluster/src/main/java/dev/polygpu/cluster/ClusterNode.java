@@ -593,7 +593,6 @@ public final class ClusterNode implements AutoCloseable {
         synchronized (lock) {
             held.computeIfAbsent(owner, o -> new HashMap<>()).put(item.stealId(), h);
         }
-        stolen.incrementAndGet();
         Map<Long, TrackedArray> arrays = new LinkedHashMap<>();
         try {
             ElementMessage m = item.element();
@@ -637,6 +636,7 @@ public final class ClusterNode implements AutoCloseable {
                 firstStolenNanos = submitted - joinedNanos;
             }
             scheduler.submitHere(ce, error -> finishStolen(h, m, arrays, submitted, error));
+            stolen.incrementAndGet();
         } catch (RuntimeException e) {
             // It cannot run here (compile error on this device, a launch this device refuses, no memory):
             // the owner runs it, which gives the authoritative result.
@@ -700,7 +700,7 @@ public final class ClusterNode implements AutoCloseable {
                 }
             }
             WorkResult result = new WorkResult(transport.self(), h.stealId, h.epoch, error == null,
-                    error == null ? null : error.error().name() + ": " + error.getMessage(),
+                    error == null ? null : shorten(error.error().name() + ": " + error.getMessage()),
                     submittedNanos - h.receivedNanos, now - submittedNanos, outputs);
             if (send(h.owner, result)) {
                 bytesSent.addAndGet(bytes);
@@ -941,9 +941,10 @@ public final class ClusterNode implements AutoCloseable {
     // ---- leaving ---------------------------------------------------------------------------------------------
 
     /**
-     * Leaves gracefully: stops taking work, finishes the elements of others it holds (handing back what is not
-     * done within {@code timeout}), takes its own elements back from their thieves (they run here), tells the
-     * others, and leaves the cluster. Idempotent.
+     * Leaves gracefully: stops taking and giving work, tells the others, waits up to {@code timeout} for the
+     * elements of others it holds to finish (their results go home) and for its own elements elsewhere to come
+     * back; then hands back what it still holds, runs here what is still away, and leaves the cluster.
+     * Idempotent.
      */
     public void leave(Duration timeout) {
         synchronized (lock) {
@@ -955,9 +956,11 @@ public final class ClusterNode implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         broadcast(new Leaving(transport.self()));
         synchronized (lock) {
-            while (!held.isEmpty() && System.nanoTime() < deadline) {
+            // Others' elements here finish and go home; this member's elements elsewhere come back.
+            while ((!held.isEmpty() || !given.isEmpty()) && System.nanoTime() < deadline) {
                 try {
-                    lock.wait(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                    // Polls: results settle elements on handler threads without notifying.
+                    lock.wait(Math.max(1, Math.min(10, (deadline - System.nanoTime()) / 1_000_000)));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     break;
@@ -1079,6 +1082,11 @@ public final class ClusterNode implements AutoCloseable {
             }
         }
         return "member " + shortId(member);
+    }
+
+    /** An error message short enough for a result message (the wire format caps strings at 64 KiB). */
+    static String shorten(String message) {
+        return message.length() <= 8000 ? message : message.substring(0, 8000) + " … (cut)";
     }
 
     static String shortId(String id) {
