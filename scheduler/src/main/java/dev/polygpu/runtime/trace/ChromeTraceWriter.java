@@ -97,39 +97,33 @@ public final class ChromeTraceWriter implements DagFormat {
             }
             if (element.moved()) {
                 RecordedElement.Move move = element.move();
-                tracks.put(element.id(), track(move.ownerDevice(), CLUSTER, 1_000_000, processes, threads, json));
-                remoteTracks.put(element.id(), track(MEMBER + move.member(), STOLEN, 0, processes, threads, json));
+                tracks.put(element.id(), track("d:", move.ownerDevice(), CLUSTER, 1_000_000, processes, threads,
+                        json));
+                remoteTracks.put(element.id(), track("d:", MEMBER + move.member(), STOLEN, 0, processes, threads,
+                        json));
                 continue;
             }
             boolean onHost = element.kind().onHost() || element.placement() == null;
-            String process = onHost ? HOST : element.placement().deviceName();
-            String processKey = (onHost ? "h:" : "d:") + process;
-            Integer pid = processes.get(processKey);
-            if (pid == null) {
-                pid = processes.size() + 1;
-                processes.put(processKey, pid);
-                metadata("process_name", pid, 0, "name", process, json);
-                metadata("process_sort_index", pid, 0, "sort_index", pid, json);
-            }
-            String threadKey = onHost ? processKey : processKey + "/" + element.placement().streamId();
-            Track track = threads.get(threadKey);
-            if (track == null) {
-                track = new Track(pid, threads.size() + 1);
-                threads.put(threadKey, track);
-                String name = onHost ? HOST : "stream " + element.placement().streamId();
-                metadata("thread_name", pid, track.tid(), "name", name, json);
-                metadata("thread_sort_index", pid, track.tid(), "sort_index",
-                        onHost ? 0 : element.placement().streamId(), json);
+            Track track;
+            if (onHost) {
+                track = track("h:", HOST, HOST, 0, processes, threads, json);
+            } else {
+                int stream = element.placement().streamId();
+                track = track("d:", element.placement().deviceName(), "stream " + stream, stream, processes, threads,
+                        json);
             }
             tracks.put(element.id(), track);
         }
         return tracks;
     }
 
-    /** The track of a device process's named thread (for moved elements), naming new ones. */
-    private static Track track(String process, String thread, int sortIndex, Map<String, Integer> processes,
-            Map<String, Track> threads, JsonWriter json) throws IOException {
-        String processKey = "d:" + process;
+    /**
+     * The track of thread {@code thread} of process {@code process} ({@code kind} keeps host and device
+     * processes of the same name apart), writing the metadata that names a new process or thread.
+     */
+    private static Track track(String kind, String process, String thread, int sortIndex,
+            Map<String, Integer> processes, Map<String, Track> threads, JsonWriter json) throws IOException {
+        String processKey = kind + process;
         Integer pid = processes.get(processKey);
         if (pid == null) {
             pid = processes.size() + 1;
