@@ -57,6 +57,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.random.RandomGenerator;
@@ -166,6 +167,11 @@ public final class ClusterNode implements AutoCloseable {
     private volatile boolean closed;
     private volatile String lostReason;
     private volatile long firstStolenNanos = -1;
+    /**
+     * Stolen elements received and not yet submitted to the scheduler (their kernel may still be compiling):
+     * the scheduler's load does not show them yet, so the starvation check adds them to the running ones.
+     */
+    private final AtomicInteger arriving = new AtomicInteger();
     private final AtomicLong stolen = new AtomicLong();
     private final AtomicLong givenCount = new AtomicLong();
     private final AtomicLong completedRemote = new AtomicLong();
@@ -385,20 +391,26 @@ public final class ClusterNode implements AutoCloseable {
 
     private void maybeSteal(long now) {
         Scheduler.Load load = scheduler.load();
-        if (!Starvation.starving(load.ready(), load.running(), settings.threshold())) {
+        if (!Starvation.starving(load.ready(), load.running() + arriving.get(), settings.threshold())) {
             return;
         }
         List<String> candidates = victims();
         String victim;
         long id;
+        int running;
         synchronized (lock) {
+            // Again under the lock that accepts replies: the elements of a reply accepted meanwhile count.
+            running = load.running() + arriving.get();
+            if (requests.outstanding() || !Starvation.starving(load.ready(), running, settings.threshold())) {
+                return;
+            }
             victim = chooser.choose(candidates, random);
-            if (victim == null || requests.outstanding()) {
+            if (victim == null) {
                 return;
             }
             id = requests.begin(victim, now);
         }
-        int wanted = Math.max(1, settings.threshold() - load.ready() - load.running());
+        int wanted = Math.max(1, settings.threshold() - load.ready() - running);
         requestCount.incrementAndGet();
         send(victim, new StealRequest(transport.self(), id, transport.self(), 0, wanted));
     }
@@ -558,6 +570,7 @@ public final class ClusterNode implements AutoCloseable {
                     backOff(now);
                 } else {
                     emptyInARow = 0;
+                    arriving.addAndGet(r.items().size());
                 }
             }
         }
@@ -578,7 +591,11 @@ public final class ClusterNode implements AutoCloseable {
         }
         latency.record(latencyNanos);
         for (WorkItem item : r.items()) {
-            runStolen(r.sender(), item, now);
+            try {
+                runStolen(r.sender(), item, now);
+            } finally {
+                arriving.decrementAndGet();
+            }
         }
         LockSupport.unpark(loop);
     }
