@@ -113,10 +113,15 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
      * give them: {@code members}, {@code name}, {@code bind}, {@code port}, {@code secret}, {@code role}
      * ({@code program}/{@code worker}), {@code heartbeat} and {@code failAfter} (durations such as
      * {@code 500ms}, {@code 2s}), {@code stealing} ({@code true}/{@code false}), {@code threshold},
-     * {@code chunk}, {@code maxHops}, {@code faults}. Unknown names are an error.
+     * {@code chunk}, {@code maxHops}, {@code faults}. Unknown names are an error. The order of the entries does
+     * not matter for the secret: it is applied first, since a non-loopback {@code bind} is checked against it.
      */
     public static ClusterConfig parse(Map<String, String> options) {
         ClusterConfig c = loopback();
+        String secret = options.get("secret");
+        if (secret != null) {
+            c = c.withSecret(secret.strip());
+        }
         for (Map.Entry<String, String> e : options.entrySet()) {
             String v = e.getValue() == null ? "" : e.getValue().strip();
             c = switch (e.getKey()) {

@@ -66,6 +66,15 @@ class ClusterConfigTest {
         assertEquals("10.1.2.3", ClusterConfig.loopback().withSecret("x").withBind("10.1.2.3").bindAddress());
     }
 
+    @Test
+    void aSecretGivenAfterANonLoopbackBindCounts() {
+        // The launcher passes bind before secret (and a worker's flags come in the user's order).
+        ClusterConfig c = ClusterConfig.parse(options("members", "10.1.2.3:5701", "bind", "10.1.2.3",
+                "secret", "s3"));
+        assertEquals("10.1.2.3", c.bindAddress());
+        assertEquals("s3", c.secret());
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "members|10.0.0.1:57x1|not a number",
