@@ -72,9 +72,15 @@ final class HazelcastTransport implements Transport {
         c.getMemberAttributeConfig().setAttributes(attributes);
         c.addTopicConfig(new TopicConfig(INBOX + "*").setStatisticsEnabled(false));
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(c);
-        HazelcastTransport t = new HazelcastTransport(hz);
-        t.listen(listener);
-        return t;
+        try {
+            HazelcastTransport t = new HazelcastTransport(hz);
+            t.listen(listener);
+            return t;
+        } catch (RuntimeException | Error e) {
+            // Its threads are not daemons: a member left running would keep the process alive.
+            hz.getLifecycleService().terminate();
+            throw e;
+        }
     }
 
     private void listen(Listener listener) {

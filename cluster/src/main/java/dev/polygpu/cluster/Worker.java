@@ -69,8 +69,8 @@ public final class Worker {
                     case "heartbeat" -> options.put("heartbeat", value);
                     case "fail-after" -> options.put("failAfter", value);
                     case "faults" -> options.put("faults", value);
-                    case "stats-every" -> statsEvery = ClusterConfig.duration(name, value);
-                    case "for" -> runFor = ClusterConfig.duration(name, value);
+                    case "stats-every" -> statsEvery = positiveDuration(name, value);
+                    case "for" -> runFor = positiveDuration(name, value);
                     default -> throw new IllegalArgumentException("unknown worker option --" + name);
                 }
             }
@@ -81,7 +81,7 @@ public final class Worker {
                         + "this build yet; use --device=cpu");
                 default -> throw new IllegalArgumentException("--device must be cpu or cuda, got '" + device + "'");
             };
-            return serve(config, d, statsEvery, runFor, out);
+            return serve(config, d, statsEvery, runFor, out, err);
         } catch (IllegalArgumentException e) {
             err.println("polygpu worker: " + e.getMessage());
             err.println("run 'polygpu worker --help' for the options");
@@ -90,9 +90,18 @@ public final class Worker {
     }
 
     private static int serve(ClusterConfig config, Device device, Duration statsEvery, Duration runFor,
-            PrintStream out) {
+            PrintStream out, PrintStream err) {
         Scheduler scheduler = new Scheduler(device, SchedulerConfig.DEFAULT);
-        ClusterNode node = ClusterNode.start(config, scheduler);
+        ClusterNode node;
+        try {
+            node = ClusterNode.start(config, scheduler);
+        } catch (RuntimeException e) {
+            scheduler.close();
+            device.close();
+            err.println("polygpu worker: could not join the cluster: " + e.getMessage() + " (a worker listens on "
+                    + "--bind, from --port up; the members it joins must share --cluster-name and the secret)");
+            return 1;
+        }
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch left = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -131,18 +140,22 @@ public final class Worker {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            out.println("polygpu worker " + node.memberId() + " leaving: finishing the work it holds");
-            node.close();
-            out.print(node.stats().table());
-            out.flush();
-            scheduler.close();
-            device.close();
-            left.countDown();
-            if (runFor != null) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException e) {
-                    // Already shutting down.
+            try {
+                out.println("polygpu worker " + node.memberId() + " leaving: finishing the work it holds");
+                node.close();
+                out.print(node.stats().table());
+                out.flush();
+                scheduler.close();
+                device.close();
+            } finally {
+                // Even when leaving failed: the shutdown hook waits for this, and the process must end.
+                left.countDown();
+                if (runFor != null) {
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(hook);
+                    } catch (IllegalStateException e) {
+                        // Already shutting down.
+                    }
                 }
             }
         }
@@ -159,6 +172,21 @@ public final class Worker {
             // Reported below.
         }
         throw new IllegalArgumentException("--" + name + " must be a positive integer, got '" + value + "'");
+    }
+
+    /** A zero or negative period would print the counters in a busy loop, and a zero run time is no run. */
+    private static Duration positiveDuration(String name, String value) {
+        String problem = "--" + name + " must be a positive duration such as 500ms or 2s, got '" + value + "'";
+        Duration d;
+        try {
+            d = ClusterConfig.duration(name, value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(problem, e);
+        }
+        if (!d.isPositive()) {
+            throw new IllegalArgumentException(problem);
+        }
+        return d;
     }
 
     /** Entry point for running a worker without the launcher. */

@@ -65,7 +65,15 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        int status = new Main(System.in, System.out, System.err, null).run(args);
+        int status;
+        try {
+            status = new Main(System.in, System.out, System.err, null).run(args);
+        } catch (RuntimeException | Error e) {
+            // Exit all the same: threads that are not daemons (a cluster member's) would keep the JVM alive.
+            System.err.println("polygpu: internal error (please report it):");
+            e.printStackTrace();
+            status = 1;
+        }
         System.out.flush();
         System.exit(status);
     }
