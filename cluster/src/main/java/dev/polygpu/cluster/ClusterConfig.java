@@ -57,11 +57,11 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         require(role != null, "a member needs a role");
         // Hazelcast counts both in whole seconds.
         require(heartbeat != null && heartbeat.toMillis() >= 1000 && heartbeat.toMillis() % 1000 == 0,
-                "the heartbeat interval must be a whole number of seconds, at least 1 s, got " + heartbeat);
+                "the heartbeat interval must be a whole number of seconds, at least 1 s, got " + human(heartbeat));
         require(failAfter != null && failAfter.toMillis() % 1000 == 0
                 && failAfter.compareTo(heartbeat.multipliedBy(2)) >= 0,
-                "failAfter must be a whole number of seconds, at least two heartbeats (" + heartbeat.multipliedBy(2)
-                + "), got " + failAfter);
+                "failAfter must be a whole number of seconds, at least two heartbeats ("
+                + human(heartbeat.multipliedBy(2)) + "), got " + human(failAfter));
         require(threshold >= 0, "the steal threshold must be 0 (automatic) or positive, got " + threshold);
         require(chunk >= 0, "the steal chunk must be 0 (automatic) or positive, got " + chunk);
         require(maxHops >= 0 && maxHops <= 16, "maxHops must be in 0..16, got " + maxHops);
@@ -131,12 +131,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 case "port" -> c.withPort(intValue(e.getKey(), v));
                 case "secret" -> c.withSecret(v);
                 case "role" -> c.withRole(role(v));
-                case "heartbeat" -> {
-                    Duration every = duration(e.getKey(), v);
-                    Duration twice = every.multipliedBy(2);
-                    yield c.withHeartbeat(every, c.failAfter.compareTo(twice) < 0 ? twice : c.failAfter);
-                }
-                case "failAfter" -> c.withHeartbeat(c.heartbeat, duration(e.getKey(), v));
+                // Both are applied together after the loop, whatever their order.
+                case "heartbeat", "failAfter" -> c;
                 case "stealing" -> c.withStealing(bool(e.getKey(), v));
                 case "threshold" -> c.withThreshold(intValue(e.getKey(), v));
                 case "chunk" -> c.withChunk(intValue(e.getKey(), v));
@@ -146,6 +142,15 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                         + "'; known: members, name, bind, port, secret, role, heartbeat, failAfter, stealing, "
                         + "threshold, chunk, maxHops, faults");
             };
+        }
+        String every = options.get("heartbeat");
+        String dead = options.get("failAfter");
+        if (every != null || dead != null) {
+            Duration hb = every == null ? c.heartbeat : duration("heartbeat", every.strip());
+            // Without an explicit failAfter, the default stretches to two heartbeats.
+            Duration fa = dead != null ? duration("failAfter", dead.strip())
+                    : c.failAfter.compareTo(hb.multipliedBy(2)) < 0 ? hb.multipliedBy(2) : c.failAfter;
+            c = c.withHeartbeat(hb, fa);
         }
         return c;
     }
@@ -293,6 +298,15 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
             throw new IllegalArgumentException("cluster option '" + name + "' must be a duration such as 500ms or "
                     + "2s, got '" + v + "'");
         }
+    }
+
+    /** A duration as people write it: {@code 500ms}, {@code 2s}, {@code 1.5s}. */
+    static String human(Duration d) {
+        if (d == null) {
+            return "nothing";
+        }
+        long ms = d.toMillis();
+        return ms % 1000 == 0 ? ms / 1000 + "s" : ms < 1000 ? ms + "ms" : ms / 1000.0 + "s";
     }
 
     private static void require(boolean ok, String message) {

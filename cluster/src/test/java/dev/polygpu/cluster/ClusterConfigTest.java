@@ -52,6 +52,17 @@ class ClusterConfigTest {
     }
 
     @Test
+    void heartbeatAndFailureTimeoutAreCheckedTogetherWhateverTheirOrder() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ClusterConfig.parse(options("failAfter", "3s", "heartbeat", "2s")));
+        assertTrue(e.getMessage().contains("at least two heartbeats (4s), got 3s"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.parse(options("heartbeat", "500ms")));
+        assertTrue(e.getMessage().endsWith("got 500ms"), e.getMessage());
+        assertEquals(Duration.ofSeconds(6), ClusterConfig.parse(options("failAfter", "6s", "heartbeat", "3s"))
+                .failAfter());
+    }
+
+    @Test
     void theSecretNeverShowsAndEmptyMeansNone() {
         ClusterConfig c = ClusterConfig.loopback().withSecret("hunter2");
         assertFalse(c.toString().contains("hunter2"), c.toString());
