@@ -26,6 +26,8 @@ public final class Worker {
               --port=N               first port to try (default 5701; the next free one is taken)
               --secret=S             shared secret (better: the POLYGPU_CLUSTER_SECRET environment variable)
               --heartbeat=1s --fail-after=5s   failure detection
+              --stealing=false       join without stealing (a baseline: every member must say so)
+              --threshold=N --chunk=N          steal threshold and reply size (default: from the window)
               --stats-every=DURATION print the counters this often (default: only when leaving)
               --for=DURATION         leave after this long (default: run until stopped)
               --faults=drop=P,delay=MS,seed=N  lose and delay outgoing messages (testing)
@@ -69,6 +71,9 @@ public final class Worker {
                     case "heartbeat" -> options.put("heartbeat", value);
                     case "fail-after" -> options.put("failAfter", value);
                     case "faults" -> options.put("faults", value);
+                    case "stealing" -> options.put("stealing", value);
+                    case "threshold" -> options.put("threshold", value);
+                    case "chunk" -> options.put("chunk", value);
                     case "stats-every" -> statsEvery = positiveDuration(name, value);
                     case "for" -> runFor = positiveDuration(name, value);
                     default -> throw new IllegalArgumentException("unknown worker option --" + name);

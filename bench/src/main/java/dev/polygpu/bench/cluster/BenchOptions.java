@@ -1,0 +1,162 @@
+package dev.polygpu.bench.cluster;
+
+import java.io.PrintStream;
+
+/**
+ * The options of {@code bench/cluster}, parsed and checked once.
+ *
+ * @param tiles         T: A, B and C are T × T grids of tiles
+ * @param tileSize      a tile is tileSize × tileSize floats (one thread per element)
+ * @param zeroFraction  the share of A's tiles that are zero
+ * @param seed          the sparsity pattern's and the values' seed
+ * @param msPerProduct  device time (sleep) per tile product, in ms
+ * @param cpuBlocks     concurrent blocks of every member's CPU device
+ * @param kernelBlocks  blocks per kernel launch (each block sleeps the kernel's whole time)
+ * @param workers       worker processes besides the program's member
+ * @param warmup        untimed runs per configuration
+ * @param reps          measured runs per configuration
+ * @param joinReps      join-to-work measurements (a late worker each)
+ * @param threshold     steal threshold on every member, 0 = the cluster's default
+ * @param chunk         most kernels per steal reply on every member, 0 = the cluster's default
+ * @param port          the first port to look for a free one from
+ * @param join          whether to measure join-to-work
+ * @param bColumns      each kernel reads only B's tile column j instead of all of B
+ * @param trace         print every kernel's placement and times of every run on stderr
+ */
+record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int msPerProduct, int cpuBlocks,
+        int kernelBlocks, int workers, int warmup, int reps, int joinReps, int threshold, int chunk, int port,
+        boolean join, boolean bColumns, boolean trace) {
+
+    static final long DEFAULT_SEED = 8;
+
+    BenchOptions {
+        if (tileSize % kernelBlocks != 0 || (long) tileSize * tileSize / kernelBlocks > 1024) {
+            throw new IllegalArgumentException("a block is tile-size x (tile-size / kernel-blocks) threads: tile size "
+                    + tileSize + " must be a multiple of --kernel-blocks " + kernelBlocks + " and a block at most 1024"
+                    + " threads");
+        }
+        if (cpuBlocks % kernelBlocks != 0) {
+            throw new IllegalArgumentException("--cpu-blocks " + cpuBlocks + " must be a multiple of --kernel-blocks "
+                    + kernelBlocks + " (so that a member runs a whole number of kernels at once)");
+        }
+    }
+
+    /** Kernels one member runs at once. */
+    int slotsPerMember() {
+        return cpuBlocks / kernelBlocks;
+    }
+
+    static void usage(PrintStream s) {
+        s.println("usage: bench/cluster [--quick] [options]");
+        s.println("  --quick              a smoke run: 2 ms per product, 1 warm-up + 3 runs, 1 join measurement");
+        s.println("  --tiles T            T x T tiles (default 8)");
+        s.println("  --tile-size S        S x S floats per tile, one thread each (default 32)");
+        s.println("  --zero-fraction F    share of A's tiles that are zero (default 0.5)");
+        s.println("  --seed N             sparsity and values (default " + DEFAULT_SEED + ")");
+        s.println("  --ms-per-product M   device time per tile product (default 4; --quick 2)");
+        s.println("  --cpu-blocks N       concurrent blocks of every member's CPU device (default 2)");
+        s.println("  --kernel-blocks N    blocks per kernel (default 1)");
+        s.println("  --workers N          worker processes besides the program (default 3)");
+        s.println("  --warmup N           untimed runs per configuration (default 3; --quick 1)");
+        s.println("  --reps N             measured runs per configuration (default 5; --quick 3)");
+        s.println("  --join-reps N        join-to-work measurements (default 3; --quick 1)");
+        s.println("  --no-join            skip the join-to-work measurement");
+        s.println("  --threshold N        steal threshold on every member (default: the cluster's, window + 2)");
+        s.println("  --chunk N            most kernels per steal reply on every member (default: window / 2)");
+        s.println("  --port P             look for free ports from P (default 18200)");
+        s.println("  --b-columns          each kernel reads only B's tile column j (T tiles), not all of B");
+        s.println("  --trace              every kernel of every run on stderr: where, when taken, started, ended");
+    }
+
+    static BenchOptions parse(String[] args) {
+        boolean quick = false;
+        Integer msPerProduct = null;
+        Integer reps = null;
+        Integer joinReps = null;
+        int tiles = 8;
+        int tileSize = 32;
+        double zeroFraction = 0.5;
+        long seed = DEFAULT_SEED;
+        int cpuBlocks = 2;
+        int kernelBlocks = 1;
+        int workers = 3;
+        Integer warmup = null;
+        int threshold = 0;
+        int chunk = 0;
+        int port = 18200;
+        boolean join = true;
+        boolean trace = false;
+        boolean bColumns = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;
+                case "--tiles" -> tiles = number(args, ++i, 1);
+                case "--tile-size" -> tileSize = number(args, ++i, 1);
+                case "--zero-fraction" -> zeroFraction = fraction(args, ++i);
+                case "--seed" -> seed = longNumber(args, ++i);
+                case "--ms-per-product" -> msPerProduct = number(args, ++i, 1);
+                case "--cpu-blocks" -> cpuBlocks = number(args, ++i, 1);
+                case "--kernel-blocks" -> kernelBlocks = number(args, ++i, 1);
+                case "--workers" -> workers = number(args, ++i, 1);
+                case "--warmup" -> warmup = number(args, ++i, 0);
+                case "--reps" -> reps = number(args, ++i, 1);
+                case "--join-reps" -> joinReps = number(args, ++i, 1);
+                case "--no-join" -> join = false;
+                case "--trace" -> trace = true;
+                case "--b-columns" -> bColumns = true;
+                case "--threshold" -> threshold = number(args, ++i, 1);
+                case "--chunk" -> chunk = number(args, ++i, 1);
+                case "--port" -> port = number(args, ++i, 1024);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        if (port > 65535 - 1000) {
+            throw new IllegalArgumentException("--port must leave room for 1000 ports above it, got " + port);
+        }
+        return new BenchOptions(tiles, tileSize, zeroFraction, seed, msPerProduct != null ? msPerProduct
+                : quick ? 2 : 4, cpuBlocks, kernelBlocks, workers, warmup != null ? warmup : quick ? 1 : 3, reps != null ? reps : quick ? 3 : 5,
+                joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, port, join, bColumns, trace);
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(args[i - 1] + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int number(String[] args, int i, int min) {
+        String v = value(args, i);
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= min) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // Reported below.
+        }
+        throw new IllegalArgumentException(args[i - 1] + " needs an integer >= " + min + ", got " + v);
+    }
+
+    private static long longNumber(String[] args, int i) {
+        String v = value(args, i);
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(args[i - 1] + " needs an integer, got " + v);
+        }
+    }
+
+    private static double fraction(String[] args, int i) {
+        String v = value(args, i);
+        try {
+            double f = Double.parseDouble(v);
+            if (f >= 0 && f < 1) {
+                return f;
+            }
+        } catch (NumberFormatException e) {
+            // Reported below.
+        }
+        throw new IllegalArgumentException(args[i - 1] + " needs a number in [0, 1), got " + v);
+    }
+}
