@@ -373,6 +373,7 @@ public final class ClusterBench {
             }
             WorkerTable table = late.stop(LEAVE_TIMEOUT);
             LIVE.remove(late);
+            log.printf("cluster:   %s: %s%n", late.name(), table);
             String id = lateId.get() == null ? "" : shortId(lateId.get());
             long firstStart = firstStartOn(rounds, lateId.get());
             int lateKernels = 0;
