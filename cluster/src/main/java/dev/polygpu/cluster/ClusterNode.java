@@ -79,6 +79,8 @@ public final class ClusterNode implements AutoCloseable {
     static final Duration LEAVE_TIMEOUT = Duration.ofSeconds(30);
     /** The longest pause between steal requests of a thief that keeps getting nothing. */
     static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** How long a victim refuses every element before it lets one through to measure again. */
+    static final long PROBE_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** An element of this member that another member holds. */
     private static final class Given {
@@ -158,6 +160,12 @@ public final class ClusterNode implements AutoCloseable {
     private final Transport transport;
     private final Thread loop;
     private long nextStealId = 1;
+    /**
+     * When this member last gave an element. A victim that refused everything for {@link #PROBE_AFTER_NANOS}
+     * lets one through: the bandwidth it measures may have come from cold or busy members, and an element
+     * that never moves never corrects it.
+     */
+    private volatile long lastGivenNanos = System.nanoTime();
     /** Empty replies in a row, and when the next request may go (backoff). Guarded by {@link #lock}. */
     private int emptyInARow;
     private long quietUntilNanos;
@@ -476,8 +484,13 @@ public final class ClusterNode implements AutoCloseable {
             Scheduler.Load load = scheduler.load();
             int n = Math.min(load.stealable(), Surplus.giveable(load.ready(), load.running(), settings.threshold(),
                     Math.min(settings.chunk(), Math.max(1, r.wanted()))));
+            int slots = Math.max(1, scheduler.device().properties().multiProcessorCount());
+            long now = System.nanoTime();
             for (int i = 0; i < n; i++) {
-                StolenElement e = scheduler.steal(this::worthMoving);
+                // Ready elements ahead of the one given now: the older ones (given or kept) and those running.
+                int ahead = load.ready() - 1 - i + load.running();
+                boolean probe = i == 0 && now - lastGivenNanos > PROBE_AFTER_NANOS;
+                StolenElement e = scheduler.steal(el -> probe || worthMoving(el, ahead, slots));
                 if (e == null) {
                     break;
                 }
@@ -486,6 +499,7 @@ public final class ClusterNode implements AutoCloseable {
                     break;
                 }
                 items.add(item);
+                lastGivenNanos = now;
             }
         } else if (!isProven(thief)) {
             rejected.incrementAndGet();
@@ -512,7 +526,12 @@ public final class ClusterNode implements AutoCloseable {
         }
     }
 
-    private boolean worthMoving(ComputationalElement e) {
+    /**
+     * The cost gate for {@code e}, which would wait here behind {@code ahead} elements on {@code slots}
+     * concurrent blocks: it moves if its run time pays for moving its inputs, or if moving them takes no longer
+     * than it would wait here.
+     */
+    private boolean worthMoving(ComputationalElement e, int ahead, int slots) {
         long bytes = 0;
         for (Access a : e.accesses()) {
             if (a.mode().reads()) {
@@ -520,7 +539,7 @@ public final class ClusterNode implements AutoCloseable {
             }
         }
         synchronized (costs) {
-            return gate.worthMoving(e.label(), bytes);
+            return gate.worthMoving(e.label(), bytes, gate.waitHereNanos(e.label(), ahead, slots));
         }
     }
 

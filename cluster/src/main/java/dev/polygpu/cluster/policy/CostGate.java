@@ -62,6 +62,34 @@ public final class CostGate {
      * @throws IllegalArgumentException if {@code bytesToMove} is negative
      * @throws NullPointerException if {@code kernelKey} is null
      */
+    /**
+     * Whether to move a kernel that would otherwise wait {@code waitHereNanos} at home before it starts (its
+     * place in the victim's ready queue: the expected run time of the elements ahead of it divided by the
+     * blocks the device runs at once). It moves if its own run time pays for its transfer ({@link
+     * #worthMoving(String, long)}), or if its transfer takes no longer than that wait: an element that would
+     * wait at home longer than it takes to travel finishes sooner elsewhere, whatever its own run time. With
+     * a wait of 0 this is {@link #worthMoving(String, long)}.
+     */
+    public boolean worthMoving(String kernelKey, long bytesToMove, long waitHereNanos) {
+        long expected = kernels.expectedNanos(kernelKey);
+        long transfer = bandwidth.transferNanos(bytesToMove);
+        return verdict(expected, transfer) || (expected >= 0 && waitHereNanos > 0
+                && settings.costFactor() * transfer <= waitHereNanos);
+    }
+
+    /**
+     * How long an element of kernel {@code kernelKey} waits at home behind {@code queuedAhead} ready elements
+     * of the same expected cost on a device running {@code slots} at once; 0 if the kernel is unknown.
+     */
+    public long waitHereNanos(String kernelKey, int queuedAhead, int slots) {
+        long expected = kernels.expectedNanos(kernelKey);
+        if (expected < 0 || queuedAhead <= 0) {
+            return 0;
+        }
+        double wait = (double) expected * queuedAhead / Math.max(1, slots);
+        return wait >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) wait;
+    }
+
     public Decision explain(String kernelKey, long bytesToMove) {
         long expected = kernels.expectedNanos(kernelKey);
         long transfer = bandwidth.transferNanos(bytesToMove);

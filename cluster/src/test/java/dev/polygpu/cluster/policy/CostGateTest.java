@@ -55,6 +55,30 @@ class CostGateTest {
         assertEquals(1_000_000, decision.unknownKernelBudgetNanos());
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            // case, run time ns, bytes, elements ahead, slots, moves
+            "fast enough on its own,                 20000000, 1000000,   0,  2, true",   // 20 ms >= 0.15 ms
+            "too slow for its bytes and nothing waits, 1000000, 100000000, 0,  2, false", // 1 ms < 10.05 ms
+            "too slow but the queue is long,          1000000, 100000000, 30, 2, true",   // waits 15 ms >= 10.05
+            "too slow and the queue is short,         1000000, 100000000, 10, 2, false",  // waits 5 ms < 10.05
+            "the same queue on more slots is shorter, 1000000, 100000000, 30, 8, false",  // waits 3.75 ms
+            "an unknown kernel never counts the wait, -1,      100000000, 1000, 1, false",
+    })
+    void aKernelThatWouldWaitLongerAtHomeThanOnTheWireMoves(String name, long runNanos, long bytes, int ahead,
+            int slots, boolean moves) {
+        KernelCostModel kernels = new KernelCostModel();
+        if (runNanos >= 0) {
+            kernels.observe("k", runNanos);
+        }
+        CostGate gate = new CostGate(StealSettings.defaults(8), kernels,
+                new BandwidthEstimator(LINK_BYTES_PER_SECOND, LINK_LATENCY_NANOS, 0.25));
+        long wait = gate.waitHereNanos("k", ahead, slots);
+        assertEquals(runNanos < 0 || ahead == 0 ? 0 : runNanos * ahead / slots, wait, name);
+        assertEquals(moves, gate.worthMoving("k", bytes, wait), name);
+        assertEquals(gate.worthMoving("k", bytes), gate.worthMoving("k", bytes, 0), "no wait: the plain gate");
+    }
+
     @Test
     void unknownKernelBudgetComesFromTheSettings() {
         BandwidthEstimator link = new BandwidthEstimator(LINK_BYTES_PER_SECOND, LINK_LATENCY_NANOS, 0.25);
