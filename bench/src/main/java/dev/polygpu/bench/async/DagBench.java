@@ -1,5 +1,8 @@
 package dev.polygpu.bench.async;
 
+import static dev.polygpu.bench.BenchArgs.number;
+import static dev.polygpu.bench.BenchArgs.value;
+
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -108,26 +111,6 @@ public final class DagBench {
         s.println("  --cores C    cores for the ideal speedup min(width, C) (default: available processors)");
         s.println("  --timeline DIR  write each context's grcuda.Timeline (Chrome trace of every run) to"
                 + " DIR/<dag>-<policy>.json");
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(args[i - 1] + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static int number(String[] args, int i, int min) {
-        String v = value(args, i);
-        try {
-            int n = Integer.parseInt(v);
-            if (n >= min) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(args[i - 1] + " needs an integer >= " + min + ", got " + v);
     }
 
     private static List<String> dagNames(String v) {

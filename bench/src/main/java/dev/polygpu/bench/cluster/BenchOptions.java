@@ -1,5 +1,8 @@
 package dev.polygpu.bench.cluster;
 
+import static dev.polygpu.bench.BenchArgs.number;
+import static dev.polygpu.bench.BenchArgs.value;
+
 import java.io.PrintStream;
 
 /**
@@ -116,26 +119,6 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         return new BenchOptions(tiles, tileSize, zeroFraction, seed, msPerProduct != null ? msPerProduct
                 : quick ? 2 : 4, cpuBlocks, kernelBlocks, workers, warmup != null ? warmup : quick ? 1 : 3, reps != null ? reps : quick ? 3 : 5,
                 joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, port, join, bColumns, trace);
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(args[i - 1] + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static int number(String[] args, int i, int min) {
-        String v = value(args, i);
-        try {
-            int n = Integer.parseInt(v);
-            if (n >= min) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // Reported below.
-        }
-        throw new IllegalArgumentException(args[i - 1] + " needs an integer >= " + min + ", got " + v);
     }
 
     private static long longNumber(String[] args, int i) {
