@@ -486,6 +486,7 @@ public final class ClusterNode implements AutoCloseable {
                     Math.min(settings.chunk(), Math.max(1, r.wanted()))));
             int slots = Math.max(1, scheduler.device().properties().multiProcessorCount());
             long now = System.nanoTime();
+            Set<Long> packed = new java.util.HashSet<>();
             for (int i = 0; i < n; i++) {
                 // Ready elements ahead of the one given now: the older ones (given or kept) and those running.
                 int ahead = load.ready() - 1 - i + load.running();
@@ -494,7 +495,7 @@ public final class ClusterNode implements AutoCloseable {
                 if (e == null) {
                     break;
                 }
-                WorkItem item = give(e, thief);
+                WorkItem item = give(e, thief, packed);
                 if (item == null) {
                     break;
                 }
@@ -544,14 +545,16 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /**
-     * Registers a taken element and packs it with the bytes of the arrays it reads; null (and the element back
-     * in the queue) if this member started leaving or left meanwhile.
+     * Registers a taken element and packs it with the bytes of the arrays it reads, except those an earlier
+     * element of the same reply carries ({@code packed}: their contents are the same, as no writer of them can
+     * have run between two elements that were ready together); null (and the element back in the queue) if
+     * this member started leaving or left meanwhile.
      */
-    private WorkItem give(StolenElement e, String thief) {
+    private WorkItem give(StolenElement e, String thief, Set<Long> packed) {
         List<ArrayData> inputs = new ArrayList<>();
         long bytes = 0;
         for (Access a : e.element().accesses()) {
-            if (a.mode().reads()) {
+            if (a.mode().reads() && packed.add(a.array().id())) {
                 MemorySegment view = a.array().buffer().hostView().asSlice(0, a.array().bytes());
                 byte[] data = view.toArray(ValueLayout.JAVA_BYTE);
                 inputs.add(new ArrayData(a.array().id(), 0, data));
@@ -609,9 +612,17 @@ public final class ClusterNode implements AutoCloseable {
             return;
         }
         latency.record(latencyNanos);
+        // The inputs of the whole reply: an array several of its elements read comes once.
+        Map<Long, byte[]> inputs = new HashMap<>();
+        for (WorkItem item : r.items()) {
+            for (ArrayData d : item.inputs()) {
+                inputs.put(d.arrayId(), d.bytes());
+                bytesReceived.addAndGet(d.bytes().length);
+            }
+        }
         for (WorkItem item : r.items()) {
             try {
-                runStolen(r.sender(), item, now);
+                runStolen(r.sender(), item, inputs, now);
             } finally {
                 arriving.decrementAndGet();
             }
@@ -620,7 +631,7 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /** Runs an element of {@code owner} here and sends its results home when it completes. */
-    private void runStolen(String owner, WorkItem item, long receivedNanos) {
+    private void runStolen(String owner, WorkItem item, Map<Long, byte[]> inputs, long receivedNanos) {
         Held h = new Held(owner, item.stealId(), item.epoch(), receivedNanos);
         if (leaving || lostReason != null) {
             send(owner, new Handback(transport.self(), List.of(item.stealId()), HandbackReason.LEAVING));
@@ -636,17 +647,16 @@ public final class ClusterNode implements AutoCloseable {
                 throw new DeviceException(CudaError.NOT_SUPPORTED, "the element carries no kernel source");
             }
             KernelFunction function = kernels.get(m.source());
-            Map<Long, byte[]> inputs = new HashMap<>();
-            for (ArrayData d : item.inputs()) {
-                inputs.put(d.arrayId(), d.bytes());
-                bytesReceived.addAndGet(d.bytes().length);
-            }
             Map<Long, AccessMode> modes = new LinkedHashMap<>();
             KernelArgs.Builder args = KernelArgs.builder();
             for (ElementMessage.Arg a : m.args()) {
                 switch (a) {
                     case ElementMessage.ArrayArg arr -> {
                         TrackedArray t = arrays.get(arr.arrayId());
+                        if (arr.mode().reads() && !inputs.containsKey(arr.arrayId())) {
+                            throw new DeviceException(CudaError.INVALID_VALUE, "it reads array " + arr.arrayId()
+                                    + ", but the reply carries no bytes for it");
+                        }
                         if (t == null) {
                             t = localArray(owner, arr, inputs.get(arr.arrayId()));
                             arrays.put(arr.arrayId(), t);
@@ -781,10 +791,11 @@ public final class ClusterNode implements AutoCloseable {
             }
             given.remove(r.stealId());
         }
+        // Counters first: settling the element may release a host thread that reads them.
         if (!r.ok()) {
+            completedRemote.incrementAndGet();
             g.element.fail(new DeviceException(CudaError.LAUNCH_FAILED, "it ran on cluster member "
                     + describe(r.sender()) + " and failed there: " + r.error()));
-            completedRemote.incrementAndGet();
             return;
         }
         String invalid = checkOutputs(g.element.element(), r.outputs());
@@ -805,8 +816,8 @@ public final class ClusterNode implements AutoCloseable {
         }
         bytesReceived.addAndGet(bytes);
         long now = System.nanoTime();
-        g.element.complete(shortId(r.sender()), now - r.runNanos(), now);
         completedRemote.incrementAndGet();
+        g.element.complete(shortId(r.sender()), now - r.runNanos(), now);
         long transfer = now - g.sentNanos - r.queueNanos() - r.runNanos();
         synchronized (costs) {
             costs.observe(g.kernel, r.runNanos());
