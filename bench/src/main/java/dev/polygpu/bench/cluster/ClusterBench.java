@@ -79,7 +79,9 @@ public final class ClusterBench {
             status = new ClusterBench(options).run();
         } catch (Exception | AssertionError e) {
             System.err.println("cluster: FAILED: " + e.getMessage());
-            e.printStackTrace(System.err);
+            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+                System.err.println("cluster:   caused by " + cause);
+            }
             status = 1;
         } finally {
             killAll();
