@@ -154,6 +154,8 @@ public final class ClusterNode implements AutoCloseable {
         }
     };
     private final Set<String> refusedLogged = ConcurrentHashMap.newKeySet();
+    /** Whether each member seen proved the secret when it joined (by member id; dropped when it leaves). */
+    private final Map<String, Boolean> proven = new ConcurrentHashMap<>();
     private final Set<String> leavingPeers = ConcurrentHashMap.newKeySet();
     /** Kernel names of this device's launched elements, for their run times (cost model). */
     private final Map<Long, String> launchedKernels = new ConcurrentHashMap<>();
@@ -398,11 +400,15 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     private void maybeSteal(long now) {
+        // Members to ask first: with none (no other program), the device's load is not worth taking.
+        List<String> candidates = victims();
+        if (candidates.isEmpty()) {
+            return;
+        }
         Scheduler.Load load = scheduler.load();
         if (!Starvation.starving(load.ready(), load.running() + arriving.get(), settings.threshold())) {
             return;
         }
-        List<String> candidates = victims();
         String victim;
         long id;
         int running;
@@ -939,6 +945,7 @@ public final class ClusterNode implements AutoCloseable {
         List<Given> orphans = new ArrayList<>();
         synchronized (lock) {
             for (String id : left) {
+                proven.remove(id);
                 dead.put(id, Boolean.TRUE);
                 chooser.forget(id);
                 leavingPeers.remove(id);
@@ -1094,10 +1101,13 @@ public final class ClusterNode implements AutoCloseable {
 
     /** True if the peer proved it knows the secret when it joined; logs a refusal once per member. */
     private boolean checkProof(Peer p) {
-        String nonce = p.attribute(HazelcastTransport.NONCE);
-        boolean ok = !nonce.isEmpty() && java.security.MessageDigest.isEqual(
-                proof(nonce).getBytes(StandardCharsets.US_ASCII),
-                p.attribute(HazelcastTransport.PROOF).getBytes(StandardCharsets.US_ASCII));
+        // A member's id and attributes are fixed for its life: the HMAC is computed once per member.
+        boolean ok = proven.computeIfAbsent(p.id(), id -> {
+            String nonce = p.attribute(HazelcastTransport.NONCE);
+            return !nonce.isEmpty() && java.security.MessageDigest.isEqual(
+                    proof(nonce).getBytes(StandardCharsets.US_ASCII),
+                    p.attribute(HazelcastTransport.PROOF).getBytes(StandardCharsets.US_ASCII));
+        });
         if (!ok && refusedLogged.add("proof:" + p.id())) {
             rejected.incrementAndGet();
             LOG.log(System.Logger.Level.WARNING, "refusing cluster member " + p.address() + " (" + p.id()
