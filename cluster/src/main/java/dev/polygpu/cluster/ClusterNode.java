@@ -2,14 +2,12 @@ package dev.polygpu.cluster;
 
 import dev.polygpu.cluster.policy.BandwidthEstimator;
 import dev.polygpu.cluster.policy.CostGate;
-import dev.polygpu.cluster.policy.Forwarding;
 import dev.polygpu.cluster.policy.KernelCostModel;
 import dev.polygpu.cluster.policy.LatencyHistogram;
-import dev.polygpu.cluster.policy.RequestTracker;
 import dev.polygpu.cluster.policy.StealSettings;
 import dev.polygpu.cluster.policy.Starvation;
-import dev.polygpu.cluster.policy.Surplus;
-import dev.polygpu.cluster.policy.VictimChooser;
+import dev.polygpu.cluster.policy.Thief;
+import dev.polygpu.cluster.policy.Victim;
 import dev.polygpu.cluster.wire.ArrayData;
 import dev.polygpu.cluster.wire.Handback;
 import dev.polygpu.cluster.wire.HandbackReason;
@@ -77,10 +75,6 @@ public final class ClusterNode implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ClusterNode.class.getName());
     /** How long a graceful leave waits for the elements it holds to finish before handing them back. */
     static final Duration LEAVE_TIMEOUT = Duration.ofSeconds(30);
-    /** The longest pause between steal requests of a thief that keeps getting nothing. */
-    static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    /** How long a victim refuses every element before it lets one through to measure again. */
-    static final long PROBE_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** An element of this member that another member holds. */
     private static final class Given {
@@ -127,9 +121,10 @@ public final class ClusterNode implements AutoCloseable {
     private final Scheduler scheduler;
     private final SharedSecret key;
     private final StealSettings settings;
-    private final VictimChooser chooser;
-    /** Guarded by {@link #lock}. */
-    private final RequestTracker requests = new RequestTracker();
+    /** The thief's protocol state (request out, victim asked first, back-off); its own lock. */
+    private final Thief asThief;
+    /** The victim's decisions (how many, which, forward where). */
+    private final Victim asVictim;
     private final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
     private final KernelCostModel costs = new KernelCostModel(0.25);
     private final BandwidthEstimator bandwidth = new BandwidthEstimator(500e6, 200_000, 0.25);
@@ -162,15 +157,6 @@ public final class ClusterNode implements AutoCloseable {
     private final Transport transport;
     private final Thread loop;
     private long nextStealId = 1;
-    /**
-     * When this member last gave an element. A victim that refused everything for {@link #PROBE_AFTER_NANOS}
-     * lets one through: the bandwidth it measures may have come from cold or busy members, and an element
-     * that never moves never corrects it.
-     */
-    private volatile long lastGivenNanos = System.nanoTime();
-    /** Empty replies in a row, and when the next request may go (backoff). Guarded by {@link #lock}. */
-    private int emptyInARow;
-    private long quietUntilNanos;
     /** Members in the cluster when this member last looked (kept after it left, for the final counters). */
     private volatile int lastMembers = 1;
     private volatile boolean leaving;
@@ -260,7 +246,8 @@ public final class ClusterNode implements AutoCloseable {
             t = new FaultyTransport(t, config.faults());
         }
         this.transport = t;
-        this.chooser = new VictimChooser(t.self());
+        this.asThief = new Thief(t.self(), settings);
+        this.asVictim = new Victim(t.self(), gate, System.nanoTime());
         for (Peer p : transport.peers()) {
             checkProof(p);
         }
@@ -358,17 +345,10 @@ public final class ClusterNode implements AutoCloseable {
         while (!closed) {
             try {
                 long now = System.nanoTime();
-                boolean idle;
-                synchronized (lock) {
-                    String victim = requests.outstanding() ? requests.victim() : null;
-                    if (requests.expire(now, settings.requestTimeoutNanos())) {
-                        emptyReplies.incrementAndGet();
-                        chooser.onReply(victim, 0);
-                        backOff(now);
-                    }
-                    idle = !requests.outstanding() && now - quietUntilNanos >= 0;
+                if (asThief.expire(now)) {
+                    emptyReplies.incrementAndGet();
                 }
-                if (config.stealing() && !leaving && lostReason == null && idle) {
+                if (config.stealing() && !leaving && lostReason == null && asThief.idle(now)) {
                     maybeSteal(now);
                 }
                 if (now >= nextHold) {
@@ -383,22 +363,6 @@ public final class ClusterNode implements AutoCloseable {
         }
     }
 
-    /**
-     * After an empty reply the next request waits 1, 2, 4 … up to {@link #MAX_BACKOFF_NANOS}: idle thieves of
-     * an idle cluster do not flood it. A reply with work, a member joining or leaving resets it. Under {@link #lock}.
-     */
-    private void backOff(long now) {
-        emptyInARow = Math.min(emptyInARow + 1, 16);
-        quietUntilNanos = now + Math.min(MAX_BACKOFF_NANOS, 500_000L << Math.min(emptyInARow, 10));
-    }
-
-    private void resetBackOff() {
-        synchronized (lock) {
-            emptyInARow = 0;
-            quietUntilNanos = System.nanoTime();
-        }
-    }
-
     private void maybeSteal(long now) {
         // Members to ask first: with none (no other program), the device's load is not worth taking.
         List<String> candidates = victims();
@@ -409,24 +373,17 @@ public final class ClusterNode implements AutoCloseable {
         if (!Starvation.starving(load.ready(), load.running() + arriving.get(), settings.threshold())) {
             return;
         }
-        String victim;
-        long id;
-        int running;
+        Thief.Request request;
         synchronized (lock) {
-            // Again under the lock that accepts replies: the elements of a reply accepted meanwhile count.
-            running = load.running() + arriving.get();
-            if (requests.outstanding() || !Starvation.starving(load.ready(), running, settings.threshold())) {
-                return;
-            }
-            victim = chooser.choose(candidates, random);
-            if (victim == null) {
-                return;
-            }
-            id = requests.begin(victim, now);
+            // Under the lock that accepts replies: the elements of a reply accepted meanwhile count.
+            request = asThief.begin(now, load.ready(), load.running() + arriving.get(), candidates, random);
         }
-        int wanted = Math.max(1, settings.threshold() - load.ready() - running);
+        if (request == null) {
+            return;
+        }
         requestCount.incrementAndGet();
-        send(victim, new StealRequest(transport.self(), id, transport.self(), 0, wanted));
+        send(request.victim(), new StealRequest(transport.self(), request.requestId(), transport.self(), 0,
+                request.wanted()));
     }
 
     /** Members that may have work to give: programs that prove the secret and are not leaving. */
@@ -488,16 +445,13 @@ public final class ClusterNode implements AutoCloseable {
         List<WorkItem> items = new ArrayList<>();
         if (config.stealing() && !leaving && lostReason == null && isProven(thief)) {
             Scheduler.Load load = scheduler.load();
-            int n = Math.min(load.stealable(), Surplus.giveable(load.ready(), load.running(), settings.threshold(),
-                    Math.min(settings.chunk(), Math.max(1, r.wanted()))));
+            int n = asVictim.offer(load.ready(), load.stealable(), load.running(), r.wanted());
             int slots = Math.max(1, scheduler.device().properties().multiProcessorCount());
             long now = System.nanoTime();
             Set<Long> packed = new java.util.HashSet<>();
             for (int i = 0; i < n; i++) {
-                // Ready elements ahead of the one given now: the older ones (given or kept) and those running.
-                int ahead = load.ready() - 1 - i + load.running();
-                boolean probe = i == 0 && now - lastGivenNanos > PROBE_AFTER_NANOS;
-                StolenElement e = scheduler.steal(el -> probe || worthMoving(el, ahead, slots));
+                int given = i;
+                StolenElement e = scheduler.steal(el -> worthMoving(el, given, load, slots, now));
                 if (e == null) {
                     break;
                 }
@@ -506,7 +460,7 @@ public final class ClusterNode implements AutoCloseable {
                     break;
                 }
                 items.add(item);
-                lastGivenNanos = now;
+                asVictim.gave(now);
             }
         } else if (!isProven(thief)) {
             rejected.incrementAndGet();
@@ -522,8 +476,7 @@ public final class ClusterNode implements AutoCloseable {
         List<String> candidates = victims();
         String next;
         synchronized (lock) {
-            next = Forwarding.next(thief, transport.self(), r.hops(), settings.maxHops(), chooser.lastVictim(),
-                    candidates, random);
+            next = asVictim.forwardTo(thief, r.hops(), asThief.lastVictim(), candidates, random);
         }
         if (next != null) {
             forwarded.incrementAndGet();
@@ -534,11 +487,10 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /**
-     * The cost gate for {@code e}, which would wait here behind {@code ahead} elements on {@code slots}
-     * concurrent blocks: it moves if its run time pays for moving its inputs, or if moving them takes no longer
-     * than it would wait here.
+     * Whether {@code e}, the {@code given}-th element of a reply, may move ({@link Victim#mayMove}): its
+     * bytes are those of the arrays it reads.
      */
-    private boolean worthMoving(ComputationalElement e, int ahead, int slots) {
+    private boolean worthMoving(ComputationalElement e, int given, Scheduler.Load load, int slots, long now) {
         long bytes = 0;
         for (Access a : e.accesses()) {
             if (a.mode().reads()) {
@@ -546,7 +498,7 @@ public final class ClusterNode implements AutoCloseable {
             }
         }
         synchronized (costs) {
-            return gate.worthMoving(e.label(), bytes, gate.waitHereNanos(e.label(), ahead, slots));
+            return asVictim.mayMove(given, e.label(), bytes, load.ready(), load.running(), slots, now);
         }
     }
 
@@ -590,16 +542,10 @@ public final class ClusterNode implements AutoCloseable {
         boolean current;
         long latencyNanos;
         synchronized (lock) {
-            current = requests.accept(r.requestId(), now);
-            latencyNanos = current ? requests.lastLatencyNanos() : 0;
+            current = asThief.accept(r.requestId(), r.sender(), r.items().size(), now);
+            latencyNanos = current ? asThief.lastLatencyNanos() : 0;
             if (current) {
-                chooser.onReply(r.sender(), r.items().size());
-                if (r.items().isEmpty()) {
-                    backOff(now);
-                } else {
-                    emptyInARow = 0;
-                    arriving.addAndGet(r.items().size());
-                }
+                arriving.addAndGet(r.items().size());
             }
         }
         if (!current) {
@@ -930,7 +876,7 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     private void onMembersChanged(List<String> joined, List<String> left) {
-        resetBackOff();
+        asThief.resetBackOff();
         for (String id : joined) {
             for (Peer p : transport.peers()) {
                 if (p.id().equals(id)) {
@@ -947,7 +893,9 @@ public final class ClusterNode implements AutoCloseable {
             for (String id : left) {
                 proven.remove(id);
                 dead.put(id, Boolean.TRUE);
-                chooser.forget(id);
+                if (asThief.forget(id)) {
+                    emptyReplies.incrementAndGet();
+                }
                 leavingPeers.remove(id);
                 Map<Long, Held> theirs = held.remove(id);
                 if (theirs != null) {
