@@ -126,8 +126,9 @@ public final class ClusterNode implements AutoCloseable {
     /** The victim's decisions (how many, which, forward where). */
     private final Victim asVictim;
     private final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
-    private final KernelCostModel costs = new KernelCostModel(0.25);
-    private final BandwidthEstimator bandwidth = new BandwidthEstimator(500e6, 200_000, 0.25);
+    private final KernelCostModel costs = new KernelCostModel(KernelCostModel.DEFAULT_ALPHA);
+    private final BandwidthEstimator bandwidth = new BandwidthEstimator(BandwidthEstimator.DEFAULT_BYTES_PER_SECOND,
+            BandwidthEstimator.DEFAULT_LATENCY_NANOS, BandwidthEstimator.DEFAULT_ALPHA);
     private final CostGate gate;
     private final LatencyHistogram latency = new LatencyHistogram();
     private final KernelCache kernels;

@@ -24,6 +24,13 @@ public final class BandwidthEstimator {
     /** Transfers smaller than this (64 KiB) update the latency estimate; larger ones the bandwidth estimate. */
     public static final long SMALL_MESSAGE_BYTES = 64 * 1024;
 
+    /** The bandwidth a member assumes before it has measured any: 500 MB/s. */
+    public static final double DEFAULT_BYTES_PER_SECOND = 500e6;
+    /** The per-message latency a member assumes before it has measured any: 0.2 ms. */
+    public static final long DEFAULT_LATENCY_NANOS = 200_000L;
+    /** The weight of a new sample a member uses: 0.25. */
+    public static final double DEFAULT_ALPHA = 0.25;
+
     private static final double NANOS_PER_SECOND = 1e9;
 
     private final double alpha;

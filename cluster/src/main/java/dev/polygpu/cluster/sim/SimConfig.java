@@ -1,0 +1,90 @@
+package dev.polygpu.cluster.sim;
+
+import dev.polygpu.cluster.policy.StealSettings;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One simulated run's cluster: how many members at the start, what each member's device runs at once, the
+ * stealing settings, the network and the membership changes during the run.
+ *
+ * @param members members at the start; at least the workload's owners, at least 1
+ * @param slots elements a member's device runs at once (CUDA streams busy at once, or the CPU device's
+ *     concurrent blocks); at least 1
+ * @param window elements a member's scheduler keeps on its streams at once (its in-flight window); at least
+ *     {@code slots}
+ * @param settings the stealing settings every member uses (normally {@link StealSettings#defaults(int)} of
+ *     the window, as the real cluster node derives them)
+ * @param stealing false: every member runs only its own tasks (the baseline)
+ * @param network latency and bandwidth between members
+ * @param failAfterNanos how long an owner takes to notice a crashed member (the cluster's heartbeat
+ *     failure timeout); above 0
+ * @param events membership changes, in any order
+ * @param seed the seed of every random choice; the same seed gives the same run
+ */
+public record SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing,
+                        Network network, long failAfterNanos, List<MembershipEvent> events, long seed) {
+
+    /** The cluster's default failure timeout: 5 s. */
+    public static final long DEFAULT_FAIL_AFTER_NANOS = 5_000_000_000L;
+
+    /**
+     * Validates every field.
+     *
+     * @throws IllegalArgumentException naming the first field out of range
+     */
+    public SimConfig {
+        if (members < 1) {
+            throw new IllegalArgumentException("members must be >= 1, was " + members);
+        }
+        if (slots < 1) {
+            throw new IllegalArgumentException("slots must be >= 1, was " + slots);
+        }
+        if (window < slots) {
+            throw new IllegalArgumentException("the window (" + window + ") must be at least the slots (" + slots
+                    + "): a device runs only what is on its streams");
+        }
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(network, "network");
+        if (failAfterNanos <= 0) {
+            throw new IllegalArgumentException("failAfter must be > 0 ns, was " + failAfterNanos);
+        }
+        events = List.copyOf(events);
+    }
+
+    /**
+     * A cluster configured as the real cluster node does by default: settings derived from the window, stealing
+     * on, 5 s failure timeout, no membership change.
+     *
+     * @param members members at the start
+     * @param slots elements a device runs at once
+     * @param window the scheduler's in-flight window
+     * @param network the network
+     * @param seed the seed
+     * @return the configuration
+     */
+    public static SimConfig of(int members, int slots, int window, Network network, long seed) {
+        return new SimConfig(members, slots, window, StealSettings.defaults(window), true, network,
+                DEFAULT_FAIL_AFTER_NANOS, List.of(), seed);
+    }
+
+    /** {@return a copy with {@code n} members at the start} */
+    public SimConfig withMembers(int n) {
+        return new SimConfig(n, slots, window, settings, stealing, network, failAfterNanos, events, seed);
+    }
+
+    /** {@return a copy with stealing on or off} */
+    public SimConfig withStealing(boolean on) {
+        return new SimConfig(members, slots, window, settings, on, network, failAfterNanos, events, seed);
+    }
+
+    /** {@return a copy with these settings} */
+    public SimConfig withSettings(StealSettings s) {
+        return new SimConfig(members, slots, window, s, stealing, network, failAfterNanos, events, seed);
+    }
+
+    /** {@return a copy with these membership events} */
+    public SimConfig withEvents(List<MembershipEvent> e) {
+        return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, e, seed);
+    }
+}

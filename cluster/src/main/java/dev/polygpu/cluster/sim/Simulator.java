@@ -1,0 +1,779 @@
+package dev.polygpu.cluster.sim;
+
+import dev.polygpu.cluster.policy.BandwidthEstimator;
+import dev.polygpu.cluster.policy.CostGate;
+import dev.polygpu.cluster.policy.KernelCostModel;
+import dev.polygpu.cluster.policy.LatencyHistogram;
+import dev.polygpu.cluster.policy.StealSettings;
+import dev.polygpu.cluster.policy.Thief;
+import dev.polygpu.cluster.policy.Victim;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
+import java.util.random.RandomGeneratorFactory;
+
+/**
+ * A discrete-event simulation of a polygpu cluster running one {@link Workload} with work stealing, in which
+ * every member makes its stealing decisions with the real policy classes of {@code dev.polygpu.cluster.policy}
+ * ({@link Thief}, {@link Victim} and, through them, starvation, victim choice, forwarding with hops, chunking,
+ * the never-starve rule and the cost gate with its learned {@link KernelCostModel} and
+ * {@link BandwidthEstimator}), as the real cluster node does. What is simulated is everything around them:
+ *
+ * <ul>
+ *   <li><b>Members and their scheduler.</b> A member's ready tasks wait in submission order; up to
+ *       {@code window} of them are on its streams, of which its device runs {@code slots} at once, each for
+ *       its duration. A task's children become ready at its owner when it completes there, or when its result
+ *       arrives home. The load a member reports is that of the real scheduler: ready (waiting for the window),
+ *       stealable (ready, own, not handed back) and running (on streams).
+ *   <li><b>The protocol.</b> As in {@code ClusterNode}: a starving thief sends one request at a time; a victim
+ *       gives the oldest stealable tasks that pass the gate, at most what {@link Victim#offer} allows, with the
+ *       arrays they read (an array once per reply), or forwards the request, or replies empty; a stale reply's
+ *       tasks are handed back and pinned at their owner; results go home with the bytes the task writes; the
+ *       owner learns kernel times and bandwidth from them.
+ *   <li><b>The network.</b> {@link Network}: latency and bandwidth per link, one message at a time per
+ *       sender.
+ *   <li><b>Membership.</b> {@link MembershipEvent}s: workers join, leave gracefully (finish what they hold) or
+ *       crash (their owners run the lost tasks again after the failure timeout).
+ * </ul>
+ *
+ * <p>Time is simulated nanoseconds from 0. A run is deterministic given its configuration and seed. Memory is
+ * a few dozen bytes per task plus what the members hold; one run uses one thread. Not thread-safe; one
+ * instance runs once.
+ */
+public final class Simulator {
+
+    /** Bytes of a message's header (ids, counts, the HMAC); requests and empty replies are this size. */
+    static final long HEADER_BYTES = 96;
+    /** Bytes each stolen task adds to a reply besides its arrays (its message, kernel reference). */
+    static final long ITEM_BYTES = 160;
+
+    private static final int END = 0;
+    private static final int CHECK = 1;
+    private static final int EXPIRE = 2;
+    private static final int REQUEST = 3;
+    private static final int REPLY = 4;
+    private static final int RESULT = 5;
+    private static final int HANDBACK = 6;
+    private static final int MEMBERSHIP = 7;
+    private static final int LOST = 8;
+
+    /** One pending event; the fields a kind does not use stay 0 or null. */
+    private static final class Event {
+        final long time;
+        final long seq;
+        final int kind;
+        final int member;
+        int from;
+        int task;
+        int thief;
+        int hops;
+        int wanted;
+        long requestId;
+        long bytes;
+        int[] items;
+
+        Event(long time, long seq, int kind, int member) {
+            this.time = time;
+            this.seq = seq;
+            this.kind = kind;
+            this.member = member;
+        }
+    }
+
+    /** A member's state. */
+    private final class Member {
+        final int index;
+        final String id;
+        final boolean program;
+        final Thief thief;
+        final Victim victim;
+        final KernelCostModel costs = new KernelCostModel(KernelCostModel.DEFAULT_ALPHA);
+        final BandwidthEstimator bandwidth = new BandwidthEstimator(BandwidthEstimator.DEFAULT_BYTES_PER_SECOND,
+                BandwidthEstimator.DEFAULT_LATENCY_NANOS, BandwidthEstimator.DEFAULT_ALPHA);
+        final RandomGenerator rnd;
+        final IntRing pending = new IntRing();
+        final IntRing device = new IntRing();
+        final long joinedAt;
+        long leftAt = -1;
+        int notStealable;
+        int inFlight;
+        int busy;
+        boolean alive = true;
+        boolean leaving;
+        long linkFreeAt;
+        long checkAt = -1;
+        // counters
+        long busyNanos;
+        long tasksRun;
+        long stolen;
+        long given;
+        long requests;
+        long emptyReplies;
+        long forwards;
+        long messagesSent;
+        long messagesReceived;
+        long bytesSent;
+        long bytesReceived;
+
+        Member(int index, boolean program, long now) {
+            this.index = index;
+            this.id = "m" + index;
+            this.program = program;
+            StealSettings s = config.settings();
+            this.thief = new Thief(id, s);
+            this.victim = new Victim(id, new CostGate(s, costs, bandwidth), now);
+            this.rnd = seeded(config.seed() * 1_000_003L + index);
+            this.joinedAt = now;
+        }
+
+        int ready() {
+            return pending.size();
+        }
+
+        int stealable() {
+            return pending.size() - notStealable;
+        }
+    }
+
+    private final Workload work;
+    private final SimConfig config;
+    private final PriorityQueue<Event> queue = new PriorityQueue<>((a, b) -> a.time != b.time
+            ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
+    private final List<Member> members = new ArrayList<>();
+    private final Map<String, Member> byId = new HashMap<>();
+    private final RandomGenerator membershipRandom;
+    private final LatencyHistogram latency = new LatencyHistogram();
+    private final int[] remainingParents;
+    private final int[] givenTo;
+    private final boolean[] pinned;
+    private final long[] sentAt;
+    private final long[] arrivedAt;
+    private final long[] startedAt;
+    private final List<String> notes = new ArrayList<>();
+    private List<String> candidates = List.of();
+    private long seq;
+    private long now;
+    private long events;
+    private int done;
+    private long makespan = -1;
+    private long reruns;
+    private long staleReplies;
+    private long timeouts;
+    private long lostMessages;
+    private Consumer<String> progress = s -> { };
+    private long progressEvery = Long.MAX_VALUE;
+    private boolean ran;
+
+    /**
+     * A simulator of {@code work} on the cluster {@code config} describes.
+     *
+     * @param work the tasks
+     * @param config the cluster
+     * @throws IllegalArgumentException if the cluster has fewer members than the workload has owners
+     */
+    public Simulator(Workload work, SimConfig config) {
+        if (config.members() < work.owners()) {
+            throw new IllegalArgumentException("workload " + work.name() + " has tasks owned by " + work.owners()
+                    + " members, but the cluster starts with " + config.members()
+                    + "; give at least that many members");
+        }
+        this.work = work;
+        this.config = config;
+        this.membershipRandom = seeded(config.seed() ^ 0x5DEECE66DL);
+        int n = work.tasks();
+        this.remainingParents = new int[n];
+        this.givenTo = new int[n];
+        this.pinned = new boolean[n];
+        this.sentAt = new long[n];
+        this.arrivedAt = new long[n];
+        this.startedAt = new long[n];
+        Arrays.fill(givenTo, -1);
+    }
+
+    /**
+     * Reports progress about every {@code everyTasks} completed tasks.
+     *
+     * @param everyTasks how often; at least 1
+     * @param sink where a line goes
+     * @return this simulator
+     */
+    public Simulator progress(long everyTasks, Consumer<String> sink) {
+        this.progressEvery = Math.max(1, everyTasks);
+        this.progress = sink;
+        return this;
+    }
+
+    /**
+     * Runs the simulation to the completion of every task.
+     *
+     * @return what happened
+     * @throws IllegalStateException if the run cannot finish (no event left while tasks remain: a workload
+     *     that no member can run), with the state that shows why; or if called twice
+     */
+    public SimResult run() {
+        if (ran) {
+            throw new IllegalStateException("a simulator runs once; create another for another run");
+        }
+        ran = true;
+        long wallStart = System.nanoTime();
+        for (int m = 0; m < config.members(); m++) {
+            addMember(m < work.owners());
+        }
+        refreshCandidates();
+        for (int i = 0; i < config.events().size(); i++) {
+            Event e = schedule(config.events().get(i).atNanos(), MEMBERSHIP, -1);
+            e.task = i;
+        }
+        for (int t = 0; t < work.tasks(); t++) {
+            remainingParents[t] = work.parentCount(t);
+            if (remainingParents[t] == 0) {
+                members.get(work.owner(t)).pending.addLast(t);
+            }
+        }
+        for (Member m : members) {
+            dispatch(m);
+        }
+        for (Member m : members) {
+            check(m);
+        }
+        long nextProgress = progressEvery;
+        while (done < work.tasks()) {
+            Event e = queue.poll();
+            if (e == null) {
+                throw new IllegalStateException(stall());
+            }
+            now = e.time;
+            events++;
+            handle(e);
+            if (done >= nextProgress) {
+                progress.accept(String.format(java.util.Locale.ROOT, "  %s: %,d of %,d tasks done, simulated %s",
+                        work.name(), done, work.tasks(), Units.nanos(now)));
+                nextProgress = done + progressEvery;
+            }
+        }
+        return result(System.nanoTime() - wallStart);
+    }
+
+    // ---- events ---------------------------------------------------------------------------------------------
+
+    private Event schedule(long time, int kind, int member) {
+        Event e = new Event(time, seq++, kind, member);
+        queue.add(e);
+        return e;
+    }
+
+    private void handle(Event e) {
+        Member m = e.member >= 0 ? members.get(e.member) : null;
+        switch (e.kind) {
+            case END -> onEnd(m, e.task);
+            case CHECK -> {
+                if (m.checkAt == e.time) {
+                    m.checkAt = -1;
+                    check(m);
+                }
+            }
+            case EXPIRE -> {
+                if (m.alive && m.thief.expire(now)) {
+                    timeouts++;
+                    m.emptyReplies++;
+                    check(m);
+                }
+            }
+            case REQUEST -> onRequest(m, e);
+            case REPLY -> onReply(m, e);
+            case RESULT -> onResult(m, e);
+            case HANDBACK -> {
+                received(m, e);
+                for (int t : e.items) {
+                    takeBack(m, t);
+                }
+                dispatch(m);
+            }
+            case MEMBERSHIP -> onMembership(config.events().get(e.task));
+            case LOST -> onLost(m);
+            default -> throw new IllegalStateException("unknown event kind " + e.kind);
+        }
+        if (m != null && m.leaving) {
+            maybeDepart(m);
+        }
+    }
+
+    private Member addMember(boolean program) {
+        Member m = new Member(members.size(), program, now);
+        members.add(m);
+        byId.put(m.id, m);
+        return m;
+    }
+
+    /** The members a thief may ask: live programs that are not leaving (as the real node's victims()). */
+    private void refreshCandidates() {
+        List<String> out = new ArrayList<>();
+        for (Member m : members) {
+            if (m.alive && m.program && !m.leaving) {
+                out.add(m.id);
+            }
+        }
+        candidates = out;
+    }
+
+    // ---- the device -------------------------------------------------------------------------------------------
+
+    /** Moves ready tasks onto the streams while the window has room, and starts what the device can run. */
+    private void dispatch(Member m) {
+        while (m.alive && m.inFlight < config.window() && !m.pending.isEmpty()) {
+            int t = m.pending.pollFirst();
+            if (work.owner(t) != m.index || pinned[t]) {
+                m.notStealable--;
+            }
+            m.inFlight++;
+            if (m.busy < config.slots()) {
+                start(m, t);
+            } else {
+                m.device.addLast(t);
+            }
+        }
+    }
+
+    private void start(Member m, int t) {
+        m.busy++;
+        startedAt[t] = now;
+        Event e = schedule(now + work.durationNanos(t), END, m.index);
+        e.task = t;
+    }
+
+    private void onEnd(Member m, int t) {
+        if (!m.alive) {
+            return;
+        }
+        m.busy--;
+        m.inFlight--;
+        m.tasksRun++;
+        long ran = now - startedAt[t];
+        m.busyNanos += ran;
+        m.costs.observe(work.kernelName(work.kernel(t)), ran);
+        if (!m.device.isEmpty()) {
+            start(m, m.device.pollFirst());
+        }
+        if (work.owner(t) == m.index) {
+            complete(t);
+        } else {
+            Event r = send(m, members.get(work.owner(t)), RESULT, HEADER_BYTES + work.outputBytes(t));
+            r.task = t;
+        }
+        dispatch(m);
+        check(m);
+    }
+
+    /** Task {@code t} is done at its owner: its children may become ready there. */
+    private void complete(int t) {
+        done++;
+        makespan = now;
+        Member owner = members.get(work.owner(t));
+        for (int i = 0; i < work.childCount(t); i++) {
+            int c = work.child(t, i);
+            if (--remainingParents[c] == 0) {
+                members.get(work.owner(c)).pending.addLast(c);
+                if (work.owner(c) != work.owner(t)) {
+                    dispatch(members.get(work.owner(c)));
+                }
+            }
+        }
+        dispatch(owner);
+    }
+
+    // ---- the thief --------------------------------------------------------------------------------------------
+
+    /** The thief's loop body, run whenever this member's load or back-off changes. */
+    private void check(Member m) {
+        if (!m.alive || m.leaving || !config.stealing()) {
+            return;
+        }
+        Thief.Request r = m.thief.begin(now, m.ready(), m.inFlight, candidates, m.rnd);
+        if (r != null) {
+            m.requests++;
+            Member victim = byId.get(r.victim());
+            Event e = send(m, victim, REQUEST, HEADER_BYTES);
+            e.requestId = r.requestId();
+            e.thief = m.index;
+            e.wanted = r.wanted();
+            schedule(now + config.settings().requestTimeoutNanos(), EXPIRE, m.index);
+            return;
+        }
+        long quietUntil = m.thief.quietUntil(now);
+        if (quietUntil > now && !m.thief.outstanding() && (m.checkAt < 0 || m.checkAt > quietUntil)) {
+            m.checkAt = quietUntil;
+            schedule(quietUntil, CHECK, m.index);
+        }
+    }
+
+    private void onReply(Member m, Event e) {
+        if (!m.alive) {
+            lost(e);
+            return;
+        }
+        received(m, e);
+        int n = e.items.length;
+        Member sender = members.get(e.from);
+        if (!m.thief.accept(e.requestId, sender.id, n, now)) {
+            if (n > 0) {
+                staleReplies++;
+                Event h = send(m, sender, HANDBACK, HEADER_BYTES + 8L * n);
+                h.items = e.items;
+            }
+            return;
+        }
+        if (n == 0) {
+            m.emptyReplies++;
+            check(m);
+            return;
+        }
+        latency.record(m.thief.lastLatencyNanos());
+        for (int t : e.items) {
+            m.pending.addLast(t);
+            m.notStealable++;
+            arrivedAt[t] = now;
+        }
+        m.stolen += n;
+        dispatch(m);
+        check(m);
+    }
+
+    // ---- the victim -------------------------------------------------------------------------------------------
+
+    private void onRequest(Member v, Event e) {
+        if (!v.alive) {
+            lost(e);
+            return;
+        }
+        received(v, e);
+        Member thief = members.get(e.thief);
+        if (thief.index == v.index) {
+            // Forwarded back to its own thief: an empty reply to itself, as the real node does.
+            Event r = new Event(now, seq++, REPLY, v.index);
+            r.from = v.index;
+            r.requestId = e.requestId;
+            r.items = new int[0];
+            onReply(v, r);
+            return;
+        }
+        int[] items = config.stealing() && !v.leaving ? take(v, e.wanted) : new int[0];
+        if (items.length > 0) {
+            long bytes = HEADER_BYTES + ITEM_BYTES * items.length + uniqueInputBytes(items);
+            Event r = send(v, thief, REPLY, bytes);
+            r.requestId = e.requestId;
+            r.items = items;
+            for (int t : items) {
+                givenTo[t] = thief.index;
+                sentAt[t] = now;
+            }
+            v.given += items.length;
+            return;
+        }
+        String next = v.victim.forwardTo(thief.id, e.hops, v.thief.lastVictim(), candidates, v.rnd);
+        if (next != null) {
+            v.forwards++;
+            Event f = send(v, byId.get(next), REQUEST, HEADER_BYTES);
+            f.requestId = e.requestId;
+            f.thief = e.thief;
+            f.hops = e.hops + 1;
+            f.wanted = e.wanted;
+        } else {
+            Event r = send(v, thief, REPLY, HEADER_BYTES);
+            r.requestId = e.requestId;
+            r.items = new int[0];
+        }
+    }
+
+    /** The tasks a victim gives: the oldest stealable ones its {@link Victim} lets move. */
+    private int[] take(Member v, int wanted) {
+        int ready = v.ready();
+        int running = v.inFlight;
+        int n = v.victim.offer(ready, v.stealable(), running, wanted);
+        if (n == 0) {
+            return new int[0];
+        }
+        int[] out = new int[n];
+        int count = 0;
+        int from = 0;
+        for (int i = 0; i < n; i++) {
+            int found = -1;
+            // A refused (kernel, bytes) is refused for every task like it at this position: skip them.
+            long refusedKernel = -1;
+            long refusedBytes = -1;
+            for (int k = from; k < v.pending.size(); k++) {
+                int t = v.pending.get(k);
+                if (work.owner(t) != v.index || pinned[t]) {
+                    continue;
+                }
+                long bytes = work.inputBytes(t);
+                if (work.kernel(t) == refusedKernel && bytes == refusedBytes) {
+                    continue;
+                }
+                if (v.victim.mayMove(i, work.kernelName(work.kernel(t)), bytes, ready, running, config.slots(),
+                        now)) {
+                    found = k;
+                    break;
+                }
+                refusedKernel = work.kernel(t);
+                refusedBytes = bytes;
+            }
+            if (found < 0) {
+                break;
+            }
+            out[count++] = v.pending.removeAt(found);
+            from = found;
+            v.victim.gave(now);
+        }
+        return count == n ? out : Arrays.copyOf(out, count);
+    }
+
+    private long uniqueInputBytes(int[] items) {
+        long bytes = 0;
+        java.util.HashSet<Integer> packed = new java.util.HashSet<>();
+        for (int t : items) {
+            for (int i = 0; i < work.inputCount(t); i++) {
+                int a = work.input(t, i);
+                if (packed.add(a)) {
+                    bytes += work.arrayBytes(a);
+                }
+            }
+        }
+        return bytes;
+    }
+
+    // ---- results and hand-backs -------------------------------------------------------------------------------
+
+    private void onResult(Member owner, Event e) {
+        received(owner, e);
+        int t = e.task;
+        if (givenTo[t] != e.from) {
+            // Run again here meanwhile (the thief was declared lost): a late duplicate.
+            return;
+        }
+        givenTo[t] = -1;
+        long run = work.durationNanos(t);
+        // What the thief's result reports: its queue and run time; the rest of the round trip is transfer.
+        long queued = startedAt[t] - arrivedAt[t];
+        long transfer = now - sentAt[t] - queued - run;
+        owner.costs.observe(work.kernelName(work.kernel(t)), run);
+        if (transfer > 0) {
+            owner.bandwidth.observe(work.inputBytes(t) + work.outputBytes(t), transfer);
+        }
+        complete(t);
+    }
+
+    /** A task of {@code owner} comes back (handed back, or its thief was lost): pinned, first in line. */
+    private void takeBack(Member owner, int t) {
+        if (givenTo[t] < 0) {
+            return;
+        }
+        givenTo[t] = -1;
+        pinned[t] = true;
+        owner.pending.addFirst(t);
+        owner.notStealable++;
+    }
+
+    // ---- membership -------------------------------------------------------------------------------------------
+
+    private void onMembership(MembershipEvent ev) {
+        switch (ev.kind()) {
+            case EXPAND -> {
+                List<Member> joined = new ArrayList<>();
+                for (int i = 0; i < ev.count(); i++) {
+                    joined.add(addMember(false));
+                }
+                membersChanged(null);
+                for (Member m : joined) {
+                    check(m);
+                }
+            }
+            case SHRINK, CRASH -> {
+                List<Member> workers = new ArrayList<>();
+                for (Member m : members) {
+                    if (m.alive && !m.program && !m.leaving) {
+                        workers.add(m);
+                    }
+                }
+                int n = Math.min(ev.count(), workers.size());
+                if (n < ev.count()) {
+                    notes.add(ev + ": only " + workers.size() + " workers (members without tasks of their own) "
+                            + "were there to go; programs never leave");
+                }
+                for (int i = 0; i < n; i++) {
+                    Member m = workers.remove(membershipRandom.nextInt(workers.size()));
+                    if (ev.kind() == MembershipEvent.Kind.SHRINK) {
+                        m.leaving = true;
+                        maybeDepart(m);
+                    } else {
+                        crash(m);
+                    }
+                }
+            }
+            default -> throw new IllegalStateException("unknown membership event " + ev);
+        }
+    }
+
+    /** A leaving member departs once it holds nothing and waits for no reply. */
+    private void maybeDepart(Member m) {
+        if (!m.alive || !m.pending.isEmpty() || m.inFlight > 0 || m.thief.outstanding()) {
+            return;
+        }
+        m.alive = false;
+        m.leftAt = now;
+        membersChanged(m);
+    }
+
+    private void crash(Member m) {
+        m.alive = false;
+        m.leftAt = now;
+        m.pending.clear();
+        m.device.clear();
+        m.notStealable = 0;
+        m.inFlight = 0;
+        m.busy = 0;
+        // The others notice after the failure timeout.
+        schedule(now + config.failAfterNanos(), LOST, m.index);
+    }
+
+    /** The others notice that {@code gone} crashed: its owners run its tasks again, thieves forget it. */
+    private void onLost(Member gone) {
+        for (int t = 0; t < givenTo.length; t++) {
+            if (givenTo[t] == gone.index) {
+                reruns++;
+                Member owner = members.get(work.owner(t));
+                takeBack(owner, t);
+            }
+        }
+        membersChanged(gone);
+        for (Member m : members) {
+            dispatch(m);
+        }
+    }
+
+    /** Every member sees a join or departure ({@code gone}: the member that left, or null). */
+    private void membersChanged(Member gone) {
+        refreshCandidates();
+        for (Member m : members) {
+            if (m.alive) {
+                if (gone != null && m.thief.forget(gone.id)) {
+                    m.emptyReplies++;
+                }
+                m.thief.resetBackOff();
+                check(m);
+            }
+        }
+    }
+
+    // ---- messages ---------------------------------------------------------------------------------------------
+
+    /** Sends a message: it leaves when the sender's link is free and arrives after the wire time and latency. */
+    private Event send(Member from, Member to, int kind, long bytes) {
+        Network net = config.network();
+        long wire = net.wireNanos(from.index, to.index, bytes);
+        long depart = Math.max(now, from.linkFreeAt);
+        from.linkFreeAt = depart + wire;
+        from.messagesSent++;
+        from.bytesSent += bytes;
+        Event e = schedule(depart + wire + net.latencyNanos(from.index, to.index), kind, to.index);
+        e.from = from.index;
+        e.bytes = bytes;
+        return e;
+    }
+
+    private void received(Member m, Event e) {
+        m.messagesReceived++;
+        m.bytesReceived += e.bytes;
+    }
+
+    /** A message to a member that is gone: dropped, as the network would. */
+    private void lost(Event e) {
+        lostMessages++;
+    }
+
+    // ---- results ----------------------------------------------------------------------------------------------
+
+    private String stall() {
+        StringBuilder b = new StringBuilder("the simulation of " + work.name() + " stalled at " + Units.nanos(now)
+                + " with " + (work.tasks() - done) + " of " + work.tasks() + " tasks not done and nothing left "
+                + "to happen. Members:");
+        int shown = 0;
+        for (Member m : members) {
+            if (m.ready() + m.inFlight > 0 || shown < 8) {
+                b.append("\n  ").append(m.id).append(m.alive ? "" : " (gone)").append(": ready ").append(m.ready())
+                        .append(", on streams ").append(m.inFlight).append(", ").append(m.thief);
+                shown++;
+            }
+        }
+        return b.toString();
+    }
+
+    private SimResult result(long wallNanos) {
+        int n = members.size();
+        long[] messages = new long[n];
+        long[] bytes = new long[n];
+        double idleSum = 0;
+        double capacity = 0;
+        long stolen = 0;
+        long requests = 0;
+        long empty = 0;
+        long forwards = 0;
+        for (int i = 0; i < n; i++) {
+            Member m = members.get(i);
+            messages[i] = m.messagesSent + m.messagesReceived;
+            bytes[i] = m.bytesSent + m.bytesReceived;
+            long end = m.leftAt >= 0 ? Math.min(m.leftAt, makespan) : makespan;
+            double span = Math.max(0, end - Math.min(m.joinedAt, end)) * (double) config.slots();
+            capacity += span;
+            idleSum += Math.max(0, span - m.busyNanos);
+            stolen += m.stolen;
+            requests += m.requests;
+            empty += m.emptyReplies;
+            forwards += m.forwards;
+        }
+        long lower = lowerBound();
+        return new SimResult(work.name(), work.tasks(), config.members(), n, config.slots(), makespan, lower,
+                work.totalWorkNanos(), work.criticalPathNanos(), stolen, requests, empty, forwards, timeouts,
+                staleReplies, reruns, lostMessages, SimResult.Spread.of(messages), SimResult.Spread.of(bytes),
+                capacity == 0 ? 0 : idleSum / capacity, latency.count() == 0 ? -1 : latency.median(),
+                latency.count() == 0 ? -1 : latency.percentile(0.99), events, wallNanos, List.copyOf(notes));
+    }
+
+    /**
+     * The lower bound of the makespan: the critical path, or the time by which the members present could have
+     * done all the work if none were ever idle (capacity summed over the joins and departures as they were
+     * scheduled), whichever is longer.
+     */
+    private long lowerBound() {
+        List<MembershipEvent> sorted = new ArrayList<>(config.events());
+        sorted.sort((a, b) -> Long.compare(a.atNanos(), b.atNanos()));
+        long t = 0;
+        long slotsNow = (long) config.members() * config.slots();
+        long workers = config.members() - work.owners();
+        double remaining = work.totalWorkNanos();
+        for (MembershipEvent ev : sorted) {
+            double canDo = (double) slotsNow * (ev.atNanos() - t);
+            if (canDo >= remaining) {
+                break;
+            }
+            remaining -= canDo;
+            t = ev.atNanos();
+            long delta = switch (ev.kind()) {
+                case EXPAND -> ev.count();
+                case SHRINK, CRASH -> -Math.min(ev.count(), workers);
+            };
+            workers += delta;
+            slotsNow += delta * config.slots();
+        }
+        long bound = t + (long) Math.ceil(remaining / slotsNow);
+        return Math.max(bound, work.criticalPathNanos());
+    }
+
+    private static RandomGenerator seeded(long seed) {
+        return RandomGeneratorFactory.<RandomGenerator>of("L64X128MixRandom").create(seed);
+    }
+}
