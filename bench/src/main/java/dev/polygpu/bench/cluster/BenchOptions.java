@@ -25,10 +25,12 @@ import java.io.PrintStream;
  * @param join          whether to measure join-to-work
  * @param bColumns      each kernel reads only B's tile column j instead of all of B
  * @param trace         print every kernel's placement and times of every run on stderr
+ * @param chromeTraces  null, or a folder where the last measured run of each configuration is written as a
+ *                      Chrome trace (the program's scheduler), for {@code polygpu simulate --workload=trace:FILE}
  */
 record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int msPerProduct, int cpuBlocks,
         int kernelBlocks, int workers, int warmup, int reps, int joinReps, int threshold, int chunk, int port,
-        boolean join, boolean bColumns, boolean trace) {
+        boolean join, boolean bColumns, boolean trace, java.nio.file.Path chromeTraces) {
 
     static final long DEFAULT_SEED = 8;
 
@@ -69,6 +71,8 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         s.println("  --port P             look for free ports from P (default 18200)");
         s.println("  --b-columns          each kernel reads only B's tile column j (T tiles), not all of B");
         s.println("  --trace              every kernel of every run on stderr: where, when taken, started, ended");
+        s.println("  --chrome-trace DIR   write the last measured run of each configuration as a Chrome trace in DIR");
+        s.println("                       (the program's schedule; polygpu simulate --workload=trace:FILE replays it)");
     }
 
     static BenchOptions parse(String[] args) {
@@ -90,6 +94,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         boolean join = true;
         boolean trace = false;
         boolean bColumns = false;
+        java.nio.file.Path chromeTraces = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -106,6 +111,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
                 case "--join-reps" -> joinReps = number(args, ++i, 1);
                 case "--no-join" -> join = false;
                 case "--trace" -> trace = true;
+                case "--chrome-trace" -> chromeTraces = java.nio.file.Path.of(value(args, ++i));
                 case "--b-columns" -> bColumns = true;
                 case "--threshold" -> threshold = number(args, ++i, 1);
                 case "--chunk" -> chunk = number(args, ++i, 1);
@@ -118,7 +124,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         }
         return new BenchOptions(tiles, tileSize, zeroFraction, seed, msPerProduct != null ? msPerProduct
                 : quick ? 2 : 4, cpuBlocks, kernelBlocks, workers, warmup != null ? warmup : quick ? 1 : 3, reps != null ? reps : quick ? 3 : 5,
-                joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, port, join, bColumns, trace);
+                joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, port, join, bColumns, trace, chromeTraces);
     }
 
     private static long longNumber(String[] args, int i) {

@@ -2,6 +2,9 @@ package dev.polygpu.bench.cluster;
 
 import dev.polygpu.cluster.ClusterConfig;
 import dev.polygpu.cluster.ClusterStats;
+import dev.polygpu.runtime.trace.ChromeTraceWriter;
+import dev.polygpu.runtime.trace.RecordedDag;
+import dev.polygpu.runtime.trace.ScheduleRecorder;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -205,7 +208,17 @@ public final class ClusterBench {
             for (int r = 0; r < options.warmup() + options.reps(); r++) {
                 boolean warm = r < options.warmup();
                 String run = label + (warm ? ", warm-up " + (r + 1) : ", run " + (r - options.warmup() + 1));
+                boolean last = r == options.warmup() + options.reps() - 1;
+                ScheduleRecorder recorder = null;
+                if (last && options.chromeTraces() != null) {
+                    // Sees only the elements submitted from now on: this run's.
+                    recorder = new ScheduleRecorder();
+                    program.scheduler.addObserver(recorder);
+                }
                 RunResult result = runOnce(program, round, run, names);
+                if (recorder != null) {
+                    writeTrace(recorder.snapshot(), label);
+                }
                 log.printf("cluster:   %s: %.1f ms, %s%n", run, result.makespanNanos() / 1e6, describe(result));
                 if (!warm) {
                     runs.add(result);
@@ -229,6 +242,15 @@ public final class ClusterBench {
             }
         }
         return new Measured(label, workers + 1, runs, tables, loadBefore, loadAverage());
+    }
+
+    /** Writes a configuration's recorded run as {@code <chrome-trace dir>/<label as a file name>.json}. */
+    private void writeTrace(RecordedDag dag, String label) throws IOException {
+        String name = label.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
+        Path file = options.chromeTraces().resolve(name + ".json");
+        java.nio.file.Files.createDirectories(options.chromeTraces());
+        new ChromeTraceWriter().write(dag, file);
+        log.printf("cluster:   wrote %s (%d elements)%n", file, dag.elements().size());
     }
 
     /** The machine's load average over the last minute (runnable processes; 2 cores here). */

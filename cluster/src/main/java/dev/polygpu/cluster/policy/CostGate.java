@@ -54,15 +54,6 @@ public final class CostGate {
     }
 
     /**
-     * The same decision as {@link #worthMoving(String, long)}, with the numbers it was made from, for logging.
-     *
-     * @param kernelKey the key of the CE's kernel; not null
-     * @param bytesToMove every byte that must travel for the CE; at least 0
-     * @return the decision
-     * @throws IllegalArgumentException if {@code bytesToMove} is negative
-     * @throws NullPointerException if {@code kernelKey} is null
-     */
-    /**
      * Whether to move a kernel that would otherwise wait {@code waitHereNanos} at home before it starts (its
      * place in the victim's ready queue: the expected run time of the elements ahead of it divided by the
      * blocks the device runs at once). It moves if its own run time pays for its transfer ({@link
@@ -90,6 +81,15 @@ public final class CostGate {
         return wait >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) wait;
     }
 
+    /**
+     * The same decision as {@link #worthMoving(String, long)}, with the numbers it was made from, for logging.
+     *
+     * @param kernelKey the key of the CE's kernel; not null
+     * @param bytesToMove every byte that must travel for the CE; at least 0
+     * @return the decision
+     * @throws IllegalArgumentException if {@code bytesToMove} is negative
+     * @throws NullPointerException if {@code kernelKey} is null
+     */
     public Decision explain(String kernelKey, long bytesToMove) {
         long expected = kernels.expectedNanos(kernelKey);
         long transfer = bandwidth.transferNanos(bytesToMove);

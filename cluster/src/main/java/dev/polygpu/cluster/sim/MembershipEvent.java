@@ -59,7 +59,7 @@ public record MembershipEvent(Kind kind, long atNanos, int count) {
         long at;
         int count;
         try {
-            at = Distribution.parseDuration(spec.substring(0, colon));
+            at = Specs.nanos(spec.substring(0, colon));
             count = Integer.parseInt(spec.substring(colon + 1));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(flag + " takes TIME:COUNT (for example 2s:64), got '" + spec + "': "

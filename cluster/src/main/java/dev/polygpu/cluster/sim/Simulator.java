@@ -740,7 +740,7 @@ public final class Simulator {
                 work.totalWorkNanos(), work.criticalPathNanos(), stolen, requests, empty, forwards, timeouts,
                 staleReplies, reruns, lostMessages, SimResult.Spread.of(messages), SimResult.Spread.of(bytes),
                 capacity == 0 ? 0 : idleSum / capacity, latency.count() == 0 ? -1 : latency.median(),
-                latency.count() == 0 ? -1 : latency.percentile(0.99), events, wallNanos, List.copyOf(notes));
+                latency.count() == 0 ? -1 : latency.percentile(99), events, wallNanos, List.copyOf(notes));
     }
 
     /**

@@ -1,0 +1,488 @@
+package dev.polygpu.cluster.sim;
+
+import dev.polygpu.cluster.policy.StealSettings;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code polygpu simulate}: runs the work-stealing simulator ({@link Simulator}) over a sweep of cluster sizes
+ * and prints a Markdown table (on stdout; progress on stderr), optionally a CSV and an SVG plot of efficiency
+ * against members. Exit status 0, or 2 for bad arguments (with what was wrong and the usage).
+ */
+public final class SimulateCommand {
+
+    static final String USAGE = """
+            usage: polygpu simulate [options]
+            Simulates work stealing among cluster members that run the real policy classes, and prints the
+            makespan against the lower bound max(total work / slots, critical path) for each member count.
+
+            workload
+              --workload=bspgemm|gemm|cholesky|trace:FILE
+                                     bspgemm (default): imbalanced block-sparse GEMM tiles (PaRSEC's BSpGEMM);
+                                     gemm: dense, balanced; cholesky: tiled Cholesky DAG; trace:FILE: a DAG
+                                     replayed from a Chrome trace the scheduler wrote (grcuda.TraceFile)
+              --tasks=N              about how many tasks (default 1000000; sets --tiles)
+              --tiles=N              tiles per side of the matrices (overrides --tasks)
+              --density=F            bspgemm: mean share of nonzero tiles of A (default 0.125)
+              --skew=F               bspgemm: how unequal A's rows are, 0 = equal (default 1.5)
+              --tile-time=DIST       a tile kernel's duration (default lognormal:2ms:0.5); DIST is const:X,
+                                     uniform:A:B, exp:MEAN, lognormal:MEDIAN:SIGMA or pareto:MIN:ALPHA, in
+                                     ns, us, ms (the default unit) or s
+              --tile-bytes=SIZE      a tile's size (default 256KB)
+              --copies=N             trace: replay the DAG N times, copy c owned by member c mod members
+                                     (default 1: everything owned by member 0)
+              --seed=N               seed of the workload and of every random choice (default 1)
+
+            cluster
+              --members=N,N,...      member counts to simulate (default 16,64,256,1024)
+              --slots=N              kernels a member's device runs at once (default 2)
+              --window=N             kernels a member keeps on its streams (default 4)
+              --threshold=N --chunk=N --max-hops=N
+                                     stealing settings (default: from the window, as the cluster does)
+              --no-stealing          every member runs only its own tasks
+              --baseline             also run each member count without stealing, for comparison
+              --latency=DUR          one-way latency (default 5us)
+              --bandwidth=SIZE       bytes per second per link, KB/MB/GB counted in 1,024s (default
+                                     12.5e9 bytes/s: 100 Gb/s)
+              --per-message=DUR      fixed cost of each message: encode, sign, thread hand-offs (default 100us)
+              --rack-size=N --inter-rack-latency=DUR --inter-rack-bandwidth=SIZE
+                                     a second level of network (default: one flat network)
+              --expand=TIME:N        N workers join at TIME (repeatable)
+              --shrink=TIME:N        N workers leave gracefully at TIME (repeatable)
+              --crash=TIME:N         N workers crash at TIME (repeatable)
+              --fail-after=DUR       how long owners take to notice a crash (default 5s)
+
+            output
+              --csv=FILE             one row per run
+              --plot=FILE.svg        efficiency against members
+              --quiet                no progress on stderr
+            """;
+
+    private SimulateCommand() {
+    }
+
+    /** The parsed command line. */
+    private static final class Options {
+        String workload = "bspgemm";
+        long tasks = 1_000_000;
+        int tiles;
+        double density = 0.125;
+        double skew = 1.5;
+        Distribution tileTime = Distribution.parseDuration("lognormal:2ms:0.5");
+        long tileBytes = 256 * 1024;
+        int copies = 1;
+        long seed = 1;
+        List<Integer> members = List.of(16, 64, 256, 1024);
+        int slots = 2;
+        int window = 4;
+        int threshold;
+        int chunk;
+        int maxHops = -1;
+        boolean stealing = true;
+        boolean baseline;
+        long latency = 5_000;
+        double bandwidth = 12.5e9;
+        long perMessage = 100_000;
+        int rackSize = Integer.MAX_VALUE;
+        long interRackLatency = -1;
+        double interRackBandwidth = -1;
+        final List<MembershipEvent> events = new ArrayList<>();
+        long failAfter = SimConfig.DEFAULT_FAIL_AFTER_NANOS;
+        Path csv;
+        Path plot;
+        boolean quiet;
+    }
+
+    /**
+     * Runs the command.
+     *
+     * @param args the arguments after {@code simulate}
+     * @param out where the table goes
+     * @param err where progress and errors go
+     * @return the exit status: 0, 1 if a file could not be written or a trace read, 2 for bad arguments
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        Options o;
+        try {
+            if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
+                out.print(USAGE);
+                return 0;
+            }
+            o = parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("polygpu simulate: " + e.getMessage());
+            err.println("run 'polygpu simulate --help' for the options");
+            return 2;
+        }
+        try {
+            return simulate(o, out, err);
+        } catch (IllegalArgumentException e) {
+            err.println("polygpu simulate: " + e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            err.println("polygpu simulate: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static Options parse(String[] args) {
+        Options o = new Options();
+        for (String a : args) {
+            if (!a.startsWith("--")) {
+                throw new IllegalArgumentException("unexpected argument '" + a + "' (options are --name=value)");
+            }
+            int eq = a.indexOf('=');
+            String name = eq < 0 ? a.substring(2) : a.substring(2, eq);
+            String value = eq < 0 ? null : a.substring(eq + 1);
+            switch (name) {
+                case "no-stealing" -> o.stealing = !flag(name, value);
+                case "baseline" -> o.baseline = flag(name, value);
+                case "quiet" -> o.quiet = flag(name, value);
+                default -> option(o, name, required(name, value));
+            }
+        }
+        if (o.interRackLatency < 0) {
+            o.interRackLatency = o.latency;
+        }
+        if (o.interRackBandwidth < 0) {
+            o.interRackBandwidth = o.bandwidth;
+        }
+        if (o.window < o.slots) {
+            throw new IllegalArgumentException("--window (" + o.window + ") must be at least --slots (" + o.slots
+                    + ")");
+        }
+        return o;
+    }
+
+    private static void option(Options o, String name, String value) {
+        switch (name) {
+            case "workload" -> o.workload = workloadKind(value);
+            case "tasks" -> o.tasks = positiveLong(name, value);
+            case "tiles" -> o.tiles = positive(name, value);
+            case "density" -> o.density = fraction(name, value);
+            case "skew" -> o.skew = nonNegative(name, value);
+            case "tile-time" -> o.tileTime = Distribution.parseDuration(value);
+            case "tile-bytes" -> o.tileBytes = Specs.bytes(value);
+            case "copies" -> o.copies = positive(name, value);
+            case "seed" -> o.seed = parseLong(name, value);
+            case "members" -> o.members = memberList(value);
+            case "slots" -> o.slots = positive(name, value);
+            case "window" -> o.window = positive(name, value);
+            case "threshold" -> o.threshold = positive(name, value);
+            case "chunk" -> o.chunk = positive(name, value);
+            case "max-hops" -> o.maxHops = nonNegativeInt(name, value);
+            case "latency" -> o.latency = Specs.nanos(value);
+            case "bandwidth" -> o.bandwidth = bandwidth(name, value);
+            case "per-message" -> o.perMessage = Specs.nanos(value);
+            case "rack-size" -> o.rackSize = positive(name, value);
+            case "inter-rack-latency" -> o.interRackLatency = Specs.nanos(value);
+            case "inter-rack-bandwidth" -> o.interRackBandwidth = bandwidth(name, value);
+            case "expand" -> o.events.add(MembershipEvent.parse(MembershipEvent.Kind.EXPAND, value));
+            case "shrink" -> o.events.add(MembershipEvent.parse(MembershipEvent.Kind.SHRINK, value));
+            case "crash" -> o.events.add(MembershipEvent.parse(MembershipEvent.Kind.CRASH, value));
+            case "fail-after" -> o.failAfter = Math.max(1, Specs.nanos(value));
+            case "csv" -> o.csv = Path.of(value);
+            case "plot" -> o.plot = Path.of(value);
+            default -> throw new IllegalArgumentException("unknown option --" + name);
+        }
+    }
+
+    private static int simulate(Options o, PrintStream out, PrintStream err) throws IOException {
+        List<Row> rows = new ArrayList<>();
+        Network network = new Network(o.latency, o.bandwidth, o.rackSize, o.interRackLatency,
+                o.interRackBandwidth, o.perMessage);
+        boolean headerDone = false;
+        for (int members : o.members) {
+            Workload w = workload(o, members, err);
+            if (!headerDone) {
+                out.println(describe(o, w, network));
+                out.println();
+                out.println("| members | tasks | stealing | makespan | lower bound | efficiency | moved | requests "
+                        + "| empty | forwarded | messages per member, mean / max | bytes per member, mean / max "
+                        + "| idle | steal latency median / p99 | reruns | simulated in |");
+                out.println("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                headerDone = true;
+            }
+            List<Boolean> modes = o.baseline && o.stealing ? List.of(false, true) : List.of(o.stealing);
+            for (boolean stealing : modes) {
+                SimConfig c = config(o, members, network, stealing, w);
+                if (!o.quiet) {
+                    err.printf(Locale.ROOT, "simulating %s (%,d tasks) on %d members%s…%n", w.name(), w.tasks(),
+                            members, stealing ? "" : " without stealing");
+                }
+                Simulator sim = new Simulator(w, c);
+                if (!o.quiet) {
+                    sim.progress(Math.max(1, w.tasks() / 4), err::println);
+                }
+                SimResult r = sim.run();
+                rows.add(new Row(stealing, r));
+                out.println(tableRow(stealing, r));
+                for (String note : r.notes()) {
+                    out.println("note: " + note);
+                }
+            }
+        }
+        if (o.csv != null) {
+            writeFile(o.csv, csv(rows, network, o));
+            if (!o.quiet) {
+                err.println("wrote " + o.csv);
+            }
+        }
+        if (o.plot != null) {
+            writeFile(o.plot, plot(rows, o));
+            if (!o.quiet) {
+                err.println("wrote " + o.plot);
+            }
+        }
+        return 0;
+    }
+
+    /** One run and whether stealing was on. */
+    private record Row(boolean stealing, SimResult result) {
+    }
+
+    private static SimConfig config(Options o, int members, Network network, boolean stealing, Workload w) {
+        StealSettings s = StealSettings.defaults(o.window);
+        if (o.threshold > 0) {
+            s = s.withThreshold(o.threshold);
+        }
+        if (o.chunk > 0) {
+            s = s.withChunk(o.chunk);
+        }
+        if (o.maxHops >= 0) {
+            s = s.withMaxHops(o.maxHops);
+        }
+        if (members < w.owners()) {
+            throw new IllegalArgumentException("--members=" + members + ": the workload's tasks are owned by "
+                    + w.owners() + " members; simulate at least that many");
+        }
+        return new SimConfig(members, o.slots, o.window, s, stealing, network, o.failAfter, o.events, o.seed);
+    }
+
+    /** The workload for a run on {@code members} members: generated workloads spread over all of them. */
+    private static Workload workload(Options o, int members, PrintStream err) throws IOException {
+        long started = System.nanoTime();
+        Workload w = switch (o.workload) {
+            case "bspgemm" -> Workloads.blockSparseGemm(o.tiles > 0 ? o.tiles
+                    : Math.max(2, (int) Math.round(Math.cbrt(o.tasks / o.density))), o.density, o.skew, members,
+                    o.tileTime, o.tileBytes, o.seed);
+            case "gemm" -> Workloads.denseGemm(o.tiles > 0 ? o.tiles : Math.max(1, (int) Math.round(
+                    Math.cbrt(o.tasks))), members, o.tileTime, o.tileBytes, o.seed);
+            case "cholesky" -> Workloads.cholesky(o.tiles > 0 ? o.tiles : Math.max(1, (int) Math.round(
+                    Math.cbrt(6.0 * o.tasks))), members, o.tileTime, o.tileBytes, o.seed);
+            default -> TraceReplay.read(Path.of(o.workload.substring("trace:".length())), o.copies,
+                    Math.min(members, o.copies));
+        };
+        if (!o.quiet) {
+            err.printf(Locale.ROOT, "built %s in %.1f s%n", w, (System.nanoTime() - started) / 1e9);
+        }
+        return w;
+    }
+
+    private static String describe(Options o, Workload w, Network network) {
+        StealSettings s = StealSettings.defaults(o.window);
+        String settings = "threshold " + (o.threshold > 0 ? o.threshold : s.threshold()) + ", chunk "
+                + (o.chunk > 0 ? o.chunk : s.chunk()) + ", max hops " + (o.maxHops >= 0 ? o.maxHops : s.maxHops());
+        return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
+                        + "tile %s%s. Members: %d slots, window %d, %s. Network: %s.%s",
+                o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),
+                o.tileTime, Units.bytes(o.tileBytes), o.workload.equals("bspgemm") ? ", density " + o.density
+                        + ", skew " + o.skew : "", o.slots, o.window, settings, network,
+                o.events.isEmpty() ? "" : " Membership: " + o.events + ", failure noticed after "
+                        + Units.nanos(o.failAfter) + ".");
+    }
+
+    private static String tableRow(boolean stealing, SimResult r) {
+        return String.format(Locale.ROOT, "| %d | %,d | %s | %s | %s | %.1f%% | %,d | %,d | %,d | %,d | %,.0f / %,d "
+                        + "| %s / %s | %.1f%% | %s / %s | %,d | %.1f s |",
+                r.members(), r.tasks(), stealing ? "yes" : "no", Units.nanos(r.makespanNanos()),
+                Units.nanos(r.lowerBoundNanos()), 100 * r.efficiency(), r.stolen(), r.requests(), r.emptyReplies(),
+                r.forwards(), r.messagesPerMember().mean(), r.messagesPerMember().max(),
+                Units.bytes((long) r.bytesPerMember().mean()), Units.bytes(r.bytesPerMember().max()),
+                100 * r.idleFraction(), r.stealLatencyMedianNanos() < 0 ? "-" : Units.nanos(r.stealLatencyMedianNanos()),
+                r.stealLatencyP99Nanos() < 0 ? "-" : Units.nanos(r.stealLatencyP99Nanos()), r.reruns(),
+                r.wallNanos() / 1e9);
+    }
+
+    private static String csv(List<Row> rows, Network network, Options o) {
+        StringBuilder b = new StringBuilder("workload,tasks,members,members_ever,slots,window,stealing,makespan_ns,"
+                + "lower_bound_ns,efficiency,total_work_ns,critical_path_ns,moved,requests,empty_replies,forwards,"
+                + "timeouts,stale_replies,reruns,lost_messages,messages_per_member_mean,messages_per_member_max,"
+                + "bytes_per_member_mean,bytes_per_member_max,idle_fraction,steal_latency_median_ns,"
+                + "steal_latency_p99_ns,events,wall_ns,latency_ns,bandwidth_bytes_per_s,per_message_ns,seed\n");
+        for (Row row : rows) {
+            SimResult r = row.result();
+            b.append(String.join(",", List.of(csvText(r.workload()), Long.toString(r.tasks()),
+                    Integer.toString(r.members()), Integer.toString(r.membersEver()), Integer.toString(r.slots()),
+                    Integer.toString(o.window), Boolean.toString(row.stealing()), Long.toString(r.makespanNanos()),
+                    Long.toString(r.lowerBoundNanos()), String.format(Locale.ROOT, "%.6f", r.efficiency()),
+                    Long.toString(r.totalWorkNanos()), Long.toString(r.criticalPathNanos()),
+                    Long.toString(r.stolen()), Long.toString(r.requests()), Long.toString(r.emptyReplies()),
+                    Long.toString(r.forwards()), Long.toString(r.timeouts()), Long.toString(r.staleReplies()),
+                    Long.toString(r.reruns()), Long.toString(r.lostMessages()),
+                    String.format(Locale.ROOT, "%.1f", r.messagesPerMember().mean()),
+                    Long.toString(r.messagesPerMember().max()),
+                    String.format(Locale.ROOT, "%.1f", r.bytesPerMember().mean()),
+                    Long.toString(r.bytesPerMember().max()), String.format(Locale.ROOT, "%.6f", r.idleFraction()),
+                    Long.toString(r.stealLatencyMedianNanos()), Long.toString(r.stealLatencyP99Nanos()),
+                    Long.toString(r.events()), Long.toString(r.wallNanos()), Long.toString(network.latencyNanos()),
+                    String.format(Locale.ROOT, "%.0f", network.bytesPerSecond()),
+                    Long.toString(network.perMessageNanos()), Long.toString(o.seed)))).append('\n');
+        }
+        return b.toString();
+    }
+
+    private static String csvText(String s) {
+        return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
+    }
+
+    private static String plot(List<Row> rows, Options o) {
+        SvgPlot p = new SvgPlot("Work stealing, simulated: " + o.workload + " (" + rows.getFirst().result().tasks()
+                + " tasks)", "members", "efficiency (lower bound / makespan)");
+        for (boolean stealing : new boolean[] {true, false}) {
+            List<double[]> points = new ArrayList<>();
+            for (Row row : rows) {
+                if (row.stealing() == stealing) {
+                    points.add(new double[] {row.result().members(), row.result().efficiency()});
+                }
+            }
+            if (!points.isEmpty()) {
+                p.add(new SvgPlot.Series(stealing ? "stealing" : "no stealing", points));
+            }
+        }
+        return p.goal(0.98, "goal: 98%").render();
+    }
+
+    private static void writeFile(Path file, String text) throws IOException {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new IOException("could not write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    // ---- argument checks ------------------------------------------------------------------------------------
+
+    private static String workloadKind(String value) {
+        if (List.of("bspgemm", "gemm", "cholesky").contains(value)) {
+            return value;
+        }
+        if (value.startsWith("trace:") && value.length() > "trace:".length()) {
+            return value;
+        }
+        throw new IllegalArgumentException("--workload must be bspgemm, gemm, cholesky or trace:FILE, got '" + value
+                + "'");
+    }
+
+    private static List<Integer> memberList(String value) {
+        List<Integer> out = new ArrayList<>();
+        for (String part : value.split(",")) {
+            out.add(positive("members", part.strip()));
+        }
+        return List.copyOf(out);
+    }
+
+    private static boolean flag(String name, String value) {
+        if (value == null) {
+            return true;
+        }
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "on" -> true;
+            case "false", "no", "off" -> false;
+            default -> throw new IllegalArgumentException("--" + name + " takes no value (or true/false), got '"
+                    + value + "'");
+        };
+    }
+
+    private static String required(String name, String value) {
+        if (value == null || value.isEmpty()) {
+            throw new IllegalArgumentException("--" + name + " needs a value: --" + name + "=...");
+        }
+        return value;
+    }
+
+    private static int positive(String name, String value) {
+        long n = positiveLong(name, value);
+        if (n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("--" + name + " must be at most " + Integer.MAX_VALUE + ", got " + n);
+        }
+        return (int) n;
+    }
+
+    private static int nonNegativeInt(String name, String value) {
+        long n = parseLong(name, value);
+        if (n < 0 || n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("--" + name + " must be a whole number >= 0, got '" + value + "'");
+        }
+        return (int) n;
+    }
+
+    private static long positiveLong(String name, String value) {
+        long n = parseLong(name, value);
+        if (n < 1) {
+            throw new IllegalArgumentException("--" + name + " must be a whole number >= 1, got '" + value + "'");
+        }
+        return n;
+    }
+
+    private static long parseLong(String name, String value) {
+        try {
+            return Long.parseLong(value.replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + name + " must be a whole number, got '" + value + "'");
+        }
+    }
+
+    private static double fraction(String name, String value) {
+        double d = parseDouble(name, value);
+        if (!(d > 0 && d <= 1)) {
+            throw new IllegalArgumentException("--" + name + " must be in (0, 1], got '" + value + "'");
+        }
+        return d;
+    }
+
+    private static double nonNegative(String name, String value) {
+        double d = parseDouble(name, value);
+        if (!(d >= 0) || Double.isInfinite(d)) {
+            throw new IllegalArgumentException("--" + name + " must be a number >= 0, got '" + value + "'");
+        }
+        return d;
+    }
+
+    private static double parseDouble(String name, String value) {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + name + " must be a number, got '" + value + "'");
+        }
+    }
+
+    private static double bandwidth(String name, String value) {
+        String v = value.endsWith("/s") ? value.substring(0, value.length() - 2) : value;
+        long bytes;
+        try {
+            bytes = Specs.bytes(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--" + name + " must be bytes per second such as 12.5GB or 500MB/s, got '"
+                    + value + "'", e);
+        }
+        if (bytes < 1) {
+            throw new IllegalArgumentException("--" + name + " must be above 0 bytes per second, got '" + value + "'");
+        }
+        return bytes;
+    }
+
+    /** Entry point without the launcher. */
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+}
