@@ -43,6 +43,9 @@ final class Specs {
         while (end > 0 && Character.isLetter(t.charAt(end - 1))) {
             end--;
         }
+        if (end == 0) {
+            throw bad(spec, "'" + text + "' is not a number");
+        }
         String unit = t.substring(end).toLowerCase(Locale.ROOT);
         double scale = switch (unit) {
             case "" -> plainScale;
