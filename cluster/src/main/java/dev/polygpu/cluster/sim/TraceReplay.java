@@ -282,14 +282,7 @@ public final class TraceReplay {
     private static Slice slice(Map<?, ?> event, Where where) {
         Map<?, ?> args = map(event, "args", where);
         long id = integer(args, "id", where);
-        String kindName = text(args, "kind", where);
-        ElementKind kind;
-        try {
-            kind = ElementKind.valueOf(kindName);
-        } catch (IllegalArgumentException e) {
-            throw where.error("args.kind must name an element kind (" + List.of(ElementKind.values()) + "), was '"
-                    + kindName + "'");
-        }
+        ElementKind kind = constant(ElementKind.class, args, "kind", where);
         List<?> parentList = list(args, "parents", where);
         long[] parents = new long[parentList.size()];
         for (int i = 0; i < parents.length; i++) {
@@ -303,14 +296,7 @@ public final class TraceReplay {
             if (!(item instanceof Map<?, ?> array)) {
                 throw where.error("args.arrays must hold objects, found " + item);
             }
-            String modeName = text(array, "mode", where);
-            AccessMode mode;
-            try {
-                mode = AccessMode.valueOf(modeName);
-            } catch (IllegalArgumentException e) {
-                throw where.error("an array's mode must be one of " + List.of(AccessMode.values()) + ", was '"
-                        + modeName + "'");
-            }
+            AccessMode mode = constant(AccessMode.class, array, "mode", where);
             long bytes = array.containsKey("bytes") ? integer(array, "bytes", where) : 0;
             if (bytes < 0) {
                 throw where.error("an array's bytes must be >= 0, was " + bytes);
@@ -336,6 +322,17 @@ public final class TraceReplay {
             return micros.movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValueExact();
         } catch (ArithmeticException e) {
             throw where.error("dur " + micros + " µs does not fit in a long of nanoseconds");
+        }
+    }
+
+    /** The constant of {@code type} named by member {@code name}, or an error listing the constants. */
+    private static <E extends Enum<E>> E constant(Class<E> type, Map<?, ?> object, String name, Where where) {
+        String constant = text(object, name, where);
+        try {
+            return Enum.valueOf(type, constant);
+        } catch (IllegalArgumentException e) {
+            throw where.error(name + " must be one of " + List.of(type.getEnumConstants()) + ", was '" + constant
+                    + "'");
         }
     }
 

@@ -313,7 +313,7 @@ public final class Workloads {
         return b.build();
     }
 
-    /** The number of tasks of a Cholesky on {@code tiles × tiles}: per step, 1 POTRF, j TRSMs, j SYRKs, j(j-1)/2 GEMMs. */
+    /** The tasks of a Cholesky on {@code tiles × tiles}: per step, 1 POTRF, j TRSMs, j SYRKs, j(j-1)/2 GEMMs. */
     private static long choleskyTasks(int tiles) {
         long tasks = 0;
         for (long j = 0; j < tiles; j++) {

@@ -16,6 +16,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,9 +68,8 @@ class TraceReplayTest {
     }
 
     private static int[] parents(Workload w, int t) {
-        return java.util.stream.IntStream.range(0, t)
-                .filter(p -> java.util.stream.IntStream.range(0, w.childCount(p)).anyMatch(c -> w.child(p, c) == t))
-                .toArray();
+        return IntStream.range(0, t)
+                .filter(p -> IntStream.range(0, w.childCount(p)).anyMatch(c -> w.child(p, c) == t)).toArray();
     }
 
     private static int[] inputs(Workload w, int t) {
@@ -110,7 +110,7 @@ class TraceReplayTest {
         assertEquals(9, w.tasks());
         assertEquals(12, w.arrays());
         assertEquals(List.of(0, 0, 0, 1, 1, 1, 0, 0, 0),
-                java.util.stream.IntStream.range(0, 9).map(w::owner).boxed().toList());
+                IntStream.range(0, 9).map(w::owner).boxed().toList());
         assertArrayEquals(new int[] {3, 4}, parents(w, 5));
         assertArrayEquals(new int[] {9, 10}, inputs(w, 8), "copy 2's own y and z");
         assertEquals(3 * (2_500 + 2_250 + 333), w.totalWorkNanos());
@@ -149,11 +149,11 @@ class TraceReplayTest {
             {"{\"other\":1}", "expected an object with a traceEvents array"},
             {trace(), "expected at least one completed KERNEL element, found none"},
             {trace(kernel.replace("\"id\":1,", "")), "line 2, column 1: in this event, id must be an integer"},
-            {trace(kernel.replace("KERNEL", "LAUNCH")), "args.kind must name an element kind"},
+            {trace(kernel.replace("KERNEL", "LAUNCH")), "kind must be one of [KERNEL, COPY"},
             {trace(kernel.replace("\"dur\":1", "\"dur\":-2")), "dur must be >= 0"},
             {trace(kernel.replace("\"dur\":1", "\"dur\":\"1\"")), "dur must be a number of microseconds"},
             {trace(kernel.replace("\"arrays\":[]", "\"arrays\":[{\"id\":1,\"mode\":\"RW\"}]")),
-                "an array's mode must be one of [READ, WRITE, READ_WRITE]"},
+                "mode must be one of [READ, WRITE, READ_WRITE], was 'RW'"},
             {trace(kernel.replace("\"name\":\"k\"", "\"name\":\"k\\q\"")), "expected an escape"},
             {trace(kernel.replace("\"pid\":1", "\"pid\":1,\"pid\":2")), "the name 'pid' twice in one object"},
             {trace(kernel) + "x", "expected the end of the text"},
