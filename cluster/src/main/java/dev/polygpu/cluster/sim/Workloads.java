@@ -12,8 +12,8 @@ import java.util.random.RandomGeneratorFactory;
  *
  * <p>Every factory is deterministic: the same arguments and {@code seed} give the same workload, drawn from an
  * {@code L64X128MixRandom} generator seeded with {@code seed}. Tasks are written straight into the
- * {@link Workload.Builder}'s flat arrays, with no object per task, so 10<sup>6</sup> tasks take about a second
- * and some 50 MB. Owners are member indices {@code 0 … owners - 1}; each factory says when every one of them
+ * {@link Workload.Builder}'s flat arrays, with no object per task, so 10<sup>6</sup> tasks take under a second
+ * and about 50 bytes a task once built (the builder holds up to twice that while it grows). Owners are member indices {@code 0 … owners - 1}; each factory says when every one of them
  * gets a task.
  *
  * <p>Durations are {@code tileTime} samples in nanoseconds (times a kernel's relative cost), rounded to whole
