@@ -773,7 +773,7 @@ public final class Scheduler implements AutoCloseable {
         }
         List<ArrayUse> uses = new ArrayList<>(accesses.size());
         for (Access a : accesses) {
-            uses.add(new ArrayUse(a.array().id(), a.array().toString(), a.mode()));
+            uses.add(new ArrayUse(a.array().id(), a.array().toString(), a.mode(), a.array().bytes()));
         }
         ElementInfo info = new ElementInfo(id, kind, label, uses);
         long[] parentIds = new long[parents.length];

@@ -17,7 +17,8 @@ import java.util.Map;
  *   reached a stream). Thread ids are unique across processes;</li>
  *   <li>each completed element is a complete event ({@code "ph":"X"}) named by its label, with {@code ts} and
  *   {@code dur} in microseconds (exact to the nanosecond) from the earliest start, and {@code args} holding its
- *   id, kind, parents, arrays with their access modes and, if it failed, the error (failed events are also
+ *   id, kind, parents, arrays ({@code id}, {@code name}, access {@code mode} and, where known, the array's size
+ *   in {@code bytes}) and, if it failed, the error (failed events are also
  *   coloured {@code "cname":"terrible"}). Elements that had not completed are left out;</li>
  *   <li>each dependency between two completed elements is a flow: {@code "ph":"s"} at the parent's end and
  *   {@code "ph":"f"} with {@code "bp":"e"} at the child's start, sharing {@code id}, {@code cat} and
@@ -206,7 +207,11 @@ public final class ChromeTraceWriter implements DagFormat {
         json.name("arrays").beginArray();
         for (ArrayUse use : element.arrays()) {
             json.beginObject().name("id").value(use.arrayId()).name("name").value(use.arrayName())
-                    .name("mode").value(use.mode().name()).endObject();
+                    .name("mode").value(use.mode().name());
+            if (use.bytesKnown()) {
+                json.name("bytes").value(use.bytes());
+            }
+            json.endObject();
         }
         json.endArray();
         if (element.failed()) {

@@ -43,7 +43,7 @@ public record Dependency(long parentId, long childId, List<ArrayUse> arrays) {
         Map<Long, ArrayUse> byId = new LinkedHashMap<>();
         for (ArrayUse use : uses) {
             byId.merge(use.arrayId(), use, (a, b) -> a.mode() == b.mode() ? a
-                    : new ArrayUse(a.arrayId(), a.arrayName(), AccessMode.READ_WRITE));
+                    : new ArrayUse(a.arrayId(), a.arrayName(), AccessMode.READ_WRITE, a.bytes()));
         }
         return byId;
     }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.polygpu.runtime.AccessMode;
+import dev.polygpu.runtime.ArrayUse;
 import dev.polygpu.runtime.ElementInfo;
 import dev.polygpu.runtime.ElementKind;
 import java.io.IOException;
@@ -139,6 +141,18 @@ class ChromeTraceWriterTest {
                 Map.of("id", 101L, "name", "y", "mode", "WRITE")), args.get("arrays"));
         assertFalse(args.containsKey("failure"));
         assertFalse(slice(events, 3).containsKey("cname"));
+    }
+
+    @Test
+    void anArrayOfKnownSizeCarriesItsBytes() {
+        ElementInfo info = new ElementInfo(1, ElementKind.KERNEL, "k", List.of(
+                new ArrayUse(7, "a", AccessMode.READ, 4096), new ArrayUse(8, "b", AccessMode.WRITE)));
+        recorder.submitted(info, new long[0]);
+        recorder.launched(1, "gpu0", 1, 10);
+        recorder.completed(1, 10, 20, null);
+        Map<String, Object> args = MiniJson.object(phase(events(), "X").getFirst().get("args"));
+        assertEquals(List.of(Map.of("id", 7L, "name", "a", "mode", "READ", "bytes", 4096L),
+                Map.of("id", 8L, "name", "b", "mode", "WRITE")), args.get("arrays"), "no bytes where unknown");
     }
 
     @Test
