@@ -1,6 +1,7 @@
 package dev.polygpu.launcher;
 
 import dev.polygpu.cluster.Worker;
+import dev.polygpu.cluster.sim.SimulateCommand;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -82,6 +83,9 @@ public final class Main {
     public int run(String[] args) {
         if (args.length > 0 && args[0].equals("worker")) {
             return Worker.run(Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
+        if (args.length > 0 && args[0].equals("simulate")) {
+            return SimulateCommand.run(Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         Map<String, String> options = new LinkedHashMap<>();
         int i = 0;
@@ -272,12 +276,15 @@ public final class Main {
         out.println("""
                 Usage: polygpu [options] FILE.py|FILE.js [args...]
                        polygpu worker [worker options]
+                       polygpu simulate [simulator options]
 
                 Runs a Python (GraalPy) or JavaScript (GraalJS) file with the grcuda language: GrCUDA's API
                 (cu = polyglot.eval(language="grcuda", string="CU") / Polyglot.eval("grcuda", "CU")).
                 Arguments after the file are the script's (sys.argv[1:] in Python, `arguments` in JavaScript).
                 'polygpu worker' starts a cluster member with a device and no program, which runs kernels it
                 steals from programs started with --cluster (polygpu worker --help lists its options).
+                'polygpu simulate' runs the work-stealing policy in a simulated cluster of up to thousands of
+                members, with no GPU and no network (polygpu simulate --help lists its options).
 
                 Options:
                   --help                 print this help

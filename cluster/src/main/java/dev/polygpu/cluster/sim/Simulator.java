@@ -251,8 +251,8 @@ public final class Simulator {
             events++;
             handle(e);
             if (done >= nextProgress) {
-                progress.accept(String.format(java.util.Locale.ROOT, "  %s: %,d of %,d tasks done, simulated %s",
-                        work.name(), done, work.tasks(), Units.nanos(now)));
+                progress.accept(String.format(java.util.Locale.ROOT, "  %,d of %,d tasks done, simulated %s",
+                        done, work.tasks(), Units.nanos(now)));
                 nextProgress = done + progressEvery;
             }
         }

@@ -75,6 +75,27 @@ final class Specs {
         }
     }
 
+    /**
+     * One duration: a number with a time unit ({@code ns}, {@code us}, {@code ms}, {@code s}; milliseconds
+     * without one), in nanoseconds, at least 0.
+     */
+    static long nanos(String spec) {
+        if (spec == null || spec.isBlank()) {
+            throw new IllegalArgumentException("a duration is needed, such as 5us, 2ms or 1.5s");
+        }
+        double nanos;
+        try {
+            nanos = scaled(spec, spec, 1e6);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("bad duration '" + spec + "': a number with ns, us, ms or s "
+                    + "(milliseconds without a unit), such as 5us, 2ms or 1.5s");
+        }
+        if (!(nanos >= 0 && nanos < 0x1p63)) {
+            throw new IllegalArgumentException("bad duration '" + spec + "': it must be >= 0");
+        }
+        return Math.round(nanos);
+    }
+
     static long bytes(String spec) {
         if (spec == null || spec.isBlank()) {
             throw new IllegalArgumentException("a size is needed: bytes, or a number ending in B, KB, MB or GB");
