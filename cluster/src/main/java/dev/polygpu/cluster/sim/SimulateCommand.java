@@ -22,18 +22,20 @@ public final class SimulateCommand {
             makespan against the lower bound max(total work / slots, critical path) for each member count.
 
             workload
-              --workload=bspgemm|gemm|cholesky|trace:FILE
-                                     bspgemm (default): imbalanced block-sparse GEMM tiles (PaRSEC's BSpGEMM);
-                                     gemm: dense, balanced; cholesky: tiled Cholesky DAG; trace:FILE: a DAG
-                                     replayed from a Chrome trace the scheduler wrote (grcuda.TraceFile)
+              --workload=bspgemm|bspgemm-chains|gemm|cholesky|trace:FILE
+                                     bspgemm (default): imbalanced block-sparse GEMM (PaRSEC's BSpGEMM), one
+                                     independent kernel per C tile as bench/cluster runs it; bspgemm-chains:
+                                     one kernel per tile product, chained per C tile; gemm: dense, balanced,
+                                     chained; cholesky: tiled Cholesky DAG; trace:FILE: a DAG replayed from a
+                                     Chrome trace the scheduler wrote
               --tasks=N              about how many tasks (default 1000000; sets --tiles)
               --tiles=N              tiles per side of the matrices (overrides --tasks)
               --density=F            bspgemm: mean share of nonzero tiles of A (default 0.125)
-              --skew=F               bspgemm: how unequal A's rows are, 0 = equal (default 1.5)
-              --tile-time=DIST       a tile kernel's duration (default lognormal:2ms:0.5); DIST is const:X,
+              --skew=F               bspgemm: how unequal A's rows are, 0 = equal (default 1)
+              --tile-time=DIST       one tile product's duration (default lognormal:2ms:0.5); DIST is const:X,
                                      uniform:A:B, exp:MEAN, lognormal:MEDIAN:SIGMA or pareto:MIN:ALPHA, in
                                      ns, us, ms (the default unit) or s
-              --tile-bytes=SIZE      a tile's size (default 256KB)
+              --tile-bytes=SIZE      a tile's size (default 64KB: 128 x 128 floats)
               --copies=N             trace: replay the DAG N times, copy c owned by member c mod members
                                      (default 1: everything owned by member 0)
               --seed=N               seed of the workload and of every random choice (default 1)
@@ -72,9 +74,9 @@ public final class SimulateCommand {
         long tasks = 1_000_000;
         int tiles;
         double density = 0.125;
-        double skew = 1.5;
+        double skew = 1.0;
         Distribution tileTime = Distribution.parseDuration("lognormal:2ms:0.5");
-        long tileBytes = 256 * 1024;
+        long tileBytes = 64 * 1024;
         int copies = 1;
         long seed = 1;
         List<Integer> members = List.of(16, 64, 256, 1024);
@@ -268,7 +270,10 @@ public final class SimulateCommand {
     private static Workload workload(Options o, int members, PrintStream err) throws IOException {
         long started = System.nanoTime();
         Workload w = switch (o.workload) {
-            case "bspgemm" -> Workloads.blockSparseGemm(o.tiles > 0 ? o.tiles
+            case "bspgemm" -> Workloads.blockSparseTiles(o.tiles > 0 ? o.tiles
+                    : Math.max(1, (int) Math.round(Math.sqrt(o.tasks))), o.density, o.skew, members, o.tileTime,
+                    o.tileBytes, o.seed);
+            case "bspgemm-chains" -> Workloads.blockSparseGemm(o.tiles > 0 ? o.tiles
                     : Math.max(2, (int) Math.round(Math.cbrt(o.tasks / o.density))), o.density, o.skew, members,
                     o.tileTime, o.tileBytes, o.seed);
             case "gemm" -> Workloads.denseGemm(o.tiles > 0 ? o.tiles : Math.max(1, (int) Math.round(
@@ -291,7 +296,7 @@ public final class SimulateCommand {
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
                         + "tile %s%s. Members: %d slots, window %d, %s. Network: %s.%s",
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),
-                o.tileTime, Units.bytes(o.tileBytes), o.workload.equals("bspgemm") ? ", density " + o.density
+                o.tileTime, Units.bytes(o.tileBytes), o.workload.startsWith("bspgemm") ? ", density " + o.density
                         + ", skew " + o.skew : "", o.slots, o.window, settings, network,
                 o.events.isEmpty() ? "" : " Membership: " + o.events + ", failure noticed after "
                         + Units.nanos(o.failAfter) + ".");
@@ -373,13 +378,14 @@ public final class SimulateCommand {
     // ---- argument checks ------------------------------------------------------------------------------------
 
     private static String workloadKind(String value) {
-        if (List.of("bspgemm", "gemm", "cholesky").contains(value)) {
+        if (List.of("bspgemm", "bspgemm-chains", "gemm", "cholesky").contains(value)) {
             return value;
         }
         if (value.startsWith("trace:") && value.length() > "trace:".length()) {
             return value;
         }
-        throw new IllegalArgumentException("--workload must be bspgemm, gemm, cholesky or trace:FILE, got '" + value
+        throw new IllegalArgumentException("--workload must be bspgemm, bspgemm-chains, gemm, cholesky or trace:FILE, "
+                + "got '" + value
                 + "'");
     }
 

@@ -118,9 +118,7 @@ public final class Workloads {
                 rowArrays[q] = b.array(tileBytes);
             }
             for (int j = 0; j < tiles; j++) {
-                int owner = owners <= tiles
-                        ? (int) ((long) i * owners / tiles)
-                        : (int) (((long) i * tiles + j) * owners / ((long) tiles * tiles));
+                int owner = rowBlockOwner(i, j, tiles, owners);
                 int previous = -1;
                 for (int q = 0; q < nnz; q++) {
                     reads[0] = rowArrays[q];
@@ -129,6 +127,78 @@ public final class Workloads {
                     parent[0] = previous;
                     previous = b.task(owner, gemm, duration, tileBytes, reads, previous < 0 ? NO_PARENTS : parent);
                 }
+            }
+        }
+        return b.build();
+    }
+
+    /**
+     * The owner of C(i,j) when rows go to owners in contiguous blocks: row {@code i} to
+     * {@code floor(i · owners / tiles)}, or, with more owners than rows, C's tiles in row-major order to
+     * {@code floor((i · tiles + j) · owners / tiles²)}.
+     */
+    static int rowBlockOwner(int i, int j, int tiles, int owners) {
+        return owners <= tiles
+                ? (int) ((long) i * owners / tiles)
+                : (int) (((long) i * tiles + j) * owners / ((long) tiles * tiles));
+    }
+
+    /**
+     * The tasks of a block-sparse C = A·B with one kernel per C tile, the shape of the cluster benchmark
+     * ({@code bench/cluster}): independent tasks whose durations differ with their row of A, the imbalanced
+     * workload of independent tasks that stealing must even out.
+     *
+     * <p>A's rows have {@code nnz_i} nonzero tiles, drawn as for {@link #blockSparseGemm} (density and skew).
+     * The task of C(i,j) (kernel {@code bspgemm_tile}) multiplies row {@code i}'s nonzero tiles of A with the
+     * matching tiles of B's column {@code j}: its duration is the sum of {@code nnz_i} draws of
+     * {@code productTime}, it reads A's packed row {@code i} ({@code nnz_i · tileBytes}, one array shared by
+     * the row's tasks) and the {@code nnz_i} tiles of B it needs ({@code nnz_i · tileBytes}, an array of its
+     * own), and writes C(i,j) ({@code tileBytes}). There are {@code tiles²} tasks, submitted row by row;
+     * {@code tiles = 1000} gives 10<sup>6</sup>. Owners as {@link #blockSparseGemm}: rows in contiguous
+     * blocks (C's tiles in row-major blocks when there are more owners than rows).
+     *
+     * @param tiles the grid's side; at least 1
+     * @param density the mean fraction of A's tiles that are nonzero; in (0, 1]
+     * @param skew how much rows differ; finite, at least 0
+     * @param owners how many members own tasks; 1 to {@code tiles²}
+     * @param productTime the duration of one tile product, in nanoseconds
+     * @param tileBytes the size of one tile; at least 0
+     * @param seed the seed of the random choices
+     * @return the workload
+     * @throws IllegalArgumentException naming the bad argument, or if there would be more than
+     *         {@link #MAX_TASKS} tasks
+     */
+    public static Workload blockSparseTiles(int tiles, double density, double skew, int owners,
+            Distribution productTime, long tileBytes, long seed) {
+        checkCommon(tiles, owners, productTime, tileBytes);
+        if (!(density > 0 && density <= 1)) {
+            throw new IllegalArgumentException("density must be in (0, 1], was " + density);
+        }
+        if (!(skew >= 0 && Double.isFinite(skew))) {
+            throw new IllegalArgumentException("skew must be finite and >= 0, was " + skew);
+        }
+        if (owners > (long) tiles * tiles) {
+            throw new IllegalArgumentException("owners must be at most tiles² = " + (long) tiles * tiles
+                    + " (one C tile each at least), was " + owners);
+        }
+        checkTaskCount((long) tiles * tiles);
+        RandomGenerator rnd = random(seed);
+        int[] rowCounts = rowCounts(tiles, sparseNonzeros(tiles, density), skew, rnd);
+        Workload.Builder b = Workload.builder("bspgemm(tiles=" + tiles + ", density=" + density + ", skew=" + skew
+                + ", owners=" + owners + ", product " + productTime + ", tile " + tileBytes + " B, seed=" + seed
+                + ")");
+        int kernel = b.kernel("bspgemm_tile");
+        int[] reads = new int[2];
+        for (int i = 0; i < tiles; i++) {
+            int nnz = rowCounts[i];
+            reads[0] = b.array(nnz * tileBytes);
+            for (int j = 0; j < tiles; j++) {
+                long duration = 0;
+                for (int q = 0; q < nnz; q++) {
+                    duration = Math.min(MAX_TASK_NANOS, duration + nanos(productTime.sample(rnd)));
+                }
+                reads[1] = b.array(nnz * tileBytes);
+                b.task(rowBlockOwner(i, j, tiles, owners), kernel, duration, tileBytes, reads);
             }
         }
         return b.build();
