@@ -94,11 +94,15 @@ class SimulatorTest {
                 List.of(events), c.seed());
     }
 
+    /** 400 tasks of 10 ms, all owned by member 0, on {@code members} members of 2 slots and these events. */
+    private static SimResult fourHundredTasks(int members, long seed, MembershipEvent... events) {
+        return new Simulator(independent(400, 10 * MS, 1024), SimConfig.of(members, 2, 4, FAST, seed)
+                .withEvents(List.of(events))).run();
+    }
+
     @Test
     void shrinkingWorkersFinishWhatTheyHoldAndNothingRunsTwice() {
-        SimConfig c = SimConfig.of(4, 2, 4, FAST, 3).withEvents(List.of(
-                new MembershipEvent(MembershipEvent.Kind.SHRINK, 50 * MS, 3)));
-        SimResult r = new Simulator(independent(400, 10 * MS, 1024), c).run();
+        SimResult r = fourHundredTasks(4, 3, new MembershipEvent(MembershipEvent.Kind.SHRINK, 50 * MS, 3));
         assertEquals(400, r.tasks());
         assertEquals(0, r.reruns(), "a graceful departure loses nothing");
         assertTrue(r.stolen() > 0, "the workers took tasks before leaving: " + r);
@@ -110,7 +114,7 @@ class SimulatorTest {
         assertTrue(r.lowerBoundNanos() >= 50 * MS + 1_800 * MS - 3 * 80 * MS / 2, r::toString);
         assertTrue(r.makespanNanos() >= r.lowerBoundNanos(), r::toString);
         // Without the departure the same cluster does far better: the shrink really took the workers away.
-        SimResult stay = new Simulator(independent(400, 10 * MS, 1024), SimConfig.of(4, 2, 4, FAST, 3)).run();
+        SimResult stay = fourHundredTasks(4, 3);
         assertTrue(stay.makespanNanos() < r.makespanNanos() / 2, stay + " vs " + r);
     }
 
@@ -130,9 +134,7 @@ class SimulatorTest {
 
     @Test
     void joiningWorkersStealWhatRemains() {
-        SimConfig c = SimConfig.of(1, 2, 4, FAST, 5).withEvents(List.of(
-                new MembershipEvent(MembershipEvent.Kind.EXPAND, 100 * MS, 3)));
-        SimResult r = new Simulator(independent(400, 10 * MS, 1024), c).run();
+        SimResult r = fourHundredTasks(1, 5, new MembershipEvent(MembershipEvent.Kind.EXPAND, 100 * MS, 3));
         assertEquals(1, r.members());
         assertEquals(4, r.membersEver());
         // Alone until 100 ms, nobody can steal: every moved task moved after the join.
