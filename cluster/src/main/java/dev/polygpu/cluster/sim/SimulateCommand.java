@@ -4,6 +4,7 @@ import dev.polygpu.cluster.policy.StealSettings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -145,7 +146,7 @@ public final class SimulateCommand {
                 case "no-stealing" -> o.stealing = !flag(name, value);
                 case "baseline" -> o.baseline = flag(name, value);
                 case "quiet" -> o.quiet = flag(name, value);
-                default -> option(o, name, required(name, value));
+                default -> named(name, () -> option(o, name, required(name, value)));
             }
         }
         if (o.interRackLatency < 0) {
@@ -159,6 +160,18 @@ public final class SimulateCommand {
                     + ")");
         }
         return o;
+    }
+
+    /** Runs {@code parse}, making sure its error names the option {@code --name} (the spec parsers do not). */
+    private static void named(String name, Runnable parse) {
+        try {
+            parse.run();
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && e.getMessage().contains("--" + name)) {
+                throw e;
+            }
+            throw new IllegalArgumentException("--" + name + ": " + e.getMessage(), e);
+        }
     }
 
     private static void option(Options o, String name, String value) {
@@ -280,13 +293,23 @@ public final class SimulateCommand {
                     Math.cbrt(o.tasks))), members, o.tileTime, o.tileBytes, o.seed);
             case "cholesky" -> Workloads.cholesky(o.tiles > 0 ? o.tiles : Math.max(1, (int) Math.round(
                     Math.cbrt(6.0 * o.tasks))), members, o.tileTime, o.tileBytes, o.seed);
-            default -> TraceReplay.read(Path.of(o.workload.substring("trace:".length())), o.copies,
+            default -> trace(Path.of(o.workload.substring("trace:".length())), o.copies,
                     Math.min(members, o.copies));
         };
         if (!o.quiet) {
             err.printf(Locale.ROOT, "built %s in %.1f s%n", w, (System.nanoTime() - started) / 1e9);
         }
         return w;
+    }
+
+    private static Workload trace(Path file, int copies, int owners) throws IOException {
+        try {
+            return TraceReplay.read(file, copies, owners);
+        } catch (IOException e) {
+            // A NoSuchFileException's message is the bare path.
+            throw new IOException("could not read the trace " + file + ": " + (e instanceof NoSuchFileException
+                    ? "no such file" : e.getMessage()), e);
+        }
     }
 
     private static String describe(Options o, Workload w, Network network) {

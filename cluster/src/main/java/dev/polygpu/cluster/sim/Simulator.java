@@ -745,29 +745,32 @@ public final class Simulator {
 
     /**
      * The lower bound of the makespan: the critical path, or the time by which the members present could have
-     * done all the work if none were ever idle (capacity summed over the joins and departures as they were
-     * scheduled), whichever is longer.
+     * done all the work if none were ever idle (capacity summed over the joins and departures as they happened:
+     * a member that leaves gracefully keeps its slots until it has finished what it held, so the time of its
+     * {@code SHRINK} event would not give a bound), whichever is longer.
      */
     private long lowerBound() {
-        List<MembershipEvent> sorted = new ArrayList<>(config.events());
-        sorted.sort((a, b) -> Long.compare(a.atNanos(), b.atNanos()));
+        // Capacity changes: +1 member at its join (0 for those there from the start), -1 at its departure.
+        long[][] changes = new long[2 * members.size()][];
+        int n = 0;
+        for (Member m : members) {
+            changes[n++] = new long[] {m.joinedAt, 1};
+            if (m.leftAt >= 0) {
+                changes[n++] = new long[] {m.leftAt, -1};
+            }
+        }
+        Arrays.sort(changes, 0, n, (a, b) -> Long.compare(a[0], b[0]));
         long t = 0;
-        long slotsNow = (long) config.members() * config.slots();
-        long workers = config.members() - work.owners();
+        long slotsNow = 0;
         double remaining = work.totalWorkNanos();
-        for (MembershipEvent ev : sorted) {
-            double canDo = (double) slotsNow * (ev.atNanos() - t);
-            if (canDo >= remaining) {
+        for (int i = 0; i < n; i++) {
+            double canDo = (double) slotsNow * (changes[i][0] - t);
+            if (slotsNow > 0 && canDo >= remaining) {
                 break;
             }
             remaining -= canDo;
-            t = ev.atNanos();
-            long delta = switch (ev.kind()) {
-                case EXPAND -> ev.count();
-                case SHRINK, CRASH -> -Math.min(ev.count(), workers);
-            };
-            workers += delta;
-            slotsNow += delta * config.slots();
+            t = changes[i][0];
+            slotsNow += changes[i][1] * config.slots();
         }
         long bound = t + (long) Math.ceil(remaining / slotsNow);
         return Math.max(bound, work.criticalPathNanos());

@@ -87,4 +87,93 @@ class SimulatorTest {
                 () -> new Simulator(b.build(), SimConfig.of(1, 1, 1, FAST, 1)));
         assertTrue(e.getMessage().contains("owned by 2 members"), e.getMessage());
     }
+
+    /** {@code c} with a failure timeout of {@code failAfter} and these membership events. */
+    private static SimConfig withFailAfter(SimConfig c, long failAfter, MembershipEvent... events) {
+        return new SimConfig(c.members(), c.slots(), c.window(), c.settings(), c.stealing(), c.network(), failAfter,
+                List.of(events), c.seed());
+    }
+
+    /** 400 tasks of 10 ms, all owned by member 0, on {@code members} members of 2 slots and these events. */
+    private static SimResult fourHundredTasks(int members, long seed, MembershipEvent... events) {
+        return new Simulator(independent(400, 10 * MS, 1024), SimConfig.of(members, 2, 4, FAST, seed)
+                .withEvents(List.of(events))).run();
+    }
+
+    @Test
+    void shrinkingWorkersFinishWhatTheyHoldAndNothingRunsTwice() {
+        SimResult r = fourHundredTasks(4, 3, new MembershipEvent(MembershipEvent.Kind.SHRINK, 50 * MS, 3));
+        assertEquals(400, r.tasks());
+        assertEquals(0, r.reruns(), "a graceful departure loses nothing");
+        assertTrue(r.stolen() > 0, "the workers took tasks before leaving: " + r);
+        assertEquals(4, r.membersEver());
+        // 4,000 ms of work: 8 slots for 50 ms do 400 ms, then member 0's 2 slots the remaining 3,600 ms, were
+        // the workers gone at 50 ms. They leave later, once they have run what they hold (at most a window of 4
+        // tasks of 10 ms on 2 slots each: 3 · 80 ms of slot time), so the bound is somewhat lower.
+        assertTrue(r.lowerBoundNanos() < 50 * MS + 1_800 * MS, r::toString);
+        assertTrue(r.lowerBoundNanos() >= 50 * MS + 1_800 * MS - 3 * 80 * MS / 2, r::toString);
+        assertTrue(r.makespanNanos() >= r.lowerBoundNanos(), r::toString);
+        // Without the departure the same cluster does far better: the shrink really took the workers away.
+        SimResult stay = fourHundredTasks(4, 3);
+        assertTrue(stay.makespanNanos() < r.makespanNanos() / 2, stay + " vs " + r);
+    }
+
+    @Test
+    void aCrashCostsTheFailureTimeoutBeforeTheLostTasksRunAgain() {
+        long crashAt = 50 * MS;
+        SimConfig base = SimConfig.of(4, 2, 4, FAST, 3);
+        MembershipEvent crash = new MembershipEvent(MembershipEvent.Kind.CRASH, crashAt, 3);
+        for (long failAfter : new long[] {3_000 * MS, 5_000 * MS}) {
+            SimResult r = new Simulator(independent(400, 10 * MS, 1024), withFailAfter(base, failAfter, crash)).run();
+            assertTrue(r.reruns() > 0, "the crashed workers held tasks: " + r);
+            // Member 0 is done with the rest by about 1.9 s; the lost tasks start once it notices the crash.
+            assertTrue(r.makespanNanos() >= crashAt + failAfter + 10 * MS, failAfter + ": " + r);
+            assertTrue(r.makespanNanos() < crashAt + failAfter + 1_000 * MS, failAfter + ": " + r);
+        }
+    }
+
+    @Test
+    void joiningWorkersStealWhatRemains() {
+        SimResult r = fourHundredTasks(1, 5, new MembershipEvent(MembershipEvent.Kind.EXPAND, 100 * MS, 3));
+        assertEquals(1, r.members());
+        assertEquals(4, r.membersEver());
+        // Alone until 100 ms, nobody can steal: every moved task moved after the join.
+        assertTrue(r.stolen() > 100, "the joined workers should take much of what remains: " + r);
+        // 4,000 ms of work: 2 slots do 200 ms by the join, then 8 slots the remaining 3,800 ms.
+        assertEquals(100 * MS + 475 * MS, r.lowerBoundNanos());
+        assertTrue(r.makespanNanos() >= r.lowerBoundNanos(), r::toString);
+        assertTrue(r.makespanNanos() < 1_000 * MS, "alone it would take 2,000 ms: " + r);
+    }
+
+    @Test
+    void onlyWorkersLeaveAndTheRestIsANote() {
+        Workload.Builder b = Workload.builder("two owners");
+        int k = b.kernel("k");
+        for (int i = 0; i < 40; i++) {
+            b.task(i % 2, k, MS, 0, new int[0]);
+        }
+        SimConfig c = SimConfig.of(3, 1, 2, FAST, 1).withEvents(List.of(
+                new MembershipEvent(MembershipEvent.Kind.CRASH, MS, 2),
+                new MembershipEvent(MembershipEvent.Kind.SHRINK, 2 * MS, 1)));
+        SimResult r = new Simulator(b.build(), c).run();
+        assertEquals(List.of("crash 2 at 1.00 ms: only 1 workers (members without tasks of their own) were there "
+                + "to go; programs never leave", "shrink 1 at 2.00 ms: only 0 workers (members without tasks of "
+                + "their own) were there to go; programs never leave"), r.notes());
+        assertEquals(40, r.tasks());
+    }
+
+    @Test
+    void eachMessagePaysThePerMessageCost() {
+        Workload w = independent(200, 10 * MS, 1024);
+        long latency = 10_000;
+        for (long perMessage : new long[] {0, MS}) {
+            Network net = Network.flat(latency, 10e9, perMessage);
+            SimResult r = new Simulator(w, SimConfig.of(4, 2, 4, net, 1)).run();
+            // A steal is a request and a reply: two latencies and two fixed costs at least.
+            long roundTrip = 2 * (latency + perMessage);
+            // The histogram answers within 1/64 of the exact value.
+            assertTrue(r.stealLatencyMedianNanos() >= roundTrip - roundTrip / 64, perMessage + ": " + r);
+            assertTrue(r.stealLatencyMedianNanos() < roundTrip + 100_000, perMessage + ": " + r);
+        }
+    }
 }

@@ -1,0 +1,268 @@
+package dev.polygpu.cluster.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.polygpu.runtime.AccessMode;
+import dev.polygpu.runtime.ArrayUse;
+import dev.polygpu.runtime.ElementInfo;
+import dev.polygpu.runtime.ElementKind;
+import dev.polygpu.runtime.trace.ChromeTraceWriter;
+import dev.polygpu.runtime.trace.ScheduleRecorder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.w3c.dom.Document;
+
+/** {@code polygpu simulate} end to end through {@link SimulateCommand#run}, with small sizes. */
+class SimulateCommandTest {
+    @TempDir
+    Path dir;
+
+    /** What the command printed and returned. */
+    private record Run(int status, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + status + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+
+        /** The Markdown table's data rows, split into cells. */
+        List<String[]> rows() {
+            List<String[]> rows = new ArrayList<>();
+            for (String line : out.split("\n")) {
+                if (line.startsWith("| ") && Character.isDigit(line.charAt(2))) {
+                    String[] cells = line.substring(1, line.length() - 1).split("\\|");
+                    for (int i = 0; i < cells.length; i++) {
+                        cells[i] = cells[i].strip();
+                    }
+                    rows.add(cells);
+                }
+            }
+            return rows;
+        }
+    }
+
+    private static Run simulate(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            status = SimulateCommand.run(args, o, e);
+        }
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The CSV's rows as column name → value, in order. */
+    private static List<Map<String, String>> csv(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file);
+        String[] header = lines.getFirst().split(",");
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            // The workload's name is quoted (it has commas); no other column has one.
+            String rest = line.substring(line.lastIndexOf('"') + 2);
+            String[] cells = rest.split(",");
+            assertEquals(header.length - 1, cells.length, line);
+            Map<String, String> row = new HashMap<>();
+            row.put(header[0], line.substring(1, line.lastIndexOf('"')));
+            for (int i = 1; i < header.length; i++) {
+                row.put(header[i], cells[i - 1]);
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private static long number(String cell) {
+        return Long.parseLong(cell.replace(",", ""));
+    }
+
+    private static Document xml(Path file) throws Exception {
+        return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file.toFile());
+    }
+
+    /** A trace of {@code kernels} independent kernels of 2 ms each, each reading its own 64 KB array. */
+    private Path trace(int kernels) throws IOException {
+        ScheduleRecorder recorder = new ScheduleRecorder();
+        for (int i = 0; i < kernels; i++) {
+            long id = i + 1;
+            recorder.submitted(new ElementInfo(id, ElementKind.KERNEL, "k",
+                    List.of(new ArrayUse(100 + i, "a" + i, AccessMode.READ_WRITE, 64 * 1024))), new long[0]);
+            recorder.launched(id, "gpu0", 1, 0);
+            recorder.completed(id, 0, 2_000_000, null);
+        }
+        Path file = dir.resolve("trace.json");
+        new ChromeTraceWriter().write(recorder.snapshot(), file);
+        return file;
+    }
+
+    @Test
+    void aSweepPrintsOneRowPerMemberCountThatAgreesWithTheCsvAndThePlot() throws Exception {
+        Path csv = dir.resolve("out/runs.csv");
+        Path svg = dir.resolve("out/plot.svg");
+        Run r = simulate("--workload=gemm", "--tiles=8", "--members=2,4", "--csv=" + csv, "--plot=" + svg,
+                "--quiet");
+        assertEquals(0, r.status(), r::toString);
+        assertEquals("", r.err(), "--quiet prints nothing on stderr");
+        assertTrue(r.out().contains("| members | tasks | stealing | makespan | lower bound | efficiency | moved |"),
+                r::toString);
+        List<String[]> rows = r.rows();
+        List<Map<String, String>> lines = csv(csv);
+        assertEquals(2, rows.size(), r::toString);
+        assertEquals(2, lines.size());
+        int[] members = {2, 4};
+        for (int i = 0; i < 2; i++) {
+            String[] row = rows.get(i);
+            Map<String, String> line = lines.get(i);
+            assertEquals(members[i], Integer.parseInt(row[0]));
+            assertEquals(members[i], Integer.parseInt(line.get("members")));
+            assertEquals(8 * 8 * 8, number(row[1]), "a gemm of 8 tiles a side has 8³ tasks");
+            assertEquals(8 * 8 * 8, Long.parseLong(line.get("tasks")));
+            assertEquals("yes", row[2]);
+            assertEquals("true", line.get("stealing"));
+            long makespan = Long.parseLong(line.get("makespan_ns"));
+            long lower = Long.parseLong(line.get("lower_bound_ns"));
+            double efficiency = Double.parseDouble(line.get("efficiency"));
+            assertTrue(makespan >= lower, line::toString);
+            assertTrue(lower >= Long.parseLong(line.get("critical_path_ns")), line::toString);
+            assertTrue(lower >= Long.parseLong(line.get("total_work_ns")) / (2L * members[i]), line::toString);
+            assertTrue(efficiency > 0 && efficiency <= 1, line::toString);
+            assertEquals((double) lower / makespan, efficiency, 1e-6);
+            assertEquals(String.format(java.util.Locale.ROOT, "%.1f%%", 100 * efficiency), row[5]);
+            assertEquals(Long.parseLong(line.get("moved")), number(row[6]));
+            assertEquals(Long.parseLong(line.get("requests")), number(row[7]));
+            assertEquals(Long.parseLong(line.get("reruns")), number(row[14]));
+            assertEquals(Units.nanos(makespan), row[3]);
+            assertEquals(Units.nanos(lower), row[4]);
+        }
+        Document plot = xml(svg);
+        assertEquals("svg", plot.getDocumentElement().getTagName());
+        assertEquals(1, plot.getElementsByTagName("polyline").getLength(), "one series: stealing");
+        assertEquals(2, plot.getElementsByTagName("circle").getLength(), "one point per member count");
+    }
+
+    @Test
+    void theBaselineAddsARowWithoutStealingForEachMemberCount() throws Exception {
+        Path csv = dir.resolve("runs.csv");
+        Path svg = dir.resolve("plot.svg");
+        Run r = simulate("--workload=gemm", "--tiles=6", "--members=2,4", "--baseline", "--quiet",
+                "--csv=" + csv, "--plot=" + svg);
+        assertEquals(0, r.status(), r::toString);
+        List<String[]> rows = r.rows();
+        assertEquals(4, rows.size(), r::toString);
+        String[][] expected = {{"2", "no"}, {"2", "yes"}, {"4", "no"}, {"4", "yes"}};
+        for (int i = 0; i < 4; i++) {
+            assertEquals(expected[i][0], rows.get(i)[0], r::toString);
+            assertEquals(expected[i][1], rows.get(i)[2], r::toString);
+            if (expected[i][1].equals("no")) {
+                assertEquals("0", rows.get(i)[6], "nothing moves without stealing");
+                assertEquals("0", rows.get(i)[7], "no request without stealing");
+            }
+        }
+        List<Map<String, String>> lines = csv(csv);
+        assertEquals(List.of("false", "true", "false", "true"), lines.stream().map(l -> l.get("stealing")).toList());
+        assertEquals(2, xml(svg).getElementsByTagName("polyline").getLength(), "stealing and no stealing");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+        "--bogus=1;                     unknown option --bogus",
+        "--bogus;                       --bogus",
+        "--members=0;                   --members",
+        "--members=2,x;                 --members",
+        "--density=2;                   --density",
+        "--window=1 --slots=2;          --window",
+        "--tile-time=bogus;             --tile-time",
+        "--latency=fast;                --latency",
+        "--tile-bytes=3XB;              --tile-bytes",
+        "--expand=abc;                  --expand",
+        "--crash=1s:0;                  --crash",
+        "--workload=nope;               --workload",
+        "--tiles;                       --tiles",
+        "--quiet=maybe;                 --quiet",
+        "gemm;                          'gemm'",
+    })
+    void badArgumentsExit2NamingTheOption(String args, String named) {
+        Run r = simulate(args.split(" "));
+        assertEquals(2, r.status(), r::toString);
+        assertTrue(r.err().startsWith("polygpu simulate: "), r::toString);
+        assertTrue(r.err().contains(named), r::toString);
+        assertFalse(r.err().contains("\tat "), r::toString);
+        assertEquals("", r.out(), "nothing is simulated");
+    }
+
+    @Test
+    void aMissingTraceIsAnErrorNamingThePath() {
+        Path missing = dir.resolve("does/not/exist.json");
+        Run r = simulate("--workload=trace:" + missing, "--members=2", "--quiet");
+        assertEquals(1, r.status(), r::toString);
+        assertTrue(r.err().contains("could not read the trace " + missing + ": no such file"), r::toString);
+        assertFalse(r.err().contains("\tat "), r::toString);
+    }
+
+    @Test
+    void aFileThatIsNotATraceExits2NamingIt() throws IOException {
+        Path notATrace = Files.writeString(dir.resolve("notes.json"), "{\"hello\": 1}");
+        Run r = simulate("--workload=trace:" + notATrace, "--members=2", "--quiet");
+        assertEquals(2, r.status(), r::toString);
+        assertTrue(r.err().contains(notATrace.toString()), r::toString);
+        assertTrue(r.err().contains("traceEvents"), r::toString);
+    }
+
+    @Test
+    void helpPrintsTheUsage() {
+        Run r = simulate("--members=2", "--help");
+        assertEquals(0, r.status(), r::toString);
+        assertTrue(r.out().startsWith("usage: polygpu simulate [options]"), r::toString);
+        for (String option : List.of("--workload=", "--members=", "--baseline", "--crash=", "--csv=", "--plot=")) {
+            assertTrue(r.out().contains(option), option);
+        }
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void progressGoesToStderrUnlessQuiet() {
+        Run r = simulate("--workload=gemm", "--tiles=4", "--members=2");
+        assertEquals(0, r.status(), r::toString);
+        assertTrue(r.err().contains("simulating gemm"), r::toString);
+        assertEquals(1, r.rows().size(), r::toString);
+    }
+
+    @Test
+    void aTraceReplayedOnMoreMembersThanCopiesHasWorkersThatStealAndCrash() throws IOException {
+        Path trace = trace(40);
+        Run r = simulate("--workload=trace:" + trace, "--copies=1", "--members=4", "--crash=5ms:5",
+                "--fail-after=50ms", "--latency=1us", "--per-message=0", "--quiet");
+        assertEquals(0, r.status(), r::toString);
+        List<String[]> rows = r.rows();
+        assertEquals(1, rows.size(), r::toString);
+        assertEquals(40, number(rows.getFirst()[1]));
+        // One owner, three workers: they steal in the first 5 ms, then all three crash while holding tasks.
+        assertTrue(number(rows.getFirst()[6]) > 0, r::toString);
+        assertTrue(number(rows.getFirst()[14]) > 0, "the crashed workers' tasks run again: " + r);
+        assertTrue(r.out().contains("note: crash 5 at 5.00 ms: only 3 workers (members without tasks of their own) "
+                + "were there to go"), r::toString);
+    }
+
+    @Test
+    void aCrashWithoutWorkersIsANoteNotAFailure() throws IOException {
+        Path trace = trace(8);
+        Run r = simulate("--workload=trace:" + trace, "--copies=2", "--members=2", "--crash=1ms:1", "--quiet");
+        assertEquals(0, r.status(), r::toString);
+        assertEquals("0", r.rows().getFirst()[14], "nobody crashed, nothing reran");
+        assertTrue(r.out().contains("note: crash 1 at 1.00 ms: only 0 workers"), r::toString);
+    }
+}
