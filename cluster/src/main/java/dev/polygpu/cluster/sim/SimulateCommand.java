@@ -23,12 +23,12 @@ public final class SimulateCommand {
             makespan against the lower bound max(total work / slots, critical path) for each member count.
 
             workload
-              --workload=bspgemm|bspgemm-chains|gemm|cholesky|trace:FILE
+              --workload=bspgemm|bspgemm-tiles|gemm|cholesky|trace:FILE
                                      bspgemm (default): imbalanced block-sparse GEMM (PaRSEC's BSpGEMM), one
-                                     independent kernel per C tile as bench/cluster runs it; bspgemm-chains:
-                                     one kernel per tile product, chained per C tile; gemm: dense, balanced,
-                                     chained; cholesky: tiled Cholesky DAG; trace:FILE: a DAG replayed from a
-                                     Chrome trace the scheduler wrote
+                                     kernel per tile product, chained per C tile; bspgemm-tiles: one
+                                     independent kernel per C tile, as bench/cluster runs it; gemm: dense,
+                                     balanced, chained; cholesky: tiled Cholesky DAG; trace:FILE: a DAG
+                                     replayed from a Chrome trace the scheduler wrote
               --tasks=N              about how many tasks (default 1000000; sets --tiles)
               --tiles=N              tiles per side of the matrices (overrides --tasks)
               --density=F            bspgemm: mean share of nonzero tiles of A (default 0.125)
@@ -39,6 +39,9 @@ public final class SimulateCommand {
               --tile-bytes=SIZE      a tile's size (default 64KB: 128 x 128 floats)
               --copies=N             trace: replay the DAG N times, copy c owned by member c mod members
                                      (default 1: everything owned by member 0)
+              --trace-slots=N        trace: the recording device ran N kernels at once; a kernel's duration is
+                                     then its time on the device, not its whole slice (launch to end), which
+                                     also holds its wait behind the others (default: the slice)
               --seed=N               seed of the workload and of every random choice (default 1)
 
             cluster
@@ -79,6 +82,7 @@ public final class SimulateCommand {
         Distribution tileTime = Distribution.parseDuration("lognormal:2ms:0.5");
         long tileBytes = 64 * 1024;
         int copies = 1;
+        int traceSlots;
         long seed = 1;
         List<Integer> members = List.of(16, 64, 256, 1024);
         int slots = 2;
@@ -184,6 +188,7 @@ public final class SimulateCommand {
             case "tile-time" -> o.tileTime = Distribution.parseDuration(value);
             case "tile-bytes" -> o.tileBytes = Specs.bytes(value);
             case "copies" -> o.copies = positive(name, value);
+            case "trace-slots" -> o.traceSlots = positive(name, value);
             case "seed" -> o.seed = parseLong(name, value);
             case "members" -> o.members = memberList(value);
             case "slots" -> o.slots = positive(name, value);
@@ -283,10 +288,10 @@ public final class SimulateCommand {
     private static Workload workload(Options o, int members, PrintStream err) throws IOException {
         long started = System.nanoTime();
         Workload w = switch (o.workload) {
-            case "bspgemm" -> Workloads.blockSparseTiles(o.tiles > 0 ? o.tiles
+            case "bspgemm-tiles" -> Workloads.blockSparseTiles(o.tiles > 0 ? o.tiles
                     : Math.max(1, (int) Math.round(Math.sqrt(o.tasks))), o.density, o.skew, members, o.tileTime,
                     o.tileBytes, o.seed);
-            case "bspgemm-chains" -> Workloads.blockSparseGemm(o.tiles > 0 ? o.tiles
+            case "bspgemm" -> Workloads.blockSparseGemm(o.tiles > 0 ? o.tiles
                     : Math.max(2, (int) Math.round(Math.cbrt(o.tasks / o.density))), o.density, o.skew, members,
                     o.tileTime, o.tileBytes, o.seed);
             case "gemm" -> Workloads.denseGemm(o.tiles > 0 ? o.tiles : Math.max(1, (int) Math.round(
@@ -294,7 +299,7 @@ public final class SimulateCommand {
             case "cholesky" -> Workloads.cholesky(o.tiles > 0 ? o.tiles : Math.max(1, (int) Math.round(
                     Math.cbrt(6.0 * o.tasks))), members, o.tileTime, o.tileBytes, o.seed);
             default -> trace(Path.of(o.workload.substring("trace:".length())), o.copies,
-                    Math.min(members, o.copies));
+                    Math.min(members, o.copies), o.traceSlots);
         };
         if (!o.quiet) {
             err.printf(Locale.ROOT, "built %s in %.1f s%n", w, (System.nanoTime() - started) / 1e9);
@@ -302,9 +307,9 @@ public final class SimulateCommand {
         return w;
     }
 
-    private static Workload trace(Path file, int copies, int owners) throws IOException {
+    private static Workload trace(Path file, int copies, int owners, int deviceSlots) throws IOException {
         try {
-            return TraceReplay.read(file, copies, owners);
+            return TraceReplay.read(file, copies, owners, deviceSlots);
         } catch (IOException e) {
             // A NoSuchFileException's message is the bare path.
             throw new IOException("could not read the trace " + file + ": " + (e instanceof NoSuchFileException
@@ -401,13 +406,13 @@ public final class SimulateCommand {
     // ---- argument checks ------------------------------------------------------------------------------------
 
     private static String workloadKind(String value) {
-        if (List.of("bspgemm", "bspgemm-chains", "gemm", "cholesky").contains(value)) {
+        if (List.of("bspgemm", "bspgemm-tiles", "gemm", "cholesky").contains(value)) {
             return value;
         }
         if (value.startsWith("trace:") && value.length() > "trace:".length()) {
             return value;
         }
-        throw new IllegalArgumentException("--workload must be bspgemm, bspgemm-chains, gemm, cholesky or trace:FILE, "
+        throw new IllegalArgumentException("--workload must be bspgemm, bspgemm-tiles, gemm, cholesky or trace:FILE, "
                 + "got '" + value
                 + "'");
     }

@@ -80,10 +80,32 @@ public final class TraceReplay {
      *         what was expected there, if it is not such a trace or has no completed kernel
      */
     public static Workload read(Path file, int copies, int owners) throws IOException {
+        return read(file, copies, owners, 0);
+    }
+
+    /**
+     * {@link #read(Path, int, int)}, with kernel durations taken as the time each kernel ran on a device that
+     * runs {@code deviceSlots} kernels at once, instead of its slice's length.
+     *
+     * <p>A slice lasts from the kernel's launch on its stream to its completion, and a scheduler keeps more
+     * kernels on its streams (its window) than the device runs at once, so a slice also holds the time a kernel
+     * waited for the device. With {@code deviceSlots > 0} that wait is taken out: the kernels of each device
+     * process, in launch order, are taken to start when launched or when the earliest of the
+     * {@code deviceSlots} kernels before them ended (first come, first served, as the CPU device runs blocks),
+     * and run until their recorded end. Moved elements (timed on the member that ran them) are kept as they
+     * are.
+     *
+     * @param deviceSlots kernels the recording device ran at once; 0 keeps the slices' lengths
+     * @throws IllegalArgumentException also if {@code deviceSlots} is negative
+     */
+    public static Workload read(Path file, int copies, int owners, int deviceSlots) throws IOException {
         Objects.requireNonNull(file, "file");
         checkCounts(copies, owners);
+        if (deviceSlots < 0) {
+            throw new IllegalArgumentException("deviceSlots must be >= 0, was " + deviceSlots);
+        }
         String text = Files.readString(file);
-        return replay(text, file.toString(), copies, owners);
+        return replay(text, file.toString(), copies, owners, deviceSlots);
     }
 
     /**
@@ -92,8 +114,12 @@ public final class TraceReplay {
      * @throws IllegalArgumentException as {@link #read(Path, int, int)} does
      */
     static Workload replay(String text, String source, int copies, int owners) {
+        return replay(text, source, copies, owners, 0);
+    }
+
+    static Workload replay(String text, String source, int copies, int owners, int deviceSlots) {
         checkCounts(copies, owners);
-        Template template = Template.of(text, source);
+        Template template = Template.of(text, source, deviceSlots);
         if ((long) template.tasks.size() * copies > Workloads.MAX_TASKS) {
             throw new IllegalArgumentException(copies + " copies of the " + template.tasks.size() + " kernels of "
                     + source + " exceed the " + Workloads.MAX_TASKS + " tasks a workload may have");
@@ -138,8 +164,8 @@ public final class TraceReplay {
     }
 
     /** One complete event, as read. */
-    private record Slice(long id, String name, ElementKind kind, long durationNanos, long pid, long[] parents,
-            List<Use> arrays) {
+    private record Slice(long id, String name, ElementKind kind, long durationNanos, long startNanos, long pid,
+            long[] parents, List<Use> arrays) {
     }
 
     /** One array of a slice's {@code args.arrays}. */
@@ -151,7 +177,7 @@ public final class TraceReplay {
         final List<Task> tasks = new ArrayList<>();
         long[] arrayBytes = new long[0];
 
-        static Template of(String text, String source) {
+        static Template of(String text, String source, int deviceSlots) {
             JsonReader json = new JsonReader(text, source);
             Map<Long, String> processNames = new HashMap<>();
             Map<Long, List<Slice>> slicesById = new TreeMap<>();
@@ -186,14 +212,16 @@ public final class TraceReplay {
                 throw json.error(0, "expected an object with a traceEvents array (a Chrome trace), found none");
             }
             Template template = new Template();
-            template.build(slicesById, processNames);
+            template.build(slicesById, processNames, deviceSlots);
             if (template.tasks.isEmpty()) {
                 throw json.error(0, "expected at least one completed KERNEL element, found none");
             }
             return template;
         }
 
-        private void build(Map<Long, List<Slice>> slicesById, Map<Long, String> processNames) {
+        private void build(Map<Long, List<Slice>> slicesById, Map<Long, String> processNames, int deviceSlots) {
+            Map<Long, Long> runNanos = deviceSlots > 0 ? deviceRunTimes(slicesById, processNames, deviceSlots)
+                    : Map.of();
             Map<Long, Integer> taskOf = new HashMap<>();
             Map<Long, int[]> contracted = new HashMap<>();
             Map<Long, Integer> arrayOf = new HashMap<>();
@@ -239,9 +267,43 @@ public final class TraceReplay {
                 }
                 int[] reads = read.stream().mapToInt(Integer::intValue).toArray();
                 taskOf.put(slice.id, tasks.size());
-                tasks.add(new Task(slice.name, slice.durationNanos, output, reads, parentTasks));
+                tasks.add(new Task(slice.name, runNanos.getOrDefault(slice.id, slice.durationNanos), output, reads,
+                        parentTasks));
             }
             arrayBytes = sizes.stream().mapToLong(Long::longValue).toArray();
+        }
+
+        /**
+         * Each local kernel's run time on a device of {@code slots} concurrent kernels, first come first served
+         * by launch time (see {@link TraceReplay#read(Path, int, int, int)}): start = max(launch, the earliest
+         * end among the {@code slots} kernels started before it), run time = end - start.
+         */
+        private static Map<Long, Long> deviceRunTimes(Map<Long, List<Slice>> slicesById,
+                Map<Long, String> processNames, int slots) {
+            Map<Long, List<Slice>> byDevice = new TreeMap<>();
+            for (List<Slice> slices : slicesById.values()) {
+                Slice slice = chosen(slices, processNames);
+                if (slice.kind == ElementKind.KERNEL
+                        && !processNames.getOrDefault(slice.pid, "").startsWith(MEMBER_PROCESS)) {
+                    byDevice.computeIfAbsent(slice.pid, pid -> new ArrayList<>()).add(slice);
+                }
+            }
+            Map<Long, Long> run = new HashMap<>();
+            for (List<Slice> kernels : byDevice.values()) {
+                kernels.sort((a, b) -> a.startNanos != b.startNanos ? Long.compare(a.startNanos, b.startNanos)
+                        : Long.compare(a.id, b.id));
+                java.util.PriorityQueue<Long> ends = new java.util.PriorityQueue<>();
+                for (Slice k : kernels) {
+                    long end = k.startNanos + k.durationNanos;
+                    long start = k.startNanos;
+                    if (ends.size() == slots) {
+                        start = Math.max(start, ends.poll());
+                    }
+                    ends.add(end);
+                    run.put(k.id, Math.max(0, end - Math.min(start, end)));
+                }
+            }
+            return run;
         }
 
         /** The slice that gives an element's duration: the one on a member's process, else the shortest. */
@@ -303,25 +365,26 @@ public final class TraceReplay {
             }
             uses.add(new Use(integer(array, "id", where), mode, bytes));
         }
-        return new Slice(id, text(event, "name", where), kind, durationNanos(event, where),
-                integer(event, "pid", where), parents, uses);
+        return new Slice(id, text(event, "name", where), kind, nanos(event, "dur", where),
+                event.containsKey("ts") ? nanos(event, "ts", where) : 0, integer(event, "pid", where), parents,
+                uses);
     }
 
-    /** The event's {@code dur}, microseconds with up to three decimals, in nanoseconds. */
-    private static long durationNanos(Map<?, ?> event, Where where) {
-        Object dur = event.get("dur");
-        BigDecimal micros = switch (dur) {
+    /** The event's {@code field} ({@code dur} or {@code ts}), microseconds with up to three decimals, in ns. */
+    private static long nanos(Map<?, ?> event, String field, Where where) {
+        Object value = event.get(field);
+        BigDecimal micros = switch (value) {
             case Long whole -> BigDecimal.valueOf(whole);
             case BigDecimal exact -> exact;
-            case null, default -> throw where.error("dur must be a number of microseconds, found " + dur);
+            case null, default -> throw where.error(field + " must be a number of microseconds, found " + value);
         };
         if (micros.signum() < 0) {
-            throw where.error("dur must be >= 0, was " + micros);
+            throw where.error(field + " must be >= 0, was " + micros);
         }
         try {
             return micros.movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValueExact();
         } catch (ArithmeticException e) {
-            throw where.error("dur " + micros + " µs does not fit in a long of nanoseconds");
+            throw where.error(field + " " + micros + " µs does not fit in a long of nanoseconds");
         }
     }
 

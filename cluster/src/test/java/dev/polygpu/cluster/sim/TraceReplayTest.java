@@ -122,6 +122,34 @@ class TraceReplayTest {
         return "{\"traceEvents\":[\n" + String.join(",\n", events) + "\n]}\n";
     }
 
+    private static String kernel(long id, long tsMicros, long durMicros) {
+        return "{\"name\":\"k\",\"ph\":\"X\",\"ts\":" + tsMicros + ",\"dur\":" + durMicros
+                + ",\"pid\":1,\"tid\":1,\"args\":{\"id\":" + id + ",\"kind\":\"KERNEL\",\"parents\":[],"
+                + "\"arrays\":[]}}";
+    }
+
+    @Test
+    void deviceSlotsTakeTheWaitForTheDeviceOutOfEachSlice() {
+        // Launched at 0, 0 and 5 µs; ended at 10, 25 and 45 µs.
+        String text = trace(kernel(1, 0, 10), kernel(2, 0, 25), kernel(3, 5, 40));
+        Workload asRecorded = TraceReplay.replay(text, "t", 1, 1, 0);
+        assertEquals(List.of(10_000L, 25_000L, 40_000L), durations(asRecorded));
+        // One at a time: the second starts when the first ends (10), the third when the second ends (25).
+        Workload oneSlot = TraceReplay.replay(text, "t", 1, 1, 1);
+        assertEquals(List.of(10_000L, 15_000L, 20_000L), durations(oneSlot));
+        // Two at a time: the first two start at once; the third when the first of them ends (10).
+        Workload twoSlots = TraceReplay.replay(text, "t", 1, 1, 2);
+        assertEquals(List.of(10_000L, 25_000L, 35_000L), durations(twoSlots));
+    }
+
+    private static List<Long> durations(Workload w) {
+        List<Long> out = new java.util.ArrayList<>();
+        for (int t = 0; t < w.tasks(); t++) {
+            out.add(w.durationNanos(t));
+        }
+        return out;
+    }
+
     @Test
     void anArrayWithoutBytesCountsAsZeroAndOtherEventsAreSkipped() {
         String text = trace(

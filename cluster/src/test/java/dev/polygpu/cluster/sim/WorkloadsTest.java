@@ -82,6 +82,33 @@ class WorkloadsTest {
     }
 
     @Test
+    void blockSparseTilesIsOneIndependentTaskPerCTile() {
+        // 3 × 3 tiles, A dense: every row has 3 products of 100 ns; 2 owners by row blocks, row i to
+        // floor(2i / 3): rows 0 and 1 to member 0, row 2 to member 1.
+        Workload w = Workloads.blockSparseTiles(3, 1.0, 0, 2, HUNDRED, 64, SEED);
+        assertEquals(9, w.tasks());
+        for (int t = 0; t < 9; t++) {
+            assertEquals(0, w.parentCount(t), "independent");
+            assertEquals(300, w.durationNanos(t), "3 products of 100 ns");
+            assertEquals(64, w.outputBytes(t));
+            assertEquals(2 * 3 * 64, w.inputBytes(t), "A's packed row and the 3 tiles of B it needs");
+            assertEquals(t / 3 == 2 ? 1 : 0, w.owner(t), "row " + t / 3);
+        }
+        assertEquals(w.input(0, 0), w.input(1, 0), "the row's tasks share A's packed row");
+        assertNotEquals(w.input(0, 1), w.input(1, 1), "each task has its own tiles of B");
+        // Skewed rows: the rows' task durations differ, and more tasks than before never change the count rule.
+        Workload skewed = Workloads.blockSparseTiles(40, 0.25, 1.0, 4, HUNDRED, 64, SEED);
+        assertEquals(1600, skewed.tasks());
+        long least = Long.MAX_VALUE;
+        long most = 0;
+        for (int t = 0; t < skewed.tasks(); t++) {
+            least = Math.min(least, skewed.durationNanos(t));
+            most = Math.max(most, skewed.durationNanos(t));
+        }
+        assertTrue(most >= 4 * least, "rows differ: " + least + " .. " + most);
+    }
+
+    @Test
     void blockSparseTaskCountsFollowTheDensity() {
         double[][] table = {
             // tiles, density, skew
