@@ -79,16 +79,7 @@ public final class Workloads {
     public static Workload blockSparseGemm(int tiles, double density, double skew, int owners,
             Distribution tileTime, long tileBytes, long seed) {
         checkCommon(tiles, owners, tileTime, tileBytes);
-        if (!(density > 0 && density <= 1)) {
-            throw new IllegalArgumentException("density must be in (0, 1], was " + density);
-        }
-        if (!(skew >= 0 && Double.isFinite(skew))) {
-            throw new IllegalArgumentException("skew must be finite and >= 0, was " + skew);
-        }
-        if (owners > (long) tiles * tiles) {
-            throw new IllegalArgumentException("owners must be at most tiles² = " + (long) tiles * tiles
-                    + " (one C tile each at least), was " + owners);
-        }
+        checkSparse(tiles, density, skew, owners);
         long nonzeros = sparseNonzeros(tiles, density);
         checkTaskCount(nonzeros * tiles);
         RandomGenerator rnd = random(seed);
@@ -132,6 +123,20 @@ public final class Workloads {
         return b.build();
     }
 
+    /** The checks both block-sparse workloads make of their own arguments. */
+    private static void checkSparse(int tiles, double density, double skew, int owners) {
+        if (!(density > 0 && density <= 1)) {
+            throw new IllegalArgumentException("density must be in (0, 1], was " + density);
+        }
+        if (!(skew >= 0 && Double.isFinite(skew))) {
+            throw new IllegalArgumentException("skew must be finite and >= 0, was " + skew);
+        }
+        if (owners > (long) tiles * tiles) {
+            throw new IllegalArgumentException("owners must be at most tiles² = " + (long) tiles * tiles
+                    + " (one C tile each at least), was " + owners);
+        }
+    }
+
     /**
      * The owner of C(i,j) when rows go to owners in contiguous blocks: row {@code i} to
      * {@code floor(i · owners / tiles)}, or, with more owners than rows, C's tiles in row-major order to
@@ -171,16 +176,7 @@ public final class Workloads {
     public static Workload blockSparseTiles(int tiles, double density, double skew, int owners,
             Distribution productTime, long tileBytes, long seed) {
         checkCommon(tiles, owners, productTime, tileBytes);
-        if (!(density > 0 && density <= 1)) {
-            throw new IllegalArgumentException("density must be in (0, 1], was " + density);
-        }
-        if (!(skew >= 0 && Double.isFinite(skew))) {
-            throw new IllegalArgumentException("skew must be finite and >= 0, was " + skew);
-        }
-        if (owners > (long) tiles * tiles) {
-            throw new IllegalArgumentException("owners must be at most tiles² = " + (long) tiles * tiles
-                    + " (one C tile each at least), was " + owners);
-        }
+        checkSparse(tiles, density, skew, owners);
         checkTaskCount((long) tiles * tiles);
         RandomGenerator rnd = random(seed);
         int[] rowCounts = rowCounts(tiles, sparseNonzeros(tiles, density), skew, rnd);
