@@ -1,6 +1,6 @@
 """Drives a polygpu kernel over the Jupyter protocol with jupyter_client and prints a JSON transcript.
 
-Usage: python3 protocol_check.py KERNEL_NAME
+Usage: python3 protocol_check.py KERNEL_NAME TRANSCRIPT.json
 The kernelspec must be findable (JUPYTER_PATH). For each step the transcript holds the request, the reply's
 content and the IOPub messages of that request up to its idle status; the Java test asserts on it.
 """
@@ -93,7 +93,8 @@ def main():
         kc.stop_channels()
     finally:
         km.shutdown_kernel(now=False)
-    json.dump(transcript, sys.stdout, indent=1)
+    with open(sys.argv[2], "w") as out:
+        json.dump(transcript, out, indent=1)
 
 
 if __name__ == "__main__":
