@@ -25,18 +25,18 @@ class SvgWritersTest {
     private final ScheduleRecorder recorder = new ScheduleRecorder();
     private final SyntheticSchedule schedule = new SyntheticSchedule(recorder);
 
-    /** host write → square (stream 1) → {left (stream 1), copy (stream 2)} → join (fails) → host read. */
-    private void diamond() {
-        long x = schedule.array("x");
-        long y = schedule.array("y");
-        long z = schedule.array("z");
-        long w = schedule.array("w");
-        schedule.element(ElementKind.HOST_WRITE, "").writes(x).takes(5).submit();
-        schedule.kernel("square").readsWrites(x).on(1).takes(100).submit();
-        schedule.kernel("left").reads(x).writes(y).on(1).takes(40).submit();
-        schedule.element(ElementKind.COPY, "").reads(x).writes(z).on(2).takes(30).submit();
-        schedule.kernel("join<a&b>").reads(y, z).writes(w).on(3).takes(20).fails("fault in \"join\"").submit();
-        schedule.element(ElementKind.HOST_READ, "result").reads(w).takes(5).submit();
+    /** A fork-join: a host write, three branches on streams 1 to 3 reading it, a join (fails), a host read. */
+    private void forkJoin() {
+        long source = schedule.array("source");
+        long[] branches = {schedule.array("b0"), schedule.array("b1"), schedule.array("b2")};
+        long result = schedule.array("result");
+        schedule.element(ElementKind.HOST_WRITE, "").writes(source).takes(5).submit();
+        for (int k = 0; k < branches.length; k++) {
+            schedule.kernel("branch" + k).reads(source).writes(branches[k]).on(k + 1).takes(40 + 30 * k).submit();
+        }
+        schedule.kernel("join<a&b>").reads(branches).writes(result).on(1).takes(20).fails("fault in \"join\"")
+                .submit();
+        schedule.element(ElementKind.HOST_READ, "read result").reads(result).takes(5).submit();
     }
 
     private static Document parse(String svg) throws Exception {
@@ -84,7 +84,7 @@ class SvgWritersTest {
 
     @Test
     void dagHasOneBoxPerElementOneArrowPerDependencyAndChildrenBelowParents() throws Exception {
-        diamond();
+        forkJoin();
         RecordedDag dag = recorder.snapshot();
         Document d = parse(new SvgDagWriter().export(dag));
         Map<Long, Element> boxes = groupsById(d);
@@ -96,10 +96,10 @@ class SvgWritersTest {
                     "#" + dep.childId() + " is drawn below its parent #" + dep.parentId());
         }
         assertEquals(Svg.FAILED_FILL, rect(boxes.get(5L)).getAttribute("fill"));
-        assertEquals(Svg.streamFill(2), rect(boxes.get(4L)).getAttribute("fill"));
+        assertEquals(Svg.streamFill(2), rect(boxes.get(3L)).getAttribute("fill"));
         assertEquals(Svg.HOST_FILL, rect(boxes.get(1L)).getAttribute("fill"));
         String text = boxes.get(5L).getTextContent();
-        assertTrue(text.contains("join<a&b>") && text.contains("#5 · stream 3"), text);
+        assertTrue(text.contains("join<a&b>") && text.contains("#5 · stream 1"), text);
         assertTrue(text.contains("failed: fault in \"join\""), text);
         assertTrue(d.getDocumentElement().getTextContent().contains("6 computations, "
                 + dag.dependencies().size() + " dependencies"));
@@ -136,7 +136,7 @@ class SvgWritersTest {
 
     @Test
     void onlyTheLastElementsAreDrawnPastTheLimit() throws Exception {
-        diamond();
+        forkJoin();
         Document d = parse(new SvgDagWriter().maxElements(4).export(recorder.snapshot()));
         assertEquals(Set.of(3L, 4L, 5L, 6L), groupsById(d).keySet());
         assertTrue(d.getDocumentElement().getTextContent().contains("(the first 2 are not drawn)"));
@@ -160,7 +160,7 @@ class SvgWritersTest {
 
     @Test
     void timelineHasOneBarPerCompletedElementOnItsStreamsRow() throws Exception {
-        diamond();
+        forkJoin();
         recorder.submitted(new ElementInfo(99, ElementKind.KERNEL, "pending", List.of()), new long[0]);
         Document d = parse(new SvgTimelineWriter().export(recorder.snapshot()));
         Map<Long, Element> bars = groupsById(d);
@@ -174,13 +174,14 @@ class SvgWritersTest {
         }
         assertTrue(rows.containsAll(List.of("host", "cpu0 · stream 1", "cpu0 · stream 2", "cpu0 · stream 3")),
                 rows.toString());
-        // square (100 µs) ends before left starts on the same stream: the same row, later and narrower
-        Element square = rect(bars.get(2L));
-        Element left = rect(bars.get(3L));
-        assertEquals(attr(square, "y"), attr(left, "y"));
-        assertTrue(attr(left, "x") >= attr(square, "x") + attr(square, "width") - 0.1);
-        assertEquals(2.5, attr(square, "width") / attr(left, "width"), 0.05);
-        assertTrue(attr(rect(bars.get(4L)), "y") != attr(square, "y"), "the copy is on stream 2's row");
+        // branch0 (40 µs) and the join (20 µs) share stream 1's row; the join starts after the longest branch
+        Element branch0 = rect(bars.get(2L));
+        Element join = rect(bars.get(5L));
+        Element branch2 = rect(bars.get(4L));
+        assertEquals(attr(branch0, "y"), attr(join, "y"));
+        assertTrue(attr(join, "x") >= attr(branch2, "x") + attr(branch2, "width") - 0.1);
+        assertEquals(2.0, attr(branch0, "width") / attr(join, "width"), 0.05);
+        assertTrue(attr(branch2, "y") != attr(branch0, "y"), "branch2 is on stream 3's row");
     }
 
     @Test
@@ -203,7 +204,7 @@ class SvgWritersTest {
 
     @Test
     void clearForgetsWhatWasRecorded() {
-        diamond();
+        forkJoin();
         recorder.clear();
         assertEquals(0, recorder.snapshot().size());
         long a = schedule.array("a");
