@@ -170,15 +170,27 @@ public final class PolygpuKernel extends BaseKernel {
             }
             env.defer().reply(new ExecuteReply(count, Collections.emptyMap()));
         } catch (CellError e) {
-            out.detach();
-            err.detach();
-            env.publish(new PublishError(e.name, e.value, e.traceback));
-            ErrorReply reply = new ErrorReply(e.name, e.value, e.traceback);
-            reply.setExecutionCount(count);
-            env.defer().replyError(ExecuteReply.MESSAGE_TYPE.error(), reply);
+            replyError(env, count, e);
+        } catch (RuntimeException e) {
+            // the kernel's own failure (not the guest's): still a reply, or the client waits for ever
+            List<String> tb = new ArrayList<>();
+            tb.add("polygpu kernel: internal error (please report it): " + e);
+            for (StackTraceElement f : e.getStackTrace()) {
+                tb.add("    at " + f);
+            }
+            replyError(env, count, new CellError("InternalError", String.valueOf(e.getMessage()), tb));
         } finally {
             cellEnv = null;
         }
+    }
+
+    private void replyError(ShellReplyEnvironment env, int count, CellError e) {
+        out.detach();
+        err.detach();
+        env.publish(new PublishError(e.name, e.value, e.traceback));
+        ErrorReply reply = new ErrorReply(e.name, e.value, e.traceback);
+        reply.setExecutionCount(count);
+        env.defer().replyError(ExecuteReply.MESSAGE_TYPE.error(), reply);
     }
 
     /** A cell that failed, as Jupyter reports it. */
@@ -323,6 +335,8 @@ public final class PolygpuKernel extends BaseKernel {
     @Override
     public void onShutdown(boolean isRestarting) {
         log.println("polygpu notebook kernel: shutting down" + (isRestarting ? " for a restart" : ""));
+        // a running cell would keep the shell thread, and so the process, from ending
+        interrupt();
     }
 
     /** Shows {@code data} in the running cell, after the output printed before it. */
