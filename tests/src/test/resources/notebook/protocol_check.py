@@ -87,6 +87,7 @@ def main():
             lambda: execute(kc, "%%time\nimport sys\nprint('to stderr', file=sys.stderr)\nsum(range(1000))"),
             lambda: complete(kc, "cu.buil"),
             lambda: complete(kc, "%%js\nCU.cudaDevice"),
+            lambda: execute(kc, "%%js\nvar p = polygpu.progress(3, 'steps');\nfor (let i = 0; i < 3; i++) p.step();"),
         ]
         for step in steps:
             transcript.append(step())

@@ -196,6 +196,8 @@ class NotebookTest {
             assertTrue(texts.toString().contains(e), sample.path() + ": no output with '" + e + "' in\n" + texts);
         }
         if (sample.path().endsWith("getting_started.ipynb")) {
+            // the progress bar was redrawn in place, not shown again at each step
+            assertTrue(!texts.toString().contains(" 0/20 (0%)"), texts.toString());
             String trace = Files.readString(work.resolve("polygpu-timeline.json"));
             assertTrue(trace.startsWith("{\"traceEvents\":[") && trace.contains("\"name\":\"diff_sum\""), trace);
         }
@@ -246,7 +248,7 @@ class NotebookTest {
         JsonArray transcript = JsonParser.parseString(Files.readString(json)).getAsJsonArray();
         List<JsonObject> steps = new ArrayList<>();
         transcript.forEach(s -> steps.add(s.getAsJsonObject()));
-        assertEquals(17, steps.size(), out);
+        assertEquals(18, steps.size(), out);
 
         // an array made in Python is the same array in JavaScript, and back
         assertEquals("DeviceArray(float, 8)[0.0, 1.5, 3.0, 4.5, 6.0, 7.5, 9.0, 10.5]", result(steps.get(0)));
@@ -296,5 +298,15 @@ class NotebookTest {
         assertEquals("%%js\nCU.cudaDevice".length(),
                 steps.get(16).getAsJsonObject("reply").get("cursor_end").getAsInt());
         assertEquals("%%js\nCU.".length(), steps.get(16).getAsJsonObject("reply").get("cursor_start").getAsInt());
+
+        // a progress bar is one display, redrawn in place: update_display_data with its display id
+        List<JsonObject> shown = messages(steps.get(17), "display_data");
+        List<JsonObject> updates = messages(steps.get(17), "update_display_data");
+        assertEquals(1, shown.size(), steps.get(17).toString());
+        assertTrue(!updates.isEmpty(), steps.get(17).toString());
+        String id = shown.get(0).getAsJsonObject("transient").get("display_id").getAsString();
+        JsonObject last = updates.get(updates.size() - 1);
+        assertEquals(id, last.getAsJsonObject("transient").get("display_id").getAsString());
+        assertTrue(last.getAsJsonObject("data").get("text/plain").getAsString().endsWith("3/3 (100%)"), last.toString());
     }
 }
