@@ -88,6 +88,7 @@ def main():
             lambda: complete(kc, "cu.buil"),
             lambda: complete(kc, "%%js\nCU.cudaDevice"),
             lambda: execute(kc, "%%js\nvar p = polygpu.progress(3, 'steps');\nfor (let i = 0; i < 3; i++) p.step();"),
+            lambda: execute(kc, "y[0]"),
         ]
         for step in steps:
             transcript.append(step())

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
@@ -171,6 +173,54 @@ class GrLanguageTest {
                     .contains("Expected 1 argument(s) but got 0"));
             assertTrue(assertThrows(IllegalArgumentException.class, () -> schedule.execute(3)).getMessage()
                     .contains("argument 1 (format) must be a string"));
+        }
+    }
+
+    /**
+     * Runs {@code wait} (a host wait for a kernel that naps 3 s) on a thread of its own, interrupts the context
+     * once that thread blocks, and returns what the wait threw. A wait the interrupt could not end would make
+     * {@code interrupt} time out after 2 s, before the kernel ends.
+     */
+    private static PolyglotException interruptWhileWaiting(Context c, Runnable wait) throws Exception {
+        CompletableFuture<PolyglotException> thrown = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                wait.run();
+                thrown.complete(null);
+            } catch (PolyglotException e) {
+                thrown.complete(e);
+            }
+        }, "waiter");
+        waiter.start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (waiter.getState() != Thread.State.WAITING && !thrown.isDone()) {
+            assertTrue(System.nanoTime() < deadline, "the waiter never blocked");
+            Thread.onSpinWait();
+        }
+        c.interrupt(Duration.ofSeconds(2));
+        waiter.join();
+        return thrown.get();
+    }
+
+    @Test
+    void anInterruptEndsAWaitForARunningKernelAndTheContextGoesOn() throws Exception {
+        try (Context c = context()) {
+            Value cu = c.eval("grcuda", "CU");
+            Value y = cu.getMember("DeviceArray").execute("float", 1);
+            Value nap = cu.getMember("buildkernel").execute("""
+                    __global__ void nap(float *y, int ms) { for (int k = 0; k < ms; k++) __nanosleep(1000000); y[0] = ms; }""",
+                    "nap(y: inout pointer float, ms: sint32)");
+            nap.execute(1, 1).execute(y, 3000);
+            PolyglotException read = interruptWhileWaiting(c, () -> y.getArrayElement(0));
+            assertTrue(read != null && read.isInterrupted(), String.valueOf(read));
+            assertEquals(3000.0, y.getArrayElement(0).asDouble(), "a later read waits again and sees the result");
+
+            nap.execute(1, 1).execute(y, 3001);
+            PolyglotException sync = interruptWhileWaiting(c,
+                    () -> cu.getMember("cudaDeviceSynchronize").execute());
+            assertTrue(sync != null && sync.isInterrupted(), String.valueOf(sync));
+            cu.getMember("cudaDeviceSynchronize").execute();
+            assertEquals(3001.0, y.getArrayElement(0).asDouble());
         }
     }
 }

@@ -317,7 +317,7 @@ public final class PolygpuKernel extends BaseKernel {
             context.interrupt(INTERRUPT_WAIT);
         } catch (TimeoutException e) {
             log.println("polygpu: the cell did not stop within " + INTERRUPT_WAIT.toSeconds()
-                    + " s of the interrupt (it waits outside guest code); interrupt again or restart the kernel");
+                    + " s of the interrupt (it is in a call no interrupt reaches); interrupt again or restart the kernel");
         }
     }
 
