@@ -347,16 +347,10 @@ public final class Scheduler implements AutoCloseable {
 
     /** Blocks until every submitted element completed; throws the first failure not reported yet. */
     public void synchronize() {
-        lock.lock();
         try {
-            ensureOpen();
-            dispatchLocked();
-            while (outstanding > 0) {
-                changed.awaitUninterruptibly();
-            }
-            throwUnreported(null);
-        } finally {
-            lock.unlock();
+            synchronize(false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible wait was interrupted", e);
         }
     }
 
@@ -365,12 +359,20 @@ public final class Scheduler implements AutoCloseable {
      * {@link InterruptedException}; the elements keep running.
      */
     public void synchronizeInterruptibly() throws InterruptedException {
+        synchronize(true);
+    }
+
+    private void synchronize(boolean interruptible) throws InterruptedException {
         lock.lock();
         try {
             ensureOpen();
             dispatchLocked();
             while (outstanding > 0) {
-                changed.await();
+                if (interruptible) {
+                    changed.await();
+                } else {
+                    changed.awaitUninterruptibly();
+                }
             }
             throwUnreported(null);
         } finally {
