@@ -2,6 +2,7 @@ package dev.polygpu.launcher;
 
 import dev.polygpu.cluster.Worker;
 import dev.polygpu.cluster.sim.SimulateCommand;
+import dev.polygpu.launcher.notebook.NotebookCommand;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,10 +10,8 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.graalvm.options.OptionDescriptor;
@@ -22,7 +21,6 @@ import org.graalvm.polyglot.Language;
 import org.graalvm.polyglot.PolyglotAccess;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Source;
-import org.graalvm.polyglot.SourceSection;
 import org.graalvm.polyglot.Value;
 
 /**
@@ -30,7 +28,8 @@ import org.graalvm.polyglot.Value;
  * or JavaScript file in a polyglot context where the {@code grcuda} language is available, prints which device
  * runs kernels, and turns guest errors into the guest language's own error report and exit code 1. The
  * {@code --cluster…} flags are short names of the {@code grcuda.Cluster…} options; {@code polygpu worker …}
- * runs a cluster worker (the cluster module's {@link Worker}) instead of a file, with no polyglot context.
+ * runs a cluster worker (the cluster module's {@link Worker}) instead of a file, with no polyglot context;
+ * {@code polygpu notebook …} installs or runs the Jupyter kernel ({@link NotebookCommand}).
  *
  * <p>{@link #run} does the work without exiting the JVM, so tests can call it in-process with a shared
  * {@link Engine} and their own streams.
@@ -86,6 +85,9 @@ public final class Main {
         }
         if (args.length > 0 && args[0].equals("simulate")) {
             return SimulateCommand.run(Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
+        if (args.length > 0 && args[0].equals("notebook")) {
+            return NotebookCommand.run(Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         Map<String, String> options = new LinkedHashMap<>();
         int i = 0;
@@ -210,24 +212,12 @@ public final class Main {
 
     /** Prints a Python exception with Python's own traceback module; false when it is not one. */
     private boolean pythonTraceback(Context context, PolyglotException e) {
-        Value exc = e.getGuestObject();
-        if (exc == null || exc.isNull()) {
+        String text = GuestErrors.pythonTraceback(context, e);
+        if (text == null) {
             return false;
         }
-        try {
-            Value format = context.eval("python", "import traceback\n"
-                    + "def __polygpu_format(e):\n"
-                    + "    return ''.join(traceback.format_exception(e)) if isinstance(e, BaseException) else None\n"
-                    + "__polygpu_format");
-            Value text = format.execute(exc);
-            if (text.isNull()) {
-                return false;
-            }
-            err.print(text.asString());
-            return true;
-        } catch (PolyglotException again) {
-            return false;
-        }
+        err.print(text);
+        return true;
     }
 
     /** Prints a guest error as its language would and returns the exit status. */
@@ -244,30 +234,8 @@ public final class Main {
             err.println("polygpu: " + (e.isCancelled() ? "cancelled" : "interrupted"));
             return 130;
         }
-        List<PolyglotException.StackFrame> frames = new ArrayList<>();
-        for (PolyglotException.StackFrame f : e.getPolyglotStackTrace()) {
-            if (f.isGuestFrame() && f.getSourceLocation() != null) {
-                frames.add(f);
-            }
-        }
-        String lang = frames.isEmpty() ? null : frames.get(frames.size() - 1).getLanguage().getId();
-        if ("python".equals(lang)) {
-            err.println("Traceback (most recent call last):");
-            for (int k = frames.size() - 1; k >= 0; k--) {
-                SourceSection s = frames.get(k).getSourceLocation();
-                err.println("  File \"" + s.getSource().getName() + "\", line " + s.getStartLine() + ", in "
-                        + frames.get(k).getRootName());
-            }
-            err.println(e.getMessage());
-        } else {
-            err.println(e.getMessage());
-            for (PolyglotException.StackFrame f : frames) {
-                SourceSection s = f.getSourceLocation();
-                String where = s.getSource().getName() + ":" + s.getStartLine() + ":" + s.getStartColumn();
-                String name = f.getRootName();
-                err.println("    at " + (name == null || name.isEmpty() || name.equals(":program")
-                        ? where : name + " (" + where + ")"));
-            }
+        for (String line : GuestErrors.describe(e)) {
+            err.println(line);
         }
         return 1;
     }
@@ -277,6 +245,7 @@ public final class Main {
                 Usage: polygpu [options] FILE.py|FILE.js [args...]
                        polygpu worker [worker options]
                        polygpu simulate [simulator options]
+                       polygpu notebook install|uninstall [--user | --sys-prefix | --prefix DIR]
 
                 Runs a Python (GraalPy) or JavaScript (GraalJS) file with the grcuda language: GrCUDA's API
                 (cu = polyglot.eval(language="grcuda", string="CU") / Polyglot.eval("grcuda", "CU")).
@@ -285,6 +254,8 @@ public final class Main {
                 steals from programs started with --cluster (polygpu worker --help lists its options).
                 'polygpu simulate' runs the work-stealing policy in a simulated cluster of up to thousands of
                 members, with no GPU and no network (polygpu simulate --help lists its options).
+                'polygpu notebook install' adds the Jupyter kernels polygpu-python and polygpu-js
+                (polygpu notebook --help for more).
 
                 Options:
                   --help                 print this help

@@ -192,6 +192,25 @@ public final class Scheduler implements AutoCloseable {
      * first to skip even this.
      */
     public void awaitHost(TrackedArray array, AccessMode mode, String label) {
+        try {
+            awaitHost(array, mode, label, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible wait was interrupted", e);
+        }
+    }
+
+    /**
+     * As {@link #awaitHost(TrackedArray, AccessMode, String)}, but an interrupt of the waiting thread ends the
+     * wait with {@link InterruptedException}: the access did not happen, nothing it waited for is affected, and a
+     * later access waits again. For callers that must let their user stop a wait (a notebook cell).
+     */
+    public void awaitHostInterruptibly(TrackedArray array, AccessMode mode, String label)
+            throws InterruptedException {
+        awaitHost(array, mode, label, true);
+    }
+
+    private void awaitHost(TrackedArray array, AccessMode mode, String label, boolean interruptible)
+            throws InterruptedException {
         lock.lock();
         try {
             ensureOpen();
@@ -206,8 +225,21 @@ public final class Scheduler implements AutoCloseable {
                         List.of(new Access(array, mode)), deps);
             }
             long begin = System.nanoTime();
-            for (Vertex d : deps) {
-                awaitLocked(d);
+            try {
+                for (Vertex d : deps) {
+                    awaitLocked(d, interruptible);
+                }
+            } catch (InterruptedException e) {
+                if (host != null) {
+                    // The access never happened: observers see it end here, failed; the tracker never saw it.
+                    host.state = Vertex.State.DONE;
+                    host.parents = NO_PARENTS;
+                    long now = System.nanoTime();
+                    for (ScheduleObserver o : observers) {
+                        o.completed(host.id, begin, now, "interrupted while waiting");
+                    }
+                }
+                throw e;
             }
             if (host != null) {
                 // The host access runs from when it began, or if it had to wait, from its last parent's end.
@@ -315,12 +347,32 @@ public final class Scheduler implements AutoCloseable {
 
     /** Blocks until every submitted element completed; throws the first failure not reported yet. */
     public void synchronize() {
+        try {
+            synchronize(false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible wait was interrupted", e);
+        }
+    }
+
+    /**
+     * As {@link #synchronize()}, but an interrupt of the waiting thread ends the wait with
+     * {@link InterruptedException}; the elements keep running.
+     */
+    public void synchronizeInterruptibly() throws InterruptedException {
+        synchronize(true);
+    }
+
+    private void synchronize(boolean interruptible) throws InterruptedException {
         lock.lock();
         try {
             ensureOpen();
             dispatchLocked();
             while (outstanding > 0) {
-                changed.awaitUninterruptibly();
+                if (interruptible) {
+                    changed.await();
+                } else {
+                    changed.awaitUninterruptibly();
+                }
             }
             throwUnreported(null);
         } finally {
@@ -740,12 +792,25 @@ public final class Scheduler implements AutoCloseable {
     private static final Vertex[] NO_PARENTS = new Vertex[0];
 
     private void awaitLocked(Vertex v) {
+        try {
+            awaitLocked(v, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible wait was interrupted", e);
+        }
+    }
+
+    /** Waits for {@code v}; if {@code interruptible}, an interrupt of this thread ends the wait. */
+    private void awaitLocked(Vertex v, boolean interruptible) throws InterruptedException {
         while (!v.done()) {
             if (!pending.isEmpty()) {
                 dispatchLocked();
             }
             if (!v.done()) {
-                changed.awaitUninterruptibly();
+                if (interruptible) {
+                    changed.await();
+                } else {
+                    changed.awaitUninterruptibly();
+                }
             }
         }
     }

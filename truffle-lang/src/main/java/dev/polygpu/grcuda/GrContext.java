@@ -12,6 +12,7 @@ import dev.polygpu.grcuda.builtins.Builtins;
 import dev.polygpu.grcuda.objects.GrNamespace;
 import dev.polygpu.runtime.Scheduler;
 import dev.polygpu.runtime.WorkExchange;
+import dev.polygpu.runtime.trace.ScheduleRecorder;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ServiceConfigurationError;
@@ -35,6 +36,7 @@ public final class GrContext {
     private Device device;
     private String deviceReason;
     private Scheduler scheduler;
+    private ScheduleRecorder recorder;
     private WorkExchange exchange;
 
     GrContext(GrCUDALanguage language, TruffleLanguage.Env env) {
@@ -82,6 +84,18 @@ public final class GrContext {
         return scheduler;
     }
 
+    /**
+     * What the scheduler recorded for {@code grcuda.RecordSchedule} (or the export options), or null when
+     * nothing is recorded. Choosing the device happens here if it has not happened yet.
+     */
+    @TruffleBoundary
+    public synchronized ScheduleRecorder scheduleRecorder() {
+        if (device == null) {
+            choose();
+        }
+        return recorder;
+    }
+
     /** One line saying which device runs kernels and why (what the launcher prints). */
     @TruffleBoundary
     public synchronized String deviceReason() {
@@ -106,7 +120,7 @@ public final class GrContext {
             }
         }
         scheduler = new Scheduler(device, settings.schedulerConfig());
-        ScheduleExports.install(scheduler, settings, env.err());
+        recorder = ScheduleExports.install(scheduler, settings, env.err());
         if (settings.cluster().enabled()) {
             boolean joined = false;
             try {
@@ -119,6 +133,7 @@ public final class GrContext {
                     // Nothing ran yet: give the device back, so that a later use tries again from the start.
                     scheduler.close();
                     scheduler = null;
+                    recorder = null;
                     device.close();
                     device = null;
                 }

@@ -81,6 +81,11 @@ public final class GrOptions {
             + " when the context closes.", category = OptionCategory.USER, stability = OptionStability.STABLE)
     public static final OptionKey<Boolean> ScheduleReport = new OptionKey<>(false);
 
+    @Option(help = "Record every computation from the start, so that the program can draw the DAG and timeline of"
+            + " what ran with polygpu_schedule(format) (the notebook kernel sets it).", category = OptionCategory.USER,
+            stability = OptionStability.STABLE)
+    public static final OptionKey<Boolean> RecordSchedule = new OptionKey<>(false);
+
     @Option(help = "How many computations may be on the device's streams at once; the others wait, ready, in a queue"
             + " (where a cluster may take them). 0 (default): twice the device's multiprocessors, 4 to 32.",
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")

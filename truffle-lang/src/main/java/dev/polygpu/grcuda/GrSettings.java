@@ -24,6 +24,7 @@ public record GrSettings(
         Policies.DeviceKind device,
         String timeline,
         boolean scheduleReport,
+        boolean recordSchedule,
         int inFlightWindow,
         String deviceChaos,
         int cpuBlocks,
@@ -36,7 +37,8 @@ public record GrSettings(
                 o.get(GrOptions.DeviceSelectionPolicy), o.get(GrOptions.InputPrefetch),
                 o.get(GrOptions.ForceStreamAttach), o.get(GrOptions.EnableComputationTimers),
                 o.get(GrOptions.NumberOfGPUs), o.get(GrOptions.ExportDAG), o.get(GrOptions.Device),
-                o.get(GrOptions.Timeline), o.get(GrOptions.ScheduleReport), o.get(GrOptions.InFlightWindow),
+                o.get(GrOptions.Timeline), o.get(GrOptions.ScheduleReport), o.get(GrOptions.RecordSchedule),
+                o.get(GrOptions.InFlightWindow),
                 o.get(GrOptions.DeviceChaos), o.get(GrOptions.CpuBlocks), ClusterSettings.of(o, env.getEnvironment()));
     }
 
@@ -75,6 +77,7 @@ public record GrSettings(
         m.put("grcuda.Device", device.spelling());
         m.put("grcuda.Timeline", timeline);
         m.put("grcuda.ScheduleReport", Boolean.toString(scheduleReport));
+        m.put("grcuda.RecordSchedule", Boolean.toString(recordSchedule));
         m.put("grcuda.InFlightWindow", Integer.toString(inFlightWindow));
         m.put("grcuda.DeviceChaos", deviceChaos);
         m.put("grcuda.CpuBlocks", Integer.toString(cpuBlocks));

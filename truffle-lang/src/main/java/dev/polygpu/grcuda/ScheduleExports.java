@@ -16,6 +16,7 @@ import java.nio.file.Path;
  * What {@code grcuda.ExportDAG}, {@code grcuda.Timeline} and {@code grcuda.ScheduleReport} ask for: a recorder
  * on the scheduler that, when the context closes, writes the DAG as Graphviz DOT, the timeline as a Chrome
  * trace and prints a one-line summary (size, width, critical path, makespan) to the context's error stream.
+ * {@code grcuda.RecordSchedule} installs the same recorder with nothing to write, for {@code polygpu_schedule}.
  * Nothing is recorded unless one of them is set; a recorder keeps every computation, so these are for
  * studying a run, not for long-running programs.
  */
@@ -23,14 +24,20 @@ final class ScheduleExports {
     private ScheduleExports() {
     }
 
-    static void install(Scheduler scheduler, GrSettings settings, OutputStream err) {
+    /**
+     * Installs the recorder the options ask for on {@code scheduler} and returns it, or returns null when none
+     * of them (nor {@code grcuda.RecordSchedule}, which keeps the recorder for {@code polygpu_schedule}) is set.
+     */
+    static ScheduleRecorder install(Scheduler scheduler, GrSettings settings, OutputStream err) {
         String dot = pathOrNull(settings.exportDag());
         String trace = pathOrNull(settings.timeline());
-        if (dot == null && trace == null && !settings.scheduleReport()) {
-            return;
+        if (dot == null && trace == null && !settings.scheduleReport() && !settings.recordSchedule()) {
+            return null;
         }
         PrintStream out = new PrintStream(err, true, StandardCharsets.UTF_8);
-        scheduler.addObserver(new ScheduleRecorder(dag -> write(dag, dot, trace, settings.scheduleReport(), out)));
+        ScheduleRecorder recorder = new ScheduleRecorder(dag -> write(dag, dot, trace, settings.scheduleReport(), out));
+        scheduler.addObserver(recorder);
+        return recorder;
     }
 
     private static String pathOrNull(String option) {

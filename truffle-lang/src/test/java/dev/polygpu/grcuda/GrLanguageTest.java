@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
@@ -12,8 +14,17 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The language through the polyglot API from Java: evaluation, the namespace, options and their errors. */
+/**
+ * The language through the polyglot API from Java: evaluation, the namespace, options and their errors, and the
+ * recorded schedule ({@code polygpu_schedule}).
+ */
 class GrLanguageTest {
+    private static final String SQUARE = """
+            __global__ void square(const float *x, float *y, int n) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n) y[i] = x[i] * x[i];
+            }""";
+
     private static Engine engine;
 
     @BeforeAll
@@ -102,6 +113,114 @@ class GrLanguageTest {
             assertTrue(e.getMessage().contains("grcuda syntax error at 1:9: expected ']'"), e.getMessage());
             e = assertThrows(PolyglotException.class, () -> c.eval("grcuda", "NoSuchThing"));
             assertTrue(e.getMessage().contains("grcuda has no name 'NoSuchThing'; CU has getoptions"), e.getMessage());
+        }
+    }
+
+    /** Two independent squares of x: two kernels reading x, then a host read of each result. */
+    private static void run(Value cu) {
+        int n = 64;
+        Value x = cu.getMember("DeviceArray").execute("float", n);
+        Value y = cu.getMember("DeviceArray").execute("float", n);
+        Value z = cu.getMember("DeviceArray").execute("float", n);
+        for (int i = 0; i < n; i++) {
+            x.setArrayElement(i, i + 0.5f);
+        }
+        Value k = cu.getMember("buildkernel").execute(SQUARE, "square(x: in pointer float, y: out pointer float, n: sint32)");
+        k.execute(1, 64).execute(x, y, n);
+        k.execute(1, 64).execute(x, z, n);
+        assertEquals(6.25, y.getArrayElement(2).asDouble());
+        assertEquals(6.25, z.getArrayElement(2).asDouble());
+    }
+
+    @Test
+    void everyFormatDescribesWhatRanAndClearForgetsIt() {
+        try (Context c = context("grcuda.RecordSchedule", "true")) {
+            Value cu = c.eval("grcuda", "CU");
+            run(cu);
+            Value schedule = cu.getMember("polygpu_schedule");
+            String summary = schedule.execute("summary").asString();
+            assertTrue(summary.startsWith("DAG: 4 elements, 2 edges, width 2"), summary);
+            String dag = schedule.execute("dag-svg").asString();
+            assertTrue(dag.startsWith("<svg ") && dag.contains("4 computations, 2 dependencies")
+                    && dag.contains(">square</text>"), dag);
+            String timeline = schedule.execute("timeline-svg").asString();
+            assertTrue(timeline.startsWith("<svg ") && timeline.contains("4 computations over "), timeline);
+            assertTrue(schedule.execute("chrome-trace").asString().startsWith("{\"traceEvents\":["));
+            assertTrue(schedule.execute("dot").asString().startsWith("digraph schedule {"));
+            assertEquals("true", cu.getMember("getoptions").execute().getMember("grcuda.RecordSchedule").asString());
+
+            cu.getMember("polygpu_schedule_clear").execute();
+            assertTrue(schedule.execute("summary").asString().startsWith("DAG: 0 elements"));
+        }
+    }
+
+    @Test
+    void badUsesAreGuestErrorsThatSayWhatToDo() {
+        try (Context c = context()) {
+            Value schedule = c.eval("grcuda", "CU").getMember("polygpu_schedule");
+            PolyglotException off = assertThrows(PolyglotException.class, () -> schedule.execute("summary"));
+            assertTrue(off.isGuestException() && off.getMessage().contains("grcuda.RecordSchedule=true"),
+                    off.getMessage());
+        }
+        try (Context c = context("grcuda.RecordSchedule", "true")) {
+            Value schedule = c.eval("grcuda", "CU").getMember("polygpu_schedule");
+            PolyglotException unknown = assertThrows(PolyglotException.class, () -> schedule.execute("png"));
+            assertTrue(unknown.getMessage().contains("unknown format 'png'")
+                    && unknown.getMessage().contains("dag-svg, timeline-svg, chrome-trace, dot, summary"),
+                    unknown.getMessage());
+            // from Java, interop's arity and type errors are IllegalArgumentExceptions; guests get their TypeError
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> schedule.execute()).getMessage()
+                    .contains("Expected 1 argument(s) but got 0"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> schedule.execute(3)).getMessage()
+                    .contains("argument 1 (format) must be a string"));
+        }
+    }
+
+    /**
+     * Runs {@code wait} (a host wait for a kernel that naps 3 s) on a thread of its own, interrupts the context
+     * once that thread blocks, and returns what the wait threw. A wait the interrupt could not end would make
+     * {@code interrupt} time out after 2 s, before the kernel ends.
+     */
+    private static PolyglotException interruptWhileWaiting(Context c, Runnable wait) throws Exception {
+        CompletableFuture<PolyglotException> thrown = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                wait.run();
+                thrown.complete(null);
+            } catch (PolyglotException e) {
+                thrown.complete(e);
+            }
+        }, "waiter");
+        waiter.start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (waiter.getState() != Thread.State.WAITING && !thrown.isDone()) {
+            assertTrue(System.nanoTime() < deadline, "the waiter never blocked");
+            Thread.onSpinWait();
+        }
+        c.interrupt(Duration.ofSeconds(2));
+        waiter.join();
+        return thrown.get();
+    }
+
+    @Test
+    void anInterruptEndsAWaitForARunningKernelAndTheContextGoesOn() throws Exception {
+        try (Context c = context()) {
+            Value cu = c.eval("grcuda", "CU");
+            Value y = cu.getMember("DeviceArray").execute("float", 1);
+            Value nap = cu.getMember("buildkernel").execute("""
+                    __global__ void nap(float *y, int ms) { for (int k = 0; k < ms; k++) __nanosleep(1000000); y[0] = ms; }""",
+                    "nap(y: inout pointer float, ms: sint32)");
+            nap.execute(1, 1).execute(y, 3000);
+            PolyglotException read = interruptWhileWaiting(c, () -> y.getArrayElement(0));
+            assertTrue(read != null && read.isInterrupted(), String.valueOf(read));
+            assertEquals(3000.0, y.getArrayElement(0).asDouble(), "a later read waits again and sees the result");
+
+            nap.execute(1, 1).execute(y, 3001);
+            PolyglotException sync = interruptWhileWaiting(c,
+                    () -> cu.getMember("cudaDeviceSynchronize").execute());
+            assertTrue(sync != null && sync.isInterrupted(), String.valueOf(sync));
+            cu.getMember("cudaDeviceSynchronize").execute();
+            assertEquals(3001.0, y.getArrayElement(0).asDouble());
         }
     }
 }

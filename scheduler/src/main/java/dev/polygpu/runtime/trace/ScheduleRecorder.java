@@ -14,8 +14,9 @@ import java.util.function.Consumer;
  * stream it was placed on, its start and end times and its failure. {@link #snapshot()} turns what was
  * recorded so far into a {@link RecordedDag} for the exporters and {@link DagMetrics}.
  *
- * <p>It keeps everything by design and never forgets: memory grows with the number of elements submitted. It
- * is meant to be installed only when the user asks for a DAG or trace export, not left on in production runs.
+ * <p>It keeps everything by design and forgets only when told to ({@link #clear()}): memory grows with the
+ * number of elements submitted. It is meant to be installed only when the user asks for a DAG or trace export
+ * (or draws them in a notebook), not left on in production runs.
  *
  * <p>Thread-safety: the scheduler calls the callbacks one at a time, but possibly from different threads, and
  * readers may take snapshots from any thread while the schedule runs or after it closed. Every method
@@ -124,6 +125,16 @@ public final class ScheduleRecorder implements ScheduleObserver {
             frozen.add(entry.freeze());
         }
         return new RecordedDag(frozen, closed);
+    }
+
+    /**
+     * Forgets everything recorded so far, so that the next snapshot starts with the elements submitted after
+     * this call. An element still running is forgotten too (its completion is ignored); the dependencies of
+     * later elements on forgotten ones are left out of snapshots, as for any parent never seen.
+     */
+    public synchronized void clear() {
+        entries.clear();
+        byId.clear();
     }
 
     /** The number of elements recorded. */

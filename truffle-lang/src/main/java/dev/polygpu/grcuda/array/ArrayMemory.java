@@ -7,6 +7,7 @@ import com.oracle.truffle.api.nodes.Node;
 import com.oracle.truffle.api.profiles.InlinedBranchProfile;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.grcuda.GrError;
+import dev.polygpu.grcuda.InterruptibleWaits;
 import dev.polygpu.runtime.AccessMode;
 import dev.polygpu.runtime.ComputationalElement;
 import dev.polygpu.runtime.Scheduler;
@@ -146,7 +147,8 @@ final class ArrayMemory {
             throw freedError();
         }
         try {
-            scheduler.awaitHost(tracked, mode, (mode.writes() ? "write " : "read ") + tracked);
+            String label = (mode.writes() ? "write " : "read ") + tracked;
+            InterruptibleWaits.await(s -> s.awaitHostInterruptibly(tracked, mode, label), scheduler);
         } catch (DeviceException e) {
             throw GrError.of(e);
         }

@@ -46,6 +46,8 @@ public final class Builtins {
         // polygpu extensions
         add(m, new DeviceInfoBuiltin(context));
         add(m, new GetClusterStatsBuiltin(context));
+        add(m, new ScheduleBuiltin(context));
+        add(m, new ScheduleBuiltin.Clear(context));
         return new GrNamespace("CU", m);
     }
 

@@ -6,7 +6,9 @@ import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
+import dev.polygpu.grcuda.InterruptibleWaits;
 import dev.polygpu.grcuda.objects.GrBuiltin;
+import dev.polygpu.runtime.Scheduler;
 
 /**
  * Base of the builtins that call the device: the one place where a {@link DeviceException} becomes a guest
@@ -28,9 +30,12 @@ abstract class GrDeviceBuiltin extends GrBuiltin {
         return context.scheduler();
     }
 
-    /** Waits for every computation and for the device; reports the first failure not reported yet. */
+    /**
+     * Waits for every computation (a wait the context's interrupt can stop) and for the device; reports the
+     * first failure not reported yet.
+     */
     protected final void synchronizeAll() {
-        context.scheduler().synchronize();
+        InterruptibleWaits.await(Scheduler::synchronizeInterruptibly, context.scheduler());
         context.device().synchronize();
     }
 

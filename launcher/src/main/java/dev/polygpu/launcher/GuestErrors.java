@@ -1,0 +1,91 @@
+package dev.polygpu.launcher;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.PolyglotException;
+import org.graalvm.polyglot.SourceSection;
+import org.graalvm.polyglot.Value;
+
+/**
+ * Guest errors as their language would report them: a Python exception with Python's own {@code traceback}
+ * module, anything else as its message and the guest frames ({@code at name (file:line:column)}). Used by the
+ * {@code polygpu} command for a failed program and by the notebook kernel for a failed cell.
+ */
+public final class GuestErrors {
+    private GuestErrors() {
+    }
+
+    /**
+     * The Python traceback of {@code e} as CPython prints it, or null when {@code e} is not a Python exception
+     * (or formatting it fails). {@code context} must be open: the frames refer to it.
+     */
+    public static String pythonTraceback(Context context, PolyglotException e) {
+        if (e.isExit() || !e.isGuestException()) {
+            return null;
+        }
+        Value exc = e.getGuestObject();
+        if (exc == null || exc.isNull()) {
+            return null;
+        }
+        try {
+            Value format = context.eval("python", "import traceback\n"
+                    + "def __polygpu_format(e):\n"
+                    + "    return ''.join(traceback.format_exception(e)) if isinstance(e, BaseException) else None\n"
+                    + "__polygpu_format");
+            Value text = format.execute(exc);
+            return text.isNull() ? null : text.asString();
+        } catch (PolyglotException again) {
+            return null;
+        }
+    }
+
+    /**
+     * The lines that report a guest error {@code e} from its guest frames: a Python-style traceback when the
+     * innermost guest frame is Python's, else the message followed by {@code at …} lines.
+     */
+    public static List<String> describe(PolyglotException e) {
+        List<PolyglotException.StackFrame> frames = guestFrames(e);
+        List<String> lines = new ArrayList<>();
+        String lang = frames.isEmpty() ? null : frames.get(frames.size() - 1).getLanguage().getId();
+        if ("python".equals(lang)) {
+            lines.add("Traceback (most recent call last):");
+            for (int k = frames.size() - 1; k >= 0; k--) {
+                SourceSection s = frames.get(k).getSourceLocation();
+                lines.add("  File \"" + s.getSource().getName() + "\", line " + s.getStartLine() + ", in "
+                        + frames.get(k).getRootName());
+            }
+            lines.add(e.getMessage());
+        } else {
+            lines.add(e.getMessage());
+            for (PolyglotException.StackFrame f : frames) {
+                SourceSection s = f.getSourceLocation();
+                String where = s.getSource().getName() + ":" + s.getStartLine() + ":" + s.getStartColumn();
+                String name = f.getRootName();
+                lines.add("    at " + (name == null || name.isEmpty() || name.equals(":program")
+                        ? where : name + " (" + where + ")"));
+            }
+        }
+        return lines;
+    }
+
+    /** Where the guest was when {@code e} stopped it, innermost first: {@code <cell 3>, line 2}. */
+    public static List<String> locations(PolyglotException e) {
+        List<String> lines = new ArrayList<>();
+        for (PolyglotException.StackFrame f : guestFrames(e)) {
+            SourceSection s = f.getSourceLocation();
+            lines.add("  " + s.getSource().getName() + ", line " + s.getStartLine());
+        }
+        return lines;
+    }
+
+    private static List<PolyglotException.StackFrame> guestFrames(PolyglotException e) {
+        List<PolyglotException.StackFrame> frames = new ArrayList<>();
+        for (PolyglotException.StackFrame f : e.getPolyglotStackTrace()) {
+            if (f.isGuestFrame() && f.getSourceLocation() != null) {
+                frames.add(f);
+            }
+        }
+        return frames;
+    }
+}
