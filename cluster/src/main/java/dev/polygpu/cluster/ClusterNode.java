@@ -469,7 +469,7 @@ public final class ClusterNode implements AutoCloseable {
         if (!items.isEmpty()) {
             if (!send(thief, new StealReply(transport.self(), r.requestId(), items))) {
                 for (WorkItem item : items) {
-                    takeBack(item.stealId(), thief, "its thief could not be reached");
+                    takeBack(item.stealId(), thief, "its thief could not be reached", true);
                 }
             }
             return;
@@ -806,16 +806,21 @@ public final class ClusterNode implements AutoCloseable {
 
     private void onHandback(Handback h) {
         for (long id : h.stealIds()) {
+            // Late replies and leaving thieves never tried the element: it may go to another thief. An element
+            // its thief cannot run stays here.
             takeBack(id, h.sender(), switch (h.reason()) {
                 case STALE_REPLY -> "its thief had given up waiting for it";
                 case LEAVING -> "its thief is leaving the cluster";
                 case CANNOT_RUN -> "its thief cannot run it";
-            });
+            }, h.reason() == HandbackReason.CANNOT_RUN);
         }
     }
 
-    /** Runs a given element here after all; false if it is not (or no longer) away with {@code thief}. */
-    private boolean takeBack(long stealId, String thief, String why) {
+    /**
+     * Takes a given element back (pinned here if {@code pin}, else stealable again); false if it is not (or no
+     * longer) away with {@code thief}.
+     */
+    private boolean takeBack(long stealId, String thief, String why, boolean pin) {
         Given g;
         synchronized (lock) {
             g = given.get(stealId);
@@ -824,9 +829,13 @@ public final class ClusterNode implements AutoCloseable {
             }
             given.remove(stealId);
         }
-        LOG.log(System.Logger.Level.DEBUG, () -> "running " + g.element.element().label() + " here: " + why);
+        LOG.log(System.Logger.Level.DEBUG, () -> "took " + g.element.element().label() + " back: " + why);
         rerun.incrementAndGet();
-        g.element.giveBack();
+        if (pin) {
+            g.element.giveBack();
+        } else {
+            g.element.putBack();
+        }
         return true;
     }
 

@@ -11,8 +11,8 @@ import java.util.Map;
  * @param stolen          elements this member took from others and ran (as a thief)
  * @param given           elements others took from this member (as a victim)
  * @param completedRemote elements of this member that ran elsewhere and whose results were accepted
- * @param rerun           elements of this member re-run here because their thief left, died, lost them or
- *                        handed them back
+ * @param rerun           elements of this member taken back from a thief that left, died, lost them or handed
+ *                        them back (those handed back unstarted may be stolen again; the rest run here)
  * @param rejected        messages refused: bad or missing proof of the secret, malformed, stale or duplicate
  *                        replies, late results from members declared dead
  * @param requests        steal requests this member sent

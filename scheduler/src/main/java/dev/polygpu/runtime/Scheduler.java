@@ -509,7 +509,8 @@ public final class Scheduler implements AutoCloseable {
      * taker must {@link StolenElement#complete complete}, {@link StolenElement#fail fail} or
      * {@link StolenElement#giveBack give back} it; until then its children wait and its arrays stay as they
      * are (the scheduler keeps the inputs, so losing the taker means giving back and re-running here). An
-     * element given back is pinned here: it is never taken twice. {@code accept} runs under the scheduler's
+     * element given back ({@link StolenElement#giveBack}) is pinned here: it is never taken again; one put back
+     * ({@link StolenElement#putBack}) may be. {@code accept} runs under the scheduler's
      * lock and must be quick and must not call the scheduler.
      */
     public StolenElement steal(Predicate<ComputationalElement> accept) {
@@ -554,13 +555,13 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    void giveBack(Vertex v) {
+    void giveBack(Vertex v, boolean pin) {
         lock.lock();
         try {
             checkRemote(v);
             remote--;
             v.state = Vertex.State.PENDING;
-            v.pinned = true;
+            v.pinned |= pin;
             // Back to its place in submission order, so it keeps its priority.
             ArrayDeque<Vertex> rest = new ArrayDeque<>();
             while (!pending.isEmpty() && pending.peekLast().id > v.id) {

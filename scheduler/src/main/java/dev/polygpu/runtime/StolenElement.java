@@ -63,10 +63,23 @@ public final class StolenElement {
         return vertex.takenNanos;
     }
 
-    /** The element did not run elsewhere: it goes back to the scheduler's queue. */
+    /**
+     * The element did not run elsewhere: it goes back to its place in the scheduler's queue, pinned there (it is
+     * never taken again): for an element whose taker failed, vanished or cannot run it.
+     */
     public void giveBack() {
         settle();
-        scheduler.giveBack(vertex);
+        scheduler.giveBack(vertex, true);
+    }
+
+    /**
+     * The element never reached a taker that could run it (a steal reply that came too late, a taker that left
+     * before it started): it goes back to its place in the queue and may be taken again. Use {@link #giveBack()}
+     * when the element might fail again elsewhere.
+     */
+    public void putBack() {
+        settle();
+        scheduler.giveBack(vertex, false);
     }
 
     private void settle() {

@@ -346,6 +346,33 @@ class SchedulerTest {
     }
 
     @Test
+    void anElementPutBackUnstartedMayBeTakenAgainInItsPlace() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
+        TrackedArray x = k.array(s, "x");
+        TrackedArray y = k.array(s, "y");
+        TrackedArray z = k.array(s, "z");
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, x));      // 1 holds the window
+        s.submit(k.step(y, 3));         // 2 ready
+        s.submit(k.inc(z));             // 3 ready
+        StolenElement first = s.steal();
+        assertEquals(2, first.id());
+        first.putBack();
+        assertEquals(new Scheduler.Load(2, 2, 1), s.load(), "put back: ready and stealable again");
+        StolenElement again = s.steal();
+        assertEquals(2, again.id(), "back in its place, the oldest again");
+        again.giveBack();
+        assertEquals(new Scheduler.Load(2, 1, 1), s.load(), "given back: pinned");
+        StolenElement other = s.steal();
+        assertEquals(3, other.id());
+        other.putBack();
+        flag.setInt(0, 1);
+        s.synchronize();
+        assertEquals(3, TestKernels.ints(y)[5]);
+        assertEquals(1, TestKernels.ints(z)[5]);
+    }
+
+    @Test
     void elementsRunForAnotherMemberCallBackOnceAndAreNeverStolen() throws Exception {
         Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
         TrackedArray x = k.array(s, "x");

@@ -23,6 +23,8 @@ import java.util.List;
  * @param staleReplies replies with work that came after their request was given up (handed back)
  * @param reruns tasks run again at their owner because the member holding them crashed
  * @param lostMessages messages that arrived at a member that was gone
+ * @param gateRefusals requests a victim had surplus for but answered without work because the cost gate let
+ *     none of its ready tasks move
  * @param messagesPerMember messages each member sent plus received
  * @param bytesPerMember bytes each member sent plus received
  * @param idleFraction the share of the members' slot time (from joining to leaving or the end) with no task
@@ -35,7 +37,7 @@ import java.util.List;
 public record SimResult(String workload, int tasks, int members, int membersEver, int slots, long makespanNanos,
                         long lowerBoundNanos, long totalWorkNanos, long criticalPathNanos, long stolen,
                         long requests, long emptyReplies, long forwards, long timeouts, long staleReplies,
-                        long reruns, long lostMessages, Spread messagesPerMember, Spread bytesPerMember,
+                        long reruns, long lostMessages, long gateRefusals, Spread messagesPerMember, Spread bytesPerMember,
                         double idleFraction, long stealLatencyMedianNanos, long stealLatencyP99Nanos, long events,
                         long wallNanos, List<String> notes) {
 

@@ -224,8 +224,8 @@ public final class SimulateCommand {
                 out.println();
                 out.println("| members | tasks | stealing | makespan | lower bound | efficiency | moved | requests "
                         + "| empty | forwarded | messages per member, mean / max | bytes per member, mean / max "
-                        + "| idle | steal latency median / p99 | reruns | simulated in |");
-                out.println("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                        + "| idle | steal latency median / p99 | reruns | refused by the gate | simulated in |");
+                out.println("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
                 headerDone = true;
             }
             List<Boolean> modes = o.baseline && o.stealing ? List.of(false, true) : List.of(o.stealing);
@@ -332,14 +332,14 @@ public final class SimulateCommand {
 
     private static String tableRow(boolean stealing, SimResult r) {
         return String.format(Locale.ROOT, "| %d | %,d | %s | %s | %s | %.1f%% | %,d | %,d | %,d | %,d | %,.0f / %,d "
-                        + "| %s / %s | %.1f%% | %s / %s | %,d | %.1f s |",
+                        + "| %s / %s | %.1f%% | %s / %s | %,d | %,d | %.1f s |",
                 r.members(), r.tasks(), stealing ? "yes" : "no", Units.nanos(r.makespanNanos()),
                 Units.nanos(r.lowerBoundNanos()), 100 * r.efficiency(), r.stolen(), r.requests(), r.emptyReplies(),
                 r.forwards(), r.messagesPerMember().mean(), r.messagesPerMember().max(),
                 Units.bytes((long) r.bytesPerMember().mean()), Units.bytes(r.bytesPerMember().max()),
                 100 * r.idleFraction(), r.stealLatencyMedianNanos() < 0 ? "-" : Units.nanos(r.stealLatencyMedianNanos()),
                 r.stealLatencyP99Nanos() < 0 ? "-" : Units.nanos(r.stealLatencyP99Nanos()), r.reruns(),
-                r.wallNanos() / 1e9);
+                r.gateRefusals(), r.wallNanos() / 1e9);
     }
 
     private static String csv(List<Row> rows, Network network, Options o) {
@@ -347,7 +347,7 @@ public final class SimulateCommand {
                 + "lower_bound_ns,efficiency,total_work_ns,critical_path_ns,moved,requests,empty_replies,forwards,"
                 + "timeouts,stale_replies,reruns,lost_messages,messages_per_member_mean,messages_per_member_max,"
                 + "bytes_per_member_mean,bytes_per_member_max,idle_fraction,steal_latency_median_ns,"
-                + "steal_latency_p99_ns,events,wall_ns,latency_ns,bandwidth_bytes_per_s,per_message_ns,seed\n");
+                + "steal_latency_p99_ns,events,wall_ns,latency_ns,bandwidth_bytes_per_s,per_message_ns,seed,gate_refusals\n");
         for (Row row : rows) {
             SimResult r = row.result();
             b.append(String.join(",", List.of(csvText(r.workload()), Long.toString(r.tasks()),
@@ -365,7 +365,8 @@ public final class SimulateCommand {
                     Long.toString(r.stealLatencyMedianNanos()), Long.toString(r.stealLatencyP99Nanos()),
                     Long.toString(r.events()), Long.toString(r.wallNanos()), Long.toString(network.latencyNanos()),
                     String.format(Locale.ROOT, "%.0f", network.bytesPerSecond()),
-                    Long.toString(network.perMessageNanos()), Long.toString(o.seed)))).append('\n');
+                    Long.toString(network.perMessageNanos()), Long.toString(o.seed),
+                    Long.toString(r.gateRefusals())))).append('\n');
         }
         return b.toString();
     }

@@ -163,6 +163,7 @@ public final class Simulator {
     private long makespan = -1;
     private long reruns;
     private long staleReplies;
+    private long gateRefusals;
     private long timeouts;
     private long lostMessages;
     private Consumer<String> progress = s -> { };
@@ -290,7 +291,7 @@ public final class Simulator {
             case HANDBACK -> {
                 received(m, e);
                 for (int t : e.items) {
-                    takeBack(m, t);
+                    takeBack(m, t, false);
                 }
                 dispatch(m);
             }
@@ -523,6 +524,9 @@ public final class Simulator {
                 refusedBytes = bytes;
             }
             if (found < 0) {
+                if (count == 0) {
+                    gateRefusals++;
+                }
                 break;
             }
             out[count++] = v.pending.removeAt(found);
@@ -567,15 +571,20 @@ public final class Simulator {
         complete(t);
     }
 
-    /** A task of {@code owner} comes back (handed back, or its thief was lost): pinned, first in line. */
-    private void takeBack(Member owner, int t) {
+    /**
+     * A task of {@code owner} comes back, first in line: pinned there when its thief was lost ({@code pin}), or
+     * stealable again when it came back in a stale reply, as {@code ClusterNode} does.
+     */
+    private void takeBack(Member owner, int t, boolean pin) {
         if (givenTo[t] < 0) {
             return;
         }
         givenTo[t] = -1;
-        pinned[t] = true;
+        pinned[t] |= pin;
         owner.pending.addFirst(t);
-        owner.notStealable++;
+        if (pinned[t]) {
+            owner.notStealable++;
+        }
     }
 
     // ---- membership -------------------------------------------------------------------------------------------
@@ -646,7 +655,7 @@ public final class Simulator {
             if (givenTo[t] == gone.index) {
                 reruns++;
                 Member owner = members.get(work.owner(t));
-                takeBack(owner, t);
+                takeBack(owner, t, true);
             }
         }
         membersChanged(gone);
@@ -738,7 +747,7 @@ public final class Simulator {
         long lower = lowerBound();
         return new SimResult(work.name(), work.tasks(), config.members(), n, config.slots(), makespan, lower,
                 work.totalWorkNanos(), work.criticalPathNanos(), stolen, requests, empty, forwards, timeouts,
-                staleReplies, reruns, lostMessages, SimResult.Spread.of(messages), SimResult.Spread.of(bytes),
+                staleReplies, reruns, lostMessages, gateRefusals, SimResult.Spread.of(messages), SimResult.Spread.of(bytes),
                 capacity == 0 ? 0 : idleSum / capacity, latency.count() == 0 ? -1 : latency.median(),
                 latency.count() == 0 ? -1 : latency.percentile(99), events, wallNanos, List.copyOf(notes));
     }
