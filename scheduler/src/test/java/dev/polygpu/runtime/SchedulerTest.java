@@ -318,16 +318,35 @@ class SchedulerTest {
         assertEquals(1, s.stats().maxInFlight());
     }
 
+    /**
+     * A window of 1 held by a gate kernel (element 1) until {@link #open()}, with two ready kernels behind it:
+     * 2 adds 3 to y, 3 increments z.
+     */
+    private final class TwoReadyBehindAGate {
+        final Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
+        final TrackedArray y = k.array(s, "y");
+        final TrackedArray z = k.array(s, "z");
+        final UnifiedBuffer flag = flag();
+
+        TwoReadyBehindAGate() {
+            s.submit(k.gate(flag, k.array(s, "x")));
+            s.submit(k.step(y, 3));
+            s.submit(k.inc(z));
+        }
+
+        /** Lets the gate end, waits for everything and checks both kernels ran once. */
+        void open() {
+            flag.setInt(0, 1);
+            s.synchronize();
+            assertEquals(3, TestKernels.ints(y)[5]);
+            assertEquals(1, TestKernels.ints(z)[5]);
+        }
+    }
+
     @Test
     void stealingSkipsRefusedElementsAndNeverTakesAGivenBackElementTwice() {
-        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
-        TrackedArray x = k.array(s, "x");
-        TrackedArray y = k.array(s, "y");
-        TrackedArray z = k.array(s, "z");
-        UnifiedBuffer flag = flag();
-        s.submit(k.gate(flag, x));      // 1 holds the window
-        s.submit(k.step(y, 3));         // 2 ready
-        s.submit(k.inc(z));             // 3 ready
+        TwoReadyBehindAGate g = new TwoReadyBehindAGate();
+        Scheduler s = g.s;
         assertEquals(new Scheduler.Load(2, 2, 1), s.load());
         StolenElement taken = s.steal(e -> e.label().equals("inc"));
         assertEquals(3, taken.id(), "the predicate refused 'step'");
@@ -339,22 +358,13 @@ class SchedulerTest {
         assertEquals(2, other.id(), "3 is never taken twice");
         assertNull(s.steal());
         other.giveBack();
-        flag.setInt(0, 1);
-        s.synchronize();
-        assertEquals(3, TestKernels.ints(y)[5]);
-        assertEquals(1, TestKernels.ints(z)[5]);
+        g.open();
     }
 
     @Test
     void anElementPutBackUnstartedMayBeTakenAgainInItsPlace() {
-        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
-        TrackedArray x = k.array(s, "x");
-        TrackedArray y = k.array(s, "y");
-        TrackedArray z = k.array(s, "z");
-        UnifiedBuffer flag = flag();
-        s.submit(k.gate(flag, x));      // 1 holds the window
-        s.submit(k.step(y, 3));         // 2 ready
-        s.submit(k.inc(z));             // 3 ready
+        TwoReadyBehindAGate g = new TwoReadyBehindAGate();
+        Scheduler s = g.s;
         StolenElement first = s.steal();
         assertEquals(2, first.id());
         first.putBack();
@@ -366,10 +376,7 @@ class SchedulerTest {
         StolenElement other = s.steal();
         assertEquals(3, other.id());
         other.putBack();
-        flag.setInt(0, 1);
-        s.synchronize();
-        assertEquals(3, TestKernels.ints(y)[5]);
-        assertEquals(1, TestKernels.ints(z)[5]);
+        g.open();
     }
 
     @Test
