@@ -267,6 +267,16 @@ public final class SimulateCommand {
     }
 
     private static SimConfig config(Options o, int members, Network network, boolean stealing, Workload w) {
+        if (members < w.owners()) {
+            throw new IllegalArgumentException("--members=" + members + ": the workload's tasks are owned by "
+                    + w.owners() + " members; simulate at least that many");
+        }
+        return new SimConfig(members, o.slots, o.window, settings(o), stealing, network, o.failAfter, o.events,
+                o.seed);
+    }
+
+    /** The stealing settings of every member: the cluster's defaults for the window, with the options given. */
+    private static StealSettings settings(Options o) {
         StealSettings s = StealSettings.defaults(o.window);
         if (o.threshold > 0) {
             s = s.withThreshold(o.threshold);
@@ -277,11 +287,7 @@ public final class SimulateCommand {
         if (o.maxHops >= 0) {
             s = s.withMaxHops(o.maxHops);
         }
-        if (members < w.owners()) {
-            throw new IllegalArgumentException("--members=" + members + ": the workload's tasks are owned by "
-                    + w.owners() + " members; simulate at least that many");
-        }
-        return new SimConfig(members, o.slots, o.window, s, stealing, network, o.failAfter, o.events, o.seed);
+        return s;
     }
 
     /** The workload for a run on {@code members} members: generated workloads spread over all of them. */
@@ -318,9 +324,8 @@ public final class SimulateCommand {
     }
 
     private static String describe(Options o, Workload w, Network network) {
-        StealSettings s = StealSettings.defaults(o.window);
-        String settings = "threshold " + (o.threshold > 0 ? o.threshold : s.threshold()) + ", chunk "
-                + (o.chunk > 0 ? o.chunk : s.chunk()) + ", max hops " + (o.maxHops >= 0 ? o.maxHops : s.maxHops());
+        StealSettings s = settings(o);
+        String settings = "threshold " + s.threshold() + ", chunk " + s.chunk() + ", max hops " + s.maxHops();
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
                         + "tile %s%s. Members: %d slots, window %d, %s. Network: %s.%s",
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),
