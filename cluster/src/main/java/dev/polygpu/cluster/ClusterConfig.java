@@ -1,5 +1,7 @@
 package dev.polygpu.cluster;
 
+import dev.polygpu.cluster.policy.InputCache;
+
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -26,11 +28,13 @@ import java.util.Map;
  * @param maxHops       how far a steal request is forwarded when its victim has nothing
  * @param holdInterval  how often a thief tells owners which of their elements it still holds
  * @param maxFrameBytes the largest message accepted
+ * @param inputCacheBytes how many bytes of other members' input arrays a thief keeps, so that their owners can
+ *                      send a reference instead of the same bytes again; 0 = keep none (and send every input)
  * @param faults        fault injection for tests ({@link FaultInjection#parse}), or null
  */
 public record ClusterConfig(String clusterName, List<String> members, String bindAddress, int port, String secret,
         Role role, Duration heartbeat, Duration failAfter, boolean stealing, int threshold, int chunk, int maxHops,
-        Duration holdInterval, int maxFrameBytes, FaultInjection faults) {
+        Duration holdInterval, int maxFrameBytes, long inputCacheBytes, FaultInjection faults) {
 
     /** What a member is there for. */
     public enum Role {
@@ -67,6 +71,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         require(maxHops >= 0 && maxHops <= 16, "maxHops must be in 0..16, got " + maxHops);
         require(holdInterval != null && holdInterval.toMillis() >= 10,
                 "the hold interval must be at least 10 ms, got " + holdInterval);
+        require(inputCacheBytes >= 0, "the input cache must be 0 (off) or a positive size, got " + inputCacheBytes);
         require(maxFrameBytes >= 1 << 16, "maxFrameBytes must be at least 64 KiB, got " + maxFrameBytes);
         if (secret != null && secret.isEmpty()) {
             secret = null;
@@ -82,7 +87,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
     public static ClusterConfig loopback() {
         return new ClusterConfig(DEFAULT_NAME, List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"),
                 "127.0.0.1", DEFAULT_PORT, null, Role.PROGRAM, Duration.ofSeconds(1), Duration.ofSeconds(5), true,
-                0, 0, 2, Duration.ofMillis(250), 512 << 20, null);
+                0, 0, 2, Duration.ofMillis(250), 512 << 20, InputCache.DEFAULT_CAPACITY_BYTES, null);
     }
 
     /**
@@ -113,7 +118,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
      * give them: {@code members}, {@code name}, {@code bind}, {@code port}, {@code secret}, {@code role}
      * ({@code program}/{@code worker}), {@code heartbeat} and {@code failAfter} (durations such as
      * {@code 500ms}, {@code 2s}), {@code stealing} ({@code true}/{@code false}), {@code threshold},
-     * {@code chunk}, {@code maxHops}, {@code faults}. Unknown names are an error. The order of the entries does
+     * {@code chunk}, {@code maxHops}, {@code inputCache} (a size: {@code 0}, {@code 512KB}, {@code 256MB}, {@code 1GB}),
+     * {@code faults}. Unknown names are an error. The order of the entries does
      * not matter for the secret: it is applied first, since a non-loopback {@code bind} is checked against it.
      */
     public static ClusterConfig parse(Map<String, String> options) {
@@ -137,10 +143,11 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 case "threshold" -> c.withThreshold(intValue(e.getKey(), v));
                 case "chunk" -> c.withChunk(intValue(e.getKey(), v));
                 case "maxHops" -> c.withMaxHops(intValue(e.getKey(), v));
+                case "inputCache" -> c.withInputCacheBytes(size(e.getKey(), v));
                 case "faults" -> c.withFaults(v.isEmpty() ? null : FaultInjection.parse(v));
                 default -> throw new IllegalArgumentException("unknown cluster option '" + e.getKey()
                         + "'; known: members, name, bind, port, secret, role, heartbeat, failAfter, stealing, "
-                        + "threshold, chunk, maxHops, faults");
+                        + "threshold, chunk, maxHops, inputCache, faults");
             };
         }
         String every = options.get("heartbeat");
@@ -155,69 +162,74 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         return c;
     }
 
+    public ClusterConfig withInputCacheBytes(long bytes) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, bytes, faults);
+    }
+
     public ClusterConfig withName(String name) {
         return new ClusterConfig(name, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withMembers(List<String> list) {
         return new ClusterConfig(clusterName, list, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+                stealing, threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withBind(String address) {
         return new ClusterConfig(clusterName, members, address, port, secret, role, heartbeat, failAfter, stealing,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withPort(int p) {
         return new ClusterConfig(clusterName, members, bindAddress, p, secret, role, heartbeat, failAfter, stealing,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withSecret(String s) {
         return new ClusterConfig(clusterName, members, bindAddress, port, s, role, heartbeat, failAfter, stealing,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withRole(Role r) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, r, heartbeat, failAfter, stealing,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withHeartbeat(Duration every, Duration deadAfter) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, every, deadAfter, stealing,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withStealing(boolean on) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, on,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withThreshold(int t) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, t, chunk, maxHops, holdInterval, maxFrameBytes, faults);
+                stealing, t, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withChunk(int c) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, c, maxHops, holdInterval, maxFrameBytes, faults);
+                stealing, threshold, c, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withMaxHops(int h) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, chunk, h, holdInterval, maxFrameBytes, faults);
+                stealing, threshold, chunk, h, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withHoldInterval(Duration d) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, chunk, maxHops, d, maxFrameBytes, faults);
+                stealing, threshold, chunk, maxHops, d, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withFaults(FaultInjection f) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, chunk, maxHops, holdInterval, maxFrameBytes, f);
+                stealing, threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, f);
     }
 
     /** Never shows the secret. */
@@ -227,7 +239,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 + ", secret=" + (secret == null ? "none (loopback)" : "****") + ", role="
                 + role.name().toLowerCase(Locale.ROOT) + ", heartbeat=" + heartbeat + ", failAfter=" + failAfter
                 + ", stealing=" + stealing + ", threshold=" + (threshold == 0 ? "auto" : threshold) + ", chunk="
-                + (chunk == 0 ? "auto" : chunk) + ", maxHops=" + maxHops + (faults == null ? "" : ", faults="
+                + (chunk == 0 ? "auto" : chunk) + ", maxHops=" + maxHops + ", inputCache=" + inputCacheBytes + (faults == null ? "" : ", faults="
                 + faults) + "]";
     }
 
@@ -264,6 +276,55 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
             default -> throw new IllegalArgumentException("cluster role must be 'program' or 'worker', got '" + v
                     + "'");
         };
+    }
+
+    /**
+     * Parses a size: a number of bytes, or a number (fractions allowed) ending in {@code B}, {@code KB},
+     * {@code MB} or {@code GB} (powers of 1024), case-insensitive: {@code 0}, {@code 65536}, {@code 512KB},
+     * {@code 1.5GB}.
+     *
+     * @param spec the text
+     * @return the bytes, rounded to the nearest whole byte
+     * @throws IllegalArgumentException if {@code spec} is empty, not a number, has an unknown unit, or is negative or
+     *     2<sup>63</sup> bytes or more, saying which
+     */
+    public static long parseSize(String spec) {
+        if (spec == null || spec.isBlank()) {
+            throw new IllegalArgumentException("a size is needed: bytes, or a number ending in B, KB, MB or GB");
+        }
+        String t = spec.strip();
+        int end = t.length();
+        while (end > 0 && Character.isLetter(t.charAt(end - 1))) {
+            end--;
+        }
+        String unitText = t.substring(end);
+        long unit = switch (unitText.toUpperCase(Locale.ROOT)) {
+            case "", "B" -> 1;
+            case "KB" -> 1L << 10;
+            case "MB" -> 1L << 20;
+            case "GB" -> 1L << 30;
+            default -> throw new IllegalArgumentException("bad size '" + spec + "': unknown unit '" + unitText
+                    + "' (use B, KB, MB or GB)");
+        };
+        double value;
+        try {
+            value = Double.parseDouble(t.substring(0, end));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad size '" + spec + "': '" + t.substring(0, end) + "' is not a number");
+        }
+        double bytes = Math.rint(value * unit);
+        if (!(bytes >= 0 && bytes < 0x1p63)) {
+            throw new IllegalArgumentException("bad size '" + spec + "': the size must be >= 0 and below 2^63 bytes");
+        }
+        return (long) bytes;
+    }
+
+    private static long size(String name, String v) {
+        try {
+            return parseSize(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("cluster option '" + name + "': " + e.getMessage(), e);
+        }
     }
 
     private static int intValue(String name, String v) {

@@ -9,6 +9,9 @@ import dev.polygpu.cluster.policy.Starvation;
 import dev.polygpu.cluster.policy.Thief;
 import dev.polygpu.cluster.policy.Victim;
 import dev.polygpu.cluster.wire.ArrayData;
+import dev.polygpu.cluster.wire.Digest;
+import dev.polygpu.cluster.policy.SentInputs;
+import dev.polygpu.cluster.policy.InputCache;
 import dev.polygpu.cluster.wire.Handback;
 import dev.polygpu.cluster.wire.HandbackReason;
 import dev.polygpu.cluster.wire.Holding;
@@ -179,6 +182,12 @@ public final class ClusterNode implements AutoCloseable {
     private final AtomicLong forwarded = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
     private final AtomicLong bytesReceived = new AtomicLong();
+    private final AtomicLong inputBytesSaved = new AtomicLong();
+    private final AtomicLong inputCacheMisses = new AtomicLong();
+    /** Owner side: which of this member's arrays each thief holds, and with which contents. */
+    private final SentInputs<Digest> sentInputs;
+    /** Thief side: other members' input arrays kept, so their owners may send references instead. */
+    private final InputCache<Digest, byte[]> inputCache;
 
     private ClusterNode(ClusterConfig config, Scheduler scheduler, TransportFactory transports) {
         this.config = config;
@@ -194,6 +203,8 @@ public final class ClusterNode implements AutoCloseable {
         }
         this.settings = s.withMaxHops(config.maxHops());
         this.gate = new CostGate(settings, costs, bandwidth);
+        this.sentInputs = new SentInputs<>(config.inputCacheBytes());
+        this.inputCache = new InputCache<>(config.inputCacheBytes());
         this.kernels = new KernelCache(scheduler.device());
         this.epoch = random.nextLong() & Long.MAX_VALUE | 1;
         this.lostAfterNanos = Math.max(config.holdInterval().toNanos() * 8, Duration.ofSeconds(2).toNanos());
@@ -316,7 +327,8 @@ public final class ClusterNode implements AutoCloseable {
         }
         return new ClusterStats(transport.self(), lastMembers, stolen.get(), givenCount.get(),
                 completedRemote.get(), rerun.get(), rejected.get(), requestCount.get(), emptyReplies.get(),
-                forwarded.get(), bytesSent.get(), bytesReceived.get(), latency.count() == 0 ? -1
+                forwarded.get(), bytesSent.get(), bytesReceived.get(), inputBytesSaved.get(),
+                inputCacheMisses.get(), latency.count() == 0 ? -1
                 : latency.percentile(50), latency.count() == 0 ? -1 : latency.percentile(99), firstStolenNanos);
     }
 
@@ -468,6 +480,7 @@ public final class ClusterNode implements AutoCloseable {
         }
         if (!items.isEmpty()) {
             if (!send(thief, new StealReply(transport.self(), r.requestId(), items))) {
+                sentInputs.forget(thief);
                 for (WorkItem item : items) {
                     takeBack(item.stealId(), thief, "its thief could not be reached", true);
                 }
@@ -504,10 +517,14 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /**
-     * Registers a taken element and packs it with the bytes of the arrays it reads, except those an earlier
-     * element of the same reply carries ({@code packed}: their contents are the same, as no writer of them can
-     * have run between two elements that were ready together); null (and the element back in the queue) if
-     * this member started leaving or left meanwhile.
+     * Registers a taken element and packs it with the arrays it reads, except those an earlier element of the
+     * same reply carries ({@code packed}: their contents are the same, as no writer of them can have run between
+     * two elements that were ready together). An array goes as a reference when the thief holds it with the
+     * same contents ({@link SentInputs}), otherwise as bytes with their digest. Null (and the element back in
+     * the queue) if this member started leaving or left meanwhile.
+     *
+     * <p>The contents cannot change while the element is away: a later writer of any array it reads waits for
+     * it (write-after-read), and so does a host write.
      */
     private WorkItem give(StolenElement e, String thief, Set<Long> packed) {
         List<ArrayData> inputs = new ArrayList<>();
@@ -515,9 +532,23 @@ public final class ClusterNode implements AutoCloseable {
         for (Access a : e.element().accesses()) {
             if (a.mode().reads() && packed.add(a.array().id())) {
                 MemorySegment view = a.array().buffer().hostView().asSlice(0, a.array().bytes());
-                byte[] data = view.toArray(ValueLayout.JAVA_BYTE);
-                inputs.add(new ArrayData(a.array().id(), 0, data));
-                bytes += data.length;
+                long id = a.array().id();
+                if (config.inputCacheBytes() == 0) {
+                    byte[] data = view.toArray(ValueLayout.JAVA_BYTE);
+                    inputs.add(new ArrayData(id, 0, data));
+                    bytes += data.length;
+                    continue;
+                }
+                Digest digest = Digest.of(view);
+                if (sentInputs.holds(thief, id, digest)) {
+                    inputs.add(ArrayData.reference(id, 0, digest));
+                    inputBytesSaved.addAndGet(view.byteSize());
+                } else {
+                    byte[] data = view.toArray(ValueLayout.JAVA_BYTE);
+                    inputs.add(new ArrayData(id, 0, data, digest));
+                    sentInputs.sent(thief, id, digest, data.length);
+                    bytes += data.length;
+                }
             }
         }
         long id;
@@ -542,6 +573,18 @@ public final class ClusterNode implements AutoCloseable {
         long now = System.nanoTime();
         boolean current;
         long latencyNanos;
+        // Inputs that came with their digest are kept whether or not the reply is current: the owner now
+        // believes this member holds them.
+        for (WorkItem item : r.items()) {
+            for (ArrayData d : item.inputs()) {
+                if (!d.isReference()) {
+                    bytesReceived.addAndGet(d.bytes().length);
+                    if (d.digest() != null) {
+                        inputCache.put(r.sender(), d.arrayId(), d.digest(), d.bytes(), d.bytes().length);
+                    }
+                }
+            }
+        }
         synchronized (lock) {
             current = asThief.accept(r.requestId(), r.sender(), r.items().size(), now);
             latencyNanos = current ? asThief.lastLatencyNanos() : 0;
@@ -565,22 +608,53 @@ public final class ClusterNode implements AutoCloseable {
             return;
         }
         latency.record(latencyNanos);
-        // The inputs of the whole reply: an array several of its elements read comes once.
+        // The inputs of the whole reply: an array several of its elements read comes once, as bytes or as a
+        // reference to what this member keeps.
         Map<Long, byte[]> inputs = new HashMap<>();
+        Set<Long> missing = new java.util.HashSet<>();
         for (WorkItem item : r.items()) {
             for (ArrayData d : item.inputs()) {
-                inputs.put(d.arrayId(), d.bytes());
-                bytesReceived.addAndGet(d.bytes().length);
+                byte[] bytes = d.isReference() ? inputCache.get(r.sender(), d.arrayId(), d.digest()) : d.bytes();
+                if (bytes != null) {
+                    inputs.put(d.arrayId(), bytes);
+                } else {
+                    missing.add(d.arrayId());
+                }
             }
         }
+        List<Long> unrunnable = new ArrayList<>();
         for (WorkItem item : r.items()) {
             try {
-                runStolen(r.sender(), item, inputs, now);
+                if (readsAny(item, missing)) {
+                    unrunnable.add(item.stealId());
+                } else {
+                    runStolen(r.sender(), item, inputs, now);
+                }
             } finally {
                 arriving.decrementAndGet();
             }
         }
+        if (!unrunnable.isEmpty()) {
+            // Evicted here since the owner sent them: it forgets what it believed, and sends bytes next time.
+            inputCacheMisses.addAndGet(missing.size());
+            LOG.log(System.Logger.Level.DEBUG, () -> "handing " + unrunnable.size() + " elements back to "
+                    + describe(r.sender()) + ": arrays " + missing + " are no longer kept here");
+            send(r.sender(), new Handback(transport.self(), unrunnable, HandbackReason.MISSING_INPUT));
+        }
         LockSupport.unpark(loop);
+    }
+
+    /** Whether {@code item} reads one of the arrays {@code missing} (by the owner's ids). */
+    private static boolean readsAny(WorkItem item, Set<Long> missing) {
+        if (missing.isEmpty()) {
+            return false;
+        }
+        for (ArrayData d : item.inputs()) {
+            if (missing.contains(d.arrayId())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs an element of {@code owner} here and sends its results home when it completes. */
@@ -783,6 +857,9 @@ public final class ClusterNode implements AutoCloseable {
     /** Null if the outputs write only arrays the element writes, within their sizes; else what is wrong. */
     private static String checkOutputs(ComputationalElement e, List<ArrayData> outputs) {
         for (ArrayData d : outputs) {
+            if (d.isReference()) {
+                return "it returned a reference instead of the bytes of array " + d.arrayId();
+            }
             TrackedArray t = arrayOf(e, d.arrayId());
             if (t == null) {
                 return "it returned bytes for array " + d.arrayId() + ", which the element does not write";
@@ -812,7 +889,11 @@ public final class ClusterNode implements AutoCloseable {
                 case STALE_REPLY -> "its thief had given up waiting for it";
                 case LEAVING -> "its thief is leaving the cluster";
                 case CANNOT_RUN -> "its thief cannot run it";
+                case MISSING_INPUT -> "its thief no longer kept an input sent as a reference";
             }, h.reason() == HandbackReason.CANNOT_RUN);
+        }
+        if (h.reason() == HandbackReason.MISSING_INPUT) {
+            sentInputs.forget(h.sender());
         }
     }
 
@@ -901,6 +982,8 @@ public final class ClusterNode implements AutoCloseable {
         List<Given> orphans = new ArrayList<>();
         synchronized (lock) {
             for (String id : left) {
+                sentInputs.forget(id);
+                inputCache.forgetOwner(id);
                 proven.remove(id);
                 dead.put(id, Boolean.TRUE);
                 if (asThief.forget(id)) {

@@ -20,12 +20,16 @@ import java.util.Map;
  * @param forwarded       steal requests this member passed on because it had nothing to give
  * @param bytesSent       array bytes this member sent (inputs it gave, results it returned)
  * @param bytesReceived   array bytes this member received
+ * @param inputBytesSaved input bytes this member did not send again because the thief kept them (it sent a
+ *                        reference)
+ * @param inputCacheMisses references this member received to inputs it no longer kept (their elements went back)
  * @param stealLatencyMedianNanos median time from a steal request to a reply with work
  * @param stealLatencyP99Nanos    99th percentile of the same
  * @param firstStolenNanos        time from joining to the first stolen element starting here, or -1
  */
 public record ClusterStats(String member, int members, long stolen, long given, long completedRemote, long rerun,
         long rejected, long requests, long emptyReplies, long forwarded, long bytesSent, long bytesReceived,
+        long inputBytesSaved, long inputCacheMisses,
         long stealLatencyMedianNanos, long stealLatencyP99Nanos, long firstStolenNanos) {
 
     /** The counters by name, in declaration order (for the launcher's table and guest code). */
@@ -43,6 +47,8 @@ public record ClusterStats(String member, int members, long stolen, long given, 
         m.put("forwarded", forwarded);
         m.put("bytesSent", bytesSent);
         m.put("bytesReceived", bytesReceived);
+        m.put("inputBytesSaved", inputBytesSaved);
+        m.put("inputCacheMisses", inputCacheMisses);
         m.put("stealLatencyMedianNanos", stealLatencyMedianNanos);
         m.put("stealLatencyP99Nanos", stealLatencyP99Nanos);
         m.put("firstStolenNanos", firstStolenNanos);
@@ -63,6 +69,8 @@ public record ClusterStats(String member, int members, long stolen, long given, 
         row(b, "requests forwarded", forwarded);
         row(b, "bytes sent", bytesSent);
         row(b, "bytes received", bytesReceived);
+        row(b, "input bytes not resent", inputBytesSaved);
+        row(b, "input cache misses", inputCacheMisses);
         b.append(String.format("  %-30s %s / %s%n", "steal latency median / p99", millis(stealLatencyMedianNanos),
                 millis(stealLatencyP99Nanos)));
         b.append(String.format("  %-30s %s%n", "join to first stolen kernel", firstStolenNanos < 0 ? "-"

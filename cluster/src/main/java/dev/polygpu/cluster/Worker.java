@@ -28,6 +28,7 @@ public final class Worker {
               --heartbeat=1s --fail-after=5s   failure detection
               --stealing=false       join without stealing (a baseline: every member must say so)
               --threshold=N --chunk=N          steal threshold and reply size (default: from the window)
+              --input-cache=SIZE     bytes of owners' input arrays kept to avoid resending them (default 256MB; 0: off)
               --stats-every=DURATION print the counters this often (default: only when leaving)
               --for=DURATION         leave after this long (default: run until stopped)
               --faults=drop=P,delay=MS,seed=N  lose and delay outgoing messages (testing)
@@ -74,6 +75,7 @@ public final class Worker {
                     case "stealing" -> options.put("stealing", value);
                     case "threshold" -> options.put("threshold", value);
                     case "chunk" -> options.put("chunk", value);
+                    case "input-cache" -> options.put("inputCache", value);
                     case "stats-every" -> statsEvery = positiveDuration(name, value);
                     case "for" -> runFor = positiveDuration(name, value);
                     default -> throw new IllegalArgumentException("unknown worker option --" + name);

@@ -29,7 +29,7 @@ class ClusterConfigTest {
         ClusterConfig c = ClusterConfig.parse(options("members", "10.0.0.1:6000, 10.0.0.2", "name", "lab",
                 "bind", "127.0.0.2", "port", "6000", "secret", "s3", "role", "worker", "heartbeat", "2s",
                 "failAfter", "8s", "stealing", "false", "threshold", "7", "chunk", "3", "maxHops", "1",
-                "faults", "drop=0.5,delay=20ms,seed=3"));
+                "inputCache", "1.5MB", "faults", "drop=0.5,delay=20ms,seed=3"));
         assertEquals(List.of("10.0.0.1:6000", "10.0.0.2:5701"), c.members());
         assertEquals("lab", c.clusterName());
         assertEquals("127.0.0.2", c.bindAddress());
@@ -43,6 +43,20 @@ class ClusterConfigTest {
         assertEquals(3, c.chunk());
         assertEquals(1, c.maxHops());
         assertEquals(new FaultInjection(0.5, 20, 3), c.faults());
+        assertEquals(1536L << 10, c.inputCacheBytes());
+    }
+
+    @Test
+    void theInputCacheIsASizeAndZeroTurnsItOff() {
+        assertEquals(256L << 20, ClusterConfig.loopback().inputCacheBytes(), "the default");
+        assertEquals(0, ClusterConfig.parse(options("inputCache", "0")).inputCacheBytes());
+        assertEquals(65536, ClusterConfig.parse(options("inputCache", "65536")).inputCacheBytes());
+        assertEquals(1L << 30, ClusterConfig.parse(options("inputCache", "1gb")).inputCacheBytes());
+        for (String bad : new String[] {"", "-1MB", "lots", "5TB"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> ClusterConfig.parse(options("inputCache", bad)), bad);
+            assertTrue(e.getMessage().startsWith("cluster option 'inputCache': "), e.getMessage());
+        }
     }
 
     @Test

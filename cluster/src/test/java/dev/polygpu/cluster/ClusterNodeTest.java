@@ -82,6 +82,101 @@ class ClusterNodeTest {
         }
     }
 
+    /** {@code count} tiles out_j = a * k + i that all read {@code a}, each {@code ms} ms long. */
+    private static List<TrackedArray> tilesOf(Members.Member p, TrackedArray a, int count, float k, int ms) {
+        List<TrackedArray> outs = new ArrayList<>();
+        for (int j = 0; j < count; j++) {
+            TrackedArray out = p.floats("out" + j);
+            p.tile(a, out, k, ms);
+            outs.add(out);
+        }
+        return outs;
+    }
+
+    private static void checkTiles(List<TrackedArray> outs, float[] a, float k) {
+        for (int j = 0; j < outs.size(); j++) {
+            for (int i = 0; i < Members.N; i++) {
+                assertEquals(a[i] * k + i, outs.get(j).buffer().getFloat(i), "out" + j + "[" + i + "]");
+            }
+        }
+    }
+
+    @Test
+    void anUnchangedInputGoesToAThiefOnceAndAChangedOneAgain() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member p = c.program();
+            Members.Member w = c.worker();
+            c.awaitSize(2, List.of(p, w));
+            float[] values = new float[Members.N];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = 3 * i + 1;
+            }
+            TrackedArray a = p.floats("a", values);
+            List<TrackedArray> first = tilesOf(p, a, 32, 2f, 20);
+            p.scheduler.synchronize();
+            checkTiles(first, values, 2f);
+            ClusterStats ws = w.node.stats();
+            assertTrue(ws.stolen() >= 2, "the worker stole more than once: " + ws);
+            long arrayBytes = 4L * Members.N;
+            assertEquals(0, ws.bytesReceived() % arrayBytes, "whole copies of a only: " + ws);
+            long copies = ws.bytesReceived() / arrayBytes;
+            assertTrue(copies < ws.stolen(), "a went fewer times than kernels were stolen: " + copies + " copies for "
+                    + ws.stolen() + " kernels");
+            long saved = p.node.stats().inputBytesSaved();
+            assertTrue(saved > 0 && saved % arrayBytes == 0, "later replies referred to a: " + saved + " bytes");
+            assertTrue(copies + saved / arrayBytes <= ws.stolen(), "a reply carries a once, as bytes or as a "
+                    + "reference, whatever the number of its kernels");
+
+            // The host changes a in place (no device work is outstanding: a plain write, no scheduler call).
+            for (int i = 0; i < values.length; i++) {
+                values[i] = -2 * i + 5;
+                a.buffer().setFloat(i, values[i]);
+            }
+            List<TrackedArray> second = tilesOf(p, a, 32, 3f, 20);
+            p.scheduler.synchronize();
+            checkTiles(second, values, 3f);
+            ClusterStats after = w.node.stats();
+            assertTrue(after.stolen() > ws.stolen(), "the worker stole again: " + after);
+            assertTrue(after.bytesReceived() > ws.bytesReceived(), "the changed a was sent again: " + after);
+            assertEquals(0, after.inputCacheMisses());
+            assertEquals(0, p.node.away());
+        }
+    }
+
+    @Test
+    void aThiefThatNoLongerKeepsAnInputHandsTheWorkBackAndNothingIsLost() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member p = c.program();
+            // The worker keeps one array at a time; the program believes it keeps 256 MB.
+            Members.Member w = c.add(new Members.Member(c.config(ClusterConfig.Role.WORKER)
+                    .withInputCacheBytes(4L * Members.N)));
+            c.awaitSize(2, List.of(p, w));
+            float[] x = new float[Members.N];
+            float[] y = new float[Members.N];
+            for (int i = 0; i < Members.N; i++) {
+                x[i] = i;
+                y[i] = 1000 - i;
+            }
+            TrackedArray ax = p.floats("x", x);
+            TrackedArray ay = p.floats("y", y);
+            List<TrackedArray> fromX = new ArrayList<>();
+            List<TrackedArray> fromY = new ArrayList<>();
+            for (int j = 0; j < 24; j++) {
+                fromX.addAll(tilesOf(p, ax, 1, 2f, 15));
+                fromY.addAll(tilesOf(p, ay, 1, 2f, 15));
+            }
+            p.scheduler.synchronize();
+            checkTiles(fromX, x, 2f);
+            checkTiles(fromY, y, 2f);
+            ClusterStats owner = p.node.stats();
+            ClusterStats ws = w.node.stats();
+            assertTrue(ws.inputCacheMisses() > 0, "the worker's one-array cache missed: " + ws);
+            assertTrue(owner.rerun() > 0, "what came back was counted: " + owner);
+            assertEquals(owner.given(), owner.completedRemote() + owner.rerun(), "each given element came back once");
+            assertEquals(0, p.node.away());
+        }
+    }
+
     @Test
     void readWriteArraysAndChainsComeBackInOrder() throws Exception {
         try (Members c = new Members()) {

@@ -153,6 +153,11 @@ public final class GrOptions {
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
     public static final OptionKey<Integer> ClusterChunk = new OptionKey<>(0, nonNegative("ClusterChunk"));
 
+    @Option(help = "Bytes of other members' input arrays this member keeps when it runs their kernels, so that an"
+            + " unchanged array is not sent again: a size such as 256MB (default), 1GB, or 0 (off).",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<size>")
+    public static final OptionKey<String> ClusterInputCache = new OptionKey<>("256MB");
+
     @Option(help = "Fault injection for testing: lose and delay this member's outgoing cluster messages."
             + " Empty (default): none.", category = OptionCategory.EXPERT, stability = OptionStability.STABLE,
             usageSyntax = "drop=<p>,delay=<ms>,seed=<n>")

@@ -7,5 +7,10 @@ public enum HandbackReason {
     /** The thief is leaving the cluster before it ran them. */
     LEAVING,
     /** The thief cannot run them (no suitable device, the kernel does not build there, out of memory). */
-    CANNOT_RUN
+    CANNOT_RUN,
+    /**
+     * An input came as a reference ({@link ArrayData#reference}) to contents the thief no longer keeps (its
+     * cache evicted them): the owner sends the bytes with the next reply. The elements were not started.
+     */
+    MISSING_INPUT
 }

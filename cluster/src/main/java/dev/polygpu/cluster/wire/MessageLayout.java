@@ -26,7 +26,10 @@ final class MessageLayout {
     // its 4-byte length and one character; any other string at least its 4-byte length.
     private static final int MIN_NAME = 4 + 1;
     private static final int MIN_LONG = 8;
-    private static final int MIN_ARRAY_DATA = 8 + 8 + 4;
+    private static final int MIN_ARRAY_DATA = 8 + 8 + 1 + 4;
+    private static final int DATA_CONTENTS = 0;
+    private static final int DATA_CONTENTS_AND_DIGEST = 1;
+    private static final int DATA_REFERENCE = 2;
     private static final int MIN_ARG = 1 + Math.min(8 + 8 + 8 + MIN_NAME, MIN_NAME + 8);
     private static final int MIN_ELEMENT = 8 + MIN_NAME + 4 + 1 + 3 * 4 + 3 * 4 + 8 + 8 + 4;
     private static final int MIN_WORK_ITEM = 8 + 8 + MIN_ELEMENT + 4;
@@ -196,7 +199,14 @@ final class MessageLayout {
         for (ArrayData d : data) {
             w.i64(d.arrayId());
             w.i64(d.byteOffset());
-            w.bytes(d.bytes());
+            w.i8(d.isReference() ? DATA_REFERENCE : d.digest() == null ? DATA_CONTENTS : DATA_CONTENTS_AND_DIGEST);
+            if (d.digest() != null) {
+                w.i64(d.digest().hi());
+                w.i64(d.digest().lo());
+            }
+            if (!d.isReference()) {
+                w.bytes(d.bytes());
+            }
         }
     }
 
@@ -204,8 +214,18 @@ final class MessageLayout {
         int n = r.count(field, MIN_ARRAY_DATA);
         List<ArrayData> data = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            data.add(new ArrayData(r.i64("ArrayData.arrayId"), r.i64("ArrayData.byteOffset"),
-                    r.bytes("ArrayData.bytes")));
+            long arrayId = r.i64("ArrayData.arrayId");
+            long offset = r.i64("ArrayData.byteOffset");
+            int at = r.offset();
+            int form = r.i8("ArrayData.form");
+            if (form != DATA_CONTENTS && form != DATA_CONTENTS_AND_DIGEST && form != DATA_REFERENCE) {
+                throw r.malformed("unknown ArrayData form " + form + " (0 contents, 1 contents and digest, "
+                        + "2 reference)", at);
+            }
+            Digest digest = form == DATA_CONTENTS ? null
+                    : new Digest(r.i64("ArrayData.digest"), r.i64("ArrayData.digest"));
+            byte[] bytes = form == DATA_REFERENCE ? null : r.bytes("ArrayData.bytes");
+            data.add(new ArrayData(arrayId, offset, bytes, digest));
         }
         return data;
     }

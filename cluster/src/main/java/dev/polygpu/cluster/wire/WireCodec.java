@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * <p>A frame, big-endian:
  * <pre>
- * i32 magic 0x50475055 ('PGPU') | i8 version 1 | i8 type | body | 32-byte HMAC-SHA256 over all preceding bytes
+ * i32 magic 0x50475055 ('PGPU') | i8 version 2 | i8 type | body | 32-byte HMAC-SHA256 over all preceding bytes
  * </pre>
  * Types: 1 {@link StealRequest}, 2 {@link StealReply}, 3 {@link WorkResult}, 4 {@link Handback},
  * 5 {@link Holding}, 6 {@link Leaving}. In the bodies, {@code str} is an i32 UTF-8 byte length then the bytes
@@ -26,7 +26,8 @@ import java.util.Objects;
  * Leaving       str sender
  *
  * WorkItem      i64 stealId, i64 epoch, Element element, list&lt;ArrayData&gt; inputs
- * ArrayData     i64 arrayId, i64 byteOffset, bytes contents
+ * ArrayData     i64 arrayId, i64 byteOffset, i8 form (0 contents, 1 contents and digest, 2 reference),
+ *               [form 1, 2: i64 digestHi, i64 digestLo ({@link Digest})], [form 0, 1: bytes contents]
  * Element       i64 elementId, name kind, str label, bool hasSource,
  *               [if hasSource: str source (up to 1 MiB), str name, str signature],
  *               i32[3] grid, i32[3] block, i64 sharedBytes, i64 rangeBytes, list&lt;Arg&gt; args
@@ -49,7 +50,7 @@ public final class WireCodec {
     /** The first four bytes of every frame: ASCII "PGPU". */
     public static final int MAGIC = 0x50475055;
     /** The format version this codec writes and reads. */
-    public static final byte VERSION = 1;
+    public static final byte VERSION = 2;
     /** Magic, version and type. */
     public static final int HEADER_BYTES = 4 + 1 + 1;
     /** The smallest possible frame: a header and a MAC around an empty body. */
@@ -190,7 +191,7 @@ public final class WireCodec {
     private static long dataBytes(List<ArrayData> data) {
         long n = 0;
         for (ArrayData d : data) {
-            n += d.bytes().length;
+            n += d.length();
         }
         return n;
     }

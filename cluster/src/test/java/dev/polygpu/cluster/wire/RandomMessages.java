@@ -94,15 +94,28 @@ final class RandomMessages {
         int n = random.nextInt(maxCount + 1);
         List<ArrayData> data = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            data.add(arrayData(random.nextInt(maxBytes + 1)));
+            data.add(anyArrayData(random.nextInt(maxBytes + 1)));
         }
         return data;
     }
 
+    /** Contents of {@code bytes} random bytes, with or without a digest. */
     ArrayData arrayData(int bytes) {
         byte[] b = new byte[bytes];
         random.nextBytes(b);
-        return new ArrayData(random.nextLong(), random.nextLong() & Long.MAX_VALUE, b);
+        long id = random.nextLong();
+        long offset = random.nextLong() & Long.MAX_VALUE;
+        return random.nextBoolean() ? new ArrayData(id, offset, b)
+                : new ArrayData(id, offset, b, new Digest(random.nextLong(), random.nextLong()));
+    }
+
+    /** Any of the three forms: contents, contents and digest, or a reference. */
+    ArrayData anyArrayData(int bytes) {
+        if (random.nextInt(3) > 0) {
+            return arrayData(bytes);
+        }
+        return ArrayData.reference(random.nextLong(), random.nextLong() & Long.MAX_VALUE,
+                new Digest(random.nextLong(), random.nextLong()));
     }
 
     List<Long> ids() {

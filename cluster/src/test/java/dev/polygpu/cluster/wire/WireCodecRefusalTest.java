@@ -47,8 +47,11 @@ class WireCodecRefusalTest {
         badMagic[0] ^= 0x01;
         assertEquals(Reason.BAD_MAGIC, refusal(badMagic, KEY, frame.length));
         byte[] badVersion = frame.clone();
-        badVersion[4] = 2;
+        badVersion[4] = WireCodec.VERSION + 1;
         assertEquals(Reason.BAD_VERSION, refusal(badVersion, KEY, frame.length));
+        byte[] older = frame.clone();
+        older[4] = 1;
+        assertEquals(Reason.BAD_VERSION, refusal(older, KEY, frame.length), "version 1 had no references");
         byte[] badType = frame.clone();
         badType[5] = WireCodec.TYPE_HOLDING;
         assertEquals(Reason.BAD_MAC, refusal(badType, KEY, frame.length), "the type byte is authenticated");
@@ -110,9 +113,9 @@ class WireCodecRefusalTest {
                 HandFrame.ofType(WireCodec.TYPE_WORK_RESULT).str("o").i64(1).i64(1).i8(1).i32(-1).i64(0).i64(0)
                         .i32(Integer.MAX_VALUE),
                 HandFrame.ofType(WireCodec.TYPE_WORK_RESULT).str("o").i64(1).i64(1).i8(1).i32(-1).i64(0).i64(0)
-                        .i32(1).i64(1).i64(0).i32(Integer.MAX_VALUE).raw(new byte[64]),
+                        .i32(1).i64(1).i64(0).i8(0).i32(Integer.MAX_VALUE).raw(new byte[64]),
                 HandFrame.ofType(WireCodec.TYPE_WORK_RESULT).str("o").i64(1).i64(1).i8(1).i32(-1).i64(0).i64(0)
-                        .i32(1).i64(1).i64(0).i32(-5),
+                        .i32(1).i64(1).i64(0).i8(0).i32(-5),
                 HandFrame.ofType(WireCodec.TYPE_LEAVING).i32(Integer.MAX_VALUE).raw(new byte[16]),
                 HandFrame.ofType(WireCodec.TYPE_LEAVING).i32(Integer.MIN_VALUE),
                 HandFrame.ofType(WireCodec.TYPE_LEAVING).i32(WireCodec.MAX_STRING_BYTES + 1)
@@ -159,7 +162,9 @@ class WireCodecRefusalTest {
                         "ArrayArg.mode"),
                 new Case("unknown scalar type", elementPrefix().i32(1).i8(2).str("HALF").i64(0), "ScalarArg.type"),
                 new Case("negative byte offset", HandFrame.ofType(WireCodec.TYPE_WORK_RESULT).str("m").i64(1).i64(1)
-                        .i8(1).i32(-1).i64(0).i64(0).i32(1).i64(1).i64(-8).i32(0), "byteOffset"));
+                        .i8(1).i32(-1).i64(0).i64(0).i32(1).i64(1).i64(-8).i8(0).i32(0), "byteOffset"),
+                new Case("unknown ArrayData form", HandFrame.ofType(WireCodec.TYPE_WORK_RESULT).str("m").i64(1)
+                        .i64(1).i8(1).i32(-1).i64(0).i64(0).i32(1).i64(1).i64(0).i8(3).i32(0), "ArrayData form"));
         for (Case c : cases) {
             byte[] frame = c.frame().sign(KEY);
             WireException e = assertThrows(WireException.class, () -> WireCodec.decode(frame, KEY, frame.length),

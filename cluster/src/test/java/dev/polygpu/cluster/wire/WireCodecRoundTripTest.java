@@ -153,10 +153,28 @@ class WireCodecRoundTripTest {
 
         byte[] result = HandFrame.ofType(WireCodec.TYPE_WORK_RESULT)
                 .str("t").i64(3).i64(4).i8(0).i32(-1).i64(10).i64(20)
-                .i32(1).i64(9).i64(16).i32(3).raw(new byte[] {1, 2, 3})
+                .i32(1).i64(9).i64(16).i8(0).i32(3).raw(new byte[] {1, 2, 3})
                 .sign(KEY);
         assertEquals(new WorkResult("t", 3, 4, false, null, 10, 20, List.of(new ArrayData(9, 16, new byte[] {1, 2, 3}))),
                 WireCodec.decode(result, KEY, result.length));
+    }
+
+    @Test
+    void inputsGoAsContentsWithTheirDigestOrAsAReference() throws WireException {
+        Digest d = new Digest(0x1112131415161718L, -2);
+        byte[] withDigest = HandFrame.ofType(WireCodec.TYPE_WORK_RESULT)
+                .str("t").i64(3).i64(4).i8(1).i32(-1).i64(0).i64(0)
+                .i32(2).i64(9).i64(0).i8(1).i64(0x1112131415161718L).i64(-2).i32(2).raw(new byte[] {5, 6})
+                .i64(10).i64(8).i8(2).i64(0x1112131415161718L).i64(-2)
+                .sign(KEY);
+        WorkResult expected = new WorkResult("t", 3, 4, true, null, 0, 0, List.of(
+                new ArrayData(9, 0, new byte[] {5, 6}, d), ArrayData.reference(10, 8, d)));
+        assertEquals(expected, WireCodec.decode(withDigest, KEY, withDigest.length));
+        assertArrayEquals(withDigest, WireCodec.encode(expected, KEY));
+        assertEquals(2, WireCodec.payloadBytes(expected), "a reference carries no bytes");
+        assertTrue(expected.outputs().get(1).isReference());
+        assertEquals(0, expected.outputs().get(1).length());
+        assertThrows(NullPointerException.class, () -> new ArrayData(1, 0, null, null));
     }
 
     private static Message roundTrip(Message m) throws WireException {
