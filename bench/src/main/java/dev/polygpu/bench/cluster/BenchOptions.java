@@ -21,6 +21,8 @@ import java.io.PrintStream;
  * @param joinReps      join-to-work measurements (a late worker each)
  * @param threshold     steal threshold on every member, 0 = the cluster's default
  * @param chunk         most kernels per steal reply on every member, 0 = the cluster's default
+ * @param inputCache    the input cache of every member in bytes ({@code ClusterConfig.inputCacheBytes}), -1 = the
+ *                      cluster's default
  * @param port          the first port to look for a free one from
  * @param join          whether to measure join-to-work
  * @param bColumns      each kernel reads only B's tile column j instead of all of B
@@ -29,8 +31,8 @@ import java.io.PrintStream;
  *                      Chrome trace (the program's scheduler), for {@code polygpu simulate --workload=trace:FILE}
  */
 record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int msPerProduct, int cpuBlocks,
-        int kernelBlocks, int workers, int warmup, int reps, int joinReps, int threshold, int chunk, int port,
-        boolean join, boolean bColumns, boolean trace, java.nio.file.Path chromeTraces) {
+        int kernelBlocks, int workers, int warmup, int reps, int joinReps, int threshold, int chunk, long inputCache,
+        int port, boolean join, boolean bColumns, boolean trace, java.nio.file.Path chromeTraces) {
 
     static final long DEFAULT_SEED = 8;
 
@@ -68,6 +70,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         s.println("  --no-join            skip the join-to-work measurement");
         s.println("  --threshold N        steal threshold on every member (default: the cluster's, window + 2)");
         s.println("  --chunk N            most kernels per steal reply on every member (default: window / 2)");
+        s.println("  --input-cache SIZE   every member's input cache (default: the cluster's, 256MB; 0: off)");
         s.println("  --port P             look for free ports from P (default 18200)");
         s.println("  --b-columns          each kernel reads only B's tile column j (T tiles), not all of B");
         s.println("  --trace              every kernel of every run on stderr: where, when taken, started, ended");
@@ -90,6 +93,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         Integer warmup = null;
         int threshold = 0;
         int chunk = 0;
+        long inputCache = -1;
         int port = 18200;
         boolean join = true;
         boolean trace = false;
@@ -115,6 +119,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
                 case "--b-columns" -> bColumns = true;
                 case "--threshold" -> threshold = number(args, ++i, 1);
                 case "--chunk" -> chunk = number(args, ++i, 1);
+                case "--input-cache" -> inputCache = size(args, ++i);
                 case "--port" -> port = number(args, ++i, 1024);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
@@ -124,7 +129,17 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         }
         return new BenchOptions(tiles, tileSize, zeroFraction, seed, msPerProduct != null ? msPerProduct
                 : quick ? 2 : 4, cpuBlocks, kernelBlocks, workers, warmup != null ? warmup : quick ? 1 : 3, reps != null ? reps : quick ? 3 : 5,
-                joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, port, join, bColumns, trace, chromeTraces);
+                joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, inputCache, port, join, bColumns, trace,
+                chromeTraces);
+    }
+
+    private static long size(String[] args, int i) {
+        String v = value(args, i);
+        try {
+            return dev.polygpu.cluster.ClusterConfig.parseSize(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(args[i - 1] + ": " + e.getMessage());
+        }
     }
 
     private static long longNumber(String[] args, int i) {

@@ -148,6 +148,9 @@ public final class ClusterBench {
         if (options.chunk() > 0) {
             c = c.withChunk(options.chunk());
         }
+        if (options.inputCache() >= 0) {
+            c = c.withInputCacheBytes(options.inputCache());
+        }
         return c;
     }
 
@@ -161,6 +164,9 @@ public final class ClusterBench {
         }
         if (options.chunk() > 0) {
             args.add("--chunk=" + options.chunk());
+        }
+        if (options.inputCache() >= 0) {
+            args.add("--input-cache=" + options.inputCache());
         }
         WorkerProcess w = WorkerProcess.start(name, javaBinary, workerJvm, classPath, args, log);
         LIVE.add(w);
