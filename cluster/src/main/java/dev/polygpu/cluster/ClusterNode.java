@@ -644,13 +644,16 @@ public final class ClusterNode implements AutoCloseable {
         LockSupport.unpark(loop);
     }
 
-    /** Whether {@code item} reads one of the arrays {@code missing} (by the owner's ids). */
+    /**
+     * Whether {@code item} reads one of the arrays {@code missing} (by the owner's ids). Its arguments say, not
+     * its inputs: an array several elements of a reply read comes with the first of them only.
+     */
     private static boolean readsAny(WorkItem item, Set<Long> missing) {
         if (missing.isEmpty()) {
             return false;
         }
-        for (ArrayData d : item.inputs()) {
-            if (missing.contains(d.arrayId())) {
+        for (ElementMessage.Arg a : item.element().args()) {
+            if (a instanceof ElementMessage.ArrayArg arr && arr.mode().reads() && missing.contains(arr.arrayId())) {
                 return true;
             }
         }
