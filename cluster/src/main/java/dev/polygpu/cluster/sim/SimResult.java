@@ -27,7 +27,8 @@ import java.util.List;
  *     none of its ready tasks move
  * @param inputBytesSent bytes of input arrays that replies carried (each array once per reply)
  * @param inputBytesSaved bytes of input arrays that replies did not carry because the thief held them: a
- *     reference went instead (the arrays' bytes less the references'); 0 without input caches
+ *     reference went instead (the arrays' sizes, as {@code ClusterNode} counts them; each reference still
+ *     costs 24 bytes); 0 without input caches
  * @param cacheMisses references a thief could not resolve from its input cache (it had evicted the array)
  * @param missingInputHandBacks tasks a thief handed back to their owner because an input they read missed
  * @param messagesPerMember messages each member sent plus received

@@ -463,14 +463,15 @@ public final class Simulator {
         received(m, e);
         int n = e.items.length;
         Member sender = members.get(e.from);
-        boolean accepted = m.thief.accept(e.requestId, sender.id, n, now);
-        int[] missing = accepted && n > 0 && caching ? resolve(m, sender, e.arraysReferenced) : NONE;
         if (caching && n > 0) {
-            // Also from a stale reply: the owner recorded these arrays as sent.
+            // Also from a stale reply: the owner recorded these arrays as sent. Kept before the references are
+            // resolved, as ClusterNode does, so they may evict an array the same reply refers to.
             for (int a : e.arraysSent) {
                 m.inputs.put(sender.id, a, SAME, SAME, work.arrayBytes(a));
             }
         }
+        boolean accepted = m.thief.accept(e.requestId, sender.id, n, now);
+        int[] missing = accepted && n > 0 && caching ? resolve(m, sender, e.arraysReferenced) : NONE;
         if (!accepted) {
             if (n > 0) {
                 staleReplies++;
@@ -497,8 +498,7 @@ public final class Simulator {
     }
 
     /**
-     * Resolves a reply's references in {@code m}'s cache, before the arrays that came with it are kept: keeping
-     * them could evict what the reply refers to.
+     * Resolves a reply's references in {@code m}'s cache, counting the misses.
      *
      * @return the arrays that missed (sorted), or an empty array
      */
@@ -662,7 +662,7 @@ public final class Simulator {
                 long size = work.arrayBytes(a);
                 if (caching && v.sentInputs.holds(thief.id, a, SAME)) {
                     bytes += REFERENCE_BYTES;
-                    inputBytesSaved += size - REFERENCE_BYTES;
+                    inputBytesSaved += size;
                     if (referencedCount == referenced.length) {
                         referenced = Arrays.copyOf(referenced, 2 * referencedCount);
                     }
