@@ -259,6 +259,21 @@ class SimulatorTest {
     }
 
     @Test
+    void crashedThievesAreForgottenAndTheirTasksRunAgainWithTheCache() {
+        long mb = 1 << 20;
+        SimConfig c = SimConfig.of(5, 2, 4, FAST, 3).withInputCache(64 * mb).withEvents(List.of(
+                new MembershipEvent(MembershipEvent.Kind.CRASH, 50 * MS, 2),
+                new MembershipEvent(MembershipEvent.Kind.EXPAND, 100 * MS, 2)));
+        SimResult r = new Simulator(sharedInputs(400, 10 * MS, 1, 1, 4 * mb), c).run();
+        assertEquals(400, r.tasks());
+        assertTrue(r.reruns() > 0, "the crashed workers held tasks: " + r);
+        assertTrue(r.inputBytesSaved() > 0, r::toString);
+        // Each of the six thieves (four at the start, two crashed, two joined) received the shared array once.
+        assertTrue(r.inputBytesSent() <= 6 * 4 * mb + 400 * 1024, r::toString);
+        assertEquals(0, r.cacheMisses(), r::toString);
+    }
+
+    @Test
     void aNegativeCacheIsRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> SimConfig.of(4, 2, 4, FAST, 1).withInputCache(-1));
