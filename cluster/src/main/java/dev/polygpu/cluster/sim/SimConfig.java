@@ -1,5 +1,6 @@
 package dev.polygpu.cluster.sim;
 
+import dev.polygpu.cluster.policy.InputCache;
 import dev.polygpu.cluster.policy.StealSettings;
 import java.util.List;
 import java.util.Objects;
@@ -20,10 +21,14 @@ import java.util.Objects;
  * @param failAfterNanos how long an owner takes to notice a crashed member (the cluster's heartbeat
  *     failure timeout); above 0
  * @param events membership changes, in any order
+ * @param inputCacheBytes the capacity of each member's cache of input arrays received with stolen work
+ *     ({@link InputCache}), and of what an owner remembers having sent each thief; 0: no cache, every reply
+ *     carries the bytes of every array its tasks read
  * @param seed the seed of every random choice; the same seed gives the same run
  */
 public record SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing,
-                        Network network, long failAfterNanos, List<MembershipEvent> events, long seed) {
+                        Network network, long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes,
+                        long seed) {
 
     /** The cluster's default failure timeout: 5 s. */
     public static final long DEFAULT_FAIL_AFTER_NANOS = 5_000_000_000L;
@@ -50,11 +55,14 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
             throw new IllegalArgumentException("failAfter must be > 0 ns, was " + failAfterNanos);
         }
         events = List.copyOf(events);
+        if (inputCacheBytes < 0) {
+            throw new IllegalArgumentException("inputCacheBytes must be >= 0, was " + inputCacheBytes);
+        }
     }
 
     /**
      * A cluster configured as the real cluster node does by default: settings derived from the window, stealing
-     * on, 5 s failure timeout, no membership change.
+     * on, 5 s failure timeout, no membership change, input caches of {@link InputCache#DEFAULT_CAPACITY_BYTES}.
      *
      * @param members members at the start
      * @param slots elements a device runs at once
@@ -65,26 +73,36 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
      */
     public static SimConfig of(int members, int slots, int window, Network network, long seed) {
         return new SimConfig(members, slots, window, StealSettings.defaults(window), true, network,
-                DEFAULT_FAIL_AFTER_NANOS, List.of(), seed);
+                DEFAULT_FAIL_AFTER_NANOS, List.of(), InputCache.DEFAULT_CAPACITY_BYTES, seed);
     }
 
     /** {@return a copy with {@code n} members at the start} */
     public SimConfig withMembers(int n) {
-        return new SimConfig(n, slots, window, settings, stealing, network, failAfterNanos, events, seed);
+        return new SimConfig(n, slots, window, settings, stealing, network, failAfterNanos, events,
+                inputCacheBytes, seed);
     }
 
     /** {@return a copy with stealing on or off} */
     public SimConfig withStealing(boolean on) {
-        return new SimConfig(members, slots, window, settings, on, network, failAfterNanos, events, seed);
+        return new SimConfig(members, slots, window, settings, on, network, failAfterNanos, events,
+                inputCacheBytes, seed);
     }
 
     /** {@return a copy with these settings} */
     public SimConfig withSettings(StealSettings s) {
-        return new SimConfig(members, slots, window, s, stealing, network, failAfterNanos, events, seed);
+        return new SimConfig(members, slots, window, s, stealing, network, failAfterNanos, events,
+                inputCacheBytes, seed);
     }
 
     /** {@return a copy with these membership events} */
     public SimConfig withEvents(List<MembershipEvent> e) {
-        return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, e, seed);
+        return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, e, inputCacheBytes,
+                seed);
+    }
+
+    /** {@return a copy whose members' input caches hold {@code bytes}; 0 turns the cache off} */
+    public SimConfig withInputCache(long bytes) {
+        return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events, bytes,
+                seed);
     }
 }

@@ -25,6 +25,12 @@ import java.util.List;
  * @param lostMessages messages that arrived at a member that was gone
  * @param gateRefusals requests a victim had surplus for but answered without work because the cost gate let
  *     none of its ready tasks move
+ * @param inputBytesSent bytes of input arrays that replies carried (each array once per reply)
+ * @param inputBytesSaved bytes of input arrays that replies did not carry because the thief held them: a
+ *     reference went instead (the arrays' sizes, as {@code ClusterNode} counts them; each reference still
+ *     costs 24 bytes); 0 without input caches
+ * @param cacheMisses references a thief could not resolve from its input cache (it had evicted the array)
+ * @param missingInputHandBacks tasks a thief handed back to their owner because an input they read missed
  * @param messagesPerMember messages each member sent plus received
  * @param bytesPerMember bytes each member sent plus received
  * @param idleFraction the share of the members' slot time (from joining to leaving or the end) with no task
@@ -37,9 +43,24 @@ import java.util.List;
 public record SimResult(String workload, int tasks, int members, int membersEver, int slots, long makespanNanos,
                         long lowerBoundNanos, long totalWorkNanos, long criticalPathNanos, long stolen,
                         long requests, long emptyReplies, long forwards, long timeouts, long staleReplies,
-                        long reruns, long lostMessages, long gateRefusals, Spread messagesPerMember, Spread bytesPerMember,
+                        long reruns, long lostMessages, long gateRefusals, long inputBytesSent, long inputBytesSaved,
+                        long cacheMisses, long missingInputHandBacks, Spread messagesPerMember, Spread bytesPerMember,
                         double idleFraction, long stealLatencyMedianNanos, long stealLatencyP99Nanos, long events,
                         long wallNanos, List<String> notes) {
+
+    /**
+     * This result with another wall time: two runs of one configuration differ in nothing else.
+     *
+     * @param nanos the wall time
+     * @return the copy
+     */
+    public SimResult withWallNanos(long nanos) {
+        return new SimResult(workload, tasks, members, membersEver, slots, makespanNanos, lowerBoundNanos,
+                totalWorkNanos, criticalPathNanos, stolen, requests, emptyReplies, forwards, timeouts, staleReplies,
+                reruns, lostMessages, gateRefusals, inputBytesSent, inputBytesSaved, cacheMisses,
+                missingInputHandBacks, messagesPerMember, bytesPerMember, idleFraction, stealLatencyMedianNanos,
+                stealLatencyP99Nanos, events, nanos, notes);
+    }
 
     /** {@return the lower bound over the makespan: 1.0 is a perfect schedule} */
     public double efficiency() {

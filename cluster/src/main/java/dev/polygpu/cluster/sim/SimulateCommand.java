@@ -1,5 +1,6 @@
 package dev.polygpu.cluster.sim;
 
+import dev.polygpu.cluster.policy.InputCache;
 import dev.polygpu.cluster.policy.StealSettings;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -62,6 +63,9 @@ public final class SimulateCommand {
               --shrink=TIME:N        N workers leave gracefully at TIME (repeatable)
               --crash=TIME:N         N workers crash at TIME (repeatable)
               --fail-after=DUR       how long owners take to notice a crash (default 5s)
+              --input-cache=SIZE     each member's cache of the input arrays it received with stolen work; an
+                                     owner sends a reference instead of an array the thief holds (default
+                                     256MB, as the cluster; 0: no cache, every array goes with its bytes)
 
             output
               --csv=FILE             one row per run
@@ -100,6 +104,7 @@ public final class SimulateCommand {
         double interRackBandwidth = -1;
         final List<MembershipEvent> events = new ArrayList<>();
         long failAfter = SimConfig.DEFAULT_FAIL_AFTER_NANOS;
+        long inputCache = InputCache.DEFAULT_CAPACITY_BYTES;
         Path csv;
         Path plot;
         boolean quiet;
@@ -206,6 +211,7 @@ public final class SimulateCommand {
             case "shrink" -> o.events.add(MembershipEvent.parse(MembershipEvent.Kind.SHRINK, value));
             case "crash" -> o.events.add(MembershipEvent.parse(MembershipEvent.Kind.CRASH, value));
             case "fail-after" -> o.failAfter = Math.max(1, Specs.nanos(value));
+            case "input-cache" -> o.inputCache = Specs.bytes(value);
             case "csv" -> o.csv = Path.of(value);
             case "plot" -> o.plot = Path.of(value);
             default -> throw new IllegalArgumentException("unknown option --" + name);
@@ -224,8 +230,10 @@ public final class SimulateCommand {
                 out.println();
                 out.println("| members | tasks | stealing | makespan | lower bound | efficiency | moved | requests "
                         + "| empty | forwarded | messages per member, mean / max | bytes per member, mean / max "
-                        + "| idle | steal latency median / p99 | reruns | refused by the gate | simulated in |");
-                out.println("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                        + "| idle | steal latency median / p99 | reruns | refused by the gate | inputs sent / saved "
+                        + "| cache misses / handed back | simulated in |");
+                out.println("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:"
+                        + "|---:|---:|");
                 headerDone = true;
             }
             List<Boolean> modes = o.baseline && o.stealing ? List.of(false, true) : List.of(o.stealing);
@@ -272,7 +280,7 @@ public final class SimulateCommand {
                     + w.owners() + " members; simulate at least that many");
         }
         return new SimConfig(members, o.slots, o.window, settings(o), stealing, network, o.failAfter, o.events,
-                o.seed);
+                o.inputCache, o.seed);
     }
 
     /** The stealing settings of every member: the cluster's defaults for the window, with the options given. */
@@ -327,24 +335,26 @@ public final class SimulateCommand {
         StealSettings s = settings(o);
         String settings = "threshold " + s.threshold() + ", chunk " + s.chunk() + ", max hops " + s.maxHops();
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
-                        + "tile %s%s. Members: %d slots, window %d, %s. Network: %s.%s",
+                        + "tile %s%s. Members: %d slots, window %d, %s, %s. Network: %s.%s",
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),
                 o.tileTime, Units.bytes(o.tileBytes), o.workload.startsWith("bspgemm") ? ", density " + o.density
-                        + ", skew " + o.skew : "", o.slots, o.window, settings, network,
+                        + ", skew " + o.skew : "", o.slots, o.window, settings, o.inputCache == 0 ? "no input cache"
+                        : "input cache " + Units.bytes(o.inputCache), network,
                 o.events.isEmpty() ? "" : " Membership: " + o.events + ", failure noticed after "
                         + Units.nanos(o.failAfter) + ".");
     }
 
     private static String tableRow(boolean stealing, SimResult r) {
         return String.format(Locale.ROOT, "| %d | %,d | %s | %s | %s | %.1f%% | %,d | %,d | %,d | %,d | %,.0f / %,d "
-                        + "| %s / %s | %.1f%% | %s / %s | %,d | %,d | %.1f s |",
+                        + "| %s / %s | %.1f%% | %s / %s | %,d | %,d | %s / %s | %,d / %,d | %.1f s |",
                 r.members(), r.tasks(), stealing ? "yes" : "no", Units.nanos(r.makespanNanos()),
                 Units.nanos(r.lowerBoundNanos()), 100 * r.efficiency(), r.stolen(), r.requests(), r.emptyReplies(),
                 r.forwards(), r.messagesPerMember().mean(), r.messagesPerMember().max(),
                 Units.bytes((long) r.bytesPerMember().mean()), Units.bytes(r.bytesPerMember().max()),
                 100 * r.idleFraction(), r.stealLatencyMedianNanos() < 0 ? "-" : Units.nanos(r.stealLatencyMedianNanos()),
                 r.stealLatencyP99Nanos() < 0 ? "-" : Units.nanos(r.stealLatencyP99Nanos()), r.reruns(),
-                r.gateRefusals(), r.wallNanos() / 1e9);
+                r.gateRefusals(), Units.bytes(r.inputBytesSent()), Units.bytes(r.inputBytesSaved()),
+                r.cacheMisses(), r.missingInputHandBacks(), r.wallNanos() / 1e9);
     }
 
     private static String csv(List<Row> rows, Network network, Options o) {
@@ -352,7 +362,8 @@ public final class SimulateCommand {
                 + "lower_bound_ns,efficiency,total_work_ns,critical_path_ns,moved,requests,empty_replies,forwards,"
                 + "timeouts,stale_replies,reruns,lost_messages,messages_per_member_mean,messages_per_member_max,"
                 + "bytes_per_member_mean,bytes_per_member_max,idle_fraction,steal_latency_median_ns,"
-                + "steal_latency_p99_ns,events,wall_ns,latency_ns,bandwidth_bytes_per_s,per_message_ns,seed,gate_refusals\n");
+                + "steal_latency_p99_ns,events,wall_ns,latency_ns,bandwidth_bytes_per_s,per_message_ns,seed,gate_refusals,"
+                + "input_cache_bytes,input_bytes_sent,input_bytes_saved,cache_misses,missing_input_hand_backs\n");
         for (Row row : rows) {
             SimResult r = row.result();
             b.append(String.join(",", List.of(csvText(r.workload()), Long.toString(r.tasks()),
@@ -371,7 +382,9 @@ public final class SimulateCommand {
                     Long.toString(r.events()), Long.toString(r.wallNanos()), Long.toString(network.latencyNanos()),
                     String.format(Locale.ROOT, "%.0f", network.bytesPerSecond()),
                     Long.toString(network.perMessageNanos()), Long.toString(o.seed),
-                    Long.toString(r.gateRefusals())))).append('\n');
+                    Long.toString(r.gateRefusals()), Long.toString(o.inputCache), Long.toString(r.inputBytesSent()),
+                    Long.toString(r.inputBytesSaved()), Long.toString(r.cacheMisses()),
+                    Long.toString(r.missingInputHandBacks())))).append('\n');
         }
         return b.toString();
     }

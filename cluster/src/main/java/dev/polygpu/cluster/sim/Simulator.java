@@ -2,13 +2,16 @@ package dev.polygpu.cluster.sim;
 
 import dev.polygpu.cluster.policy.BandwidthEstimator;
 import dev.polygpu.cluster.policy.CostGate;
+import dev.polygpu.cluster.policy.InputCache;
 import dev.polygpu.cluster.policy.KernelCostModel;
 import dev.polygpu.cluster.policy.LatencyHistogram;
+import dev.polygpu.cluster.policy.SentInputs;
 import dev.polygpu.cluster.policy.StealSettings;
 import dev.polygpu.cluster.policy.Thief;
 import dev.polygpu.cluster.policy.Victim;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +36,14 @@ import java.util.random.RandomGeneratorFactory;
  *   <li><b>The protocol.</b> As in {@code ClusterNode}: a starving thief sends one request at a time; a victim
  *       gives the oldest stealable tasks that pass the gate, at most what {@link Victim#offer} allows, with the
  *       arrays they read (an array once per reply), or forwards the request, or replies empty; a stale reply's
- *       tasks are handed back and pinned at their owner; results go home with the bytes the task writes; the
- *       owner learns kernel times and bandwidth from them.
+ *       tasks are handed back, stealable again; results go home with the bytes the task writes; the owner
+ *       learns kernel times and bandwidth from them.
+ *   <li><b>The input cache</b> (when {@link SimConfig#inputCacheBytes()} is above 0). A thief keeps the arrays
+ *       it receives in its {@link InputCache}, and an owner remembers in its {@link SentInputs} what it sent
+ *       each thief: an array the thief holds goes as a reference instead of its bytes. A reference the thief
+ *       cannot resolve (its cache, shared by all the owners it steals from, evicted the array) sends the
+ *       tasks that read it back to their owner, stealable, and the owner forgets what it believed that thief
+ *       holds, as {@code ClusterNode} does. Arrays never change here, so one fingerprint serves them all.
  *   <li><b>The network.</b> {@link Network}: latency and bandwidth per link, one message at a time per
  *       sender.
  *   <li><b>Membership.</b> {@link MembershipEvent}s: workers join, leave gracefully (finish what they hold) or
@@ -51,6 +60,10 @@ public final class Simulator {
     static final long HEADER_BYTES = 96;
     /** Bytes each stolen task adds to a reply besides its arrays (its message, kernel reference). */
     static final long ITEM_BYTES = 160;
+    /** Bytes of an array sent as a reference to the thief's cache: its id and its 16-byte fingerprint. */
+    static final long REFERENCE_BYTES = 24;
+    /** The fingerprint of every array: a simulated array never changes. */
+    private static final Boolean SAME = Boolean.TRUE;
 
     private static final int END = 0;
     private static final int CHECK = 1;
@@ -61,6 +74,7 @@ public final class Simulator {
     private static final int HANDBACK = 6;
     private static final int MEMBERSHIP = 7;
     private static final int LOST = 8;
+    private static final int[] NONE = new int[0];
 
     /** One pending event; the fields a kind does not use stay 0 or null. */
     private static final class Event {
@@ -76,6 +90,11 @@ public final class Simulator {
         long requestId;
         long bytes;
         int[] items;
+        /** A reply's arrays that came with their bytes, and those that came as references. */
+        int[] arraysSent;
+        int[] arraysReferenced;
+        /** A hand-back's reason: an input missed in the thief's cache (else the reply was stale). */
+        boolean missingInput;
 
         Event(long time, long seq, int kind, int member) {
             this.time = time;
@@ -96,6 +115,9 @@ public final class Simulator {
         final BandwidthEstimator bandwidth = new BandwidthEstimator(BandwidthEstimator.DEFAULT_BYTES_PER_SECOND,
                 BandwidthEstimator.DEFAULT_LATENCY_NANOS, BandwidthEstimator.DEFAULT_ALPHA);
         final RandomGenerator rnd;
+        /** The arrays received as a thief, and what this member sent each thief as an owner. */
+        final InputCache<Boolean, Boolean> inputs = new InputCache<>(config.inputCacheBytes());
+        final SentInputs<Boolean> sentInputs = new SentInputs<>(config.inputCacheBytes());
         final IntRing pending = new IntRing();
         final IntRing device = new IntRing();
         final long joinedAt;
@@ -154,6 +176,11 @@ public final class Simulator {
     private final long[] sentAt;
     private final long[] arrivedAt;
     private final long[] startedAt;
+    private final BitSet completed;
+    /** Per array, the last reply that packed it: a reply carries each array once. */
+    private final int[] packedIn;
+    private final boolean caching;
+    private int replies;
     private final List<String> notes = new ArrayList<>();
     private List<String> candidates = List.of();
     private long seq;
@@ -166,6 +193,10 @@ public final class Simulator {
     private long gateRefusals;
     private long timeouts;
     private long lostMessages;
+    private long inputBytesSent;
+    private long inputBytesSaved;
+    private long cacheMisses;
+    private long missingInputHandBacks;
     private Consumer<String> progress = s -> { };
     private long progressEvery = Long.MAX_VALUE;
     private boolean ran;
@@ -193,6 +224,9 @@ public final class Simulator {
         this.sentAt = new long[n];
         this.arrivedAt = new long[n];
         this.startedAt = new long[n];
+        this.completed = new BitSet(n);
+        this.packedIn = new int[work.arrays()];
+        this.caching = config.inputCacheBytes() > 0;
         Arrays.fill(givenTo, -1);
     }
 
@@ -293,6 +327,10 @@ public final class Simulator {
                 for (int t : e.items) {
                     takeBack(m, t, false);
                 }
+                if (e.missingInput) {
+                    // The thief evicted something this owner believed it held: send it bytes again.
+                    m.sentInputs.forget(members.get(e.from).id);
+                }
                 dispatch(m);
             }
             case MEMBERSHIP -> onMembership(config.events().get(e.task));
@@ -372,6 +410,11 @@ public final class Simulator {
 
     /** Task {@code t} is done at its owner: its children may become ready there. */
     private void complete(int t) {
+        if (completed.get(t)) {
+            throw new IllegalStateException("task " + t + " completed twice, the second time at " + Units.nanos(now)
+                    + ": the simulator lost track of where it was");
+        }
+        completed.set(t);
         done++;
         makespan = now;
         Member owner = members.get(work.owner(t));
@@ -420,7 +463,16 @@ public final class Simulator {
         received(m, e);
         int n = e.items.length;
         Member sender = members.get(e.from);
-        if (!m.thief.accept(e.requestId, sender.id, n, now)) {
+        if (caching && n > 0) {
+            // Also from a stale reply: the owner recorded these arrays as sent. Kept before the references are
+            // resolved, as ClusterNode does, so they may evict an array the same reply refers to.
+            for (int a : e.arraysSent) {
+                m.inputs.put(sender.id, a, SAME, SAME, work.arrayBytes(a));
+            }
+        }
+        boolean accepted = m.thief.accept(e.requestId, sender.id, n, now);
+        int[] missing = accepted && n > 0 && caching ? resolve(m, sender, e.arraysReferenced) : NONE;
+        if (!accepted) {
             if (n > 0) {
                 staleReplies++;
                 Event h = send(m, sender, HANDBACK, HEADER_BYTES + 8L * n);
@@ -434,14 +486,69 @@ public final class Simulator {
             return;
         }
         latency.record(m.thief.lastLatencyNanos());
-        for (int t : e.items) {
+        int[] keep = missing.length == 0 ? e.items : handBackMissing(m, sender, e.items, missing);
+        for (int t : keep) {
             m.pending.addLast(t);
             m.notStealable++;
             arrivedAt[t] = now;
         }
-        m.stolen += n;
+        m.stolen += keep.length;
         dispatch(m);
         check(m);
+    }
+
+    /**
+     * Resolves a reply's references in {@code m}'s cache, counting the misses.
+     *
+     * @return the arrays that missed (sorted), or an empty array
+     */
+    private int[] resolve(Member m, Member owner, int[] referenced) {
+        int[] missed = NONE;
+        int count = 0;
+        for (int a : referenced) {
+            if (m.inputs.get(owner.id, a, SAME) == null) {
+                if (count == missed.length) {
+                    missed = Arrays.copyOf(missed, Math.max(4, 2 * count));
+                }
+                missed[count++] = a;
+            }
+        }
+        cacheMisses += count;
+        if (count == 0) {
+            return NONE;
+        }
+        int[] out = Arrays.copyOf(missed, count);
+        Arrays.sort(out);
+        return out;
+    }
+
+    /**
+     * Hands the tasks of {@code items} that read an array of {@code missing} back to their owner with the
+     * reason "missing input".
+     *
+     * @return the other tasks, which {@code m} runs
+     */
+    private int[] handBackMissing(Member m, Member owner, int[] items, int[] missing) {
+        int[] keep = new int[items.length];
+        int[] back = new int[items.length];
+        int kept = 0;
+        int handed = 0;
+        for (int t : items) {
+            boolean reads = false;
+            for (int i = 0; i < work.inputCount(t) && !reads; i++) {
+                reads = Arrays.binarySearch(missing, work.input(t, i)) >= 0;
+            }
+            if (reads) {
+                back[handed++] = t;
+            } else {
+                keep[kept++] = t;
+            }
+        }
+        missingInputHandBacks += handed;
+        Event h = send(m, owner, HANDBACK, HEADER_BYTES + 8L * handed);
+        h.items = Arrays.copyOf(back, handed);
+        h.missingInput = true;
+        return Arrays.copyOf(keep, kept);
     }
 
     // ---- the victim -------------------------------------------------------------------------------------------
@@ -464,10 +571,8 @@ public final class Simulator {
         }
         int[] items = config.stealing() && !v.leaving ? take(v, e.wanted) : new int[0];
         if (items.length > 0) {
-            long bytes = HEADER_BYTES + ITEM_BYTES * items.length + uniqueInputBytes(items);
-            Event r = send(v, thief, REPLY, bytes);
+            Event r = sendWork(v, thief, items);
             r.requestId = e.requestId;
-            r.items = items;
             for (int t : items) {
                 givenTo[t] = thief.index;
                 sentAt[t] = now;
@@ -536,18 +641,50 @@ public final class Simulator {
         return count == n ? out : Arrays.copyOf(out, count);
     }
 
-    private long uniqueInputBytes(int[] items) {
-        long bytes = 0;
-        java.util.HashSet<Integer> packed = new java.util.HashSet<>();
+    /**
+     * Sends {@code thief} a reply with {@code items} and each array they read once: as a reference where
+     * {@code v}'s {@link SentInputs} says the thief holds it, else with its bytes (then recorded as sent).
+     */
+    private Event sendWork(Member v, Member thief, int[] items) {
+        int stamp = ++replies;
+        int[] sent = new int[4];
+        int[] referenced = new int[4];
+        int sentCount = 0;
+        int referencedCount = 0;
+        long bytes = HEADER_BYTES + ITEM_BYTES * items.length;
         for (int t : items) {
             for (int i = 0; i < work.inputCount(t); i++) {
                 int a = work.input(t, i);
-                if (packed.add(a)) {
-                    bytes += work.arrayBytes(a);
+                if (packedIn[a] == stamp) {
+                    continue;
+                }
+                packedIn[a] = stamp;
+                long size = work.arrayBytes(a);
+                if (caching && v.sentInputs.holds(thief.id, a, SAME)) {
+                    bytes += REFERENCE_BYTES;
+                    inputBytesSaved += size;
+                    if (referencedCount == referenced.length) {
+                        referenced = Arrays.copyOf(referenced, 2 * referencedCount);
+                    }
+                    referenced[referencedCount++] = a;
+                } else {
+                    bytes += size;
+                    inputBytesSent += size;
+                    if (caching) {
+                        v.sentInputs.sent(thief.id, a, SAME, size);
+                    }
+                    if (sentCount == sent.length) {
+                        sent = Arrays.copyOf(sent, 2 * sentCount);
+                    }
+                    sent[sentCount++] = a;
                 }
             }
         }
-        return bytes;
+        Event r = send(v, thief, REPLY, bytes);
+        r.items = items;
+        r.arraysSent = Arrays.copyOf(sent, sentCount);
+        r.arraysReferenced = Arrays.copyOf(referenced, referencedCount);
+        return r;
     }
 
     // ---- results and hand-backs -------------------------------------------------------------------------------
@@ -672,6 +809,10 @@ public final class Simulator {
                 if (gone != null && m.thief.forget(gone.id)) {
                     m.emptyReplies++;
                 }
+                if (gone != null && caching) {
+                    m.sentInputs.forget(gone.id);
+                    m.inputs.forgetOwner(gone.id);
+                }
                 m.thief.resetBackOff();
                 check(m);
             }
@@ -747,7 +888,8 @@ public final class Simulator {
         long lower = lowerBound();
         return new SimResult(work.name(), work.tasks(), config.members(), n, config.slots(), makespan, lower,
                 work.totalWorkNanos(), work.criticalPathNanos(), stolen, requests, empty, forwards, timeouts,
-                staleReplies, reruns, lostMessages, gateRefusals, SimResult.Spread.of(messages), SimResult.Spread.of(bytes),
+                staleReplies, reruns, lostMessages, gateRefusals, inputBytesSent, inputBytesSaved, cacheMisses,
+                missingInputHandBacks, SimResult.Spread.of(messages), SimResult.Spread.of(bytes),
                 capacity == 0 ? 0 : idleSum / capacity, latency.count() == 0 ? -1 : latency.median(),
                 latency.count() == 0 ? -1 : latency.percentile(99), events, wallNanos, List.copyOf(notes));
     }

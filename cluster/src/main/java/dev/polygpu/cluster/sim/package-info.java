@@ -6,8 +6,9 @@
  * {@code ClusterNode} does: {@link dev.polygpu.cluster.policy.Thief} (starvation, victim choice, one request at
  * a time, timeouts and back-off), {@link dev.polygpu.cluster.policy.Victim} (chunking, the never-starve rule,
  * forwarding with hops) and the {@link dev.polygpu.cluster.policy.CostGate} with its learned
- * {@link dev.polygpu.cluster.policy.KernelCostModel} and {@link dev.polygpu.cluster.policy.BandwidthEstimator}.
- * A change there changes what the simulator shows; nothing here copies them.
+ * {@link dev.polygpu.cluster.policy.KernelCostModel} and {@link dev.polygpu.cluster.policy.BandwidthEstimator},
+ * and the input cache: a thief's {@link dev.polygpu.cluster.policy.InputCache} and an owner's
+ * {@link dev.polygpu.cluster.policy.SentInputs}. A change there changes what the simulator shows; nothing here copies them.
  *
  * <h2>Public API</h2>
  * <ul>
@@ -17,7 +18,7 @@
  *       {@link dev.polygpu.cluster.sim.Distribution} draws task durations.
  *   <li>{@link dev.polygpu.cluster.sim.SimConfig}: the cluster (members, slots, window, stealing settings,
  *       {@link dev.polygpu.cluster.sim.Network}, {@link dev.polygpu.cluster.sim.MembershipEvent}s, failure
- *       timeout, seed).
+ *       timeout, input cache, seed).
  *   <li>{@link dev.polygpu.cluster.sim.Simulator}: runs one workload on one configuration, once, and returns a
  *       {@link dev.polygpu.cluster.sim.SimResult} (makespan against its lower bound, moved tasks, messages,
  *       bytes, idle time, steal latency, reruns).
@@ -28,7 +29,8 @@
  *
  * <h2>What is modelled, and what is not</h2>
  * Modelled: each member's ready queue, in-flight window and device slots; the steal protocol (requests,
- * forwarding, replies with the arrays the tasks read, stale replies handed back, results sent home); the
+ * forwarding, replies with the arrays the tasks read or references to those the thief holds, stale replies
+ * and tasks whose inputs missed in the thief's cache handed back, results sent home); the
  * network's latency, bandwidth, racks and a fixed cost per message, one message at a time per sender; workers
  * that join, leave gracefully (finishing what they hold) or crash (their tasks run again at their owners after
  * the failure timeout). Not modelled: Hazelcast itself (membership is known to all at once, except a crash,

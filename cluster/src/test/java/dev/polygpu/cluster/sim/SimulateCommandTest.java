@@ -193,6 +193,9 @@ class SimulateCommandTest {
         "--workload=nope;               --workload",
         "--tiles;                       --tiles",
         "--quiet=maybe;                 --quiet",
+        "--input-cache=lots;            --input-cache",
+        "--input-cache=-1MB;            --input-cache",
+        "--input-cache;                 --input-cache",
         "gemm;                          'gemm'",
     })
     void badArgumentsExit2NamingTheOption(String args, String named) {
@@ -264,5 +267,33 @@ class SimulateCommandTest {
         assertEquals(0, r.status(), r::toString);
         assertEquals("0", r.rows().getFirst()[14], "nobody crashed, nothing reran");
         assertTrue(r.out().contains("note: crash 1 at 1.00 ms: only 0 workers"), r::toString);
+    }
+
+    @Test
+    void theInputCacheIsAnOptionShownInTheHeaderTableAndCsv() throws Exception {
+        Path on = dir.resolve("on.csv");
+        Path off = dir.resolve("off.csv");
+        Run cached = simulate("--workload=gemm", "--tiles=8", "--members=4", "--input-cache=16MB", "--csv=" + on,
+                "--quiet");
+        Run uncached = simulate("--workload=gemm", "--tiles=8", "--members=4", "--input-cache=0", "--csv=" + off,
+                "--quiet");
+        assertEquals(0, cached.status(), cached::toString);
+        assertEquals(0, uncached.status(), uncached::toString);
+        assertTrue(cached.out().contains(", input cache 16.0 MB. Network:"), cached::toString);
+        assertTrue(uncached.out().contains(", no input cache. Network:"), uncached::toString);
+        assertTrue(cached.out().contains("| inputs sent / saved | cache misses / handed back | simulated in |"),
+                cached::toString);
+        Map<String, String> c = csv(on).getFirst();
+        Map<String, String> u = csv(off).getFirst();
+        assertEquals(Long.toString(16L << 20), c.get("input_cache_bytes"));
+        assertEquals("0", u.get("input_cache_bytes"));
+        assertEquals("0", u.get("input_bytes_saved"), "no cache, nothing saved");
+        assertEquals("0", u.get("cache_misses"));
+        // A gemm's tasks share the tiles of A and B: a thief that steals twice from one owner gets references.
+        assertTrue(Long.parseLong(c.get("input_bytes_saved")) > 0, cached::toString);
+        String[] row = cached.rows().getFirst();
+        assertEquals(Units.bytes(Long.parseLong(c.get("input_bytes_sent"))) + " / "
+                + Units.bytes(Long.parseLong(c.get("input_bytes_saved"))), row[16]);
+        assertEquals(number(c.get("cache_misses")) + " / " + number(c.get("missing_input_hand_backs")), row[17]);
     }
 }

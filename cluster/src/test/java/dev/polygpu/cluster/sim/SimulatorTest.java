@@ -91,7 +91,7 @@ class SimulatorTest {
     /** {@code c} with a failure timeout of {@code failAfter} and these membership events. */
     private static SimConfig withFailAfter(SimConfig c, long failAfter, MembershipEvent... events) {
         return new SimConfig(c.members(), c.slots(), c.window(), c.settings(), c.stealing(), c.network(), failAfter,
-                List.of(events), c.seed());
+                List.of(events), c.inputCacheBytes(), c.seed());
     }
 
     /** 400 tasks of 10 ms, all owned by member 0, on {@code members} members of 2 slots and these events. */
@@ -175,5 +175,108 @@ class SimulatorTest {
             assertTrue(r.stealLatencyMedianNanos() >= roundTrip - roundTrip / 64, perMessage + ": " + r);
             assertTrue(r.stealLatencyMedianNanos() < roundTrip + 100_000, perMessage + ": " + r);
         }
+    }
+
+    /**
+     * {@code n} tasks of {@code d} each, owned round-robin by the first {@code owners} members: task {@code i}
+     * reads its owner's shared array {@code i / owners % shared} of {@code sharedBytes} (the matrix every task of
+     * a row multiplies with) and an array of its own of 1 KB.
+     */
+    private static Workload sharedInputs(int n, long d, int owners, int shared, long sharedBytes) {
+        Workload.Builder b = Workload.builder("shared inputs");
+        int k = b.kernel("k");
+        int[][] arrays = new int[owners][shared];
+        for (int[] perOwner : arrays) {
+            for (int a = 0; a < shared; a++) {
+                perOwner[a] = b.array(sharedBytes);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            b.task(i % owners, k, d, 1024, new int[] {arrays[i % owners][i / owners % shared], b.array(1024)});
+        }
+        return b.build();
+    }
+
+    @Test
+    void theInputCacheSendsASharedArrayOncePerThief() {
+        long mb = 1 << 20;
+        Workload w = sharedInputs(400, 10 * MS, 1, 1, 4 * mb);
+        SimConfig c = SimConfig.of(4, 2, 4, FAST, 11);
+        SimResult off = new Simulator(w, c.withInputCache(0)).run();
+        SimResult on = new Simulator(w, c.withInputCache(64 * mb)).run();
+        assertEquals(400, on.tasks());
+        assertTrue(on.stolen() > 200 && off.stolen() > 200, "most tasks should move: " + off + " / " + on);
+        // Without the cache every reply carries the 4 MB; with it, each of the 3 thieves receives it once.
+        assertTrue(off.inputBytesSent() > 100 * 4 * mb, off::toString);
+        assertTrue(on.inputBytesSent() < 3 * 4 * mb + on.stolen() * 1024 + 1, on::toString);
+        assertTrue(on.inputBytesSaved() > 100 * 4 * mb, on::toString);
+        assertEquals(0, on.cacheMisses(), "one owner's record and its thieves' caches evict alike");
+        assertEquals(0, on.missingInputHandBacks());
+        assertEquals(0, off.inputBytesSaved());
+        assertTrue(on.bytesPerMember().mean() * 10 < off.bytesPerMember().mean(), off + " / " + on);
+        assertTrue(on.makespanNanos() <= off.makespanNanos(), off + " / " + on);
+    }
+
+    @Test
+    void aCacheTooSmallMissesHandsTasksBackAndStillRunsEachOnce() {
+        long mb = 1 << 20;
+        // Four owners, each with one array of 1 MB that all its tasks read, in chains: each owner has few tasks
+        // ready at a time, so the eight thieves go from owner to owner. A thief's cache keeps one array of all it
+        // receives, and each owner believes it keeps the one it sent: stealing from another owner in between
+        // makes the belief wrong.
+        int owners = 4;
+        Workload.Builder b = Workload.builder("chains on shared inputs");
+        int k = b.kernel("k");
+        for (int o = 0; o < owners; o++) {
+            int shared = b.array(mb);
+            for (int chain = 0; chain < 16; chain++) {
+                int previous = b.task(o, k, 5 * MS, 1024, new int[] {shared});
+                for (int i = 1; i < 10; i++) {
+                    previous = b.task(o, k, 5 * MS, 1024, new int[] {shared}, previous);
+                }
+            }
+        }
+        Workload w = b.build();
+        SimResult r = new Simulator(w, SimConfig.of(12, 2, 4, FAST, 5).withInputCache(3 * mb / 2)).run();
+        assertEquals(w.tasks(), r.tasks());
+        assertTrue(r.cacheMisses() > 0, r::toString);
+        assertTrue(r.missingInputHandBacks() >= r.cacheMisses(), "each miss hands back a task at least: " + r);
+        assertTrue(r.stolen() > 0, r::toString);
+        assertTrue(r.makespanNanos() >= r.lowerBoundNanos() && r.makespanNanos() < 4_000 * MS, r::toString);
+    }
+
+    @Test
+    void withoutSharedInputsTheCacheChangesNothing() {
+        // No array is read twice: every reply sends bytes, and the run is that without a cache to the event.
+        Workload w = independent(300, 3 * MS, 64 * 1024);
+        SimConfig c = SimConfig.of(8, 2, 4, FAST, 7);
+        SimResult off = new Simulator(w, c.withInputCache(0)).run();
+        SimResult offAgain = new Simulator(w, c.withInputCache(0)).run();
+        SimResult on = new Simulator(w, c.withInputCache(1 << 30)).run();
+        assertEquals(off.withWallNanos(0), offAgain.withWallNanos(0));
+        assertEquals(off.withWallNanos(0), on.withWallNanos(0));
+        assertTrue(off.inputBytesSent() > 0, off::toString);
+    }
+
+    @Test
+    void crashedThievesAreForgottenAndTheirTasksRunAgainWithTheCache() {
+        long mb = 1 << 20;
+        SimConfig c = SimConfig.of(5, 2, 4, FAST, 3).withInputCache(64 * mb).withEvents(List.of(
+                new MembershipEvent(MembershipEvent.Kind.CRASH, 50 * MS, 2),
+                new MembershipEvent(MembershipEvent.Kind.EXPAND, 100 * MS, 2)));
+        SimResult r = new Simulator(sharedInputs(400, 10 * MS, 1, 1, 4 * mb), c).run();
+        assertEquals(400, r.tasks());
+        assertTrue(r.reruns() > 0, "the crashed workers held tasks: " + r);
+        assertTrue(r.inputBytesSaved() > 0, r::toString);
+        // Each of the six thieves (four at the start, two crashed, two joined) received the shared array once.
+        assertTrue(r.inputBytesSent() <= 6 * 4 * mb + 400 * 1024, r::toString);
+        assertEquals(0, r.cacheMisses(), r::toString);
+    }
+
+    @Test
+    void aNegativeCacheIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SimConfig.of(4, 2, 4, FAST, 1).withInputCache(-1));
+        assertTrue(e.getMessage().contains("inputCacheBytes"), e.getMessage());
     }
 }
