@@ -573,8 +573,32 @@ public final class ClusterNode implements AutoCloseable {
         long now = System.nanoTime();
         boolean current;
         long latencyNanos;
-        // Inputs that came with their digest are kept whether or not the reply is current: the owner now
-        // believes this member holds them.
+        synchronized (lock) {
+            current = asThief.accept(r.requestId(), r.sender(), r.items().size(), now);
+            latencyNanos = current ? asThief.lastLatencyNanos() : 0;
+            if (current) {
+                arriving.addAndGet(r.items().size());
+            }
+        }
+        // The inputs of the whole reply: an array several of its elements read comes once, as bytes or as a
+        // reference to what this member keeps. References are resolved before the reply's new arrays are kept,
+        // so that those cannot evict an array the same reply refers to.
+        Map<Long, byte[]> inputs = new HashMap<>();
+        Set<Long> missing = new java.util.HashSet<>();
+        if (current) {
+            for (WorkItem item : r.items()) {
+                for (ArrayData d : item.inputs()) {
+                    byte[] bytes = d.isReference() ? inputCache.get(r.sender(), d.arrayId(), d.digest())
+                            : d.bytes();
+                    if (bytes != null) {
+                        inputs.put(d.arrayId(), bytes);
+                    } else {
+                        missing.add(d.arrayId());
+                    }
+                }
+            }
+        }
+        // Kept whether or not the reply is current: the owner now believes this member holds them.
         for (WorkItem item : r.items()) {
             for (ArrayData d : item.inputs()) {
                 if (!d.isReference()) {
@@ -583,13 +607,6 @@ public final class ClusterNode implements AutoCloseable {
                         inputCache.put(r.sender(), d.arrayId(), d.digest(), d.bytes(), d.bytes().length);
                     }
                 }
-            }
-        }
-        synchronized (lock) {
-            current = asThief.accept(r.requestId(), r.sender(), r.items().size(), now);
-            latencyNanos = current ? asThief.lastLatencyNanos() : 0;
-            if (current) {
-                arriving.addAndGet(r.items().size());
             }
         }
         if (!current) {
@@ -608,20 +625,6 @@ public final class ClusterNode implements AutoCloseable {
             return;
         }
         latency.record(latencyNanos);
-        // The inputs of the whole reply: an array several of its elements read comes once, as bytes or as a
-        // reference to what this member keeps.
-        Map<Long, byte[]> inputs = new HashMap<>();
-        Set<Long> missing = new java.util.HashSet<>();
-        for (WorkItem item : r.items()) {
-            for (ArrayData d : item.inputs()) {
-                byte[] bytes = d.isReference() ? inputCache.get(r.sender(), d.arrayId(), d.digest()) : d.bytes();
-                if (bytes != null) {
-                    inputs.put(d.arrayId(), bytes);
-                } else {
-                    missing.add(d.arrayId());
-                }
-            }
-        }
         List<Long> unrunnable = new ArrayList<>();
         for (WorkItem item : r.items()) {
             try {

@@ -463,15 +463,15 @@ public final class Simulator {
         received(m, e);
         int n = e.items.length;
         Member sender = members.get(e.from);
+        boolean accepted = m.thief.accept(e.requestId, sender.id, n, now);
+        // The references first, as ClusterNode does: the arrays this reply brings must not evict one it refers to.
+        int[] missing = accepted && n > 0 && caching ? resolve(m, sender, e.arraysReferenced) : NONE;
         if (caching && n > 0) {
-            // Also from a stale reply: the owner recorded these arrays as sent. Kept before the references are
-            // resolved, as ClusterNode does, so they may evict an array the same reply refers to.
+            // Also from a stale reply: the owner recorded these arrays as sent.
             for (int a : e.arraysSent) {
                 m.inputs.put(sender.id, a, SAME, SAME, work.arrayBytes(a));
             }
         }
-        boolean accepted = m.thief.accept(e.requestId, sender.id, n, now);
-        int[] missing = accepted && n > 0 && caching ? resolve(m, sender, e.arraysReferenced) : NONE;
         if (!accepted) {
             if (n > 0) {
                 staleReplies++;
