@@ -96,33 +96,9 @@ final class Specs {
         return Math.round(nanos);
     }
 
+    /** A size as {@link dev.polygpu.cluster.ClusterConfig#parseSize} reads it (the cluster's options do the same). */
     static long bytes(String spec) {
-        if (spec == null || spec.isBlank()) {
-            throw new IllegalArgumentException("a size is needed: bytes, or a number ending in B, KB, MB or GB");
-        }
-        String t = spec.trim();
-        int end = t.length();
-        while (end > 0 && Character.isLetter(t.charAt(end - 1))) {
-            end--;
-        }
-        long unit = switch (t.substring(end).toUpperCase(Locale.ROOT)) {
-            case "", "B" -> 1;
-            case "KB" -> 1L << 10;
-            case "MB" -> 1L << 20;
-            case "GB" -> 1L << 30;
-            default -> throw badSize(spec, "unknown unit '" + t.substring(end) + "'");
-        };
-        double value;
-        try {
-            value = Double.parseDouble(t.substring(0, end));
-        } catch (NumberFormatException e) {
-            throw badSize(spec, "'" + t.substring(0, end) + "' is not a number");
-        }
-        double bytes = Math.rint(value * unit);
-        if (!(bytes >= 0 && bytes < 0x1p63)) {
-            throw badSize(spec, "the size must be >= 0 and below 2^63 bytes");
-        }
-        return (long) bytes;
+        return dev.polygpu.cluster.ClusterConfig.parseSize(spec);
     }
 
     static void check(boolean ok, String kind, String what) {
@@ -142,10 +118,5 @@ final class Specs {
     private static IllegalArgumentException bad(String spec, String what) {
         return new IllegalArgumentException("bad distribution '" + spec + "': " + what + "; accepted: "
                 + Distribution.FORMS);
-    }
-
-    private static IllegalArgumentException badSize(String spec, String what) {
-        return new IllegalArgumentException("bad size '" + spec + "': " + what
-                + "; accepted: a number of bytes, or a number ending in B, KB, MB or GB (powers of 1024)");
     }
 }
