@@ -303,20 +303,24 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
             case "KB" -> 1L << 10;
             case "MB" -> 1L << 20;
             case "GB" -> 1L << 30;
-            default -> throw new IllegalArgumentException("bad size '" + spec + "': unknown unit '" + unitText
-                    + "' (use B, KB, MB or GB)");
+            default -> throw badSize(spec, "unknown unit '" + unitText + "'");
         };
         double value;
         try {
             value = Double.parseDouble(t.substring(0, end));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bad size '" + spec + "': '" + t.substring(0, end) + "' is not a number");
+            throw badSize(spec, "'" + t.substring(0, end) + "' is not a number");
         }
         double bytes = Math.rint(value * unit);
         if (!(bytes >= 0 && bytes < 0x1p63)) {
-            throw new IllegalArgumentException("bad size '" + spec + "': the size must be >= 0 and below 2^63 bytes");
+            throw badSize(spec, "the size must be >= 0 and below 2^63 bytes");
         }
         return (long) bytes;
+    }
+
+    private static IllegalArgumentException badSize(String spec, String what) {
+        return new IllegalArgumentException("bad size '" + spec + "': " + what
+                + "; accepted: a number of bytes, or a number ending in B, KB, MB or GB (powers of 1024)");
     }
 
     private static long size(String name, String v) {
