@@ -18,9 +18,12 @@ package dev.polygpu.cluster.policy;
  *     this long, in nanoseconds; above 0
  * @param requestTimeoutNanos how long a thief waits for a reply before giving its request up, in nanoseconds;
  *     above 0
+ * @param rankFactor how much more urgent work must be for a member that is not starving to ask for it: it asks
+ *     for elements whose rank is above this many times the rank of what it runs ({@link Priority}); 0 turns
+ *     asking by rank off (only starving members ask); else at least 1 and finite
  */
 public record StealSettings(int threshold, int chunk, int maxHops, double costFactor, long unknownKernelBudgetNanos,
-                            long requestTimeoutNanos) {
+                            long requestTimeoutNanos, double rankFactor) {
 
     /** Hops a request may be forwarded by default. */
     public static final int DEFAULT_MAX_HOPS = 2;
@@ -30,6 +33,22 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
     public static final long DEFAULT_UNKNOWN_KERNEL_BUDGET_NANOS = 1_000_000L;
     /** Default time a thief waits for a reply: 200 ms. */
     public static final long DEFAULT_REQUEST_TIMEOUT_NANOS = 200_000_000L;
+    /**
+     * Default rank factor: a busy member asks for elements of more than twice the rank of what it runs. A
+     * smaller factor moves elements back and forth for little gain; see docs/benchmarks.md, issue #7.
+     */
+    public static final double DEFAULT_RANK_FACTOR = 2.0;
+
+    /**
+     * Settings with the {@link #DEFAULT_RANK_FACTOR}.
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public StealSettings(int threshold, int chunk, int maxHops, double costFactor, long unknownKernelBudgetNanos,
+                         long requestTimeoutNanos) {
+        this(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos, requestTimeoutNanos,
+                DEFAULT_RANK_FACTOR);
+    }
 
     /**
      * Validates every field.
@@ -56,6 +75,9 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
         if (requestTimeoutNanos <= 0) {
             throw new IllegalArgumentException("requestTimeoutNanos must be > 0, was " + requestTimeoutNanos);
         }
+        if (!(rankFactor == 0 || rankFactor >= 1 && Double.isFinite(rankFactor))) {
+            throw new IllegalArgumentException("rankFactor must be 0 (off) or a finite number >= 1, was " + rankFactor);
+        }
     }
 
     /**
@@ -73,7 +95,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
                     "window must be between 0 and " + (Integer.MAX_VALUE - 2) + ", was " + window);
         }
         return new StealSettings(window + 2, Math.max(1, window / 2), DEFAULT_MAX_HOPS, DEFAULT_COST_FACTOR,
-                DEFAULT_UNKNOWN_KERNEL_BUDGET_NANOS, DEFAULT_REQUEST_TIMEOUT_NANOS);
+                DEFAULT_UNKNOWN_KERNEL_BUDGET_NANOS, DEFAULT_REQUEST_TIMEOUT_NANOS, DEFAULT_RANK_FACTOR);
     }
 
     /**
@@ -85,7 +107,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withThreshold(int newThreshold) {
         return new StealSettings(newThreshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos);
+                requestTimeoutNanos, rankFactor);
     }
 
     /**
@@ -97,7 +119,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withChunk(int newChunk) {
         return new StealSettings(threshold, newChunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos);
+                requestTimeoutNanos, rankFactor);
     }
 
     /**
@@ -109,7 +131,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withMaxHops(int newMaxHops) {
         return new StealSettings(threshold, chunk, newMaxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos);
+                requestTimeoutNanos, rankFactor);
     }
 
     /**
@@ -121,7 +143,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withCostFactor(double newCostFactor) {
         return new StealSettings(threshold, chunk, maxHops, newCostFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos);
+                requestTimeoutNanos, rankFactor);
     }
 
     /**
@@ -132,7 +154,8 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      * @throws IllegalArgumentException if the value is out of range
      */
     public StealSettings withUnknownKernelBudgetNanos(long newBudgetNanos) {
-        return new StealSettings(threshold, chunk, maxHops, costFactor, newBudgetNanos, requestTimeoutNanos);
+        return new StealSettings(threshold, chunk, maxHops, costFactor, newBudgetNanos, requestTimeoutNanos,
+                rankFactor);
     }
 
     /**
@@ -144,6 +167,18 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withRequestTimeoutNanos(long newTimeoutNanos) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                newTimeoutNanos);
+                newTimeoutNanos, rankFactor);
+    }
+
+    /**
+     * A copy with another {@link #rankFactor()}.
+     *
+     * @param newRankFactor the new value, in the range the constructor accepts
+     * @return validated settings
+     * @throws IllegalArgumentException if the value is out of range
+     */
+    public StealSettings withRankFactor(double newRankFactor) {
+        return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
+                requestTimeoutNanos, newRankFactor);
     }
 }

@@ -10,9 +10,15 @@ import java.util.random.RandomGenerator;
  * answers the one outstanding request ({@link RequestTracker}). The cluster node and the simulator both drive
  * it; neither decides anything of the thief's protocol by itself.
  *
+ * <p>Two kinds of request: a starving member asks for any work ({@link Starvation}); a member that is busy
+ * with low-ranked work asks for elements of higher rank only ({@link Priority}), when it gives
+ * {@link #begin(long, int, int, int, List, RandomGenerator)} its floor rank.
+ *
  * <p>Back-off: after {@code k} empty replies (or timeouts) in a row the next request waits
  * {@code min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << (k - 1))}: 1, 2, 4 … ms up to 50 ms, so the idle thieves
- * of an idle cluster do not flood it. A reply with work, or {@link #resetBackOff}, ends it.
+ * of an idle cluster do not flood it. A reply with work, or {@link #resetBackOff}, ends it. Requests by rank
+ * back off on their own count, so that a busy member that finds no urgent work still asks at once when it
+ * starves.
  *
  * <p>Time comes in as {@code long} nanoseconds of one monotonic clock (real or simulated), compared by
  * difference. Thread-safe: every method holds the instance's lock.
@@ -27,9 +33,10 @@ public final class Thief {
     private final StealSettings settings;
     private final VictimChooser chooser;
     private final RequestTracker requests = new RequestTracker();
-    private int emptyInARow;
-    private boolean quiet;
-    private long quietUntilNanos;
+    private final BackOff starving = new BackOff();
+    private final BackOff byRank = new BackOff();
+    /** Whether the outstanding request asks by rank. */
+    private boolean outstandingByRank;
 
     /**
      * A thief with no request out and no back-off.
@@ -49,8 +56,9 @@ public final class Thief {
      * @param victim the member to send it to
      * @param requestId the id its reply will carry
      * @param wanted how many elements the thief asks for: what it lacks to reach its threshold, at least 1
+     * @param minRank 0: any element; else only elements of at least this rank ({@link Priority})
      */
-    public record Request(String victim, long requestId, int wanted) {
+    public record Request(String victim, long requestId, int wanted, int minRank) {
     }
 
     /**
@@ -66,13 +74,13 @@ public final class Thief {
             return false;
         }
         chooser.onReply(victim, 0);
-        backOff(nowNanos);
+        current().backOff(nowNanos);
         return true;
     }
 
     /** {@return whether a request may go now: none is outstanding and the back-off is over} */
     public synchronized boolean idle(long nowNanos) {
-        return !requests.outstanding() && !backingOff(nowNanos);
+        return !requests.outstanding() && !starving.active(nowNanos);
     }
 
     /**
@@ -86,18 +94,51 @@ public final class Thief {
      * @param rnd where a random victim comes from
      * @return the request to send, or null when no request goes now
      */
-    public synchronized Request begin(long nowNanos, int ready, int running, List<String> candidates,
-                                      RandomGenerator rnd) {
-        if (requests.outstanding() || backingOff(nowNanos) || !Starvation.starving(ready, running, settings)) {
+    public Request begin(long nowNanos, int ready, int running, List<String> candidates, RandomGenerator rnd) {
+        return begin(nowNanos, ready, running, 0, candidates, rnd);
+    }
+
+    /**
+     * Starts a request if none is outstanding and there is someone to ask: for any work if this member is
+     * starving and its back-off is over; else, if its floor rank is at least 1 and asking by rank is on and not
+     * backing off, for up to {@code chunk} elements of rank at least {@link Priority#minRankToAsk}.
+     *
+     * @param nowNanos the current time
+     * @param ready ready elements here (parents done, not on a stream)
+     * @param running elements on streams, plus stolen elements received and not yet queued
+     * @param floorRank the lowest rank among the {@code slots} highest-ranked elements this member holds
+     *     ({@link Priority#floorRank}); 0 when unknown, which never asks by rank
+     * @param candidates the members that may be asked (the thief itself is never chosen)
+     * @param rnd where a random victim comes from
+     * @return the request to send, or null when no request goes now
+     */
+    public synchronized Request begin(long nowNanos, int ready, int running, int floorRank,
+                                      List<String> candidates, RandomGenerator rnd) {
+        if (requests.outstanding()) {
             return null;
+        }
+        int minRank;
+        int wanted;
+        if (Starvation.starving(ready, running, settings)) {
+            if (starving.active(nowNanos)) {
+                return null;
+            }
+            minRank = 0;
+            wanted = (int) Math.max(1, settings.threshold() - (long) ready - running);
+        } else {
+            minRank = Priority.minRankToAsk(floorRank, settings);
+            if (minRank == 0 || byRank.active(nowNanos)) {
+                return null;
+            }
+            wanted = settings.chunk();
         }
         String victim = chooser.choose(candidates, rnd);
         if (victim == null) {
             return null;
         }
         long id = requests.begin(victim, nowNanos);
-        int wanted = (int) Math.max(1, settings.threshold() - (long) ready - running);
-        return new Request(victim, id, wanted);
+        outstandingByRank = minRank > 0;
+        return new Request(victim, id, wanted, minRank);
     }
 
     /**
@@ -117,18 +158,18 @@ public final class Thief {
         }
         chooser.onReply(sender, items);
         if (items == 0) {
-            backOff(nowNanos);
+            current().backOff(nowNanos);
         } else {
-            emptyInARow = 0;
-            quiet = false;
+            starving.reset();
+            byRank.reset();
         }
         return true;
     }
 
     /** Ends the back-off now (a member joined or left: there may be work to find again). */
     public synchronized void resetBackOff() {
-        emptyInARow = 0;
-        quiet = false;
+        starving.reset();
+        byRank.reset();
     }
 
     /**
@@ -157,28 +198,59 @@ public final class Thief {
         return requests.outstanding();
     }
 
-    /** {@return when the back-off ends, or {@code nowNanos} if there is none} */
+    /** {@return when the back-off of a starving member's requests ends, or {@code nowNanos} if there is none} */
     public synchronized long quietUntil(long nowNanos) {
-        return backingOff(nowNanos) ? quietUntilNanos : nowNanos;
+        return starving.active(nowNanos) ? starving.untilNanos : nowNanos;
     }
 
-    /** {@return the settings this thief asks by} */
-    public StealSettings settings() {
-        return settings;
+    /**
+     * {@return when the back-offs in force end: the earlier of the two (the one of requests by rank only while
+     * asking by rank is on), or {@code nowNanos} if neither is in force}
+     */
+    public synchronized long nextRequestAt(long nowNanos) {
+        boolean starvingWaits = starving.active(nowNanos);
+        boolean rankWaits = settings.rankFactor() > 0 && byRank.active(nowNanos);
+        if (!starvingWaits && !rankWaits) {
+            return nowNanos;
+        }
+        if (!rankWaits) {
+            return starving.untilNanos;
+        }
+        if (!starvingWaits) {
+            return byRank.untilNanos;
+        }
+        return starving.untilNanos - byRank.untilNanos < 0 ? starving.untilNanos : byRank.untilNanos;
     }
 
-    private boolean backingOff(long nowNanos) {
-        return quiet && nowNanos - quietUntilNanos < 0;
+    private BackOff current() {
+        return outstandingByRank ? byRank : starving;
     }
 
-    private void backOff(long nowNanos) {
-        emptyInARow = Math.min(emptyInARow + 1, 16);
-        quiet = true;
-        quietUntilNanos = nowNanos + Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(emptyInARow - 1, 10));
+    /** Waits after empty replies in a row: 1, 2, 4 … ms up to {@link #MAX_BACKOFF_NANOS}. */
+    private static final class BackOff {
+        private int emptyInARow;
+        private boolean quiet;
+        private long untilNanos;
+
+        boolean active(long nowNanos) {
+            return quiet && nowNanos - untilNanos < 0;
+        }
+
+        void backOff(long nowNanos) {
+            emptyInARow = Math.min(emptyInARow + 1, 16);
+            quiet = true;
+            untilNanos = nowNanos + Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(emptyInARow - 1, 10));
+        }
+
+        void reset() {
+            emptyInARow = 0;
+            quiet = false;
+        }
     }
 
     @Override
     public synchronized String toString() {
-        return "Thief[" + chooser.self() + ", " + requests + ", empty in a row " + emptyInARow + "]";
+        return "Thief[" + chooser.self() + ", " + requests + ", empty in a row " + starving.emptyInARow + ", by rank "
+                + byRank.emptyInARow + "]";
     }
 }
