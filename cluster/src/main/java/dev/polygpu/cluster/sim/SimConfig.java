@@ -24,11 +24,33 @@ import java.util.Objects;
  * @param inputCacheBytes the capacity of each member's cache of input arrays received with stolen work
  *     ({@link InputCache}), and of what an owner remembers having sent each thief; 0: no cache, every reply
  *     carries the bytes of every array its tasks read
+ * @param order in what order members run, give and ask for their tasks ({@link Order})
  * @param seed the seed of every random choice; the same seed gives the same run
  */
 public record SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing,
                         Network network, long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes,
-                        long seed) {
+                        Order order, long seed) {
+
+    /** In what order a member runs, gives and asks for tasks. */
+    public enum Order {
+        /**
+         * Oldest first, every task of rank 0, no requests by rank: the scheduler and simulator before ranks (gives
+         * the earlier figures exactly).
+         */
+        SUBMISSION,
+        /**
+         * As the cluster node does: ready tasks run and are given highest rank (bottom level) first, and members
+         * that are not starving ask for tasks of higher rank than theirs
+         * ({@link dev.polygpu.cluster.policy.Priority}); the device starts the tasks on its streams in the order
+         * they were put there.
+         */
+        RANK,
+        /**
+         * {@link #RANK}, and the device also starts the highest-ranked of the tasks on its streams first, as CUDA
+         * stream priorities would let the scheduler do. Not in the scheduler yet: a what-if.
+         */
+        RANK_AND_STREAMS
+    }
 
     /** The cluster's default failure timeout: 5 s. */
     public static final long DEFAULT_FAIL_AFTER_NANOS = 5_000_000_000L;
@@ -51,6 +73,7 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
         }
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(network, "network");
+        Objects.requireNonNull(order, "order");
         if (failAfterNanos <= 0) {
             throw new IllegalArgumentException("failAfter must be > 0 ns, was " + failAfterNanos);
         }
@@ -62,7 +85,8 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
 
     /**
      * A cluster configured as the real cluster node does by default: settings derived from the window, stealing
-     * on, 5 s failure timeout, no membership change, input caches of {@link InputCache#DEFAULT_CAPACITY_BYTES}.
+     * on, 5 s failure timeout, no membership change, input caches of {@link InputCache#DEFAULT_CAPACITY_BYTES},
+     * {@link Order#RANK}.
      *
      * @param members members at the start
      * @param slots elements a device runs at once
@@ -73,36 +97,42 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
      */
     public static SimConfig of(int members, int slots, int window, Network network, long seed) {
         return new SimConfig(members, slots, window, StealSettings.defaults(window), true, network,
-                DEFAULT_FAIL_AFTER_NANOS, List.of(), InputCache.DEFAULT_CAPACITY_BYTES, seed);
+                DEFAULT_FAIL_AFTER_NANOS, List.of(), InputCache.DEFAULT_CAPACITY_BYTES, Order.RANK, seed);
     }
 
     /** {@return a copy with {@code n} members at the start} */
     public SimConfig withMembers(int n) {
         return new SimConfig(n, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, seed);
+                inputCacheBytes, order, seed);
     }
 
     /** {@return a copy with stealing on or off} */
     public SimConfig withStealing(boolean on) {
         return new SimConfig(members, slots, window, settings, on, network, failAfterNanos, events,
-                inputCacheBytes, seed);
+                inputCacheBytes, order, seed);
     }
 
     /** {@return a copy with these settings} */
     public SimConfig withSettings(StealSettings s) {
         return new SimConfig(members, slots, window, s, stealing, network, failAfterNanos, events,
-                inputCacheBytes, seed);
+                inputCacheBytes, order, seed);
     }
 
     /** {@return a copy with these membership events} */
     public SimConfig withEvents(List<MembershipEvent> e) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, e, inputCacheBytes,
-                seed);
+                order, seed);
     }
 
     /** {@return a copy whose members' input caches hold {@code bytes}; 0 turns the cache off} */
     public SimConfig withInputCache(long bytes) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events, bytes,
-                seed);
+                order, seed);
+    }
+
+    /** {@return a copy whose members order their tasks so} */
+    public SimConfig withOrder(Order o) {
+        return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
+                inputCacheBytes, o, seed);
     }
 }

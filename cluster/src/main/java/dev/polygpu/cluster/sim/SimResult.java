@@ -17,6 +17,8 @@ import java.util.List;
  * @param criticalPathNanos the longest chain of durations
  * @param stolen tasks that ran on another member than their owner (reruns excluded)
  * @param requests steal requests thieves sent
+ * @param rankRequests of those, requests by rank: sent by a member that was not starving, for tasks of a higher
+ *     rank than its own ({@link dev.polygpu.cluster.policy.Priority})
  * @param emptyReplies requests answered with nothing (timeouts and requests to departed members included)
  * @param forwards requests a victim passed on
  * @param timeouts requests given up after the request timeout
@@ -42,7 +44,7 @@ import java.util.List;
  */
 public record SimResult(String workload, int tasks, int members, int membersEver, int slots, long makespanNanos,
                         long lowerBoundNanos, long totalWorkNanos, long criticalPathNanos, long stolen,
-                        long requests, long emptyReplies, long forwards, long timeouts, long staleReplies,
+                        long requests, long rankRequests, long emptyReplies, long forwards, long timeouts, long staleReplies,
                         long reruns, long lostMessages, long gateRefusals, long inputBytesSent, long inputBytesSaved,
                         long cacheMisses, long missingInputHandBacks, Spread messagesPerMember, Spread bytesPerMember,
                         double idleFraction, long stealLatencyMedianNanos, long stealLatencyP99Nanos, long events,
@@ -56,7 +58,7 @@ public record SimResult(String workload, int tasks, int members, int membersEver
      */
     public SimResult withWallNanos(long nanos) {
         return new SimResult(workload, tasks, members, membersEver, slots, makespanNanos, lowerBoundNanos,
-                totalWorkNanos, criticalPathNanos, stolen, requests, emptyReplies, forwards, timeouts, staleReplies,
+                totalWorkNanos, criticalPathNanos, stolen, requests, rankRequests, emptyReplies, forwards, timeouts, staleReplies,
                 reruns, lostMessages, gateRefusals, inputBytesSent, inputBytesSaved, cacheMisses,
                 missingInputHandBacks, messagesPerMember, bytesPerMember, idleFraction, stealLatencyMedianNanos,
                 stealLatencyP99Nanos, events, nanos, notes);

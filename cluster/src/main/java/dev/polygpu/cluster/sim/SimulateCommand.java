@@ -66,6 +66,16 @@ public final class SimulateCommand {
               --input-cache=SIZE     each member's cache of the input arrays it received with stolen work; an
                                      owner sends a reference instead of an array the thief holds (default
                                      256MB, as the cluster; 0: no cache, every array goes with its bytes)
+              --order=rank|rank+streams|submission
+                                     rank (default, as the cluster): members run and give their ready tasks
+                                     highest rank first (the rank of a task is its bottom level: tasks on the
+                                     longest chain from it to the end) and ask for higher-ranked work when
+                                     theirs is low; rank+streams: also the device starts the highest-ranked
+                                     of the tasks on its streams first (CUDA stream priorities; a what-if, the
+                                     scheduler does not do it yet); submission: oldest first, no ranks (the
+                                     runs from before)
+              --rank-factor=F        a member that is not starving asks for tasks of rank above F x the rank of
+                                     what it runs (default 2; 0: only starving members ask)
 
             output
               --csv=FILE             one row per run
@@ -105,6 +115,8 @@ public final class SimulateCommand {
         final List<MembershipEvent> events = new ArrayList<>();
         long failAfter = SimConfig.DEFAULT_FAIL_AFTER_NANOS;
         long inputCache = InputCache.DEFAULT_CAPACITY_BYTES;
+        SimConfig.Order order = SimConfig.Order.RANK;
+        double rankFactor = -1;
         Path csv;
         Path plot;
         boolean quiet;
@@ -212,6 +224,14 @@ public final class SimulateCommand {
             case "crash" -> o.events.add(MembershipEvent.parse(MembershipEvent.Kind.CRASH, value));
             case "fail-after" -> o.failAfter = Math.max(1, Specs.nanos(value));
             case "input-cache" -> o.inputCache = Specs.bytes(value);
+            case "order" -> o.order = switch (value) {
+                case "rank" -> SimConfig.Order.RANK;
+                case "rank+streams" -> SimConfig.Order.RANK_AND_STREAMS;
+                case "submission" -> SimConfig.Order.SUBMISSION;
+                default -> throw new IllegalArgumentException("--order must be rank, rank+streams or submission, got '"
+                        + value + "'");
+            };
+            case "rank-factor" -> o.rankFactor = rankFactor(name, value);
             case "csv" -> o.csv = Path.of(value);
             case "plot" -> o.plot = Path.of(value);
             default -> throw new IllegalArgumentException("unknown option --" + name);
@@ -228,7 +248,7 @@ public final class SimulateCommand {
             if (!headerDone) {
                 out.println(describe(o, w, network));
                 out.println();
-                out.println("| members | tasks | stealing | makespan | lower bound | efficiency | moved | requests "
+                out.println("| members | tasks | stealing | makespan | lower bound | efficiency | moved | requests (by rank) "
                         + "| empty | forwarded | messages per member, mean / max | bytes per member, mean / max "
                         + "| idle | steal latency median / p99 | reruns | refused by the gate | inputs sent / saved "
                         + "| cache misses / handed back | simulated in |");
@@ -280,7 +300,7 @@ public final class SimulateCommand {
                     + w.owners() + " members; simulate at least that many");
         }
         return new SimConfig(members, o.slots, o.window, settings(o), stealing, network, o.failAfter, o.events,
-                o.inputCache, o.seed);
+                o.inputCache, o.order, o.seed);
     }
 
     /** The stealing settings of every member: the cluster's defaults for the window, with the options given. */
@@ -294,6 +314,9 @@ public final class SimulateCommand {
         }
         if (o.maxHops >= 0) {
             s = s.withMaxHops(o.maxHops);
+        }
+        if (o.rankFactor >= 0) {
+            s = s.withRankFactor(o.rankFactor);
         }
         return s;
     }
@@ -333,7 +356,10 @@ public final class SimulateCommand {
 
     private static String describe(Options o, Workload w, Network network) {
         StealSettings s = settings(o);
-        String settings = "threshold " + s.threshold() + ", chunk " + s.chunk() + ", max hops " + s.maxHops();
+        String settings = "threshold " + s.threshold() + ", chunk " + s.chunk() + ", max hops " + s.maxHops()
+                + ", order " + orderName(o.order) + (o.order == SimConfig.Order.SUBMISSION ? ""
+                : s.rankFactor() == 0 ? ", no requests by rank" : ", requests by rank above " + s.rankFactor()
+                + " x the floor rank");
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
                         + "tile %s%s. Members: %d slots, window %d, %s, %s. Network: %s.%s",
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),
@@ -345,10 +371,10 @@ public final class SimulateCommand {
     }
 
     private static String tableRow(boolean stealing, SimResult r) {
-        return String.format(Locale.ROOT, "| %d | %,d | %s | %s | %s | %.1f%% | %,d | %,d | %,d | %,d | %,.0f / %,d "
+        return String.format(Locale.ROOT, "| %d | %,d | %s | %s | %s | %.1f%% | %,d | %,d (%,d) | %,d | %,d | %,.0f / %,d "
                         + "| %s / %s | %.1f%% | %s / %s | %,d | %,d | %s / %s | %,d / %,d | %.1f s |",
                 r.members(), r.tasks(), stealing ? "yes" : "no", Units.nanos(r.makespanNanos()),
-                Units.nanos(r.lowerBoundNanos()), 100 * r.efficiency(), r.stolen(), r.requests(), r.emptyReplies(),
+                Units.nanos(r.lowerBoundNanos()), 100 * r.efficiency(), r.stolen(), r.requests(), r.rankRequests(), r.emptyReplies(),
                 r.forwards(), r.messagesPerMember().mean(), r.messagesPerMember().max(),
                 Units.bytes((long) r.bytesPerMember().mean()), Units.bytes(r.bytesPerMember().max()),
                 100 * r.idleFraction(), r.stealLatencyMedianNanos() < 0 ? "-" : Units.nanos(r.stealLatencyMedianNanos()),
@@ -363,7 +389,8 @@ public final class SimulateCommand {
                 + "timeouts,stale_replies,reruns,lost_messages,messages_per_member_mean,messages_per_member_max,"
                 + "bytes_per_member_mean,bytes_per_member_max,idle_fraction,steal_latency_median_ns,"
                 + "steal_latency_p99_ns,events,wall_ns,latency_ns,bandwidth_bytes_per_s,per_message_ns,seed,gate_refusals,"
-                + "input_cache_bytes,input_bytes_sent,input_bytes_saved,cache_misses,missing_input_hand_backs\n");
+                + "input_cache_bytes,input_bytes_sent,input_bytes_saved,cache_misses,missing_input_hand_backs,order,"
+                + "rank_factor,rank_requests\n");
         for (Row row : rows) {
             SimResult r = row.result();
             b.append(String.join(",", List.of(csvText(r.workload()), Long.toString(r.tasks()),
@@ -384,7 +411,8 @@ public final class SimulateCommand {
                     Long.toString(network.perMessageNanos()), Long.toString(o.seed),
                     Long.toString(r.gateRefusals()), Long.toString(o.inputCache), Long.toString(r.inputBytesSent()),
                     Long.toString(r.inputBytesSaved()), Long.toString(r.cacheMisses()),
-                    Long.toString(r.missingInputHandBacks())))).append('\n');
+                    Long.toString(r.missingInputHandBacks()), orderName(o.order),
+                    Double.toString(settings(o).rankFactor()), Long.toString(r.rankRequests())))).append('\n');
         }
         return b.toString();
     }
@@ -507,6 +535,23 @@ public final class SimulateCommand {
         double d = parseDouble(name, value);
         if (!(d >= 0) || Double.isInfinite(d)) {
             throw new IllegalArgumentException("--" + name + " must be a number >= 0, got '" + value + "'");
+        }
+        return d;
+    }
+
+    private static String orderName(SimConfig.Order order) {
+        return switch (order) {
+            case SUBMISSION -> "submission";
+            case RANK -> "rank";
+            case RANK_AND_STREAMS -> "rank+streams";
+        };
+    }
+
+    private static double rankFactor(String name, String value) {
+        double d = parseDouble(name, value);
+        if (!(d == 0 || d >= 1 && Double.isFinite(d))) {
+            throw new IllegalArgumentException("--" + name + " must be 0 (no requests by rank) or a number >= 1, got '"
+                    + value + "'");
         }
         return d;
     }

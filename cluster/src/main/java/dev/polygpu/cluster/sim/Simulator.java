@@ -5,6 +5,7 @@ import dev.polygpu.cluster.policy.CostGate;
 import dev.polygpu.cluster.policy.InputCache;
 import dev.polygpu.cluster.policy.KernelCostModel;
 import dev.polygpu.cluster.policy.LatencyHistogram;
+import dev.polygpu.cluster.policy.Priority;
 import dev.polygpu.cluster.policy.SentInputs;
 import dev.polygpu.cluster.policy.StealSettings;
 import dev.polygpu.cluster.policy.Thief;
@@ -28,13 +29,15 @@ import java.util.random.RandomGeneratorFactory;
  * {@link BandwidthEstimator}), as the real cluster node does. What is simulated is everything around them:
  *
  * <ul>
- *   <li><b>Members and their scheduler.</b> A member's ready tasks wait in submission order; up to
- *       {@code window} of them are on its streams, of which its device runs {@code slots} at once, each for
- *       its duration. A task's children become ready at its owner when it completes there, or when its result
+ *   <li><b>Members and their scheduler.</b> A member's ready tasks wait highest rank (bottom level) first,
+ *       then oldest first ({@link SimConfig.Order}); up to {@code window} of them are on its streams, of which
+ *       its device runs {@code slots} at once, each for its duration, in the order they were put there (or
+ *       highest rank first with {@link SimConfig.Order#RANK_AND_STREAMS}). A task's children become ready at its owner when it completes there, or when its result
  *       arrives home. The load a member reports is that of the real scheduler: ready (waiting for the window),
  *       stealable (ready, own, not handed back) and running (on streams).
  *   <li><b>The protocol.</b> As in {@code ClusterNode}: a starving thief sends one request at a time; a victim
- *       gives the oldest stealable tasks that pass the gate, at most what {@link Victim#offer} allows, with the
+ *       gives the highest-ranked, then oldest, stealable tasks that pass the gate (of at least the rank asked
+ *       for, when a member that is not starving asks by rank), at most what {@link Victim#offer} allows, with the
  *       arrays they read (an array once per reply), or forwards the request, or replies empty; a stale reply's
  *       tasks are handed back, stealable again; results go home with the bytes the task writes; the owner
  *       learns kernel times and bandwidth from them.
@@ -87,6 +90,7 @@ public final class Simulator {
         int thief;
         int hops;
         int wanted;
+        int minRank;
         long requestId;
         long bytes;
         int[] items;
@@ -118,11 +122,13 @@ public final class Simulator {
         /** The arrays received as a thief, and what this member sent each thief as an owner. */
         final InputCache<Boolean, Boolean> inputs = new InputCache<>(config.inputCacheBytes());
         final SentInputs<Boolean> sentInputs = new SentInputs<>(config.inputCacheBytes());
-        final IntRing pending = new IntRing();
-        final IntRing device = new IntRing();
+        final RankQueue pending = new RankQueue(ranks);
+        final RankQueue device = new RankQueue(config.order() == SimConfig.Order.RANK_AND_STREAMS ? ranks : null);
         final long joinedAt;
         long leftAt = -1;
         int notStealable;
+        final int[] window = new int[config.window()];
+        int windowCount;
         int inFlight;
         int busy;
         boolean alive = true;
@@ -171,6 +177,10 @@ public final class Simulator {
     private final RandomGenerator membershipRandom;
     private final LatencyHistogram latency = new LatencyHistogram();
     private final int[] remainingParents;
+    /** Scratch for {@link #floorRank}: the window's ranks and the best ready ones. */
+    private final int[] rankBuffer;
+    /** Each task's bottom level (tasks on the longest path from it to the end, itself included), or null. */
+    private final int[] ranks;
     private final int[] givenTo;
     private final boolean[] pinned;
     private final long[] sentAt;
@@ -191,6 +201,7 @@ public final class Simulator {
     private long reruns;
     private long staleReplies;
     private long gateRefusals;
+    private long rankRequests;
     private long timeouts;
     private long lostMessages;
     private long inputBytesSent;
@@ -219,6 +230,8 @@ public final class Simulator {
         this.membershipRandom = seeded(config.seed() ^ 0x5DEECE66DL);
         int n = work.tasks();
         this.remainingParents = new int[n];
+        this.rankBuffer = new int[config.window() + config.slots()];
+        this.ranks = config.order() == SimConfig.Order.SUBMISSION ? null : bottomLevels(work);
         this.givenTo = new int[n];
         this.pinned = new boolean[n];
         this.sentAt = new long[n];
@@ -370,6 +383,7 @@ public final class Simulator {
                 m.notStealable--;
             }
             m.inFlight++;
+            m.window[m.windowCount++] = t;
             if (m.busy < config.slots()) {
                 start(m, t);
             } else {
@@ -391,6 +405,12 @@ public final class Simulator {
         }
         m.busy--;
         m.inFlight--;
+        for (int i = 0; i < m.windowCount; i++) {
+            if (m.window[i] == t) {
+                m.window[i] = m.window[--m.windowCount];
+                break;
+            }
+        }
         m.tasksRun++;
         long ran = now - startedAt[t];
         m.busyNanos += ran;
@@ -437,22 +457,48 @@ public final class Simulator {
         if (!m.alive || m.leaving || !config.stealing()) {
             return;
         }
-        Thief.Request r = m.thief.begin(now, m.ready(), m.inFlight, candidates, m.rnd);
+        Thief.Request r = m.thief.begin(now, m.ready(), m.inFlight, floorRank(m), candidates, m.rnd);
         if (r != null) {
             m.requests++;
+            if (r.minRank() > 0) {
+                rankRequests++;
+            }
             Member victim = byId.get(r.victim());
             Event e = send(m, victim, REQUEST, HEADER_BYTES);
             e.requestId = r.requestId();
             e.thief = m.index;
             e.wanted = r.wanted();
+            e.minRank = r.minRank();
             schedule(now + config.settings().requestTimeoutNanos(), EXPIRE, m.index);
             return;
         }
-        long quietUntil = m.thief.quietUntil(now);
-        if (quietUntil > now && !m.thief.outstanding() && (m.checkAt < 0 || m.checkAt > quietUntil)) {
-            m.checkAt = quietUntil;
-            schedule(quietUntil, CHECK, m.index);
+        long next = m.thief.nextRequestAt(now);
+        if (next > now && !m.thief.outstanding() && (m.checkAt < 0 || m.checkAt > next)) {
+            m.checkAt = next;
+            schedule(next, CHECK, m.index);
         }
+    }
+
+    /**
+     * The rank of the {@code slots}-th highest-ranked task {@code m} holds, on its streams or ready
+     * ({@link Priority#floorRank}); 0 without ranks.
+     */
+    private int floorRank(Member m) {
+        if (ranks == null) {
+            return 0;
+        }
+        int count = 0;
+        for (int i = 0; i < m.windowCount; i++) {
+            rankBuffer[count++] = ranks[m.window[i]];
+        }
+        for (int i = 0; i < config.slots(); i++) {
+            int r = m.pending.rankAt(i);
+            if (r < 0) {
+                break;
+            }
+            rankBuffer[count++] = r;
+        }
+        return Priority.floorRank(config.slots(), rankBuffer, count);
     }
 
     private void onReply(Member m, Event e) {
@@ -569,7 +615,7 @@ public final class Simulator {
             onReply(v, r);
             return;
         }
-        int[] items = config.stealing() && !v.leaving ? take(v, e.wanted) : new int[0];
+        int[] items = config.stealing() && !v.leaving ? take(v, e.wanted, e.minRank) : new int[0];
         if (items.length > 0) {
             Event r = sendWork(v, thief, items);
             r.requestId = e.requestId;
@@ -588,6 +634,7 @@ public final class Simulator {
             f.thief = e.thief;
             f.hops = e.hops + 1;
             f.wanted = e.wanted;
+            f.minRank = e.minRank;
         } else {
             Event r = send(v, thief, REPLY, HEADER_BYTES);
             r.requestId = e.requestId;
@@ -595,46 +642,65 @@ public final class Simulator {
         }
     }
 
-    /** The tasks a victim gives: the oldest stealable ones its {@link Victim} lets move. */
-    private int[] take(Member v, int wanted) {
+    /**
+     * The tasks a victim gives: the highest-ranked (then oldest) stealable ones of at least {@code minRank} that
+     * its {@link Victim} lets move.
+     */
+    private int[] take(Member v, int wanted, int minRank) {
         int ready = v.ready();
         int running = v.inFlight;
-        int n = v.victim.offer(ready, v.stealable(), running, wanted);
+        int n = minRank > 0 ? v.victim.offerByRank(ready, v.stealable(), running, wanted, config.slots())
+                : v.victim.offer(ready, v.stealable(), running, wanted);
         if (n == 0) {
             return new int[0];
         }
         int[] out = new int[n];
         int count = 0;
+        // A walk from the front (highest rank, oldest) that resumes where the last pick was: what it passed is
+        // not stealable, or refused, and a later pick is judged more strictly (fewer elements ahead of it).
+        int rank = v.pending.highestBucket();
         int from = 0;
+        boolean refused = false;
         for (int i = 0; i < n; i++) {
+            int foundRank = -1;
             int found = -1;
             // A refused (kernel, bytes) is refused for every task like it at this position: skip them.
             long refusedKernel = -1;
             long refusedBytes = -1;
-            for (int k = from; k < v.pending.size(); k++) {
-                int t = v.pending.get(k);
-                if (work.owner(t) != v.index || pinned[t]) {
-                    continue;
+            for (int r = rank; r >= minRank && found < 0; r--, from = 0) {
+                IntRing bucket = v.pending.bucket(r);
+                for (int k = from; bucket != null && k < bucket.size(); k++) {
+                    int t = bucket.get(k);
+                    if (work.owner(t) != v.index || pinned[t]) {
+                        continue;
+                    }
+                    long bytes = work.inputBytes(t);
+                    if (work.kernel(t) == refusedKernel && bytes == refusedBytes) {
+                        continue;
+                    }
+                    if (v.victim.mayMove(i, work.kernelName(work.kernel(t)), bytes, ready, running,
+                            config.slots(), now)) {
+                        foundRank = r;
+                        found = k;
+                        break;
+                    }
+                    refused = true;
+                    refusedKernel = work.kernel(t);
+                    refusedBytes = bytes;
                 }
-                long bytes = work.inputBytes(t);
-                if (work.kernel(t) == refusedKernel && bytes == refusedBytes) {
-                    continue;
-                }
-                if (v.victim.mayMove(i, work.kernelName(work.kernel(t)), bytes, ready, running, config.slots(),
-                        now)) {
-                    found = k;
+                if (found >= 0) {
                     break;
                 }
-                refusedKernel = work.kernel(t);
-                refusedBytes = bytes;
             }
             if (found < 0) {
-                if (count == 0) {
+                // Refused by the gate, not for lack of tasks of the rank asked for.
+                if (count == 0 && refused) {
                     gateRefusals++;
                 }
                 break;
             }
-            out[count++] = v.pending.removeAt(found);
+            out[count++] = v.pending.removeAt(foundRank, found);
+            rank = foundRank;
             from = found;
             v.victim.gave(now);
         }
@@ -781,6 +847,7 @@ public final class Simulator {
         m.device.clear();
         m.notStealable = 0;
         m.inFlight = 0;
+        m.windowCount = 0;
         m.busy = 0;
         // The others notice after the failure timeout.
         schedule(now + config.failAfterNanos(), LOST, m.index);
@@ -887,7 +954,7 @@ public final class Simulator {
         }
         long lower = lowerBound();
         return new SimResult(work.name(), work.tasks(), config.members(), n, config.slots(), makespan, lower,
-                work.totalWorkNanos(), work.criticalPathNanos(), stolen, requests, empty, forwards, timeouts,
+                work.totalWorkNanos(), work.criticalPathNanos(), stolen, requests, rankRequests, empty, forwards, timeouts,
                 staleReplies, reruns, lostMessages, gateRefusals, inputBytesSent, inputBytesSaved, cacheMisses,
                 missingInputHandBacks, SimResult.Spread.of(messages), SimResult.Spread.of(bytes),
                 capacity == 0 ? 0 : idleSum / capacity, latency.count() == 0 ? -1 : latency.median(),
@@ -925,6 +992,19 @@ public final class Simulator {
         }
         long bound = t + (long) Math.ceil(remaining / slotsNow);
         return Math.max(bound, work.criticalPathNanos());
+    }
+
+    /** Each task's bottom level: 1 + the most of its children's; tasks come after their parents. */
+    static int[] bottomLevels(Workload w) {
+        int[] level = new int[w.tasks()];
+        for (int t = w.tasks() - 1; t >= 0; t--) {
+            int below = 0;
+            for (int i = 0; i < w.childCount(t); i++) {
+                below = Math.max(below, level[w.child(t, i)]);
+            }
+            level[t] = below + 1;
+        }
+        return level;
     }
 
     private static RandomGenerator seeded(long seed) {

@@ -34,6 +34,7 @@ class StealSettingsTest {
         assertEquals(1.0, settings.costFactor());
         assertEquals(1_000_000L, settings.unknownKernelBudgetNanos(), "1 ms");
         assertEquals(200_000_000L, settings.requestTimeoutNanos(), "200 ms");
+        assertEquals(2.0, settings.rankFactor());
     }
 
     @ParameterizedTest(name = "window {0}")
@@ -64,6 +65,14 @@ class StealSettingsTest {
                         "unknownKernelBudgetNanos must be > 0, was -1"),
                 invalid("timeout 0", () -> VALID.withRequestTimeoutNanos(0),
                         "requestTimeoutNanos must be > 0, was 0"),
+                invalid("rank factor between 0 and 1", () -> VALID.withRankFactor(0.5),
+                        "rankFactor must be 0 (off) or a finite number >= 1, was 0.5"),
+                invalid("rank factor negative", () -> VALID.withRankFactor(-1),
+                        "rankFactor must be 0 (off) or a finite number >= 1, was -1.0"),
+                invalid("rank factor NaN", () -> VALID.withRankFactor(Double.NaN),
+                        "rankFactor must be 0 (off) or a finite number >= 1, was NaN"),
+                invalid("rank factor infinite", () -> VALID.withRankFactor(Double.POSITIVE_INFINITY),
+                        "rankFactor must be 0 (off) or a finite number >= 1, was Infinity"),
                 invalid("constructor, first bad field named", () -> new StealSettings(0, 0, -1, 0, 0, 0),
                         "threshold must be >= 1, was 0"));
     }
@@ -87,5 +96,8 @@ class StealSettingsTest {
         assertEquals(new StealSettings(6, 2, 2, 2.5, 1_000_000L, 200_000_000L), VALID.withCostFactor(2.5));
         assertEquals(new StealSettings(6, 2, 2, 1.0, 5L, 200_000_000L), VALID.withUnknownKernelBudgetNanos(5));
         assertEquals(new StealSettings(6, 2, 2, 1.0, 1_000_000L, 7L), VALID.withRequestTimeoutNanos(7));
+        assertEquals(new StealSettings(6, 2, 2, 1.0, 1_000_000L, 200_000_000L, 0), VALID.withRankFactor(0));
+        assertEquals(new StealSettings(6, 2, 2, 1.0, 1_000_000L, 200_000_000L, 3.5), VALID.withRankFactor(3.5));
+        assertEquals(StealSettings.DEFAULT_RANK_FACTOR, VALID.rankFactor(), "the six-field constructor's default");
     }
 }

@@ -116,4 +116,63 @@ class ThiefTest {
         assertNull(t.begin(0, 0, 0, List.of("me"), rnd()));
         assertFalse(t.outstanding());
     }
+
+    @Test
+    void aBusyMemberWithLowRankedWorkAsksForTwiceItsRankAndAChunk() {
+        Thief t = new Thief("me", SETTINGS);
+        assertNull(t.begin(0, 4, 2, 0, OTHERS, rnd()), "busy, ranks unknown: no request");
+        Thief.Request r = t.begin(0, 4, 2, 3, OTHERS, rnd());
+        assertNotNull(r);
+        assertEquals(7, r.minRank(), "above 2 x floor 3");
+        assertEquals(2, r.wanted(), "the chunk");
+        assertNull(t.begin(1, 4, 2, 3, OTHERS, rnd()), "one request at a time");
+    }
+
+    @Test
+    void aStarvingMemberAsksForAnyRank() {
+        Thief t = new Thief("me", SETTINGS);
+        Thief.Request r = t.begin(0, 1, 2, 3, OTHERS, rnd());
+        assertEquals(0, r.minRank());
+        assertEquals(3, r.wanted());
+    }
+
+    @Test
+    void withTheRankFactorZeroOnlyStarvingMembersAsk() {
+        Thief t = new Thief("me", SETTINGS.withRankFactor(0));
+        assertNull(t.begin(0, 4, 2, 3, OTHERS, rnd()));
+        assertNotNull(t.begin(0, 1, 2, 3, OTHERS, rnd()));
+    }
+
+    @Test
+    void requestsByRankBackOffOnTheirOwnSoAStarvingMemberStillAsksAtOnce() {
+        Thief t = new Thief("me", SETTINGS);
+        Thief.Request r = t.begin(0, 4, 2, 3, OTHERS, rnd());
+        assertTrue(t.accept(r.requestId(), r.victim(), 0, 0));
+        assertNull(t.begin(MS - 1, 4, 2, 3, OTHERS, rnd()), "requests by rank back off 1 ms");
+        assertEquals(MS, t.nextRequestAt(0));
+        assertEquals(0, t.quietUntil(0), "a starving member's requests do not wait");
+        Thief.Request starving = t.begin(1, 0, 1, 3, OTHERS, rnd());
+        assertNotNull(starving);
+        assertEquals(0, starving.minRank());
+        assertTrue(t.accept(starving.requestId(), starving.victim(), 0, 1));
+        assertEquals(1 + MS, t.quietUntil(1), "its own back-off starts at 1 ms");
+        assertEquals(MS, t.nextRequestAt(1), "the earlier of the two");
+        Thief.Request again = t.begin(MS, 4, 2, 3, OTHERS, rnd());
+        assertNotNull(again, "the rank back-off is over");
+        assertTrue(t.accept(again.requestId(), again.victim(), 0, MS));
+        assertEquals(1 + MS, t.nextRequestAt(MS), "the starving back-off still ends first");
+        assertEquals(3 * MS, t.nextRequestAt(1 + MS), "then 2 ms after the second empty reply by rank");
+    }
+
+    @Test
+    void workFromARequestByRankEndsBothBackOffs() {
+        Thief t = new Thief("me", SETTINGS);
+        Thief.Request starving = t.begin(0, 0, 0, 0, OTHERS, rnd());
+        assertTrue(t.accept(starving.requestId(), starving.victim(), 0, 0));
+        Thief.Request byRank = t.begin(0, 4, 2, 3, OTHERS, rnd());
+        assertNotNull(byRank, "the starving back-off does not hold requests by rank");
+        assertTrue(t.accept(byRank.requestId(), byRank.victim(), 2, 10));
+        assertEquals(10, t.nextRequestAt(10));
+        assertTrue(t.idle(10));
+    }
 }

@@ -143,7 +143,10 @@ class SimulateCommandTest {
             assertEquals((double) lower / makespan, efficiency, 1e-6);
             assertEquals(String.format(java.util.Locale.ROOT, "%.1f%%", 100 * efficiency), row[5]);
             assertEquals(Long.parseLong(line.get("moved")), number(row[6]));
-            assertEquals(Long.parseLong(line.get("requests")), number(row[7]));
+            assertEquals(String.format(java.util.Locale.ROOT, "%,d (%,d)", Long.parseLong(line.get("requests")),
+                    Long.parseLong(line.get("rank_requests"))), row[7]);
+            assertEquals("rank", line.get("order"));
+            assertEquals("2.0", line.get("rank_factor"));
             assertEquals(Long.parseLong(line.get("reruns")), number(row[14]));
             assertEquals(Units.nanos(makespan), row[3]);
             assertEquals(Units.nanos(lower), row[4]);
@@ -169,7 +172,7 @@ class SimulateCommandTest {
             assertEquals(expected[i][1], rows.get(i)[2], r::toString);
             if (expected[i][1].equals("no")) {
                 assertEquals("0", rows.get(i)[6], "nothing moves without stealing");
-                assertEquals("0", rows.get(i)[7], "no request without stealing");
+                assertEquals("0 (0)", rows.get(i)[7], "no request without stealing");
             }
         }
         List<Map<String, String>> lines = csv(csv);
@@ -196,6 +199,9 @@ class SimulateCommandTest {
         "--input-cache=lots;            --input-cache",
         "--input-cache=-1MB;            --input-cache",
         "--input-cache;                 --input-cache",
+        "--order=fastest;               --order must be rank, rank+streams or submission",
+        "--rank-factor=0.5;             --rank-factor must be 0 (no requests by rank) or a number >= 1",
+        "--rank-factor=x;               --rank-factor",
         "gemm;                          'gemm'",
     })
     void badArgumentsExit2NamingTheOption(String args, String named) {

@@ -91,7 +91,7 @@ class SimulatorTest {
     /** {@code c} with a failure timeout of {@code failAfter} and these membership events. */
     private static SimConfig withFailAfter(SimConfig c, long failAfter, MembershipEvent... events) {
         return new SimConfig(c.members(), c.slots(), c.window(), c.settings(), c.stealing(), c.network(), failAfter,
-                List.of(events), c.inputCacheBytes(), c.seed());
+                List.of(events), c.inputCacheBytes(), c.order(), c.seed());
     }
 
     /** 400 tasks of 10 ms, all owned by member 0, on {@code members} members of 2 slots and these events. */
@@ -278,5 +278,97 @@ class SimulatorTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> SimConfig.of(4, 2, 4, FAST, 1).withInputCache(-1));
         assertTrue(e.getMessage().contains("inputCacheBytes"), e.getMessage());
+    }
+
+    /** Member 0 owns 20 independent tasks of 10 ms, then a chain of 10 tasks of 10 ms, submitted after them. */
+    private static Workload independentThenChain() {
+        Workload.Builder b = Workload.builder("independent then chain");
+        int k = b.kernel("k");
+        for (int i = 0; i < 20; i++) {
+            b.task(0, k, 10 * MS, 8, new int[0]);
+        }
+        int prev = b.task(0, k, 10 * MS, 8, new int[0]);
+        for (int i = 1; i < 10; i++) {
+            prev = b.task(0, k, 10 * MS, 8, new int[0], prev);
+        }
+        return b.build();
+    }
+
+    @Test
+    void bottomLevelsCountTheLongestChainToTheEnd() {
+        Workload.Builder b = Workload.builder("diamond and tail");
+        int k = b.kernel("k");
+        int a = b.task(0, k, MS, 8, new int[0]);
+        int left = b.task(0, k, MS, 8, new int[0], a);
+        int right = b.task(0, k, MS, 8, new int[0], a);
+        int tail = b.task(0, k, MS, 8, new int[0], right);
+        int join = b.task(0, k, MS, 8, new int[0], left, tail);
+        int alone = b.task(0, k, MS, 8, new int[0]);
+        int[] levels = Simulator.bottomLevels(b.build());
+        // a -> right -> tail -> join is the longest chain: 4 tasks.
+        assertEquals(4, levels[a]);
+        assertEquals(2, levels[left]);
+        assertEquals(3, levels[right]);
+        assertEquals(2, levels[tail]);
+        assertEquals(1, levels[join]);
+        assertEquals(1, levels[alone]);
+    }
+
+    @Test
+    void rankOrderStartsTheChainFirst() {
+        // 2 slots, window 2. Submission order: the 20 tasks take 100 ms, then the chain 100 ms: 200 ms. Rank
+        // order: the chain (ranks 10 … 1) runs on one slot from 0 to 100 ms while the other runs 10 of the 20;
+        // the last 10 take 50 ms on both: 150 ms, the lower bound (300 ms of work on 2 slots).
+        Workload w = independentThenChain();
+        SimConfig c = SimConfig.of(1, 2, 2, FAST, 1);
+        SimResult submission = new Simulator(w, c.withOrder(SimConfig.Order.SUBMISSION)).run();
+        SimResult rank = new Simulator(w, c).run();
+        assertEquals(200 * MS, submission.makespanNanos());
+        assertEquals(150 * MS, rank.makespanNanos());
+        assertEquals(150 * MS, rank.lowerBoundNanos());
+    }
+
+    @Test
+    void streamPrioritiesLetAChainPassWhatWaitsOnTheStreams() {
+        // Window 4 on 2 slots: two tasks wait on the streams. In launch order a chain link waits behind them;
+        // with the device starting the highest rank first it does not, and the run takes 150 ms again.
+        Workload w = independentThenChain();
+        SimConfig c = SimConfig.of(1, 2, 4, FAST, 1);
+        SimResult launchOrder = new Simulator(w, c).run();
+        SimResult streams = new Simulator(w, c.withOrder(SimConfig.Order.RANK_AND_STREAMS)).run();
+        assertEquals(150 * MS, streams.makespanNanos());
+        assertTrue(launchOrder.makespanNanos() > 150 * MS, "launch order: " + launchOrder.makespanNanos());
+    }
+
+    @Test
+    void busyMembersTakeLongChainsByRank() {
+        // Member 0 owns 8 chains of 50 tasks of 10 ms (ranks 50 … 1): 4,000 ms of work, a critical path of
+        // 500 ms. Members 1 to 7 own 100 independent tasks each (rank 1), busy for 500 ms. Starving alone, they
+        // take chains only after that, when member 0's 2 slots have run about 12 links of each: 375 ms of chain
+        // remain, so the run takes at least 875 ms. The lower bound is 11,000 ms of work on 16 slots: 687.5 ms.
+        // (Window 2: with 4, two chains wait on member 0's streams where nobody can take them.)
+        Workload.Builder b = Workload.builder("chains and independent");
+        int k = b.kernel("k");
+        for (int chain = 0; chain < 8; chain++) {
+            int prev = b.task(0, k, 10 * MS, 8, new int[0]);
+            for (int i = 1; i < 50; i++) {
+                prev = b.task(0, k, 10 * MS, 8, new int[0], prev);
+            }
+        }
+        for (int m = 1; m < 8; m++) {
+            for (int i = 0; i < 100; i++) {
+                b.task(m, k, 10 * MS, 8, new int[0]);
+            }
+        }
+        Workload w = b.build();
+        SimConfig c = SimConfig.of(8, 2, 2, FAST, 1);
+        SimResult starvingOnly = new Simulator(w, c.withSettings(c.settings().withRankFactor(0))).run();
+        SimResult byRank = new Simulator(w, c).run();
+        assertEquals(687_500_000L, byRank.lowerBoundNanos());
+        assertEquals(0, starvingOnly.rankRequests());
+        assertTrue(starvingOnly.makespanNanos() >= 875 * MS, "starving only: " + starvingOnly.makespanNanos());
+        assertTrue(byRank.rankRequests() > 0);
+        assertTrue(byRank.stolen() > starvingOnly.stolen(), byRank + " against " + starvingOnly);
+        assertTrue(byRank.makespanNanos() < starvingOnly.makespanNanos(), byRank + " against " + starvingOnly);
     }
 }
