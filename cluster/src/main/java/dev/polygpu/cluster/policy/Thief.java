@@ -17,8 +17,8 @@ import java.util.random.RandomGenerator;
  * <p>Back-off: after {@code k} empty replies (or timeouts) in a row the next request waits
  * {@code min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << (k - 1))}: 1, 2, 4 … ms up to 50 ms, so the idle thieves
  * of an idle cluster do not flood it. A reply with work, or {@link #resetBackOff}, ends it. Requests by rank
- * back off on their own count, so that a busy member that finds no urgent work still asks at once when it
- * starves.
+ * back off on their own count, up to {@link #MAX_RANK_BACKOFF_NANOS}, so that a busy member that finds no
+ * urgent work still asks at once when it starves; only work received by rank (or a reset) ends that back-off.
  *
  * <p>Time comes in as {@code long} nanoseconds of one monotonic clock (real or simulated), compared by
  * difference. Thread-safe: every method holds the instance's lock.
@@ -29,12 +29,17 @@ public final class Thief {
     public static final long FIRST_BACKOFF_NANOS = 1_000_000L;
     /** The longest wait between requests after empty replies: 50 ms. */
     public static final long MAX_BACKOFF_NANOS = 50_000_000L;
+    /**
+     * The longest wait between requests by rank after empty replies: 1 s. Such requests are a busy member's
+     * bet that urgent work exists; where every element ranks alike (independent kernels) none ever does.
+     */
+    public static final long MAX_RANK_BACKOFF_NANOS = 1_000_000_000L;
 
     private final StealSettings settings;
     private final VictimChooser chooser;
     private final RequestTracker requests = new RequestTracker();
-    private final BackOff starving = new BackOff();
-    private final BackOff byRank = new BackOff();
+    private final BackOff starving = new BackOff(MAX_BACKOFF_NANOS);
+    private final BackOff byRank = new BackOff(MAX_RANK_BACKOFF_NANOS);
     /** Whether the outstanding request asks by rank. */
     private boolean outstandingByRank;
 
@@ -159,9 +164,13 @@ public final class Thief {
         chooser.onReply(sender, items);
         if (items == 0) {
             current().backOff(nowNanos);
-        } else {
+        } else if (outstandingByRank) {
+            // Urgent work exists: any kind of request may find more.
             starving.reset();
             byRank.reset();
+        } else {
+            // Work of any rank says nothing of urgent work: requests by rank keep backing off.
+            starving.reset();
         }
         return true;
     }
@@ -228,9 +237,14 @@ public final class Thief {
 
     /** Waits after empty replies in a row: 1, 2, 4 … ms up to {@link #MAX_BACKOFF_NANOS}. */
     private static final class BackOff {
+        private final long maxNanos;
         private int emptyInARow;
         private boolean quiet;
         private long untilNanos;
+
+        BackOff(long maxNanos) {
+            this.maxNanos = maxNanos;
+        }
 
         boolean active(long nowNanos) {
             return quiet && nowNanos - untilNanos < 0;
@@ -239,7 +253,7 @@ public final class Thief {
         void backOff(long nowNanos) {
             emptyInARow = Math.min(emptyInARow + 1, 16);
             quiet = true;
-            untilNanos = nowNanos + Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(emptyInARow - 1, 10));
+            untilNanos = nowNanos + Math.min(maxNanos, FIRST_BACKOFF_NANOS << Math.min(emptyInARow - 1, 20));
         }
 
         void reset() {

@@ -57,25 +57,6 @@ public final class Victim {
     }
 
     /**
-     * How many elements a request by rank ({@link Priority}) may get at most: {@code min(stealable, chunk,
-     * wanted, ready + running - slots)}. The never-starve rule keeps only what the device can run at once
-     * rather than the threshold: the elements a request by rank takes are ones this member would run late (a
-     * thief asks by rank only when its own work is of lower rank, so it runs them next), and keeping a
-     * threshold's worth of long chains here, {@code slots} at a time, is what delays them.
-     *
-     * @param ready ready elements here
-     * @param stealable how many of them may move
-     * @param running elements on streams
-     * @param wanted how many the thief asked for (below 1 counts as 1)
-     * @param slots how many elements the device runs at once (below 1 counts as 1)
-     * @return from 0 to {@code min(chunk, stealable)}
-     */
-    public int offerByRank(int ready, int stealable, int running, int wanted, int slots) {
-        int chunk = Math.min(settings.chunk(), Math.max(1, wanted));
-        return Math.min(Math.max(0, stealable), Surplus.giveable(ready, running, Math.max(1, slots), chunk));
-    }
-
-    /**
      * Whether the {@code given}-th element of a reply (0 for the first) may move: the probe lets the first one
      * through after a long refusal; otherwise the cost gate decides, with the element's wait here being that of
      * the elements ahead of it (the ready ones not given before it, and the running ones) on {@code slots}

@@ -649,8 +649,7 @@ public final class Simulator {
     private int[] take(Member v, int wanted, int minRank) {
         int ready = v.ready();
         int running = v.inFlight;
-        int n = minRank > 0 ? v.victim.offerByRank(ready, v.stealable(), running, wanted, config.slots())
-                : v.victim.offer(ready, v.stealable(), running, wanted);
+        int n = v.victim.offer(ready, v.stealable(), running, wanted);
         if (n == 0) {
             return new int[0];
         }

@@ -165,6 +165,30 @@ class ThiefTest {
     }
 
     @Test
+    void workFromAStarvingRequestDoesNotEndTheBackOffOfRequestsByRank() {
+        Thief t = new Thief("me", SETTINGS);
+        Thief.Request byRank = t.begin(0, 4, 2, 3, OTHERS, rnd());
+        assertTrue(t.accept(byRank.requestId(), byRank.victim(), 0, 0));
+        Thief.Request starving = t.begin(10, 0, 0, 3, OTHERS, rnd());
+        assertTrue(t.accept(starving.requestId(), starving.victim(), 2, 20));
+        assertNull(t.begin(30, 4, 2, 3, OTHERS, rnd()), "still backing off by rank");
+        assertEquals(MS, t.nextRequestAt(30));
+    }
+
+    @Test
+    void requestsByRankBackOffUpToOneSecond() {
+        Thief t = new Thief("me", SETTINGS);
+        long now = 0;
+        for (int i = 0; i < 12; i++) {
+            now = t.nextRequestAt(now);
+            Thief.Request r = t.begin(now, 4, 2, 3, OTHERS, rnd());
+            assertNotNull(r, "at " + now);
+            assertTrue(t.accept(r.requestId(), r.victim(), 0, now));
+        }
+        assertEquals(now + Thief.MAX_RANK_BACKOFF_NANOS, t.nextRequestAt(now), "1, 2 … 512 ms, then 1 s");
+    }
+
+    @Test
     void workFromARequestByRankEndsBothBackOffs() {
         Thief t = new Thief("me", SETTINGS);
         Thief.Request starving = t.begin(0, 0, 0, 0, OTHERS, rnd());

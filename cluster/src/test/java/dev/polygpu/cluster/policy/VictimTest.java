@@ -32,19 +32,6 @@ class VictimTest {
     }
 
     @Test
-    void aRequestByRankLeavesTheVictimWhatItsDeviceRunsAtOnce() {
-        Victim v = victim(new KernelCostModel(), 0);
-        assertEquals(0, v.offer(2, 2, 4, 5), "a starving thief's request: at the threshold");
-        assertEquals(2, v.offerByRank(2, 2, 4, 5, 2), "by rank: 4 on streams keep its 2 slots busy");
-        assertEquals(1, v.offerByRank(2, 2, 1, 5, 2), "2 + 1 - 2 slots");
-        assertEquals(0, v.offerByRank(1, 1, 1, 5, 2), "at its slots");
-        assertEquals(2, v.offerByRank(9, 9, 0, 5, 2), "the chunk");
-        assertEquals(1, v.offerByRank(9, 1, 0, 5, 2), "only what may move");
-        assertEquals(1, v.offerByRank(9, 9, 0, 0, 2), "asking for 0 counts as 1");
-        assertEquals(1, v.offerByRank(2, 2, 0, 5, 0), "slots below 1 count as 1");
-    }
-
-    @Test
     void aKnownKernelMovesWhenItsRunOrItsWaitHerePaysForTheTransfer() {
         KernelCostModel costs = new KernelCostModel();
         costs.observe("k", 10 * MS);
