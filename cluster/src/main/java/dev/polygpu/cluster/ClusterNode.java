@@ -396,7 +396,7 @@ public final class ClusterNode implements AutoCloseable {
         }
         requestCount.incrementAndGet();
         send(request.victim(), new StealRequest(transport.self(), request.requestId(), transport.self(), 0,
-                request.wanted()));
+                request.wanted(), request.minRank()));
     }
 
     /** Members that may have work to give: programs that prove the secret and are not leaving. */
@@ -494,7 +494,8 @@ public final class ClusterNode implements AutoCloseable {
         }
         if (next != null) {
             forwarded.incrementAndGet();
-            send(next, new StealRequest(transport.self(), r.requestId(), thief, r.hops() + 1, r.wanted()));
+            send(next, new StealRequest(transport.self(), r.requestId(), thief, r.hops() + 1, r.wanted(),
+                    r.minRank()));
         } else {
             send(thief, new StealReply(transport.self(), r.requestId(), List.of()));
         }
@@ -566,7 +567,7 @@ public final class ClusterNode implements AutoCloseable {
         }
         givenCount.incrementAndGet();
         bytesSent.addAndGet(bytes);
-        return new WorkItem(id, epoch, e.message(), inputs);
+        return new WorkItem(id, epoch, e.message(), inputs, e.rank());
     }
 
     private void onStealReply(StealReply r) {
