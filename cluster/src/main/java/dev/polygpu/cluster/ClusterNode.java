@@ -201,7 +201,7 @@ public final class ClusterNode implements AutoCloseable {
         if (config.chunk() > 0) {
             s = s.withChunk(config.chunk());
         }
-        this.settings = s.withMaxHops(config.maxHops());
+        this.settings = s.withMaxHops(config.maxHops()).withRankFactor(config.rankFactor());
         this.gate = new CostGate(settings, costs, bandwidth);
         this.sentInputs = new SentInputs<>(config.inputCacheBytes());
         this.inputCache = new InputCache<>(config.inputCacheBytes());
