@@ -1,6 +1,7 @@
 package dev.polygpu.cluster;
 
 import dev.polygpu.cluster.policy.InputCache;
+import dev.polygpu.cluster.policy.StealSettings;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -25,6 +26,9 @@ import java.util.Map;
  * @param stealing      false: join, but neither steal nor give (for "without stealing" baselines)
  * @param threshold     starvation threshold (ready + running below it: steal); 0 = the device's window + 2
  * @param chunk         most elements per steal reply; 0 = half the window
+ * @param rankFactor    a member that is not starving asks for elements of a rank above this many times that of
+ *                      the work it runs next ({@link StealSettings#rankFactor()}); 0 = never (only starving
+ *                      members ask), else at least 1; {@link StealSettings#DEFAULT_RANK_FACTOR} by default
  * @param maxHops       how far a steal request is forwarded when its victim has nothing
  * @param holdInterval  how often a thief tells owners which of their elements it still holds
  * @param maxFrameBytes the largest message accepted
@@ -33,8 +37,9 @@ import java.util.Map;
  * @param faults        fault injection for tests ({@link FaultInjection#parse}), or null
  */
 public record ClusterConfig(String clusterName, List<String> members, String bindAddress, int port, String secret,
-        Role role, Duration heartbeat, Duration failAfter, boolean stealing, int threshold, int chunk, int maxHops,
-        Duration holdInterval, int maxFrameBytes, long inputCacheBytes, FaultInjection faults) {
+        Role role, Duration heartbeat, Duration failAfter, boolean stealing, int threshold, int chunk,
+        double rankFactor, int maxHops, Duration holdInterval, int maxFrameBytes, long inputCacheBytes,
+        FaultInjection faults) {
 
     /** What a member is there for. */
     public enum Role {
@@ -68,6 +73,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 + human(heartbeat.multipliedBy(2)) + "), got " + human(failAfter));
         require(threshold >= 0, "the steal threshold must be 0 (automatic) or positive, got " + threshold);
         require(chunk >= 0, "the steal chunk must be 0 (automatic) or positive, got " + chunk);
+        require(rankFactor == 0 || rankFactor >= 1 && Double.isFinite(rankFactor),
+                "the rank factor must be 0 (never ask by rank) or a number of at least 1, got " + rankFactor);
         require(maxHops >= 0 && maxHops <= 16, "maxHops must be in 0..16, got " + maxHops);
         require(holdInterval != null && holdInterval.toMillis() >= 10,
                 "the hold interval must be at least 10 ms, got " + holdInterval);
@@ -87,7 +94,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
     public static ClusterConfig loopback() {
         return new ClusterConfig(DEFAULT_NAME, List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"),
                 "127.0.0.1", DEFAULT_PORT, null, Role.PROGRAM, Duration.ofSeconds(1), Duration.ofSeconds(5), true,
-                0, 0, 2, Duration.ofMillis(250), 512 << 20, InputCache.DEFAULT_CAPACITY_BYTES, null);
+                0, 0, StealSettings.DEFAULT_RANK_FACTOR, 2, Duration.ofMillis(250), 512 << 20,
+                InputCache.DEFAULT_CAPACITY_BYTES, null);
     }
 
     /**
@@ -118,7 +126,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
      * give them: {@code members}, {@code name}, {@code bind}, {@code port}, {@code secret}, {@code role}
      * ({@code program}/{@code worker}), {@code heartbeat} and {@code failAfter} (durations such as
      * {@code 500ms}, {@code 2s}), {@code stealing} ({@code true}/{@code false}), {@code threshold},
-     * {@code chunk}, {@code maxHops}, {@code inputCache} (a size: {@code 0}, {@code 512KB}, {@code 256MB}, {@code 1GB}),
+     * {@code chunk}, {@code rankFactor} (a number: {@code 0} off, else at least {@code 1}), {@code maxHops},
+     * {@code inputCache} (a size: {@code 0}, {@code 512KB}, {@code 256MB}, {@code 1GB}),
      * {@code faults}. Unknown names are an error. The order of the entries does
      * not matter for the secret: it is applied first, since a non-loopback {@code bind} is checked against it.
      */
@@ -142,12 +151,13 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 case "stealing" -> c.withStealing(bool(e.getKey(), v));
                 case "threshold" -> c.withThreshold(intValue(e.getKey(), v));
                 case "chunk" -> c.withChunk(intValue(e.getKey(), v));
+                case "rankFactor" -> c.withRankFactor(doubleValue(e.getKey(), v));
                 case "maxHops" -> c.withMaxHops(intValue(e.getKey(), v));
                 case "inputCache" -> c.withInputCacheBytes(size(e.getKey(), v));
                 case "faults" -> c.withFaults(v.isEmpty() ? null : FaultInjection.parse(v));
                 default -> throw new IllegalArgumentException("unknown cluster option '" + e.getKey()
                         + "'; known: members, name, bind, port, secret, role, heartbeat, failAfter, stealing, "
-                        + "threshold, chunk, maxHops, inputCache, faults");
+                        + "threshold, chunk, rankFactor, maxHops, inputCache, faults");
             };
         }
         String every = options.get("heartbeat");
@@ -164,72 +174,77 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
 
     public ClusterConfig withInputCacheBytes(long bytes) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, bytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, bytes, faults);
     }
 
     public ClusterConfig withName(String name) {
         return new ClusterConfig(name, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withMembers(List<String> list) {
         return new ClusterConfig(clusterName, list, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withBind(String address) {
         return new ClusterConfig(clusterName, members, address, port, secret, role, heartbeat, failAfter, stealing,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withPort(int p) {
         return new ClusterConfig(clusterName, members, bindAddress, p, secret, role, heartbeat, failAfter, stealing,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withSecret(String s) {
         return new ClusterConfig(clusterName, members, bindAddress, port, s, role, heartbeat, failAfter, stealing,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withRole(Role r) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, r, heartbeat, failAfter, stealing,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withHeartbeat(Duration every, Duration deadAfter) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, every, deadAfter, stealing,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withStealing(boolean on) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, on,
-                threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withThreshold(int t) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, t, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                stealing, t, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withChunk(int c) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, c, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                stealing, threshold, c, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+    }
+
+    public ClusterConfig withRankFactor(double f) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, threshold, chunk, f, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withMaxHops(int h) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, chunk, h, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                stealing, threshold, chunk, rankFactor, h, holdInterval, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withHoldInterval(Duration d) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, chunk, maxHops, d, maxFrameBytes, inputCacheBytes, faults);
+                stealing, threshold, chunk, rankFactor, maxHops, d, maxFrameBytes, inputCacheBytes, faults);
     }
 
     public ClusterConfig withFaults(FaultInjection f) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, chunk, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, f);
+                stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, f);
     }
 
     /** Never shows the secret. */
@@ -239,7 +254,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 + ", secret=" + (secret == null ? "none (loopback)" : "****") + ", role="
                 + role.name().toLowerCase(Locale.ROOT) + ", heartbeat=" + heartbeat + ", failAfter=" + failAfter
                 + ", stealing=" + stealing + ", threshold=" + (threshold == 0 ? "auto" : threshold) + ", chunk="
-                + (chunk == 0 ? "auto" : chunk) + ", maxHops=" + maxHops + ", inputCache=" + inputCacheBytes + (faults == null ? "" : ", faults="
+                + (chunk == 0 ? "auto" : chunk) + ", rankFactor=" + (rankFactor == 0 ? "off" : rankFactor)
+                + ", maxHops=" + maxHops + ", inputCache=" + inputCacheBytes + (faults == null ? "" : ", faults="
                 + faults) + "]";
     }
 
@@ -336,6 +352,14 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
             return Integer.parseInt(v);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("cluster option '" + name + "' must be an integer, got '" + v + "'");
+        }
+    }
+
+    private static double doubleValue(String name, String v) {
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("cluster option '" + name + "' must be a number, got '" + v + "'");
         }
     }
 

@@ -5,6 +5,7 @@ import dev.polygpu.cluster.policy.CostGate;
 import dev.polygpu.cluster.policy.InputCache;
 import dev.polygpu.cluster.policy.KernelCostModel;
 import dev.polygpu.cluster.policy.LatencyHistogram;
+import dev.polygpu.cluster.policy.Priority;
 import dev.polygpu.cluster.policy.SentInputs;
 import dev.polygpu.cluster.policy.Starvation;
 import dev.polygpu.cluster.policy.StealSettings;
@@ -65,11 +66,14 @@ import java.util.random.RandomGenerator;
 
 /**
  * One member of a polygpu cluster, attached to the {@link Scheduler} of its device. As a <em>thief</em> it
- * notices when its device starves (ready + running elements below the threshold), asks one victim at a time
- * for work, runs what it gets on its own device and sends the results home. As a <em>victim</em> (a member
- * running a program) it gives surplus ready kernels, never dropping below its own threshold and only where the
- * cost gate says moving the inputs is cheaper than the kernel, keeps their inputs until the results are
- * accepted, and re-runs them here if the thief is lost. Protocol and guarantees: {@code docs/cluster.md}.
+ * notices when its device starves (ready + running elements below the threshold), or when the elements it would
+ * run next rank low (its floor rank: {@link Priority}), asks one victim at a time for work (any work when
+ * starving, else only elements of a high enough rank), runs what it gets on its own device with the rank it had
+ * at home, and sends the results home. As a <em>victim</em> (a member running a program) it gives surplus ready
+ * kernels, highest rank first and none below what a request by rank asks for, never dropping below its own
+ * threshold and only where the cost gate says moving the inputs is cheaper than the kernel, keeps their inputs
+ * until the results are accepted, and re-runs them here if the thief is lost. Protocol and guarantees:
+ * {@code docs/cluster.md}.
  *
  * <p>Thread-safety: messages are handled on virtual threads; {@link #lock} guards the owner's and thief's
  * tables; the stealing loop runs on a virtual thread of its own. Scheduler calls are made without the lock.
@@ -124,6 +128,8 @@ public final class ClusterNode implements AutoCloseable {
     private final Scheduler scheduler;
     private final SharedSecret key;
     private final StealSettings settings;
+    /** How many elements the device runs at once (at least 1): for the cost gate and the floor rank. */
+    private final int slots;
     /** The thief's protocol state (request out, victim asked first, back-off); its own lock. */
     private final Thief asThief;
     /** The victim's decisions (how many, which, forward where). */
@@ -178,6 +184,7 @@ public final class ClusterNode implements AutoCloseable {
     private final AtomicLong rerun = new AtomicLong();
     private final AtomicLong rejected = new AtomicLong();
     private final AtomicLong requestCount = new AtomicLong();
+    private final AtomicLong rankRequestCount = new AtomicLong();
     private final AtomicLong emptyReplies = new AtomicLong();
     private final AtomicLong forwarded = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
@@ -201,7 +208,8 @@ public final class ClusterNode implements AutoCloseable {
         if (config.chunk() > 0) {
             s = s.withChunk(config.chunk());
         }
-        this.settings = s.withMaxHops(config.maxHops());
+        this.settings = s.withMaxHops(config.maxHops()).withRankFactor(config.rankFactor());
+        this.slots = Math.max(1, scheduler.device().properties().multiProcessorCount());
         this.gate = new CostGate(settings, costs, bandwidth);
         this.sentInputs = new SentInputs<>(config.inputCacheBytes());
         this.inputCache = new InputCache<>(config.inputCacheBytes());
@@ -326,8 +334,8 @@ public final class ClusterNode implements AutoCloseable {
             lastMembers = transport.peers().size() + 1;
         }
         return new ClusterStats(transport.self(), lastMembers, stolen.get(), givenCount.get(),
-                completedRemote.get(), rerun.get(), rejected.get(), requestCount.get(), emptyReplies.get(),
-                forwarded.get(), bytesSent.get(), bytesReceived.get(), inputBytesSaved.get(),
+                completedRemote.get(), rerun.get(), rejected.get(), requestCount.get(), rankRequestCount.get(),
+                emptyReplies.get(), forwarded.get(), bytesSent.get(), bytesReceived.get(), inputBytesSaved.get(),
                 inputCacheMisses.get(), latency.count() == 0 ? -1
                 : latency.percentile(50), latency.count() == 0 ? -1 : latency.percentile(99), firstStolenNanos);
     }
@@ -361,7 +369,9 @@ public final class ClusterNode implements AutoCloseable {
                 if (asThief.expire(now)) {
                     emptyReplies.incrementAndGet();
                 }
-                if (config.stealing() && !leaving && lostReason == null && asThief.idle(now)) {
+                // Not only when idle: a starving member's back-off does not hold back a request by rank, nor
+                // the reverse; the thief decides which may go.
+                if (config.stealing() && !leaving && lostReason == null && !asThief.outstanding()) {
                     maybeSteal(now);
                 }
                 if (now >= nextHold) {
@@ -376,6 +386,11 @@ public final class ClusterNode implements AutoCloseable {
         }
     }
 
+    /**
+     * Asks a victim for work if this member is starving (any element), or else for elements of a high enough
+     * rank if the elements it would run next rank low ({@link Thief#begin(long, int, int, int, List,
+     * RandomGenerator)}, {@link Priority}).
+     */
     private void maybeSteal(long now) {
         // Members to ask first: with none (no other program), the device's load is not worth taking.
         List<String> candidates = victims();
@@ -383,20 +398,24 @@ public final class ClusterNode implements AutoCloseable {
             return;
         }
         Scheduler.Load load = scheduler.load();
-        if (!Starvation.starving(load.ready(), load.running() + arriving.get(), settings.threshold())) {
-            return;
-        }
+        // Stolen elements on their way to the scheduler count as running; they are not ranked until submitted.
+        int running = load.running() + arriving.get();
+        int floorRank = settings.rankFactor() > 0 && !Starvation.starving(load.ready(), running, settings)
+                ? scheduler.floorRank(slots) : 0;
         Thief.Request request;
         synchronized (lock) {
             // Under the lock that accepts replies: the elements of a reply accepted meanwhile count.
-            request = asThief.begin(now, load.ready(), load.running() + arriving.get(), candidates, random);
+            request = asThief.begin(now, load.ready(), running, floorRank, candidates, random);
         }
         if (request == null) {
             return;
         }
         requestCount.incrementAndGet();
+        if (request.minRank() > 0) {
+            rankRequestCount.incrementAndGet();
+        }
         send(request.victim(), new StealRequest(transport.self(), request.requestId(), transport.self(), 0,
-                request.wanted()));
+                request.wanted(), request.minRank()));
     }
 
     /** Members that may have work to give: programs that prove the secret and are not leaving. */
@@ -459,12 +478,12 @@ public final class ClusterNode implements AutoCloseable {
         if (config.stealing() && !leaving && lostReason == null && isProven(thief)) {
             Scheduler.Load load = scheduler.load();
             int n = asVictim.offer(load.ready(), load.stealable(), load.running(), r.wanted());
-            int slots = Math.max(1, scheduler.device().properties().multiProcessorCount());
             long now = System.nanoTime();
             Set<Long> packed = new java.util.HashSet<>();
             for (int i = 0; i < n; i++) {
                 int given = i;
-                StolenElement e = scheduler.steal(el -> worthMoving(el, given, load, slots, now));
+                // Highest rank first; a request by rank takes nothing below its minimum.
+                StolenElement e = scheduler.steal(r.minRank(), el -> worthMoving(el, given, load, slots, now));
                 if (e == null) {
                     break;
                 }
@@ -494,7 +513,8 @@ public final class ClusterNode implements AutoCloseable {
         }
         if (next != null) {
             forwarded.incrementAndGet();
-            send(next, new StealRequest(transport.self(), r.requestId(), thief, r.hops() + 1, r.wanted()));
+            send(next, new StealRequest(transport.self(), r.requestId(), thief, r.hops() + 1, r.wanted(),
+                    r.minRank()));
         } else {
             send(thief, new StealReply(transport.self(), r.requestId(), List.of()));
         }
@@ -566,7 +586,7 @@ public final class ClusterNode implements AutoCloseable {
         }
         givenCount.incrementAndGet();
         bytesSent.addAndGet(bytes);
-        return new WorkItem(id, epoch, e.message(), inputs);
+        return new WorkItem(id, epoch, e.message(), inputs, e.rank());
     }
 
     private void onStealReply(StealReply r) {
@@ -714,7 +734,8 @@ public final class ClusterNode implements AutoCloseable {
             if (firstStolenNanos < 0) {
                 firstStolenNanos = submitted - joinedNanos;
             }
-            scheduler.submitHere(ce, error -> finishStolen(h, m, arrays, submitted, error));
+            // With its rank at home: an element asked for by rank runs ahead of the lower-ranked work here.
+            scheduler.submitHere(ce, item.rank(), error -> finishStolen(h, m, arrays, submitted, error));
             stolen.incrementAndGet();
         } catch (RuntimeException e) {
             // It cannot run here (compile error on this device, a launch this device refuses, no memory):

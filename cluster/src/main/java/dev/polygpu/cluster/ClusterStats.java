@@ -16,6 +16,8 @@ import java.util.Map;
  * @param rejected        messages refused: bad or missing proof of the secret, malformed, stale or duplicate
  *                        replies, late results from members declared dead
  * @param requests        steal requests this member sent
+ * @param rankRequests    of those, requests by rank: sent while not starving, for elements of a higher rank
+ *                        than the work it would run next only ({@code StealSettings.rankFactor})
  * @param emptyReplies    of those, answered with nothing (or timed out)
  * @param forwarded       steal requests this member passed on because it had nothing to give
  * @param bytesSent       array bytes this member sent (inputs it gave, results it returned)
@@ -28,8 +30,8 @@ import java.util.Map;
  * @param firstStolenNanos        time from joining to the first stolen element starting here, or -1
  */
 public record ClusterStats(String member, int members, long stolen, long given, long completedRemote, long rerun,
-        long rejected, long requests, long emptyReplies, long forwarded, long bytesSent, long bytesReceived,
-        long inputBytesSaved, long inputCacheMisses,
+        long rejected, long requests, long rankRequests, long emptyReplies, long forwarded, long bytesSent,
+        long bytesReceived, long inputBytesSaved, long inputCacheMisses,
         long stealLatencyMedianNanos, long stealLatencyP99Nanos, long firstStolenNanos) {
 
     /** The counters by name, in declaration order (for the launcher's table and guest code). */
@@ -43,6 +45,7 @@ public record ClusterStats(String member, int members, long stolen, long given, 
         m.put("rerun", rerun);
         m.put("rejected", rejected);
         m.put("requests", requests);
+        m.put("rankRequests", rankRequests);
         m.put("emptyReplies", emptyReplies);
         m.put("forwarded", forwarded);
         m.put("bytesSent", bytesSent);
@@ -65,6 +68,7 @@ public record ClusterStats(String member, int members, long stolen, long given, 
         row(b, "re-run here", rerun);
         row(b, "messages rejected", rejected);
         row(b, "steal requests", requests);
+        row(b, "steal requests by rank", rankRequests);
         row(b, "empty replies", emptyReplies);
         row(b, "requests forwarded", forwarded);
         row(b, "bytes sent", bytesSent);

@@ -28,6 +28,7 @@ public final class Worker {
               --heartbeat=1s --fail-after=5s   failure detection
               --stealing=false       join without stealing (a baseline: every member must say so)
               --threshold=N --chunk=N          steal threshold and reply size (default: from the window)
+              --rank-factor=F        while busy, ask for kernels ranked above F times those run next (default 2; 0: off)
               --input-cache=SIZE     bytes of owners' input arrays kept to avoid resending them (default 256MB; 0: off)
               --stats-every=DURATION print the counters this often (default: only when leaving)
               --for=DURATION         leave after this long (default: run until stopped)
@@ -75,6 +76,7 @@ public final class Worker {
                     case "stealing" -> options.put("stealing", value);
                     case "threshold" -> options.put("threshold", value);
                     case "chunk" -> options.put("chunk", value);
+                    case "rank-factor" -> options.put("rankFactor", value);
                     case "input-cache" -> options.put("inputCache", value);
                     case "stats-every" -> statsEvery = positiveDuration(name, value);
                     case "for" -> runFor = positiveDuration(name, value);

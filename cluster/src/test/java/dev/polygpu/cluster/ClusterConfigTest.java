@@ -28,7 +28,8 @@ class ClusterConfigTest {
     void parsesEveryOption() {
         ClusterConfig c = ClusterConfig.parse(options("members", "10.0.0.1:6000, 10.0.0.2", "name", "lab",
                 "bind", "127.0.0.2", "port", "6000", "secret", "s3", "role", "worker", "heartbeat", "2s",
-                "failAfter", "8s", "stealing", "false", "threshold", "7", "chunk", "3", "maxHops", "1",
+                "failAfter", "8s", "stealing", "false", "threshold", "7", "chunk", "3", "rankFactor", "1.5",
+                "maxHops", "1",
                 "inputCache", "1.5MB", "faults", "drop=0.5,delay=20ms,seed=3"));
         assertEquals(List.of("10.0.0.1:6000", "10.0.0.2:5701"), c.members());
         assertEquals("lab", c.clusterName());
@@ -41,6 +42,7 @@ class ClusterConfigTest {
         assertFalse(c.stealing());
         assertEquals(7, c.threshold());
         assertEquals(3, c.chunk());
+        assertEquals(1.5, c.rankFactor());
         assertEquals(1, c.maxHops());
         assertEquals(new FaultInjection(0.5, 20, 3), c.faults());
         assertEquals(1536L << 10, c.inputCacheBytes());
@@ -57,6 +59,27 @@ class ClusterConfigTest {
                     () -> ClusterConfig.parse(options("inputCache", bad)), bad);
             assertTrue(e.getMessage().startsWith("cluster option 'inputCache': "), e.getMessage());
         }
+    }
+
+    @Test
+    void theRankFactorIsTwoByDefaultZeroTurnsAskingByRankOffAndItReachesTheStealSettings() {
+        assertEquals(2.0, ClusterConfig.loopback().rankFactor(), "the default");
+        assertEquals(dev.polygpu.cluster.policy.StealSettings.DEFAULT_RANK_FACTOR,
+                ClusterConfig.loopback().rankFactor());
+        ClusterConfig off = ClusterConfig.parse(options("rankFactor", "0"));
+        assertEquals(0.0, off.rankFactor());
+        assertTrue(off.toString().contains("rankFactor=off"), off.toString());
+        assertEquals(1.0, ClusterConfig.parse(options("rankFactor", " 1 ")).rankFactor());
+        assertEquals(4.0, ClusterConfig.loopback().withRankFactor(4).rankFactor());
+        for (String bad : new String[] {"0.5", "-2", "NaN", "Infinity"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> ClusterConfig.parse(options("rankFactor", bad)), bad);
+            assertTrue(e.getMessage().contains("the rank factor must be 0 (never ask by rank) or a number of at least"
+                    + " 1, got"), e.getMessage());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ClusterConfig.parse(options("rankFactor", "double")));
+        assertEquals("cluster option 'rankFactor' must be a number, got 'double'", e.getMessage());
     }
 
     @Test

@@ -5,11 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.UnifiedBuffer;
+import dev.polygpu.runtime.ElementInfo;
+import dev.polygpu.runtime.ScheduleObserver;
 import dev.polygpu.runtime.TrackedArray;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -227,6 +232,160 @@ class ClusterNodeTest {
                 }
             }
             assertTrue(w.node.stats().stolen() > 0, "the worker stole: " + w.node.stats());
+        }
+    }
+
+    /**
+     * Asking by rank: member a is busy with twelve short, independent elements of its own (rank 1, held by a
+     * flag so that it stays busy as long as the test needs); member b's window is held full too, with the head
+     * of a chain of ten (rank 10) waiting behind it. Neither starves (threshold 2), so the only way the head
+     * reaches a is a request by rank (a's floor rank is 1: it asks for rank 3 or more). At a it must run before
+     * a's own waiting elements, which only its rank, carried with it, makes it do.
+     */
+    @Test
+    void aBusyMemberTakesTheHeadOfALongChainFromAnotherByRankAndRunsItFirst() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member a = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withThreshold(2)));
+            Members.Member b = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withThreshold(2)));
+            c.awaitSize(2, List.of(a, b));
+            assertEquals(2.0, a.node.settings().rankFactor(), "the default rank factor");
+            UnifiedBuffer flagA = a.device.allocate(4);
+            UnifiedBuffer flagB = b.device.allocate(4);
+            try {
+                Map<Long, String> labels = new ConcurrentHashMap<>();
+                List<Long> launches = java.util.Collections.synchronizedList(new ArrayList<>());
+                a.scheduler.addObserver(new ScheduleObserver() {
+                    @Override
+                    public void submitted(ElementInfo element, long[] parents) {
+                        labels.put(element.id(), element.label());
+                    }
+
+                    @Override
+                    public void launched(long id, String deviceName, int streamId, long nanos) {
+                        launches.add(id);
+                    }
+                });
+                // First a is busy: from now on it does not starve, and asks by rank only.
+                int own = a.scheduler.inFlightWindow() + 4;
+                List<TrackedArray> gs = new ArrayList<>();
+                for (int j = 0; j < own; j++) {
+                    TrackedArray g = a.ints("g" + j, 100 * j);
+                    gs.add(g);
+                    a.hold(flagA, g);
+                }
+                // Its first request by rank means any request it sent while starving before was answered.
+                awaitCount(() -> a.node.stats().rankRequests(), "a to ask by rank", a, b);
+                long starving = a.node.stats().requests() - a.node.stats().rankRequests();
+                int window = b.scheduler.inFlightWindow();
+                for (int j = 0; j < window; j++) {
+                    b.hold(flagB, b.ints("held" + j, 0));
+                }
+                int length = 10;
+                TrackedArray x = b.ints("x", 5);
+                for (int r = 0; r < length; r++) {
+                    b.bump(x, 2);
+                }
+                awaitCount(() -> a.node.stats().stolen(), "a to take b's chain", a, b);
+                ClusterStats sa = a.node.stats();
+                assertEquals(starving, sa.requests() - sa.rankRequests(),
+                        "a did not starve since b had work, so it took the head by rank: " + sa);
+                assertTrue(b.node.stats().given() >= 1, b.node.stats().toString());
+                flagA.setInt(0, 1);
+                flagB.setInt(0, 1);
+                a.scheduler.synchronize();
+                b.scheduler.synchronize();
+                // The head ran at a as soon as a's window had room, before a's own waiting elements.
+                List<Long> order = List.copyOf(launches);
+                assertTrue(order.size() >= own + 1, order.toString());
+                for (int i = 0; i < a.scheduler.inFlightWindow(); i++) {
+                    assertEquals("hold", labels.get(order.get(i)), "launch " + i + " of " + order);
+                }
+                assertEquals("bump", labels.get(order.get(a.scheduler.inFlightWindow())), "launches " + order
+                        + " of " + labels);
+                for (int i = 0; i < Members.N; i++) {
+                    int v = 5 + i;
+                    for (int r = 0; r < length; r++) {
+                        v = v * 3 + 1;
+                    }
+                    assertEquals(v, x.buffer().getInt(i), "x[" + i + "]");
+                    for (int j = 0; j < own; j++) {
+                        assertEquals(100 * j + i + 1, gs.get(j).buffer().getInt(i), "g" + j + "[" + i + "]");
+                    }
+                }
+                ClusterStats sb = b.node.stats();
+                assertEquals(sb.given(), sb.completedRemote() + sb.rerun(), "each given element came back once: "
+                        + sb);
+                assertEquals(0, b.node.away());
+            } finally {
+                // Held work must end, or closing the schedulers would wait for it forever.
+                flagA.setInt(0, 1);
+                flagB.setInt(0, 1);
+            }
+        }
+    }
+
+    /**
+     * A request by rank gets nothing below its minimum: b has plenty of stealable work ready, all of rank 1,
+     * and a, busy with work of rank 1 (floor rank 1), asks only for rank 3 or more.
+     */
+    @Test
+    void aRequestByRankTakesNothingBelowItsMinimum() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member a = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withThreshold(2)));
+            Members.Member b = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withThreshold(2)));
+            c.awaitSize(2, List.of(a, b));
+            UnifiedBuffer flagA = a.device.allocate(4);
+            UnifiedBuffer flagB = b.device.allocate(4);
+            try {
+                List<TrackedArray> gs = new ArrayList<>();
+                for (int j = 0; j < a.scheduler.inFlightWindow() + 4; j++) {
+                    TrackedArray g = a.ints("g" + j, 7 * j);
+                    gs.add(g);
+                    a.hold(flagA, g);
+                }
+                // Once a asks by rank, any request it sent while starving before was answered.
+                awaitCount(() -> a.node.stats().rankRequests(), "a to ask by rank", a, b);
+                for (int j = 0; j < b.scheduler.inFlightWindow(); j++) {
+                    b.hold(flagB, b.ints("held" + j, 0));
+                }
+                Tiles tiles = new Tiles(b, 12, 2f, 1);
+                long before = a.node.stats().rankRequests();
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                while (a.node.stats().rankRequests() < before + 5) {
+                    if (System.nanoTime() > deadline) {
+                        throw new AssertionError("a asked by rank too seldom: " + a.node.stats());
+                    }
+                    Thread.sleep(5);
+                }
+                assertEquals(0, b.node.stats().given(), "b's ready work ranks 1, below the 3 asked for: "
+                        + b.node.stats() + "\n" + a.node.stats());
+                assertEquals(0, a.node.stats().stolen());
+                flagA.setInt(0, 1);
+                flagB.setInt(0, 1);
+                a.scheduler.synchronize();
+                b.scheduler.synchronize();
+                tiles.check();
+                for (int j = 0; j < gs.size(); j++) {
+                    for (int i = 0; i < Members.N; i++) {
+                        assertEquals(7 * j + i + 1, gs.get(j).buffer().getInt(i), "g" + j + "[" + i + "]");
+                    }
+                }
+            } finally {
+                flagA.setInt(0, 1);
+                flagB.setInt(0, 1);
+            }
+        }
+    }
+
+    /** Waits (up to 60 s) until {@code count} is above 0. */
+    private static void awaitCount(java.util.function.LongSupplier count, String what, Members.Member a,
+            Members.Member b) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (count.getAsLong() == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("waited 60 s for " + what + ": " + a.node.stats() + "\n" + b.node.stats());
+            }
+            Thread.sleep(5);
         }
     }
 

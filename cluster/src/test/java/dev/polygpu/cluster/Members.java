@@ -35,6 +35,11 @@ final class Members implements AutoCloseable {
                 for (int s = 0; s < ms; s++) __nanosleep(1000000);
                 if (i < n) x[i] = x[i] * 3 + 1;
             }
+            extern "C" __global__ void hold(int* flag, int* x, int n) {
+                while (atomicAdd(flag, 0) == 0) __nanosleep(1000000);
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n) x[i] += 1;
+            }
             """;
     static final int N = 256;
     private static final AtomicInteger CLUSTERS = new AtomicInteger();
@@ -86,6 +91,16 @@ final class Members implements AutoCloseable {
             scheduler.submit(ComputationalElement.kernel("bump", List.of(new Access(x, AccessMode.READ_WRITE)),
                     new Work.Kernel(module.function("bump"), LaunchConfig.of(1, N), args, new KernelSource(SOURCE,
                     "bump", "bump(inout x: sint32, ms: sint32, n: sint32)")), null));
+        }
+
+        /**
+         * x += 1 once {@code flag} (an untracked int the test sets) is non-zero, sleeping 1 ms between looks; one
+         * block. Without a kernel source: it is never given to another member.
+         */
+        void hold(UnifiedBuffer flag, TrackedArray x) {
+            KernelArgs args = KernelArgs.builder().pointer(flag).pointer(x.buffer()).i32(N).build();
+            scheduler.submit(ComputationalElement.kernel("hold", List.of(new Access(x, AccessMode.READ_WRITE)),
+                    new Work.Kernel(module.function("hold"), LaunchConfig.of(1, N), args, null), null));
         }
 
         void close() {

@@ -8,9 +8,13 @@ import dev.polygpu.device.Stream;
 import dev.polygpu.device.UnifiedBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -24,9 +28,14 @@ import java.util.function.Predicate;
  * waits only where it must: {@link #awaitHost} for the elements that write (or, for a host write, touch) one
  * array, {@link #synchronize} for all.
  *
- * <p>Elements whose parents are placed wait in a FIFO until the in-flight window has room; those whose
- * parents are all complete are <em>ready</em>, and a cluster layer may {@link #steal} them and complete them
- * elsewhere. State is proportional to outstanding work: completed vertices are dropped at once.
+ * <p>Elements whose parents are placed wait until the in-flight window has room, and are then placed
+ * <em>highest rank first</em>, ties in submission order. An element's rank is its bottom level: the number of
+ * elements on the longest chain of dependencies from it to the last element submitted, itself included (1
+ * while nothing depends on it); it is kept up to date as elements are submitted. Running the
+ * heads of long chains first is list scheduling by critical path: it starts the work that decides when the
+ * program ends early. Elements whose parents are all complete are <em>ready</em>, and a cluster layer may
+ * {@link #steal} them, highest rank first, and complete them elsewhere. State is proportional to outstanding
+ * work: completed vertices are dropped at once.
  *
  * <p>Ordering guarantee (thread-safety): any thread may call any method. Submissions are linearized by one
  * lock: an element's parents are the conflicting elements submitted before it, in the order the submitting
@@ -57,7 +66,26 @@ public final class Scheduler implements AutoCloseable {
     private final Condition changed = lock.newCondition();
     /** Signalled when the dispatcher may be able to launch something. */
     private final Condition dispatchable = lock.newCondition();
-    private final ArrayDeque<Vertex> pending = new ArrayDeque<>();
+    /** Highest rank first, then oldest first: the order elements are placed and given in. */
+    private static final Comparator<Vertex> BY_RANK = (a, b) -> {
+        int ra = rankOf(a);
+        int rb = rankOf(b);
+        return ra != rb ? Integer.compare(rb, ra) : Long.compare(a.id, b.id);
+    };
+    /** Submitted (or given back) elements not on a stream, not taken, not done. */
+    private final LinkedHashSet<Vertex> pending = new LinkedHashSet<>();
+    /**
+     * The pending elements whose parents are all placed (on a stream or done), {@link #BY_RANK}: what may be
+     * launched now, and a superset of the ready elements. A vertex's rank changes only while it is out of this
+     * set ({@link #setRank}, {@link #extendRun}).
+     */
+    private final TreeSet<Vertex> placeable = new TreeSet<>(BY_RANK);
+    /** The elements on this device's streams (launched, not complete). */
+    private final LinkedHashSet<Vertex> onStreams = new LinkedHashSet<>();
+    /** The rank propagation's work list: a binary max-heap on vertex ids, in its first {@link #heapSize}. */
+    private Vertex[] heap = new Vertex[16];
+    private int heapSize;
+    private long rankPasses;
     private final ArrayDeque<StreamSlot> freeStreams = new ArrayDeque<>();
     private final List<StreamSlot> ownedStreams = new ArrayList<>();
     private final List<StreamSlot> idleToClose = new ArrayList<>();
@@ -144,7 +172,29 @@ public final class Scheduler implements AutoCloseable {
         submit(element, whenDone);
     }
 
+    /**
+     * As {@link #submitHere(ComputationalElement, Consumer)}, for an element that had rank {@code rank} where it
+     * came from: it counts here with at least that rank (its bottom level in the program it belongs to), so that
+     * it runs ahead of the lower-ranked work here as it would have there.
+     *
+     * @param rank its rank elsewhere; 0 when unknown (it then ranks as any element: 1 plus its children here)
+     * @throws IllegalArgumentException if {@code rank} is negative or {@code whenDone} is null
+     */
+    public void submitHere(ComputationalElement element, int rank, Consumer<DeviceException> whenDone) {
+        if (whenDone == null) {
+            throw new IllegalArgumentException("submitHere needs a completion callback");
+        }
+        if (rank < 0) {
+            throw new IllegalArgumentException("an element's rank is 0 (unknown) or more, got " + rank);
+        }
+        submit(element, rank, whenDone);
+    }
+
     private void submit(ComputationalElement element, Consumer<DeviceException> whenDone) {
+        submit(element, 0, whenDone);
+    }
+
+    private void submit(ComputationalElement element, int rank, Consumer<DeviceException> whenDone) {
         for (Access a : element.accesses()) {
             if (a.array().owner != this) {
                 throw new IllegalArgumentException(a.array() + " is tracked by another scheduler");
@@ -162,12 +212,14 @@ public final class Scheduler implements AutoCloseable {
                 v.pinned = true;
                 v.whenDone = whenDone;
             }
+            v.rank = Math.max(1, rank);
+            linkAndRank(v);
             tracker.record(v, !observers.isEmpty());
             v.submitNanos = System.nanoTime();
             submitted++;
             outstanding++;
             notifySubmitted(v.id, element.kind(), element.label(), element.accesses(), v.parents);
-            pending.addLast(v);
+            enqueue(v);
             dispatchLocked();
             if (v.launchRejected) {
                 // This thread queued it and the device refused the arguments: the caller's error, reported now.
@@ -460,7 +512,7 @@ public final class Scheduler implements AutoCloseable {
     public record Load(int ready, int stealable, int running) {
     }
 
-    /** The device's {@link Load} now. Linear in the elements waiting for the window (at most maxQueued). */
+    /** The device's {@link Load} now. Linear in the elements that may be placed (at most maxQueued). */
     public Load load() {
         lock.lock();
         try {
@@ -473,7 +525,8 @@ public final class Scheduler implements AutoCloseable {
     private Load loadLocked() {
         int ready = 0;
         int stealable = 0;
-        for (Vertex v : pending) {
+        // Ready elements are placeable (parents complete), so only those need looking at.
+        for (Vertex v : placeable) {
             if (v.parentsDone()) {
                 ready++;
                 if (stealable(v)) {
@@ -498,34 +551,53 @@ public final class Scheduler implements AutoCloseable {
                 && k.source() != null && v.parentsDone();
     }
 
-    /** Takes the oldest stealable element off this device, or returns null if none is ready. See {@link #steal(Predicate)}. */
+    /**
+     * Takes the highest-ranked stealable element (the oldest among equals) off this device, or returns null if
+     * none is ready. See {@link #steal(int, Predicate)}.
+     */
     public StolenElement steal() {
-        return steal(e -> true);
+        return steal(0, e -> true);
+    }
+
+    /** {@link #steal(int, Predicate)} with no minimum rank. */
+    public StolenElement steal(Predicate<ComputationalElement> accept) {
+        return steal(0, accept);
     }
 
     /**
-     * Takes the oldest stealable element that {@code accept} agrees to move (a kernel with its source, on no
-     * user stream, whose parents are complete, not yet on a stream), or returns null if there is none. The
+     * Takes the highest-ranked stealable element (a kernel with its source, on no user stream, whose parents are
+     * complete, not yet on a stream), the oldest among equal ranks, of rank at least {@code minRank}, that
+     * {@code accept} agrees to move; or returns null if there is none. The
      * taker must {@link StolenElement#complete complete}, {@link StolenElement#fail fail} or
      * {@link StolenElement#giveBack give back} it; until then its children wait and its arrays stay as they
      * are (the scheduler keeps the inputs, so losing the taker means giving back and re-running here). An
      * element given back ({@link StolenElement#giveBack}) is pinned here: it is never taken again; one put back
      * ({@link StolenElement#putBack}) may be. {@code accept} runs under the scheduler's
      * lock and must be quick and must not call the scheduler.
+     *
+     * @param minRank the lowest rank it may take (a request by rank: {@link #floorRank}); 0 or less: any
      */
-    public StolenElement steal(Predicate<ComputationalElement> accept) {
+    public StolenElement steal(int minRank, Predicate<ComputationalElement> accept) {
         lock.lock();
         try {
             ensureOpen();
-            for (Iterator<Vertex> it = pending.iterator(); it.hasNext();) {
+            // Highest rank first: once below the minimum, every element after is too.
+            for (Iterator<Vertex> it = placeable.iterator(); it.hasNext();) {
                 Vertex v = it.next();
+                int r = rankOf(v);
+                if (r < minRank) {
+                    break;
+                }
                 if (stealable(v) && accept.test(v.element)) {
                     it.remove();
+                    v.placeable = false;
+                    pending.remove(v);
+                    v.queued = false;
                     v.state = Vertex.State.REMOTE;
                     v.takenNanos = System.nanoTime();
                     remote++;
                     changed.signalAll();
-                    return new StolenElement(this, v);
+                    return new StolenElement(this, v, r);
                 }
             }
             return null;
@@ -562,13 +634,8 @@ public final class Scheduler implements AutoCloseable {
             remote--;
             v.state = Vertex.State.PENDING;
             v.pinned |= pin;
-            // Back to its place in submission order, so it keeps its priority.
-            ArrayDeque<Vertex> rest = new ArrayDeque<>();
-            while (!pending.isEmpty() && pending.peekLast().id > v.id) {
-                rest.addFirst(pending.pollLast());
-            }
-            pending.addLast(v);
-            pending.addAll(rest);
+            // Back to its place by rank and submission order, so it keeps its priority.
+            enqueue(v);
             dispatchable.signal();
         } finally {
             lock.unlock();
@@ -584,16 +651,20 @@ public final class Scheduler implements AutoCloseable {
 
     // ---- placing elements on streams -------------------------------------------------------------------------
 
-    /** Launches, in submission order, the pending elements that may be placed now; true if any was. */
+    /**
+     * Launches the pending elements that may be placed now while the window has room, highest rank first (ties
+     * in submission order); true if any was. A launch may make children placeable; they take their turn by rank
+     * (below their parent's, which is higher than any child's).
+     */
     private boolean dispatchLocked() {
         boolean any = false;
-        for (Iterator<Vertex> it = pending.iterator(); it.hasNext() && inFlight < window;) {
-            Vertex v = it.next();
-            if (v.parentsPlaced()) {
-                it.remove();
-                launchLocked(v);
-                any = true;
-            }
+        while (inFlight < window && !placeable.isEmpty()) {
+            Vertex v = placeable.pollFirst();
+            v.placeable = false;
+            pending.remove(v);
+            v.queued = false;
+            launchLocked(v);
+            any = true;
         }
         if (any) {
             changed.signalAll();
@@ -634,6 +705,8 @@ public final class Scheduler implements AutoCloseable {
         v.event = event;
         s.record(event);
         v.state = Vertex.State.LAUNCHED;
+        onStreams.add(v);
+        placed(v);
         v.slot = slot;
         v.launchNanos = System.nanoTime();
         slot.inFlight++;
@@ -725,6 +798,7 @@ public final class Scheduler implements AutoCloseable {
                 slot.tail = null;
             }
             inFlight--;
+            onStreams.remove(v);
             v.endNanos = now;
             finish(v, error == null ? null : Failure.own(v, error), start);
             releaseIfIdle(slot);
@@ -776,6 +850,9 @@ public final class Scheduler implements AutoCloseable {
         }
         v.state = Vertex.State.DONE;
         v.parents = NO_PARENTS;
+        // From pending (a launch refused) or taken: its children no longer wait for it to be placed.
+        placed(v);
+        leaveRun(v);
         tracker.retire(v, f);
         if (v.event != null) {
             freeEvents.addLast(v.event);
@@ -904,11 +981,328 @@ public final class Scheduler implements AutoCloseable {
     }
 
     private boolean hasPlaceable() {
-        for (Vertex v : pending) {
-            if (v.parentsPlaced()) {
-                return true;
+        return !placeable.isEmpty();
+    }
+
+    // ---- ranks and the pending queue ------------------------------------------------------------------------------
+
+    /** Puts {@code v} (pending) into the queue, and among the placeable elements if its parents are placed. */
+    private void enqueue(Vertex v) {
+        pending.add(v);
+        v.queued = true;
+        if (v.unplacedParents == 0) {
+            placeable.add(v);
+            v.placeable = true;
+        }
+    }
+
+    /**
+     * {@code v} was just placed (launched, or completed from pending or from a cluster layer): its children stop
+     * waiting for it, and those that wait for no other parent become placeable.
+     */
+    private void placed(Vertex v) {
+        List<Vertex> children = v.children;
+        if (children == null) {
+            return;
+        }
+        v.children = null;
+        for (Vertex c : children) {
+            if (--c.unplacedParents == 0 && c.queued && !c.placeable) {
+                placeable.add(c);
+                c.placeable = true;
             }
         }
-        return false;
+    }
+
+    /** {@code v}'s rank now: its own, or the one its run gives it. */
+    static int rankOf(Vertex v) {
+        Vertex.Run run = v.run;
+        if (run == null) {
+            return v.rank;
+        }
+        long r = run.top - v.pos;
+        return r >= Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) r;
+    }
+
+    /**
+     * Links the just submitted {@code v} (its rank set to its own: 1, or what it came with) to its parents and
+     * raises the ranks of its outstanding ancestors. An element that follows the last element of a run (which
+     * has no other child), and whose other outstanding parents are all in that run, continues the run
+     * ({@link Vertex.Run}) if that last element ranks at most one above it; that raises the whole run at once,
+     * so a chain appended one element at a time costs O(1) per element however long its outstanding part, also
+     * when writers and readers of the same arrays alternate (each element waits for the one before it and for
+     * some earlier ones). Otherwise the ranks rise one ancestor at a time ({@link #raiseAncestors}), and the
+     * run of any parent that gets a child outside it is dissolved into plain ranks first.
+     */
+    private void linkAndRank(Vertex v) {
+        int live = 0;
+        for (Vertex p : v.parents) {
+            if (p.state != Vertex.State.DONE) {
+                live++;
+                if (p.unplaced()) {
+                    p.addChild(v);
+                }
+            }
+        }
+        Vertex tail = null;
+        for (Vertex p : v.parents) {
+            if (p.state != Vertex.State.DONE && p.childCount == 0
+                    && (p.run == null ? live == 1 : p.run.last() == p)) {
+                tail = p;
+                break;
+            }
+        }
+        boolean continues = tail != null && rankOf(tail) <= (long) v.rank + 1;
+        if (continues && live > 1) {
+            for (Vertex p : v.parents) {
+                if (p.state != Vertex.State.DONE && p.run != tail.run) {
+                    continues = false;
+                    break;
+                }
+            }
+        }
+        for (Vertex p : v.parents) {
+            if (p.state != Vertex.State.DONE) {
+                if (!continues && p.run != null) {
+                    dissolve(p.run);
+                }
+                p.childCount++;
+            }
+        }
+        if (continues) {
+            extendRun(tail, v);
+        } else {
+            raiseAncestors(v);
+        }
+    }
+
+    /**
+     * Appends {@code v} to the run that ends with {@code tail}, one of its parents (starting a run there if
+     * {@code tail} is in none, which it may only when it is {@code v}'s one outstanding parent), and raises the
+     * run's ranks to {@code v}'s rank plus the distance to it; if they rose, raises the ancestors of the run's
+     * first member too (the other members' outstanding parents are all in the run).
+     */
+    private void extendRun(Vertex tail, Vertex v) {
+        Vertex.Run run = tail.run;
+        if (run == null) {
+            run = new Vertex.Run();
+            tail.run = run;
+            tail.pos = 0;
+            run.top = tail.rank;
+            run.add(tail);
+        }
+        v.run = run;
+        v.pos = tail.pos + 1;
+        run.add(v);
+        long top = (long) v.rank + v.pos;
+        if (top > run.top) {
+            // At most one member waits among the placeable ones: the first not yet placed (the members
+            // before it are on streams, the ones after it wait for it).
+            Vertex moving = null;
+            for (int i = 0; i < run.size(); i++) {
+                Vertex m = run.get(i);
+                if (m.state != Vertex.State.LAUNCHED) {
+                    moving = m.placeable ? m : null;
+                    break;
+                }
+            }
+            if (moving != null) {
+                placeable.remove(moving);
+            }
+            run.top = top;
+            if (moving != null) {
+                placeable.add(moving);
+            }
+            raiseAncestors(run.first());
+        }
+    }
+
+    /** Gives every member of {@code run} its rank of now as its own, and ends the run. */
+    private static void dissolve(Vertex.Run run) {
+        for (int i = 0; i < run.size(); i++) {
+            Vertex m = run.get(i);
+            m.rank = rankOf(m);
+        }
+        for (int i = 0; i < run.size(); i++) {
+            run.get(i).run = null;
+        }
+        while (run.size() > 0) {
+            run.removeFirst();
+        }
+    }
+
+    /**
+     * {@code v} completed: it leaves its run, from the front as members normally do (a child completes after
+     * its parent), or by dissolving the run if it completed out of turn (a launch refused).
+     */
+    private static void leaveRun(Vertex v) {
+        Vertex.Run run = v.run;
+        if (run == null) {
+            return;
+        }
+        if (run.first() == v) {
+            v.rank = rankOf(v);
+            run.removeFirst();
+            v.run = null;
+        } else {
+            dissolve(run);
+        }
+    }
+
+    /**
+     * Raises the rank of each outstanding ancestor of {@code v} to at least its distance from {@code v} plus
+     * {@code v}'s rank, stopping where a rank does not increase. Iterative (chains may be thousands of elements
+     * long), and in decreasing submission order: a vertex's children come after it, so by the time a vertex is
+     * taken off the work list every child that could raise it has been, and each vertex is handled once per
+     * call. Done vertices are skipped: their rank no longer matters, and they forgot their parents. Costs one
+     * step per ancestor whose rank rises (the members of a run, which it does not enter, aside).
+     */
+    private void raiseAncestors(Vertex v) {
+        long pass = ++rankPasses;
+        for (Vertex u = v; u != null; u = popHeap()) {
+            int ru = rankOf(u);
+            int r = ru == Integer.MAX_VALUE ? Integer.MAX_VALUE : ru + 1;
+            for (Vertex p : u.parents) {
+                if (p.state != Vertex.State.DONE && rankOf(p) < r) {
+                    if (p.run != null) {
+                        // Not reached in practice: a parent with a child outside its run had the run dissolved
+                        // when that child came. Plain ranks are right whatever happened.
+                        dissolve(p.run);
+                    }
+                    setRank(p, r);
+                    if (p.rankPass != pass) {
+                        p.rankPass = pass;
+                        pushHeap(p);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Sets the rank of a vertex outside any run, keeping the placeable set ordered. */
+    private void setRank(Vertex p, int rank) {
+        if (p.placeable) {
+            placeable.remove(p);
+            p.rank = rank;
+            placeable.add(p);
+        } else {
+            p.rank = rank;
+        }
+    }
+
+    private void pushHeap(Vertex v) {
+        if (heapSize == heap.length) {
+            heap = Arrays.copyOf(heap, 2 * heapSize);
+        }
+        int i = heapSize++;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (heap[parent].id >= v.id) {
+                break;
+            }
+            heap[i] = heap[parent];
+            i = parent;
+        }
+        heap[i] = v;
+    }
+
+    /** Removes and returns the vertex with the highest id on the work list, or null if it is empty. */
+    private Vertex popHeap() {
+        if (heapSize == 0) {
+            return null;
+        }
+        Vertex top = heap[0];
+        Vertex last = heap[--heapSize];
+        heap[heapSize] = null;
+        if (heapSize > 0) {
+            int i = 0;
+            while (true) {
+                int child = 2 * i + 1;
+                if (child >= heapSize) {
+                    break;
+                }
+                if (child + 1 < heapSize && heap[child + 1].id > heap[child].id) {
+                    child++;
+                }
+                if (heap[child].id <= last.id) {
+                    break;
+                }
+                heap[i] = heap[child];
+                i = child;
+            }
+            heap[i] = last;
+        }
+        return top;
+    }
+
+    /**
+     * This device's floor rank: the lowest rank among the {@code slots} highest-ranked elements it holds, on its
+     * streams or ready (parents complete, waiting for the window), elements it runs for other members included;
+     * or 0 if it holds fewer than {@code slots}. A cluster layer asks other members for elements of a higher
+     * rank than this while it is busy: they would run ahead of its own. Linear in the elements on streams and
+     * the placeable ones passed before {@code slots} ready ones are found.
+     *
+     * @param slots how many elements the device runs at once; at least 1
+     * @throws IllegalArgumentException if {@code slots} is below 1
+     */
+    public int floorRank(int slots) {
+        if (slots < 1) {
+            throw new IllegalArgumentException("slots must be >= 1, was " + slots);
+        }
+        lock.lock();
+        try {
+            int[] ranks = new int[onStreams.size() + slots];
+            int count = 0;
+            for (Vertex v : onStreams) {
+                ranks[count++] = rankOf(v);
+            }
+            int ready = 0;
+            // Highest rank first: the first ready ones found are the highest-ranked ready ones.
+            for (Iterator<Vertex> it = placeable.iterator(); it.hasNext() && ready < slots;) {
+                Vertex v = it.next();
+                if (v.parentsDone()) {
+                    ranks[count++] = rankOf(v);
+                    ready++;
+                }
+            }
+            if (count < slots) {
+                return 0;
+            }
+            Arrays.sort(ranks, 0, count);
+            return ranks[count - slots];
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The rank of each element pending or on a stream now, by id (for tests). */
+    java.util.Map<Long, Integer> ranks() {
+        lock.lock();
+        try {
+            java.util.Map<Long, Integer> out = new java.util.TreeMap<>();
+            for (Vertex v : pending) {
+                out.put(v.id, rankOf(v));
+            }
+            for (Vertex v : onStreams) {
+                out.put(v.id, rankOf(v));
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The ids of the elements that may be placed now, in the order they would be (for tests). */
+    List<Long> placeableOrder() {
+        lock.lock();
+        try {
+            List<Long> out = new ArrayList<>();
+            for (Vertex v : placeable) {
+                out.add(v.id);
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
     }
 }

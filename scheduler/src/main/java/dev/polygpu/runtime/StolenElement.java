@@ -12,16 +12,28 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class StolenElement {
     private final Scheduler scheduler;
     private final Vertex vertex;
+    private final int rank;
     private final AtomicBoolean settled = new AtomicBoolean();
 
-    StolenElement(Scheduler scheduler, Vertex vertex) {
+    StolenElement(Scheduler scheduler, Vertex vertex, int rank) {
         this.scheduler = scheduler;
         this.vertex = vertex;
+        this.rank = rank;
     }
 
     /** The scheduler's id of the element (unique per scheduler). */
     public long id() {
         return vertex.id;
+    }
+
+    /**
+     * The element's rank when it was taken: its bottom level in the program as submitted by then (the number of
+     * elements on the longest chain from it to the last one submitted, itself included), at least 1. A taker
+     * runs it with this rank ({@link Scheduler#submitHere(ComputationalElement, int, java.util.function.Consumer)}),
+     * so that it keeps its priority there.
+     */
+    public int rank() {
+        return rank;
     }
 
     public ComputationalElement element() {

@@ -51,6 +51,37 @@ final class Vertex {
     java.util.function.Consumer<DeviceException> whenDone;
     /** Set when a cluster layer took it: when, and (once it reports back) where and when it ran. */
     long takenNanos;
+    /**
+     * Its bottom level: the number of elements on the longest chain of dependencies from it to the last element
+     * submitted, itself included (1 while nothing depends on it), or more if it came with a higher rank from
+     * another member ({@link Scheduler#submitHere(ComputationalElement, int, java.util.function.Consumer)}).
+     * Only raised, never lowered; stale once the vertex is done. While the vertex is in a {@link #run}, the run
+     * holds its rank instead ({@link Scheduler#rankOf}).
+     */
+    int rank = 1;
+    /** The rank propagation pass that last queued this vertex, so that one pass visits it once. */
+    long rankPass;
+    /**
+     * The run (a chain of elements whose ranks follow one another) this vertex is in, or null: then
+     * {@link #rank} is its rank; else its rank is {@code run.top - pos}, and {@link #rank} is not used.
+     */
+    Run run;
+    /** Its place in its {@link #run}: one more than the member before it. */
+    long pos;
+    /** How many elements were submitted after it with it as an outstanding parent (never decreases). */
+    int childCount;
+    /**
+     * The children submitted while this vertex was not placed (pending or taken by a cluster layer), each
+     * counting it in {@link #unplacedParents}; null when there are none and once it is placed (launched or
+     * done), when it has told them.
+     */
+    java.util.ArrayList<Vertex> children;
+    /** How many of its parents are pending or taken by a cluster layer: 0 when it may be placed on a stream. */
+    int unplacedParents;
+    /** In the scheduler's set of elements that wait to be placed. */
+    boolean queued;
+    /** In the scheduler's rank-ordered set of the queued elements whose parents are all placed. */
+    boolean placeable;
 
     Vertex(long id, ComputationalElement element, Vertex[] parents) {
         this.id = id;
@@ -72,14 +103,71 @@ final class Vertex {
         return true;
     }
 
-    /** True if every parent is on a stream here or complete: the vertex may be placed on a stream. */
-    boolean parentsPlaced() {
-        for (Vertex p : parents) {
-            if (p.state == State.PENDING || p.state == State.REMOTE) {
-                return false;
-            }
+    /** True while it is pending or taken by a cluster layer: its children may not be placed yet. */
+    boolean unplaced() {
+        return state == State.PENDING || state == State.REMOTE;
+    }
+
+    /** Records that {@code child}, just submitted, waits for this unplaced vertex to be placed. */
+    void addChild(Vertex child) {
+        if (children == null) {
+            children = new java.util.ArrayList<>(2);
         }
-        return true;
+        children.add(child);
+        child.unplacedParents++;
+    }
+
+    /**
+     * A chain of outstanding vertices, oldest first, in which each member but the first has the member before
+     * it among its parents and all its other outstanding parents in the run too, and each member's children
+     * are all later members. A member's rank is then one more than the next member's (its other children come
+     * later still, and rank lower), so ranks along the run are consecutive and kept as one number: member
+     * {@code m} has rank {@code top - m.pos}. Appending an element raises every member's rank at once. Members
+     * leave from the front as they complete (a child completes after its parents). Guarded by the scheduler's
+     * lock.
+     */
+    static final class Run {
+        private Vertex[] members = new Vertex[8];
+        private int head;
+        private int size;
+        /** The rank of a member at position 0: {@code rank(m) = top - m.pos}. */
+        long top;
+
+        int size() {
+            return size;
+        }
+
+        /** The {@code i}-th member, 0 being the oldest. */
+        Vertex get(int i) {
+            return members[(head + i) & (members.length - 1)];
+        }
+
+        Vertex first() {
+            return size == 0 ? null : members[head];
+        }
+
+        Vertex last() {
+            return size == 0 ? null : get(size - 1);
+        }
+
+        void add(Vertex v) {
+            if (size == members.length) {
+                Vertex[] grown = new Vertex[2 * size];
+                for (int i = 0; i < size; i++) {
+                    grown[i] = get(i);
+                }
+                members = grown;
+                head = 0;
+            }
+            members[(head + size) & (members.length - 1)] = v;
+            size++;
+        }
+
+        void removeFirst() {
+            members[head] = null;
+            head = (head + 1) & (members.length - 1);
+            size--;
+        }
     }
 
     String describe() {

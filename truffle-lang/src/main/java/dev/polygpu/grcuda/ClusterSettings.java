@@ -15,7 +15,8 @@ import org.graalvm.options.OptionValues;
  * @param exchangeOptions what the exchange is attached with, in the cluster's names ({@code members},
  *                        {@code name}, {@code bind}, {@code port}, {@code secret}, {@code role},
  *                        {@code heartbeat}, {@code failAfter}, {@code stealing}, {@code threshold},
- *                        {@code chunk}, {@code inputCache}, {@code faults}): {@code members}, {@code role=program} and only the
+ *                        {@code chunk}, {@code rankFactor}, {@code inputCache}, {@code faults}): {@code members},
+ *                        {@code role=program} and only the
  *                        options that were given, so the cluster's own defaults (and its rule that failure
  *                        detection follows the heartbeat) apply to the rest. Empty when there is no cluster.
  * @param display         every option by its {@code grcuda.} name with its value, the secret masked
@@ -68,6 +69,7 @@ public record ClusterSettings(String members, Map<String, String> exchangeOption
             putIfSet(exchange, o, "stealing", GrOptions.ClusterStealing);
             putIfSet(exchange, o, "threshold", GrOptions.ClusterThreshold);
             putIfSet(exchange, o, "chunk", GrOptions.ClusterChunk);
+            putIfSet(exchange, o, "rankFactor", GrOptions.ClusterRankFactor);
             putIfSet(exchange, o, "inputCache", GrOptions.ClusterInputCache);
             String faults = o.get(GrOptions.ClusterFaults).strip();
             if (!faults.isEmpty()) {
@@ -86,6 +88,7 @@ public record ClusterSettings(String members, Map<String, String> exchangeOption
         display.put("grcuda.ClusterStealing", Boolean.toString(o.get(GrOptions.ClusterStealing)));
         display.put("grcuda.ClusterThreshold", Integer.toString(o.get(GrOptions.ClusterThreshold)));
         display.put("grcuda.ClusterChunk", Integer.toString(o.get(GrOptions.ClusterChunk)));
+        display.put("grcuda.ClusterRankFactor", Double.toString(o.get(GrOptions.ClusterRankFactor)));
         display.put("grcuda.ClusterInputCache", o.get(GrOptions.ClusterInputCache));
         display.put("grcuda.ClusterFaults", o.get(GrOptions.ClusterFaults));
         display.put("grcuda.ClusterStats", Boolean.toString(o.get(GrOptions.ClusterStats)));

@@ -153,6 +153,12 @@ public final class GrOptions {
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
     public static final OptionKey<Integer> ClusterChunk = new OptionKey<>(0, nonNegative("ClusterChunk"));
 
+    @Option(help = "While busy, ask other members for kernels whose rank (the longest chain of kernels from them to"
+            + " the end of the program) is above this many times that of the kernels this member runs next."
+            + " 2 (default); 0: off (ask only when starving); else at least 1.", category = OptionCategory.EXPERT,
+            stability = OptionStability.STABLE, usageSyntax = "<0 or a number >= 1>")
+    public static final OptionKey<Double> ClusterRankFactor = new OptionKey<>(2.0, rankFactor());
+
     @Option(help = "Bytes of other members' input arrays this member keeps when it runs their kernels, so that an"
             + " unchanged array is not sent again: a size such as 256MB (default), 1GB, or 0 (off).",
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<size>")
@@ -215,6 +221,26 @@ public final class GrOptions {
             }
             if (v < 0) {
                 throw new IllegalArgumentException("grcuda." + name + " must be an integer of 0 or more, got " + v);
+            }
+            return v;
+        });
+    }
+
+    /**
+     * The option type of {@link #ClusterRankFactor}: 0, or a finite number of at least 1 (the cluster's own rule,
+     * checked here so that a bad value fails when the context is created).
+     */
+    static OptionType<Double> rankFactor() {
+        String expected = "grcuda.ClusterRankFactor must be 0 (off) or a number of at least 1, got ";
+        return new OptionType<>("ClusterRankFactor", s -> {
+            double v;
+            try {
+                v = Double.parseDouble(s.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(expected + "'" + s + "'");
+            }
+            if (!(v == 0 || v >= 1 && Double.isFinite(v))) {
+                throw new IllegalArgumentException(expected + s.trim());
             }
             return v;
         });

@@ -90,18 +90,19 @@ class GrClusterTest {
         try (Context c = builder("grcuda.Cluster", members, "grcuda.ClusterName", "lab",
                 "grcuda.ClusterBind", "localhost", "grcuda.ClusterPort", "5821", "grcuda.ClusterSecret", "s3cret",
                 "grcuda.ClusterHeartbeat", "2s", "grcuda.ClusterFailAfter", "9s", "grcuda.ClusterStealing", "false",
-                "grcuda.ClusterThreshold", "6", "grcuda.ClusterChunk", "3",
+                "grcuda.ClusterThreshold", "6", "grcuda.ClusterChunk", "3", "grcuda.ClusterRankFactor", "3",
                 "grcuda.ClusterFaults", "drop=0.1,seed=4").build()) {
             c.eval("grcuda", "DeviceArray(\"float\", 4)");
             Map<String, String> expected = Map.ofEntries(Map.entry("members", members),
                     Map.entry("role", "program"), Map.entry("name", "lab"), Map.entry("bind", "localhost"),
                     Map.entry("port", "5821"), Map.entry("secret", "s3cret"), Map.entry("heartbeat", "2s"),
                     Map.entry("failAfter", "9s"), Map.entry("stealing", "false"), Map.entry("threshold", "6"),
-                    Map.entry("chunk", "3"), Map.entry("faults", "drop=0.1,seed=4"));
+                    Map.entry("chunk", "3"), Map.entry("rankFactor", "3.0"), Map.entry("faults", "drop=0.1,seed=4"));
             assertEquals(expected, RecordingExchangeProvider.attachedWith(members).options());
             Value options = c.eval("grcuda", "getoptions()");
             assertEquals("****", options.getMember("grcuda.ClusterSecret").asString());
             assertEquals("5821", options.getMember("grcuda.ClusterPort").asString());
+            assertEquals("3.0", options.getMember("grcuda.ClusterRankFactor").asString());
             assertFalse(options.toString().contains("s3cret"), options.toString());
         }
     }
@@ -220,6 +221,10 @@ class GrClusterTest {
             {"grcuda.ClusterHeartbeat", "soon", "grcuda.ClusterHeartbeat must be a duration such as 500ms, 1s or"
                     + " 2.5s, got 'soon'"},
             {"grcuda.ClusterThreshold", "-1", "grcuda.ClusterThreshold must be an integer of 0 or more, got -1"},
+            {"grcuda.ClusterRankFactor", "0.5", "grcuda.ClusterRankFactor must be 0 (off) or a number of at least 1,"
+                    + " got 0.5"},
+            {"grcuda.ClusterRankFactor", "soon", "grcuda.ClusterRankFactor must be 0 (off) or a number of at least 1,"
+                    + " got 'soon'"},
             {"grcuda.ClusterStealing", "maybe", "must be 'true' or 'false'"},
         };
         for (Object[] t : cases) {

@@ -13,7 +13,7 @@ import java.lang.foreign.ValueLayout;
  * <p>The function: two 64-bit lanes take 16 bytes a step, each word multiplied, rotated and multiplied again
  * before it is added into its lane, the lanes rotated and mixed into each other; the tail is padded with zeros
  * and the length is mixed in, so contents that differ only in trailing zeros differ; both lanes are finished with
- * a 64-bit avalanche. It is part of the wire format (version 2): every member must compute it the same way.
+ * a 64-bit avalanche. It is part of the wire format (since version 2): every member must compute it the same way.
  *
  * @param hi the high 64 bits
  * @param lo the low 64 bits

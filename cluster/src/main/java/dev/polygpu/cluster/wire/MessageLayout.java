@@ -32,7 +32,7 @@ final class MessageLayout {
     private static final int DATA_REFERENCE = 2;
     private static final int MIN_ARG = 1 + Math.min(8 + 8 + 8 + MIN_NAME, MIN_NAME + 8);
     private static final int MIN_ELEMENT = 8 + MIN_NAME + 4 + 1 + 3 * 4 + 3 * 4 + 8 + 8 + 4;
-    private static final int MIN_WORK_ITEM = 8 + 8 + MIN_ELEMENT + 4;
+    private static final int MIN_WORK_ITEM = 8 + 8 + MIN_ELEMENT + 4 + 4;
 
     private MessageLayout() {
     }
@@ -56,6 +56,7 @@ final class MessageLayout {
                 w.string(r.thief(), MAX_STRING_BYTES, "StealRequest.thief");
                 w.i32(r.hops());
                 w.i32(r.wanted());
+                w.i32(r.minRank());
             }
             case StealReply r -> {
                 w.i64(r.requestId());
@@ -92,7 +93,7 @@ final class MessageLayout {
         return switch (type) {
             case WireCodec.TYPE_STEAL_REQUEST -> new StealRequest(sender, r.i64("StealRequest.requestId"),
                     r.string("StealRequest.thief", MAX_STRING_BYTES), r.i32("StealRequest.hops"),
-                    r.i32("StealRequest.wanted"));
+                    r.i32("StealRequest.wanted"), r.i32("StealRequest.minRank"));
             case WireCodec.TYPE_STEAL_REPLY -> {
                 long requestId = r.i64("StealReply.requestId");
                 int n = r.count("StealReply.items", MIN_WORK_ITEM);
@@ -119,11 +120,12 @@ final class MessageLayout {
         w.i64(item.epoch());
         writeElement(item.element(), w);
         writeData(item.inputs(), w);
+        w.i32(item.rank());
     }
 
     private static WorkItem readItem(FrameReader r) throws WireException {
         return new WorkItem(r.i64("WorkItem.stealId"), r.i64("WorkItem.epoch"), readElement(r),
-                readData(r, "WorkItem.inputs"));
+                readData(r, "WorkItem.inputs"), r.i32("WorkItem.rank"));
     }
 
     private static void writeElement(ElementMessage e, BodyWriter w) {

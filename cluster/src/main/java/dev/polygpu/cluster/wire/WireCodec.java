@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * <p>A frame, big-endian:
  * <pre>
- * i32 magic 0x50475055 ('PGPU') | i8 version 2 | i8 type | body | 32-byte HMAC-SHA256 over all preceding bytes
+ * i32 magic 0x50475055 ('PGPU') | i8 version 3 | i8 type | body | 32-byte HMAC-SHA256 over all preceding bytes
  * </pre>
  * Types: 1 {@link StealRequest}, 2 {@link StealReply}, 3 {@link WorkResult}, 4 {@link Handback},
  * 5 {@link Holding}, 6 {@link Leaving}. In the bodies, {@code str} is an i32 UTF-8 byte length then the bytes
@@ -17,7 +17,7 @@ import java.util.Objects;
  * constant's name as a {@code str} (never its ordinal); {@code list<T>} is an i32 count then the elements;
  * {@code bytes} is an i32 length then the bytes; {@code bool} is one byte, 0 or 1.
  * <pre>
- * StealRequest  str sender, i64 requestId, str thief, i32 hops, i32 wanted
+ * StealRequest  str sender, i64 requestId, str thief, i32 hops, i32 wanted, i32 minRank (0: any element)
  * StealReply    str sender, i64 requestId, list&lt;WorkItem&gt; items
  * WorkResult    str sender, i64 stealId, i64 epoch, bool ok, str? error, i64 queueNanos, i64 runNanos,
  *               list&lt;ArrayData&gt; outputs
@@ -25,7 +25,7 @@ import java.util.Objects;
  * Holding       str sender, list&lt;i64&gt; stealIds
  * Leaving       str sender
  *
- * WorkItem      i64 stealId, i64 epoch, Element element, list&lt;ArrayData&gt; inputs
+ * WorkItem      i64 stealId, i64 epoch, Element element, list&lt;ArrayData&gt; inputs, i32 rank (0: unknown)
  * ArrayData     i64 arrayId, i64 byteOffset, i8 form (0 contents, 1 contents and digest, 2 reference),
  *               [form 1, 2: i64 digestHi, i64 digestLo ({@link Digest})], [form 0, 1: bytes contents]
  * Element       i64 elementId, name kind, str label, bool hasSource,
@@ -49,8 +49,11 @@ import java.util.Objects;
 public final class WireCodec {
     /** The first four bytes of every frame: ASCII "PGPU". */
     public static final int MAGIC = 0x50475055;
-    /** The format version this codec writes and reads. */
-    public static final byte VERSION = 2;
+    /**
+     * The format version this codec writes and reads: 3 since steal requests carry a minimum rank and work
+     * items their rank (2: inputs as references to what the thief keeps; 1: the first).
+     */
+    public static final byte VERSION = 3;
     /** Magic, version and type. */
     public static final int HEADER_BYTES = 4 + 1 + 1;
     /** The smallest possible frame: a header and a MAC around an empty body. */

@@ -5,17 +5,22 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One stolen element inside a {@link StealReply}: what to run and the array contents it reads. The ids come
- * back in {@link WorkResult}, {@link Handback} and {@link Holding}.
+ * One stolen element inside a {@link StealReply}: what to run, the array contents it reads, and its rank. The
+ * ids come back in {@link WorkResult}, {@link Handback} and {@link Holding}.
  *
  * @param stealId the owner's id for this loan of the element
  * @param epoch   the owner's epoch when it lent the element; a result from an older epoch is stale
  * @param element what to run
  * @param inputs  the byte ranges of the arrays the element reads (may be empty, e.g. for write-only arrays)
+ * @param rank    the element's rank at its owner when it was given (its bottom level there), which the thief
+ *                runs it with; 0 when unknown; not negative
  */
-public record WorkItem(long stealId, long epoch, ElementMessage element, List<ArrayData> inputs) {
+public record WorkItem(long stealId, long epoch, ElementMessage element, List<ArrayData> inputs, int rank) {
     public WorkItem {
         Objects.requireNonNull(element, "element");
         inputs = List.copyOf(inputs);
+        if (rank < 0) {
+            throw new IllegalArgumentException("rank must be 0 (unknown) or positive: " + rank);
+        }
     }
 }

@@ -31,7 +31,7 @@ final class RandomMessages {
     Message of(int type) {
         return switch (type) {
             case WireCodec.TYPE_STEAL_REQUEST -> new StealRequest(string(20), random.nextLong(), string(20),
-                    random.nextInt(Integer.MAX_VALUE), 1 + random.nextInt(Integer.MAX_VALUE));
+                    random.nextInt(Integer.MAX_VALUE), 1 + random.nextInt(Integer.MAX_VALUE), rank());
             case WireCodec.TYPE_STEAL_REPLY -> new StealReply(string(20), random.nextLong(), items());
             case WireCodec.TYPE_WORK_RESULT -> {
                 boolean ok = random.nextBoolean();
@@ -65,7 +65,7 @@ final class RandomMessages {
         int n = random.nextInt(4);
         List<WorkItem> items = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            items.add(new WorkItem(random.nextLong(), random.nextLong(), element(), data(3, 500)));
+            items.add(new WorkItem(random.nextLong(), random.nextLong(), element(), data(3, 500), rank()));
         }
         return items;
     }
@@ -125,6 +125,15 @@ final class RandomMessages {
             ids.add(random.nextLong());
         }
         return ids;
+    }
+
+    /** A rank: 0 (unknown, or any for a request) a third of the time, small or anything up to the maximum. */
+    int rank() {
+        return switch (random.nextInt(3)) {
+            case 0 -> 0;
+            case 1 -> 1 + random.nextInt(100);
+            default -> random.nextInt(Integer.MAX_VALUE) + 1;
+        };
     }
 
     private int[] dim3() {

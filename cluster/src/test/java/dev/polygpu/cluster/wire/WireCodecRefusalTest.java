@@ -52,6 +52,9 @@ class WireCodecRefusalTest {
         byte[] older = frame.clone();
         older[4] = 1;
         assertEquals(Reason.BAD_VERSION, refusal(older, KEY, frame.length), "version 1 had no references");
+        byte[] unranked = frame.clone();
+        unranked[4] = 2;
+        assertEquals(Reason.BAD_VERSION, refusal(unranked, KEY, frame.length), "version 2 had no ranks");
         byte[] badType = frame.clone();
         badType[5] = WireCodec.TYPE_HOLDING;
         assertEquals(Reason.BAD_MAC, refusal(badType, KEY, frame.length), "the type byte is authenticated");
@@ -84,12 +87,22 @@ class WireCodecRefusalTest {
 
     @Test
     void authenticFramesWhoseBodyEndsEarlyAreTruncated() {
-        byte[] full = HandFrame.ofType(WireCodec.TYPE_STEAL_REQUEST).str("a").i64(1).str("a").i32(0).i32(1)
+        byte[] full = HandFrame.ofType(WireCodec.TYPE_STEAL_REQUEST).str("a").i64(1).str("a").i32(0).i32(1).i32(3)
                 .unsigned();
         for (int n = WireCodec.HEADER_BYTES; n < full.length; n++) {
             byte[] frame = HandFrame.withMac(Arrays.copyOf(full, n), KEY);
             assertEquals(Reason.TRUNCATED, refusal(frame, KEY, frame.length), "body cut to " + n + " bytes");
         }
+    }
+
+    @Test
+    void aRequestLaidOutAsInVersion2LacksItsMinimumRank() {
+        // The version byte says 3 (and the MAC is right), but the body ends where version 2's did.
+        byte[] frame = HandFrame.ofType(WireCodec.TYPE_STEAL_REQUEST).str("m").i64(1).str("m").i32(0).i32(1)
+                .sign(KEY);
+        WireException e = assertThrows(WireException.class, () -> WireCodec.decode(frame, KEY, frame.length));
+        assertEquals(Reason.TRUNCATED, e.reason());
+        assertTrue(e.getMessage().contains("StealRequest.minRank"), e.getMessage());
     }
 
     @Test
@@ -147,9 +160,13 @@ class WireCodecRefusalTest {
                 new Case("bool 2", HandFrame.ofType(WireCodec.TYPE_WORK_RESULT).str("m").i64(1).i64(1).i8(2),
                         "WorkResult.ok"),
                 new Case("negative hops", HandFrame.ofType(WireCodec.TYPE_STEAL_REQUEST).str("m").i64(1).str("m")
-                        .i32(-1).i32(1), "hops"),
+                        .i32(-1).i32(1).i32(0), "hops"),
                 new Case("zero wanted", HandFrame.ofType(WireCodec.TYPE_STEAL_REQUEST).str("m").i64(1).str("m")
-                        .i32(0).i32(0), "wanted"),
+                        .i32(0).i32(0).i32(0), "wanted"),
+                new Case("negative minRank", HandFrame.ofType(WireCodec.TYPE_STEAL_REQUEST).str("m").i64(1)
+                        .str("m").i32(0).i32(1).i32(-1), "minRank must be 0 (any element) or positive: -1"),
+                new Case("negative rank", elementPrefix().i32(0).i32(0).i32(-3),
+                        "rank must be 0 (unknown) or positive: -3"),
                 new Case("overlong UTF-8", HandFrame.ofType(WireCodec.TYPE_LEAVING).i32(2)
                         .raw(new byte[] {(byte) 0xC0, (byte) 0x80}), "UTF-8"),
                 new Case("UTF-8 surrogate", HandFrame.ofType(WireCodec.TYPE_LEAVING).i32(3)
