@@ -73,7 +73,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 + human(heartbeat.multipliedBy(2)) + "), got " + human(failAfter));
         require(threshold >= 0, "the steal threshold must be 0 (automatic) or positive, got " + threshold);
         require(chunk >= 0, "the steal chunk must be 0 (automatic) or positive, got " + chunk);
-        require(rankFactor == 0 || rankFactor >= 1 && Double.isFinite(rankFactor),
+        require(StealSettings.validRankFactor(rankFactor),
                 "the rank factor must be 0 (never ask by rank) or a number of at least 1, got " + rankFactor);
         require(maxHops >= 0 && maxHops <= 16, "maxHops must be in 0..16, got " + maxHops);
         require(holdInterval != null && holdInterval.toMillis() >= 10,

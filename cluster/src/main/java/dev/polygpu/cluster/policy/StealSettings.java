@@ -40,6 +40,17 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
     public static final double DEFAULT_RANK_FACTOR = 2.0;
 
     /**
+     * Whether {@code f} is a rank factor the settings accept: 0 (off) or a finite number of at least 1. Options
+     * that set the factor check with this before building settings, so they name their own option.
+     *
+     * @param f the factor
+     * @return true if accepted
+     */
+    public static boolean validRankFactor(double f) {
+        return f == 0 || f >= 1 && Double.isFinite(f);
+    }
+
+    /**
      * Settings with the {@link #DEFAULT_RANK_FACTOR}.
      *
      * @throws IllegalArgumentException as the canonical constructor
@@ -75,7 +86,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
         if (requestTimeoutNanos <= 0) {
             throw new IllegalArgumentException("requestTimeoutNanos must be > 0, was " + requestTimeoutNanos);
         }
-        if (!(rankFactor == 0 || rankFactor >= 1 && Double.isFinite(rankFactor))) {
+        if (!validRankFactor(rankFactor)) {
             throw new IllegalArgumentException("rankFactor must be 0 (off) or a finite number >= 1, was " + rankFactor);
         }
     }

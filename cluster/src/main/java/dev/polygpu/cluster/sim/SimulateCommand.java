@@ -549,7 +549,7 @@ public final class SimulateCommand {
 
     private static double rankFactor(String name, String value) {
         double d = parseDouble(name, value);
-        if (!(d == 0 || d >= 1 && Double.isFinite(d))) {
+        if (!StealSettings.validRankFactor(d)) {
             throw new IllegalArgumentException("--" + name + " must be 0 (no requests by rank) or a number >= 1, got '"
                     + value + "'");
         }
