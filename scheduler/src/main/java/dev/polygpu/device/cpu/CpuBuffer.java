@@ -1,5 +1,6 @@
 package dev.polygpu.device.cpu;
 
+import dev.polygpu.device.Checks;
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
@@ -145,10 +146,7 @@ final class CpuBuffer implements UnifiedBuffer {
 
     /** Throws INVALID_VALUE unless {@code [offset, offset + count)} lies in the buffer. */
     void checkRange(String what, long offset, long count) {
-        if (offset < 0 || count < 0 || offset > bytes || count > bytes - offset) {
-            throw new DeviceException(CudaError.INVALID_VALUE, what + " of " + count + " bytes at offset "
-                    + offset + " of buffer #" + id + " (" + bytes + " bytes) is out of range");
-        }
+        Checks.range(this, what, offset, count);
     }
 
     @Override

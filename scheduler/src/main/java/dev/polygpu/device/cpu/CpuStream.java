@@ -1,5 +1,6 @@
 package dev.polygpu.device.cpu;
 
+import dev.polygpu.device.Checks;
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
@@ -126,10 +127,7 @@ final class CpuStream implements Stream {
         CpuBuffer s = CpuBuffer.check(src, device, "copy source");
         d.checkRange("copy destination", dstOffset, bytes);
         s.checkRange("copy source", srcOffset, bytes);
-        if (d == s && dstOffset < srcOffset + bytes && srcOffset < dstOffset + bytes && bytes > 0) {
-            throw new DeviceException(CudaError.INVALID_VALUE, "copy of " + bytes + " bytes within buffer #"
-                    + d.id() + " from offset " + srcOffset + " to offset " + dstOffset + ": the regions overlap");
-        }
+        Checks.noOverlap(d, dstOffset, s, srcOffset, bytes);
         enqueue(() -> MemorySegment.copy(s.hostView(), srcOffset, d.hostView(), dstOffset, bytes));
     }
 
