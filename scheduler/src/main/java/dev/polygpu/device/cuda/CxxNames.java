@@ -290,6 +290,9 @@ final class CxxNames {
                     if (peek() == '<') {
                         throw new Unsupported(); // a class template as an argument
                     }
+                    if (qualifiedName.get(0).equals("std")) {
+                        throw new Unsupported(); // std:: has its own abbreviations
+                    }
                 }
             }
             String code;
@@ -392,8 +395,13 @@ final class CxxNames {
             int longs = 0;
             boolean signed = false;
             boolean unsigned = false;
+            int ints = 0;
             String base = null;
             for (String w : words) {
+                if (w.equals("int")) {
+                    ints++;
+                    continue;
+                }
                 switch (w) {
                     case "long" -> longs++;
                     case "signed" -> signed = true;
@@ -405,6 +413,9 @@ final class CxxNames {
                         base = w;
                     }
                 }
+            }
+            if (ints > 1 || (ints == 1 && base != null && !base.equals("short"))) {
+                throw new Unsupported();
             }
             if ((signed && unsigned) || longs > 2) {
                 throw new Unsupported();

@@ -218,8 +218,13 @@ final class KernelSignatures {
         int longs = 0;
         boolean signed = false;
         boolean unsigned = false;
+        int ints = 0;
         String base = null;
         for (String w : words) {
+            if (w.equals("int")) {
+                ints++;
+                continue;
+            }
             switch (w) {
                 case "long" -> longs++;
                 case "signed" -> signed = true;
@@ -232,11 +237,14 @@ final class KernelSignatures {
                 }
             }
         }
+        if (ints > 1 || (ints == 1 && base != null && !base.equals("short"))) {
+            return null;
+        }
         if (signed && unsigned || longs > 2) {
             return null;
         }
         if (base == null) {
-            base = (signed || unsigned || longs > 0) ? "int" : null;
+            base = (ints > 0 || signed || unsigned || longs > 0) ? "int" : null;
         }
         if (base == null) {
             return null;

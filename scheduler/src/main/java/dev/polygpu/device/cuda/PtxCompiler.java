@@ -21,6 +21,8 @@ import java.util.Map;
  * against the user's file and lines.
  */
 public final class PtxCompiler {
+    /** Where nvcc is looked for after {@code POLYGPU_NVCC}, the PATH and {@code CUDA_HOME}. */
+    static final List<Path> DEFAULT_PLACES = List.of(Path.of("/usr/local/cuda/bin/nvcc"));
     /** The default limit on one nvcc run. */
     static final Duration NVCC_TIMEOUT = Duration.ofSeconds(120);
 
@@ -54,7 +56,7 @@ public final class PtxCompiler {
     }
 
     private static final class Holder {
-        static final PtxCompiler FOUND = find(System.getenv(), PtxCache.atDefaultLocation(), true);
+        static final PtxCompiler FOUND = find(System.getenv(), PtxCache.atDefaultLocation(), true, DEFAULT_PLACES);
     }
 
     private final Backend backend;
@@ -72,9 +74,9 @@ public final class PtxCompiler {
 
     /**
      * Looks for a compiler as {@link #find()} does, in {@code env} ({@code POLYGPU_NVCC}, {@code PATH},
-     * {@code CUDA_HOME}), trying NVRTC first when {@code tryNvrtc}.
+     * {@code CUDA_HOME}) and then at {@code places}, trying NVRTC first when {@code tryNvrtc}.
      */
-    static PtxCompiler find(Map<String, String> env, PtxCache cache, boolean tryNvrtc) {
+    static PtxCompiler find(Map<String, String> env, PtxCache cache, boolean tryNvrtc, List<Path> places) {
         List<String> tried = new ArrayList<>();
         if (tryNvrtc) {
             try {
@@ -107,7 +109,7 @@ public final class PtxCompiler {
         if (cudaHome != null && !cudaHome.isBlank()) {
             candidates.add(Path.of(cudaHome.strip(), "bin", "nvcc"));
         }
-        candidates.add(Path.of("/usr/local/cuda/bin/nvcc"));
+        candidates.addAll(places);
         for (Path c : candidates) {
             try {
                 return new PtxCompiler(NvccBackend.at(c, NVCC_TIMEOUT), cache);
