@@ -113,12 +113,28 @@ final class CompilerLog {
     /**
      * The 1-based column in {@code source} of the character the caret points at in the front end's echo of that
      * line. The echo is indented and may have tabs and runs of blanks changed, so the two are walked side by
-     * side with whitespace runs taken as equal; 0 when they do not agree.
+     * side with whitespace runs taken as equal; failing that, the text from the caret to the end of the line is
+     * looked for at the end of the source line; 0 when neither agrees.
      */
     static int columnOf(String echo, int caret, String source) {
         if (caret >= echo.length()) {
             return 0;
         }
+        int fromLeft = columnFromLeft(echo, caret, source);
+        if (fromLeft > 0) {
+            return fromLeft;
+        }
+        // The echo is the preprocessed line (__global__ shows as __attribute__((global)), macros expanded), so
+        // what precedes the caret may differ; what follows it, to the end of the line, usually does not.
+        String tail = echo.substring(caret).stripTrailing();
+        String src = source.stripTrailing();
+        if (!tail.isEmpty() && src.endsWith(tail)) {
+            return src.length() - tail.length() + 1;
+        }
+        return 0;
+    }
+
+    private static int columnFromLeft(String echo, int caret, String source) {
         int e = 0;
         int s = 0;
         while (e < echo.length() && Character.isWhitespace(echo.charAt(e)) && e < caret) {
