@@ -1,0 +1,97 @@
+package dev.polygpu.device.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.File;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/** The CUDA toolkit's nvcc for tests that compile, found the way {@link PtxCompiler#find()} looks for it. */
+final class NvccTool {
+    static final Path NVCC = locate();
+
+    private NvccTool() {
+    }
+
+    private static Path locate() {
+        List<Path> candidates = new ArrayList<>();
+        String own = System.getenv("POLYGPU_NVCC");
+        if (own != null && !own.isBlank()) {
+            candidates.add(Path.of(own.strip()));
+        }
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String d : path.split(File.pathSeparator)) {
+                if (!d.isEmpty()) {
+                    candidates.add(Path.of(d, "nvcc"));
+                }
+            }
+        }
+        candidates.add(Path.of("/usr/local/cuda/bin/nvcc"));
+        for (Path c : candidates) {
+            if (Files.isRegularFile(c) && Files.isExecutable(c)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** nvcc's path; skips the test, saying why, where the toolkit is not installed. */
+    static Path require() {
+        Assumptions.assumeTrue(NVCC != null, "nvcc is not installed (not in POLYGPU_NVCC, on PATH or at"
+                + " /usr/local/cuda/bin/nvcc): this test compiles with the CUDA toolkit");
+        return NVCC;
+    }
+
+    /** PTX from running nvcc directly (not through the class under test) on {@code source}. */
+    static String ptxOf(String source, String arch) throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("nvcc-tool-");
+        try {
+            Files.writeString(dir.resolve("t.cu"), source);
+            Process p = new ProcessBuilder(require().toString(), "-ptx", "-arch=" + arch, "-o", "t.ptx", "t.cu")
+                    .directory(dir.toFile()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(120, TimeUnit.SECONDS);
+            assertEquals(0, p.exitValue(), out);
+            return Files.readString(dir.resolve("t.ptx"));
+        } finally {
+            try (var s = Files.walk(dir)) {
+                s.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    /**
+     * A script that logs each {@code -ptx} run (its working folder, one line) to {@code log}, and can sleep first,
+     * then runs the real nvcc.
+     */
+    static Path countingWrapper(Path dir, Path log, int sleepSeconds) throws IOException {
+        Path script = dir.resolve("nvcc");
+        String body = "#!/bin/sh\n"
+                + "case \" $* \" in *\" -ptx \"*) pwd >> '" + log + "'; sleep " + sleepSeconds + ";; esac\n"
+                + "exec '" + require() + "' \"$@\"\n";
+        Files.writeString(script, body);
+        script.toFile().setExecutable(true);
+        return script;
+    }
+
+    /** Runs recorded in a wrapper's log. */
+    static List<String> runs(Path log) throws IOException {
+        return Files.exists(log) ? Files.readAllLines(log) : List.of();
+    }
+
+    /** A kernel source of the device conformance suite (DeviceConformanceTest.SAXPY, .MARK). */
+    static String conformanceKernel(String field) throws ReflectiveOperationException {
+        Class<?> c = Class.forName("dev.polygpu.device.cpu.DeviceConformanceTest");
+        Field f = c.getDeclaredField(field);
+        f.setAccessible(true);
+        return (String) f.get(null);
+    }
+}
