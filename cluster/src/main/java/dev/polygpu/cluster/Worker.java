@@ -1,7 +1,10 @@
 package dev.polygpu.cluster;
 
 import dev.polygpu.device.Device;
+import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.cpu.CpuDevice;
+import dev.polygpu.device.cuda.CudaDevice;
+import dev.polygpu.device.cuda.CudaProbe;
 import dev.polygpu.runtime.Scheduler;
 import dev.polygpu.runtime.SchedulerConfig;
 import java.io.PrintStream;
@@ -19,7 +22,8 @@ public final class Worker {
     static final String USAGE = """
             usage: polygpu worker [options]
               --join=HOST:PORT,...   members to join (default 127.0.0.1:5701,127.0.0.1:5702,127.0.0.1:5703)
-              --device=cpu|cuda      the device this worker runs stolen kernels on (default cpu)
+              --device=auto|cpu|cuda the device this worker runs stolen kernels on (default auto: a GPU
+                                     when one can be used, else the CPU device)
               --cpu-blocks=N         CPU device: blocks running at once (default: one per core)
               --cluster-name=NAME    join only members of this cluster (default polygpu)
               --bind=ADDRESS         interface to listen on (default 127.0.0.1; others need a secret)
@@ -42,7 +46,7 @@ public final class Worker {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         Map<String, String> options = new LinkedHashMap<>();
         options.put("role", "worker");
-        String device = "cpu";
+        String device = "auto";
         int cpuBlocks = 0;
         Duration statsEvery = null;
         Duration runFor = null;
@@ -85,16 +89,34 @@ public final class Worker {
             }
             ClusterConfig config = ClusterConfig.parse(options);
             Device d = switch (device) {
-                case "cpu" -> cpuBlocks > 0 ? new CpuDevice(cpuBlocks) : new CpuDevice();
-                case "cuda" -> throw new IllegalArgumentException("--device=cuda: the CUDA device is not part of "
-                        + "this build yet; use --device=cpu");
-                default -> throw new IllegalArgumentException("--device must be cpu or cuda, got '" + device + "'");
+                case "cpu" -> newCpuDevice(cpuBlocks);
+                case "cuda" -> openCuda();
+                case "auto" -> CudaProbe.result().usable() ? openCuda() : newCpuDevice(cpuBlocks);
+                default -> throw new IllegalArgumentException("--device must be auto, cpu or cuda, got '" + device
+                        + "'");
             };
+            if (device.equals("auto") && d.backend().equals("cpu")) {
+                err.println("polygpu worker: running stolen kernels on the CPU device: no GPU ("
+                        + CudaProbe.result().reason() + ")");
+            }
             return serve(config, d, statsEvery, runFor, out, err);
         } catch (IllegalArgumentException e) {
             err.println("polygpu worker: " + e.getMessage());
             err.println("run 'polygpu worker --help' for the options");
             return 2;
+        }
+    }
+
+    private static Device newCpuDevice(int cpuBlocks) {
+        return cpuBlocks > 0 ? new CpuDevice(cpuBlocks) : new CpuDevice();
+    }
+
+    /** CUDA device 0; IllegalArgumentException with the probe's reason when no GPU can be used. */
+    private static Device openCuda() {
+        try {
+            return CudaDevice.open(0);
+        } catch (DeviceException e) {
+            throw new IllegalArgumentException("--device=cuda: " + e.getMessage() + "; use --device=cpu", e);
         }
     }
 

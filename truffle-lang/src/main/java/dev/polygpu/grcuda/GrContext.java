@@ -8,6 +8,8 @@ import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.cpu.Chaos;
 import dev.polygpu.device.cpu.CpuDevice;
+import dev.polygpu.device.cuda.CudaDevice;
+import dev.polygpu.device.cuda.CudaProbe;
 import dev.polygpu.grcuda.builtins.Builtins;
 import dev.polygpu.grcuda.objects.GrNamespace;
 import dev.polygpu.runtime.Scheduler;
@@ -106,17 +108,36 @@ public final class GrContext {
     }
 
     private void choose() {
-        String cudaMissing = "no CUDA backend is built into this polygpu (it comes with the CUDA device issue)";
+        boolean chaos = !settings.deviceChaos().equals("false");
         switch (settings.device()) {
-            case CUDA -> throw GrError.of("grcuda.Device=cuda, but " + cudaMissing
-                    + "; use grcuda.Device=cpu or auto to run kernels on the CPU device");
+            case CUDA -> {
+                if (chaos) {
+                    throw GrError.of("grcuda.DeviceChaos=" + settings.deviceChaos() + " is a mode of the CPU device,"
+                            + " but grcuda.Device=cuda; use grcuda.Device=cpu (or auto) with DeviceChaos");
+                }
+                CudaProbe.Result probe = CudaProbe.result();
+                if (!probe.usable()) {
+                    throw GrError.of("grcuda.Device=cuda, but no GPU can be used: " + probe.reason()
+                            + "; use grcuda.Device=cpu or auto to run kernels on the CPU device");
+                }
+                device = newCudaDevice();
+                deviceReason = "running kernels on " + device + " (grcuda.Device=cuda): " + probe.reason();
+            }
             case CPU -> {
                 device = newCpuDevice();
                 deviceReason = "running kernels on the CPU device (grcuda.Device=cpu)" + chaosNote();
             }
             case AUTO -> {
-                device = newCpuDevice();
-                deviceReason = "running kernels on the CPU device: " + cudaMissing + chaosNote();
+                CudaProbe.Result probe = chaos ? null : CudaProbe.result();
+                if (probe != null && probe.usable()) {
+                    device = newCudaDevice();
+                    deviceReason = "running kernels on " + device + ": " + probe.reason();
+                } else {
+                    device = newCpuDevice();
+                    deviceReason = "running kernels on the CPU device: " + (probe == null
+                            ? "grcuda.DeviceChaos is a mode of the CPU device" : "no GPU (" + probe.reason() + ")")
+                            + chaosNote();
+                }
             }
         }
         scheduler = new Scheduler(device, settings.schedulerConfig());
@@ -180,6 +201,14 @@ public final class GrContext {
 
     private String chaosNote() {
         return settings.deviceChaos().equals("false") ? "" : " in chaos mode (" + settings.deviceChaos() + ")";
+    }
+
+    private static Device newCudaDevice() {
+        try {
+            return CudaDevice.open(0);
+        } catch (DeviceException e) {
+            throw GrError.of(e);
+        }
     }
 
     private Device newCpuDevice() {

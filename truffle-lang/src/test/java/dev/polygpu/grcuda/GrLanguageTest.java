@@ -3,7 +3,9 @@ package dev.polygpu.grcuda;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import dev.polygpu.device.cuda.CudaProbe;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.graalvm.polyglot.Context;
@@ -103,6 +105,31 @@ class GrLanguageTest {
             String shown = bad.equals("many") ? "'many'" : bad;
             assertTrue(e.getMessage().contains("grcuda.CpuBlocks must be an integer from 0 (one block per processor)"
                     + " to 4096, got " + shown), e.getMessage());
+        }
+    }
+
+    @Test
+    void withoutAGpuDeviceCudaSaysWhyAndAutoRunsOnTheCpu() {
+        CudaProbe.Result probe = CudaProbe.result();
+        assumeFalse(probe.usable(), "this machine has a usable GPU: " + probe.reason());
+        try (Context c = context("grcuda.Device", "cuda")) {
+            PolyglotException e = assertThrows(PolyglotException.class,
+                    () -> c.eval("grcuda", "CU").getMember("DeviceArray").execute("float", 4));
+            assertTrue(e.getMessage().contains("grcuda.Device=cuda, but no GPU can be used: " + probe.reason()
+                    + "; use grcuda.Device=cpu or auto"), e.getMessage());
+            // The context keeps working: the error is the guest's to handle, not a broken context.
+            assertEquals("cuda", c.eval("grcuda", "getoptions()").getMember("grcuda.Device").asString());
+        }
+        try (Context c = context("grcuda.Device", "cuda", "grcuda.DeviceChaos", "7")) {
+            PolyglotException e = assertThrows(PolyglotException.class,
+                    () -> c.eval("grcuda", "CU").getMember("DeviceArray").execute("float", 4));
+            assertTrue(e.getMessage().contains("grcuda.DeviceChaos=7 is a mode of the CPU device"), e.getMessage());
+        }
+        try (Context c = context()) {
+            Value cu = c.eval("grcuda", "CU");
+            String name = cu.getMember("getdevice").execute(0).getMember("properties").getMember("deviceName")
+                    .asString();
+            assertTrue(name.startsWith("polygpu CPU device"), name);
         }
     }
 

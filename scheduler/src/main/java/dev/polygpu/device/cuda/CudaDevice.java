@@ -1,0 +1,401 @@
+package dev.polygpu.device.cuda;
+
+import dev.polygpu.device.CudaError;
+import dev.polygpu.device.Device;
+import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.DeviceProperties;
+import dev.polygpu.device.Event;
+import dev.polygpu.device.Module;
+import dev.polygpu.device.Stream;
+import dev.polygpu.device.UnifiedBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import jcuda.driver.CUcontext;
+import jcuda.driver.CUdevice;
+import jcuda.driver.CUdevice_attribute;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * A CUDA GPU behind the device SPI, over JCuda's driver API: the device's primary context, unified memory
+ * ({@code cuMemAllocManaged}, as GrCUDA uses, so the host reads and writes arrays in place), non-blocking
+ * streams, events, modules compiled from CUDA C to PTX by {@link PtxCompiler} and loaded by the driver, and
+ * {@code cuLaunchKernel}. Completion is observed without a host synchronization: every completion callback is a
+ * {@code cuStreamAddCallback} whose CUDA-side half only hands the callback to this device's <em>completion
+ * thread</em>, which runs it — CUDA forbids calling the driver from its own callback thread, and the scheduler's
+ * callbacks launch the next kernels.
+ *
+ * <p>Open one with {@link #open(int)} after {@link CudaProbe#result()} said a GPU is usable. Every call binds
+ * the primary context to the calling thread first (once per thread). Closing waits for all work, destroys the
+ * streams and events it still has, frees every buffer not yet freed and releases the primary context.
+ *
+ * <p>Implementation notes: the device's state is the sets of open streams and live buffers (concurrent sets),
+ * id counters (atomics), failures left by closed streams ({@link #orphans}, guarded by itself) and
+ * {@link #closed}. A stream's own state is guarded by the stream. The completion thread only runs callbacks;
+ * calls that wait for callbacks refuse to run on it ({@link #ensureNotOnCompletionThread}).
+ */
+public final class CudaDevice implements Device {
+    private static final System.Logger LOG = System.getLogger(CudaDevice.class.getName());
+    /** The device each thread last bound its context for (a thread binds again when it changes device). */
+    private static final ThreadLocal<CudaDevice> BOUND = new ThreadLocal<>();
+
+    private final int ordinal;
+    private final CUdevice handle;
+    private final CUcontext context;
+    private final DeviceProperties properties;
+    private final boolean concurrentManagedAccess;
+    private final PtxCompiler compiler;
+    private final Thread completionThread;
+    private final LinkedBlockingQueue<Runnable> completions = new LinkedBlockingQueue<>();
+    private final CudaStream defaultStream;
+    private final Set<CudaStream> streams = ConcurrentHashMap.newKeySet();
+    private final Set<CudaBuffer> buffers = ConcurrentHashMap.newKeySet();
+    private final Set<CudaEvent> events = ConcurrentHashMap.newKeySet();
+    private final List<StreamFailure> orphans = new ArrayList<>();
+    private final AtomicInteger nextStreamId = new AtomicInteger(1);
+    private final AtomicLong nextBufferId = new AtomicLong(1);
+    private final AtomicLong nextFailureSeq = new AtomicLong();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private CudaDevice(int ordinal, PtxCompiler compiler) {
+        this.ordinal = ordinal;
+        this.compiler = compiler;
+        this.handle = new CUdevice();
+        Cuda.check(JCudaDriver.cuDeviceGet(handle, ordinal), "cuDeviceGet(" + ordinal + ")");
+        this.context = new CUcontext();
+        Cuda.check(JCudaDriver.cuDevicePrimaryCtxRetain(context, handle), "cuDevicePrimaryCtxRetain");
+        try {
+            bind();
+            this.properties = readProperties(handle);
+            this.concurrentManagedAccess = CudaProbe.attribute(handle,
+                    CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS) != 0;
+            if (!properties.managedMemory()) {
+                throw new DeviceException(CudaError.NOT_SUPPORTED, "CUDA device " + ordinal + " ("
+                        + properties.name() + ") has no unified (managed) memory, which polygpu's arrays need");
+            }
+            if (!concurrentManagedAccess) {
+                LOG.log(System.Logger.Level.WARNING, "CUDA device " + ordinal + " (" + properties.name() + ")"
+                        + " cannot share managed memory with the host while kernels run; every host access to"
+                        + " an array waits for the whole device");
+            }
+            this.completionThread = Thread.ofPlatform().daemon().name("polygpu-cuda-completions-" + ordinal)
+                    .unstarted(this::runCompletions);
+            completionThread.start();
+            this.defaultStream = CudaStream.create(this, 0, 0);
+            streams.add(defaultStream);
+        } catch (RuntimeException e) {
+            JCudaDriver.cuDevicePrimaryCtxRelease(handle);
+            throw e;
+        }
+    }
+
+    /**
+     * Opens CUDA device {@code ordinal}. NO_DEVICE with the probe's reason when no GPU is usable, INVALID_DEVICE
+     * for an ordinal the machine does not have.
+     */
+    public static CudaDevice open(int ordinal) {
+        CudaProbe.Result probe = CudaProbe.result();
+        if (!probe.usable()) {
+            throw new DeviceException(CudaError.NO_DEVICE, "no usable CUDA device: " + probe.reason());
+        }
+        if (ordinal < 0 || ordinal >= probe.devices().size()) {
+            throw new DeviceException(CudaError.INVALID_DEVICE, "there is no CUDA device " + ordinal + "; this"
+                    + " machine has " + probe.devices().size() + " (" + String.join("; ", probe.devices()) + ")");
+        }
+        return new CudaDevice(ordinal, PtxCompiler.find());
+    }
+
+    @Override
+    public int ordinal() {
+        return ordinal;
+    }
+
+    @Override
+    public String backend() {
+        return "cuda";
+    }
+
+    @Override
+    public DeviceProperties properties() {
+        return properties;
+    }
+
+    @Override
+    public UnifiedBuffer allocate(long bytes) {
+        ensureOpen();
+        bind();
+        CudaBuffer b = CudaBuffer.allocate(this, nextBufferId.getAndIncrement(), bytes);
+        buffers.add(b);
+        if (closed.get()) {
+            b.release("closing its device");
+            ensureOpen();
+        }
+        return b;
+    }
+
+    @Override
+    public Module compile(String source, String fileName) {
+        ensureOpen();
+        if (source == null) {
+            throw new DeviceException(CudaError.INVALID_VALUE, "kernel source is null");
+        }
+        bind();
+        return new CudaModule(this, source, fileName == null ? "kernel.cu" : fileName);
+    }
+
+    @Override
+    public Stream defaultStream() {
+        ensureOpen();
+        return defaultStream;
+    }
+
+    @Override
+    public Stream createStream() {
+        ensureOpen();
+        bind();
+        CudaStream s = CudaStream.create(this, nextStreamId.getAndIncrement(), 0);
+        streams.add(s);
+        if (closed.get()) {
+            s.shutdown();
+            ensureOpen();
+        }
+        return s;
+    }
+
+    @Override
+    public Event createEvent(boolean timing) {
+        ensureOpen();
+        bind();
+        CudaEvent e = new CudaEvent(this, timing);
+        events.add(e);
+        return e;
+    }
+
+    @Override
+    public void synchronize() {
+        ensureOpen();
+        ensureNotOnCompletionThread("Device.synchronize");
+        for (CudaStream s : List.copyOf(streams)) {
+            s.awaitIdle();
+        }
+        DeviceException first = takeFirstFailure();
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    @Override
+    public void close() {
+        ensureNotOnCompletionThread("Device.close");
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        bind();
+        for (CudaStream s : List.copyOf(streams)) {
+            s.shutdown();
+        }
+        completions.add(STOP);
+        boolean interrupted = false;
+        while (completionThread.isAlive()) {
+            try {
+                completionThread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        for (DeviceException e = takeFirstFailure(); e != null; e = takeFirstFailure()) {
+            LOG.log(System.Logger.Level.WARNING, "failure not reported before the device was closed: "
+                    + e.getMessage(), e);
+        }
+        for (CudaEvent e : List.copyOf(events)) {
+            e.close();
+        }
+        for (CudaBuffer b : List.copyOf(buffers)) {
+            b.release("closing its device");
+        }
+        JCudaDriver.cuDevicePrimaryCtxRelease(handle);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether the host may touch managed memory while kernels run (Pascal and later on Linux). */
+    boolean concurrentManagedAccess() {
+        return concurrentManagedAccess;
+    }
+
+    PtxCompiler compiler() {
+        return compiler;
+    }
+
+    CUdevice handle() {
+        return handle;
+    }
+
+    @Override
+    public String toString() {
+        return "CUDA device " + ordinal + " (" + properties.name() + ")";
+    }
+
+    /** Makes this device's primary context current on the calling thread (a driver call only when it changes). */
+    void bind() {
+        if (BOUND.get() != this) {
+            Cuda.check(JCudaDriver.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+            BOUND.set(this);
+        }
+    }
+
+    /** Waits for all work the device has queued, from every stream (what freeing memory in use needs). */
+    void synchronizeContext(String why) {
+        bind();
+        Cuda.check(JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize (" + why + ")");
+    }
+
+    /** Runs {@code callback} on the completion thread, after those posted before it. */
+    void postCompletion(Runnable callback) {
+        completions.add(callback);
+    }
+
+    long nextFailureSeq() {
+        return nextFailureSeq.getAndIncrement();
+    }
+
+    void ensureOpen() {
+        if (closed.get()) {
+            throw new DeviceException(CudaError.INVALID_CONTEXT, "CUDA device " + ordinal + " was closed");
+        }
+    }
+
+    /** NOT_PERMITTED on the completion thread, where waiting for callbacks would wait for itself. */
+    void ensureNotOnCompletionThread(String what) {
+        if (Thread.currentThread() == completionThread) {
+            throw new DeviceException(CudaError.NOT_PERMITTED, what + " was called from a completion callback;"
+                    + " callbacks must not wait for the device");
+        }
+    }
+
+    void forget(CudaBuffer b) {
+        buffers.remove(b);
+    }
+
+    void forget(CudaEvent e) {
+        events.remove(e);
+    }
+
+    /** Called by a stream once destroyed, with the failure it could no longer report. */
+    void streamClosed(CudaStream s, StreamFailure unreported) {
+        streams.remove(s);
+        if (unreported != null) {
+            synchronized (orphans) {
+                orphans.add(unreported);
+            }
+        }
+    }
+
+    /** The event as this device's, open, or INVALID_HANDLE. */
+    CudaEvent checkEvent(Event event) {
+        if (!(event instanceof CudaEvent e) || e.device() != this) {
+            throw new DeviceException(CudaError.INVALID_HANDLE,
+                    event == null ? "event is null" : "the event belongs to another device");
+        }
+        e.ensureOpen();
+        return e;
+    }
+
+    private static final Runnable STOP = () -> { };
+
+    private void runCompletions() {
+        while (true) {
+            Runnable r;
+            try {
+                r = completions.take();
+            } catch (InterruptedException e) {
+                continue;
+            }
+            if (r == STOP) {
+                return;
+            }
+            try {
+                r.run();
+            } catch (RuntimeException | Error e) {
+                // The stream's wrapper records callback failures; this only guards the thread itself.
+                LOG.log(System.Logger.Level.ERROR, "completion task failed on CUDA device " + ordinal, e);
+            }
+        }
+    }
+
+    /** Removes and returns the earliest unreported failure of any stream, or null. */
+    private DeviceException takeFirstFailure() {
+        while (true) {
+            StreamFailure best = null;
+            CudaStream owner = null;
+            for (CudaStream s : streams) {
+                StreamFailure f = s.peekFailure();
+                if (f != null && (best == null || f.seq() < best.seq())) {
+                    best = f;
+                    owner = s;
+                }
+            }
+            synchronized (orphans) {
+                for (StreamFailure f : orphans) {
+                    if (best == null || f.seq() < best.seq()) {
+                        best = f;
+                        owner = null;
+                    }
+                }
+                if (best == null) {
+                    return null;
+                }
+                if (owner == null) {
+                    orphans.remove(best);
+                    return best.error();
+                }
+            }
+            if (owner.takeFailure(best)) {
+                return best.error();
+            }
+        }
+    }
+
+    static String name(CUdevice d) {
+        byte[] name = new byte[256];
+        Cuda.check(JCudaDriver.cuDeviceGetName(name, name.length, d), "cuDeviceGetName");
+        int end = 0;
+        while (end < name.length && name[end] != 0) {
+            end++;
+        }
+        return new String(name, 0, end, StandardCharsets.UTF_8);
+    }
+
+    private static DeviceProperties readProperties(CUdevice d) {
+        long[] memory = new long[1];
+        Cuda.check(JCudaDriver.cuDeviceTotalMem(memory, d), "cuDeviceTotalMem");
+        return new DeviceProperties(name(d),
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
+                memory[0],
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_WARP_SIZE),
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X),
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y),
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z),
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X),
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z),
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK),
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CLOCK_RATE),
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS) != 0,
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY) != 0);
+    }
+
+    private static int attr(CUdevice d, int attribute) {
+        return CudaProbe.attribute(d, attribute);
+    }
+}
