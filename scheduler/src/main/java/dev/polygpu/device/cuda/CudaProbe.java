@@ -105,13 +105,27 @@ public final class CudaProbe {
         return devices == 1 ? "1 CUDA device" : devices + " CUDA devices";
     }
 
-    /** The innermost cause's class and message: what a user can search for. */
+    /**
+     * The innermost cause's class and the line of its message a user can act on. JCuda's loader puts whole stack
+     * traces into its message; what matters there is the library the dynamic linker could not open
+     * ({@code libcuda.so.1: cannot open shared object file: No such file or directory}).
+     */
     static String rootMessage(Throwable t) {
         Throwable root = t;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        String message = root.getMessage();
-        return root.getClass().getSimpleName() + (message == null ? "" : ": " + message.strip());
+        String message = root.getMessage() == null ? "" : root.getMessage().strip();
+        String marker = ": cannot open shared object file";
+        for (String line : message.split("\\R")) {
+            int at = line.indexOf(marker);
+            if (at > 0) {
+                int start = line.lastIndexOf(": ", at - 1);
+                return root.getClass().getSimpleName() + ": " + line.substring(start < 0 ? 0 : start + 2).strip();
+            }
+        }
+        int end = message.indexOf('\n');
+        return root.getClass().getSimpleName() + (message.isEmpty() ? "" : ": "
+                + (end < 0 ? message : message.substring(0, end).strip()));
     }
 }

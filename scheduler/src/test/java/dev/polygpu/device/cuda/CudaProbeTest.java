@@ -35,10 +35,30 @@ class CudaProbeTest {
         assertTrue(r.devices().isEmpty());
         assertTrue(r.reason().contains("libcuda.so.1"), r.reason());
         assertTrue(r.reason().contains("JCuda"), r.reason());
+        assertTrue(r.reason().contains("UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file"), r.reason());
+        assertFalse(r.reason().contains("\n"), "one line for the launcher to print: " + r.reason());
         assertSame(r, CudaProbe.result(), "the probe runs once per JVM");
         DeviceException e = assertThrows(DeviceException.class, () -> CudaDevice.open(0));
         assertEquals(CudaError.NO_DEVICE, e.error());
         assertTrue(e.getMessage().contains("no usable CUDA device: " + r.reason()), e.getMessage());
+    }
+
+    @Test
+    void theReasonIsTheLineOfJCudasLoaderMessageThatNamesTheMissingLibrary() {
+        String jcuda = """
+                Error while loading native library "JCudaDriver-12.6.0-linux-x86_64"
+                Operating system name: Linux
+                ---(start of nested stack traces)---
+                java.lang.UnsatisfiedLinkError: no JCudaDriver-12.6.0-linux-x86_64 in java.library.path: /usr/lib
+                \tat java.base/java.lang.ClassLoader.loadLibrary(ClassLoader.java:2285)
+                java.lang.UnsatisfiedLinkError: /tmp/libJCudaDriver.so: libcuda.so.1: cannot open shared object \
+                file: No such file or directory
+                ---(end of nested stack traces)---""";
+        assertEquals("UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file: No such file or directory",
+                CudaProbe.rootMessage(new UnsatisfiedLinkError(jcuda)));
+        assertEquals("IllegalStateException: first line", CudaProbe.rootMessage(
+                new RuntimeException("wrapper", new IllegalStateException("first line\nsecond line"))));
+        assertEquals("NoClassDefFoundError", CudaProbe.rootMessage(new NoClassDefFoundError()));
     }
 
     @Test
