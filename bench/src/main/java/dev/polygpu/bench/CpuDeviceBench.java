@@ -3,6 +3,7 @@ package dev.polygpu.bench;
 import dev.polygpu.device.Device;
 import dev.polygpu.device.Module;
 import dev.polygpu.device.cpu.CpuDevice;
+import dev.polygpu.device.cuda.CudaDevice;
 import dev.polygpu.device.cpu.kernel.KernelEngine;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -31,15 +32,19 @@ public final class CpuDeviceBench {
     private final int warmup;
     private final int iterations;
     private final Set<String> selected;
+    /** "cpu" (the CPU device, with its goals) or "cuda" (CUDA device 0: the same kernels on a GPU, no goals). */
+    private final String device;
     private final PrintStream out = System.out;
     private final PrintStream log = System.err;
 
-    private CpuDeviceBench(int threads, boolean quick, int warmup, int iterations, Set<String> selected) {
+    private CpuDeviceBench(int threads, boolean quick, int warmup, int iterations, Set<String> selected,
+            String device) {
         this.threads = threads;
         this.quick = quick;
         this.warmup = warmup;
         this.iterations = iterations;
         this.selected = selected;
+        this.device = device;
     }
 
     public static void main(String[] args) {
@@ -48,6 +53,7 @@ public final class CpuDeviceBench {
         int warmup = 5;
         int iterations = 10;
         Set<String> selected = new LinkedHashSet<>();
+        String device = "cpu";
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -56,6 +62,7 @@ public final class CpuDeviceBench {
                     case "--warmup" -> warmup = positive(args, ++i);
                     case "--iterations" -> iterations = positive(args, ++i);
                     case "--case" -> selected.addAll(caseNames(value(args, ++i)));
+                    case "--device" -> device = deviceName(value(args, ++i));
                     case "-h", "--help" -> {
                         usage(System.out);
                         return;
@@ -71,7 +78,7 @@ public final class CpuDeviceBench {
         if (selected.isEmpty()) {
             selected.addAll(CASES);
         }
-        int status = new CpuDeviceBench(threads, quick, warmup, iterations, selected).run();
+        int status = new CpuDeviceBench(threads, quick, warmup, iterations, selected, device).run();
         System.exit(status);
     }
 
@@ -83,6 +90,23 @@ public final class CpuDeviceBench {
                 + " or sgemm (both tile sizes); repeatable or comma-separated; default all");
         s.println("  --warmup N     warm-up iterations per case (default 5)");
         s.println("  --iterations N measured iterations per case (default 10)");
+        s.println("  --device D     cpu (default) or cuda: run the kernels on CUDA device 0 instead (the CPU-device goals"
+                + " do not apply; plain Java still checks every result)");
+    }
+
+    private static String deviceName(String v) {
+        if (!v.equals("cpu") && !v.equals("cuda")) {
+            throw new IllegalArgumentException("--device must be cpu or cuda, got '" + v + "'");
+        }
+        return v;
+    }
+
+    private String label() {
+        return device.equals("cuda") ? "CUDA device" : "CPU device";
+    }
+
+    private Device openDevice() {
+        return device.equals("cuda") ? CudaDevice.open(0) : new CpuDevice(threads, KernelEngine::compile);
     }
 
     private static String value(String[] args, int i) {
@@ -156,9 +180,9 @@ public final class CpuDeviceBench {
         List<BenchCase> cases = makeCases();
         List<CompileTimes> compiles = new ArrayList<>();
         List<Result> results = new ArrayList<>();
-        log.printf("bench: %d thread(s), %s sizes, %d warm-up + %d measured iterations per case%n",
-                threads, quick ? "quick" : "full", warmup, iterations);
-        try (Device dev = new CpuDevice(threads, KernelEngine::compile); JavaPool pool = new JavaPool(threads)) {
+        log.printf("bench: %s, %d thread(s), %s sizes, %d warm-up + %d measured iterations per case%n",
+                label(), threads, quick ? "quick" : "full", warmup, iterations);
+        try (Device dev = openDevice(); JavaPool pool = new JavaPool(threads)) {
             compileTimes(dev, cases, compiles);
             for (BenchCase c : cases) {
                 results.add(runCase(dev, pool, c));
@@ -238,9 +262,9 @@ public final class CpuDeviceBench {
                     device[i - warmup] = d;
                     java[i - warmup] = j;
                 }
-                log.printf("%s %s %d/%d: CPU device %s ms, Java %s ms%n", c.name(),
+                log.printf("%s %s %d/%d: %s %s ms, Java %s ms%n", c.name(),
                         measured ? "measured" : "warm-up", measured ? i - warmup + 1 : i + 1,
-                        measured ? iterations : warmup, Sizes.ms(d), Sizes.ms(j));
+                        measured ? iterations : warmup, label(), Sizes.ms(d), Sizes.ms(j));
             }
             return new Result(c, device, java, null);
         } catch (RuntimeException | Error e) {
@@ -256,15 +280,16 @@ public final class CpuDeviceBench {
     }
 
     private void printReport(List<Result> results, List<CompileTimes> compiles) {
-        out.printf("## polygpu CPU device vs plain Java (%s sizes)%n%n", quick ? "quick" : "full");
+        out.printf("## polygpu %s vs plain Java (%s sizes)%n%n", label(), quick ? "quick" : "full");
         out.printf("JDK %s, %d available processors, %d thread(s) on each side; %d warm-up + %d measured "
                         + "iterations; times are wall-clock ms per run, median (min); ratio = median / median.%n%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors(), threads, warmup, iterations);
-        out.println("| case | size | threads | CPU device median ms (min) | plain Java median ms (min) | ratio "
+        out.println("| case | size | threads | " + label() + " median ms (min) | plain Java median ms (min) | ratio "
                 + "| goal | met? |");
         out.println("|---|---|---:|---:|---:|---:|---:|---|");
         for (Result r : results) {
-            String goal = "<= " + fmtGoal(r.c.goal()) + "x";
+            boolean goals = device.equals("cpu");
+            String goal = goals ? "<= " + fmtGoal(r.c.goal()) + "x" : "-";
             if (r.failure != null) {
                 out.printf("| %s | %s | %d | FAILED | | | %s | no: %s |%n", r.c.name(), r.c.size(), threads, goal,
                         r.failure.replace('|', '/'));
@@ -273,7 +298,7 @@ public final class CpuDeviceBench {
             double dm = Sizes.median(r.device);
             double jm = Sizes.median(r.java);
             double ratio = dm / jm;
-            String met = ratio <= r.c.goal() ? "yes"
+            String met = !goals ? "-" : ratio <= r.c.goal() ? "yes"
                     : String.format(Locale.ROOT, "no (%.1fx over)", ratio / r.c.goal());
             out.printf("| %s | %s | %d | %s (%s) | %s (%s) | %s | %s | %s |%n", r.c.name(), r.c.size(), threads,
                     Sizes.ms(dm), Sizes.ms(Sizes.min(r.device)), Sizes.ms(jm), Sizes.ms(Sizes.min(r.java)),

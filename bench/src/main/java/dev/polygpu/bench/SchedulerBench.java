@@ -4,7 +4,9 @@ import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.UnifiedBuffer;
+import dev.polygpu.device.Device;
 import dev.polygpu.device.cpu.CpuDevice;
+import dev.polygpu.device.cuda.CudaDevice;
 import dev.polygpu.runtime.Access;
 import dev.polygpu.runtime.AccessMode;
 import dev.polygpu.runtime.ComputationalElement;
@@ -26,7 +28,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * small window leave the device idle?) and how many ready elements wait on average while the device is busy
  * (does a large window leave a thief nothing to take?).</li>
  * </ol>
- * Prints Markdown tables on stdout, progress on stderr. {@code --quick} for a smoke run.
+ * Prints Markdown tables on stdout, progress on stderr. {@code --quick} for a smoke run; {@code --device=cuda} to
+ * measure on CUDA device 0 instead of the CPU device.
  */
 public final class SchedulerBench {
     private static final String SOURCE = """
@@ -45,8 +48,10 @@ public final class SchedulerBench {
 
     public static void main(String[] args) {
         boolean quick = List.of(args).contains("--quick");
+        boolean cuda = List.of(args).contains("--device=cuda");
         PrintStream out = System.out;
-        try (CpuDevice device = new CpuDevice()) {
+        try (Device device = cuda ? CudaDevice.open(0) : new CpuDevice()) {
+            System.err.println("scheduler bench on " + device);
             dev.polygpu.device.Module module = device.compile(SOURCE, "scheduler-bench.cu");
             hostCost(out, device, module.function("empty"), quick ? 50_000 : 300_000);
             window(out, device, module.function("work"), quick);
@@ -55,7 +60,7 @@ public final class SchedulerBench {
 
     private static final int BATCH = 1000;
 
-    private static void hostCost(PrintStream out, CpuDevice device, KernelFunction empty, int n) {
+    private static void hostCost(PrintStream out, Device device, KernelFunction empty, int n) {
         UnifiedBuffer buffer = device.allocate(64);
         KernelArgs args = KernelArgs.builder().pointer(buffer).i32(1).build();
         LaunchConfig config = LaunchConfig.of(1, 1);
@@ -121,7 +126,7 @@ public final class SchedulerBench {
         return best;
     }
 
-    private static void window(PrintStream out, CpuDevice device, KernelFunction work, boolean quick) {
+    private static void window(PrintStream out, Device device, KernelFunction work, boolean quick) {
         int kernels = quick ? 64 : 256;
         int arrays = 16;
         int n = 256;

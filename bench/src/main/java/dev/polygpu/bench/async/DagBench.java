@@ -21,7 +21,7 @@ import org.graalvm.polyglot.Engine;
  * Makespan of the IPDPS 2021 paper's six benchmark DAGs (VEC, B&amp;S, ML, HITS, IMG, DL) under
  * {@code grcuda.ExecutionPolicy=sync} and {@code async} (plus {@code async} with
  * {@code grcuda.DependencyPolicy=with-const} for the DAGs whose kernels share read-only arrays), on the
- * device {@code grcuda.Device=cpu}, through the public polyglot API. Run with {@code bench/dags}
+ * device {@code grcuda.Device=cpu} (or another, with {@code --device}), through the public polyglot API. Run with {@code bench/dags}
  * ({@code --help} lists the options).
  *
  * <p>Per DAG, one fresh context per policy on a shared {@link Engine}; the runs alternate between the
@@ -49,12 +49,15 @@ public final class DagBench {
     private final int reps;
     private final int cores;
     private final Path timelines;
+    /** The grcuda.Device of every context: cpu (the figures in docs/benchmarks.md), cuda or auto. */
+    private final String device;
 
-    private DagBench(int warmup, int reps, int cores, Path timelines) {
+    private DagBench(int warmup, int reps, int cores, Path timelines, String device) {
         this.warmup = warmup;
         this.reps = reps;
         this.cores = cores;
         this.timelines = timelines;
+        this.device = device;
     }
 
     public static void main(String[] args) {
@@ -64,6 +67,7 @@ public final class DagBench {
         int blocks = 1;
         int cores = Runtime.getRuntime().availableProcessors();
         Path timelines = null;
+        String device = "cpu";
         Set<String> selected = new LinkedHashSet<>();
         try {
             for (int i = 0; i < args.length; i++) {
@@ -75,6 +79,7 @@ public final class DagBench {
                     case "--cores" -> cores = number(args, ++i, 1);
                     case "--dag" -> selected.addAll(dagNames(value(args, ++i)));
                     case "--timeline" -> timelines = Path.of(value(args, ++i));
+                    case "--device" -> device = deviceName(value(args, ++i));
                     case "-h", "--help" -> {
                         usage(System.out);
                         return;
@@ -95,13 +100,13 @@ public final class DagBench {
             cases.add(CASES.get(name).apply(quick, blocks));
         }
         DagBench bench = new DagBench(Objects.requireNonNullElse(warmup, quick ? 1 : 3),
-                Objects.requireNonNullElse(reps, quick ? 1 : 10), cores, timelines);
+                Objects.requireNonNullElse(reps, quick ? 1 : 10), cores, timelines, device);
         System.exit(bench.run(cases, blocks));
     }
 
     private static void usage(PrintStream s) {
         s.println("usage: bench/dags [--quick] [--dag NAME]... [--reps N] [--warmup N] [--blocks B] [--cores C]"
-                + " [--timeline DIR]");
+                + " [--timeline DIR] [--device cpu|cuda|auto]");
         s.println("  --quick      small sizes, 1 warm-up and 1 measured run (a smoke run)");
         s.println("  --dag NAME   one of " + String.join(", ", CASES.keySet()) + "; repeatable or comma-separated;"
                 + " default all");
@@ -111,6 +116,15 @@ public final class DagBench {
         s.println("  --cores C    cores for the ideal speedup min(width, C) (default: available processors)");
         s.println("  --timeline DIR  write each context's grcuda.Timeline (Chrome trace of every run) to"
                 + " DIR/<dag>-<policy>.json");
+        s.println("  --device D   grcuda.Device of every context (default cpu; cuda or auto to measure a GPU)");
+    }
+
+    private static String deviceName(String v) {
+        String d = v.trim().toLowerCase(Locale.ROOT);
+        if (!d.equals("cpu") && !d.equals("cuda") && !d.equals("auto")) {
+            throw new IllegalArgumentException("--device must be cpu, cuda or auto, got '" + v + "'");
+        }
+        return d;
     }
 
     private static List<String> dagNames(String v) {
@@ -132,8 +146,8 @@ public final class DagBench {
     }
 
     private int run(List<DagCase> cases, int blocks) {
-        log.printf("dags: %d warm-up + %d measured runs per policy, %d block(s) per launch, %d cores%n", warmup, reps,
-                blocks, cores);
+        log.printf("dags: %d warm-up + %d measured runs per policy, %d block(s) per launch, %d cores, grcuda.Device=%s%n",
+                warmup, reps, blocks, cores, device);
         List<Row> rows = new ArrayList<>();
         List<String> checks = new ArrayList<>();
         int status = 0;
@@ -211,11 +225,11 @@ public final class DagBench {
 
     private Map<String, String> timelineOption(DagCase c, Policy p) {
         if (timelines == null) {
-            return Map.of();
+            return Map.of("grcuda.Device", device);
         }
         String file = c.name().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "") + "-" + p.execution() + "-"
                 + p.dependency() + ".json";
-        return Map.of("grcuda.Timeline", timelines.resolve(file).toAbsolutePath().toString());
+        return Map.of("grcuda.Timeline", timelines.resolve(file).toAbsolutePath().toString(), "grcuda.Device", device);
     }
 
     /**

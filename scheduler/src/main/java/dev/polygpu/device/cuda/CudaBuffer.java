@@ -16,6 +16,9 @@ import jcuda.driver.JCudaDriver;
  * Freeing waits for the device's queued work first (a kernel may still use the memory), then
  * {@code cuMemFree}s it; a freed buffer says so when used.
  *
+ * <p>An allocation larger than the GPU's free memory is refused (OUT_OF_MEMORY) before the driver is asked:
+ * managed memory may oversubscribe a GPU, but asking for more than it has free can hang it.
+ *
  * <p>On a device without concurrent managed access (before Pascal, or on Windows) the host may not touch
  * managed memory while any kernel runs, so {@link #hostView()} waits for the whole device there.
  */
@@ -41,6 +44,15 @@ final class CudaBuffer implements UnifiedBuffer {
         if (bytes <= 0) {
             throw new DeviceException(CudaError.INVALID_VALUE,
                     "cannot allocate " + bytes + " bytes: a buffer needs a positive size");
+        }
+        long[] free = new long[1];
+        long[] total = new long[1];
+        Cuda.check(JCudaDriver.cuMemGetInfo(free, total), "cuMemGetInfo");
+        if (bytes > free[0]) {
+            // Managed memory could oversubscribe the GPU, but asking for more than it has free can hang it.
+            throw new DeviceException(CudaError.OUT_OF_MEMORY, "cannot allocate " + bytes + " bytes ("
+                    + (bytes >> 20) + " MiB) on " + device + ": it has " + (free[0] >> 20) + " MiB free of "
+                    + (total[0] >> 20) + " MiB; free arrays that are no longer needed, or use smaller ones");
         }
         Address p = new Address();
         int status = JCudaDriver.cuMemAllocManaged(p, bytes, CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL);
