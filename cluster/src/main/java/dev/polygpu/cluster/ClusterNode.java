@@ -471,7 +471,7 @@ public final class ClusterNode implements AutoCloseable {
         String thief = r.thief();
         if (thief.equals(transport.self())) {
             // Forwarded back to its own thief: nothing here for it.
-            onStealReply(new StealReply(transport.self(), r.requestId(), List.of(), 0));
+            onStealReply(new StealReply(transport.self(), r.requestId(), List.of()));
             return;
         }
         List<WorkItem> items = new ArrayList<>();
@@ -498,7 +498,7 @@ public final class ClusterNode implements AutoCloseable {
             rejected.incrementAndGet();
         }
         if (!items.isEmpty()) {
-            if (!send(thief, new StealReply(transport.self(), r.requestId(), items, scheduler.topStealableRank()))) {
+            if (!send(thief, new StealReply(transport.self(), r.requestId(), items))) {
                 sentInputs.forget(thief);
                 for (WorkItem item : items) {
                     takeBack(item.stealId(), thief, "its thief could not be reached", true);
@@ -516,7 +516,7 @@ public final class ClusterNode implements AutoCloseable {
             send(next, new StealRequest(transport.self(), r.requestId(), thief, r.hops() + 1, r.wanted(),
                     r.minRank()));
         } else {
-            send(thief, new StealReply(transport.self(), r.requestId(), List.of(), scheduler.topStealableRank()));
+            send(thief, new StealReply(transport.self(), r.requestId(), List.of()));
         }
     }
 
@@ -594,10 +594,6 @@ public final class ClusterNode implements AutoCloseable {
         boolean current;
         long latencyNanos;
         synchronized (lock) {
-            if (!r.sender().equals(transport.self())) {
-                // What the sender could still give; a reply to itself (a request forwarded back) says nothing.
-                asThief.heard(r.topRank(), now);
-            }
             current = asThief.accept(r.requestId(), r.sender(), r.items().size(), now);
             latencyNanos = current ? asThief.lastLatencyNanos() : 0;
             if (current) {

@@ -619,26 +619,6 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    /**
-     * The rank of the highest-ranked element {@link #steal} could take now (with no minimum rank and a predicate
-     * that accepts all), or 0 if none could be taken. A cluster layer reports it in its steal replies, so that
-     * other members ask for work by rank only where some exists. Linear in the placeable elements passed before
-     * a stealable one is found.
-     */
-    public int topStealableRank() {
-        lock.lock();
-        try {
-            for (Vertex v : placeable) {
-                if (stealable(v)) {
-                    return rankOf(v);
-                }
-            }
-            return 0;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     void completeRemote(Vertex v, DeviceException failure, String member, long startNanos, long endNanos) {
         lock.lock();
         try {

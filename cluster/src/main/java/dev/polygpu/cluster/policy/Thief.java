@@ -20,13 +20,6 @@ import java.util.random.RandomGenerator;
  * back off on their own count, up to {@link #MAX_RANK_BACKOFF_NANOS}, so that a busy member that finds no
  * urgent work still asks at once when it starves; only work received by rank (or a reset) ends that back-off.
  *
- * <p>Top ranks heard: every steal reply says the highest rank its sender could still give
- * ({@link #heard}). A request by rank goes only if, among the top ranks heard in the last
- * {@link #TOP_RANK_MEMORY_NANOS} or so, one reaches the rank it would ask for, or if none was heard in that
- * time: where no member has higher-ranked work (every element ranks alike), busy members stop asking by rank
- * after the first reply instead of asking about once a second each, and they ask again at once when a reply
- * tells of higher-ranked work.
- *
  * <p>Time comes in as {@code long} nanoseconds of one monotonic clock (real or simulated), compared by
  * difference. Thread-safe: every method holds the instance's lock.
  */
@@ -41,10 +34,6 @@ public final class Thief {
      * bet that urgent work exists; where every element ranks alike (independent kernels) none ever does.
      */
     public static final long MAX_RANK_BACKOFF_NANOS = 1_000_000_000L;
-    /**
-     * How long a top rank heard in a reply counts: between half this and this (it is kept per half-period).
-     */
-    public static final long TOP_RANK_MEMORY_NANOS = 1_000_000_000L;
 
     private final StealSettings settings;
     private final VictimChooser chooser;
@@ -53,14 +42,6 @@ public final class Thief {
     private final BackOff byRank = new BackOff(MAX_RANK_BACKOFF_NANOS);
     /** Whether the outstanding request asks by rank. */
     private boolean outstandingByRank;
-    /**
-     * The highest top rank heard in the current half-period (which began at {@link #heardSince}) and in the
-     * one before it; -1: none heard.
-     */
-    private int heardNow = -1;
-    private int heardBefore = -1;
-    private long heardSince;
-    private boolean heardAny;
 
     /**
      * A thief with no request out and no back-off.
@@ -154,11 +135,6 @@ public final class Thief {
             if (minRank == 0 || byRank.active(nowNanos)) {
                 return null;
             }
-            int top = topRankHeard(nowNanos);
-            if (top >= 0 && top < minRank) {
-                // The members heard from lately have nothing of that rank to give.
-                return null;
-            }
             wanted = settings.chunk();
         }
         String victim = chooser.choose(candidates, rnd);
@@ -197,47 +173,6 @@ public final class Thief {
             starving.reset();
         }
         return true;
-    }
-
-    /**
-     * Records the top rank a reply reported: the highest rank among the elements its sender could still give
-     * (0: none). Stale and empty replies count too; a negative rank (unknown) is ignored.
-     *
-     * @param topRank the reported rank
-     * @param nowNanos the current time
-     */
-    public synchronized void heard(int topRank, long nowNanos) {
-        if (topRank < 0) {
-            return;
-        }
-        roll(nowNanos);
-        heardNow = Math.max(heardNow, topRank);
-    }
-
-    /**
-     * {@return the highest top rank heard in about the last {@link #TOP_RANK_MEMORY_NANOS}, or -1 if none was
-     * heard in that time}
-     */
-    public synchronized int topRankHeard(long nowNanos) {
-        roll(nowNanos);
-        return Math.max(heardNow, heardBefore);
-    }
-
-    /** Starts a new half-period of top ranks heard when the current one is over. */
-    private void roll(long nowNanos) {
-        long half = TOP_RANK_MEMORY_NANOS / 2;
-        if (!heardAny) {
-            heardAny = true;
-            heardSince = nowNanos;
-            return;
-        }
-        long elapsed = nowNanos - heardSince;
-        if (elapsed < half) {
-            return;
-        }
-        heardBefore = elapsed < 2 * half ? heardNow : -1;
-        heardNow = -1;
-        heardSince = elapsed < 2 * half ? heardSince + half : nowNanos;
     }
 
     /** Ends the back-off now (a member joined or left: there may be work to find again). */

@@ -29,14 +29,11 @@ import java.util.Objects;
  * @param priorityLevels the stream priority levels of each member's device (with
  *     {@link Order#RANK_AND_PRIORITIES}; CUDA's range on recent GPUs and the CPU device's give 6, older GPUs
  *     2); 1 to {@link PriorityLevels#MAX_LEVELS}
- * @param topRanks whether steal replies report their sender's top rank and thieves ask by rank only where one
- *     heard lately reaches the rank they would ask for ({@link dev.polygpu.cluster.policy.Thief#heard}), as the
- *     cluster node does since wire version 4
  * @param seed the seed of every random choice; the same seed gives the same run
  */
 public record SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing,
                         Network network, long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes,
-                        Order order, int priorityLevels, boolean topRanks, long seed) {
+                        Order order, int priorityLevels, long seed) {
 
     /** In what order a member runs, gives and asks for tasks. */
     public enum Order {
@@ -108,7 +105,7 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
     /**
      * A cluster configured as the real cluster node does by default: settings derived from the window, stealing
      * on, 5 s failure timeout, no membership change, input caches of {@link InputCache#DEFAULT_CAPACITY_BYTES},
-     * {@link Order#RANK_AND_PRIORITIES} with {@link #DEFAULT_PRIORITY_LEVELS} levels, top ranks reported.
+     * {@link Order#RANK_AND_PRIORITIES} with {@link #DEFAULT_PRIORITY_LEVELS} levels.
      *
      * @param members members at the start
      * @param slots elements a device runs at once
@@ -120,54 +117,48 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
     public static SimConfig of(int members, int slots, int window, Network network, long seed) {
         return new SimConfig(members, slots, window, StealSettings.defaults(window), true, network,
                 DEFAULT_FAIL_AFTER_NANOS, List.of(), InputCache.DEFAULT_CAPACITY_BYTES, Order.RANK_AND_PRIORITIES,
-                DEFAULT_PRIORITY_LEVELS, true, seed);
+                DEFAULT_PRIORITY_LEVELS, seed);
     }
 
     /** {@return a copy with {@code n} members at the start} */
     public SimConfig withMembers(int n) {
         return new SimConfig(n, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, order, priorityLevels, topRanks, seed);
+                inputCacheBytes, order, priorityLevels, seed);
     }
 
     /** {@return a copy with stealing on or off} */
     public SimConfig withStealing(boolean on) {
         return new SimConfig(members, slots, window, settings, on, network, failAfterNanos, events,
-                inputCacheBytes, order, priorityLevels, topRanks, seed);
+                inputCacheBytes, order, priorityLevels, seed);
     }
 
     /** {@return a copy with these settings} */
     public SimConfig withSettings(StealSettings s) {
         return new SimConfig(members, slots, window, s, stealing, network, failAfterNanos, events,
-                inputCacheBytes, order, priorityLevels, topRanks, seed);
+                inputCacheBytes, order, priorityLevels, seed);
     }
 
     /** {@return a copy with these membership events} */
     public SimConfig withEvents(List<MembershipEvent> e) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, e, inputCacheBytes,
-                order, priorityLevels, topRanks, seed);
+                order, priorityLevels, seed);
     }
 
     /** {@return a copy whose members' input caches hold {@code bytes}; 0 turns the cache off} */
     public SimConfig withInputCache(long bytes) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events, bytes,
-                order, priorityLevels, topRanks, seed);
+                order, priorityLevels, seed);
     }
 
     /** {@return a copy whose members' devices have {@code levels} stream priority levels} */
     public SimConfig withPriorityLevels(int levels) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, order, levels, topRanks, seed);
-    }
-
-    /** {@return a copy in which steal replies report top ranks, or not} */
-    public SimConfig withTopRanks(boolean on) {
-        return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, order, priorityLevels, on, seed);
+                inputCacheBytes, order, levels, seed);
     }
 
     /** {@return a copy whose members order their tasks so} */
     public SimConfig withOrder(Order o) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, o, priorityLevels, topRanks, seed);
+                inputCacheBytes, o, priorityLevels, seed);
     }
 }

@@ -80,10 +80,6 @@ public final class SimulateCommand {
                                      what-if); submission: oldest first, no ranks (the runs from before ranks)
               --priority-levels=N    stream priority levels of each device with rank+priorities (default 6, as
                                      recent GPUs and the CPU device; 2 on older GPUs; 1 to 16)
-              --top-ranks[=false]    steal replies report the highest rank their sender could still give, and
-                                     busy members ask by rank only where one heard lately reaches what they
-                                     would ask for (default: on with rank+priorities, as the cluster; off
-                                     with the earlier orders, which then give the earlier runs exactly)
               --rank-factor=F        a member that is not starving asks for tasks of rank above F x the rank of
                                      what it runs (default 2; 0: only starving members ask)
 
@@ -127,8 +123,6 @@ public final class SimulateCommand {
         long inputCache = InputCache.DEFAULT_CAPACITY_BYTES;
         SimConfig.Order order = SimConfig.Order.RANK_AND_PRIORITIES;
         int priorityLevels = SimConfig.DEFAULT_PRIORITY_LEVELS;
-        /** Null until parsed: then on for rank+priorities (the node as built), off for the earlier orders. */
-        Boolean topRanks;
         double rankFactor = -1;
         Path csv;
         Path plot;
@@ -180,12 +174,8 @@ public final class SimulateCommand {
                 case "no-stealing" -> o.stealing = !flag(name, value);
                 case "baseline" -> o.baseline = flag(name, value);
                 case "quiet" -> o.quiet = flag(name, value);
-                case "top-ranks" -> o.topRanks = flag(name, value);
                 default -> named(name, () -> option(o, name, required(name, value)));
             }
-        }
-        if (o.topRanks == null) {
-            o.topRanks = o.order == SimConfig.Order.RANK_AND_PRIORITIES;
         }
         if (o.interRackLatency < 0) {
             o.interRackLatency = o.latency;
@@ -326,7 +316,7 @@ public final class SimulateCommand {
                     + w.owners() + " members; simulate at least that many");
         }
         return new SimConfig(members, o.slots, o.window, settings(o), stealing, network, o.failAfter, o.events,
-                o.inputCache, o.order, o.priorityLevels, o.topRanks, o.seed);
+                o.inputCache, o.order, o.priorityLevels, o.seed);
     }
 
     /** The stealing settings of every member: the cluster's defaults for the window, with the options given. */
@@ -384,8 +374,7 @@ public final class SimulateCommand {
         StealSettings s = settings(o);
         String settings = "threshold " + s.threshold() + ", chunk " + s.chunk() + ", max hops " + s.maxHops()
                 + ", order " + orderName(o.order) + (o.order == SimConfig.Order.RANK_AND_PRIORITIES
-                ? " (" + o.priorityLevels + " levels)" : "") + (o.topRanks ? ", replies report top ranks" : "")
-                + (o.order == SimConfig.Order.SUBMISSION ? ""
+                ? " (" + o.priorityLevels + " levels)" : "") + (o.order == SimConfig.Order.SUBMISSION ? ""
                 : s.rankFactor() == 0 ? ", no requests by rank" : ", requests by rank above " + s.rankFactor()
                 + " x the floor rank");
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
@@ -418,7 +407,7 @@ public final class SimulateCommand {
                 + "bytes_per_member_mean,bytes_per_member_max,idle_fraction,steal_latency_median_ns,"
                 + "steal_latency_p99_ns,events,wall_ns,latency_ns,bandwidth_bytes_per_s,per_message_ns,seed,gate_refusals,"
                 + "input_cache_bytes,input_bytes_sent,input_bytes_saved,cache_misses,missing_input_hand_backs,order,"
-                + "rank_factor,rank_requests,priority_levels,top_ranks\n");
+                + "rank_factor,rank_requests,priority_levels\n");
         for (Row row : rows) {
             SimResult r = row.result();
             b.append(String.join(",", List.of(csvText(r.workload()), Long.toString(r.tasks()),
@@ -441,8 +430,7 @@ public final class SimulateCommand {
                     Long.toString(r.inputBytesSaved()), Long.toString(r.cacheMisses()),
                     Long.toString(r.missingInputHandBacks()), orderName(o.order),
                     Double.toString(settings(o).rankFactor()), Long.toString(r.rankRequests()),
-                    Integer.toString(o.order == SimConfig.Order.RANK_AND_PRIORITIES ? o.priorityLevels : 1),
-                    Boolean.toString(o.topRanks))))
+                    Integer.toString(o.order == SimConfig.Order.RANK_AND_PRIORITIES ? o.priorityLevels : 1))))
                     .append('\n');
         }
         return b.toString();

@@ -96,8 +96,6 @@ public final class Simulator {
         int hops;
         int wanted;
         int minRank;
-        /** A reply's top rank: the highest rank its sender could still give; -1 unknown. */
-        int topRank = -1;
         long requestId;
         long bytes;
         int[] items;
@@ -541,9 +539,6 @@ public final class Simulator {
         received(m, e);
         int n = e.items.length;
         Member sender = members.get(e.from);
-        if (config.topRanks() && e.from != m.index) {
-            m.thief.heard(e.topRank, now);
-        }
         boolean accepted = m.thief.accept(e.requestId, sender.id, n, now);
         // The references first, as ClusterNode does: the arrays this reply brings must not evict one it refers to.
         int[] missing = accepted && n > 0 && caching ? resolve(m, sender, e.arraysReferenced) : NONE;
@@ -654,7 +649,6 @@ public final class Simulator {
         if (items.length > 0) {
             Event r = sendWork(v, thief, items);
             r.requestId = e.requestId;
-            r.topRank = topStealableRank(v);
             for (int t : items) {
                 givenTo[t] = thief.index;
                 sentAt[t] = now;
@@ -674,7 +668,6 @@ public final class Simulator {
         } else {
             Event r = send(v, thief, REPLY, HEADER_BYTES);
             r.requestId = e.requestId;
-            r.topRank = topStealableRank(v);
             r.items = new int[0];
         }
     }
@@ -741,26 +734,6 @@ public final class Simulator {
             v.victim.gave(now);
         }
         return count == n ? out : Arrays.copyOf(out, count);
-    }
-
-    /**
-     * The rank of the highest-ranked task {@code v} could give now (its own, not pinned, ready), or 0 if none,
-     * as the scheduler's {@code topStealableRank} reports it; 0 without ranks.
-     */
-    private int topStealableRank(Member v) {
-        if (ranks == null) {
-            return 0;
-        }
-        for (int r = v.pending.highestBucket(); r >= 0; r--) {
-            IntRing bucket = v.pending.bucket(r);
-            for (int k = 0; bucket != null && k < bucket.size(); k++) {
-                int t = bucket.get(k);
-                if (work.owner(t) == v.index && !pinned[t]) {
-                    return r;
-                }
-            }
-        }
-        return 0;
     }
 
     /**

@@ -64,7 +64,6 @@ final class MessageLayout {
                 for (WorkItem item : r.items()) {
                     writeItem(item, w);
                 }
-                w.i32(r.topRank());
             }
             case WorkResult r -> {
                 w.i64(r.stealId());
@@ -102,12 +101,7 @@ final class MessageLayout {
                 for (int i = 0; i < n; i++) {
                     items.add(readItem(r));
                 }
-                int at = r.offset();
-                int topRank = r.i32("StealReply.topRank");
-                if (topRank < 0) {
-                    throw r.malformed("StealReply.topRank is negative (" + topRank + ")", at);
-                }
-                yield new StealReply(sender, requestId, items, topRank);
+                yield new StealReply(sender, requestId, items);
             }
             case WireCodec.TYPE_WORK_RESULT -> new WorkResult(sender, r.i64("WorkResult.stealId"),
                     r.i64("WorkResult.epoch"), r.bool("WorkResult.ok"),

@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * <p>A frame, big-endian:
  * <pre>
- * i32 magic 0x50475055 ('PGPU') | i8 version 4 | i8 type | body | 32-byte HMAC-SHA256 over all preceding bytes
+ * i32 magic 0x50475055 ('PGPU') | i8 version 3 | i8 type | body | 32-byte HMAC-SHA256 over all preceding bytes
  * </pre>
  * Types: 1 {@link StealRequest}, 2 {@link StealReply}, 3 {@link WorkResult}, 4 {@link Handback},
  * 5 {@link Holding}, 6 {@link Leaving}. In the bodies, {@code str} is an i32 UTF-8 byte length then the bytes
@@ -18,7 +18,7 @@ import java.util.Objects;
  * {@code bytes} is an i32 length then the bytes; {@code bool} is one byte, 0 or 1.
  * <pre>
  * StealRequest  str sender, i64 requestId, str thief, i32 hops, i32 wanted, i32 minRank (0: any element)
- * StealReply    str sender, i64 requestId, list&lt;WorkItem&gt; items, i32 topRank (0 or more)
+ * StealReply    str sender, i64 requestId, list&lt;WorkItem&gt; items
  * WorkResult    str sender, i64 stealId, i64 epoch, bool ok, str? error, i64 queueNanos, i64 runNanos,
  *               list&lt;ArrayData&gt; outputs
  * Handback      str sender, list&lt;i64&gt; stealIds, name reason
@@ -50,11 +50,10 @@ public final class WireCodec {
     /** The first four bytes of every frame: ASCII "PGPU". */
     public static final int MAGIC = 0x50475055;
     /**
-     * The format version this codec writes and reads: 4 since steal replies carry their sender's top rank (3:
-     * steal requests carry a minimum rank and work items their rank; 2: inputs as references to what the thief
-     * keeps; 1: the first).
+     * The format version this codec writes and reads: 3 since steal requests carry a minimum rank and work
+     * items their rank (2: inputs as references to what the thief keeps; 1: the first).
      */
-    public static final byte VERSION = 4;
+    public static final byte VERSION = 3;
     /** Magic, version and type. */
     public static final int HEADER_BYTES = 4 + 1 + 1;
     /** The smallest possible frame: a header and a MAC around an empty body. */

@@ -199,47 +199,4 @@ class ThiefTest {
         assertEquals(10, t.nextRequestAt(10));
         assertTrue(t.idle(10));
     }
-
-    @Test
-    void aBusyMemberDoesNotAskByRankWhereTheTopRanksHeardAreLower() {
-        Thief t = new Thief("me", SETTINGS);
-        assertEquals(-1, t.topRankHeard(0), "nothing heard yet");
-        t.heard(5, 0);
-        t.heard(6, 10 * MS);
-        assertEquals(6, t.topRankHeard(10 * MS));
-        // Floor 3: it would ask for rank 7 or more, and the best heard is 6.
-        assertNull(t.begin(20 * MS, 4, 2, 3, OTHERS, rnd()), "no member heard from has rank 7");
-        assertFalse(t.outstanding());
-        // Floor 2 asks for 5 or more: the 6 heard reaches it.
-        Thief.Request r = t.begin(20 * MS, 4, 2, 2, OTHERS, rnd());
-        assertNotNull(r);
-        assertEquals(5, r.minRank());
-        // A starving member asks for any rank whatever it heard.
-        assertTrue(t.accept(r.requestId(), r.victim(), 1, 21 * MS));
-        Thief.Request starving = t.begin(22 * MS, 0, 0, 3, OTHERS, rnd());
-        assertNotNull(starving);
-        assertEquals(0, starving.minRank());
-    }
-
-    @Test
-    void aHigherTopRankHeardLetsItAskAtOnceAndWhatIsHeardIsForgottenAfterAboutASecond() {
-        Thief t = new Thief("me", SETTINGS);
-        t.heard(1, 0);
-        assertNull(t.begin(1, 4, 2, 3, OTHERS, rnd()));
-        t.heard(0, 2);
-        t.heard(40, 3);
-        assertEquals(40, t.topRankHeard(3), "the highest heard counts, not the last");
-        Thief.Request r = t.begin(4, 4, 2, 3, OTHERS, rnd());
-        assertNotNull(r, "rank 40 was heard of");
-        assertTrue(t.accept(r.requestId(), r.victim(), 2, 5));
-        // Half a second on, the 40 still counts; a second and more on, nothing heard counts any more.
-        long half = Thief.TOP_RANK_MEMORY_NANOS / 2;
-        t.heard(2, half + 10);
-        assertEquals(40, t.topRankHeard(half + 10));
-        assertEquals(2, t.topRankHeard(2 * half + 20), "the 40 was heard more than a period ago");
-        assertEquals(-1, t.topRankHeard(4 * half), "nothing heard lately");
-        assertNotNull(t.begin(4 * half, 4, 2, 3, OTHERS, rnd()), "with nothing heard lately it asks again");
-        t.heard(-1, 4 * half);
-        assertEquals(-1, t.topRankHeard(4 * half), "an unknown rank is not heard");
-    }
 }

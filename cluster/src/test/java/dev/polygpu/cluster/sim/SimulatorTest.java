@@ -91,7 +91,7 @@ class SimulatorTest {
     /** {@code c} with a failure timeout of {@code failAfter} and these membership events. */
     private static SimConfig withFailAfter(SimConfig c, long failAfter, MembershipEvent... events) {
         return new SimConfig(c.members(), c.slots(), c.window(), c.settings(), c.stealing(), c.network(), failAfter,
-                List.of(events), c.inputCacheBytes(), c.order(), c.priorityLevels(), c.topRanks(), c.seed());
+                List.of(events), c.inputCacheBytes(), c.order(), c.priorityLevels(), c.seed());
     }
 
     /** 400 tasks of 10 ms, all owned by member 0, on {@code members} members of 2 slots and these events. */
@@ -396,26 +396,5 @@ class SimulatorTest {
         assertTrue(byRank.rankRequests() > 0);
         assertTrue(byRank.stolen() > starvingOnly.stolen(), byRank + " against " + starvingOnly);
         assertTrue(byRank.makespanNanos() < starvingOnly.makespanNanos(), byRank + " against " + starvingOnly);
-    }
-
-    @Test
-    void topRanksInRepliesStopRequestsByRankWhereEveryTaskRanksAlike() {
-        // 8 members own 100 independent tasks of 10 ms each (every task rank 1): busy for 500 ms, floor rank 1,
-        // so each would ask for rank 3 or more, which no member has. Without top ranks they ask again and again
-        // (1, 2, 4 … ms apart); with them, the first reply says "1" and they stop for about a second.
-        Workload.Builder b = Workload.builder("flat ranks");
-        int k = b.kernel("k");
-        for (int m = 0; m < 8; m++) {
-            for (int i = 0; i < 100; i++) {
-                b.task(m, k, 10 * MS, 8, new int[0]);
-            }
-        }
-        Workload w = b.build();
-        SimConfig c = SimConfig.of(8, 2, 4, FAST, 1);
-        SimResult without = new Simulator(w, c.withTopRanks(false)).run();
-        SimResult with = new Simulator(w, c).run();
-        assertTrue(c.topRanks());
-        assertTrue(without.rankRequests() > 8 * 3, "without top ranks: " + without.rankRequests());
-        assertTrue(with.rankRequests() <= 8, "with top ranks, at most one each: " + with.rankRequests());
     }
 }

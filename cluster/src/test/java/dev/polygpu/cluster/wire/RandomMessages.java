@@ -32,7 +32,7 @@ final class RandomMessages {
         return switch (type) {
             case WireCodec.TYPE_STEAL_REQUEST -> new StealRequest(string(20), random.nextLong(), string(20),
                     random.nextInt(Integer.MAX_VALUE), 1 + random.nextInt(Integer.MAX_VALUE), rank());
-            case WireCodec.TYPE_STEAL_REPLY -> new StealReply(string(20), random.nextLong(), items(), rank());
+            case WireCodec.TYPE_STEAL_REPLY -> new StealReply(string(20), random.nextLong(), items());
             case WireCodec.TYPE_WORK_RESULT -> {
                 boolean ok = random.nextBoolean();
                 yield new WorkResult(string(20), random.nextLong(), random.nextLong(), ok,

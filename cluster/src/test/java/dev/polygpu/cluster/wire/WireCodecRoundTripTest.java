@@ -45,9 +45,8 @@ class WireCodecRoundTripTest {
         List<Message> messages = List.of(
                 new StealRequest("", 0, "", 0, 1, 0),
                 new StealRequest("", 0, "", 0, 1, Integer.MAX_VALUE),
-                new StealReply("m1", 1, List.of(), 0),
-                new StealReply("m1", 1, List.of(), Integer.MAX_VALUE),
-                new StealReply("m1", 1, List.of(new WorkItem(1, 2, copy, List.of(), 0)), 3),
+                new StealReply("m1", 1, List.of()),
+                new StealReply("m1", 1, List.of(new WorkItem(1, 2, copy, List.of(), 0))),
                 new WorkResult("m2", 3, 4, true, null, 0, 0, List.of()),
                 new WorkResult("m2", 3, 4, false, "", 0, 0, List.of()),
                 new WorkResult("m2", 3, 4, true, null, 0, 0, List.of(new ArrayData(5, 0, new byte[0]))),
@@ -59,7 +58,7 @@ class WireCodecRoundTripTest {
         }
         WorkResult r = (WorkResult) roundTrip(new WorkResult("m2", 3, 4, true, null, 0, 0, List.of()));
         assertNull(r.error());
-        StealReply reply = (StealReply) roundTrip(messages.get(4));
+        StealReply reply = (StealReply) roundTrip(messages.get(3));
         assertNull(reply.items().getFirst().element().source());
     }
 
@@ -72,7 +71,7 @@ class WireCodecRoundTripTest {
                 new int[] {64, 2, 1}, new int[] {256, 1, 1}, 1024, 0,
                 List.of(new ElementMessage.ArrayArg(9, 4096, 128, AccessMode.READ_WRITE),
                         new ElementMessage.ScalarArg(ElementType.FLOAT, Float.floatToRawIntBits(2.5f))));
-        StealReply m = new StealReply("mémbre-1", 77, List.of(new WorkItem(5, 6, kernel, List.of(), 12)), 0);
+        StealReply m = new StealReply("mémbre-1", 77, List.of(new WorkItem(5, 6, kernel, List.of(), 12)));
         StealReply back = (StealReply) roundTrip(m);
         assertEquals(m, back);
         assertEquals(label, back.items().getFirst().element().label());
@@ -85,7 +84,7 @@ class WireCodecRoundTripTest {
         ArrayData big = random.arrayData(8 << 20);
         ArrayData small = random.arrayData(1000);
         StealReply m = new StealReply("owner", 1,
-                List.of(new WorkItem(1, 1, random.element(), List.of(big, small), 3)), 0);
+                List.of(new WorkItem(1, 1, random.element(), List.of(big, small), 3)));
         byte[] frame = WireCodec.encode(m, KEY);
         assertTrue(frame.length > (8 << 20) + 1000 && frame.length < (8 << 20) + 1000 + 4096,
                 "frame of " + frame.length + " bytes");
@@ -104,7 +103,7 @@ class WireCodecRoundTripTest {
         assertEquals(0, WireCodec.payloadBytes(new Holding("a", List.of(1L, 2L))));
         assertEquals(0, WireCodec.payloadBytes(new Handback("a", List.of(1L), HandbackReason.CANNOT_RUN)));
         assertEquals(0, WireCodec.payloadBytes(new Leaving("a")));
-        assertEquals(0, WireCodec.payloadBytes(new StealReply("a", 1, List.of(), 0)));
+        assertEquals(0, WireCodec.payloadBytes(new StealReply("a", 1, List.of())));
     }
 
     @Test
@@ -112,7 +111,7 @@ class WireCodecRoundTripTest {
         String source = "x".repeat(WireCodec.MAX_SOURCE_BYTES);
         ElementMessage kernel = new ElementMessage(1, ElementKind.KERNEL, "k", new KernelSource(source, "k", "k()"),
                 new int[] {1, 1, 1}, new int[] {1, 1, 1}, 0, 0, List.of());
-        StealReply atLimit = new StealReply("o", 1, List.of(new WorkItem(1, 1, kernel, List.of(), 1)), 0);
+        StealReply atLimit = new StealReply("o", 1, List.of(new WorkItem(1, 1, kernel, List.of(), 1)));
         // assertTrue, not assertEquals: a failure must not print a megabyte of source.
         assertTrue(atLimit.equals(roundTrip(atLimit)), "a source of exactly MAX_SOURCE_BYTES survives");
 
@@ -120,7 +119,7 @@ class WireCodecRoundTripTest {
                 new KernelSource(source + "x", "k", "k()"), new int[] {1, 1, 1}, new int[] {1, 1, 1}, 0, 0,
                 List.of());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WireCodec.encode(
-                new StealReply("o", 1, List.of(new WorkItem(1, 1, tooLong, List.of(), 1)), 0), KEY));
+                new StealReply("o", 1, List.of(new WorkItem(1, 1, tooLong, List.of(), 1))), KEY));
         assertTrue(e.getMessage().contains("KernelSource.source"), e.getMessage());
 
         // 'é' is two bytes in UTF-8: the limit counts bytes, not characters.
@@ -147,7 +146,7 @@ class WireCodecRoundTripTest {
         assertEquals(request, WireCodec.decode(frame, KEY, frame.length));
         byte[] encoded = WireCodec.encode(request, KEY);
         assertArrayEquals(frame, encoded);
-        assertEquals(4, encoded[4], "the format version");
+        assertEquals(3, encoded[4], "the format version");
         // magic, version, type; sender; requestId; thief; hops, wanted, minRank; MAC.
         assertEquals(6 + (4 + 8) + 8 + (4 + 8) + 3 * 4 + 32, encoded.length);
 
@@ -161,9 +160,8 @@ class WireCodecRoundTripTest {
                 .i32(1).i32(2).i32(3).i32(4).i32(5).i32(6).i64(16).i64(4096).i32(0)
                 .i32(0)                                                  // inputs
                 .i32(9)                                                  // rank
-                .i32(12)                                                 // the reply's top rank
                 .sign(KEY);
-        StealReply withRank = new StealReply("o", 41, List.of(new WorkItem(10, 11, copy, List.of(), 9)), 12);
+        StealReply withRank = new StealReply("o", 41, List.of(new WorkItem(10, 11, copy, List.of(), 9)));
         assertEquals(withRank, WireCodec.decode(reply, KEY, reply.length));
         assertArrayEquals(reply, WireCodec.encode(withRank, KEY));
 
