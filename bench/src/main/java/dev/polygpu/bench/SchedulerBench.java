@@ -53,6 +53,10 @@ public final class SchedulerBench {
         try (Device device = cuda ? CudaDevice.open(0) : new CpuDevice()) {
             System.err.println("scheduler bench on " + device);
             dev.polygpu.device.Module module = device.compile(SOURCE, "scheduler-bench.cu");
+            if (List.of(args).contains("--host-cost")) {
+                hostCostByShape(out, device, module.function("empty"));
+                return;
+            }
             hostCost(out, device, module.function("empty"), quick ? 50_000 : 300_000);
             window(out, device, module.function("work"), quick);
         }
@@ -95,9 +99,55 @@ public final class SchedulerBench {
         out.println();
     }
 
+    /**
+     * The host-cost table of docs/scheduler.md: async submit time per launch of an empty kernel, median over 40
+     * batches of 1000 and of 4000 (each synchronized untimed), for three shapes of program, twice each.
+     */
+    private static void hostCostByShape(PrintStream out, CpuDevice device, KernelFunction empty) {
+        UnifiedBuffer buffer = device.allocate(64);
+        KernelArgs args = KernelArgs.builder().pointer(buffer).i32(1).build();
+        LaunchConfig config = LaunchConfig.of(1, 1);
+        out.println("| launches (async, empty kernel) | µs per launch, batches of 1000 (two runs) | batches of 4000 |");
+        out.println("|---|---|---|");
+        String[] shapes = {"independent (array read)", "a chain (array read-write)",
+            "a chain each of whose elements another reads"};
+        for (int shape = 0; shape < shapes.length; shape++) {
+            StringBuilder row = new StringBuilder("| " + shapes[shape]);
+            for (int batch : new int[] {1000, 4000}) {
+                row.append(" |");
+                for (int run = 0; run < 2; run++) {
+                    try (Scheduler s = new Scheduler(device, SchedulerConfig.DEFAULT)) {
+                        TrackedArray x = s.track("x", buffer, 64);
+                        ComputationalElement read = ComputationalElement.kernel("empty",
+                                List.of(new Access(x, AccessMode.READ)), new Work.Kernel(empty, config, args, null),
+                                null);
+                        ComputationalElement write = ComputationalElement.kernel("empty",
+                                List.of(new Access(x, AccessMode.READ_WRITE)),
+                                new Work.Kernel(empty, config, args, null), null);
+                        int kind = shape;
+                        Runnable body = () -> {
+                            for (int i = 0; i < batch; i++) {
+                                s.submit(kind == 0 || (kind == 2 && i % 2 == 1) ? read : write);
+                            }
+                        };
+                        row.append(String.format(java.util.Locale.ROOT, "%s %.2f", run == 0 ? "" : ",",
+                                batchesOf(batch, 40, body, s::synchronize)));
+                    }
+                }
+            }
+            out.println(row.append(" |"));
+        }
+        buffer.free();
+        out.println();
+    }
+
     /** Median over rounds of the time per launch of a batch, synchronizing (untimed) after each batch. */
     private static double batches(int n, Runnable batch, Runnable sync) {
-        int rounds = Math.max(5, n / BATCH);
+        return batchesOf(BATCH, Math.max(5, n / BATCH), batch, sync);
+    }
+
+    /** Median over {@code rounds} batches of {@code size} launches (after 5 untimed), per launch in µs. */
+    private static double batchesOf(int size, int rounds, Runnable batch, Runnable sync) {
         long[] t = new long[rounds];
         for (int r = 0; r < rounds + 5; r++) {
             long t0 = System.nanoTime();
@@ -109,7 +159,7 @@ public final class SchedulerBench {
             }
         }
         java.util.Arrays.sort(t);
-        return t[rounds / 2] / 1e3 / BATCH;
+        return t[rounds / 2] / 1e3 / size;
     }
 
     /** Time per launch of {@code n} launches and one synchronize (after a warm-up run). */

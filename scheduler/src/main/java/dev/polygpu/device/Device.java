@@ -32,6 +32,34 @@ public interface Device extends AutoCloseable {
     /** A new stream that does not synchronize with the default stream (CU_STREAM_NON_BLOCKING). */
     Stream createStream();
 
+    /**
+     * The stream priorities this device offers (cuCtxGetStreamPriorityRange); (0, 0) unless it has priorities.
+     * Streams created without a priority, and the default stream, have priority {@link StreamPriorities#least()}.
+     */
+    default StreamPriorities streamPriorities() {
+        return StreamPriorities.NONE;
+    }
+
+    /**
+     * A new stream as {@link #createStream()}, with {@code priority} (cuStreamCreateWithPriority): numerically
+     * lower is higher, and a priority outside {@link #streamPriorities()} is clamped into it, as CUDA does.
+     * Where the device has blocks of several launches to start, it starts those of higher-priority streams
+     * first; a running block is not preempted.
+     *
+     * <p>The default serves devices without priorities (range (0, 0)): it returns {@link #createStream()}. A
+     * device that reports a wider range must override it.
+     *
+     * @throws DeviceException NOT_SUPPORTED if the device reports priorities but does not override this
+     */
+    default Stream createStream(int priority) {
+        StreamPriorities range = streamPriorities();
+        if (range.levels() == 1) {
+            return createStream();
+        }
+        throw new DeviceException(CudaError.NOT_SUPPORTED, backend() + " device " + ordinal() + " reports stream "
+                + "priorities " + range + " but cannot create a stream with one");
+    }
+
     /** A new event; with {@code timing} it records timestamps for {@link Event#elapsedMillisSince}. */
     Event createEvent(boolean timing);
 

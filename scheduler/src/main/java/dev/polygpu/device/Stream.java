@@ -16,6 +16,14 @@ public interface Stream extends AutoCloseable {
     /** A number that identifies the stream within its device (0 is the default stream). */
     int id();
 
+    /**
+     * The stream's priority ({@link Device#createStream(int)}, clamped into the device's
+     * {@link Device#streamPriorities() range}); numerically lower is higher. 0 unless created with one.
+     */
+    default int priority() {
+        return 0;
+    }
+
     /** Launches {@code function} (cuLaunchKernel). Argument count and types are checked before queueing. */
     void launch(KernelFunction function, LaunchConfig config, KernelArgs args);
 

@@ -5,6 +5,7 @@ import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.Event;
 import dev.polygpu.device.Stream;
+import dev.polygpu.device.StreamPriorities;
 import dev.polygpu.device.UnifiedBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -86,7 +87,11 @@ public final class Scheduler implements AutoCloseable {
     private Vertex[] heap = new Vertex[16];
     private int heapSize;
     private long rankPasses;
-    private final ArrayDeque<StreamSlot> freeStreams = new ArrayDeque<>();
+    /** The device's stream priorities, and how many levels of them are used ({@link PriorityLevels}). */
+    private final StreamPriorities priorities;
+    private final int levels;
+    /** Per priority level, the owned streams with nothing on them (under always-new, not closed yet). */
+    private final ArrayDeque<StreamSlot>[] freeStreams;
     private final List<StreamSlot> ownedStreams = new ArrayList<>();
     private final List<StreamSlot> idleToClose = new ArrayList<>();
     private final IdentityHashMap<Stream, StreamSlot> userStreams = new IdentityHashMap<>();
@@ -113,6 +118,14 @@ public final class Scheduler implements AutoCloseable {
         this.config = config;
         this.window = config.windowFor(device.properties().multiProcessorCount());
         this.tracker = new DependencyTracker(config.dependencies());
+        this.priorities = device.streamPriorities();
+        this.levels = PriorityLevels.levelsOf(priorities);
+        @SuppressWarnings("unchecked")
+        ArrayDeque<StreamSlot>[] free = new ArrayDeque[levels];
+        for (int i = 0; i < levels; i++) {
+            free[i] = new ArrayDeque<>();
+        }
+        this.freeStreams = free;
         this.dispatcher = Thread.ofVirtual().name("polygpu-scheduler").start(this::dispatchLoop);
     }
 
@@ -658,12 +671,26 @@ public final class Scheduler implements AutoCloseable {
      */
     private boolean dispatchLocked() {
         boolean any = false;
+        // The lowest rank on the streams, for the priority levels: found once per call (nothing completes or is
+        // raised while the lock is held here) and lowered as elements go on.
+        int lowest = 0;
+        boolean lowestKnown = false;
         while (inFlight < window && !placeable.isEmpty()) {
             Vertex v = placeable.pollFirst();
             v.placeable = false;
             pending.remove(v);
             v.queued = false;
-            launchLocked(v);
+            int level = 0;
+            if (levels > 1) {
+                if (!lowestKnown) {
+                    lowest = lowestRankOnStreams();
+                    lowestKnown = true;
+                }
+                int rank = rankOf(v);
+                level = PriorityLevels.level(rank, lowest, levels);
+                lowest = lowest == 0 ? rank : Math.min(lowest, rank);
+            }
+            launchLocked(v, level);
             any = true;
         }
         if (any) {
@@ -672,8 +699,21 @@ public final class Scheduler implements AutoCloseable {
         return any;
     }
 
-    private void launchLocked(Vertex v) {
-        StreamSlot slot = pickStream(v);
+    /** The lowest rank among the elements on this device's streams, or 0 when there are none. */
+    private int lowestRankOnStreams() {
+        int lowest = 0;
+        for (Vertex u : onStreams) {
+            int r = rankOf(u);
+            if (lowest == 0 || r < lowest) {
+                lowest = r;
+            }
+        }
+        return lowest;
+    }
+
+    /** Puts {@code v} on a stream, one of priority level {@code level} unless the user chose its stream. */
+    private void launchLocked(Vertex v, int level) {
+        StreamSlot slot = pickStream(v, level);
         Stream s = slot.stream;
         try {
             for (Vertex p : v.parents) {
@@ -719,10 +759,18 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    private StreamSlot pickStream(Vertex v) {
+    /**
+     * The stream for {@code v}: the user's if it names one; under same-as-parent its first running parent's
+     * (whatever that stream's priority: the policy serializes a parent's children); under disjoint its
+     * parent's if it is the first child to continue it and the parent's stream has {@code v}'s priority level,
+     * otherwise a stream of its own level (a parent on a stream of another level becomes a device-side wait,
+     * as any parent on another stream: continuing at the parent's priority would run {@code v} ahead of work
+     * it should not pass, or behind work it should).
+     */
+    private StreamSlot pickStream(Vertex v, int level) {
         Stream user = v.element.stream();
         if (user != null) {
-            return userStreams.computeIfAbsent(user, st -> new StreamSlot(st, false));
+            return userStreams.computeIfAbsent(user, st -> new StreamSlot(st, false, 0));
         }
         for (Vertex p : v.parents) {
             if (p.state != Vertex.State.LAUNCHED || !p.slot.owned) {
@@ -731,40 +779,63 @@ public final class Scheduler implements AutoCloseable {
             if (config.parentStreams() == SchedulerConfig.ParentStreamPolicy.SAME_AS_PARENT) {
                 return p.slot;
             }
-            if (!p.childClaimed && p.slot.tail == p) {
+            if (!p.childClaimed && p.slot.tail == p && p.slot.level == level) {
                 p.childClaimed = true;
                 return p.slot;
             }
         }
-        return newStream();
+        return newStream(level);
     }
 
-    private StreamSlot newStream() {
+    /**
+     * An owned stream of priority level {@code level} with nothing on it: a free one (under reuse), else a new
+     * one while fewer than {@code maxStreams} are owned. At the limit, a free stream of another level is closed
+     * and one of this level created in its place; if none is free, the least busy stream of this level is
+     * shared, or of any level if this level has none.
+     */
+    private StreamSlot newStream(int level) {
+        ArrayDeque<StreamSlot> free = freeStreams[level];
         if (config.newStreams() == SchedulerConfig.NewStreamPolicy.REUSE) {
-            StreamSlot free = freeStreams.pollFirst();
-            if (free != null) {
-                return free;
+            StreamSlot slot = free.pollFirst();
+            if (slot != null) {
+                return slot;
             }
         } else {
             closeIdleStreams();
         }
         if (ownedStreams.size() < config.maxStreams()) {
-            StreamSlot slot = new StreamSlot(device.createStream(), true);
-            ownedStreams.add(slot);
+            return createStream(level);
+        }
+        // At the limit: a free stream of this level (if always-new left any), else replace a free one of another.
+        StreamSlot slot = free.pollFirst();
+        if (slot != null) {
             return slot;
         }
-        // At the limit: share the least busy stream (a free one, if always-new left any).
-        StreamSlot free = freeStreams.pollFirst();
-        if (free != null) {
-            return free;
+        for (ArrayDeque<StreamSlot> other : freeStreams) {
+            StreamSlot idle = other.pollFirst();
+            if (idle != null) {
+                ownedStreams.remove(idle);
+                idleToClose.remove(idle);
+                // Nothing is on it; closing only releases the stream.
+                idle.stream.close();
+                return createStream(level);
+            }
         }
         StreamSlot best = ownedStreams.get(0);
         for (StreamSlot s : ownedStreams) {
-            if (s.inFlight < best.inFlight) {
+            boolean sameLevel = s.level == level;
+            if (sameLevel != (best.level == level) ? sameLevel : s.inFlight < best.inFlight) {
                 best = s;
             }
         }
         return best;
+    }
+
+    private StreamSlot createStream(int level) {
+        Stream stream = levels == 1 ? device.createStream() : device.createStream(priorities.priorityOfLevel(level));
+        StreamSlot slot = new StreamSlot(stream, true, level);
+        ownedStreams.add(slot);
+        return slot;
     }
 
     /** Under always-new: closes the streams that went idle (not from a callback, which may not call the device). */
@@ -775,7 +846,7 @@ public final class Scheduler implements AutoCloseable {
         for (StreamSlot s : idleToClose) {
             if (s.inFlight == 0) {
                 ownedStreams.remove(s);
-                freeStreams.remove(s);
+                freeStreams[s.level].remove(s);
                 // Its last work completed; closing only releases the stream.
                 s.stream.close();
             }
@@ -817,10 +888,10 @@ public final class Scheduler implements AutoCloseable {
         if (!slot.owned) {
             userStreams.remove(slot.stream);
         } else if (config.newStreams() == SchedulerConfig.NewStreamPolicy.REUSE) {
-            freeStreams.addLast(slot);
+            freeStreams[slot.level].addLast(slot);
         } else {
             idleToClose.add(slot);
-            freeStreams.addLast(slot);
+            freeStreams[slot.level].addLast(slot);
         }
     }
 
@@ -963,7 +1034,9 @@ public final class Scheduler implements AutoCloseable {
             unreported.clear();
             streams = new ArrayList<>(ownedStreams);
             ownedStreams.clear();
-            freeStreams.clear();
+            for (ArrayDeque<StreamSlot> free : freeStreams) {
+                free.clear();
+            }
             events = new ArrayList<>(freeEvents);
             freeEvents.clear();
             for (ScheduleObserver o : observers) {

@@ -7,6 +7,8 @@ final class StreamSlot {
     final Stream stream;
     /** Created (and closed) by the scheduler, rather than the user's. */
     final boolean owned;
+    /** Its priority level ({@link PriorityLevels}): 0 for the least priority, and for the user's streams. */
+    final int level;
     /** Elements placed on the stream and not complete. */
     int inFlight;
     /** The last element placed on the stream while it is not complete, else null. */
@@ -14,8 +16,9 @@ final class StreamSlot {
     /** When the last completed element on this stream completed. */
     long lastEndNanos;
 
-    StreamSlot(Stream stream, boolean owned) {
+    StreamSlot(Stream stream, boolean owned, int level) {
         this.stream = stream;
         this.owned = owned;
+        this.level = level;
     }
 }

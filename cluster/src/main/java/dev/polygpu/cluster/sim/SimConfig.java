@@ -2,6 +2,7 @@ package dev.polygpu.cluster.sim;
 
 import dev.polygpu.cluster.policy.InputCache;
 import dev.polygpu.cluster.policy.StealSettings;
+import dev.polygpu.runtime.PriorityLevels;
 import java.util.List;
 import java.util.Objects;
 
@@ -25,11 +26,14 @@ import java.util.Objects;
  *     ({@link InputCache}), and of what an owner remembers having sent each thief; 0: no cache, every reply
  *     carries the bytes of every array its tasks read
  * @param order in what order members run, give and ask for their tasks ({@link Order})
+ * @param priorityLevels the stream priority levels of each member's device (with
+ *     {@link Order#RANK_AND_PRIORITIES}; CUDA's range on recent GPUs and the CPU device's give 6, older GPUs
+ *     2); 1 to {@link PriorityLevels#MAX_LEVELS}
  * @param seed the seed of every random choice; the same seed gives the same run
  */
 public record SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing,
                         Network network, long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes,
-                        Order order, long seed) {
+                        Order order, int priorityLevels, long seed) {
 
     /** In what order a member runs, gives and asks for tasks. */
     public enum Order {
@@ -39,18 +43,29 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
          */
         SUBMISSION,
         /**
-         * As the cluster node does: ready tasks run and are given highest rank (bottom level) first, and members
-         * that are not starving ask for tasks of higher rank than theirs
-         * ({@link dev.polygpu.cluster.policy.Priority}); the device starts the tasks on its streams in the order
-         * they were put there.
+         * Ready tasks run and are given highest rank (bottom level) first, and members that are not starving ask
+         * for tasks of higher rank than theirs ({@link dev.polygpu.cluster.policy.Priority}); the device starts
+         * the tasks on its streams in the order they were put there (the scheduler and node before stream
+         * priorities).
          */
         RANK,
         /**
-         * {@link #RANK}, and the device also starts the highest-ranked of the tasks on its streams first, as CUDA
-         * stream priorities would let the scheduler do. Not in the scheduler yet: a what-if.
+         * {@link #RANK}, and the device starts the highest-ranked of the tasks on its streams first, as if it had
+         * a stream priority per rank: a what-if (real devices have a few levels, see
+         * {@link #RANK_AND_PRIORITIES}).
          */
-        RANK_AND_STREAMS
+        RANK_AND_STREAMS,
+        /**
+         * As the cluster node does: {@link #RANK}, and each task put on the streams gets the stream priority level
+         * the scheduler gives it ({@link PriorityLevels#level}: its rank against the lowest rank on the member's
+         * streams, over {@link SimConfig#priorityLevels()} levels); the device starts the tasks of the highest
+         * level first, and within a level in the order they were put there.
+         */
+        RANK_AND_PRIORITIES
     }
+
+    /** The priority levels of a device as the CPU device and recent GPUs offer them (CUDA: 0 to -5). */
+    public static final int DEFAULT_PRIORITY_LEVELS = 6;
 
     /** The cluster's default failure timeout: 5 s. */
     public static final long DEFAULT_FAIL_AFTER_NANOS = 5_000_000_000L;
@@ -81,12 +96,16 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
         if (inputCacheBytes < 0) {
             throw new IllegalArgumentException("inputCacheBytes must be >= 0, was " + inputCacheBytes);
         }
+        if (priorityLevels < 1 || priorityLevels > PriorityLevels.MAX_LEVELS) {
+            throw new IllegalArgumentException("priorityLevels must be 1 to " + PriorityLevels.MAX_LEVELS + ", was "
+                    + priorityLevels);
+        }
     }
 
     /**
      * A cluster configured as the real cluster node does by default: settings derived from the window, stealing
      * on, 5 s failure timeout, no membership change, input caches of {@link InputCache#DEFAULT_CAPACITY_BYTES},
-     * {@link Order#RANK}.
+     * {@link Order#RANK_AND_PRIORITIES} with {@link #DEFAULT_PRIORITY_LEVELS} levels.
      *
      * @param members members at the start
      * @param slots elements a device runs at once
@@ -97,42 +116,49 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
      */
     public static SimConfig of(int members, int slots, int window, Network network, long seed) {
         return new SimConfig(members, slots, window, StealSettings.defaults(window), true, network,
-                DEFAULT_FAIL_AFTER_NANOS, List.of(), InputCache.DEFAULT_CAPACITY_BYTES, Order.RANK, seed);
+                DEFAULT_FAIL_AFTER_NANOS, List.of(), InputCache.DEFAULT_CAPACITY_BYTES, Order.RANK_AND_PRIORITIES,
+                DEFAULT_PRIORITY_LEVELS, seed);
     }
 
     /** {@return a copy with {@code n} members at the start} */
     public SimConfig withMembers(int n) {
         return new SimConfig(n, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, order, seed);
+                inputCacheBytes, order, priorityLevels, seed);
     }
 
     /** {@return a copy with stealing on or off} */
     public SimConfig withStealing(boolean on) {
         return new SimConfig(members, slots, window, settings, on, network, failAfterNanos, events,
-                inputCacheBytes, order, seed);
+                inputCacheBytes, order, priorityLevels, seed);
     }
 
     /** {@return a copy with these settings} */
     public SimConfig withSettings(StealSettings s) {
         return new SimConfig(members, slots, window, s, stealing, network, failAfterNanos, events,
-                inputCacheBytes, order, seed);
+                inputCacheBytes, order, priorityLevels, seed);
     }
 
     /** {@return a copy with these membership events} */
     public SimConfig withEvents(List<MembershipEvent> e) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, e, inputCacheBytes,
-                order, seed);
+                order, priorityLevels, seed);
     }
 
     /** {@return a copy whose members' input caches hold {@code bytes}; 0 turns the cache off} */
     public SimConfig withInputCache(long bytes) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events, bytes,
-                order, seed);
+                order, priorityLevels, seed);
+    }
+
+    /** {@return a copy whose members' devices have {@code levels} stream priority levels} */
+    public SimConfig withPriorityLevels(int levels) {
+        return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
+                inputCacheBytes, order, levels, seed);
     }
 
     /** {@return a copy whose members order their tasks so} */
     public SimConfig withOrder(Order o) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, o, seed);
+                inputCacheBytes, o, priorityLevels, seed);
     }
 }

@@ -2,6 +2,7 @@ package dev.polygpu.cluster.sim;
 
 import dev.polygpu.cluster.policy.InputCache;
 import dev.polygpu.cluster.policy.StealSettings;
+import dev.polygpu.runtime.PriorityLevels;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -66,14 +67,19 @@ public final class SimulateCommand {
               --input-cache=SIZE     each member's cache of the input arrays it received with stolen work; an
                                      owner sends a reference instead of an array the thief holds (default
                                      256MB, as the cluster; 0: no cache, every array goes with its bytes)
-              --order=rank|rank+streams|submission
-                                     rank (default, as the cluster): members run and give their ready tasks
-                                     highest rank first (the rank of a task is its bottom level: tasks on the
-                                     longest chain from it to the end) and ask for higher-ranked work when
-                                     theirs is low; rank+streams: also the device starts the highest-ranked
-                                     of the tasks on its streams first (CUDA stream priorities; a what-if, the
-                                     scheduler does not do it yet); submission: oldest first, no ranks (the
-                                     runs from before)
+              --order=rank+priorities|rank|rank+streams|submission
+                                     rank+priorities (default, as the cluster): members run and give their
+                                     ready tasks highest rank first (the rank of a task is its bottom level:
+                                     tasks on the longest chain from it to the end), ask for higher-ranked
+                                     work when theirs is low, and put each task on a stream of the priority
+                                     level the scheduler gives its rank (against the lowest rank on the
+                                     streams); the device starts the highest level first. rank: the same with
+                                     no stream priorities (tasks start in the order put on the streams: the
+                                     runs from before priorities); rank+streams: the device starts the
+                                     highest-ranked task on its streams first (a priority per rank, a
+                                     what-if); submission: oldest first, no ranks (the runs from before ranks)
+              --priority-levels=N    stream priority levels of each device with rank+priorities (default 6, as
+                                     recent GPUs and the CPU device; 2 on older GPUs; 1 to 16)
               --rank-factor=F        a member that is not starving asks for tasks of rank above F x the rank of
                                      what it runs (default 2; 0: only starving members ask)
 
@@ -115,7 +121,8 @@ public final class SimulateCommand {
         final List<MembershipEvent> events = new ArrayList<>();
         long failAfter = SimConfig.DEFAULT_FAIL_AFTER_NANOS;
         long inputCache = InputCache.DEFAULT_CAPACITY_BYTES;
-        SimConfig.Order order = SimConfig.Order.RANK;
+        SimConfig.Order order = SimConfig.Order.RANK_AND_PRIORITIES;
+        int priorityLevels = SimConfig.DEFAULT_PRIORITY_LEVELS;
         double rankFactor = -1;
         Path csv;
         Path plot;
@@ -225,12 +232,21 @@ public final class SimulateCommand {
             case "fail-after" -> o.failAfter = Math.max(1, Specs.nanos(value));
             case "input-cache" -> o.inputCache = Specs.bytes(value);
             case "order" -> o.order = switch (value) {
+                case "rank+priorities" -> SimConfig.Order.RANK_AND_PRIORITIES;
                 case "rank" -> SimConfig.Order.RANK;
                 case "rank+streams" -> SimConfig.Order.RANK_AND_STREAMS;
                 case "submission" -> SimConfig.Order.SUBMISSION;
-                default -> throw new IllegalArgumentException("--order must be rank, rank+streams or submission, got '"
-                        + value + "'");
+                default -> throw new IllegalArgumentException("--order must be rank+priorities, rank, rank+streams or "
+                        + "submission, got '" + value + "'");
             };
+            case "priority-levels" -> {
+                int n = positive(name, value);
+                if (n > PriorityLevels.MAX_LEVELS) {
+                    throw new IllegalArgumentException("--priority-levels must be 1 to " + PriorityLevels.MAX_LEVELS
+                            + ", got '" + value + "'");
+                }
+                o.priorityLevels = n;
+            }
             case "rank-factor" -> o.rankFactor = rankFactor(name, value);
             case "csv" -> o.csv = Path.of(value);
             case "plot" -> o.plot = Path.of(value);
@@ -300,7 +316,7 @@ public final class SimulateCommand {
                     + w.owners() + " members; simulate at least that many");
         }
         return new SimConfig(members, o.slots, o.window, settings(o), stealing, network, o.failAfter, o.events,
-                o.inputCache, o.order, o.seed);
+                o.inputCache, o.order, o.priorityLevels, o.seed);
     }
 
     /** The stealing settings of every member: the cluster's defaults for the window, with the options given. */
@@ -357,7 +373,8 @@ public final class SimulateCommand {
     private static String describe(Options o, Workload w, Network network) {
         StealSettings s = settings(o);
         String settings = "threshold " + s.threshold() + ", chunk " + s.chunk() + ", max hops " + s.maxHops()
-                + ", order " + orderName(o.order) + (o.order == SimConfig.Order.SUBMISSION ? ""
+                + ", order " + orderName(o.order) + (o.order == SimConfig.Order.RANK_AND_PRIORITIES
+                ? " (" + o.priorityLevels + " levels)" : "") + (o.order == SimConfig.Order.SUBMISSION ? ""
                 : s.rankFactor() == 0 ? ", no requests by rank" : ", requests by rank above " + s.rankFactor()
                 + " x the floor rank");
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
@@ -390,7 +407,7 @@ public final class SimulateCommand {
                 + "bytes_per_member_mean,bytes_per_member_max,idle_fraction,steal_latency_median_ns,"
                 + "steal_latency_p99_ns,events,wall_ns,latency_ns,bandwidth_bytes_per_s,per_message_ns,seed,gate_refusals,"
                 + "input_cache_bytes,input_bytes_sent,input_bytes_saved,cache_misses,missing_input_hand_backs,order,"
-                + "rank_factor,rank_requests\n");
+                + "rank_factor,rank_requests,priority_levels\n");
         for (Row row : rows) {
             SimResult r = row.result();
             b.append(String.join(",", List.of(csvText(r.workload()), Long.toString(r.tasks()),
@@ -412,7 +429,9 @@ public final class SimulateCommand {
                     Long.toString(r.gateRefusals()), Long.toString(o.inputCache), Long.toString(r.inputBytesSent()),
                     Long.toString(r.inputBytesSaved()), Long.toString(r.cacheMisses()),
                     Long.toString(r.missingInputHandBacks()), orderName(o.order),
-                    Double.toString(settings(o).rankFactor()), Long.toString(r.rankRequests())))).append('\n');
+                    Double.toString(settings(o).rankFactor()), Long.toString(r.rankRequests()),
+                    Integer.toString(o.order == SimConfig.Order.RANK_AND_PRIORITIES ? o.priorityLevels : 1))))
+                    .append('\n');
         }
         return b.toString();
     }
@@ -544,6 +563,7 @@ public final class SimulateCommand {
             case SUBMISSION -> "submission";
             case RANK -> "rank";
             case RANK_AND_STREAMS -> "rank+streams";
+            case RANK_AND_PRIORITIES -> "rank+priorities";
         };
     }
 

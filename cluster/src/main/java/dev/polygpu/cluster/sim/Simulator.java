@@ -10,6 +10,7 @@ import dev.polygpu.cluster.policy.SentInputs;
 import dev.polygpu.cluster.policy.StealSettings;
 import dev.polygpu.cluster.policy.Thief;
 import dev.polygpu.cluster.policy.Victim;
+import dev.polygpu.runtime.PriorityLevels;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -31,8 +32,12 @@ import java.util.random.RandomGeneratorFactory;
  * <ul>
  *   <li><b>Members and their scheduler.</b> A member's ready tasks wait highest rank (bottom level) first,
  *       then oldest first ({@link SimConfig.Order}); up to {@code window} of them are on its streams, of which
- *       its device runs {@code slots} at once, each for its duration, in the order they were put there (or
- *       highest rank first with {@link SimConfig.Order#RANK_AND_STREAMS}). A task's children become ready at its owner when it completes there, or when its result
+ *       its device runs {@code slots} at once, each for its duration: with
+ *       {@link SimConfig.Order#RANK_AND_PRIORITIES} (as the scheduler does) each task put on the streams gets the
+ *       stream priority level {@link PriorityLevels#level} gives its rank against the lowest rank on the
+ *       member's streams, and the device starts the highest level first, in the order they were put there
+ *       within a level; with {@link SimConfig.Order#RANK} in the order they were put there, with
+ *       {@link SimConfig.Order#RANK_AND_STREAMS} highest rank first. A task's children become ready at its owner when it completes there, or when its result
  *       arrives home. The load a member reports is that of the real scheduler: ready (waiting for the window),
  *       stealable (ready, own, not handed back) and running (on streams).
  *   <li><b>The protocol.</b> As in {@code ClusterNode}: a starving thief sends one request at a time; a victim
@@ -123,7 +128,12 @@ public final class Simulator {
         final InputCache<Boolean, Boolean> inputs = new InputCache<>(config.inputCacheBytes());
         final SentInputs<Boolean> sentInputs = new SentInputs<>(config.inputCacheBytes());
         final RankQueue pending = new RankQueue(ranks);
-        final RankQueue device = new RankQueue(config.order() == SimConfig.Order.RANK_AND_STREAMS ? ranks : null);
+        /** The tasks on the streams that wait for a slot, in the order the device starts them. */
+        final RankQueue device = new RankQueue(switch (config.order()) {
+            case RANK_AND_STREAMS -> ranks;
+            case RANK_AND_PRIORITIES -> levels;
+            default -> null;
+        });
         final long joinedAt;
         long leftAt = -1;
         int notStealable;
@@ -181,6 +191,11 @@ public final class Simulator {
     private final int[] rankBuffer;
     /** Each task's bottom level (tasks on the longest path from it to the end, itself included), or null. */
     private final int[] ranks;
+    /**
+     * With {@link SimConfig.Order#RANK_AND_PRIORITIES}: each task's stream priority level, set when it is put on
+     * the streams; else null.
+     */
+    private final int[] levels;
     private final int[] givenTo;
     private final boolean[] pinned;
     private final long[] sentAt;
@@ -232,6 +247,7 @@ public final class Simulator {
         this.remainingParents = new int[n];
         this.rankBuffer = new int[config.window() + config.slots()];
         this.ranks = config.order() == SimConfig.Order.SUBMISSION ? null : bottomLevels(work);
+        this.levels = config.order() == SimConfig.Order.RANK_AND_PRIORITIES ? new int[n] : null;
         this.givenTo = new int[n];
         this.pinned = new boolean[n];
         this.sentAt = new long[n];
@@ -375,12 +391,26 @@ public final class Simulator {
 
     // ---- the device -------------------------------------------------------------------------------------------
 
-    /** Moves ready tasks onto the streams while the window has room, and starts what the device can run. */
+    /**
+     * Moves ready tasks onto the streams while the window has room, and starts what the device can run. With
+     * stream priorities, each gets its level as the scheduler gives it: from its rank and the lowest rank on
+     * the streams ({@link PriorityLevels#level}).
+     */
     private void dispatch(Member m) {
         while (m.alive && m.inFlight < config.window() && !m.pending.isEmpty()) {
             int t = m.pending.pollFirst();
             if (work.owner(t) != m.index || pinned[t]) {
                 m.notStealable--;
+            }
+            if (levels != null) {
+                int lowest = 0;
+                for (int i = 0; i < m.windowCount; i++) {
+                    int r = ranks[m.window[i]];
+                    if (lowest == 0 || r < lowest) {
+                        lowest = r;
+                    }
+                }
+                levels[t] = PriorityLevels.level(ranks[t], lowest, config.priorityLevels());
             }
             m.inFlight++;
             m.window[m.windowCount++] = t;

@@ -145,7 +145,8 @@ class SimulateCommandTest {
             assertEquals(Long.parseLong(line.get("moved")), number(row[6]));
             assertEquals(String.format(java.util.Locale.ROOT, "%,d (%,d)", Long.parseLong(line.get("requests")),
                     Long.parseLong(line.get("rank_requests"))), row[7]);
-            assertEquals("rank", line.get("order"));
+            assertEquals("rank+priorities", line.get("order"));
+            assertEquals("6", line.get("priority_levels"));
             assertEquals("2.0", line.get("rank_factor"));
             assertEquals(Long.parseLong(line.get("reruns")), number(row[14]));
             assertEquals(Units.nanos(makespan), row[3]);
@@ -199,7 +200,9 @@ class SimulateCommandTest {
         "--input-cache=lots;            --input-cache",
         "--input-cache=-1MB;            --input-cache",
         "--input-cache;                 --input-cache",
-        "--order=fastest;               --order must be rank, rank+streams or submission",
+        "--order=fastest;               --order must be rank+priorities, rank, rank+streams or submission",
+        "--priority-levels=17;          --priority-levels must be 1 to 16",
+        "--priority-levels=0;           --priority-levels",
         "--rank-factor=0.5;             --rank-factor must be 0 (no requests by rank) or a number >= 1",
         "--rank-factor=x;               --rank-factor",
         "gemm;                          'gemm'",

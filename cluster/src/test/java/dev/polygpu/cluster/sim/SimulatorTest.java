@@ -91,7 +91,7 @@ class SimulatorTest {
     /** {@code c} with a failure timeout of {@code failAfter} and these membership events. */
     private static SimConfig withFailAfter(SimConfig c, long failAfter, MembershipEvent... events) {
         return new SimConfig(c.members(), c.slots(), c.window(), c.settings(), c.stealing(), c.network(), failAfter,
-                List.of(events), c.inputCacheBytes(), c.order(), c.seed());
+                List.of(events), c.inputCacheBytes(), c.order(), c.priorityLevels(), c.seed());
     }
 
     /** 400 tasks of 10 ms, all owned by member 0, on {@code members} members of 2 slots and these events. */
@@ -331,13 +331,39 @@ class SimulatorTest {
     @Test
     void streamPrioritiesLetAChainPassWhatWaitsOnTheStreams() {
         // Window 4 on 2 slots: two tasks wait on the streams. In launch order a chain link waits behind them;
-        // with the device starting the highest rank first it does not, and the run takes 150 ms again.
+        // with the device starting the highest rank first it does not, and the run takes 150 ms again (the
+        // lower bound); so it does with the scheduler's priority levels (the default), whose links ranked 3 and
+        // more go above the independent tasks' rank 1.
         Workload w = independentThenChain();
         SimConfig c = SimConfig.of(1, 2, 4, FAST, 1);
-        SimResult launchOrder = new Simulator(w, c).run();
+        SimResult launchOrder = new Simulator(w, c.withOrder(SimConfig.Order.RANK)).run();
         SimResult streams = new Simulator(w, c.withOrder(SimConfig.Order.RANK_AND_STREAMS)).run();
+        SimResult levels = new Simulator(w, c).run();
+        assertEquals(SimConfig.Order.RANK_AND_PRIORITIES, c.order());
+        assertEquals(150 * MS, streams.lowerBoundNanos());
         assertEquals(150 * MS, streams.makespanNanos());
+        assertEquals(150 * MS, levels.makespanNanos());
         assertTrue(launchOrder.makespanNanos() > 150 * MS, "launch order: " + launchOrder.makespanNanos());
+    }
+
+    @Test
+    void oneLevelOfPriorityIsLaunchOrderExactly() {
+        // With one level every task on the streams has level 0: the device starts them in the order they were put
+        // there, as without priorities. The whole run must be the same, event for event.
+        Workload w = Workloads.blockSparseGemm(30, 0.3, 1.0, 24, Distribution.parseDuration("lognormal:2ms:0.5"),
+                64 * 1024, 3);
+        SimConfig c = SimConfig.of(24, 2, 4, FAST, 5);
+        SimResult rank = new Simulator(w, c.withOrder(SimConfig.Order.RANK)).run();
+        SimResult one = new Simulator(w, c.withPriorityLevels(1)).run();
+        SimResult six = new Simulator(w, c).run();
+        assertEquals(rank.makespanNanos(), one.makespanNanos());
+        assertEquals(rank.events(), one.events());
+        assertEquals(rank.requests(), one.requests());
+        assertEquals(rank.rankRequests(), one.rankRequests());
+        assertEquals(rank.stolen(), one.stolen());
+        assertEquals(rank.messagesPerMember().max(), one.messagesPerMember().max());
+        assertTrue(six.events() != rank.events() || six.makespanNanos() != rank.makespanNanos(),
+                "six levels changed nothing on an imbalanced workload");
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.polygpu.device.DeviceProperties;
 import dev.polygpu.device.Event;
 import dev.polygpu.device.Module;
 import dev.polygpu.device.Stream;
+import dev.polygpu.device.StreamPriorities;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.device.cpu.kernel.CompiledModule;
 import dev.polygpu.device.cpu.kernel.KernelEngine;
@@ -33,9 +34,13 @@ import java.util.function.BiFunction;
  * <p>Closing the device waits for all work, stops the streams and the worker pool and frees every buffer not
  * yet freed, as destroying a CUDA context releases its memory; a freed buffer says so when used.
  *
+ * <p>Streams have priorities as on a recent GPU ({@link #STREAM_PRIORITIES}, least 0, greatest -5): the worker
+ * threads take the blocks of higher-priority streams first.
+ *
  * <p>A device created with a {@link Chaos} runs in <em>chaos mode</em>, for testing schedulers: streams pause
- * for random times before their operations and the worker pool takes the work of different launches in a
- * random order, within what CUDA allows, so a missing dependency between streams shows up as a wrong result.
+ * for random times before their operations and the worker pool takes the work of different launches of equal
+ * priority in a random order, within what CUDA allows, so a missing dependency between streams shows up as a
+ * wrong result. Chaos keeps stream priorities: a higher-priority launch's blocks still start first.
  * {@link #chaos()} and {@link #toString()} tell whether a device is in chaos mode.
  *
  * <p>Implementation notes: the device's own state is the sets of open streams and live buffers (concurrent
@@ -54,6 +59,11 @@ public final class CpuDevice implements Device {
      * thousand resident blocks).
      */
     public static final int MAX_CONCURRENT_BLOCKS = 4096;
+    /**
+     * The stream priorities the CPU device offers: those of a recent GPU (CUDA reports least 0, greatest -5 on
+     * compute capability 7.0 and later), so that a scheduler behaves on it as on such a GPU.
+     */
+    public static final StreamPriorities STREAM_PRIORITIES = new StreamPriorities(0, -5);
     private static final System.Logger LOG = System.getLogger(CpuDevice.class.getName());
 
     private final BiFunction<String, String, CompiledModule> compiler;
@@ -134,7 +144,7 @@ public final class CpuDevice implements Device {
         this.properties = CpuDeviceProperties.of(concurrentBlocks);
         this.pool = new WorkerPool(concurrentBlocks, "polygpu-cpu-worker-", this.chaos);
         chaos.ifPresent(c -> LOG.log(System.Logger.Level.DEBUG, "CPU device in chaos mode (" + c + ")"));
-        this.defaultStream = new CpuStream(this, 0);
+        this.defaultStream = new CpuStream(this, 0, STREAM_PRIORITIES.least());
         streams.add(defaultStream);
     }
 
@@ -187,8 +197,23 @@ public final class CpuDevice implements Device {
 
     @Override
     public Stream createStream() {
+        return createStream(STREAM_PRIORITIES.least());
+    }
+
+    @Override
+    public StreamPriorities streamPriorities() {
+        return STREAM_PRIORITIES;
+    }
+
+    /**
+     * A new stream whose launches' blocks start before those of lower-priority streams waiting for a worker
+     * thread (numerically lower is higher; clamped into {@link #STREAM_PRIORITIES}, as CUDA clamps it). A
+     * running block is not preempted, and launches of equal priority take turns chunk by chunk.
+     */
+    @Override
+    public Stream createStream(int priority) {
         ensureOpen();
-        CpuStream s = new CpuStream(this, nextStreamId.getAndIncrement());
+        CpuStream s = new CpuStream(this, nextStreamId.getAndIncrement(), STREAM_PRIORITIES.clamp(priority));
         streams.add(s);
         if (closed.get()) {
             s.shutdown();

@@ -26,6 +26,10 @@ import java.util.function.Consumer;
  * thread. Arguments are checked when an operation is queued (errors are thrown to the caller); failures while
  * it runs are kept and thrown by the next {@link #synchronize()} (or the device's).
  *
+ * <p>A stream has a priority ({@link CpuDevice#createStream(int)}): its launches' blocks queue at the device's
+ * worker pool with it, so the blocks of a higher-priority stream start before those of lower-priority streams
+ * that are waiting for a worker ({@link WorkerPool}).
+ *
  * <p>The dispatcher is a virtual thread: it spends its life waiting (for work, for a launch's blocks on the
  * worker pool, for another stream's event), which costs a virtual thread no platform thread, so a program
  * may hold hundreds of streams. Kernel blocks never run on it; callbacks do, and are expected to be short.
@@ -53,6 +57,8 @@ final class CpuStream implements Stream {
 
     private final CpuDevice device;
     private final int id;
+    /** Its priority, within the device's range: numerically lower is higher. */
+    private final int priority;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final ArrayDeque<Op> queue = new ArrayDeque<>();
@@ -64,9 +70,11 @@ final class CpuStream implements Stream {
     private Failure failure;
     private boolean closed;
 
-    CpuStream(CpuDevice device, int id) {
+    /** A stream of {@code device} with {@code priority}, already within the device's range. */
+    CpuStream(CpuDevice device, int id, int priority) {
         this.device = device;
         this.id = id;
+        this.priority = priority;
         this.chaos = device.chaos().map(c -> ChaosRandom.forStream(c, id)).orElse(null);
         this.dispatcher = Thread.ofVirtual().name("polygpu-cpu-stream-" + id).start(this::dispatch);
     }
@@ -79,6 +87,11 @@ final class CpuStream implements Stream {
     @Override
     public int id() {
         return id;
+    }
+
+    @Override
+    public int priority() {
+        return priority;
     }
 
     @Override
@@ -106,7 +119,7 @@ final class CpuStream implements Stream {
             }
             enqueue(() -> {
                 try {
-                    var fault = new GridLaunch(kernel, frame, device.pool(), chaos).run();
+                    var fault = new GridLaunch(kernel, frame, device.pool(), priority, chaos).run();
                     if (fault != null) {
                         throw fault;
                     }
@@ -410,6 +423,6 @@ final class CpuStream implements Stream {
 
     @Override
     public String toString() {
-        return "cpu stream " + id;
+        return priority == 0 ? "cpu stream " + id : "cpu stream " + id + " (priority " + priority + ")";
     }
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * claimed, and a chunk is claimed with one {@code getAndAdd}, so every block runs at most once and, without a
  * fault, exactly once. {@link #tasks} counts chunk tasks that are queued or running; a task that finds no
  * more work (or a fault) leaves without re-queueing itself, and the last one out opens {@link #done}. So when
- * {@code done} opens every claimed chunk has finished. The first fault wins the {@link #fault} CAS and sets
+ * {@code done} opens every claimed chunk has finished. Tasks queue at the pool with the stream's priority. The first fault wins the {@link #fault} CAS and sets
  * {@link #stopped}, after which no task starts another block; blocks already running finish. Each worker runs
  * blocks with its own runner from its {@link RunnerCache}; nothing else is shared between workers.
  *
@@ -37,6 +37,8 @@ final class GridLaunch {
     private final CompiledKernel kernel;
     private final LaunchFrame frame;
     private final WorkerPool pool;
+    /** The launching stream's priority: where the chunk tasks queue at the pool. */
+    private final int priority;
     private final long totalBlocks;
     private final long chunk;
     private final int gridX;
@@ -52,13 +54,15 @@ final class GridLaunch {
     private volatile boolean stopped;
 
     /**
-     * A launch of {@code kernel} on {@code pool}; {@code chaos} is the launching stream's chaos choices, null
-     * unless the device is in chaos mode.
+     * A launch of {@code kernel} on {@code pool} from a stream of {@code priority} (numerically lower is higher:
+     * its chunks are taken before those of lower-priority launches); {@code chaos} is the launching stream's
+     * chaos choices, null unless the device is in chaos mode.
      */
-    GridLaunch(CompiledKernel kernel, LaunchFrame frame, WorkerPool pool, ChaosRandom chaos) {
+    GridLaunch(CompiledKernel kernel, LaunchFrame frame, WorkerPool pool, int priority, ChaosRandom chaos) {
         this.kernel = kernel;
         this.frame = frame;
         this.pool = pool;
+        this.priority = priority;
         Dim3 grid = frame.grid();
         this.totalBlocks = grid.volume();
         this.gridX = grid.x();
@@ -100,7 +104,7 @@ final class GridLaunch {
 
     private void submit(ChunkTask task) {
         try {
-            pool.execute(task);
+            pool.execute(task, priority);
         } catch (RejectedExecutionException e) {
             fail(new KernelFaultException(CudaError.LAUNCH_FAILED, frame.kernelName(), "kernel '"
                     + frame.kernelName() + "' failed: the device's worker pool was shut down"));
@@ -141,7 +145,10 @@ final class GridLaunch {
         }
     }
 
-    /** A worker's turn at the launch: one chunk, then back to the end of the pool's queue if work remains. */
+    /**
+     * A worker's turn at the launch: one chunk, then back to the pool's queue if work remains, behind the tasks
+     * of equal or higher priority.
+     */
     private final class ChunkTask implements Runnable {
         @Override
         public void run() {

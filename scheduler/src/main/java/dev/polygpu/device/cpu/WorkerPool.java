@@ -2,7 +2,6 @@ package dev.polygpu.device.cpu;
 
 import java.util.Comparator;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -11,16 +10,22 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The threads that run thread blocks, shared by all streams of a device: the CPU device's "multiprocessors".
- * A fixed number of daemon {@link WorkerThread}s take chunk tasks from one FIFO queue; a launch keeps at most
- * one task per worker queued and re-queues a task after each chunk, so launches from different streams take
- * turns chunk by chunk and really run side by side. In chaos mode the queue hands out its tasks in a random
- * order instead (each task still runs exactly once), so launches of different streams take turns unevenly.
+ * A fixed number of daemon {@link WorkerThread}s take chunk tasks from one queue; a launch keeps at most one
+ * task per worker queued and re-queues a task after each chunk. The queue hands out the tasks of the
+ * highest-priority streams first (CUDA's convention: numerically lower is higher) and, among tasks of equal
+ * priority, the oldest first, so launches of equal priority take turns chunk by chunk and really run side by
+ * side, while a launch on a higher-priority stream takes every worker as its chunks finish until it has no
+ * more. A running chunk is never preempted: as on a GPU, priorities decide which pending blocks start next.
+ * In chaos mode the queue hands out tasks of equal priority in a random order instead (each task still runs
+ * exactly once), so launches of different streams take turns unevenly; priorities are still obeyed.
  *
  * <p>Implementation notes: the executor owns all state; {@link #shutdown()} lets queued chunks finish (the
- * device has drained its streams before) and waits for the threads to end. In chaos mode each task is wrapped
- * with a random key when queued and the queue is a priority queue by key: the task taken is the one with the
- * smallest key, which for independent uniform keys is a uniformly random one of those queued. The keys are a
- * hash of the seed and a counter ({@link #queued}), so they need no lock.
+ * device has drained its streams before) and waits for the threads to end. Each task is wrapped with its
+ * priority and a key when queued, and the queue is a priority queue by (priority, key): the key is a counter
+ * ({@link #queued}), which makes equal priorities first in first out, or in chaos mode a hash of the seed and
+ * the counter, which makes the task taken among equal priorities the one with the smallest of independent
+ * uniform keys: a uniformly random one of those queued. Neither needs a lock. Every worker is started at
+ * once, so every task goes through the queue.
  */
 final class WorkerPool {
     private final int threads;
@@ -36,9 +41,8 @@ final class WorkerPool {
         }
         this.threads = threads;
         this.chaos = chaos;
-        BlockingQueue<Runnable> queue = chaos == null ? new LinkedBlockingQueue<>()
-                : new PriorityBlockingQueue<>(threads * GridLaunch.CHUNKS_PER_WORKER,
-                        Comparator.comparingLong(task -> ((Shuffled) task).key()));
+        BlockingQueue<Runnable> queue = new PriorityBlockingQueue<>(threads * GridLaunch.CHUNKS_PER_WORKER,
+                QUEUE_ORDER);
         AtomicInteger n = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS, queue, r -> {
             int index = n.getAndIncrement();
@@ -51,14 +55,28 @@ final class WorkerPool {
         return threads;
     }
 
-    /** Queues {@code task}; throws {@link java.util.concurrent.RejectedExecutionException} once shut down. */
+    /** How many tasks wait in the queue now (for tests). */
+    int queuedTasks() {
+        return executor.getQueue().size();
+    }
+
+    /**
+     * Queues {@code task} at priority 0; throws {@link java.util.concurrent.RejectedExecutionException} once
+     * shut down.
+     */
     void execute(Runnable task) {
-        if (chaos == null) {
-            executor.execute(task);
-        } else {
-            executor.execute(new Shuffled(ChaosRandom.mix(chaos.seed() + ChaosRandom.mix(queued.getAndIncrement())),
-                    task));
-        }
+        execute(task, 0);
+    }
+
+    /**
+     * Queues {@code task} behind the queued tasks of higher or equal {@code priority} (numerically lower is
+     * higher) and ahead of those of lower priority; in chaos mode at a random place among those of equal
+     * priority. Throws {@link java.util.concurrent.RejectedExecutionException} once shut down.
+     */
+    void execute(Runnable task, int priority) {
+        long n = queued.getAndIncrement();
+        long key = chaos == null ? n : ChaosRandom.mix(chaos.seed() + ChaosRandom.mix(n));
+        executor.execute(new Queued(priority, key, task));
     }
 
     void shutdown() {
@@ -78,8 +96,15 @@ final class WorkerPool {
         }
     }
 
-    /** A task queued in chaos mode, ordered by its random {@code key}. */
-    private record Shuffled(long key, Runnable task) implements Runnable {
+    /** Higher priority (numerically lower) first, then the smaller key. */
+    private static final Comparator<Runnable> QUEUE_ORDER = (a, b) -> {
+        Queued x = (Queued) a;
+        Queued y = (Queued) b;
+        return x.priority != y.priority ? Integer.compare(x.priority, y.priority) : Long.compare(x.key, y.key);
+    };
+
+    /** A queued task with its stream's priority and its key: the order in which it was queued, or random. */
+    private record Queued(int priority, long key, Runnable task) implements Runnable {
         @Override
         public void run() {
             task.run();

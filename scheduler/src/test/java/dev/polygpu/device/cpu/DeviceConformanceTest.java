@@ -153,6 +153,44 @@ abstract class DeviceConformanceTest {
     }
 
     @Test
+    void streamsWithPrioritiesKeepTheirPriorityWithinTheRangeAndRunTheirWork() {
+        dev.polygpu.device.StreamPriorities range = device.streamPriorities();
+        assertTrue(range.greatest() <= range.least(), range::toString);
+        assertEquals(range.least(), device.defaultStream().priority(), "the default stream's priority");
+        Stream plain = device.createStream();
+        assertEquals(range.least(), plain.priority(), "a stream created without a priority");
+        Stream high = device.createStream(range.greatest());
+        Stream low = device.createStream(range.least());
+        assertEquals(range.greatest(), high.priority());
+        assertEquals(range.least(), low.priority());
+        // Out of range: clamped, as cuStreamCreateWithPriority clamps.
+        assertEquals(range.greatest(), device.createStream(range.greatest() - 7).priority());
+        assertEquals(range.least(), device.createStream(range.least() + 7).priority());
+        KernelFunction mark = device.compile(MARK, "mark.cu").function("mark");
+        int n = 64 * 32;
+        UnifiedBuffer out = device.allocate(4L * n);
+        // Each stream marks every element once; whatever order the device picks, each ends at 3.
+        for (Stream s : List.of(low, high, plain)) {
+            s.launch(mark, LaunchConfig.of(64, 32), KernelArgs.builder().pointer(out).build());
+            s.synchronize();
+        }
+        for (int i = 0; i < n; i++) {
+            assertEquals(3, out.getInt(i), "element " + i);
+        }
+        UnifiedBuffer a = device.allocate(4L * n);
+        UnifiedBuffer b = device.allocate(4L * n);
+        low.launch(mark, LaunchConfig.of(64, 32), KernelArgs.builder().pointer(a).build());
+        high.launch(mark, LaunchConfig.of(64, 32), KernelArgs.builder().pointer(b).build());
+        low.launch(mark, LaunchConfig.of(64, 32), KernelArgs.builder().pointer(a).build());
+        high.launch(mark, LaunchConfig.of(64, 32), KernelArgs.builder().pointer(b).build());
+        device.synchronize();
+        for (int i = 0; i < n; i++) {
+            assertEquals(2, a.getInt(i), "low-priority stream, element " + i);
+            assertEquals(2, b.getInt(i), "high-priority stream, element " + i);
+        }
+    }
+
+    @Test
     void copyAndFillCheckRangesWhenQueued() {
         Stream s = device.defaultStream();
         UnifiedBuffer a = device.allocate(128);
