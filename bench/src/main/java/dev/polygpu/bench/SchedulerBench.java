@@ -103,7 +103,7 @@ public final class SchedulerBench {
      * The host-cost table of docs/scheduler.md: async submit time per launch of an empty kernel, median over 40
      * batches of 1000 and of 4000 (each synchronized untimed), for three shapes of program, twice each.
      */
-    private static void hostCostByShape(PrintStream out, CpuDevice device, KernelFunction empty) {
+    private static void hostCostByShape(PrintStream out, Device device, KernelFunction empty) {
         UnifiedBuffer buffer = device.allocate(64);
         KernelArgs args = KernelArgs.builder().pointer(buffer).i32(1).build();
         LaunchConfig config = LaunchConfig.of(1, 1);

@@ -7,6 +7,7 @@ import dev.polygpu.device.DeviceProperties;
 import dev.polygpu.device.Event;
 import dev.polygpu.device.Module;
 import dev.polygpu.device.Stream;
+import dev.polygpu.device.StreamPriorities;
 import dev.polygpu.device.UnifiedBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ import jcuda.driver.JCudaDriver;
 /**
  * A CUDA GPU behind the device SPI, over JCuda's driver API: the device's primary context, unified memory
  * ({@code cuMemAllocManaged}, as GrCUDA uses, so the host reads and writes arrays in place), non-blocking
- * streams, events, modules compiled from CUDA C to PTX by {@link PtxCompiler} and loaded by the driver, and
+ * streams (with the device's stream priorities, {@code cuStreamCreateWithPriority}), events, modules compiled from CUDA C to PTX by {@link PtxCompiler} and loaded by the driver, and
  * {@code cuLaunchKernel}. Completion is observed without a host synchronization: every completion callback is a
  * {@code cuStreamAddCallback} whose CUDA-side half only hands the callback to this device's <em>completion
  * thread</em>, which runs it — CUDA forbids calling the driver from its own callback thread, and the scheduler's
@@ -50,6 +51,7 @@ public final class CudaDevice implements Device {
     private final CUcontext context;
     private final DeviceProperties properties;
     private final boolean concurrentManagedAccess;
+    private final StreamPriorities priorities;
     private final PtxCompiler compiler;
     private final Thread completionThread;
     private final LinkedBlockingQueue<Runnable> completions = new LinkedBlockingQueue<>();
@@ -84,10 +86,14 @@ public final class CudaDevice implements Device {
                         + " cannot share managed memory with the host while kernels run; every host access to"
                         + " an array waits for the whole device");
             }
+            int[] least = new int[1];
+            int[] greatest = new int[1];
+            Cuda.check(JCudaDriver.cuCtxGetStreamPriorityRange(least, greatest), "cuCtxGetStreamPriorityRange");
+            this.priorities = new StreamPriorities(least[0], greatest[0]);
             this.completionThread = Thread.ofPlatform().daemon().name("polygpu-cuda-completions-" + ordinal)
                     .unstarted(this::runCompletions);
             completionThread.start();
-            this.defaultStream = CudaStream.create(this, 0, 0);
+            this.defaultStream = CudaStream.create(this, 0, priorities.least());
             streams.add(defaultStream);
         } catch (RuntimeException e) {
             JCudaDriver.cuDevicePrimaryCtxRelease(handle);
@@ -156,10 +162,20 @@ public final class CudaDevice implements Device {
     }
 
     @Override
+    public StreamPriorities streamPriorities() {
+        return priorities;
+    }
+
+    @Override
     public Stream createStream() {
+        return createStream(priorities.least());
+    }
+
+    @Override
+    public Stream createStream(int priority) {
         ensureOpen();
         bind();
-        CudaStream s = CudaStream.create(this, nextStreamId.getAndIncrement(), 0);
+        CudaStream s = CudaStream.create(this, nextStreamId.getAndIncrement(), priorities.clamp(priority));
         streams.add(s);
         if (closed.get()) {
             s.shutdown();

@@ -55,7 +55,7 @@ final class CudaStream implements Stream {
         this.handle = handle;
     }
 
-    /** A new non-blocking stream of {@code device} with CUDA priority {@code priority} (0 is the default). */
+    /** A new non-blocking stream of {@code device} with CUDA priority {@code priority}, already clamped into its range. */
     static CudaStream create(CudaDevice device, int id, int priority) {
         CUstream handle = new CUstream();
         Cuda.check(JCudaDriver.cuStreamCreateWithPriority(handle, CUstream_flags.CU_STREAM_NON_BLOCKING, priority),
@@ -73,7 +73,8 @@ final class CudaStream implements Stream {
         return id;
     }
 
-    int cudaPriority() {
+    @Override
+    public int priority() {
         return priority;
     }
 
