@@ -53,7 +53,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(30)
 class KernelConformanceTest {
     static final long SEED = 0xC0FFEEL;
-    private static Device dev;
+    static Device dev;
 
     @BeforeAll
     static void open() {
