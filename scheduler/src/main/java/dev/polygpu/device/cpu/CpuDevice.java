@@ -6,12 +6,13 @@ import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.DeviceProperties;
 import dev.polygpu.device.Event;
 import dev.polygpu.device.Module;
+import dev.polygpu.device.PendingFailures;
+import dev.polygpu.device.PendingFailures.Failure;
 import dev.polygpu.device.Stream;
 import dev.polygpu.device.StreamPriorities;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.device.cpu.kernel.CompiledModule;
 import dev.polygpu.device.cpu.kernel.KernelEngine;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -46,10 +47,10 @@ import java.util.function.BiFunction;
  * <p>Implementation notes: the device's own state is the sets of open streams and live buffers (concurrent
  * sets, changed by the threads that create and close or free them), id counters (atomics), the list of
  * failures left by closed streams (guarded by itself) and {@link #closed}. Streams have their own locks; the
- * device never holds its {@link #orphans} lock while calling into a stream, so there is no lock order.
+ * device's {@link PendingFailures} never holds its lock while calling into a stream, so there is no lock order.
  * Creation racing with {@link #close()} is settled by re-checking {@link #closed} after registering: a stream
  * that registered after close began is shut down by its creator. Known benign race: a failure moving from a
- * stream being closed to {@link #orphans} may be missed by a concurrent {@link #synchronize()}; it is then
+ * stream being closed to the orphaned failures may be missed by a concurrent {@link #synchronize()}; it is then
  * reported by the next one.
  */
 public final class CpuDevice implements Device {
@@ -74,10 +75,9 @@ public final class CpuDevice implements Device {
     private final CpuStream defaultStream;
     private final Set<CpuStream> streams = ConcurrentHashMap.newKeySet();
     private final Set<CpuBuffer> buffers = ConcurrentHashMap.newKeySet();
-    private final List<Failure> orphans = new ArrayList<>();
+    private final PendingFailures failures = new PendingFailures();
     private final AtomicInteger nextStreamId = new AtomicInteger(1);
     private final AtomicLong nextBufferId = new AtomicLong(1);
-    private final AtomicLong nextFailureSeq = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** A device with one worker thread per available processor and the kernel engine as its compiler. */
@@ -285,8 +285,9 @@ public final class CpuDevice implements Device {
         return pool;
     }
 
-    long nextFailureSeq() {
-        return nextFailureSeq.getAndIncrement();
+    /** A new failure of stream {@code streamId}, ordered after the device's earlier ones. */
+    Failure newFailure(int streamId, DeviceException error) {
+        return failures.failure(streamId, error);
     }
 
     /** Called by a buffer once freed. */
@@ -297,11 +298,7 @@ public final class CpuDevice implements Device {
     /** Called by a stream once shut down, with the failure it could no longer report. */
     void streamClosed(CpuStream s, Failure unreported) {
         streams.remove(s);
-        if (unreported != null) {
-            synchronized (orphans) {
-                orphans.add(unreported);
-            }
-        }
+        failures.orphan(unreported);
     }
 
     /** The event as this device's, or INVALID_HANDLE. */
@@ -356,35 +353,6 @@ public final class CpuDevice implements Device {
 
     /** Removes and returns the earliest unreported failure of any stream, or null. */
     private DeviceException takeFirstFailure() {
-        while (true) {
-            Failure best = null;
-            CpuStream owner = null;
-            for (CpuStream s : streams) {
-                Failure f = s.peekFailure();
-                if (f != null && (best == null || f.seq() < best.seq())) {
-                    best = f;
-                    owner = s;
-                }
-            }
-            synchronized (orphans) {
-                for (Failure f : orphans) {
-                    if (best == null || f.seq() < best.seq()) {
-                        best = f;
-                        owner = null;
-                    }
-                }
-                if (best == null) {
-                    return null;
-                }
-                if (owner == null) {
-                    orphans.remove(best);
-                    return best.error();
-                }
-            }
-            if (owner.takeFailure(best)) {
-                return best.error();
-            }
-            // The stream's own synchronize reported it meanwhile; look again.
-        }
+        return failures.takeFirst(streams);
     }
 }

@@ -9,6 +9,8 @@ import dev.polygpu.device.KernelArg;
 import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.LaunchConfig;
+import dev.polygpu.device.PendingFailures;
+import dev.polygpu.device.PendingFailures.Failure;
 import dev.polygpu.device.Stream;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.device.cpu.kernel.CompiledKernel;
@@ -46,7 +48,7 @@ import java.util.function.Consumer;
  * in queue order and are counted complete only after they ran, so stream order, event waits, callbacks and
  * synchronization mean what they do without chaos; only the timing relative to other streams changes.
  */
-final class CpuStream implements Stream {
+final class CpuStream implements Stream, PendingFailures.Source {
     private static final System.Logger LOG = System.getLogger(CpuStream.class.getName());
 
     /** A queued operation; throws what it fails with. */
@@ -289,7 +291,8 @@ final class CpuStream implements Stream {
     }
 
     /** The unreported failure, or null. */
-    Failure peekFailure() {
+    @Override
+    public Failure peekFailure() {
         lock.lock();
         try {
             return failure;
@@ -299,7 +302,8 @@ final class CpuStream implements Stream {
     }
 
     /** Clears {@code f} if it is still this stream's unreported failure; false if someone reported it first. */
-    boolean takeFailure(Failure f) {
+    @Override
+    public boolean takeFailure(Failure f) {
         lock.lock();
         try {
             if (failure != f) {
@@ -380,7 +384,7 @@ final class CpuStream implements Stream {
             try {
                 if (error != null) {
                     if (failure == null) {
-                        failure = new Failure(device.nextFailureSeq(), id, error);
+                        failure = device.newFailure(id, error);
                     } else {
                         // Only the first failure is reported, as CUDA reports one error; the others are logged.
                         LOG.log(System.Logger.Level.INFO, "stream " + id + ": a further failure while an earlier "

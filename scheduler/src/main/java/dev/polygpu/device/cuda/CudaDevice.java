@@ -6,11 +6,12 @@ import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.DeviceProperties;
 import dev.polygpu.device.Event;
 import dev.polygpu.device.Module;
+import dev.polygpu.device.PendingFailures;
+import dev.polygpu.device.PendingFailures.Failure;
 import dev.polygpu.device.Stream;
 import dev.polygpu.device.StreamPriorities;
 import dev.polygpu.device.UnifiedBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,7 +38,7 @@ import jcuda.driver.JCudaDriver;
  * streams and events it still has, frees every buffer not yet freed and releases the primary context.
  *
  * <p>Implementation notes: the device's state is the sets of open streams and live buffers (concurrent sets),
- * id counters (atomics), failures left by closed streams ({@link #orphans}, guarded by itself) and
+ * id counters (atomics), the streams' unreported failures ({@link PendingFailures}) and
  * {@link #closed}. A stream's own state is guarded by the stream. The completion thread only runs callbacks;
  * calls that wait for callbacks refuse to run on it ({@link #ensureNotOnCompletionThread}).
  */
@@ -59,10 +60,9 @@ public final class CudaDevice implements Device {
     private final Set<CudaStream> streams = ConcurrentHashMap.newKeySet();
     private final Set<CudaBuffer> buffers = ConcurrentHashMap.newKeySet();
     private final Set<CudaEvent> events = ConcurrentHashMap.newKeySet();
-    private final List<StreamFailure> orphans = new ArrayList<>();
+    private final PendingFailures failures = new PendingFailures();
     private final AtomicInteger nextStreamId = new AtomicInteger(1);
     private final AtomicLong nextBufferId = new AtomicLong(1);
-    private final AtomicLong nextFailureSeq = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private CudaDevice(int ordinal, PtxCompiler compiler) {
@@ -278,8 +278,9 @@ public final class CudaDevice implements Device {
         completions.add(callback);
     }
 
-    long nextFailureSeq() {
-        return nextFailureSeq.getAndIncrement();
+    /** A new failure of stream {@code streamId}, ordered after the device's earlier ones. */
+    Failure newFailure(int streamId, DeviceException error) {
+        return failures.failure(streamId, error);
     }
 
     void ensureOpen() {
@@ -305,13 +306,9 @@ public final class CudaDevice implements Device {
     }
 
     /** Called by a stream once destroyed, with the failure it could no longer report. */
-    void streamClosed(CudaStream s, StreamFailure unreported) {
+    void streamClosed(CudaStream s, Failure unreported) {
         streams.remove(s);
-        if (unreported != null) {
-            synchronized (orphans) {
-                orphans.add(unreported);
-            }
-        }
+        failures.orphan(unreported);
     }
 
     /** The event as this device's, open, or INVALID_HANDLE. */
@@ -348,35 +345,7 @@ public final class CudaDevice implements Device {
 
     /** Removes and returns the earliest unreported failure of any stream, or null. */
     private DeviceException takeFirstFailure() {
-        while (true) {
-            StreamFailure best = null;
-            CudaStream owner = null;
-            for (CudaStream s : streams) {
-                StreamFailure f = s.peekFailure();
-                if (f != null && (best == null || f.seq() < best.seq())) {
-                    best = f;
-                    owner = s;
-                }
-            }
-            synchronized (orphans) {
-                for (StreamFailure f : orphans) {
-                    if (best == null || f.seq() < best.seq()) {
-                        best = f;
-                        owner = null;
-                    }
-                }
-                if (best == null) {
-                    return null;
-                }
-                if (owner == null) {
-                    orphans.remove(best);
-                    return best.error();
-                }
-            }
-            if (owner.takeFailure(best)) {
-                return best.error();
-            }
-        }
+        return failures.takeFirst(streams);
     }
 
     static String name(CUdevice d) {

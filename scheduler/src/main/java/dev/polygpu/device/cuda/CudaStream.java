@@ -8,6 +8,8 @@ import dev.polygpu.device.Event;
 import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.LaunchConfig;
+import dev.polygpu.device.PendingFailures;
+import dev.polygpu.device.PendingFailures.Failure;
 import dev.polygpu.device.Stream;
 import dev.polygpu.device.UnifiedBuffer;
 import java.util.function.Consumer;
@@ -35,7 +37,7 @@ import jcuda.driver.JCudaDriver;
  * {@code this}; driver calls are made without holding it, except {@code cuStreamAddCallback}, whose count must
  * match the order callbacks are added in.
  */
-final class CudaStream implements Stream {
+final class CudaStream implements Stream, PendingFailures.Source {
     /** The CUDA-side half of every callback: hand the work to the completion thread, call nothing in CUDA. */
     private static final CUstreamCallback RELAY = (stream, status, data) -> ((Pending) data).relay(status);
 
@@ -45,7 +47,7 @@ final class CudaStream implements Stream {
     private final CUstream handle;
     private long posted;
     private long ran;
-    private StreamFailure failure;
+    private Failure failure;
     private boolean closed;
 
     private CudaStream(CudaDevice device, int id, int priority, CUstream handle) {
@@ -230,7 +232,7 @@ final class CudaStream implements Stream {
         ensureOpen();
         device.ensureNotOnCompletionThread("Stream.synchronize");
         awaitIdle();
-        StreamFailure f;
+        Failure f;
         synchronized (this) {
             f = failure;
             failure = null;
@@ -258,7 +260,7 @@ final class CudaStream implements Stream {
             }
         }
         awaitIdle();
-        StreamFailure unreported;
+        Failure unreported;
         synchronized (this) {
             if (closed) {
                 return;
@@ -270,8 +272,7 @@ final class CudaStream implements Stream {
         device.bind();
         int status = JCudaDriver.cuStreamDestroy(handle);
         if (status != CUresult.CUDA_SUCCESS && unreported == null) {
-            unreported = new StreamFailure(device.nextFailureSeq(), Cuda.error(status, "cuStreamDestroy (stream "
-                    + id + ")"));
+            unreported = device.newFailure(id, Cuda.error(status, "cuStreamDestroy (stream " + id + ")"));
         }
         device.streamClosed(this, unreported);
     }
@@ -310,12 +311,14 @@ final class CudaStream implements Stream {
         }
     }
 
-    synchronized StreamFailure peekFailure() {
+    @Override
+    public synchronized Failure peekFailure() {
         return failure;
     }
 
     /** Removes {@code f} if it still is this stream's failure; false when something reported it meanwhile. */
-    synchronized boolean takeFailure(StreamFailure f) {
+    @Override
+    public synchronized boolean takeFailure(Failure f) {
         if (failure != f) {
             return false;
         }
@@ -353,7 +356,7 @@ final class CudaStream implements Stream {
     private void fail(DeviceException e) {
         synchronized (this) {
             if (failure == null) {
-                failure = new StreamFailure(device.nextFailureSeq(), e);
+                failure = device.newFailure(id, e);
             }
         }
     }
