@@ -185,7 +185,7 @@ public final class SchedulerBench {
         for (int i = 0; i < arrays; i++) {
             buffers.add(device.allocate(4L * n));
         }
-        out.println("| window | makespan ms | mean ready (stealable) while busy | mean in flight | device idle while"
+        out.println("| window | makespan ms | mean ready (waiting for a stream) while busy | mean in flight | device idle while"
                 + " work waited |");
         out.println("|---|---|---|---|---|");
         for (int window : new int[] {1, 2, 4, 8, 16, 32, 64}) {

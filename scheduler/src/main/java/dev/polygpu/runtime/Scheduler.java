@@ -499,8 +499,9 @@ public final class Scheduler implements AutoCloseable {
     public Stats stats() {
         lock.lock();
         try {
+            Load load = loadLocked();
             return new Stats(submitted, completedCount, outstanding, inFlight, pending.size(), remote,
-                    ownedStreams.size(), maxInFlightSeen, loadLocked().stealable());
+                    ownedStreams.size(), maxInFlightSeen, load.ready(), load.stealable());
         } finally {
             lock.unlock();
         }
@@ -508,11 +509,12 @@ public final class Scheduler implements AutoCloseable {
 
     /**
      * Counters: elements submitted and completed, outstanding now, on streams now, waiting to be placed,
-     * taken by a cluster layer, streams the scheduler holds, the most elements ever on streams at once, and
-     * ready elements (parents complete, not placed) now.
+     * taken by a cluster layer, streams the scheduler holds, the most elements ever on streams at once, ready
+     * elements (parents complete, not placed) now, and how many of those a cluster layer may take (kernels with
+     * their source, not pinned, on no user stream).
      */
     public record Stats(long submitted, long completed, long outstanding, int inFlight, int waiting, int remote,
-            int streams, int maxInFlight, int ready) {
+            int streams, int maxInFlight, int ready, int stealable) {
     }
 
     // ---- the cluster layer's side: ready elements it may take -------------------------------------------------

@@ -354,6 +354,8 @@ class SchedulerTest {
         assertTrue(taken.takenNanos() > 0);
         taken.giveBack();
         assertEquals(new Scheduler.Load(2, 1, 1), s.load(), "given back: ready, but pinned here");
+        assertEquals(2, s.stats().ready(), "stats count every ready element: " + s.stats());
+        assertEquals(1, s.stats().stealable(), "of which one may still be taken: " + s.stats());
         StolenElement other = s.steal();
         assertEquals(2, other.id(), "3 is never taken twice");
         assertNull(s.steal());
