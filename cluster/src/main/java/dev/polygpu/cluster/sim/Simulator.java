@@ -137,7 +137,7 @@ public final class Simulator {
         final long joinedAt;
         long leftAt = -1;
         int notStealable;
-        final int[] window = new int[config.window()];
+        final int[] window = new int[config.window() + config.stolenOverflow()];
         int windowCount;
         int inFlight;
         int busy;
@@ -163,7 +163,7 @@ public final class Simulator {
             this.id = "m" + index;
             this.program = program;
             StealSettings s = config.settings();
-            this.thief = new Thief(id, s);
+            this.thief = new Thief(id, s, config.forgetAfterEmpty());
             this.victim = new Victim(id, new CostGate(s, costs, bandwidth), now);
             this.rnd = seeded(config.seed() * 1_000_003L + index);
             this.joinedAt = now;
@@ -245,7 +245,7 @@ public final class Simulator {
         this.membershipRandom = seeded(config.seed() ^ 0x5DEECE66DL);
         int n = work.tasks();
         this.remainingParents = new int[n];
-        this.rankBuffer = new int[config.window() + config.slots()];
+        this.rankBuffer = new int[config.window() + config.stolenOverflow() + config.slots()];
         this.ranks = config.order() == SimConfig.Order.SUBMISSION ? null : bottomLevels(work);
         this.levels = config.order() == SimConfig.Order.RANK_AND_PRIORITIES ? new int[n] : null;
         this.givenTo = new int[n];
@@ -397,8 +397,13 @@ public final class Simulator {
      * the streams ({@link PriorityLevels#level}).
      */
     private void dispatch(Member m) {
-        while (m.alive && m.inFlight < config.window() && !m.pending.isEmpty()) {
+        while (m.alive && !m.pending.isEmpty()
+                && (m.inFlight < config.window() || m.inFlight < config.window() + config.stolenOverflow())) {
             int t = m.pending.pollFirst();
+            if (m.inFlight >= config.window() && !overflows(m, t)) {
+                m.pending.addFirst(t);
+                break;
+            }
             if (work.owner(t) != m.index || pinned[t]) {
                 m.notStealable--;
             }
@@ -420,6 +425,25 @@ public final class Simulator {
                 m.device.addLast(t);
             }
         }
+    }
+
+    /**
+     * Whether task {@code t}, first in line at {@code m} whose window is full, may go on the streams beyond it
+     * ({@link SimConfig#stolenOverflow()}): it was stolen from another member and its priority level against
+     * the lowest rank on the streams would be above 0.
+     */
+    private boolean overflows(Member m, int t) {
+        if (levels == null || work.owner(t) == m.index) {
+            return false;
+        }
+        int lowest = 0;
+        for (int i = 0; i < m.windowCount; i++) {
+            int r = ranks[m.window[i]];
+            if (lowest == 0 || r < lowest) {
+                lowest = r;
+            }
+        }
+        return PriorityLevels.level(ranks[t], lowest, config.priorityLevels()) > 0;
     }
 
     private void start(Member m, int t) {
