@@ -223,6 +223,9 @@ public final class Simulator {
     private long inputBytesSaved;
     private long cacheMisses;
     private long missingInputHandBacks;
+    /** Tasks put on the streams beyond a full window ({@link SimConfig#stolenOverflow()}), and the most in flight. */
+    private long overflowed;
+    private int maxInFlight;
     private Consumer<String> progress = s -> { };
     private long progressEvery = Long.MAX_VALUE;
     private boolean ran;
@@ -323,6 +326,16 @@ public final class Simulator {
         return result(System.nanoTime() - wallStart);
     }
 
+    /** {@return how many tasks went on the streams beyond a full window (the overflow what-if)} */
+    long overflowed() {
+        return overflowed;
+    }
+
+    /** {@return the most tasks any member had on its streams at once} */
+    int maxInFlight() {
+        return maxInFlight;
+    }
+
     // ---- events ---------------------------------------------------------------------------------------------
 
     private Event schedule(long time, int kind, int member) {
@@ -417,7 +430,11 @@ public final class Simulator {
                 }
                 levels[t] = PriorityLevels.level(ranks[t], lowest, config.priorityLevels());
             }
+            if (m.inFlight >= config.window()) {
+                overflowed++;
+            }
             m.inFlight++;
+            maxInFlight = Math.max(maxInFlight, m.inFlight);
             m.window[m.windowCount++] = t;
             if (m.busy < config.slots()) {
                 start(m, t);
