@@ -30,6 +30,9 @@ import java.util.random.RandomGenerator;
  * forget it, so the next request goes to a random member. 0 (the default, what {@code ClusterNode} uses) keeps
  * the path as long as the remembered victim forwards. (With 8, bspgemm-tiles at 1,000 tiles fell from 96.4% to
  * 64.0% in the simulator: the paths matter there too; see docs/benchmarks.md, issue #7, seventh session.)
+ * With {@code randomEvery} {@code n} above 0, every {@code n}-th request (counting all) goes to a member drawn at
+ * random (possibly the remembered victim, which stays remembered): the path is kept, and a member no path leads
+ * to is still asked now and then. 0 (the default, what {@code ClusterNode} uses) never does.
  *
  * <p>Time comes in as {@code long} nanoseconds of one monotonic clock (real or simulated), compared by
  * difference. Thread-safe: every method holds the instance's lock.
@@ -57,6 +60,10 @@ public final class Thief {
     private final int forgetAfterForwardedEmpty;
     /** Empty replies in a row to requests sent to the remembered victim that came from another member. */
     private int forwardedEmptyInARow;
+    /** Every this many requests, one goes to a random member; 0: never. */
+    private final int randomEvery;
+    /** Requests begun so far. */
+    private long begun;
 
     /**
      * A thief with no request out and no back-off.
@@ -80,6 +87,26 @@ public final class Thief {
      * @throws IllegalArgumentException if {@code forgetAfterForwardedEmpty} is negative
      */
     public Thief(String self, StealSettings settings, int forgetAfterForwardedEmpty) {
+        this(self, settings, forgetAfterForwardedEmpty, 0);
+    }
+
+    /**
+     * A thief with no request out and no back-off that forgets its remembered victim after
+     * {@code forgetAfterForwardedEmpty} empty replies in a row through it, and sends every {@code randomEvery}-th
+     * request to a random member (see the class comment).
+     *
+     * @param self this member's id
+     * @param settings the threshold, timeout and the rest
+     * @param forgetAfterForwardedEmpty at least 0; 0 never forgets it for replies from another member
+     * @param randomEvery at least 0; 0 always asks the remembered victim first
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if a count is negative
+     */
+    public Thief(String self, StealSettings settings, int forgetAfterForwardedEmpty, int randomEvery) {
+        if (randomEvery < 0) {
+            throw new IllegalArgumentException("randomEvery must be >= 0, was " + randomEvery);
+        }
+        this.randomEvery = randomEvery;
         if (forgetAfterForwardedEmpty < 0) {
             throw new IllegalArgumentException("forgetAfterForwardedEmpty must be >= 0, was "
                     + forgetAfterForwardedEmpty);
@@ -171,7 +198,12 @@ public final class Thief {
             }
             wanted = settings.chunk();
         }
-        String victim = chooser.choose(candidates, rnd);
+        String victim = randomEvery > 0 && ++begun % randomEvery == 0
+                ? Candidates.uniform(candidates, chooser.self(), null, rnd)
+                : chooser.choose(candidates, rnd);
+        if (victim == null) {
+            victim = chooser.choose(candidates, rnd);
+        }
         if (victim == null) {
             return null;
         }

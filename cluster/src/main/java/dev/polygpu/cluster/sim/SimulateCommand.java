@@ -87,6 +87,8 @@ public final class SimulateCommand {
               --forget-after=N       a thief forgets the member it asks first after N empty replies in a row
                                      through it, forwarded ones included (default 0: only when that member
                                      replies empty itself, as the cluster node)
+              --random-every=N       a thief sends every N-th request to a member drawn at random, and keeps
+                                     the one it asks first (default 0: never, as the cluster node)
 
             output
               --csv=FILE             one row per run
@@ -131,6 +133,7 @@ public final class SimulateCommand {
         double rankFactor = -1;
         int stolenOverflow;
         int forgetAfter;
+        int randomEvery;
         Path csv;
         Path plot;
         boolean quiet;
@@ -257,6 +260,7 @@ public final class SimulateCommand {
             case "rank-factor" -> o.rankFactor = rankFactor(name, value);
             case "stolen-overflow" -> o.stolenOverflow = nonNegativeInt(name, value);
             case "forget-after" -> o.forgetAfter = nonNegativeInt(name, value);
+            case "random-every" -> o.randomEvery = nonNegativeInt(name, value);
             case "csv" -> o.csv = Path.of(value);
             case "plot" -> o.plot = Path.of(value);
             default -> throw new IllegalArgumentException("unknown option --" + name);
@@ -325,7 +329,8 @@ public final class SimulateCommand {
                     + w.owners() + " members; simulate at least that many");
         }
         return new SimConfig(members, o.slots, o.window, settings(o), stealing, network, o.failAfter, o.events,
-                o.inputCache, o.order, o.priorityLevels, o.seed, o.stolenOverflow, o.forgetAfter);
+                o.inputCache, o.order, o.priorityLevels, o.seed, o.stolenOverflow, o.forgetAfter,
+                o.randomEvery);
     }
 
     /** The stealing settings of every member: the cluster's defaults for the window, with the options given. */
@@ -387,7 +392,8 @@ public final class SimulateCommand {
                 : s.rankFactor() == 0 ? ", no requests by rank" : ", requests by rank above " + s.rankFactor()
                 + " x the floor rank") + (o.stolenOverflow > 0 ? ", stolen tasks up to " + o.stolenOverflow
                 + " beyond the window (what-if)" : "") + (o.forgetAfter > 0 ? ", thieves forget their first victim "
-                + "after " + o.forgetAfter + " empty replies through it" : "");
+                + "after " + o.forgetAfter + " empty replies through it" : "") + (o.randomEvery > 0
+                ? ", every " + o.randomEvery + "th request to a random member" : "");
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
                         + "tile %s%s. Members: %d slots, window %d, %s, %s. Network: %s.%s",
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),

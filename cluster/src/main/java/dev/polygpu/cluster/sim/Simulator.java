@@ -163,7 +163,7 @@ public final class Simulator {
             this.id = "m" + index;
             this.program = program;
             StealSettings s = config.settings();
-            this.thief = new Thief(id, s, config.forgetAfterEmpty());
+            this.thief = new Thief(id, s, config.forgetAfterEmpty(), config.randomEvery());
             this.victim = new Victim(id, new CostGate(s, costs, bandwidth), now);
             this.rnd = seeded(config.seed() * 1_000_003L + index);
             this.joinedAt = now;

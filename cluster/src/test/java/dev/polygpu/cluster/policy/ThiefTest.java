@@ -131,6 +131,35 @@ class ThiefTest {
     @Test
     void aNegativeForgetCountIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> new Thief("me", SETTINGS, -1));
+        assertThrows(IllegalArgumentException.class, () -> new Thief("me", SETTINGS, 0, -1));
+    }
+
+    @Test
+    void everyNthRequestGoesToARandomMemberAndTheRememberedOneIsKept() {
+        List<String> many = List.of("a", "b", "c", "d", "e", "f", "g", "h");
+        RandomGenerator random = rnd();
+        Thief t = new Thief("me", SETTINGS, 0, 2);
+        Thief.Request first = t.begin(0, 0, 0, many, random);
+        assertTrue(t.accept(first.requestId(), "b", 2, 0), "request 1: b gives and is remembered");
+        long now = 0;
+        int elsewhere = 0;
+        for (int i = 2; i <= 21; i++) {
+            now += Thief.MAX_BACKOFF_NANOS;
+            Thief.Request r = t.begin(now, 0, 0, many, random);
+            if (i % 2 == 1) {
+                assertEquals("b", r.victim(), "request " + i + " goes to the remembered member");
+            } else if (!r.victim().equals("b")) {
+                elsewhere++;
+            }
+            assertTrue(t.accept(r.requestId(), "h".equals(r.victim()) ? "g" : "h", 0, now), "forwarded, empty");
+            assertEquals("b", t.lastVictim());
+        }
+        assertTrue(elsewhere >= 5, "of 10 random draws among 8 members, " + elsewhere + " were not b");
+        Thief plain = new Thief("me", SETTINGS);
+        rememberB(plain, 0);
+        for (int i = 0; i < 10; i++) {
+            assertEquals("b", emptyFrom(plain, "h", (i + 1) * Thief.MAX_BACKOFF_NANOS));
+        }
     }
 
     @Test

@@ -421,8 +421,8 @@ class SimulatorTest {
         SimConfig c = SimConfig.of(8, 2, 4, FAST, 1);
         Simulator plain = new Simulator(w, c);
         SimResult plainResult = plain.run();
-        SimResult zero = new Simulator(w, c.withWhatIfs(0, 0)).run();
-        Simulator overflow = new Simulator(w, c.withWhatIfs(1, 0));
+        SimResult zero = new Simulator(w, c.withWhatIfs(0, 0, 0)).run();
+        Simulator overflow = new Simulator(w, c.withWhatIfs(1, 0, 0));
         SimResult overflowResult = overflow.run();
         assertEquals(plainResult.events(), zero.events(), "0 is the cluster's behaviour");
         assertEquals(plainResult.makespanNanos(), zero.makespanNanos());
@@ -433,21 +433,23 @@ class SimulatorTest {
         assertTrue(overflow.overflowed() <= overflowResult.stolen(), "only stolen tasks overflow");
         assertEquals(5, overflow.maxInFlight());
         // Without ranks nothing has a level above 0: nothing overflows.
-        Simulator noRanks = new Simulator(w, c.withOrder(SimConfig.Order.SUBMISSION).withWhatIfs(1, 0));
+        Simulator noRanks = new Simulator(w, c.withOrder(SimConfig.Order.SUBMISSION).withWhatIfs(1, 0, 0));
         noRanks.run();
         assertEquals(0, noRanks.overflowed());
     }
 
     @Test
     void theWhatIfsSurviveTheCopiesAndAreValidated() {
-        SimConfig c = SimConfig.of(4, 2, 4, FAST, 1).withWhatIfs(1, 8).withMembers(6).withInputCache(0)
+        SimConfig c = SimConfig.of(4, 2, 4, FAST, 1).withWhatIfs(1, 8, 4).withMembers(6).withInputCache(0)
                 .withOrder(SimConfig.Order.RANK_AND_PRIORITIES).withPriorityLevels(2).withStealing(true)
                 .withEvents(List.of()).withSettings(StealSettingsHolder.SETTINGS);
         assertEquals(1, c.stolenOverflow());
         assertEquals(8, c.forgetAfterEmpty());
+        assertEquals(4, c.randomEvery());
+        assertThrows(IllegalArgumentException.class, () -> SimConfig.of(4, 2, 4, FAST, 1).withWhatIfs(0, 0, -1));
         assertEquals(0, SimConfig.of(4, 2, 4, FAST, 1).stolenOverflow());
-        assertThrows(IllegalArgumentException.class, () -> SimConfig.of(4, 2, 4, FAST, 1).withWhatIfs(-1, 0));
-        assertThrows(IllegalArgumentException.class, () -> SimConfig.of(4, 2, 4, FAST, 1).withWhatIfs(0, -1));
+        assertThrows(IllegalArgumentException.class, () -> SimConfig.of(4, 2, 4, FAST, 1).withWhatIfs(-1, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> SimConfig.of(4, 2, 4, FAST, 1).withWhatIfs(0, -1, 0));
     }
 
     private static final class StealSettingsHolder {
