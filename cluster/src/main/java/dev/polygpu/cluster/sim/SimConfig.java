@@ -30,10 +30,22 @@ import java.util.Objects;
  *     {@link Order#RANK_AND_PRIORITIES}; CUDA's range on recent GPUs and the CPU device's give 6, older GPUs
  *     2); 1 to {@link PriorityLevels#MAX_LEVELS}
  * @param seed the seed of every random choice; the same seed gives the same run
+ * @param stolenOverflow a what-if of the scheduler (0, the default, is what it does): with
+ *     {@link Order#RANK_AND_PRIORITIES}, a task stolen from another member goes on the streams even when the
+ *     window is full, up to this many beyond it, when its priority level would be above 0 (it passes the tasks
+ *     waiting there), so that it waits only for the next slot to free rather than for a place in the window
+ *     first; at least 0
+ * @param forgetAfterEmpty each member's {@link dev.polygpu.cluster.policy.Thief} forgets the member it asks first
+ *     after this many empty replies in a row through it, forwarded ones included; 0 (the default, as the cluster
+ *     node) only when that member itself replies empty; at least 0
+ * @param randomEvery each member's {@link dev.polygpu.cluster.policy.Thief} sends every this many requests to a
+ *     member drawn at random (the one it asks first stays remembered); 0 (the default, as the cluster node)
+ *     never; at least 0
  */
 public record SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing,
                         Network network, long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes,
-                        Order order, int priorityLevels, long seed) {
+                        Order order, int priorityLevels, long seed, int stolenOverflow, int forgetAfterEmpty,
+                        int randomEvery) {
 
     /** In what order a member runs, gives and asks for tasks. */
     public enum Order {
@@ -100,6 +112,34 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
             throw new IllegalArgumentException("priorityLevels must be 1 to " + PriorityLevels.MAX_LEVELS + ", was "
                     + priorityLevels);
         }
+        if (stolenOverflow < 0) {
+            throw new IllegalArgumentException("stolenOverflow must be >= 0, was " + stolenOverflow);
+        }
+        if (forgetAfterEmpty < 0) {
+            throw new IllegalArgumentException("forgetAfterEmpty must be >= 0, was " + forgetAfterEmpty);
+        }
+        if (randomEvery < 0) {
+            throw new IllegalArgumentException("randomEvery must be >= 0, was " + randomEvery);
+        }
+    }
+
+    /**
+     * A configuration without the what-ifs ({@code stolenOverflow}, {@code forgetAfterEmpty} and
+     * {@code randomEvery} 0).
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing, Network network,
+                     long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes, Order order,
+                     int priorityLevels, long seed) {
+        this(members, slots, window, settings, stealing, network, failAfterNanos, events, inputCacheBytes, order,
+                priorityLevels, seed, 0, 0, 0);
+    }
+
+    /** {@return a copy with these what-ifs (see the record's parameters)} */
+    public SimConfig withWhatIfs(int overflow, int forgetAfter, int random) {
+        return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
+                inputCacheBytes, order, priorityLevels, seed, overflow, forgetAfter, random);
     }
 
     /**
@@ -123,42 +163,49 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
     /** {@return a copy with {@code n} members at the start} */
     public SimConfig withMembers(int n) {
         return new SimConfig(n, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, order, priorityLevels, seed);
+                inputCacheBytes, order, priorityLevels, seed, stolenOverflow,
+                forgetAfterEmpty, randomEvery);
     }
 
     /** {@return a copy with stealing on or off} */
     public SimConfig withStealing(boolean on) {
         return new SimConfig(members, slots, window, settings, on, network, failAfterNanos, events,
-                inputCacheBytes, order, priorityLevels, seed);
+                inputCacheBytes, order, priorityLevels, seed, stolenOverflow,
+                forgetAfterEmpty, randomEvery);
     }
 
     /** {@return a copy with these settings} */
     public SimConfig withSettings(StealSettings s) {
         return new SimConfig(members, slots, window, s, stealing, network, failAfterNanos, events,
-                inputCacheBytes, order, priorityLevels, seed);
+                inputCacheBytes, order, priorityLevels, seed, stolenOverflow,
+                forgetAfterEmpty, randomEvery);
     }
 
     /** {@return a copy with these membership events} */
     public SimConfig withEvents(List<MembershipEvent> e) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, e, inputCacheBytes,
-                order, priorityLevels, seed);
+                order, priorityLevels, seed, stolenOverflow,
+                forgetAfterEmpty, randomEvery);
     }
 
     /** {@return a copy whose members' input caches hold {@code bytes}; 0 turns the cache off} */
     public SimConfig withInputCache(long bytes) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events, bytes,
-                order, priorityLevels, seed);
+                order, priorityLevels, seed, stolenOverflow,
+                forgetAfterEmpty, randomEvery);
     }
 
     /** {@return a copy whose members' devices have {@code levels} stream priority levels} */
     public SimConfig withPriorityLevels(int levels) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, order, levels, seed);
+                inputCacheBytes, order, levels, seed, stolenOverflow,
+                forgetAfterEmpty, randomEvery);
     }
 
     /** {@return a copy whose members order their tasks so} */
     public SimConfig withOrder(Order o) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, o, priorityLevels, seed);
+                inputCacheBytes, o, priorityLevels, seed, stolenOverflow,
+                forgetAfterEmpty, randomEvery);
     }
 }

@@ -82,6 +82,13 @@ public final class SimulateCommand {
                                      recent GPUs and the CPU device; 2 on older GPUs; 1 to 16)
               --rank-factor=F        a member that is not starving asks for tasks of rank above F x the rank of
                                      what it runs (default 2; 0: only starving members ask)
+              --stolen-overflow=N    what-if: a stolen task whose priority level is above 0 goes on the
+                                     streams up to N beyond a full window (default 0, as the scheduler)
+              --forget-after=N       a thief forgets the member it asks first after N empty replies in a row
+                                     through it, forwarded ones included (default 0: only when that member
+                                     replies empty itself, as the cluster node)
+              --random-every=N       a thief sends every N-th request to a member drawn at random, and keeps
+                                     the one it asks first (default 0: never, as the cluster node)
 
             output
               --csv=FILE             one row per run
@@ -124,6 +131,9 @@ public final class SimulateCommand {
         SimConfig.Order order = SimConfig.Order.RANK_AND_PRIORITIES;
         int priorityLevels = SimConfig.DEFAULT_PRIORITY_LEVELS;
         double rankFactor = -1;
+        int stolenOverflow;
+        int forgetAfter;
+        int randomEvery;
         Path csv;
         Path plot;
         boolean quiet;
@@ -248,6 +258,9 @@ public final class SimulateCommand {
                 o.priorityLevels = n;
             }
             case "rank-factor" -> o.rankFactor = rankFactor(name, value);
+            case "stolen-overflow" -> o.stolenOverflow = nonNegativeInt(name, value);
+            case "forget-after" -> o.forgetAfter = nonNegativeInt(name, value);
+            case "random-every" -> o.randomEvery = nonNegativeInt(name, value);
             case "csv" -> o.csv = Path.of(value);
             case "plot" -> o.plot = Path.of(value);
             default -> throw new IllegalArgumentException("unknown option --" + name);
@@ -316,7 +329,8 @@ public final class SimulateCommand {
                     + w.owners() + " members; simulate at least that many");
         }
         return new SimConfig(members, o.slots, o.window, settings(o), stealing, network, o.failAfter, o.events,
-                o.inputCache, o.order, o.priorityLevels, o.seed);
+                o.inputCache, o.order, o.priorityLevels, o.seed, o.stolenOverflow, o.forgetAfter,
+                o.randomEvery);
     }
 
     /** The stealing settings of every member: the cluster's defaults for the window, with the options given. */
@@ -376,7 +390,10 @@ public final class SimulateCommand {
                 + ", order " + orderName(o.order) + (o.order == SimConfig.Order.RANK_AND_PRIORITIES
                 ? " (" + o.priorityLevels + " levels)" : "") + (o.order == SimConfig.Order.SUBMISSION ? ""
                 : s.rankFactor() == 0 ? ", no requests by rank" : ", requests by rank above " + s.rankFactor()
-                + " x the floor rank");
+                + " x the floor rank") + (o.stolenOverflow > 0 ? ", stolen tasks up to " + o.stolenOverflow
+                + " beyond the window (what-if)" : "") + (o.forgetAfter > 0 ? ", thieves forget their first victim "
+                + "after " + o.forgetAfter + " empty replies through it" : "") + (o.randomEvery > 0
+                ? ", every " + o.randomEvery + "th request to a random member" : "");
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
                         + "tile %s%s. Members: %d slots, window %d, %s, %s. Network: %s.%s",
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),

@@ -137,7 +137,7 @@ public final class Simulator {
         final long joinedAt;
         long leftAt = -1;
         int notStealable;
-        final int[] window = new int[config.window()];
+        final int[] window = new int[config.window() + config.stolenOverflow()];
         int windowCount;
         int inFlight;
         int busy;
@@ -163,7 +163,7 @@ public final class Simulator {
             this.id = "m" + index;
             this.program = program;
             StealSettings s = config.settings();
-            this.thief = new Thief(id, s);
+            this.thief = new Thief(id, s, config.forgetAfterEmpty(), config.randomEvery());
             this.victim = new Victim(id, new CostGate(s, costs, bandwidth), now);
             this.rnd = seeded(config.seed() * 1_000_003L + index);
             this.joinedAt = now;
@@ -223,6 +223,9 @@ public final class Simulator {
     private long inputBytesSaved;
     private long cacheMisses;
     private long missingInputHandBacks;
+    /** Tasks put on the streams beyond a full window ({@link SimConfig#stolenOverflow()}), and the most in flight. */
+    private long overflowed;
+    private int maxInFlight;
     private Consumer<String> progress = s -> { };
     private long progressEvery = Long.MAX_VALUE;
     private boolean ran;
@@ -245,7 +248,7 @@ public final class Simulator {
         this.membershipRandom = seeded(config.seed() ^ 0x5DEECE66DL);
         int n = work.tasks();
         this.remainingParents = new int[n];
-        this.rankBuffer = new int[config.window() + config.slots()];
+        this.rankBuffer = new int[config.window() + config.stolenOverflow() + config.slots()];
         this.ranks = config.order() == SimConfig.Order.SUBMISSION ? null : bottomLevels(work);
         this.levels = config.order() == SimConfig.Order.RANK_AND_PRIORITIES ? new int[n] : null;
         this.givenTo = new int[n];
@@ -323,6 +326,16 @@ public final class Simulator {
         return result(System.nanoTime() - wallStart);
     }
 
+    /** {@return how many tasks went on the streams beyond a full window (the overflow what-if)} */
+    long overflowed() {
+        return overflowed;
+    }
+
+    /** {@return the most tasks any member had on its streams at once} */
+    int maxInFlight() {
+        return maxInFlight;
+    }
+
     // ---- events ---------------------------------------------------------------------------------------------
 
     private Event schedule(long time, int kind, int member) {
@@ -397,8 +410,13 @@ public final class Simulator {
      * the streams ({@link PriorityLevels#level}).
      */
     private void dispatch(Member m) {
-        while (m.alive && m.inFlight < config.window() && !m.pending.isEmpty()) {
+        while (m.alive && !m.pending.isEmpty()
+                && (m.inFlight < config.window() || m.inFlight < config.window() + config.stolenOverflow())) {
             int t = m.pending.pollFirst();
+            if (m.inFlight >= config.window() && !overflows(m, t)) {
+                m.pending.addFirst(t);
+                break;
+            }
             if (work.owner(t) != m.index || pinned[t]) {
                 m.notStealable--;
             }
@@ -412,7 +430,11 @@ public final class Simulator {
                 }
                 levels[t] = PriorityLevels.level(ranks[t], lowest, config.priorityLevels());
             }
+            if (m.inFlight >= config.window()) {
+                overflowed++;
+            }
             m.inFlight++;
+            maxInFlight = Math.max(maxInFlight, m.inFlight);
             m.window[m.windowCount++] = t;
             if (m.busy < config.slots()) {
                 start(m, t);
@@ -420,6 +442,25 @@ public final class Simulator {
                 m.device.addLast(t);
             }
         }
+    }
+
+    /**
+     * Whether task {@code t}, first in line at {@code m} whose window is full, may go on the streams beyond it
+     * ({@link SimConfig#stolenOverflow()}): it was stolen from another member and its priority level against
+     * the lowest rank on the streams would be above 0.
+     */
+    private boolean overflows(Member m, int t) {
+        if (levels == null || work.owner(t) == m.index) {
+            return false;
+        }
+        int lowest = 0;
+        for (int i = 0; i < m.windowCount; i++) {
+            int r = ranks[m.window[i]];
+            if (lowest == 0 || r < lowest) {
+                lowest = r;
+            }
+        }
+        return PriorityLevels.level(ranks[t], lowest, config.priorityLevels()) > 0;
     }
 
     private void start(Member m, int t) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -66,6 +67,99 @@ class ThiefTest {
         assertEquals("b", t.lastVictim());
         assertTrue(t.idle(2 * MS));
         assertEquals("b", t.begin(2 * MS, 0, 0, OTHERS, rnd()).victim());
+    }
+
+    /** Makes "b" the remembered victim of {@code t}: a request answered with work by "b" at {@code now}. */
+    private static long rememberB(Thief t, long now) {
+        Thief.Request r = t.begin(now, 0, 0, OTHERS, rnd());
+        assertTrue(t.accept(r.requestId(), "b", 2, now));
+        assertEquals("b", t.lastVictim());
+        return now;
+    }
+
+    /** Asks (at {@code now}, after any back-off) and gets an empty reply from {@code sender}; returns the victim asked. */
+    private static String emptyFrom(Thief t, String sender, long now) {
+        Thief.Request r = t.begin(now, 0, 0, OTHERS, rnd());
+        assertNotNull(r, "a request at " + now);
+        assertTrue(t.accept(r.requestId(), sender, 0, now));
+        return r.victim();
+    }
+
+    @Test
+    void byDefaultForwardedEmptyRepliesKeepTheRememberedVictim() {
+        Thief t = new Thief("me", SETTINGS);
+        long now = rememberB(t, 0);
+        for (int i = 0; i < 20; i++) {
+            now += Thief.MAX_BACKOFF_NANOS;
+            assertEquals("b", emptyFrom(t, "c", now), "b forwarded to c, which had nothing");
+        }
+        assertEquals("b", t.lastVictim());
+    }
+
+    @Test
+    void forgetAfterNEmptyRepliesThroughTheRememberedVictim() {
+        Thief t = new Thief("me", SETTINGS, 3);
+        long now = rememberB(t, 0);
+        now += Thief.MAX_BACKOFF_NANOS;
+        assertEquals("b", emptyFrom(t, "c", now));
+        now += Thief.MAX_BACKOFF_NANOS;
+        assertEquals("b", emptyFrom(t, "a", now));
+        assertEquals("b", t.lastVictim(), "two in a row: kept");
+        now += Thief.MAX_BACKOFF_NANOS;
+        assertEquals("b", emptyFrom(t, "c", now));
+        assertNull(t.lastVictim(), "the third in a row: forgotten, the next request goes to a random member");
+    }
+
+    @Test
+    void workThroughTheRememberedVictimStartsTheCountAgain() {
+        Thief t = new Thief("me", SETTINGS, 2);
+        long now = rememberB(t, 0);
+        now += Thief.MAX_BACKOFF_NANOS;
+        assertEquals("b", emptyFrom(t, "c", now));
+        now += Thief.MAX_BACKOFF_NANOS;
+        Thief.Request r = t.begin(now, 0, 0, OTHERS, rnd());
+        assertEquals("b", r.victim());
+        assertTrue(t.accept(r.requestId(), "b", 1, now), "b gave this time");
+        now += MS;
+        assertEquals("b", emptyFrom(t, "a", now));
+        assertEquals("b", t.lastVictim(), "one empty reply since the work: kept");
+        now += Thief.MAX_BACKOFF_NANOS;
+        assertEquals("b", emptyFrom(t, "a", now));
+        assertNull(t.lastVictim());
+    }
+
+    @Test
+    void aNegativeForgetCountIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new Thief("me", SETTINGS, -1));
+        assertThrows(IllegalArgumentException.class, () -> new Thief("me", SETTINGS, 0, -1));
+    }
+
+    @Test
+    void everyNthRequestGoesToARandomMemberAndTheRememberedOneIsKept() {
+        List<String> many = List.of("a", "b", "c", "d", "e", "f", "g", "h");
+        RandomGenerator random = rnd();
+        Thief t = new Thief("me", SETTINGS, 0, 2);
+        Thief.Request first = t.begin(0, 0, 0, many, random);
+        assertTrue(t.accept(first.requestId(), "b", 2, 0), "request 1: b gives and is remembered");
+        long now = 0;
+        int elsewhere = 0;
+        for (int i = 2; i <= 21; i++) {
+            now += Thief.MAX_BACKOFF_NANOS;
+            Thief.Request r = t.begin(now, 0, 0, many, random);
+            if (i % 2 == 1) {
+                assertEquals("b", r.victim(), "request " + i + " goes to the remembered member");
+            } else if (!r.victim().equals("b")) {
+                elsewhere++;
+            }
+            assertTrue(t.accept(r.requestId(), "h".equals(r.victim()) ? "g" : "h", 0, now), "forwarded, empty");
+            assertEquals("b", t.lastVictim());
+        }
+        assertTrue(elsewhere >= 5, "of 10 random draws among 8 members, " + elsewhere + " were not b");
+        Thief plain = new Thief("me", SETTINGS);
+        rememberB(plain, 0);
+        for (int i = 0; i < 10; i++) {
+            assertEquals("b", emptyFrom(plain, "h", (i + 1) * Thief.MAX_BACKOFF_NANOS));
+        }
     }
 
     @Test

@@ -397,4 +397,63 @@ class SimulatorTest {
         assertTrue(byRank.stolen() > starvingOnly.stolen(), byRank + " against " + starvingOnly);
         assertTrue(byRank.makespanNanos() < starvingOnly.makespanNanos(), byRank + " against " + starvingOnly);
     }
+
+    @Test
+    void aStolenLinkGoesBeyondAFullWindowOnlyWithTheOverflowWhatIf() {
+        // Member 0 owns 8 chains of 50 links of 10 ms; members 1 to 7 own 100 independent tasks each (rank 1),
+        // so with a window of 4 their streams are full of rank-1 work when they take links by rank. Without the
+        // overflow a stolen link waits for a place in the window; with it, it goes on the streams at once, one
+        // beyond the window at most, and never an element of the member's own.
+        Workload.Builder b = Workload.builder("chains and independent");
+        int k = b.kernel("k");
+        for (int chain = 0; chain < 8; chain++) {
+            int prev = b.task(0, k, 10 * MS, 8, new int[0]);
+            for (int i = 1; i < 50; i++) {
+                prev = b.task(0, k, 10 * MS, 8, new int[0], prev);
+            }
+        }
+        for (int m = 1; m < 8; m++) {
+            for (int i = 0; i < 100; i++) {
+                b.task(m, k, 10 * MS, 8, new int[0]);
+            }
+        }
+        Workload w = b.build();
+        SimConfig c = SimConfig.of(8, 2, 4, FAST, 1);
+        Simulator plain = new Simulator(w, c);
+        SimResult plainResult = plain.run();
+        SimResult zero = new Simulator(w, c.withWhatIfs(0, 0, 0)).run();
+        Simulator overflow = new Simulator(w, c.withWhatIfs(1, 0, 0));
+        SimResult overflowResult = overflow.run();
+        assertEquals(plainResult.events(), zero.events(), "0 is the cluster's behaviour");
+        assertEquals(plainResult.makespanNanos(), zero.makespanNanos());
+        assertEquals(0, plain.overflowed());
+        assertEquals(4, plain.maxInFlight());
+        assertTrue(overflowResult.rankRequests() > 0);
+        assertTrue(overflow.overflowed() > 0, "no stolen link went beyond a full window");
+        assertTrue(overflow.overflowed() <= overflowResult.stolen(), "only stolen tasks overflow");
+        assertEquals(5, overflow.maxInFlight());
+        // Without ranks nothing has a level above 0: nothing overflows.
+        Simulator noRanks = new Simulator(w, c.withOrder(SimConfig.Order.SUBMISSION).withWhatIfs(1, 0, 0));
+        noRanks.run();
+        assertEquals(0, noRanks.overflowed());
+    }
+
+    @Test
+    void theWhatIfsSurviveTheCopiesAndAreValidated() {
+        SimConfig c = SimConfig.of(4, 2, 4, FAST, 1).withWhatIfs(1, 8, 4).withMembers(6).withInputCache(0)
+                .withOrder(SimConfig.Order.RANK_AND_PRIORITIES).withPriorityLevels(2).withStealing(true)
+                .withEvents(List.of()).withSettings(StealSettingsHolder.SETTINGS);
+        assertEquals(1, c.stolenOverflow());
+        assertEquals(8, c.forgetAfterEmpty());
+        assertEquals(4, c.randomEvery());
+        assertThrows(IllegalArgumentException.class, () -> SimConfig.of(4, 2, 4, FAST, 1).withWhatIfs(0, 0, -1));
+        assertEquals(0, SimConfig.of(4, 2, 4, FAST, 1).stolenOverflow());
+        assertThrows(IllegalArgumentException.class, () -> SimConfig.of(4, 2, 4, FAST, 1).withWhatIfs(-1, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> SimConfig.of(4, 2, 4, FAST, 1).withWhatIfs(0, -1, 0));
+    }
+
+    private static final class StealSettingsHolder {
+        static final dev.polygpu.cluster.policy.StealSettings SETTINGS =
+                dev.polygpu.cluster.policy.StealSettings.defaults(4);
+    }
 }
