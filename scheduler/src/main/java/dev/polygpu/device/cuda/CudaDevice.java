@@ -229,15 +229,24 @@ public final class CudaDevice implements Device {
             LOG.log(System.Logger.Level.WARNING, "failure not reported before the device was closed: "
                     + e.getMessage(), e);
         }
+        // After a kernel fault every driver call fails: log each failure and go on releasing the rest.
         for (CudaEvent e : List.copyOf(events)) {
-            e.close();
+            releaseQuietly(e::close, "destroying an event");
         }
         for (CudaBuffer b : List.copyOf(buffers)) {
-            b.release("closing its device");
+            releaseQuietly(() -> b.release("closing its device"), "freeing buffer #" + b.id());
         }
         JCudaDriver.cuDevicePrimaryCtxRelease(handle);
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private void releaseQuietly(Runnable release, String what) {
+        try {
+            release.run();
+        } catch (DeviceException e) {
+            LOG.log(System.Logger.Level.WARNING, what + " while closing " + this + " failed: " + e.getMessage());
         }
     }
 

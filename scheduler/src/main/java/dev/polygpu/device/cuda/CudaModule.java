@@ -25,8 +25,8 @@ import jcuda.driver.JITOptions;
  * the source did not instantiate it ({@link CxxNames}).
  *
  * <p>Implementation notes: the loaded images (the source as given, then one per template instantiation asked
- * for later) and the functions found are guarded by {@code this}; {@link #close()} unloads every image, after
- * which the module's functions refuse launches.
+ * for later) and the functions found are guarded by {@code this}; {@link #close()} waits for the device's queued
+ * work, then unloads every image, after which the module's functions refuse launches.
  */
 final class CudaModule implements Module {
     private static final int JIT_LOG_BYTES = 16 * 1024;
@@ -113,7 +113,8 @@ final class CudaModule implements Module {
             return;
         }
         closed = true;
-        device.bind();
+        // Launches of its kernels may still be queued: unloading code a stream will run is undefined in CUDA.
+        device.synchronizeContext("unloading module " + fileName);
         for (Image image : images) {
             JCudaDriver.cuModuleUnload(image.handle());
         }
