@@ -392,38 +392,15 @@ final class CxxNames {
         }
 
         private static String builtin(List<String> words) throws Unsupported {
-            int longs = 0;
-            boolean signed = false;
-            boolean unsigned = false;
-            int ints = 0;
-            String base = null;
-            for (String w : words) {
-                if (w.equals("int")) {
-                    ints++;
-                    continue;
-                }
-                switch (w) {
-                    case "long" -> longs++;
-                    case "signed" -> signed = true;
-                    case "unsigned" -> unsigned = true;
-                    default -> {
-                        if (base != null) {
-                            throw new Unsupported();
-                        }
-                        base = w;
-                    }
-                }
-            }
-            if (ints > 1 || (ints == 1 && base != null && !base.equals("short"))) {
+            CTypeWords t = CTypeWords.of(words);
+            if (t == null) {
                 throw new Unsupported();
             }
-            if ((signed && unsigned) || longs > 2) {
-                throw new Unsupported();
-            }
-            boolean plain = !signed && !unsigned && longs == 0;
-            if (base == null) {
-                base = "int";
-            }
+            boolean plain = t.plain();
+            boolean signed = t.signed();
+            boolean unsigned = t.unsigned();
+            int longs = t.longs();
+            String base = t.base();
             String code = switch (base) {
                 case "void" -> plain ? "v" : null;
                 case "bool" -> plain ? "b" : null;

@@ -215,41 +215,14 @@ final class KernelSignatures {
 
     /** The element type named by a combination of builtin type words; null when they do not name one. */
     private static ElementType builtin(List<String> words) {
-        int longs = 0;
-        boolean signed = false;
-        boolean unsigned = false;
-        int ints = 0;
-        String base = null;
-        for (String w : words) {
-            if (w.equals("int")) {
-                ints++;
-                continue;
-            }
-            switch (w) {
-                case "long" -> longs++;
-                case "signed" -> signed = true;
-                case "unsigned" -> unsigned = true;
-                default -> {
-                    if (base != null) {
-                        return null;
-                    }
-                    base = w;
-                }
-            }
-        }
-        if (ints > 1 || (ints == 1 && base != null && !base.equals("short"))) {
+        CTypeWords t = CTypeWords.of(words);
+        if (t == null) {
             return null;
         }
-        if (signed && unsigned || longs > 2) {
-            return null;
-        }
-        if (base == null) {
-            base = (ints > 0 || signed || unsigned || longs > 0) ? "int" : null;
-        }
-        if (base == null) {
-            return null;
-        }
-        boolean plain = !signed && !unsigned && longs == 0;
+        boolean plain = t.plain();
+        boolean unsigned = t.unsigned();
+        int longs = t.longs();
+        String base = t.base();
         return switch (base) {
             case "bool" -> plain ? ElementType.BOOL : null;
             case "float" -> plain ? ElementType.FLOAT : null;

@@ -141,7 +141,7 @@ class ArgPackingTest {
 
         @Override
         public dev.polygpu.device.Device device() {
-            throw new UnsupportedOperationException();
+            throw new UnsupportedOperationException("the packing checks never ask a buffer for its device");
         }
 
         @Override
