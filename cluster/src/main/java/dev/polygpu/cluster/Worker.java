@@ -91,14 +91,10 @@ public final class Worker {
             Device d = switch (device) {
                 case "cpu" -> newCpuDevice(cpuBlocks);
                 case "cuda" -> openCuda();
-                case "auto" -> CudaProbe.result().usable() ? openCuda() : newCpuDevice(cpuBlocks);
+                case "auto" -> autoDevice(cpuBlocks, err);
                 default -> throw new IllegalArgumentException("--device must be auto, cpu or cuda, got '" + device
                         + "'");
             };
-            if (device.equals("auto") && d.backend().equals("cpu")) {
-                err.println("polygpu worker: running stolen kernels on the CPU device: no GPU ("
-                        + CudaProbe.result().reason() + ")");
-            }
             return serve(config, d, statsEvery, runFor, out, err);
         } catch (IllegalArgumentException e) {
             err.println("polygpu worker: " + e.getMessage());
@@ -109,6 +105,21 @@ public final class Worker {
 
     private static Device newCpuDevice(int cpuBlocks) {
         return cpuBlocks > 0 ? new CpuDevice(cpuBlocks) : new CpuDevice();
+    }
+
+    /** CUDA device 0 when one can be used and opens, else the CPU device, saying why on {@code err}. */
+    private static Device autoDevice(int cpuBlocks, PrintStream err) {
+        CudaProbe.Result probe = CudaProbe.result();
+        String why = "no GPU (" + probe.reason() + ")";
+        if (probe.usable()) {
+            try {
+                return CudaDevice.open(0);
+            } catch (DeviceException e) {
+                why = "CUDA device 0 could not be opened (" + e.getMessage() + ")";
+            }
+        }
+        err.println("polygpu worker: running stolen kernels on the CPU device: " + why);
+        return newCpuDevice(cpuBlocks);
     }
 
     /** CUDA device 0; IllegalArgumentException with the probe's reason when no GPU can be used. */

@@ -2,7 +2,9 @@ package dev.polygpu.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import dev.polygpu.device.cuda.CudaProbe;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -38,5 +40,19 @@ class WorkerOptionsTest {
         Run words = run("--rank-factor=high");
         assertEquals(2, words.status(), words.err());
         assertTrue(words.err().contains("cluster option 'rankFactor' must be a number, got 'high'"), words.err());
+    }
+
+    @Test
+    void anUnknownDeviceIsRefusedAndCudaWithoutAGpuSaysWhy() {
+        Run bad = run("--device=gpu", "--join=127.0.0.1:1");
+        assertEquals(2, bad.status(), bad.err());
+        assertTrue(bad.err().startsWith("polygpu worker: --device must be auto, cpu or cuda, got 'gpu'\n"), bad.err());
+        CudaProbe.Result probe = CudaProbe.result();
+        assumeFalse(probe.usable(), "this machine has a usable GPU: " + probe.reason());
+        Run cuda = run("--device=cuda", "--join=127.0.0.1:1");
+        assertEquals(2, cuda.status(), cuda.err());
+        assertTrue(cuda.err().startsWith("polygpu worker: --device=cuda: no usable CUDA device: " + probe.reason()),
+                cuda.err());
+        assertTrue(cuda.err().contains("; use --device=cpu"), cuda.err());
     }
 }

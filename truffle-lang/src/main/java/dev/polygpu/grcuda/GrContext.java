@@ -129,14 +129,19 @@ public final class GrContext {
             }
             case AUTO -> {
                 CudaProbe.Result probe = chaos ? null : CudaProbe.result();
+                String why = probe == null ? "grcuda.DeviceChaos is a mode of the CPU device"
+                        : "no GPU (" + probe.reason() + ")";
                 if (probe != null && probe.usable()) {
-                    device = newCudaDevice();
-                    deviceReason = "running kernels on " + device + ": " + probe.reason();
-                } else {
+                    try {
+                        device = CudaDevice.open(0);
+                        deviceReason = "running kernels on " + device + ": " + probe.reason();
+                    } catch (DeviceException e) {
+                        why = "CUDA device 0 could not be opened (" + e.getMessage() + ")";
+                    }
+                }
+                if (device == null) {
                     device = newCpuDevice();
-                    deviceReason = "running kernels on the CPU device: " + (probe == null
-                            ? "grcuda.DeviceChaos is a mode of the CPU device" : "no GPU (" + probe.reason() + ")")
-                            + chaosNote();
+                    deviceReason = "running kernels on the CPU device: " + why + chaosNote();
                 }
             }
         }
