@@ -708,11 +708,9 @@ public final class Scheduler implements AutoCloseable {
                 rank = rankOf(v);
                 level = PriorityLevels.level(rank, lowest, levels);
             }
-            if (inFlight >= window) {
-                if (!v.stolen || level == 0) {
-                    break;
-                }
-                overflowed++;
+            boolean beyond = inFlight >= window;
+            if (beyond && (!v.stolen || level == 0)) {
+                break;
             }
             placeable.pollFirst();
             v.placeable = false;
@@ -722,6 +720,9 @@ public final class Scheduler implements AutoCloseable {
                 lowest = lowest == 0 ? rank : Math.min(lowest, rank);
             }
             launchLocked(v, level);
+            if (beyond && !v.launchRejected) {
+                overflowed++;
+            }
             any = true;
         }
         if (any) {
