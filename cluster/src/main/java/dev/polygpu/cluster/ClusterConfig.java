@@ -35,11 +35,19 @@ import java.util.Map;
  * @param inputCacheBytes how many bytes of other members' input arrays a thief keeps, so that their owners can
  *                      send a reference instead of the same bytes again; 0 = keep none (and send every input)
  * @param faults        fault injection for tests ({@link FaultInjection#parse}), or null
+ * @param stolenOverflow how many elements this member runs for others may go on its device's streams beyond a
+ *                      full in-flight window when their stream priority level is above 0
+ *                      ({@link dev.polygpu.runtime.SchedulerConfig#stolenOverflow()}); the node does not apply it
+ *                      itself: whoever creates the member's scheduler does (the worker, the GrCUDA context).
+ *                      0 (the default): off
+ * @param randomEvery   the thief sends every this many steal requests to a member drawn at random, the member it
+ *                      asks first staying remembered ({@link dev.polygpu.cluster.policy.Thief}); 0 (the default):
+ *                      never
  */
 public record ClusterConfig(String clusterName, List<String> members, String bindAddress, int port, String secret,
         Role role, Duration heartbeat, Duration failAfter, boolean stealing, int threshold, int chunk,
         double rankFactor, int maxHops, Duration holdInterval, int maxFrameBytes, long inputCacheBytes,
-        FaultInjection faults) {
+        FaultInjection faults, int stolenOverflow, int randomEvery) {
 
     /** What a member is there for. */
     public enum Role {
@@ -79,6 +87,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         require(holdInterval != null && holdInterval.toMillis() >= 10,
                 "the hold interval must be at least 10 ms, got " + holdInterval);
         require(inputCacheBytes >= 0, "the input cache must be 0 (off) or a positive size, got " + inputCacheBytes);
+        require(stolenOverflow >= 0, "the stolen overflow must be 0 (off) or positive, got " + stolenOverflow);
+        require(randomEvery >= 0, "randomEvery must be 0 (off) or positive, got " + randomEvery);
         require(maxFrameBytes >= 1 << 16, "maxFrameBytes must be at least 64 KiB, got " + maxFrameBytes);
         if (secret != null && secret.isEmpty()) {
             secret = null;
@@ -95,7 +105,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         return new ClusterConfig(DEFAULT_NAME, List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"),
                 "127.0.0.1", DEFAULT_PORT, null, Role.PROGRAM, Duration.ofSeconds(1), Duration.ofSeconds(5), true,
                 0, 0, StealSettings.DEFAULT_RANK_FACTOR, 2, Duration.ofMillis(250), 512 << 20,
-                InputCache.DEFAULT_CAPACITY_BYTES, null);
+                InputCache.DEFAULT_CAPACITY_BYTES, null, 0, 0);
     }
 
     /**
@@ -128,7 +138,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
      * {@code 500ms}, {@code 2s}), {@code stealing} ({@code true}/{@code false}), {@code threshold},
      * {@code chunk}, {@code rankFactor} (a number: {@code 0} off, else at least {@code 1}), {@code maxHops},
      * {@code inputCache} (a size: {@code 0}, {@code 512KB}, {@code 256MB}, {@code 1GB}),
-     * {@code faults}. Unknown names are an error. The order of the entries does
+     * {@code stolenOverflow} and {@code randomEvery} (integers, {@code 0} off), {@code faults}. Unknown names are an error. The order of the entries does
      * not matter for the secret: it is applied first, since a non-loopback {@code bind} is checked against it.
      */
     public static ClusterConfig parse(Map<String, String> options) {
@@ -154,10 +164,12 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 case "rankFactor" -> c.withRankFactor(doubleValue(e.getKey(), v));
                 case "maxHops" -> c.withMaxHops(intValue(e.getKey(), v));
                 case "inputCache" -> c.withInputCacheBytes(size(e.getKey(), v));
+                case "stolenOverflow" -> c.withStolenOverflow(intValue(e.getKey(), v));
+                case "randomEvery" -> c.withRandomEvery(intValue(e.getKey(), v));
                 case "faults" -> c.withFaults(v.isEmpty() ? null : FaultInjection.parse(v));
                 default -> throw new IllegalArgumentException("unknown cluster option '" + e.getKey()
                         + "'; known: members, name, bind, port, secret, role, heartbeat, failAfter, stealing, "
-                        + "threshold, chunk, rankFactor, maxHops, inputCache, faults");
+                        + "threshold, chunk, rankFactor, maxHops, inputCache, stolenOverflow, randomEvery, faults");
             };
         }
         String every = options.get("heartbeat");
@@ -174,77 +186,104 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
 
     public ClusterConfig withInputCacheBytes(long bytes) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
-                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, bytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, bytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withName(String name) {
         return new ClusterConfig(name, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
-                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withMembers(List<String> list) {
         return new ClusterConfig(clusterName, list, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withBind(String address) {
         return new ClusterConfig(clusterName, members, address, port, secret, role, heartbeat, failAfter, stealing,
-                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withPort(int p) {
         return new ClusterConfig(clusterName, members, bindAddress, p, secret, role, heartbeat, failAfter, stealing,
-                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withSecret(String s) {
         return new ClusterConfig(clusterName, members, bindAddress, port, s, role, heartbeat, failAfter, stealing,
-                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withRole(Role r) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, r, heartbeat, failAfter, stealing,
-                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withHeartbeat(Duration every, Duration deadAfter) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, every, deadAfter, stealing,
-                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withStealing(boolean on) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, on,
-                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withThreshold(int t) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, t, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                stealing, t, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withChunk(int c) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, c, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                stealing, threshold, c, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withRankFactor(double f) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, chunk, f, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                stealing, threshold, chunk, f, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withMaxHops(int h) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, chunk, rankFactor, h, holdInterval, maxFrameBytes, inputCacheBytes, faults);
+                stealing, threshold, chunk, rankFactor, h, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withHoldInterval(Duration d) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, chunk, rankFactor, maxHops, d, maxFrameBytes, inputCacheBytes, faults);
+                stealing, threshold, chunk, rankFactor, maxHops, d, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery);
     }
 
     public ClusterConfig withFaults(FaultInjection f) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
-                stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, f);
+                stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, f,
+                stolenOverflow, randomEvery);
+    }
+
+    public ClusterConfig withStolenOverflow(int n) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                n, randomEvery);
+    }
+
+    public ClusterConfig withRandomEvery(int n) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, n);
     }
 
     /** Never shows the secret. */
@@ -255,7 +294,9 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 + role.name().toLowerCase(Locale.ROOT) + ", heartbeat=" + heartbeat + ", failAfter=" + failAfter
                 + ", stealing=" + stealing + ", threshold=" + (threshold == 0 ? "auto" : threshold) + ", chunk="
                 + (chunk == 0 ? "auto" : chunk) + ", rankFactor=" + (rankFactor == 0 ? "off" : rankFactor)
-                + ", maxHops=" + maxHops + ", inputCache=" + inputCacheBytes + (faults == null ? "" : ", faults="
+                + ", maxHops=" + maxHops + ", inputCache=" + inputCacheBytes
+                + ", stolenOverflow=" + (stolenOverflow == 0 ? "off" : stolenOverflow)
+                + ", randomEvery=" + (randomEvery == 0 ? "off" : randomEvery) + (faults == null ? "" : ", faults="
                 + faults) + "]";
     }
 

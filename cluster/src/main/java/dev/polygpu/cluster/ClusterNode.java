@@ -266,7 +266,8 @@ public final class ClusterNode implements AutoCloseable {
             t = new FaultyTransport(t, config.faults());
         }
         this.transport = t;
-        this.asThief = new Thief(t.self(), settings);
+        // Forgetting after forwarded empty replies stays off (a simulator what-if only); random requests by option.
+        this.asThief = new Thief(t.self(), settings, 0, config.randomEvery());
         this.asVictim = new Victim(t.self(), gate, System.nanoTime());
         for (Peer p : transport.peers()) {
             checkProof(p);

@@ -33,6 +33,9 @@ public final class Worker {
               --stealing=false       join without stealing (a baseline: every member must say so)
               --threshold=N --chunk=N          steal threshold and reply size (default: from the window)
               --rank-factor=F        while busy, ask for kernels ranked above F times those run next (default 2; 0: off)
+              --stolen-overflow=N    run up to N stolen kernels of a higher stream priority beyond a full
+                                     in-flight window (default 0: off)
+              --random-every=N       send every N-th steal request to a member drawn at random (default 0: off)
               --input-cache=SIZE     bytes of owners' input arrays kept to avoid resending them (default 256MB; 0: off)
               --stats-every=DURATION print the counters this often (default: only when leaving)
               --for=DURATION         leave after this long (default: run until stopped)
@@ -82,6 +85,8 @@ public final class Worker {
                     case "chunk" -> options.put("chunk", value);
                     case "rank-factor" -> options.put("rankFactor", value);
                     case "input-cache" -> options.put("inputCache", value);
+                    case "stolen-overflow" -> options.put("stolenOverflow", value);
+                    case "random-every" -> options.put("randomEvery", value);
                     case "stats-every" -> statsEvery = positiveDuration(name, value);
                     case "for" -> runFor = positiveDuration(name, value);
                     default -> throw new IllegalArgumentException("unknown worker option --" + name);
@@ -133,7 +138,8 @@ public final class Worker {
 
     private static int serve(ClusterConfig config, Device device, Duration statsEvery, Duration runFor,
             PrintStream out, PrintStream err) {
-        Scheduler scheduler = new Scheduler(device, SchedulerConfig.DEFAULT);
+        Scheduler scheduler = new Scheduler(device,
+                SchedulerConfig.DEFAULT.withStolenOverflow(config.stolenOverflow()));
         ClusterNode node;
         try {
             node = ClusterNode.start(config, scheduler);

@@ -30,7 +30,7 @@ class ClusterConfigTest {
                 "bind", "127.0.0.2", "port", "6000", "secret", "s3", "role", "worker", "heartbeat", "2s",
                 "failAfter", "8s", "stealing", "false", "threshold", "7", "chunk", "3", "rankFactor", "1.5",
                 "maxHops", "1",
-                "inputCache", "1.5MB", "faults", "drop=0.5,delay=20ms,seed=3"));
+                "inputCache", "1.5MB", "stolenOverflow", "1", "randomEvery", "8", "faults", "drop=0.5,delay=20ms,seed=3"));
         assertEquals(List.of("10.0.0.1:6000", "10.0.0.2:5701"), c.members());
         assertEquals("lab", c.clusterName());
         assertEquals("127.0.0.2", c.bindAddress());
@@ -46,6 +46,26 @@ class ClusterConfigTest {
         assertEquals(1, c.maxHops());
         assertEquals(new FaultInjection(0.5, 20, 3), c.faults());
         assertEquals(1536L << 10, c.inputCacheBytes());
+        assertEquals(1, c.stolenOverflow());
+        assertEquals(8, c.randomEvery());
+    }
+
+    @Test
+    void theStolenOverflowAndRandomRequestsAreOffByDefaultAndNeverNegative() {
+        ClusterConfig c = ClusterConfig.loopback();
+        assertEquals(0, c.stolenOverflow());
+        assertEquals(0, c.randomEvery());
+        assertTrue(c.toString().contains("stolenOverflow=off, randomEvery=off"), c.toString());
+        ClusterConfig on = c.withStolenOverflow(2).withRandomEvery(8).withRankFactor(3);
+        assertEquals(2, on.stolenOverflow(), "kept by the other withers");
+        assertEquals(8, on.randomEvery(), "kept by the other withers");
+        assertTrue(on.toString().contains("stolenOverflow=2, randomEvery=8"), on.toString());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ClusterConfig.parse(options("stolenOverflow", "-1")));
+        assertEquals("the stolen overflow must be 0 (off) or positive, got -1", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.parse(options("randomEvery", "-8")));
+        assertEquals("randomEvery must be 0 (off) or positive, got -8", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ClusterConfig.parse(options("randomEvery", "often")));
     }
 
     @Test

@@ -87,6 +87,30 @@ class ClusterNodeTest {
         }
     }
 
+    @Test
+    void withRandomRequestsAndTheStolenOverflowOnWorkStillSpreadsAndIsCorrect() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member p = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withRandomEvery(2)
+                    .withStolenOverflow(1)));
+            List<Members.Member> workers = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                workers.add(c.add(new Members.Member(c.config(ClusterConfig.Role.WORKER).withRandomEvery(2)
+                        .withStolenOverflow(1))));
+            }
+            c.awaitSize(3, List.of(p, workers.get(0), workers.get(1)));
+            assertEquals(1, workers.get(0).scheduler.config().stolenOverflow(), "the overflow reaches the scheduler");
+            Tiles tiles = new Tiles(p, 64, 3f, 20);
+            p.scheduler.synchronize();
+            tiles.check();
+            ClusterStats owner = p.node.stats();
+            for (Members.Member w : workers) {
+                assertTrue(w.node.stats().stolen() > 0, "every worker got work: " + w.node.stats());
+            }
+            assertEquals(owner.given(), owner.completedRemote() + owner.rerun(), "each given element came back once");
+            assertEquals(0, p.node.away());
+        }
+    }
+
     /** {@code count} tiles out_j = a * k + i that all read {@code a}, each {@code ms} ms long. */
     private static List<TrackedArray> tilesOf(Members.Member p, TrackedArray a, int count, float k, int ms) {
         List<TrackedArray> outs = new ArrayList<>();

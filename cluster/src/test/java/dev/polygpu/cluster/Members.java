@@ -54,7 +54,8 @@ final class Members implements AutoCloseable {
 
         Member(ClusterConfig config) {
             device = new CpuDevice(4);
-            scheduler = new Scheduler(device, SchedulerConfig.DEFAULT);
+            // As the worker does: the configuration's stolen overflow reaches the scheduler.
+            scheduler = new Scheduler(device, SchedulerConfig.DEFAULT.withStolenOverflow(config.stolenOverflow()));
             node = ClusterNode.start(config, scheduler);
             module = device.compile(SOURCE, "members.cu");
         }

@@ -29,6 +29,20 @@ class WorkerOptionsTest {
         Run r = run("--help");
         assertEquals(0, r.status());
         assertTrue(r.out().contains("--rank-factor=F"), r.out());
+        assertTrue(r.out().contains("--stolen-overflow=N"), r.out());
+        assertTrue(r.out().contains("--random-every=N"), r.out());
+    }
+
+    @Test
+    void aNegativeStolenOverflowOrRandomEveryIsRefusedBeforeJoining() {
+        Run r = run("--stolen-overflow=-1", "--join=127.0.0.1:1");
+        assertEquals(2, r.status(), r.err());
+        assertTrue(r.err().startsWith("polygpu worker: the stolen overflow must be 0 (off) or positive, got -1\n"),
+                r.err());
+        Run every = run("--random-every=-8", "--join=127.0.0.1:1");
+        assertEquals(2, every.status(), every.err());
+        assertTrue(every.err().startsWith("polygpu worker: randomEvery must be 0 (off) or positive, got -8\n"),
+                every.err());
     }
 
     @Test

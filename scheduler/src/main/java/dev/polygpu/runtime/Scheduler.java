@@ -36,7 +36,10 @@ import java.util.function.Predicate;
  * heads of long chains first is list scheduling by critical path: it starts the work that decides when the
  * program ends early. Elements whose parents are all complete are <em>ready</em>, and a cluster layer may
  * {@link #steal} them, highest rank first, and complete them elsewhere. State is proportional to outstanding
- * work: completed vertices are dropped at once.
+ * work: completed vertices are dropped at once. With {@link SchedulerConfig#stolenOverflow()} above 0, an
+ * element a cluster layer handed here ({@link #submitHere}) may go on the streams beyond a full window when it
+ * is first in line and its stream priority level would be above 0, so that it waits only for a free slot on the
+ * device.
  *
  * <p>Ordering guarantee (thread-safety): any thread may call any method. Submissions are linearized by one
  * lock: an element's parents are the conflicting elements submitted before it, in the order the submitting
@@ -61,6 +64,12 @@ public final class Scheduler implements AutoCloseable {
     private final SchedulerConfig config;
     /** Elements on streams at once (the configured window, or the device's default). */
     private final int window;
+    /**
+     * How many elements handed here by a cluster layer may be on the streams beyond a full {@link #window}
+     * ({@link SchedulerConfig#stolenOverflow()}; 0 on a device without stream priorities, where no level is
+     * above 0).
+     */
+    private final int overflow;
     private final DependencyTracker tracker;
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when a vertex completes or leaves the pending queue. */
@@ -107,6 +116,7 @@ public final class Scheduler implements AutoCloseable {
     private long submitted;
     private long completedCount;
     private int maxInFlightSeen;
+    private long overflowed;
     private boolean closed;
 
     public Scheduler(Device device, SchedulerConfig config) {
@@ -120,6 +130,7 @@ public final class Scheduler implements AutoCloseable {
         this.tracker = new DependencyTracker(config.dependencies());
         this.priorities = device.streamPriorities();
         this.levels = PriorityLevels.levelsOf(priorities);
+        this.overflow = levels > 1 ? config.stolenOverflow() : 0;
         @SuppressWarnings("unchecked")
         ArrayDeque<StreamSlot>[] free = new ArrayDeque[levels];
         for (int i = 0; i < levels; i++) {
@@ -137,7 +148,10 @@ public final class Scheduler implements AutoCloseable {
         return config;
     }
 
-    /** How many elements may be on this device's streams at once. */
+    /**
+     * How many elements may be on this device's streams at once (elements a cluster layer handed here may go
+     * up to {@link SchedulerConfig#stolenOverflow()} beyond it).
+     */
     public int inFlightWindow() {
         return window;
     }
@@ -222,7 +236,9 @@ public final class Scheduler implements AutoCloseable {
             }
             Vertex v = new Vertex(nextElementId++, element, tracker.parentsOf(element));
             if (whenDone != null) {
+                // Only submitHere passes a callback: work a cluster layer took from another member.
                 v.pinned = true;
+                v.stolen = true;
                 v.whenDone = whenDone;
             }
             v.rank = Math.max(1, rank);
@@ -501,7 +517,7 @@ public final class Scheduler implements AutoCloseable {
         try {
             Load load = loadLocked();
             return new Stats(submitted, completedCount, outstanding, inFlight, pending.size(), remote,
-                    ownedStreams.size(), maxInFlightSeen, load.ready(), load.stealable());
+                    ownedStreams.size(), maxInFlightSeen, load.ready(), load.stealable(), overflowed);
         } finally {
             lock.unlock();
         }
@@ -510,11 +526,12 @@ public final class Scheduler implements AutoCloseable {
     /**
      * Counters: elements submitted and completed, outstanding now, on streams now, waiting to be placed,
      * taken by a cluster layer, streams the scheduler holds, the most elements ever on streams at once, ready
-     * elements (parents complete, not placed) now, and how many of those a cluster layer may take (kernels with
-     * their source, not pinned, on no user stream).
+     * elements (parents complete, not placed) now, how many of those a cluster layer may take (kernels with
+     * their source, not pinned, on no user stream), and how many elements handed here by a cluster layer went
+     * on the streams beyond a full window ({@link SchedulerConfig#stolenOverflow()}).
      */
     public record Stats(long submitted, long completed, long outstanding, int inFlight, int waiting, int remote,
-            int streams, int maxInFlight, int ready, int stealable) {
+            int streams, int maxInFlight, int ready, int stealable, long overflowed) {
     }
 
     // ---- the cluster layer's side: ready elements it may take -------------------------------------------------
@@ -669,7 +686,9 @@ public final class Scheduler implements AutoCloseable {
     /**
      * Launches the pending elements that may be placed now while the window has room, highest rank first (ties
      * in submission order); true if any was. A launch may make children placeable; they take their turn by rank
-     * (below their parent's, which is higher than any child's).
+     * (below their parent's, which is higher than any child's). With the window full, the first in line still
+     * goes on while fewer than {@link #overflow} are beyond it, if a cluster layer handed it here and its level
+     * is above 0; otherwise it, and everything behind it, waits (as the simulator's {@code --stolen-overflow}).
      */
     private boolean dispatchLocked() {
         boolean any = false;
@@ -677,22 +696,33 @@ public final class Scheduler implements AutoCloseable {
         // raised while the lock is held here) and lowered as elements go on.
         int lowest = 0;
         boolean lowestKnown = false;
-        while (inFlight < window && !placeable.isEmpty()) {
-            Vertex v = placeable.pollFirst();
-            v.placeable = false;
-            pending.remove(v);
-            v.queued = false;
+        while (inFlight < window + overflow && !placeable.isEmpty()) {
+            Vertex v = placeable.first();
             int level = 0;
+            int rank = 0;
             if (levels > 1) {
                 if (!lowestKnown) {
                     lowest = lowestRankOnStreams();
                     lowestKnown = true;
                 }
-                int rank = rankOf(v);
+                rank = rankOf(v);
                 level = PriorityLevels.level(rank, lowest, levels);
+            }
+            boolean beyond = inFlight >= window;
+            if (beyond && (!v.stolen || level == 0)) {
+                break;
+            }
+            placeable.pollFirst();
+            v.placeable = false;
+            pending.remove(v);
+            v.queued = false;
+            if (levels > 1) {
                 lowest = lowest == 0 ? rank : Math.min(lowest, rank);
             }
             launchLocked(v, level);
+            if (beyond && !v.launchRejected) {
+                overflowed++;
+            }
             any = true;
         }
         if (any) {
@@ -970,7 +1000,7 @@ public final class Scheduler implements AutoCloseable {
         lock.lock();
         try {
             while (!closed) {
-                if (pending.isEmpty() || inFlight >= window || !dispatchLocked()) {
+                if (pending.isEmpty() || inFlight >= window + overflow || !dispatchLocked()) {
                     dispatchable.awaitUninterruptibly();
                 }
             }

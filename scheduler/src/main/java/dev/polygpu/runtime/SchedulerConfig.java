@@ -15,10 +15,17 @@ package dev.polygpu.runtime;
  *                        blocks (back-pressure, so a runaway loop cannot queue unbounded work)
  * @param maxStreams      how many streams the scheduler creates at most
  * @param prefetchInputs  prefetch the arrays a kernel reads before launching it
+ * @param stolenOverflow  how many elements handed here by a cluster layer
+ *                        ({@link Scheduler#submitHere(ComputationalElement, int, java.util.function.Consumer)},
+ *                        work stolen from another member) may go on the streams beyond a full window, each only
+ *                        when it is the highest-ranked element waiting and its priority level against the lowest
+ *                        rank on the streams would be above 0 ({@link PriorityLevels}): it then waits only for
+ *                        the next free slot on the device, not for a place in the window first. Needs a device
+ *                        with stream priorities (more than one level); 0 (the default): off
  */
 public record SchedulerConfig(ExecutionPolicy execution, DependencyPolicy dependencies, NewStreamPolicy newStreams,
         ParentStreamPolicy parentStreams, int inFlightWindow, int maxQueued, int maxStreams,
-        boolean prefetchInputs) {
+        boolean prefetchInputs, int stolenOverflow) {
 
     /** Each call waits for its element (the baseline), or returns once the element is queued. */
     public enum ExecutionPolicy { SYNC, ASYNC }
@@ -40,10 +47,12 @@ public record SchedulerConfig(ExecutionPolicy execution, DependencyPolicy depend
     public static final int DEFAULT_IN_FLIGHT_WINDOW = 0;
     public static final int DEFAULT_MAX_QUEUED = 4096;
     public static final int DEFAULT_MAX_STREAMS = 32;
+    /** Stolen elements beyond a full window: 0 = none (off). */
+    public static final int DEFAULT_STOLEN_OVERFLOW = 0;
 
     public static final SchedulerConfig DEFAULT = new SchedulerConfig(ExecutionPolicy.ASYNC,
             DependencyPolicy.WITH_CONST, NewStreamPolicy.REUSE, ParentStreamPolicy.DISJOINT,
-            DEFAULT_IN_FLIGHT_WINDOW, DEFAULT_MAX_QUEUED, DEFAULT_MAX_STREAMS, false);
+            DEFAULT_IN_FLIGHT_WINDOW, DEFAULT_MAX_QUEUED, DEFAULT_MAX_STREAMS, false, DEFAULT_STOLEN_OVERFLOW);
 
     public SchedulerConfig {
         if (execution == null || dependencies == null || newStreams == null || parentStreams == null) {
@@ -58,6 +67,9 @@ public record SchedulerConfig(ExecutionPolicy execution, DependencyPolicy depend
         }
         if (maxStreams <= 0) {
             throw new IllegalArgumentException("maxStreams must be positive, got " + maxStreams);
+        }
+        if (stolenOverflow < 0) {
+            throw new IllegalArgumentException("stolenOverflow must be >= 0 (0 = off), got " + stolenOverflow);
         }
     }
 
@@ -77,41 +89,46 @@ public record SchedulerConfig(ExecutionPolicy execution, DependencyPolicy depend
 
     public SchedulerConfig withExecution(ExecutionPolicy p) {
         return new SchedulerConfig(p, dependencies, newStreams, parentStreams, inFlightWindow, maxQueued,
-                maxStreams, prefetchInputs);
+                maxStreams, prefetchInputs, stolenOverflow);
     }
 
     public SchedulerConfig withDependencies(DependencyPolicy p) {
         return new SchedulerConfig(execution, p, newStreams, parentStreams, inFlightWindow, maxQueued,
-                maxStreams, prefetchInputs);
+                maxStreams, prefetchInputs, stolenOverflow);
     }
 
     public SchedulerConfig withNewStreams(NewStreamPolicy p) {
         return new SchedulerConfig(execution, dependencies, p, parentStreams, inFlightWindow, maxQueued,
-                maxStreams, prefetchInputs);
+                maxStreams, prefetchInputs, stolenOverflow);
     }
 
     public SchedulerConfig withParentStreams(ParentStreamPolicy p) {
         return new SchedulerConfig(execution, dependencies, newStreams, p, inFlightWindow, maxQueued,
-                maxStreams, prefetchInputs);
+                maxStreams, prefetchInputs, stolenOverflow);
     }
 
     public SchedulerConfig withInFlightWindow(int n) {
         return new SchedulerConfig(execution, dependencies, newStreams, parentStreams, n, maxQueued, maxStreams,
-                prefetchInputs);
+                prefetchInputs, stolenOverflow);
     }
 
     public SchedulerConfig withMaxQueued(int n) {
         return new SchedulerConfig(execution, dependencies, newStreams, parentStreams, inFlightWindow, n,
-                maxStreams, prefetchInputs);
+                maxStreams, prefetchInputs, stolenOverflow);
     }
 
     public SchedulerConfig withMaxStreams(int n) {
         return new SchedulerConfig(execution, dependencies, newStreams, parentStreams, inFlightWindow, maxQueued,
-                n, prefetchInputs);
+                n, prefetchInputs, stolenOverflow);
     }
 
     public SchedulerConfig withPrefetchInputs(boolean b) {
         return new SchedulerConfig(execution, dependencies, newStreams, parentStreams, inFlightWindow, maxQueued,
-                maxStreams, b);
+                maxStreams, b, stolenOverflow);
+    }
+
+    public SchedulerConfig withStolenOverflow(int n) {
+        return new SchedulerConfig(execution, dependencies, newStreams, parentStreams, inFlightWindow, maxQueued,
+                maxStreams, prefetchInputs, n);
     }
 }

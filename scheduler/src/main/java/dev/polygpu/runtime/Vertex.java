@@ -47,6 +47,11 @@ final class Vertex {
     boolean launchRejected;
     /** Stays on this device: it was stolen from elsewhere, or given back by a taker ({@link Scheduler#steal}). */
     boolean pinned;
+    /**
+     * A cluster layer handed it here to run for another member ({@link Scheduler#submitHere}): it may go on the
+     * streams beyond a full window ({@link SchedulerConfig#stolenOverflow()}).
+     */
+    boolean stolen;
     /** Called once when the vertex completes, with its own error or null (elements run for a cluster layer). */
     java.util.function.Consumer<DeviceException> whenDone;
     /** Set when a cluster layer took it: when, and (once it reports back) where and when it ran. */

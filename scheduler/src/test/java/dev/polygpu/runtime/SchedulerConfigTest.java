@@ -27,5 +27,10 @@ class SchedulerConfigTest {
         assertThrows(IllegalArgumentException.class, () -> SchedulerConfig.DEFAULT.withMaxQueued(0));
         assertThrows(IllegalArgumentException.class, () -> SchedulerConfig.DEFAULT.withMaxStreams(0));
         assertThrows(IllegalArgumentException.class, () -> SchedulerConfig.DEFAULT.withExecution(null));
+        e = assertThrows(IllegalArgumentException.class, () -> SchedulerConfig.DEFAULT.withStolenOverflow(-1));
+        assertTrue(e.getMessage().contains("stolenOverflow"), e.getMessage());
+        assertEquals(0, SchedulerConfig.DEFAULT.stolenOverflow(), "the overflow is off by default");
+        assertEquals(2, SchedulerConfig.DEFAULT.withStolenOverflow(2).withMaxStreams(8).stolenOverflow(),
+                "kept by the other withers");
     }
 }

@@ -147,6 +147,10 @@ class SchedulerPriorityTest {
         synchronized int streamOf(long id) {
             return streams.get(id);
         }
+
+        synchronized boolean launched(long id) {
+            return streams.containsKey(id);
+        }
     }
 
     private UnifiedBuffer flag() {
@@ -223,6 +227,93 @@ class SchedulerPriorityTest {
         for (int i = 0; i < ranks.length; i++) {
             assertArrayEquals(i == 2 || i == 4 ? twice : expected, TestKernels.ints(arrays.get(i)), "a" + i);
         }
+    }
+
+    /**
+     * A window of 2 filled by two local rank-1 elements (the gate holds the only worker), then three elements
+     * handed here as stolen: rank 1 (id 3, level 0), rank 100 (id 4, level 5), rank 100 (id 5). Returns which of
+     * 3, 4 and 5 went on the streams before the gate opened, after checking every result.
+     */
+    private boolean[] stolenBeyondAFullWindow(StreamPriorities range, int overflow, long expectOverflowed)
+            throws Exception {
+        RecordingDevice d = new RecordingDevice(cpu, range);
+        TestKernels k = new TestKernels(d);
+        Launches launches = new Launches();
+        Scheduler s = scheduler(d, SchedulerConfig.DEFAULT.withInFlightWindow(2).withStolenOverflow(overflow),
+                launches);
+        UnifiedBuffer flag = flag();
+        TrackedArray g = k.array(s, "g");
+        TrackedArray local = k.array(s, "local");
+        s.submit(k.gate(flag, g)); // element 1
+        s.submit(k.inc(local)); // element 2: the window is full
+        assertEquals(2, s.stats().inFlight());
+        int[] ranks = {1, 100, 100};
+        List<TrackedArray> arrays = new ArrayList<>();
+        List<CompletableFuture<DeviceException>> done = new ArrayList<>();
+        for (int i = 0; i < ranks.length; i++) {
+            TrackedArray a = k.array(s, "stolen" + i);
+            arrays.add(a);
+            CompletableFuture<DeviceException> f = new CompletableFuture<>();
+            done.add(f);
+            s.submitHere(k.inc(a), ranks[i], f::complete); // elements 3, 4, 5
+        }
+        boolean[] launched = {launches.launched(3), launches.launched(4), launches.launched(5)};
+        assertEquals(expectOverflowed, s.stats().overflowed(), "overflowed: " + s.stats());
+        assertEquals(2 + expectOverflowed, s.stats().inFlight(), "in flight: " + s.stats());
+        flag.setInt(0, 1);
+        s.synchronize();
+        awaitAll(done);
+        int[] one = new int[N];
+        Arrays.fill(one, 1);
+        assertArrayEquals(one, TestKernels.ints(local), "local");
+        for (int i = 0; i < ranks.length; i++) {
+            assertArrayEquals(one, TestKernels.ints(arrays.get(i)), "stolen" + i);
+        }
+        assertEquals(0, s.stats().outstanding());
+        return launched;
+    }
+
+    @Test
+    void aStolenHighRankElementGoesOnTheStreamsBeyondAFullWindowWithTheOverflowOn() throws Exception {
+        boolean[] launched = stolenBeyondAFullWindow(cpu.streamPriorities(), 1, 1);
+        assertArrayEquals(new boolean[] {false, true, false}, launched,
+                "level 0 waits; the first rank-100 element goes on; the second finds the overflow full");
+    }
+
+    @Test
+    void withoutTheOverflowAStolenElementWaitsForTheWindow() throws Exception {
+        assertArrayEquals(new boolean[] {false, false, false},
+                stolenBeyondAFullWindow(cpu.streamPriorities(), 0, 0));
+    }
+
+    @Test
+    void theOverflowTakesStolenElementsOnlyWhileItHasRoomAndNeedsLevelsAboveZero() throws Exception {
+        assertArrayEquals(new boolean[] {false, true, true},
+                stolenBeyondAFullWindow(cpu.streamPriorities(), 2, 2), "two beyond");
+        assertArrayEquals(new boolean[] {false, false, false},
+                stolenBeyondAFullWindow(StreamPriorities.NONE, 1, 0), "no priorities, no levels above 0");
+    }
+
+    @Test
+    void aLocalHighRankElementNeverOverflows() throws Exception {
+        RecordingDevice d = new RecordingDevice(cpu, cpu.streamPriorities());
+        TestKernels k = new TestKernels(d);
+        Launches launches = new Launches();
+        Scheduler s = scheduler(d, SchedulerConfig.DEFAULT.withInFlightWindow(2).withStolenOverflow(1), launches);
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, k.array(s, "g"))); // element 1
+        s.submit(k.inc(k.array(s, "local"))); // element 2: the window is full
+        TrackedArray chain = k.array(s, "chain");
+        for (int i = 0; i < 8; i++) {
+            s.submit(k.inc(chain)); // elements 3 to 10: the head ranks 8, level 2, but it is not stolen
+        }
+        assertTrue(!launches.launched(3), "a local head stays in the window's queue");
+        assertEquals(0, s.stats().overflowed());
+        flag.setInt(0, 1);
+        s.synchronize();
+        int[] eight = new int[N];
+        Arrays.fill(eight, 8);
+        assertArrayEquals(eight, TestKernels.ints(chain));
     }
 
     @Test

@@ -15,7 +15,8 @@ import org.graalvm.options.OptionValues;
  * @param exchangeOptions what the exchange is attached with, in the cluster's names ({@code members},
  *                        {@code name}, {@code bind}, {@code port}, {@code secret}, {@code role},
  *                        {@code heartbeat}, {@code failAfter}, {@code stealing}, {@code threshold},
- *                        {@code chunk}, {@code rankFactor}, {@code inputCache}, {@code faults}): {@code members},
+ *                        {@code chunk}, {@code rankFactor}, {@code inputCache}, {@code stolenOverflow},
+ *                        {@code randomEvery}, {@code faults}): {@code members},
  *                        {@code role=program} and only the
  *                        options that were given, so the cluster's own defaults (and its rule that failure
  *                        detection follows the heartbeat) apply to the rest. Empty when there is no cluster.
@@ -23,9 +24,12 @@ import org.graalvm.options.OptionValues;
  * @param secretSource    where the secret came from: {@code grcuda.ClusterSecret}, the
  *                        {@code POLYGPU_CLUSTER_SECRET} environment variable, or null when there is none
  * @param printStats      {@code grcuda.ClusterStats}: print the counters table when the context closes
+ * @param stolenOverflow  {@code grcuda.ClusterStolenOverflow}, which the context's scheduler is created with
+ *                        ({@link dev.polygpu.runtime.SchedulerConfig#stolenOverflow()}); 0 when there is no
+ *                        cluster
  */
 public record ClusterSettings(String members, Map<String, String> exchangeOptions, Map<String, String> display,
-        String secretSource, boolean printStats) {
+        String secretSource, boolean printStats, int stolenOverflow) {
 
     /** The environment variable that holds the secret when {@code grcuda.ClusterSecret} is empty. */
     public static final String SECRET_VARIABLE = "POLYGPU_CLUSTER_SECRET";
@@ -71,6 +75,8 @@ public record ClusterSettings(String members, Map<String, String> exchangeOption
             putIfSet(exchange, o, "chunk", GrOptions.ClusterChunk);
             putIfSet(exchange, o, "rankFactor", GrOptions.ClusterRankFactor);
             putIfSet(exchange, o, "inputCache", GrOptions.ClusterInputCache);
+            putIfSet(exchange, o, "stolenOverflow", GrOptions.ClusterStolenOverflow);
+            putIfSet(exchange, o, "randomEvery", GrOptions.ClusterRandomEvery);
             String faults = o.get(GrOptions.ClusterFaults).strip();
             if (!faults.isEmpty()) {
                 exchange.put("faults", faults);
@@ -90,9 +96,12 @@ public record ClusterSettings(String members, Map<String, String> exchangeOption
         display.put("grcuda.ClusterChunk", Integer.toString(o.get(GrOptions.ClusterChunk)));
         display.put("grcuda.ClusterRankFactor", Double.toString(o.get(GrOptions.ClusterRankFactor)));
         display.put("grcuda.ClusterInputCache", o.get(GrOptions.ClusterInputCache));
+        display.put("grcuda.ClusterStolenOverflow", Integer.toString(o.get(GrOptions.ClusterStolenOverflow)));
+        display.put("grcuda.ClusterRandomEvery", Integer.toString(o.get(GrOptions.ClusterRandomEvery)));
         display.put("grcuda.ClusterFaults", o.get(GrOptions.ClusterFaults));
         display.put("grcuda.ClusterStats", Boolean.toString(o.get(GrOptions.ClusterStats)));
-        return new ClusterSettings(members, exchange, display, secretSource, o.get(GrOptions.ClusterStats));
+        return new ClusterSettings(members, exchange, display, secretSource, o.get(GrOptions.ClusterStats),
+                members.isEmpty() ? 0 : o.get(GrOptions.ClusterStolenOverflow));
     }
 
     private static void putIfSet(Map<String, String> exchange, OptionValues o, String name, OptionKey<?> key) {

@@ -159,6 +159,18 @@ public final class GrOptions {
             stability = OptionStability.STABLE, usageSyntax = "<0 or a number >= 1>")
     public static final OptionKey<Double> ClusterRankFactor = new OptionKey<>(2.0, rankFactor());
 
+    @Option(help = "Kernels this member runs for others (stolen) whose stream priority would be above the lowest"
+            + " may go on the device's streams up to this many beyond a full in-flight window, so that they wait only"
+            + " for a free slot. 0 (default): off.", category = OptionCategory.EXPERT,
+            stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
+    public static final OptionKey<Integer> ClusterStolenOverflow = new OptionKey<>(0,
+            nonNegative("ClusterStolenOverflow"));
+
+    @Option(help = "Send every this many steal requests to a member drawn at random instead of the member that last"
+            + " gave work (which stays the first asked otherwise). 0 (default): off.",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
+    public static final OptionKey<Integer> ClusterRandomEvery = new OptionKey<>(0, nonNegative("ClusterRandomEvery"));
+
     @Option(help = "Bytes of other members' input arrays this member keeps when it runs their kernels, so that an"
             + " unchanged array is not sent again: a size such as 256MB (default), 1GB, or 0 (off).",
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<size>")

@@ -55,7 +55,9 @@ public record GrSettings(
                 .withParentStreams(parentStreamPolicy == Policies.ParentStreamPolicy.SAME_AS_PARENT
                         ? SchedulerConfig.ParentStreamPolicy.SAME_AS_PARENT : SchedulerConfig.ParentStreamPolicy.DISJOINT)
                 .withInFlightWindow(inFlightWindow)
-                .withPrefetchInputs(inputPrefetch);
+                .withPrefetchInputs(inputPrefetch)
+                // Stolen work beyond a full window: only a cluster hands work here (submitHere).
+                .withStolenOverflow(cluster.stolenOverflow());
     }
 
     /**

@@ -91,18 +91,22 @@ class GrClusterTest {
                 "grcuda.ClusterBind", "localhost", "grcuda.ClusterPort", "5821", "grcuda.ClusterSecret", "s3cret",
                 "grcuda.ClusterHeartbeat", "2s", "grcuda.ClusterFailAfter", "9s", "grcuda.ClusterStealing", "false",
                 "grcuda.ClusterThreshold", "6", "grcuda.ClusterChunk", "3", "grcuda.ClusterRankFactor", "3",
+                "grcuda.ClusterStolenOverflow", "1", "grcuda.ClusterRandomEvery", "8",
                 "grcuda.ClusterFaults", "drop=0.1,seed=4").build()) {
             c.eval("grcuda", "DeviceArray(\"float\", 4)");
             Map<String, String> expected = Map.ofEntries(Map.entry("members", members),
                     Map.entry("role", "program"), Map.entry("name", "lab"), Map.entry("bind", "localhost"),
                     Map.entry("port", "5821"), Map.entry("secret", "s3cret"), Map.entry("heartbeat", "2s"),
                     Map.entry("failAfter", "9s"), Map.entry("stealing", "false"), Map.entry("threshold", "6"),
-                    Map.entry("chunk", "3"), Map.entry("rankFactor", "3.0"), Map.entry("faults", "drop=0.1,seed=4"));
+                    Map.entry("chunk", "3"), Map.entry("rankFactor", "3.0"), Map.entry("stolenOverflow", "1"),
+                    Map.entry("randomEvery", "8"), Map.entry("faults", "drop=0.1,seed=4"));
             assertEquals(expected, RecordingExchangeProvider.attachedWith(members).options());
             Value options = c.eval("grcuda", "getoptions()");
             assertEquals("****", options.getMember("grcuda.ClusterSecret").asString());
             assertEquals("5821", options.getMember("grcuda.ClusterPort").asString());
             assertEquals("3.0", options.getMember("grcuda.ClusterRankFactor").asString());
+            assertEquals("1", options.getMember("grcuda.ClusterStolenOverflow").asString());
+            assertEquals("8", options.getMember("grcuda.ClusterRandomEvery").asString());
             assertFalse(options.toString().contains("s3cret"), options.toString());
         }
     }
@@ -226,6 +230,9 @@ class GrClusterTest {
             {"grcuda.ClusterRankFactor", "soon", "grcuda.ClusterRankFactor must be 0 (off) or a number of at least 1,"
                     + " got 'soon'"},
             {"grcuda.ClusterStealing", "maybe", "must be 'true' or 'false'"},
+            {"grcuda.ClusterStolenOverflow", "-1", "grcuda.ClusterStolenOverflow must be an integer of 0 or more,"
+                    + " got -1"},
+            {"grcuda.ClusterRandomEvery", "-2", "grcuda.ClusterRandomEvery must be an integer of 0 or more, got -2"},
         };
         for (Object[] t : cases) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
