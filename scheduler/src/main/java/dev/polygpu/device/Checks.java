@@ -28,6 +28,41 @@ public final class Checks {
         }
     }
 
+    /**
+     * {@code buffer} as a buffer of {@code type} that belongs to {@code owner}; INVALID_VALUE naming {@code role}
+     * when it is null or another device's. Whether it was freed is the backend's to check.
+     */
+    public static <B extends UnifiedBuffer> B ownBuffer(UnifiedBuffer buffer, Class<B> type, Device owner,
+            String role) {
+        if (buffer == null) {
+            throw new DeviceException(CudaError.INVALID_VALUE, role + " is null");
+        }
+        if (!type.isInstance(buffer) || buffer.device() != owner) {
+            throw new DeviceException(CudaError.INVALID_VALUE, role + " (buffer #" + buffer.id()
+                    + ") belongs to another device (" + buffer.device().backend() + " device "
+                    + buffer.device().ordinal() + ")");
+        }
+        return type.cast(buffer);
+    }
+
+    /** {@code function} as a kernel of {@code type} compiled for {@code owner}; INVALID_HANDLE otherwise. */
+    public static <F extends KernelFunction> F kernelOf(KernelFunction function, Class<F> type, Device owner) {
+        if (!type.isInstance(function) || function.module().device() != owner) {
+            throw new DeviceException(CudaError.INVALID_HANDLE, "kernel function "
+                    + (function == null ? "null" : "'" + function.name() + "'") + " does not belong to this device");
+        }
+        return type.cast(function);
+    }
+
+    /** INVALID_VALUE for a launch of {@code kernel} without a launch configuration. */
+    public static LaunchConfig launchConfig(String kernel, LaunchConfig config) {
+        if (config == null) {
+            throw new DeviceException(CudaError.INVALID_VALUE, "launch of kernel '" + kernel
+                    + "' without a launch configuration");
+        }
+        return config;
+    }
+
     /** INVALID_VALUE unless {@code args} is not null and has one argument per parameter. */
     public static void argumentCount(String kernel, List<KernelParam> params, KernelArgs args) {
         if (args == null) {

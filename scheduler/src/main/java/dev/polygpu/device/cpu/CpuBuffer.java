@@ -132,14 +132,7 @@ final class CpuBuffer implements UnifiedBuffer {
 
     /** Throws INVALID_VALUE unless the buffer is of {@code owner} and not freed; {@code role} names it in the message. */
     static CpuBuffer check(UnifiedBuffer buffer, CpuDevice owner, String role) {
-        if (buffer == null) {
-            throw new DeviceException(CudaError.INVALID_VALUE, role + " is null");
-        }
-        if (!(buffer instanceof CpuBuffer b) || b.device != owner) {
-            throw new DeviceException(CudaError.INVALID_VALUE, role + " (buffer #" + buffer.id()
-                    + ") belongs to another device (" + buffer.device().backend() + " device "
-                    + buffer.device().ordinal() + ")");
-        }
+        CpuBuffer b = Checks.ownBuffer(buffer, CpuBuffer.class, owner, role);
         b.hostView();
         return b;
     }

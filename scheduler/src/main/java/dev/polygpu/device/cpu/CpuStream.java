@@ -99,14 +99,9 @@ final class CpuStream implements Stream, PendingFailures.Source {
     @Override
     public void launch(KernelFunction function, LaunchConfig config, KernelArgs args) {
         ensureOpen();
-        if (!(function instanceof CpuKernelFunction f) || f.module().device() != device) {
-            throw new DeviceException(CudaError.INVALID_HANDLE, "kernel function "
-                    + (function == null ? "null" : "'" + function.name() + "'") + " does not belong to this device");
-        }
+        CpuKernelFunction f = Checks.kernelOf(function, CpuKernelFunction.class, device);
         f.ensureUsable();
-        if (config == null) {
-            throw new DeviceException(CudaError.INVALID_VALUE, "launch of kernel '" + f.name() + "' without a launch configuration");
-        }
+        Checks.launchConfig(f.name(), config);
         CompiledKernel kernel = f.compiled();
         config.validate(device.properties(), kernel.staticSharedBytes());
         LaunchFrame frame = LaunchFrames.build(device, kernel, config, args);

@@ -1,5 +1,6 @@
 package dev.polygpu.device.cuda;
 
+import dev.polygpu.device.Checks;
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
@@ -131,14 +132,7 @@ final class CudaBuffer implements UnifiedBuffer {
 
     /** Throws INVALID_VALUE unless the buffer is of {@code owner} and not freed; {@code role} names it in the message. */
     static CudaBuffer check(UnifiedBuffer buffer, CudaDevice owner, String role) {
-        if (buffer == null) {
-            throw new DeviceException(CudaError.INVALID_VALUE, role + " is null");
-        }
-        if (!(buffer instanceof CudaBuffer b) || b.device != owner) {
-            throw new DeviceException(CudaError.INVALID_VALUE, role + " (buffer #" + buffer.id()
-                    + ") belongs to another device (" + buffer.device().backend() + " device "
-                    + buffer.device().ordinal() + ")");
-        }
+        CudaBuffer b = Checks.ownBuffer(buffer, CudaBuffer.class, owner, role);
         b.ensureNotFreed();
         return b;
     }

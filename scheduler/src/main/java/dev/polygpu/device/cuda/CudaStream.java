@@ -83,15 +83,9 @@ final class CudaStream implements Stream, PendingFailures.Source {
     @Override
     public void launch(KernelFunction function, LaunchConfig config, KernelArgs args) {
         ensureOpen();
-        if (!(function instanceof CudaFunction f) || f.module().device() != device) {
-            throw new DeviceException(CudaError.INVALID_HANDLE, "kernel function "
-                    + (function == null ? "null" : "'" + function.name() + "'") + " does not belong to this device");
-        }
+        CudaFunction f = Checks.kernelOf(function, CudaFunction.class, device);
         f.ensureUsable();
-        if (config == null) {
-            throw new DeviceException(CudaError.INVALID_VALUE, "launch of kernel '" + f.name()
-                    + "' without a launch configuration");
-        }
+        Checks.launchConfig(f.name(), config);
         config.validate(device.properties(), f.staticSharedBytes());
         long threads = config.block().volume();
         if (threads > f.maxThreadsPerBlock()) {
