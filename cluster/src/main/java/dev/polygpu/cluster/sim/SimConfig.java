@@ -41,11 +41,13 @@ import java.util.Objects;
  * @param randomEvery each member's {@link dev.polygpu.cluster.policy.Thief} sends every this many requests to a
  *     member drawn at random (the one it asks first stays remembered); 0 (the default, as the cluster node)
  *     never; at least 0
+ * @param hostCpu the host CPU each member spends per message, taken from its kernels ({@link HostCpu}: members
+ *     whose devices are CPU devices on the host's cores); {@link HostCpu#NONE} (the default) charges none
  */
 public record SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing,
                         Network network, long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes,
                         Order order, int priorityLevels, long seed, int stolenOverflow, int forgetAfterEmpty,
-                        int randomEvery) {
+                        int randomEvery, HostCpu hostCpu) {
 
     /** In what order a member runs, gives and asks for tasks. */
     public enum Order {
@@ -101,6 +103,7 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(network, "network");
         Objects.requireNonNull(order, "order");
+        Objects.requireNonNull(hostCpu, "hostCpu");
         if (failAfterNanos <= 0) {
             throw new IllegalArgumentException("failAfter must be > 0 ns, was " + failAfterNanos);
         }
@@ -124,8 +127,20 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
     }
 
     /**
+     * A configuration without host CPU charged ({@link HostCpu#NONE}).
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing, Network network,
+                     long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes, Order order,
+                     int priorityLevels, long seed, int stolenOverflow, int forgetAfterEmpty, int randomEvery) {
+        this(members, slots, window, settings, stealing, network, failAfterNanos, events, inputCacheBytes, order,
+                priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, HostCpu.NONE);
+    }
+
+    /**
      * A configuration without the what-ifs ({@code stolenOverflow}, {@code forgetAfterEmpty} and
-     * {@code randomEvery} 0).
+     * {@code randomEvery} 0) and without host CPU charged.
      *
      * @throws IllegalArgumentException as the canonical constructor
      */
@@ -133,13 +148,19 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
                      long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes, Order order,
                      int priorityLevels, long seed) {
         this(members, slots, window, settings, stealing, network, failAfterNanos, events, inputCacheBytes, order,
-                priorityLevels, seed, 0, 0, 0);
+                priorityLevels, seed, 0, 0, 0, HostCpu.NONE);
     }
 
     /** {@return a copy with these what-ifs (see the record's parameters)} */
     public SimConfig withWhatIfs(int overflow, int forgetAfter, int random) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, order, priorityLevels, seed, overflow, forgetAfter, random);
+                inputCacheBytes, order, priorityLevels, seed, overflow, forgetAfter, random, hostCpu);
+    }
+
+    /** {@return a copy whose members spend {@code cpu} of host CPU per message, taken from their kernels} */
+    public SimConfig withHostCpu(HostCpu cpu) {
+        return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
+                inputCacheBytes, order, priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, cpu);
     }
 
     /**
@@ -164,48 +185,48 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
     public SimConfig withMembers(int n) {
         return new SimConfig(n, slots, window, settings, stealing, network, failAfterNanos, events,
                 inputCacheBytes, order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery);
+                forgetAfterEmpty, randomEvery, hostCpu);
     }
 
     /** {@return a copy with stealing on or off} */
     public SimConfig withStealing(boolean on) {
         return new SimConfig(members, slots, window, settings, on, network, failAfterNanos, events,
                 inputCacheBytes, order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery);
+                forgetAfterEmpty, randomEvery, hostCpu);
     }
 
     /** {@return a copy with these settings} */
     public SimConfig withSettings(StealSettings s) {
         return new SimConfig(members, slots, window, s, stealing, network, failAfterNanos, events,
                 inputCacheBytes, order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery);
+                forgetAfterEmpty, randomEvery, hostCpu);
     }
 
     /** {@return a copy with these membership events} */
     public SimConfig withEvents(List<MembershipEvent> e) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, e, inputCacheBytes,
                 order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery);
+                forgetAfterEmpty, randomEvery, hostCpu);
     }
 
     /** {@return a copy whose members' input caches hold {@code bytes}; 0 turns the cache off} */
     public SimConfig withInputCache(long bytes) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events, bytes,
                 order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery);
+                forgetAfterEmpty, randomEvery, hostCpu);
     }
 
     /** {@return a copy whose members' devices have {@code levels} stream priority levels} */
     public SimConfig withPriorityLevels(int levels) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
                 inputCacheBytes, order, levels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery);
+                forgetAfterEmpty, randomEvery, hostCpu);
     }
 
     /** {@return a copy whose members order their tasks so} */
     public SimConfig withOrder(Order o) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
                 inputCacheBytes, o, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery);
+                forgetAfterEmpty, randomEvery, hostCpu);
     }
 }

@@ -35,6 +35,10 @@ import java.util.List;
  * @param missingInputHandBacks tasks a thief handed back to their owner because an input they read missed
  * @param messagesPerMember messages each member sent plus received
  * @param bytesPerMember bytes each member sent plus received
+ * @param hostCpuPerMember host CPU time each member spent on the messages it sent and received
+ *     ({@link SimConfig#hostCpu()}); zeros when none is charged
+ * @param kernelDelayNanos how much later, summed over the kernels, the kernels ended because their member spent
+ *     host CPU on messages while every slot ran one; 0 when none is charged
  * @param idleFraction the share of the members' slot time (from joining to leaving or the end) with no task
  * @param stealLatencyMedianNanos the median time from a request to its reply with work, -1 if none
  * @param stealLatencyP99Nanos its 99th percentile, -1 if none
@@ -47,8 +51,9 @@ public record SimResult(String workload, int tasks, int members, int membersEver
                         long requests, long rankRequests, long emptyReplies, long forwards, long timeouts, long staleReplies,
                         long reruns, long lostMessages, long gateRefusals, long inputBytesSent, long inputBytesSaved,
                         long cacheMisses, long missingInputHandBacks, Spread messagesPerMember, Spread bytesPerMember,
-                        double idleFraction, long stealLatencyMedianNanos, long stealLatencyP99Nanos, long events,
-                        long wallNanos, List<String> notes) {
+                        Spread hostCpuPerMember, long kernelDelayNanos, double idleFraction,
+                        long stealLatencyMedianNanos, long stealLatencyP99Nanos, long events, long wallNanos,
+                        List<String> notes) {
 
     /**
      * This result with another wall time: two runs of one configuration differ in nothing else.
@@ -60,8 +65,8 @@ public record SimResult(String workload, int tasks, int members, int membersEver
         return new SimResult(workload, tasks, members, membersEver, slots, makespanNanos, lowerBoundNanos,
                 totalWorkNanos, criticalPathNanos, stolen, requests, rankRequests, emptyReplies, forwards, timeouts, staleReplies,
                 reruns, lostMessages, gateRefusals, inputBytesSent, inputBytesSaved, cacheMisses,
-                missingInputHandBacks, messagesPerMember, bytesPerMember, idleFraction, stealLatencyMedianNanos,
-                stealLatencyP99Nanos, events, nanos, notes);
+                missingInputHandBacks, messagesPerMember, bytesPerMember, hostCpuPerMember, kernelDelayNanos,
+                idleFraction, stealLatencyMedianNanos, stealLatencyP99Nanos, events, nanos, notes);
     }
 
     /** {@return the lower bound over the makespan: 1.0 is a perfect schedule} */

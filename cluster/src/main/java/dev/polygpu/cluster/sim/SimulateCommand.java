@@ -89,6 +89,13 @@ public final class SimulateCommand {
                                      replies empty itself, as the cluster node)
               --random-every=N       a thief sends every N-th request to a member drawn at random, and keeps
                                      the one it asks first (default 0: never, as the cluster node)
+              --host-cpu-per-message=DUR --host-cpu-per-byte=NS
+                                     host CPU a member spends on each message it sends or receives (packing,
+                                     HMAC, transport), per message and per byte (NS: nanoseconds, fractions
+                                     allowed), taken from its kernels: for CPU devices on the host's cores.
+                                     While every slot runs a kernel, each ends that time / slots later; with
+                                     a slot free nothing waits (default 0 and 0: none, as on GPUs). Measured
+                                     on this code: 51us and 4.84 (HostCpuCalibrationTest, docs/simulator.md)
 
             output
               --csv=FILE             one row per run
@@ -134,6 +141,8 @@ public final class SimulateCommand {
         int stolenOverflow;
         int forgetAfter;
         int randomEvery;
+        long hostCpuPerMessage;
+        double hostCpuPerByte;
         Path csv;
         Path plot;
         boolean quiet;
@@ -261,6 +270,8 @@ public final class SimulateCommand {
             case "stolen-overflow" -> o.stolenOverflow = nonNegativeInt(name, value);
             case "forget-after" -> o.forgetAfter = nonNegativeInt(name, value);
             case "random-every" -> o.randomEvery = nonNegativeInt(name, value);
+            case "host-cpu-per-message" -> o.hostCpuPerMessage = Specs.nanos(value);
+            case "host-cpu-per-byte" -> o.hostCpuPerByte = nanosPerByte(name, value);
             case "csv" -> o.csv = Path.of(value);
             case "plot" -> o.plot = Path.of(value);
             default -> throw new IllegalArgumentException("unknown option --" + name);
@@ -299,6 +310,9 @@ public final class SimulateCommand {
                 SimResult r = sim.run();
                 rows.add(new Row(stealing, r));
                 out.println(tableRow(stealing, r));
+                if (c.hostCpu().on()) {
+                    out.println(hostCpuLine(r));
+                }
                 for (String note : r.notes()) {
                     out.println("note: " + note);
                 }
@@ -330,7 +344,11 @@ public final class SimulateCommand {
         }
         return new SimConfig(members, o.slots, o.window, settings(o), stealing, network, o.failAfter, o.events,
                 o.inputCache, o.order, o.priorityLevels, o.seed, o.stolenOverflow, o.forgetAfter,
-                o.randomEvery);
+                o.randomEvery, hostCpu(o));
+    }
+
+    private static HostCpu hostCpu(Options o) {
+        return new HostCpu(o.hostCpuPerMessage, o.hostCpuPerByte);
     }
 
     /** The stealing settings of every member: the cluster's defaults for the window, with the options given. */
@@ -401,7 +419,16 @@ public final class SimulateCommand {
                         + ", skew " + o.skew : "", o.slots, o.window, settings, o.inputCache == 0 ? "no input cache"
                         : "input cache " + Units.bytes(o.inputCache), network,
                 o.events.isEmpty() ? "" : " Membership: " + o.events + ", failure noticed after "
-                        + Units.nanos(o.failAfter) + ".");
+                        + Units.nanos(o.failAfter) + ".") + (hostCpu(o).on() ? " Host CPU per message: "
+                + hostCpu(o) + ", taken from the member's kernels." : "");
+    }
+
+    /** The host CPU members spent on messages and what their kernels lost to it (with the host CPU model). */
+    private static String hostCpuLine(SimResult r) {
+        return String.format(Locale.ROOT, "host CPU on messages: %s per member (mean), %s at the busiest; kernels "
+                        + "ended %s later in all (%.1f%% of the work)", Units.nanos((long) r.hostCpuPerMember().mean()),
+                Units.nanos(r.hostCpuPerMember().max()), Units.nanos(r.kernelDelayNanos()),
+                100.0 * r.kernelDelayNanos() / Math.max(1, r.totalWorkNanos()));
     }
 
     private static String tableRow(boolean stealing, SimResult r) {
@@ -424,7 +451,8 @@ public final class SimulateCommand {
                 + "bytes_per_member_mean,bytes_per_member_max,idle_fraction,steal_latency_median_ns,"
                 + "steal_latency_p99_ns,events,wall_ns,latency_ns,bandwidth_bytes_per_s,per_message_ns,seed,gate_refusals,"
                 + "input_cache_bytes,input_bytes_sent,input_bytes_saved,cache_misses,missing_input_hand_backs,order,"
-                + "rank_factor,rank_requests,priority_levels\n");
+                + "rank_factor,rank_requests,priority_levels,host_cpu_per_message_ns,host_cpu_per_byte_ns,"
+                + "host_cpu_per_member_mean_ns,host_cpu_per_member_max_ns,kernel_delay_ns\n");
         for (Row row : rows) {
             SimResult r = row.result();
             b.append(String.join(",", List.of(csvText(r.workload()), Long.toString(r.tasks()),
@@ -447,7 +475,10 @@ public final class SimulateCommand {
                     Long.toString(r.inputBytesSaved()), Long.toString(r.cacheMisses()),
                     Long.toString(r.missingInputHandBacks()), orderName(o.order),
                     Double.toString(settings(o).rankFactor()), Long.toString(r.rankRequests()),
-                    Integer.toString(o.order == SimConfig.Order.RANK_AND_PRIORITIES ? o.priorityLevels : 1))))
+                    Integer.toString(o.order == SimConfig.Order.RANK_AND_PRIORITIES ? o.priorityLevels : 1),
+                    Long.toString(o.hostCpuPerMessage), Specs.number(o.hostCpuPerByte),
+                    String.format(Locale.ROOT, "%.0f", r.hostCpuPerMember().mean()),
+                    Long.toString(r.hostCpuPerMember().max()), Long.toString(r.kernelDelayNanos()))))
                     .append('\n');
         }
         return b.toString();
@@ -599,6 +630,22 @@ public final class SimulateCommand {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--" + name + " must be a number, got '" + value + "'");
         }
+    }
+
+    /** Nanoseconds per byte: a number, fractions allowed, with an optional {@code ns}. */
+    private static double nanosPerByte(String name, String value) {
+        String v = value.endsWith("ns") ? value.substring(0, value.length() - 2) : value;
+        double d;
+        try {
+            d = Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            d = Double.NaN;
+        }
+        if (!(d >= 0) || Double.isInfinite(d)) {
+            throw new IllegalArgumentException("--" + name + " must be nanoseconds per byte, a number >= 0 such as "
+                    + "4.84 or 4.84ns, got '" + value + "'");
+        }
+        return d;
     }
 
     private static double bandwidth(String name, String value) {

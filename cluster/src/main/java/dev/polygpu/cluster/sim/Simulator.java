@@ -56,6 +56,13 @@ import java.util.random.RandomGeneratorFactory;
  *       sender.
  *   <li><b>Membership.</b> {@link MembershipEvent}s: workers join, leave gracefully (finish what they hold) or
  *       crash (their owners run the lost tasks again after the failure timeout).
+ *   <li><b>Host CPU</b> (when {@link SimConfig#hostCpu()} is {@linkplain HostCpu#on() on}: CPU devices on the
+ *       host's cores). Every message costs its sender, when it leaves, and its receiver, when it arrives, the
+ *       host CPU {@link HostCpu} gives; a member whose slots all run kernels meanwhile shares its cores with that
+ *       work, so each of its running kernels ends that time over its slots later (its end is moved, and the
+ *       earlier end event is ignored). A message a member sends while handling an event is charged once the event
+ *       has been handled (a result goes out while the kernel that follows runs). A thief's result reports the
+ *       time its kernel really ran, as the real node's does.
  * </ul>
  *
  * <p>Time is simulated nanoseconds from 0. A run is deterministic given its configuration and seed. Memory is
@@ -104,6 +111,8 @@ public final class Simulator {
         int[] arraysReferenced;
         /** A hand-back's reason: an input missed in the thief's cache (else the reply was stale). */
         boolean missingInput;
+        /** A result's run time at the thief, as it reports it. */
+        long runNanos;
 
         Event(long time, long seq, int kind, int member) {
             this.time = time;
@@ -140,6 +149,8 @@ public final class Simulator {
         final int[] window = new int[config.window() + config.stolenOverflow()];
         int windowCount;
         int inFlight;
+        /** The tasks the device runs now: the first {@code busy} entries. */
+        final int[] running = new int[config.slots()];
         int busy;
         boolean alive = true;
         boolean leaving;
@@ -157,6 +168,9 @@ public final class Simulator {
         long messagesReceived;
         long bytesSent;
         long bytesReceived;
+        /** Host CPU spent on messages; and that of the messages sent while handling the current event. */
+        long hostCpuNanos;
+        long sendCpuPending;
 
         Member(int index, boolean program, long now) {
             this.index = index;
@@ -205,6 +219,11 @@ public final class Simulator {
     /** Per array, the last reply that packed it: a reply carries each array once. */
     private final int[] packedIn;
     private final boolean caching;
+    /** With host CPU charged ({@link SimConfig#hostCpu()}): each task's end as now scheduled; else null. */
+    private final long[] endAt;
+    /** Members that sent messages while handling the current event, to be charged at its end. */
+    private final List<Member> senders = new ArrayList<>();
+    private long kernelDelayNanos;
     private int replies;
     private final List<String> notes = new ArrayList<>();
     private List<String> candidates = List.of();
@@ -259,6 +278,7 @@ public final class Simulator {
         this.completed = new BitSet(n);
         this.packedIn = new int[work.arrays()];
         this.caching = config.inputCacheBytes() > 0;
+        this.endAt = config.hostCpu().on() ? new long[n] : null;
         Arrays.fill(givenTo, -1);
     }
 
@@ -308,6 +328,7 @@ public final class Simulator {
         for (Member m : members) {
             check(m);
         }
+        chargeSenders();
         long nextProgress = progressEvery;
         while (done < work.tasks()) {
             Event e = queue.poll();
@@ -317,6 +338,7 @@ public final class Simulator {
             now = e.time;
             events++;
             handle(e);
+            chargeSenders();
             if (done >= nextProgress) {
                 progress.accept(String.format(java.util.Locale.ROOT, "  %,d of %,d tasks done, simulated %s",
                         done, work.tasks(), Units.nanos(now)));
@@ -347,7 +369,12 @@ public final class Simulator {
     private void handle(Event e) {
         Member m = e.member >= 0 ? members.get(e.member) : null;
         switch (e.kind) {
-            case END -> onEnd(m, e.task);
+            case END -> {
+                // A kernel that host CPU work slowed down ends later: its earlier end is stale.
+                if (endAt == null || endAt[e.task] == e.time) {
+                    onEnd(m, e.task);
+                }
+            }
             case CHECK -> {
                 if (m.checkAt == e.time) {
                     m.checkAt = -1;
@@ -464,15 +491,25 @@ public final class Simulator {
     }
 
     private void start(Member m, int t) {
-        m.busy++;
+        m.running[m.busy++] = t;
         startedAt[t] = now;
-        Event e = schedule(now + work.durationNanos(t), END, m.index);
+        long end = now + work.durationNanos(t);
+        if (endAt != null) {
+            endAt[t] = end;
+        }
+        Event e = schedule(end, END, m.index);
         e.task = t;
     }
 
     private void onEnd(Member m, int t) {
         if (!m.alive) {
             return;
+        }
+        for (int i = 0; i < m.busy; i++) {
+            if (m.running[i] == t) {
+                m.running[i] = m.running[m.busy - 1];
+                break;
+            }
         }
         m.busy--;
         m.inFlight--;
@@ -494,6 +531,7 @@ public final class Simulator {
         } else {
             Event r = send(m, members.get(work.owner(t)), RESULT, HEADER_BYTES + work.outputBytes(t));
             r.task = t;
+            r.runNanos = ran;
         }
         dispatch(m);
         check(m);
@@ -833,7 +871,7 @@ public final class Simulator {
             return;
         }
         givenTo[t] = -1;
-        long run = work.durationNanos(t);
+        long run = e.runNanos;
         // What the thief's result reports: its queue and run time; the rest of the round trip is transfer.
         long queued = startedAt[t] - arrivedAt[t];
         long transfer = now - sentAt[t] - queued - run;
@@ -966,6 +1004,12 @@ public final class Simulator {
         from.linkFreeAt = depart + wire;
         from.messagesSent++;
         from.bytesSent += bytes;
+        if (endAt != null) {
+            if (from.sendCpuPending == 0) {
+                senders.add(from);
+            }
+            from.sendCpuPending += config.hostCpu().nanos(bytes);
+        }
         Event e = schedule(depart + wire + net.latencyNanos(from.index, to.index), kind, to.index);
         e.from = from.index;
         e.bytes = bytes;
@@ -975,6 +1019,45 @@ public final class Simulator {
     private void received(Member m, Event e) {
         m.messagesReceived++;
         m.bytesReceived += e.bytes;
+        if (endAt != null && e.from != m.index) {
+            // Not the empty reply a member gives itself for its own forwarded request: that is no message.
+            spendHostCpu(m, config.hostCpu().nanos(e.bytes));
+        }
+    }
+
+    /** Charges the members that sent messages while the last event was handled. */
+    private void chargeSenders() {
+        for (Member m : senders) {
+            long cpu = m.sendCpuPending;
+            m.sendCpuPending = 0;
+            if (m.alive) {
+                spendHostCpu(m, cpu);
+            }
+        }
+        senders.clear();
+    }
+
+    /**
+     * {@code m} spends {@code cpu} of host CPU on messages now: if every slot runs a kernel, the kernels share
+     * their cores with it, and each ends {@code cpu / slots} later ({@link HostCpu}); with a slot free, the work
+     * runs on its core.
+     */
+    private void spendHostCpu(Member m, long cpu) {
+        m.hostCpuNanos += cpu;
+        if (m.busy < config.slots()) {
+            return;
+        }
+        long each = cpu / m.busy;
+        if (each == 0) {
+            return;
+        }
+        for (int i = 0; i < m.busy; i++) {
+            int t = m.running[i];
+            endAt[t] += each;
+            Event e = schedule(endAt[t], END, m.index);
+            e.task = t;
+        }
+        kernelDelayNanos += each * m.busy;
     }
 
     /** A message to a member that is gone: dropped, as the network would. */
@@ -1003,6 +1086,7 @@ public final class Simulator {
         int n = members.size();
         long[] messages = new long[n];
         long[] bytes = new long[n];
+        long[] hostCpu = new long[n];
         double idleSum = 0;
         double capacity = 0;
         long stolen = 0;
@@ -1013,6 +1097,7 @@ public final class Simulator {
             Member m = members.get(i);
             messages[i] = m.messagesSent + m.messagesReceived;
             bytes[i] = m.bytesSent + m.bytesReceived;
+            hostCpu[i] = m.hostCpuNanos;
             long end = m.leftAt >= 0 ? Math.min(m.leftAt, makespan) : makespan;
             double span = Math.max(0, end - Math.min(m.joinedAt, end)) * (double) config.slots();
             capacity += span;
@@ -1027,7 +1112,7 @@ public final class Simulator {
                 work.totalWorkNanos(), work.criticalPathNanos(), stolen, requests, rankRequests, empty, forwards, timeouts,
                 staleReplies, reruns, lostMessages, gateRefusals, inputBytesSent, inputBytesSaved, cacheMisses,
                 missingInputHandBacks, SimResult.Spread.of(messages), SimResult.Spread.of(bytes),
-                capacity == 0 ? 0 : idleSum / capacity, latency.count() == 0 ? -1 : latency.median(),
+                SimResult.Spread.of(hostCpu), kernelDelayNanos, capacity == 0 ? 0 : idleSum / capacity, latency.count() == 0 ? -1 : latency.median(),
                 latency.count() == 0 ? -1 : latency.percentile(99), events, wallNanos, List.copyOf(notes));
     }
 
