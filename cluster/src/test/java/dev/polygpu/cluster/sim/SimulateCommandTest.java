@@ -205,6 +205,11 @@ class SimulateCommandTest {
         "--priority-levels=0;           --priority-levels",
         "--rank-factor=0.5;             --rank-factor must be 0 (no requests by rank) or a number >= 1",
         "--rank-factor=x;               --rank-factor",
+        "--host-cpu-per-message=-1us;   --host-cpu-per-message",
+        "--host-cpu-per-message=x;      --host-cpu-per-message",
+        "--host-cpu-per-byte=-1;        --host-cpu-per-byte must be nanoseconds per byte",
+        "--host-cpu-per-byte=4.8us;     --host-cpu-per-byte must be nanoseconds per byte",
+        "--host-cpu-per-byte;           --host-cpu-per-byte",
         "gemm;                          'gemm'",
     })
     void badArgumentsExit2NamingTheOption(String args, String named) {
@@ -304,5 +309,74 @@ class SimulateCommandTest {
         assertEquals(Units.bytes(Long.parseLong(c.get("input_bytes_sent"))) + " / "
                 + Units.bytes(Long.parseLong(c.get("input_bytes_saved"))), row[16]);
         assertEquals(number(c.get("cache_misses")) + " / " + number(c.get("missing_input_hand_backs")), row[17]);
+    }
+
+    /**
+     * Runs from before the host CPU model, as the build before it gave them (makespan, requests, events, tasks
+     * moved, reruns; CSV): without the model's options the simulator still gives them to the event.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+        "--workload=gemm --tiles=8 --members=4 --seed=3; 141181439; 52; 749; 8; 0",
+        "--workload=bspgemm --tasks=20000 --members=8 --crash=20ms:2 --fail-after=30ms --seed=5; 2789841748; 7366; "
+                + "58308; 4991; 0",
+        "--workload=cholesky --tiles=10 --members=6 --per-message=0 --input-cache=1MB --seed=2; 59061169; 53; 479; 1; 0",
+        "--workload=bspgemm-tiles --tiles=40 --members=6 --seed=4 --expand=20ms:3 --crash=60ms:2 --fail-after=100ms "
+                + "--input-cache=4MB; 1297264467; 706; 4655; 500; 12",
+    })
+    void withoutHostCpuRunsAreAsBeforeTheModel(String args, long makespan, long requests, long events, long moved,
+                                               long reruns) throws Exception {
+        Path csv = dir.resolve("pinned.csv");
+        List<String> all = new ArrayList<>(List.of(args.split(" ")));
+        all.addAll(List.of("--quiet", "--csv=" + csv));
+        Run r = simulate(all.toArray(String[]::new));
+        assertEquals(0, r.status(), r::toString);
+        assertFalse(r.out().contains("host CPU"), r::toString);
+        Map<String, String> row = csv(csv).getFirst();
+        assertEquals(makespan, Long.parseLong(row.get("makespan_ns")), r::toString);
+        assertEquals(requests, Long.parseLong(row.get("requests")));
+        assertEquals(events, Long.parseLong(row.get("events")));
+        assertEquals(moved, Long.parseLong(row.get("moved")));
+        assertEquals(reruns, Long.parseLong(row.get("reruns")));
+        for (String column : List.of("host_cpu_per_message_ns", "host_cpu_per_byte_ns", "host_cpu_per_member_mean_ns",
+                "host_cpu_per_member_max_ns", "kernel_delay_ns")) {
+            assertEquals("0", row.get(column), column);
+        }
+    }
+
+    @Test
+    void hostCpuIsAnOptionShownInTheHeaderALineAfterEachRowAndTheCsv() throws Exception {
+        Path on = dir.resolve("on.csv");
+        Path off = dir.resolve("off.csv");
+        Run charged = simulate("--workload=gemm", "--tiles=8", "--members=2,4", "--host-cpu-per-message=50us",
+                "--host-cpu-per-byte=4.5ns", "--csv=" + on, "--quiet");
+        Run free = simulate("--workload=gemm", "--tiles=8", "--members=2,4", "--csv=" + off, "--quiet");
+        assertEquals(0, charged.status(), charged::toString);
+        assertTrue(charged.out().contains(" Host CPU per message: 50.0 us per message + 4.5 ns per byte, taken from "
+                + "the member's kernels."), charged::toString);
+        String[] lines = charged.out().split("\n");
+        int rows = 0;
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].startsWith("| ") && Character.isDigit(lines[i].charAt(2))) {
+                rows++;
+                assertTrue(lines[i + 1].startsWith("host CPU on messages: "), charged::toString);
+                assertTrue(lines[i + 1].contains(" at the busiest; kernels ended "), charged::toString);
+            }
+        }
+        assertEquals(2, rows, charged::toString);
+        List<Map<String, String>> c = csv(on);
+        List<Map<String, String>> u = csv(off);
+        for (int i = 0; i < 2; i++) {
+            assertEquals("50000", c.get(i).get("host_cpu_per_message_ns"));
+            assertEquals("4.5", c.get(i).get("host_cpu_per_byte_ns"));
+            long mean = Long.parseLong(c.get(i).get("host_cpu_per_member_mean_ns"));
+            long max = Long.parseLong(c.get(i).get("host_cpu_per_member_max_ns"));
+            assertTrue(mean > 0 && max >= mean, c.get(i)::toString);
+            // Kernels lose at most what the members spent, in all.
+            long members = Long.parseLong(c.get(i).get("members"));
+            assertTrue(Long.parseLong(c.get(i).get("kernel_delay_ns")) <= max * members, c.get(i)::toString);
+            assertTrue(Long.parseLong(c.get(i).get("makespan_ns")) >= Long.parseLong(u.get(i).get("makespan_ns")),
+                    c.get(i) + " against " + u.get(i));
+        }
     }
 }

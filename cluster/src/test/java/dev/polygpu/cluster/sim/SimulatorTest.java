@@ -452,6 +452,82 @@ class SimulatorTest {
         assertThrows(IllegalArgumentException.class, () -> SimConfig.of(4, 2, 4, FAST, 1).withWhatIfs(0, -1, 0));
     }
 
+    /** Host CPU of 1 ms per message and 0.5 ns per byte: a request or an empty reply (96 bytes) costs 1,000,048 ns. */
+    private static final HostCpu ONE_MS = new HostCpu(MS, 0.5);
+
+    /**
+     * Member 0 owns {@code n} tasks of 100 ms on 2 slots; member 1 owns none and keeps asking it for work, which
+     * it has none to give (its tasks all run), so it answers every request empty.
+     */
+    private static SimResult servingWhileRunning(int n, HostCpu cpu) {
+        Workload.Builder b = Workload.builder("served");
+        int k = b.kernel("k");
+        for (int i = 0; i < n; i++) {
+            b.task(0, k, 100 * MS, 8, new int[0]);
+        }
+        return new Simulator(b.build(), SimConfig.of(2, 2, 2, FAST, 1).withHostCpu(cpu)).run();
+    }
+
+    @Test
+    void hostCpuMakesAMemberThatServesWhileItsSlotsAreFullEndItsKernelsLaterByWhatItSpent() {
+        SimResult off = servingWhileRunning(2, HostCpu.NONE);
+        assertEquals(100 * MS, off.makespanNanos());
+        assertEquals(0, off.kernelDelayNanos());
+        assertEquals(0, off.hostCpuPerMember().max());
+        SimResult on = servingWhileRunning(2, ONE_MS);
+        long perMessage = ONE_MS.nanos(Simulator.HEADER_BYTES);
+        assertEquals(1_000_048, perMessage);
+        // Member 1 handles a request more than member 0 when one is still on its way at the end: member 0's share
+        // is the smaller one, and every message it handled came while both its slots ran.
+        long member0 = Math.round(2 * on.hostCpuPerMember().mean()) - on.hostCpuPerMember().max();
+        assertTrue(member0 >= 8 * perMessage, "member 0 served at least 4 requests: " + on);
+        assertEquals(0, member0 % perMessage, "whole messages: " + on);
+        assertEquals(member0, on.kernelDelayNanos(), "all of it was taken from its kernels");
+        // Each message cost each of the two kernels half its CPU time: both end that much later.
+        assertEquals(100 * MS + member0 / 2, on.makespanNanos(), on::toString);
+        assertEquals(on.makespanNanos(), on.lowerBoundNanos() + member0 / 2, "the bound counts the work, not the delay");
+    }
+
+    @Test
+    void hostCpuTakesNothingFromKernelsWhileASlotIsFree() {
+        // One task on two slots: the handling runs on the free slot's core.
+        SimResult on = servingWhileRunning(1, ONE_MS);
+        assertTrue(on.hostCpuPerMember().max() >= 2 * ONE_MS.nanos(Simulator.HEADER_BYTES), on::toString);
+        assertEquals(0, on.kernelDelayNanos());
+        assertEquals(100 * MS, on.makespanNanos());
+    }
+
+    @Test
+    void withoutHostCpuARunIsTheSameToTheEvent() {
+        Workload w = independent(300, 3 * MS, 4096);
+        SimConfig c = SimConfig.of(8, 2, 4, FAST, 7);
+        SimResult plain = new Simulator(w, c).run();
+        for (SimConfig same : List.of(c.withHostCpu(HostCpu.NONE), c.withHostCpu(new HostCpu(0, 0)))) {
+            SimResult r = new Simulator(w, same).run();
+            assertEquals(plain, r.withWallNanos(plain.wallNanos()));
+        }
+        SimResult on = new Simulator(w, c.withHostCpu(new HostCpu(200_000, 1))).run();
+        assertTrue(on.kernelDelayNanos() > 0, on::toString);
+        assertTrue(on.makespanNanos() > plain.makespanNanos(), on + " against " + plain);
+    }
+
+    @Test
+    void hostCpuCostsAreValidatedAndSurviveTheCopies() {
+        assertThrows(IllegalArgumentException.class, () -> new HostCpu(-1, 0));
+        assertThrows(IllegalArgumentException.class, () -> new HostCpu(0, -0.5));
+        assertThrows(IllegalArgumentException.class, () -> new HostCpu(0, Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> new HostCpu(0, Double.POSITIVE_INFINITY));
+        assertTrue(!HostCpu.NONE.on() && new HostCpu(0, 0.1).on() && new HostCpu(1, 0).on());
+        assertEquals(51_000 + 484, new HostCpu(51_000, 4.84).nanos(100));
+        assertEquals("51.0 us per message + 4.84 ns per byte", new HostCpu(51_000, 4.84).toString());
+        SimConfig c = SimConfig.of(4, 2, 4, FAST, 1).withHostCpu(ONE_MS).withWhatIfs(1, 0, 0).withMembers(6)
+                .withInputCache(0).withOrder(SimConfig.Order.RANK).withPriorityLevels(2).withStealing(false)
+                .withEvents(List.of()).withSettings(StealSettingsHolder.SETTINGS);
+        assertEquals(ONE_MS, c.hostCpu());
+        assertEquals(HostCpu.NONE, SimConfig.of(4, 2, 4, FAST, 1).hostCpu());
+        assertThrows(NullPointerException.class, () -> SimConfig.of(4, 2, 4, FAST, 1).withHostCpu(null));
+    }
+
     private static final class StealSettingsHolder {
         static final dev.polygpu.cluster.policy.StealSettings SETTINGS =
                 dev.polygpu.cluster.policy.StealSettings.defaults(4);
