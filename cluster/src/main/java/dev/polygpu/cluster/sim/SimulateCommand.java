@@ -95,7 +95,7 @@ public final class SimulateCommand {
                                      allowed), taken from its kernels: for CPU devices on the host's cores.
                                      While every slot runs a kernel, each ends that time / slots later; with
                                      a slot free nothing waits (default 0 and 0: none, as on GPUs). Measured
-                                     on this code: 51us and 4.84 (HostCpuCalibrationTest, docs/simulator.md)
+                                     on this code: 51us and 4.89 (HostCpuCalibrationTest, docs/simulator.md)
 
             output
               --csv=FILE             one row per run
