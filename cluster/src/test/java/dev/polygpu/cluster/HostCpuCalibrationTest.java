@@ -140,11 +140,10 @@ class HostCpuCalibrationTest {
     // ---- the messages -----------------------------------------------------------------------------------------
 
     private static Shape request() {
-        StealRequest r = new StealRequest(MEMBER, 42, MEMBER, 0, 2, 0);
-        byte[] frame = WireCodec.encode(r, KEY);
-        return new Shape("steal request", 0, () -> WireCodec.encode(new StealRequest(MEMBER, 42, MEMBER, 0, 2, 0),
-                KEY), () -> ((StealRequest) WireCodec.decode(frame, KEY, WireCodec.DEFAULT_MAX_FRAME_BYTES))
-                .requestId());
+        Sender send = () -> WireCodec.encode(new StealRequest(MEMBER, 42, MEMBER, 0, 2, 0), KEY);
+        byte[] frame = send.frame();
+        return new Shape("steal request", 0, send, () -> ((StealRequest) WireCodec.decode(frame, KEY,
+                WireCodec.DEFAULT_MAX_FRAME_BYTES)).requestId());
     }
 
     /** A result with one output tile: the thief copies it out and encodes; the owner decodes and copies it in. */
@@ -156,7 +155,8 @@ class HostCpuCalibrationTest {
             return WireCodec.encode(new WorkResult(MEMBER, 1, 1, true, null, 1_000, 20_000_000,
                     List.of(new ArrayData(3, 0, data))), KEY);
         };
-        byte[] frame = frame(send);
+        // Encoding is canonical: the sender makes this frame every time.
+        byte[] frame = send.frame();
         Side receive = () -> {
             WorkResult r = (WorkResult) WireCodec.decode(frame, KEY, WireCodec.DEFAULT_MAX_FRAME_BYTES);
             byte[] data = r.outputs().getFirst().bytes();
@@ -183,7 +183,8 @@ class HostCpuCalibrationTest {
             }
             return WireCodec.encode(new StealReply(MEMBER, 42, items), KEY);
         };
-        byte[] frame = frame(send);
+        // Encoding is canonical: the sender makes this frame every time.
+        byte[] frame = send.frame();
         Side receive = () -> {
             StealReply r = (StealReply) WireCodec.decode(frame, KEY, WireCodec.DEFAULT_MAX_FRAME_BYTES);
             long sum = 0;
@@ -206,7 +207,8 @@ class HostCpuCalibrationTest {
                         + "nnz: sint32, bk: sint32, bj: sint32, ms: sint32)"), new int[] {1, 1, 1},
                 new int[] {32, 32, 1}, 0, 0, List.of(new ElementMessage.ArrayArg(id, bytes, 0, AccessMode.READ),
                 new ElementMessage.ArrayArg(9, 4096, 0, AccessMode.WRITE),
-                new ElementMessage.ScalarArg(ElementType.INT32, 4), new ElementMessage.ScalarArg(ElementType.INT32, 16)));
+                new ElementMessage.ScalarArg(ElementType.INT32, 4),
+                new ElementMessage.ScalarArg(ElementType.INT32, 16)));
     }
 
     private static UnifiedBuffer filled(CpuDevice device, int bytes, long seed) {
@@ -215,11 +217,6 @@ class HostCpuCalibrationTest {
         new Random(seed).nextBytes(data);
         MemorySegment.copy(data, 0, b.hostView(), ValueLayout.JAVA_BYTE, 0, bytes);
         return b;
-    }
-
-    /** The frame {@code send} makes (encoding is canonical, so it makes the same one every time). */
-    private static byte[] frame(Sender send) {
-        return send.frame();
     }
 
     private static long frameBytes(Shape s) {

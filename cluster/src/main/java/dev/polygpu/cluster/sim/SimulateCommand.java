@@ -643,7 +643,7 @@ public final class SimulateCommand {
         }
         if (!(d >= 0) || Double.isInfinite(d)) {
             throw new IllegalArgumentException("--" + name + " must be nanoseconds per byte, a number >= 0 such as "
-                    + "4.84 or 4.84ns, got '" + value + "'");
+                    + "4.89 or 4.89ns, got '" + value + "'");
         }
         return d;
     }

@@ -1112,7 +1112,8 @@ public final class Simulator {
                 work.totalWorkNanos(), work.criticalPathNanos(), stolen, requests, rankRequests, empty, forwards, timeouts,
                 staleReplies, reruns, lostMessages, gateRefusals, inputBytesSent, inputBytesSaved, cacheMisses,
                 missingInputHandBacks, SimResult.Spread.of(messages), SimResult.Spread.of(bytes),
-                SimResult.Spread.of(hostCpu), kernelDelayNanos, capacity == 0 ? 0 : idleSum / capacity, latency.count() == 0 ? -1 : latency.median(),
+                SimResult.Spread.of(hostCpu), kernelDelayNanos, capacity == 0 ? 0 : idleSum / capacity,
+                latency.count() == 0 ? -1 : latency.median(),
                 latency.count() == 0 ? -1 : latency.percentile(99), events, wallNanos, List.copyOf(notes));
     }
 

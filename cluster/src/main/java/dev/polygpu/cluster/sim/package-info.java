@@ -18,7 +18,8 @@
  *       {@link dev.polygpu.cluster.sim.Distribution} draws task durations.
  *   <li>{@link dev.polygpu.cluster.sim.SimConfig}: the cluster (members, slots, window, stealing settings,
  *       {@link dev.polygpu.cluster.sim.Network}, {@link dev.polygpu.cluster.sim.MembershipEvent}s, failure
- *       timeout, input cache, seed).
+ *       timeout, input cache, seed, and optionally the {@link dev.polygpu.cluster.sim.HostCpu} each message
+ *       costs a member).
  *   <li>{@link dev.polygpu.cluster.sim.Simulator}: runs one workload on one configuration, once, and returns a
  *       {@link dev.polygpu.cluster.sim.SimResult} (makespan against its lower bound, moved tasks, messages,
  *       bytes, idle time, steal latency, reruns).
@@ -33,9 +34,11 @@
  * and tasks whose inputs missed in the thief's cache handed back, results sent home); the
  * network's latency, bandwidth, racks and a fixed cost per message, one message at a time per sender; workers
  * that join, leave gracefully (finishing what they hold) or crash (their tasks run again at their owners after
- * the failure timeout). Not modelled: Hazelcast itself (membership is known to all at once, except a crash,
- * noticed after the timeout), real data and kernels (a task is a duration and byte counts), CPU contention
- * between a member's threads, kernel compile time, memory limits. Owners (members that submitted tasks) never
+ * the failure timeout); optionally (off by default, for CPU devices), the host CPU a member spends on each
+ * message, taken from its running kernels. Not modelled: Hazelcast itself (membership is known to all at once,
+ * except a crash, noticed after the timeout), real data and kernels (a task is a duration and byte counts), the
+ * waits for a core of threads on a host with fewer cores than busy threads (several members on one host),
+ * kernel compile time, memory limits. Owners (members that submitted tasks) never
  * leave: a program's tasks go with it.
  *
  * <p>Time is simulated nanoseconds. A run is deterministic: the same workload, configuration and seed give the

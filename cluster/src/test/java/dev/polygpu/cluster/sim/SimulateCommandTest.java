@@ -320,7 +320,8 @@ class SimulateCommandTest {
         "--workload=gemm --tiles=8 --members=4 --seed=3; 141181439; 52; 749; 8; 0",
         "--workload=bspgemm --tasks=20000 --members=8 --crash=20ms:2 --fail-after=30ms --seed=5; 2789841748; 7366; "
                 + "58308; 4991; 0",
-        "--workload=cholesky --tiles=10 --members=6 --per-message=0 --input-cache=1MB --seed=2; 59061169; 53; 479; 1; 0",
+        "--workload=cholesky --tiles=10 --members=6 --per-message=0 --input-cache=1MB --seed=2; 59061169; 53; 479; "
+                + "1; 0",
         "--workload=bspgemm-tiles --tiles=40 --members=6 --seed=4 --expand=20ms:3 --crash=60ms:2 --fail-after=100ms "
                 + "--input-cache=4MB; 1297264467; 706; 4655; 500; 12",
     })

@@ -485,7 +485,8 @@ class SimulatorTest {
         assertEquals(member0, on.kernelDelayNanos(), "all of it was taken from its kernels");
         // Each message cost each of the two kernels half its CPU time: both end that much later.
         assertEquals(100 * MS + member0 / 2, on.makespanNanos(), on::toString);
-        assertEquals(on.makespanNanos(), on.lowerBoundNanos() + member0 / 2, "the bound counts the work, not the delay");
+        assertEquals(on.makespanNanos(), on.lowerBoundNanos() + member0 / 2,
+                "the bound counts the work, not the delay");
     }
 
     @Test
