@@ -146,12 +146,14 @@ public final class DagBench {
     }
 
     private int run(List<DagCase> cases, int blocks) {
-        log.printf("dags: %d warm-up + %d measured runs per policy, %d block(s) per launch, %d cores, grcuda.Device=%s%n",
-                warmup, reps, blocks, cores, device);
         List<Row> rows = new ArrayList<>();
         List<String> checks = new ArrayList<>();
         int status = 0;
         try (Engine engine = Engine.newBuilder().option("engine.WarnInterpreterOnly", "false").build()) {
+            // "Interpreted" here means Truffle's JIT is off and every figure is 10-60x too slow
+            log.printf("dags: %d warm-up + %d measured runs per policy, %d block(s) per launch, %d cores,"
+                    + " grcuda.Device=%s, Truffle runtime: %s%n", warmup, reps, blocks, cores, device,
+                    engine.getImplementationName());
             for (DagCase c : cases) {
                 try {
                     measure(engine, c, rows, checks);
