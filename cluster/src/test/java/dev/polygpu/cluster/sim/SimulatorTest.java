@@ -366,13 +366,8 @@ class SimulatorTest {
                 "six levels changed nothing on an imbalanced workload");
     }
 
-    @Test
-    void busyMembersTakeLongChainsByRank() {
-        // Member 0 owns 8 chains of 50 tasks of 10 ms (ranks 50 … 1): 4,000 ms of work, a critical path of
-        // 500 ms. Members 1 to 7 own 100 independent tasks each (rank 1), busy for 500 ms. Starving alone, they
-        // take chains only after that, when member 0's 2 slots have run about 12 links of each: 375 ms of chain
-        // remain, so the run takes at least 875 ms. The lower bound is 11,000 ms of work on 16 slots: 687.5 ms.
-        // (Window 2: with 4, two chains wait on member 0's streams where nobody can take them.)
+    /** Member 0 owns 8 chains of 50 tasks of 10 ms; members 1 to 7 own 100 independent tasks of 10 ms each. */
+    private static Workload chainsAndIndependent() {
         Workload.Builder b = Workload.builder("chains and independent");
         int k = b.kernel("k");
         for (int chain = 0; chain < 8; chain++) {
@@ -386,7 +381,17 @@ class SimulatorTest {
                 b.task(m, k, 10 * MS, 8, new int[0]);
             }
         }
-        Workload w = b.build();
+        return b.build();
+    }
+
+    @Test
+    void busyMembersTakeLongChainsByRank() {
+        // Member 0 owns 8 chains of 50 tasks of 10 ms (ranks 50 … 1): 4,000 ms of work, a critical path of
+        // 500 ms. Members 1 to 7 own 100 independent tasks each (rank 1), busy for 500 ms. Starving alone, they
+        // take chains only after that, when member 0's 2 slots have run about 12 links of each: 375 ms of chain
+        // remain, so the run takes at least 875 ms. The lower bound is 11,000 ms of work on 16 slots: 687.5 ms.
+        // (Window 2: with 4, two chains wait on member 0's streams where nobody can take them.)
+        Workload w = chainsAndIndependent();
         SimConfig c = SimConfig.of(8, 2, 2, FAST, 1);
         SimResult starvingOnly = new Simulator(w, c.withSettings(c.settings().withRankFactor(0))).run();
         SimResult byRank = new Simulator(w, c).run();
@@ -404,20 +409,7 @@ class SimulatorTest {
         // so with a window of 4 their streams are full of rank-1 work when they take links by rank. Without the
         // overflow a stolen link waits for a place in the window; with it, it goes on the streams at once, one
         // beyond the window at most, and never an element of the member's own.
-        Workload.Builder b = Workload.builder("chains and independent");
-        int k = b.kernel("k");
-        for (int chain = 0; chain < 8; chain++) {
-            int prev = b.task(0, k, 10 * MS, 8, new int[0]);
-            for (int i = 1; i < 50; i++) {
-                prev = b.task(0, k, 10 * MS, 8, new int[0], prev);
-            }
-        }
-        for (int m = 1; m < 8; m++) {
-            for (int i = 0; i < 100; i++) {
-                b.task(m, k, 10 * MS, 8, new int[0]);
-            }
-        }
-        Workload w = b.build();
+        Workload w = chainsAndIndependent();
         SimConfig c = SimConfig.of(8, 2, 4, FAST, 1);
         Simulator plain = new Simulator(w, c);
         SimResult plainResult = plain.run();
