@@ -43,11 +43,16 @@ import java.util.Map;
  * @param randomEvery   the thief sends every this many steal requests to a member drawn at random, the member it
  *                      asks first staying remembered ({@link dev.polygpu.cluster.policy.Thief}); 0 (the default):
  *                      never
+ * @param warmUp        before it asks for work, the member runs one stolen element's whole path on itself: a
+ *                      test kernel with inputs, encoded and decoded as a steal reply with the cluster's key,
+ *                      compiled and run on its device, its result encoded as a work result and checked against
+ *                      the same computation in Java ({@link Warmup}). It runs while Hazelcast starts; a wrong
+ *                      result or an error stops the member joining. Workers do it by default, programs not
  */
 public record ClusterConfig(String clusterName, List<String> members, String bindAddress, int port, String secret,
         Role role, Duration heartbeat, Duration failAfter, boolean stealing, int threshold, int chunk,
         double rankFactor, int maxHops, Duration holdInterval, int maxFrameBytes, long inputCacheBytes,
-        FaultInjection faults, int stolenOverflow, int randomEvery) {
+        FaultInjection faults, int stolenOverflow, int randomEvery, boolean warmUp) {
 
     /** What a member is there for. */
     public enum Role {
@@ -105,7 +110,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         return new ClusterConfig(DEFAULT_NAME, List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"),
                 "127.0.0.1", DEFAULT_PORT, null, Role.PROGRAM, Duration.ofSeconds(1), Duration.ofSeconds(5), true,
                 0, 0, StealSettings.DEFAULT_RANK_FACTOR, 2, Duration.ofMillis(250), 512 << 20,
-                InputCache.DEFAULT_CAPACITY_BYTES, null, 0, 0);
+                InputCache.DEFAULT_CAPACITY_BYTES, null, 0, 0, false);
     }
 
     /**
@@ -138,7 +143,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
      * {@code 500ms}, {@code 2s}), {@code stealing} ({@code true}/{@code false}), {@code threshold},
      * {@code chunk}, {@code rankFactor} (a number: {@code 0} off, else at least {@code 1}), {@code maxHops},
      * {@code inputCache} (a size: {@code 0}, {@code 512KB}, {@code 256MB}, {@code 1GB}),
-     * {@code stolenOverflow} and {@code randomEvery} (integers, {@code 0} off), {@code faults}. Unknown names are an error. The order of the entries does
+     * {@code stolenOverflow} and {@code randomEvery} (integers, {@code 0} off), {@code warmUp}
+     * ({@code true}/{@code false}), {@code faults}. Unknown names are an error. The order of the entries does
      * not matter for the secret: it is applied first, since a non-loopback {@code bind} is checked against it.
      */
     public static ClusterConfig parse(Map<String, String> options) {
@@ -166,10 +172,11 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 case "inputCache" -> c.withInputCacheBytes(size(e.getKey(), v));
                 case "stolenOverflow" -> c.withStolenOverflow(intValue(e.getKey(), v));
                 case "randomEvery" -> c.withRandomEvery(intValue(e.getKey(), v));
+                case "warmUp" -> c.withWarmUp(bool(e.getKey(), v));
                 case "faults" -> c.withFaults(v.isEmpty() ? null : FaultInjection.parse(v));
                 default -> throw new IllegalArgumentException("unknown cluster option '" + e.getKey()
                         + "'; known: members, name, bind, port, secret, role, heartbeat, failAfter, stealing, "
-                        + "threshold, chunk, rankFactor, maxHops, inputCache, stolenOverflow, randomEvery, faults");
+                        + "threshold, chunk, rankFactor, maxHops, inputCache, stolenOverflow, randomEvery, warmUp, faults");
             };
         }
         String every = options.get("heartbeat");
@@ -187,103 +194,109 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
     public ClusterConfig withInputCacheBytes(long bytes) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, bytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withName(String name) {
         return new ClusterConfig(name, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withMembers(List<String> list) {
         return new ClusterConfig(clusterName, list, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withBind(String address) {
         return new ClusterConfig(clusterName, members, address, port, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withPort(int p) {
         return new ClusterConfig(clusterName, members, bindAddress, p, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withSecret(String s) {
         return new ClusterConfig(clusterName, members, bindAddress, port, s, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withRole(Role r) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, r, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withHeartbeat(Duration every, Duration deadAfter) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, every, deadAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withStealing(boolean on) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, on,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withThreshold(int t) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, t, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withChunk(int c) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, c, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withRankFactor(double f) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, f, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withMaxHops(int h) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, h, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withHoldInterval(Duration d) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, d, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withFaults(FaultInjection f) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, f,
-                stolenOverflow, randomEvery);
+                stolenOverflow, randomEvery, warmUp);
     }
 
     public ClusterConfig withStolenOverflow(int n) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                n, randomEvery);
+                n, randomEvery, warmUp);
     }
 
     public ClusterConfig withRandomEvery(int n) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, n);
+                stolenOverflow, n, warmUp);
+    }
+
+    public ClusterConfig withWarmUp(boolean on) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery, on);
     }
 
     /** Never shows the secret. */
@@ -296,7 +309,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 + (chunk == 0 ? "auto" : chunk) + ", rankFactor=" + (rankFactor == 0 ? "off" : rankFactor)
                 + ", maxHops=" + maxHops + ", inputCache=" + inputCacheBytes
                 + ", stolenOverflow=" + (stolenOverflow == 0 ? "off" : stolenOverflow)
-                + ", randomEvery=" + (randomEvery == 0 ? "off" : randomEvery) + (faults == null ? "" : ", faults="
+                + ", randomEvery=" + (randomEvery == 0 ? "off" : randomEvery) + ", warmUp=" + warmUp + (faults == null ? "" : ", faults="
                 + faults) + "]";
     }
 

@@ -27,14 +27,8 @@ import dev.polygpu.cluster.wire.WorkItem;
 import dev.polygpu.cluster.wire.WorkResult;
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.DeviceException;
-import dev.polygpu.device.Dim3;
-import dev.polygpu.device.KernelArg;
-import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.KernelFunction;
-import dev.polygpu.device.LaunchConfig;
-import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.runtime.Access;
-import dev.polygpu.runtime.AccessMode;
 import dev.polygpu.runtime.ComputationalElement;
 import dev.polygpu.runtime.ElementInfo;
 import dev.polygpu.runtime.ElementMessage;
@@ -42,7 +36,6 @@ import dev.polygpu.runtime.ScheduleObserver;
 import dev.polygpu.runtime.Scheduler;
 import dev.polygpu.runtime.StolenElement;
 import dev.polygpu.runtime.TrackedArray;
-import dev.polygpu.runtime.Work;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +48,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -171,8 +166,10 @@ public final class ClusterNode implements AutoCloseable {
     private volatile int lastMembers = 1;
     private volatile boolean leaving;
     private volatile boolean closed;
+    private volatile boolean startFailed;
     private volatile String lostReason;
     private volatile long firstStolenNanos = -1;
+    private long warmUpNanos = -1;
     /**
      * Stolen elements received and not yet submitted to the scheduler (their kernel may still be compiling):
      * the scheduler's load does not show them yet, so the starvation check adds them to the running ones.
@@ -219,7 +216,8 @@ public final class ClusterNode implements AutoCloseable {
         scheduler.addObserver(new ScheduleObserver() {
             @Override
             public void submitted(ElementInfo element, long[] parents) {
-                if (element.kind() == dev.polygpu.runtime.ElementKind.KERNEL) {
+                if (element.kind() == dev.polygpu.runtime.ElementKind.KERNEL
+                        && !Warmup.KERNEL.equals(element.label())) {
                     launchedKernels.put(element.id(), element.label());
                 }
             }
@@ -235,37 +233,38 @@ public final class ClusterNode implements AutoCloseable {
                 LockSupport.unpark(ClusterNode.this.loopThread());
             }
         });
+        // While Hazelcast starts (seconds in a fresh JVM): afterwards the member asks for work at once.
+        CompletableFuture<Long> warm = config.warmUp() ? startWarmUp() : null;
         String nonce = HexFormat.of().formatHex(randomBytes(16));
         Map<String, String> attributes = Map.of(HazelcastTransport.ROLE, config.role().name().toLowerCase(
                 java.util.Locale.ROOT), HazelcastTransport.NONCE, nonce, HazelcastTransport.PROOF, proof(nonce));
-        Transport t = transports.start(config, attributes, new Transport.Listener() {
-            @Override
-            public void received(String from, byte[] frame) {
-                if (!closed) {
-                    handlers.execute(() -> {
-                        awaitStarted();
-                        handle(from, frame);
-                    });
-                }
+        Transport t;
+        try {
+            t = startTransport(transports, attributes);
+        } catch (RuntimeException | Error e) {
+            if (warm != null) {
+                // Done with the scheduler before the caller closes it.
+                warm.exceptionally(x -> -1L).join();
             }
-
-            @Override
-            public void membersChanged(List<String> joined, List<String> left) {
-                handlers.execute(() -> {
-                    awaitStarted();
-                    onMembersChanged(joined, left);
-                });
-            }
-
-            @Override
-            public void selfLeft(String why) {
-                onSelfLeft(why);
-            }
-        });
+            throw e;
+        }
         if (config.faults() != null) {
             t = new FaultyTransport(t, config.faults());
         }
         this.transport = t;
+        if (warm != null) {
+            try {
+                warmUpNanos = warm.join();
+            } catch (CompletionException e) {
+                // Leaves at once; messages and membership events that came meanwhile are dropped.
+                closed = true;
+                startFailed = true;
+                started.countDown();
+                t.close();
+                handlers.shutdown();
+                throw e.getCause() instanceof RuntimeException r ? r : e;
+            }
+        }
         // Forgetting after forwarded empty replies stays off (a simulator what-if only); random requests by option.
         this.asThief = new Thief(t.self(), settings, 0, config.randomEvery());
         this.asVictim = new Victim(t.self(), gate, System.nanoTime());
@@ -275,6 +274,54 @@ public final class ClusterNode implements AutoCloseable {
         this.loop = Thread.ofVirtual().name("polygpu-cluster-" + shortId(transport.self())).start(this::run);
         started.countDown();
         LOG.log(System.Logger.Level.DEBUG, () -> "joined " + config + " as " + transport.self());
+    }
+
+    private Transport startTransport(TransportFactory transports, Map<String, String> attributes) {
+        return transports.start(config, attributes, new Transport.Listener() {
+            @Override
+            public void received(String from, byte[] frame) {
+                if (!closed) {
+                    handlers.execute(() -> {
+                        if (awaitStarted()) {
+                            handle(from, frame);
+                        }
+                    });
+                }
+            }
+
+            @Override
+            public void membersChanged(List<String> joined, List<String> left) {
+                handlers.execute(() -> {
+                    if (awaitStarted()) {
+                        onMembersChanged(joined, left);
+                    }
+                });
+            }
+
+            @Override
+            public void selfLeft(String why) {
+                onSelfLeft(why);
+            }
+        });
+    }
+
+    /** Runs {@link Warmup} on a thread of its own. */
+    private CompletableFuture<Long> startWarmUp() {
+        CompletableFuture<Long> f = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("polygpu-cluster-warm-up").start(() -> {
+            try {
+                f.complete(Warmup.run(scheduler, source -> KernelCache.build(scheduler.device(), source), key,
+                        config.maxFrameBytes()));
+            } catch (RuntimeException | Error e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f;
+    }
+
+    /** How long this member's warm-up took ({@link ClusterConfig#warmUp()}), in nanoseconds; -1 without one. */
+    public long warmUpNanos() {
+        return warmUpNanos;
     }
 
     /** Creates the transport; tests substitute their own. */
@@ -298,12 +345,14 @@ public final class ClusterNode implements AutoCloseable {
         return loop;
     }
 
-    private void awaitStarted() {
+    /** Waits until the constructor is done; false if it failed (the member left again at once). */
+    private boolean awaitStarted() {
         try {
             started.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return !startFailed;
     }
 
     /** This member's id (Hazelcast's member UUID). */
@@ -694,87 +743,33 @@ public final class ClusterNode implements AutoCloseable {
         synchronized (lock) {
             held.computeIfAbsent(owner, o -> new HashMap<>()).put(item.stealId(), h);
         }
-        Map<Long, TrackedArray> arrays = new LinkedHashMap<>();
+        Map<Long, TrackedArray> arrays = Map.of();
         try {
             ElementMessage m = item.element();
             if (m.source() == null) {
                 throw new DeviceException(CudaError.NOT_SUPPORTED, "the element carries no kernel source");
             }
             KernelFunction function = kernels.get(m.source());
-            Map<Long, AccessMode> modes = new LinkedHashMap<>();
-            KernelArgs.Builder args = KernelArgs.builder();
-            for (ElementMessage.Arg a : m.args()) {
-                switch (a) {
-                    case ElementMessage.ArrayArg arr -> {
-                        TrackedArray t = arrays.get(arr.arrayId());
-                        if (arr.mode().reads() && !inputs.containsKey(arr.arrayId())) {
-                            throw new DeviceException(CudaError.INVALID_VALUE, "it reads array " + arr.arrayId()
-                                    + ", but the reply carries no bytes for it");
-                        }
-                        if (t == null) {
-                            t = localArray(owner, arr, inputs.get(arr.arrayId()));
-                            arrays.put(arr.arrayId(), t);
-                        }
-                        modes.merge(arr.arrayId(), arr.mode(), ClusterNode::union);
-                        args.pointer(t.buffer(), arr.byteOffset());
-                    }
-                    case ElementMessage.ScalarArg s -> args.add(new KernelArg.Scalar(s.type(), s.bits()));
-                }
-            }
-            List<Access> accesses = new ArrayList<>();
-            for (Map.Entry<Long, AccessMode> e : modes.entrySet()) {
-                accesses.add(new Access(arrays.get(e.getKey()), e.getValue()));
-            }
-            int[] g = m.grid();
-            int[] b = m.block();
-            LaunchConfig launch = new LaunchConfig(new Dim3(g[0], g[1], g[2]), new Dim3(b[0], b[1], b[2]),
-                    Math.toIntExact(m.sharedBytes()));
-            ComputationalElement ce = ComputationalElement.kernel(m.label(), accesses,
-                    new Work.Kernel(function, launch, args.build(), m.source()), null);
+            StolenElements.Prepared p = StolenElements.prepare(scheduler, function, "member " + shortId(owner), m,
+                    inputs);
+            arrays = p.arrays();
             long submitted = System.nanoTime();
             if (firstStolenNanos < 0) {
                 firstStolenNanos = submitted - joinedNanos;
             }
             // With its rank at home: an element asked for by rank runs ahead of the lower-ranked work here.
-            scheduler.submitHere(ce, item.rank(), error -> finishStolen(h, m, arrays, submitted, error));
+            scheduler.submitHere(p.element(), item.rank(), error -> finishStolen(h, m, p.arrays(), submitted,
+                    error));
             stolen.incrementAndGet();
         } catch (RuntimeException e) {
             // It cannot run here (compile error on this device, a launch this device refuses, no memory):
             // the owner runs it, which gives the authoritative result.
             LOG.log(System.Logger.Level.WARNING, "cannot run " + item.element().label() + " from "
                     + describe(owner) + " here; handing it back: " + e.getMessage());
-            release(arrays);
+            StolenElements.release(scheduler, arrays);
             dropHeld(h);
             send(owner, new Handback(transport.self(), List.of(item.stealId()), HandbackReason.CANNOT_RUN));
         }
-    }
-
-    private TrackedArray localArray(String owner, ElementMessage.ArrayArg arr, byte[] input) {
-        UnifiedBuffer buffer = scheduler.device().allocate(arr.arrayBytes());
-        try {
-            MemorySegment view = buffer.hostView();
-            if (input != null) {
-                if (input.length != arr.arrayBytes()) {
-                    throw new DeviceException(CudaError.INVALID_VALUE, "array " + arr.arrayId() + " came with "
-                            + input.length + " bytes, but the element says it has " + arr.arrayBytes());
-                }
-                MemorySegment.copy(input, 0, view, ValueLayout.JAVA_BYTE, 0, input.length);
-            } else {
-                // Write-only ('out'): not sent; the kernel is expected to write all of it.
-                view.asSlice(0, arr.arrayBytes()).fill((byte) 0);
-            }
-            return scheduler.track("array " + arr.arrayId() + " of member " + shortId(owner), buffer,
-                    arr.arrayBytes());
-        } catch (RuntimeException e) {
-            buffer.free();
-            throw e;
-        }
-    }
-
-    private static AccessMode union(AccessMode a, AccessMode b) {
-        boolean reads = a.reads() || b.reads();
-        boolean writes = a.writes() || b.writes();
-        return reads && writes ? AccessMode.READ_WRITE : writes ? AccessMode.WRITE : AccessMode.READ;
     }
 
     private void finishStolen(Held h, ElementMessage m, Map<Long, TrackedArray> arrays, long submittedNanos,
@@ -784,21 +779,10 @@ public final class ClusterNode implements AutoCloseable {
             if (h.abandoned) {
                 return;
             }
-            List<ArrayData> outputs = new ArrayList<>();
+            List<ArrayData> outputs = error == null ? StolenElements.outputs(m, arrays) : List.of();
             long bytes = 0;
-            if (error == null) {
-                Map<Long, Boolean> writes = new HashMap<>();
-                for (ElementMessage.Arg a : m.args()) {
-                    if (a instanceof ElementMessage.ArrayArg arr && arr.mode().writes()) {
-                        writes.put(arr.arrayId(), Boolean.TRUE);
-                    }
-                }
-                for (Long id : writes.keySet()) {
-                    TrackedArray t = arrays.get(id);
-                    byte[] data = t.buffer().hostView().asSlice(0, t.bytes()).toArray(ValueLayout.JAVA_BYTE);
-                    outputs.add(new ArrayData(id, 0, data));
-                    bytes += data.length;
-                }
+            for (ArrayData d : outputs) {
+                bytes += d.bytes().length;
             }
             WorkResult result = new WorkResult(transport.self(), h.stealId, h.epoch, error == null,
                     error == null ? null : shorten(error.error().name() + ": " + error.getMessage()),
@@ -807,16 +791,9 @@ public final class ClusterNode implements AutoCloseable {
                 bytesSent.addAndGet(bytes);
             }
         } finally {
-            release(arrays);
+            StolenElements.release(scheduler, arrays);
             dropHeld(h);
             LockSupport.unpark(loop);
-        }
-    }
-
-    private void release(Map<Long, TrackedArray> arrays) {
-        for (TrackedArray t : arrays.values()) {
-            scheduler.release(t);
-            t.buffer().free();
         }
     }
 

@@ -89,9 +89,16 @@ final class HazelcastTransport implements Transport {
             Member from = m.getPublishingMember();
             listener.received(from == null ? null : from.getUuid().toString(), m.getMessageObject());
         });
+        // Each member's inbox proxy made now, not on the first message to it (which then goes out sooner).
+        for (Member m : hz.getCluster().getMembers()) {
+            if (!m.localMember()) {
+                inbox(m.getUuid().toString());
+            }
+        }
         hz.getCluster().addMembershipListener(new MembershipListener() {
             @Override
             public void memberAdded(MembershipEvent e) {
+                inbox(e.getMember().getUuid().toString());
                 listener.membersChanged(List.of(e.getMember().getUuid().toString()), List.of());
             }
 
@@ -142,14 +149,17 @@ final class HazelcastTransport implements Transport {
         if (closing || !hz.getLifecycleService().isRunning()) {
             return false;
         }
-        ITopic<byte[]> topic = topics.computeIfAbsent(member, id -> hz.getTopic(INBOX + id));
         try {
-            topic.publish(frame);
+            inbox(member).publish(frame);
             return true;
         } catch (RuntimeException e) {
             // The member left, or this one is shutting down: the protocol treats it as a lost message.
             return false;
         }
+    }
+
+    private ITopic<byte[]> inbox(String member) {
+        return topics.computeIfAbsent(member, id -> hz.getTopic(INBOX + id));
     }
 
     /** The address this member listens on. */

@@ -45,11 +45,7 @@ final class KernelCache {
         }
         if (mine) {
             try {
-                String name = source.name();
-                int template = name.indexOf('<');
-                String file = (template < 0 ? name : name.substring(0, template).strip()) + ".cu";
-                Module module = device.compile(source.source(), file);
-                f.complete(module.function(name));
+                f.complete(build(device, source));
                 synchronized (this) {
                     compilations++;
                 }
@@ -69,6 +65,15 @@ final class KernelCache {
             }
             throw e;
         }
+    }
+
+    /** Compiles {@code source} on {@code device}, caching nothing; throws the device's compile error. */
+    static KernelFunction build(Device device, KernelSource source) {
+        String name = source.name();
+        int template = name.indexOf('<');
+        String file = (template < 0 ? name : name.substring(0, template).strip()) + ".cu";
+        Module module = device.compile(source.source(), file);
+        return module.function(name);
     }
 
     /** How many kernels this cache compiled. */

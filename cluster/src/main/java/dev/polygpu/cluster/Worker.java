@@ -37,6 +37,9 @@ public final class Worker {
                                      in-flight window (default 0: off)
               --random-every=N       send every N-th steal request to a member drawn at random (default 0: off)
               --input-cache=SIZE     bytes of owners' input arrays kept to avoid resending them (default 256MB; 0: off)
+              --warm-up=false        do not run and check a test kernel while joining (default true: the first
+                                     stolen kernel then starts sooner, and a device that computes wrong results
+                                     does not join)
               --stats-every=DURATION print the counters this often (default: only when leaving)
               --for=DURATION         leave after this long (default: run until stopped)
               --faults=drop=P,delay=MS,seed=N  lose and delay outgoing messages (testing)
@@ -49,6 +52,7 @@ public final class Worker {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         Map<String, String> options = new LinkedHashMap<>();
         options.put("role", "worker");
+        options.put("warmUp", "true");
         String device = "auto";
         int cpuBlocks = 0;
         Duration statsEvery = null;
@@ -85,6 +89,7 @@ public final class Worker {
                     case "chunk" -> options.put("chunk", value);
                     case "rank-factor" -> options.put("rankFactor", value);
                     case "input-cache" -> options.put("inputCache", value);
+                    case "warm-up" -> options.put("warmUp", value);
                     case "stolen-overflow" -> options.put("stolenOverflow", value);
                     case "random-every" -> options.put("randomEvery", value);
                     case "stats-every" -> statsEvery = positiveDuration(name, value);
@@ -143,6 +148,13 @@ public final class Worker {
         ClusterNode node;
         try {
             node = ClusterNode.start(config, scheduler);
+        } catch (Warmup.Failed e) {
+            scheduler.close();
+            device.close();
+            err.println("polygpu worker: did not join: before joining, a worker runs a test kernel on its "
+                    + device.backend() + " device, and " + e.getMessage() + " (--device=cpu runs stolen kernels "
+                    + "on the CPU device instead)");
+            return 1;
         } catch (RuntimeException e) {
             scheduler.close();
             device.close();
@@ -163,7 +175,8 @@ public final class Worker {
         Runtime.getRuntime().addShutdownHook(hook);
         out.println("polygpu worker " + node.memberId() + " joined cluster '" + config.clusterName() + "' with "
                 + device.backend() + " device " + device.ordinal() + " (" + (node.peers().size() + 1)
-                + " members); stop with Ctrl-C");
+                + " members)" + (node.warmUpNanos() < 0 ? "" : String.format(Locale.ROOT, "; its test kernel ran "
+                + "correctly in %.0f ms", node.warmUpNanos() / 1e6)) + "; stop with Ctrl-C");
         out.flush();
         try {
             long end = runFor == null ? Long.MAX_VALUE : System.nanoTime() + runFor.toNanos();

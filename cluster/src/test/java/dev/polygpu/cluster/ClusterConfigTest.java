@@ -30,7 +30,8 @@ class ClusterConfigTest {
                 "bind", "127.0.0.2", "port", "6000", "secret", "s3", "role", "worker", "heartbeat", "2s",
                 "failAfter", "8s", "stealing", "false", "threshold", "7", "chunk", "3", "rankFactor", "1.5",
                 "maxHops", "1",
-                "inputCache", "1.5MB", "stolenOverflow", "1", "randomEvery", "8", "faults", "drop=0.5,delay=20ms,seed=3"));
+                "inputCache", "1.5MB", "stolenOverflow", "1", "randomEvery", "8", "warmUp", "true",
+                "faults", "drop=0.5,delay=20ms,seed=3"));
         assertEquals(List.of("10.0.0.1:6000", "10.0.0.2:5701"), c.members());
         assertEquals("lab", c.clusterName());
         assertEquals("127.0.0.2", c.bindAddress());
@@ -48,6 +49,19 @@ class ClusterConfigTest {
         assertEquals(1536L << 10, c.inputCacheBytes());
         assertEquals(1, c.stolenOverflow());
         assertEquals(8, c.randomEvery());
+        assertTrue(c.warmUp());
+    }
+
+    @Test
+    void theWarmUpIsOffUnlessAskedForAndKeptByTheOtherWithers() {
+        ClusterConfig c = ClusterConfig.loopback();
+        assertFalse(c.warmUp(), "a program's member does not warm up by default");
+        ClusterConfig on = c.withWarmUp(true).withChunk(2).withRole(ClusterConfig.Role.WORKER).withInputCacheBytes(0);
+        assertTrue(on.warmUp());
+        assertTrue(on.toString().contains(", warmUp=true"), on.toString());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ClusterConfig.parse(options("warmUp", "maybe")));
+        assertEquals("cluster option 'warmUp' must be true or false, got 'maybe'", e.getMessage());
     }
 
     @Test

@@ -4,10 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.DeviceProperties;
+import dev.polygpu.device.Event;
+import dev.polygpu.device.Module;
+import dev.polygpu.device.Stream;
+import dev.polygpu.device.StreamPriorities;
+import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.runtime.ElementInfo;
 import dev.polygpu.runtime.ScheduleObserver;
+import dev.polygpu.runtime.Scheduler;
+import dev.polygpu.runtime.SchedulerConfig;
 import dev.polygpu.runtime.TrackedArray;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -441,6 +450,7 @@ class ClusterNodeTest {
             p.scheduler.synchronize();
             tiles.check();
             ClusterStats s = late.node.stats();
+            assertTrue(late.node.warmUpNanos() > 0, "it warmed up first: " + late.node.warmUpNanos());
             assertTrue(s.stolen() > 0, "the late worker got work: " + s);
             assertTrue(s.firstStolenNanos() >= 0 && s.firstStolenNanos() < Duration.ofSeconds(1).toNanos(),
                     "join to first stolen kernel: " + s.firstStolenNanos() / 1e6 + " ms");
@@ -481,6 +491,99 @@ class ClusterNodeTest {
             ClusterStats s = p.node.stats();
             assertEquals(s.given(), s.completedRemote() + s.rerun(), s.toString());
             assertTrue(w1.node.stats().stolen() + w2.node.stats().stolen() > 0, "stealing still happened");
+        }
+    }
+
+    @Test
+    void aWorkerWhoseDeviceComputesWrongResultsDoesNotJoin() throws Exception {
+        try (Members c = new Members()) {
+            Members.Member p = c.program();
+            CpuDevice inner = new CpuDevice(2);
+            Scheduler scheduler = new Scheduler(new Miscompiling(inner), SchedulerConfig.DEFAULT);
+            try {
+                Warmup.Failed f = assertThrows(Warmup.Failed.class, () -> ClusterNode.start(
+                        c.config(ClusterConfig.Role.WORKER).withWarmUp(true), scheduler));
+                assertEquals("the test kernel computed a wrong result on this device: the atomic count is 240, "
+                        + "expected 120", f.getMessage());
+            } finally {
+                scheduler.close();
+                inner.close();
+            }
+            // It never asked for work, and it is gone: the program's work stays at home.
+            c.awaitSize(1, List.of(p));
+            Tiles tiles = new Tiles(p, 8, 2f, 1);
+            p.scheduler.synchronize();
+            tiles.check();
+            assertEquals(0, p.node.stats().given(), p.node.stats().toString());
+        }
+    }
+
+    /** A CPU device whose compiler gets the warm-up kernel's atomic wrong, as a broken toolchain might. */
+    private static final class Miscompiling implements Device {
+        private final Device inner;
+
+        Miscompiling(Device inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public Module compile(String source, String fileName) {
+            return inner.compile(source.replace("atomicAdd(odd, 1)", "atomicAdd(odd, 2)"), fileName);
+        }
+
+        @Override
+        public int ordinal() {
+            return inner.ordinal();
+        }
+
+        @Override
+        public String backend() {
+            return inner.backend();
+        }
+
+        @Override
+        public DeviceProperties properties() {
+            return inner.properties();
+        }
+
+        @Override
+        public UnifiedBuffer allocate(long bytes) {
+            return inner.allocate(bytes);
+        }
+
+        @Override
+        public Stream defaultStream() {
+            return inner.defaultStream();
+        }
+
+        @Override
+        public Stream createStream() {
+            return inner.createStream();
+        }
+
+        @Override
+        public StreamPriorities streamPriorities() {
+            return inner.streamPriorities();
+        }
+
+        @Override
+        public Stream createStream(int priority) {
+            return inner.createStream(priority);
+        }
+
+        @Override
+        public Event createEvent(boolean timing) {
+            return inner.createEvent(timing);
+        }
+
+        @Override
+        public void synchronize() {
+            inner.synchronize();
+        }
+
+        @Override
+        public void close() {
+            inner.close();
         }
     }
 

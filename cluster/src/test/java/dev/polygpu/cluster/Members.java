@@ -130,8 +130,9 @@ final class Members implements AutoCloseable {
         return add(new Member(config(ClusterConfig.Role.PROGRAM)));
     }
 
+    /** A worker as {@code polygpu worker} makes one: it warms up before it asks for work. */
     Member worker() {
-        return add(new Member(config(ClusterConfig.Role.WORKER)));
+        return add(new Member(config(ClusterConfig.Role.WORKER).withWarmUp(true)));
     }
 
     Member add(Member m) {

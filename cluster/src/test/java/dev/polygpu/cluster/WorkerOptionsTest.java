@@ -31,6 +31,15 @@ class WorkerOptionsTest {
         assertTrue(r.out().contains("--rank-factor=F"), r.out());
         assertTrue(r.out().contains("--stolen-overflow=N"), r.out());
         assertTrue(r.out().contains("--random-every=N"), r.out());
+        assertTrue(r.out().contains("--warm-up=false"), r.out());
+    }
+
+    @Test
+    void aWarmUpThatIsNeitherTrueNorFalseIsRefusedBeforeJoining() {
+        Run r = run("--warm-up=later", "--join=127.0.0.1:1");
+        assertEquals(2, r.status(), r.err());
+        assertTrue(r.err().startsWith("polygpu worker: cluster option 'warmUp' must be true or false, got 'later'\n"),
+                r.err());
     }
 
     @Test

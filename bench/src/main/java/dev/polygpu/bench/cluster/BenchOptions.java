@@ -32,7 +32,7 @@ import java.io.PrintStream;
  */
 record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int msPerProduct, int cpuBlocks,
         int kernelBlocks, int workers, int warmup, int reps, int joinReps, int threshold, int chunk, long inputCache,
-        int port, boolean join, boolean bColumns, boolean trace, java.nio.file.Path chromeTraces) {
+        int port, boolean join, boolean makespans, boolean warmUp, boolean bColumns, boolean trace, java.nio.file.Path chromeTraces) {
 
     static final long DEFAULT_SEED = 8;
 
@@ -68,6 +68,8 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         s.println("  --reps N             measured runs per configuration (default 5; --quick 3)");
         s.println("  --join-reps N        join-to-work measurements (default 3; --quick 1)");
         s.println("  --no-join            skip the join-to-work measurement");
+        s.println("  --join-only          only the join-to-work measurement (no makespans)");
+        s.println("  --no-warm-up         workers skip their warm-up (worker --warm-up=false)");
         s.println("  --threshold N        steal threshold on every member (default: the cluster's, window + 2)");
         s.println("  --chunk N            most kernels per steal reply on every member (default: window / 2)");
         s.println("  --input-cache SIZE   every member's input cache (default: the cluster's, 256MB; 0: off)");
@@ -96,6 +98,8 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         long inputCache = -1;
         int port = 18200;
         boolean join = true;
+        boolean makespans = true;
+        boolean warmUp = true;
         boolean trace = false;
         boolean bColumns = false;
         java.nio.file.Path chromeTraces = null;
@@ -114,6 +118,8 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
                 case "--reps" -> reps = number(args, ++i, 1);
                 case "--join-reps" -> joinReps = number(args, ++i, 1);
                 case "--no-join" -> join = false;
+                case "--join-only" -> makespans = false;
+                case "--no-warm-up" -> warmUp = false;
                 case "--trace" -> trace = true;
                 case "--chrome-trace" -> chromeTraces = java.nio.file.Path.of(value(args, ++i));
                 case "--b-columns" -> bColumns = true;
@@ -124,12 +130,15 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
+        if (!join && !makespans) {
+            throw new IllegalArgumentException("--no-join and --join-only leave nothing to measure");
+        }
         if (port > 65535 - 1000) {
             throw new IllegalArgumentException("--port must leave room for 1000 ports above it, got " + port);
         }
         return new BenchOptions(tiles, tileSize, zeroFraction, seed, msPerProduct != null ? msPerProduct
                 : quick ? 2 : 4, cpuBlocks, kernelBlocks, workers, warmup != null ? warmup : quick ? 1 : 3, reps != null ? reps : quick ? 3 : 5,
-                joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, inputCache, port, join, bColumns, trace,
+                joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, inputCache, port, join, makespans, warmUp, bColumns, trace,
                 chromeTraces);
     }
 

@@ -108,6 +108,13 @@ public final class ClusterBench {
         Report report = new Report(options, matrices, nominalTimes(), out);
         report.workload();
 
+        if (!options.makespans()) {
+            List<JoinResult> joins = measureJoins();
+            report.joins(joins, LATE_WORK_TIMEOUT);
+            report.goalsHeader();
+            report.joinGoal(joins, LATE_WORK_TIMEOUT);
+            return 0;
+        }
         Measured one = measure("1 member (program alone)", 0, true);
         Measured none = measure(members + " members, stealing disabled", options.workers(), false);
         Measured steal = measure(members + " members, stealing", options.workers(), true);
@@ -117,7 +124,9 @@ public final class ClusterBench {
         report.placement(steal);
         report.counters(List.of(none, steal));
         report.joins(joins, LATE_WORK_TIMEOUT);
-        report.goals(one, steal, joins, LATE_WORK_TIMEOUT);
+        report.goalsHeader();
+        report.balanceAndLatencyGoals(one, steal);
+        report.joinGoal(joins, LATE_WORK_TIMEOUT);
         return 0;
     }
 
@@ -167,6 +176,9 @@ public final class ClusterBench {
         }
         if (options.inputCache() >= 0) {
             args.add("--input-cache=" + options.inputCache());
+        }
+        if (!options.warmUp()) {
+            args.add("--warm-up=false");
         }
         WorkerProcess w = WorkerProcess.start(name, javaBinary, workerJvm, classPath, args, log);
         LIVE.add(w);

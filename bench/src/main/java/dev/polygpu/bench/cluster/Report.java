@@ -190,13 +190,16 @@ final class Report {
     }
 
     /** The issue's three goals against what was measured. */
-    void goals(Measured alone, Measured steal, List<JoinResult> joins, Duration timeout) {
+    void goalsHeader() {
+        out.println("| goal (issue #8) | target | measured | met? |");
+        out.println("|---|---|---|---|");
+    }
+
+    void balanceAndLatencyGoals(Measured alone, Measured steal) {
         double perfectNominal = perfectNominal();
         double perfectMeasured = perfectMeasured(alone);
         double med = Stats.median(steal.makespansMs());
         int members = options.workers() + 1;
-        out.println("| goal (issue #8) | target | measured | met? |");
-        out.println("|---|---|---|---|");
         out.printf("| balance on %d members | makespan ≤ 1.10 x perfect | %.2fx measured perfect, %.2fx nominal | %s |%n",
                 members, med / perfectMeasured, med / perfectNominal, med <= 1.10 * perfectMeasured ? "yes" : "no");
         List<Double> medians = new ArrayList<>();
@@ -214,6 +217,9 @@ final class Report {
             out.printf("| steal latency, median | ≤ 2 ms | %.3f ms (median of the workers' medians; worst p99 %s) | %s |%n",
                     m, ms(p99), m <= 2 ? "yes" : "no");
         }
+    }
+
+    void joinGoal(List<JoinResult> joins, Duration timeout) {
         if (joins.isEmpty()) {
             out.println("| join to work | ≤ 1 s | not measured (--no-join) | |");
         } else {
