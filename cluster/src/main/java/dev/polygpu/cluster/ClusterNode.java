@@ -140,7 +140,8 @@ public final class ClusterNode implements AutoCloseable {
     private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
     private final long epoch;
     private final long lostAfterNanos;
-    private final long joinedNanos = System.nanoTime();
+    /** When this member's Hazelcast member was up and listening (it counts the join to its first stolen kernel). */
+    private final long joinedNanos;
     private final Object lock = new Object();
     /** Owner side: stealId → the element away. Guarded by {@link #lock}. */
     private final Map<Long, Given> given = new HashMap<>();
@@ -248,6 +249,7 @@ public final class ClusterNode implements AutoCloseable {
             }
             throw e;
         }
+        joinedNanos = System.nanoTime();
         if (config.faults() != null) {
             t = new FaultyTransport(t, config.faults());
         }

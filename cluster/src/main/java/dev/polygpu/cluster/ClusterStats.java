@@ -27,7 +27,9 @@ import java.util.Map;
  * @param inputCacheMisses references this member received to inputs it no longer kept (their elements went back)
  * @param stealLatencyMedianNanos median time from a steal request to a reply with work
  * @param stealLatencyP99Nanos    99th percentile of the same
- * @param firstStolenNanos        time from joining to the first stolen element starting here, or -1
+ * @param firstStolenNanos        time from joining (this member's Hazelcast member up and listening; the warm-up,
+ *                                if it was still running then, included) to the first stolen element submitted
+ *                                here, or -1
  */
 public record ClusterStats(String member, int members, long stolen, long given, long completedRemote, long rerun,
         long rejected, long requests, long rankRequests, long emptyReplies, long forwarded, long bytesSent,

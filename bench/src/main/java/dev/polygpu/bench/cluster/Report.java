@@ -232,12 +232,13 @@ final class Report {
             } else {
                 double a = Stats.median(seenToWork);
                 double b = Stats.median(own);
-                out.printf("| join to work | ≤ 1 s | %.0f ms from the program seeing the member to its first kernel; "
-                        + "%.0f ms by the worker's firstStolenNanos (from starting its node, Hazelcast join "
-                        + "included) (medians of %d)%s | %s |%n", a, b, seenToWork.length, missed == 0 ? ""
-                        : "; no work within " + timeout.toSeconds() + " s in " + missed + " of "
-                        + joins.size() + " tries", missed > 0 ? "no" : Math.max(a, b) <= 1000 ? "yes" : a <= 1000
-                        ? "from the join: yes; from node start: no" : "no");
+                double worst = Arrays.stream(seenToWork).max().orElseThrow();
+                out.printf("| join to work | ≤ 1 s | %.0f ms from the program seeing the member to its first kernel "
+                        + "(worst %.0f ms); %.0f ms by the worker's firstStolenNanos (from its Hazelcast member being "
+                        + "up) (medians of %d)%s | %s |%n", a, worst, b, seenToWork.length, missed == 0 ? ""
+                        : "; no work within " + timeout.toSeconds() + " s in " + missed + " of " + joins.size()
+                        + " tries", missed == 0 && a <= 1000 ? worst <= 1000 ? "yes" : "median yes, not every try"
+                        : "no");
             }
         }
         out.println();
