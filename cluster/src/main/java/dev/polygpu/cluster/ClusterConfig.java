@@ -176,7 +176,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 case "faults" -> c.withFaults(v.isEmpty() ? null : FaultInjection.parse(v));
                 default -> throw new IllegalArgumentException("unknown cluster option '" + e.getKey()
                         + "'; known: members, name, bind, port, secret, role, heartbeat, failAfter, stealing, "
-                        + "threshold, chunk, rankFactor, maxHops, inputCache, stolenOverflow, randomEvery, warmUp, faults");
+                        + "threshold, chunk, rankFactor, maxHops, inputCache, stolenOverflow, randomEvery, warmUp, "
+                        + "faults");
             };
         }
         String every = options.get("heartbeat");
@@ -309,7 +310,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 + (chunk == 0 ? "auto" : chunk) + ", rankFactor=" + (rankFactor == 0 ? "off" : rankFactor)
                 + ", maxHops=" + maxHops + ", inputCache=" + inputCacheBytes
                 + ", stolenOverflow=" + (stolenOverflow == 0 ? "off" : stolenOverflow)
-                + ", randomEvery=" + (randomEvery == 0 ? "off" : randomEvery) + ", warmUp=" + warmUp + (faults == null ? "" : ", faults="
+                + ", randomEvery=" + (randomEvery == 0 ? "off" : randomEvery) + ", warmUp=" + warmUp
+                + (faults == null ? "" : ", faults="
                 + faults) + "]";
     }
 

@@ -32,7 +32,8 @@ import java.io.PrintStream;
  */
 record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int msPerProduct, int cpuBlocks,
         int kernelBlocks, int workers, int warmup, int reps, int joinReps, int threshold, int chunk, long inputCache,
-        int port, boolean join, boolean makespans, boolean warmUp, boolean bColumns, boolean trace, java.nio.file.Path chromeTraces) {
+        int port, boolean join, boolean makespans, boolean warmUp, boolean bColumns, boolean trace,
+        java.nio.file.Path chromeTraces) {
 
     static final long DEFAULT_SEED = 8;
 
@@ -138,7 +139,8 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         }
         return new BenchOptions(tiles, tileSize, zeroFraction, seed, msPerProduct != null ? msPerProduct
                 : quick ? 2 : 4, cpuBlocks, kernelBlocks, workers, warmup != null ? warmup : quick ? 1 : 3, reps != null ? reps : quick ? 3 : 5,
-                joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, inputCache, port, join, makespans, warmUp, bColumns, trace,
+                joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, inputCache, port, join, makespans, warmUp,
+                bColumns, trace,
                 chromeTraces);
     }
 

@@ -6,7 +6,8 @@ package dev.polygpu.bench.cluster;
  *
  * @param spawnToSeenMs        worker process started → the program sees the new member
  * @param seenToFirstStartMs   the program sees it → its first kernel starts (program's clock)
- * @param workerFirstStolenMs  the worker's own {@code firstStolenNanos}: its Hazelcast member up → first stolen kernel
+ * @param workerFirstStolenMs  the worker's own {@code firstStolenNanos}: its Hazelcast member up → first stolen
+ *                             kernel submitted
  * @param spawnToFirstStartMs  worker process started → its first kernel starts
  * @param lateKernels          kernels the late worker ran
  * @param rounds               rounds of the product the program submitted meanwhile
