@@ -4,13 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
-import dev.polygpu.device.DeviceProperties;
-import dev.polygpu.device.Event;
-import dev.polygpu.device.Module;
-import dev.polygpu.device.Stream;
-import dev.polygpu.device.StreamPriorities;
 import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.runtime.ElementInfo;
@@ -494,20 +488,25 @@ class ClusterNodeTest {
         }
     }
 
+    /**
+     * A worker whose warm-up fails leaves again at once with the reason, and the cluster goes on without it.
+     * (What makes a warm-up fail, wrong results included, is {@link WarmupTest}'s; here the device is closed.)
+     */
     @Test
-    void aWorkerWhoseDeviceComputesWrongResultsDoesNotJoin() throws Exception {
+    void aWorkerWhoseDeviceFailsItsWarmUpDoesNotJoin() throws Exception {
         try (Members c = new Members()) {
             Members.Member p = c.program();
-            CpuDevice inner = new CpuDevice(2);
-            Scheduler scheduler = new Scheduler(new Miscompiling(inner), SchedulerConfig.DEFAULT);
+            CpuDevice device = new CpuDevice(2);
+            Scheduler scheduler = new Scheduler(device, SchedulerConfig.DEFAULT);
+            device.close();
             try {
                 Warmup.Failed f = assertThrows(Warmup.Failed.class, () -> ClusterNode.start(
                         c.config(ClusterConfig.Role.WORKER).withWarmUp(true), scheduler));
-                assertEquals("the test kernel computed a wrong result on this device: the atomic count is 240, "
-                        + "expected 120", f.getMessage());
+                assertEquals("the test kernel could not be built on this device: the CPU device was closed "
+                        + "[CUDA_ERROR_INVALID_CONTEXT]",
+                        f.getMessage());
             } finally {
                 scheduler.close();
-                inner.close();
             }
             // It never asked for work, and it is gone: the program's work stays at home.
             c.awaitSize(1, List.of(p));
@@ -515,75 +514,6 @@ class ClusterNodeTest {
             p.scheduler.synchronize();
             tiles.check();
             assertEquals(0, p.node.stats().given(), p.node.stats().toString());
-        }
-    }
-
-    /** A CPU device whose compiler gets the warm-up kernel's atomic wrong, as a broken toolchain might. */
-    private static final class Miscompiling implements Device {
-        private final Device inner;
-
-        Miscompiling(Device inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public Module compile(String source, String fileName) {
-            return inner.compile(source.replace("atomicAdd(odd, 1)", "atomicAdd(odd, 2)"), fileName);
-        }
-
-        @Override
-        public int ordinal() {
-            return inner.ordinal();
-        }
-
-        @Override
-        public String backend() {
-            return inner.backend();
-        }
-
-        @Override
-        public DeviceProperties properties() {
-            return inner.properties();
-        }
-
-        @Override
-        public UnifiedBuffer allocate(long bytes) {
-            return inner.allocate(bytes);
-        }
-
-        @Override
-        public Stream defaultStream() {
-            return inner.defaultStream();
-        }
-
-        @Override
-        public Stream createStream() {
-            return inner.createStream();
-        }
-
-        @Override
-        public StreamPriorities streamPriorities() {
-            return inner.streamPriorities();
-        }
-
-        @Override
-        public Stream createStream(int priority) {
-            return inner.createStream(priority);
-        }
-
-        @Override
-        public Event createEvent(boolean timing) {
-            return inner.createEvent(timing);
-        }
-
-        @Override
-        public void synchronize() {
-            inner.synchronize();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 
