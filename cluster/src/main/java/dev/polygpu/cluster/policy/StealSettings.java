@@ -1,5 +1,7 @@
 package dev.polygpu.cluster.policy;
 
+import java.util.Objects;
+
 /**
  * The numbers that tune work stealing on one member, validated once so that the policy classes can use them
  * without checking again.
@@ -21,9 +23,11 @@ package dev.polygpu.cluster.policy;
  * @param rankFactor how much more urgent work must be for a member that is not starving to ask for it: it asks
  *     for elements whose rank is above this many times the rank of what it runs ({@link Priority}); 0 turns
  *     asking by rank off (only starving members ask); else at least 1 and finite
+ * @param thiefCap whether a victim gives a thief at most as many elements as that thief can run at once, less
+ *     what it holds of this victim's already ({@link ThiefCap}); {@link ThiefCap#OFF} by default; not null
  */
 public record StealSettings(int threshold, int chunk, int maxHops, double costFactor, long unknownKernelBudgetNanos,
-                            long requestTimeoutNanos, double rankFactor) {
+                            long requestTimeoutNanos, double rankFactor, ThiefCap thiefCap) {
 
     /** Hops a request may be forwarded by default. */
     public static final int DEFAULT_MAX_HOPS = 2;
@@ -51,6 +55,17 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
     }
 
     /**
+     * Settings without a thief cap ({@link ThiefCap#OFF}).
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public StealSettings(int threshold, int chunk, int maxHops, double costFactor, long unknownKernelBudgetNanos,
+                         long requestTimeoutNanos, double rankFactor) {
+        this(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos, requestTimeoutNanos, rankFactor,
+                ThiefCap.OFF);
+    }
+
+    /**
      * Settings with the {@link #DEFAULT_RANK_FACTOR}.
      *
      * @throws IllegalArgumentException as the canonical constructor
@@ -65,6 +80,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      * Validates every field.
      *
      * @throws IllegalArgumentException naming the first field out of range, its accepted range and the value given
+     * @throws NullPointerException if {@code thiefCap} is null
      */
     public StealSettings {
         if (threshold < 1) {
@@ -89,6 +105,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
         if (!validRankFactor(rankFactor)) {
             throw new IllegalArgumentException("rankFactor must be 0 (off) or a finite number >= 1, was " + rankFactor);
         }
+        Objects.requireNonNull(thiefCap, "thiefCap");
     }
 
     /**
@@ -106,7 +123,8 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
                     "window must be between 0 and " + (Integer.MAX_VALUE - 2) + ", was " + window);
         }
         return new StealSettings(window + 2, Math.max(1, window / 2), DEFAULT_MAX_HOPS, DEFAULT_COST_FACTOR,
-                DEFAULT_UNKNOWN_KERNEL_BUDGET_NANOS, DEFAULT_REQUEST_TIMEOUT_NANOS, DEFAULT_RANK_FACTOR);
+                DEFAULT_UNKNOWN_KERNEL_BUDGET_NANOS, DEFAULT_REQUEST_TIMEOUT_NANOS, DEFAULT_RANK_FACTOR,
+                ThiefCap.OFF);
     }
 
     /**
@@ -118,7 +136,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withThreshold(int newThreshold) {
         return new StealSettings(newThreshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor);
+                requestTimeoutNanos, rankFactor, thiefCap);
     }
 
     /**
@@ -130,7 +148,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withChunk(int newChunk) {
         return new StealSettings(threshold, newChunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor);
+                requestTimeoutNanos, rankFactor, thiefCap);
     }
 
     /**
@@ -142,7 +160,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withMaxHops(int newMaxHops) {
         return new StealSettings(threshold, chunk, newMaxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor);
+                requestTimeoutNanos, rankFactor, thiefCap);
     }
 
     /**
@@ -154,7 +172,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withCostFactor(double newCostFactor) {
         return new StealSettings(threshold, chunk, maxHops, newCostFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor);
+                requestTimeoutNanos, rankFactor, thiefCap);
     }
 
     /**
@@ -166,7 +184,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withUnknownKernelBudgetNanos(long newBudgetNanos) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, newBudgetNanos, requestTimeoutNanos,
-                rankFactor);
+                rankFactor, thiefCap);
     }
 
     /**
@@ -178,7 +196,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withRequestTimeoutNanos(long newTimeoutNanos) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                newTimeoutNanos, rankFactor);
+                newTimeoutNanos, rankFactor, thiefCap);
     }
 
     /**
@@ -190,6 +208,18 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withRankFactor(double newRankFactor) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, newRankFactor);
+                requestTimeoutNanos, newRankFactor, thiefCap);
+    }
+
+    /**
+     * A copy with another {@link #thiefCap()}.
+     *
+     * @param newThiefCap the new value, not null
+     * @return validated settings
+     * @throws NullPointerException if the value is null
+     */
+    public StealSettings withThiefCap(ThiefCap newThiefCap) {
+        return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
+                requestTimeoutNanos, rankFactor, newThiefCap);
     }
 }

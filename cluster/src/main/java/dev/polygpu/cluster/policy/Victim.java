@@ -57,6 +57,26 @@ public final class Victim {
     }
 
     /**
+     * {@link #offer(int, int, int, int)}, then capped by the settings' {@link ThiefCap} for this thief: with the
+     * cap on, a thief gets at most its slots less what it holds of this member's elements already.
+     *
+     * @param ready ready elements here
+     * @param stealable how many of them may move (kernels with source, not pinned)
+     * @param running elements on streams
+     * @param wanted how many the thief asked for (below 1 counts as 1)
+     * @param thiefSlots how many elements the thief runs at once, as far as this member knows (below 1 counts
+     *     as 1)
+     * @param heldByThief elements this member gave that thief and has not got back (below 0 counts as 0)
+     * @param byRank whether the request is by rank (the thief is not starving)
+     * @return from 0 to what {@link #offer(int, int, int, int)} returns
+     */
+    public int offer(int ready, int stealable, int running, int wanted, int thiefSlots, int heldByThief,
+                     boolean byRank) {
+        int n = offer(ready, stealable, running, wanted);
+        return settings.thiefCap().cap(n, Math.max(1, thiefSlots), Math.max(0, heldByThief), byRank);
+    }
+
+    /**
      * Whether the {@code given}-th element of a reply (0 for the first) may move: the probe lets the first one
      * through after a long refusal; otherwise the cost gate decides, with the element's wait here being that of
      * the elements ahead of it (the ready ones not given before it, and the running ones) on {@code slots}

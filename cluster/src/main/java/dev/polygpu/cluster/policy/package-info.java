@@ -27,6 +27,8 @@
  *       and a {@link dev.polygpu.cluster.policy.BandwidthEstimator}); a kernel never timed moves only when its
  *       transfer is within a small budget.
  * </ol>
+ * An option, off by default: a victim caps what it gives one thief by that thief's slots less what it holds of
+ * this victim's already ({@link dev.polygpu.cluster.policy.ThiefCap}; it lost in every simulated run).
  * {@link dev.polygpu.cluster.policy.StealSettings} holds the numbers (T, chunk, hops, cost factor, budgets), and
  * {@link dev.polygpu.cluster.policy.LatencyHistogram} records steal latencies for the median and p99.
  *

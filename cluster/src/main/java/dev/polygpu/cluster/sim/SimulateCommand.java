@@ -2,6 +2,7 @@ package dev.polygpu.cluster.sim;
 
 import dev.polygpu.cluster.policy.InputCache;
 import dev.polygpu.cluster.policy.StealSettings;
+import dev.polygpu.cluster.policy.ThiefCap;
 import dev.polygpu.runtime.PriorityLevels;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -89,6 +90,10 @@ public final class SimulateCommand {
                                      replies empty itself, as the cluster node)
               --random-every=N       a thief sends every N-th request to a member drawn at random, and keeps
                                      the one it asks first (default 0: never, as the cluster node)
+              --thief-cap=off|all|repeat
+                                     a victim gives a thief at most the thief's slots less the tasks of this
+                                     victim it holds (not yet back): all: on every request; repeat: only on a
+                                     starving thief's request while it holds some (default off, as the node)
               --host-cpu-per-message=DUR --host-cpu-per-byte=NS
                                      host CPU a member spends on each message it sends or receives (packing,
                                      HMAC, transport), per message and per byte (NS: nanoseconds, fractions
@@ -141,6 +146,7 @@ public final class SimulateCommand {
         int stolenOverflow;
         int forgetAfter;
         int randomEvery;
+        ThiefCap thiefCap = ThiefCap.OFF;
         long hostCpuPerMessage;
         double hostCpuPerByte;
         Path csv;
@@ -270,6 +276,7 @@ public final class SimulateCommand {
             case "stolen-overflow" -> o.stolenOverflow = nonNegativeInt(name, value);
             case "forget-after" -> o.forgetAfter = nonNegativeInt(name, value);
             case "random-every" -> o.randomEvery = nonNegativeInt(name, value);
+            case "thief-cap" -> o.thiefCap = thiefCap(name, value);
             case "host-cpu-per-message" -> o.hostCpuPerMessage = Specs.nanos(value);
             case "host-cpu-per-byte" -> o.hostCpuPerByte = nanosPerByte(name, value);
             case "csv" -> o.csv = Path.of(value);
@@ -366,7 +373,7 @@ public final class SimulateCommand {
         if (o.rankFactor >= 0) {
             s = s.withRankFactor(o.rankFactor);
         }
-        return s;
+        return s.withThiefCap(o.thiefCap);
     }
 
     /** The workload for a run on {@code members} members: generated workloads spread over all of them. */
@@ -411,7 +418,8 @@ public final class SimulateCommand {
                 + " x the floor rank") + (o.stolenOverflow > 0 ? ", stolen tasks up to " + o.stolenOverflow
                 + " beyond the window (what-if)" : "") + (o.forgetAfter > 0 ? ", thieves forget their first victim "
                 + "after " + o.forgetAfter + " empty replies through it" : "") + (o.randomEvery > 0
-                ? ", every " + o.randomEvery + "th request to a random member" : "");
+                ? ", every " + o.randomEvery + "th request to a random member" : "") + (o.thiefCap == ThiefCap.OFF
+                ? "" : ", thief cap " + o.thiefCap.name().toLowerCase(Locale.ROOT));
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
                         + "tile %s%s. Members: %d slots, window %d, %s, %s. Network: %s.%s",
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),
@@ -622,6 +630,14 @@ public final class SimulateCommand {
                     + value + "'");
         }
         return d;
+    }
+
+    private static ThiefCap thiefCap(String name, String value) {
+        try {
+            return ThiefCap.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--" + name + " must be off, all or repeat, got '" + value + "'");
+        }
     }
 
     private static double parseDouble(String name, String value) {

@@ -136,6 +136,8 @@ public final class Simulator {
         /** The arrays received as a thief, and what this member sent each thief as an owner. */
         final InputCache<Boolean, Boolean> inputs = new InputCache<>(config.inputCacheBytes());
         final SentInputs<Boolean> sentInputs = new SentInputs<>(config.inputCacheBytes());
+        /** As an owner: per thief (its index), how many of this member's tasks it holds (given, not back). */
+        final Map<Integer, Integer> heldBy = new HashMap<>();
         final RankQueue pending = new RankQueue(ranks);
         /** The tasks on the streams that wait for a slot, in the order the device starts them. */
         final RankQueue device = new RankQueue(switch (config.order()) {
@@ -724,7 +726,7 @@ public final class Simulator {
             onReply(v, r);
             return;
         }
-        int[] items = config.stealing() && !v.leaving ? take(v, e.wanted, e.minRank) : new int[0];
+        int[] items = config.stealing() && !v.leaving ? take(v, thief, e.wanted, e.minRank) : new int[0];
         if (items.length > 0) {
             Event r = sendWork(v, thief, items);
             r.requestId = e.requestId;
@@ -732,6 +734,7 @@ public final class Simulator {
                 givenTo[t] = thief.index;
                 sentAt[t] = now;
             }
+            v.heldBy.merge(thief.index, items.length, Integer::sum);
             v.given += items.length;
             return;
         }
@@ -752,13 +755,15 @@ public final class Simulator {
     }
 
     /**
-     * The tasks a victim gives: the highest-ranked (then oldest) stealable ones of at least {@code minRank} that
-     * its {@link Victim} lets move.
+     * The tasks a victim gives {@code thief}: the highest-ranked (then oldest) stealable ones of at least
+     * {@code minRank} that its {@link Victim} lets move, at most as many as its thief cap allows (every member has
+     * {@code slots} slots, so the victim knows the thief's).
      */
-    private int[] take(Member v, int wanted, int minRank) {
+    private int[] take(Member v, Member thief, int wanted, int minRank) {
         int ready = v.ready();
         int running = v.inFlight;
-        int n = v.victim.offer(ready, v.stealable(), running, wanted);
+        int n = v.victim.offer(ready, v.stealable(), running, wanted, config.slots(),
+                v.heldBy.getOrDefault(thief.index, 0), minRank > 0);
         if (n == 0) {
             return new int[0];
         }
@@ -870,7 +875,7 @@ public final class Simulator {
             // Run again here meanwhile (the thief was declared lost): a late duplicate.
             return;
         }
-        givenTo[t] = -1;
+        back(owner, t);
         long run = e.runNanos;
         // What the thief's result reports: its queue and run time; the rest of the round trip is transfer.
         long queued = startedAt[t] - arrivedAt[t];
@@ -882,6 +887,12 @@ public final class Simulator {
         complete(t);
     }
 
+    /** Task {@code t} of {@code owner} is no longer held by the thief it was given to. */
+    private void back(Member owner, int t) {
+        owner.heldBy.computeIfPresent(givenTo[t], (thief, held) -> held > 1 ? held - 1 : null);
+        givenTo[t] = -1;
+    }
+
     /**
      * A task of {@code owner} comes back, first in line: pinned there when its thief was lost ({@code pin}), or
      * stealable again when it came back in a stale reply, as {@code ClusterNode} does.
@@ -890,7 +901,7 @@ public final class Simulator {
         if (givenTo[t] < 0) {
             return;
         }
-        givenTo[t] = -1;
+        back(owner, t);
         pinned[t] |= pin;
         owner.pending.addFirst(t);
         if (pinned[t]) {

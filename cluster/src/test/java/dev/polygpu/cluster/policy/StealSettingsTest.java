@@ -99,5 +99,15 @@ class StealSettingsTest {
         assertEquals(new StealSettings(6, 2, 2, 1.0, 1_000_000L, 200_000_000L, 0), VALID.withRankFactor(0));
         assertEquals(new StealSettings(6, 2, 2, 1.0, 1_000_000L, 200_000_000L, 3.5), VALID.withRankFactor(3.5));
         assertEquals(StealSettings.DEFAULT_RANK_FACTOR, VALID.rankFactor(), "the six-field constructor's default");
+        assertEquals(ThiefCap.OFF, VALID.thiefCap(), "no thief cap by default");
+        assertEquals(ThiefCap.OFF, StealSettings.defaults(4).thiefCap(), "no thief cap by default");
+        assertEquals(new StealSettings(6, 2, 2, 1.0, 1_000_000L, 200_000_000L, StealSettings.DEFAULT_RANK_FACTOR,
+                ThiefCap.REPEAT), VALID.withThiefCap(ThiefCap.REPEAT));
+        assertEquals(VALID, VALID.withThiefCap(ThiefCap.ALL).withRankFactor(3.5).withThiefCap(ThiefCap.OFF)
+                .withRankFactor(StealSettings.DEFAULT_RANK_FACTOR), "every wither keeps the cap");
+        assertEquals(ThiefCap.ALL, VALID.withThiefCap(ThiefCap.ALL).withThreshold(3).withChunk(1).withMaxHops(0)
+                .withCostFactor(2).withUnknownKernelBudgetNanos(5).withRequestTimeoutNanos(7).withRankFactor(0)
+                .thiefCap());
+        assertThrows(NullPointerException.class, () -> VALID.withThiefCap(null));
     }
 }

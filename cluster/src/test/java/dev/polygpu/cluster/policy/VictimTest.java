@@ -32,6 +32,25 @@ class VictimTest {
     }
 
     @Test
+    void theThiefCapIsOffByDefaultAndCapsWhatOneThiefHoldsWhenOn() {
+        Victim off = victim(new KernelCostModel(), 0);
+        assertEquals(2, off.offer(20, 20, 4, 5, 2, 6, false), "off: the thief's holdings do not count");
+        BandwidthEstimator bw = new BandwidthEstimator(1e9, 0, 0.25);
+        Victim all = new Victim("v", new CostGate(SETTINGS.withThiefCap(ThiefCap.ALL), new KernelCostModel(), bw),
+                0);
+        assertEquals(2, all.offer(20, 20, 4, 5, 2, 0, false), "a first request: the chunk");
+        assertEquals(1, all.offer(20, 20, 4, 5, 2, 1, false), "one held of 2 slots");
+        assertEquals(0, all.offer(20, 20, 4, 5, 2, 2, true), "slots full, by rank too");
+        assertEquals(1, all.offer(3, 3, 4, 5, 2, 0, false), "the threshold still limits first");
+        assertEquals(1, all.offer(20, 20, 4, 5, 0, 0, false), "slots below 1 count as 1");
+        assertEquals(2, all.offer(20, 20, 4, 5, 2, -3, false), "held below 0 counts as 0");
+        Victim repeat = new Victim("v", new CostGate(SETTINGS.withThiefCap(ThiefCap.REPEAT), new KernelCostModel(),
+                bw), 0);
+        assertEquals(0, repeat.offer(20, 20, 4, 5, 2, 2, false), "a starving thief that holds 2");
+        assertEquals(2, repeat.offer(20, 20, 4, 5, 2, 2, true), "by rank: not capped");
+    }
+
+    @Test
     void aKnownKernelMovesWhenItsRunOrItsWaitHerePaysForTheTransfer() {
         KernelCostModel costs = new KernelCostModel();
         costs.observe("k", 10 * MS);

@@ -210,6 +210,8 @@ class SimulateCommandTest {
         "--host-cpu-per-byte=-1;        --host-cpu-per-byte must be nanoseconds per byte",
         "--host-cpu-per-byte=4.8us;     --host-cpu-per-byte must be nanoseconds per byte",
         "--host-cpu-per-byte;           --host-cpu-per-byte",
+        "--thief-cap=some;              --thief-cap must be off, all or repeat",
+        "--thief-cap;                   --thief-cap",
         "gemm;                          'gemm'",
     })
     void badArgumentsExit2NamingTheOption(String args, String named) {
@@ -309,6 +311,30 @@ class SimulateCommandTest {
         assertEquals(Units.bytes(Long.parseLong(c.get("input_bytes_sent"))) + " / "
                 + Units.bytes(Long.parseLong(c.get("input_bytes_saved"))), row[16]);
         assertEquals(number(c.get("cache_misses")) + " / " + number(c.get("missing_input_hand_backs")), row[17]);
+    }
+
+    @Test
+    void theThiefCapIsAnOptionOffByDefaultAndShownInTheHeader() throws Exception {
+        String[] common = {"--workload=bspgemm", "--tasks=20000", "--members=16", "--seed=3", "--quiet"};
+        Run byDefault = simulate(common);
+        List<String> off = new ArrayList<>(List.of(common));
+        off.add("--thief-cap=off");
+        Run explicitOff = simulate(off.toArray(String[]::new));
+        assertEquals(0, byDefault.status(), byDefault::toString);
+        // Every column but the last (the time the run took).
+        assertEquals(1, byDefault.rows().size(), byDefault::toString);
+        String[] d = byDefault.rows().getFirst();
+        String[] o = explicitOff.rows().getFirst();
+        assertEquals(List.of(d).subList(0, d.length - 1), List.of(o).subList(0, o.length - 1), "off is the default");
+        assertFalse(byDefault.out().contains("thief cap"), byDefault::toString);
+        for (String cap : List.of("all", "repeat")) {
+            List<String> on = new ArrayList<>(List.of(common));
+            on.add("--thief-cap=" + cap);
+            Run capped = simulate(on.toArray(String[]::new));
+            assertEquals(0, capped.status(), capped::toString);
+            assertTrue(capped.out().contains(", thief cap " + cap + ", input cache"), capped::toString);
+            assertEquals(1, capped.rows().size(), capped::toString);
+        }
     }
 
     /**
