@@ -1,5 +1,6 @@
 package dev.polygpu.cluster;
 
+import dev.polygpu.cluster.wire.SharedSecret;
 import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.cpu.CpuDevice;
@@ -40,6 +41,8 @@ public final class Worker {
               --warm-up=false        do not run and check a test kernel while joining (default true: the first
                                      stolen kernel then starts sooner, and a device that computes wrong results
                                      does not join)
+              --check                only run and check the test kernel on the device, then exit (0: it computed
+                                     the right result; 1: it did not, and why); joins nothing
               --stats-every=DURATION print the counters this often (default: only when leaving)
               --for=DURATION         leave after this long (default: run until stopped)
               --faults=drop=P,delay=MS,seed=N  lose and delay outgoing messages (testing)
@@ -57,6 +60,7 @@ public final class Worker {
         int cpuBlocks = 0;
         Duration statsEvery = null;
         Duration runFor = null;
+        boolean check = false;
         String envSecret = System.getenv("POLYGPU_CLUSTER_SECRET");
         if (envSecret != null && !envSecret.isEmpty()) {
             options.put("secret", envSecret);
@@ -66,6 +70,10 @@ public final class Worker {
                 if (a.equals("--help") || a.equals("-h")) {
                     out.print(USAGE);
                     return 0;
+                }
+                if (a.equals("--check")) {
+                    check = true;
+                    continue;
                 }
                 int eq = a.indexOf('=');
                 if (!a.startsWith("--") || eq < 0) {
@@ -105,7 +113,7 @@ public final class Worker {
                 default -> throw new IllegalArgumentException("--device must be auto, cpu or cuda, got '" + device
                         + "'");
             };
-            return serve(config, d, statsEvery, runFor, out, err);
+            return check ? check(config, d, out, err) : serve(config, d, statsEvery, runFor, out, err);
         } catch (IllegalArgumentException e) {
             err.println("polygpu worker: " + e.getMessage());
             err.println("run 'polygpu worker --help' for the options");
@@ -138,6 +146,30 @@ public final class Worker {
             return CudaDevice.open(0);
         } catch (DeviceException e) {
             throw new IllegalArgumentException("--device=cuda: " + e.getMessage() + "; use --device=cpu", e);
+        }
+    }
+
+    /**
+     * {@code --check}: the warm-up's test kernel on {@code device} ({@link Warmup}), without Hazelcast (the cluster
+     * classes it needs do not touch it, so this runs where Hazelcast is not on the class path).
+     */
+    private static int check(ClusterConfig config, Device device, PrintStream out, PrintStream err) {
+        Scheduler scheduler = new Scheduler(device, SchedulerConfig.DEFAULT);
+        try {
+            SharedSecret key = config.secret() != null ? SharedSecret.of(config.secret())
+                    : SharedSecret.loopbackDefault(config.clusterName());
+            long nanos = Warmup.run(scheduler, source -> KernelCache.build(device, source), key,
+                    config.maxFrameBytes());
+            out.printf(Locale.ROOT, "polygpu worker: %s device %d (%s) ran the test kernel correctly in %.0f ms "
+                    + "(compiling included); --check joins nothing%n", device.backend(), device.ordinal(),
+                    device.properties().name(), nanos / 1e6);
+            return 0;
+        } catch (Warmup.Failed e) {
+            err.println("polygpu worker: the check failed: " + e.getMessage());
+            return 1;
+        } finally {
+            scheduler.close();
+            device.close();
         }
     }
 

@@ -35,6 +35,16 @@ class WorkerOptionsTest {
     }
 
     @Test
+    void checkRunsTheTestKernelOnTheDeviceAndJoinsNothing() {
+        Run r = run("--check", "--device=cpu", "--cpu-blocks=2");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().startsWith("polygpu worker: cpu device 0 (polygpu CPU device (2 threads)) ran the test "
+                + "kernel correctly in "), r.out());
+        assertTrue(r.out().contains("--check joins nothing"), r.out());
+        assertTrue(r.err().isEmpty(), r.err());
+    }
+
+    @Test
     void aWarmUpThatIsNeitherTrueNorFalseIsRefusedBeforeJoining() {
         Run r = run("--warm-up=later", "--join=127.0.0.1:1");
         assertEquals(2, r.status(), r.err());
