@@ -140,22 +140,32 @@ final class Warmup {
             throw new Failed("the test kernel could not be built on this device: " + e.getMessage(),
                     e);
         }
+        CompletableFuture<DeviceException> done = new CompletableFuture<>();
         try {
-            CompletableFuture<DeviceException> done = new CompletableFuture<>();
             scheduler.submitHere(p.element(), done::complete);
-            DeviceException error = done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (RuntimeException e) {
+            StolenElements.release(scheduler, p.arrays());
+            throw new Failed("the scheduler refused the test kernel: " + e.getMessage(), e);
+        }
+        DeviceException error;
+        try {
+            error = done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException | InterruptedException e) {
+            // The kernel may still be running on its arrays: they are left to the device's close, not freed here.
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new Failed(e instanceof TimeoutException ? "the test kernel did not finish within "
+                    + TIMEOUT_SECONDS + " s" : "interrupted while the test kernel ran", e);
+        } catch (ExecutionException e) {
+            StolenElements.release(scheduler, p.arrays());
+            throw new Failed("the test kernel failed: " + e.getCause(), e.getCause());
+        }
+        try {
             if (error != null) {
-                throw new Failed("the test kernel failed on this device: " + error.getMessage(),
-                        error);
+                throw new Failed("the test kernel failed on this device: " + error.getMessage(), error);
             }
             outputs = StolenElements.outputs(item.element(), p.arrays());
-        } catch (TimeoutException e) {
-            throw new Failed("the test kernel did not finish within " + TIMEOUT_SECONDS + " s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Failed("interrupted while the test kernel ran", e);
-        } catch (ExecutionException e) {
-            throw new Failed("the test kernel failed: " + e.getCause(), e.getCause());
         } finally {
             StolenElements.release(scheduler, p.arrays());
         }
