@@ -1,6 +1,7 @@
 package dev.polygpu.cluster;
 
 import dev.polygpu.cluster.policy.InputCache;
+import dev.polygpu.cluster.wire.SharedSecret;
 import dev.polygpu.cluster.policy.StealSettings;
 
 import java.net.InetAddress;
@@ -298,6 +299,14 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
                 stolenOverflow, randomEvery, on);
+    }
+
+    /**
+     * The key every message of this member proves: from the secret, or, without one (loopback only), the default
+     * derived from the cluster name, which protects nothing.
+     */
+    SharedSecret key() {
+        return secret != null ? SharedSecret.of(secret) : SharedSecret.loopbackDefault(clusterName);
     }
 
     /** Never shows the secret. */

@@ -197,8 +197,7 @@ public final class ClusterNode implements AutoCloseable {
     private ClusterNode(ClusterConfig config, Scheduler scheduler, TransportFactory transports) {
         this.config = config;
         this.scheduler = scheduler;
-        this.key = config.secret() != null ? SharedSecret.of(config.secret())
-                : SharedSecret.loopbackDefault(config.clusterName());
+        this.key = config.key();
         StealSettings s = StealSettings.defaults(scheduler.inFlightWindow());
         if (config.threshold() > 0) {
             s = s.withThreshold(config.threshold());

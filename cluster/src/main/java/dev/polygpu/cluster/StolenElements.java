@@ -20,8 +20,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The thief's side of a stolen element: the computational element that its message and input bytes describe,
@@ -84,14 +86,14 @@ final class StolenElements {
 
     /** The arrays {@code m} writes, as they are now in {@code arrays}: what goes home in a work result. */
     static List<ArrayData> outputs(ElementMessage m, Map<Long, TrackedArray> arrays) {
-        Map<Long, Boolean> writes = new LinkedHashMap<>();
+        Set<Long> writes = new LinkedHashSet<>();
         for (ElementMessage.Arg a : m.args()) {
             if (a instanceof ElementMessage.ArrayArg arr && arr.mode().writes()) {
-                writes.put(arr.arrayId(), Boolean.TRUE);
+                writes.add(arr.arrayId());
             }
         }
         List<ArrayData> outputs = new ArrayList<>();
-        for (Long id : writes.keySet()) {
+        for (Long id : writes) {
             TrackedArray t = arrays.get(id);
             outputs.add(new ArrayData(id, 0, t.buffer().hostView().asSlice(0, t.bytes()).toArray(
                     ValueLayout.JAVA_BYTE)));

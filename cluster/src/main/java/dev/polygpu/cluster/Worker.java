@@ -1,6 +1,5 @@
 package dev.polygpu.cluster;
 
-import dev.polygpu.cluster.wire.SharedSecret;
 import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.cpu.CpuDevice;
@@ -156,9 +155,7 @@ public final class Worker {
     private static int check(ClusterConfig config, Device device, PrintStream out, PrintStream err) {
         Scheduler scheduler = new Scheduler(device, SchedulerConfig.DEFAULT);
         try {
-            SharedSecret key = config.secret() != null ? SharedSecret.of(config.secret())
-                    : SharedSecret.loopbackDefault(config.clusterName());
-            long nanos = Warmup.run(scheduler, source -> KernelCache.build(device, source), key,
+            long nanos = Warmup.run(scheduler, source -> KernelCache.build(device, source), config.key(),
                     config.maxFrameBytes());
             out.printf(Locale.ROOT, "polygpu worker: %s device %d (%s) ran the test kernel correctly in %.0f ms "
                     + "(compiling included); --check joins nothing%n", device.backend(), device.ordinal(),

@@ -9,6 +9,7 @@ import dev.polygpu.cluster.policy.Priority;
 import dev.polygpu.cluster.policy.SentInputs;
 import dev.polygpu.cluster.policy.StealSettings;
 import dev.polygpu.cluster.policy.Thief;
+import dev.polygpu.cluster.policy.ThiefCap;
 import dev.polygpu.cluster.policy.Victim;
 import dev.polygpu.runtime.PriorityLevels;
 import java.util.ArrayList;
@@ -136,7 +137,10 @@ public final class Simulator {
         /** The arrays received as a thief, and what this member sent each thief as an owner. */
         final InputCache<Boolean, Boolean> inputs = new InputCache<>(config.inputCacheBytes());
         final SentInputs<Boolean> sentInputs = new SentInputs<>(config.inputCacheBytes());
-        /** As an owner: per thief (its index), how many of this member's tasks it holds (given, not back). */
+        /**
+         * As an owner: per thief (its index), how many of this member's tasks it holds (given, not back); kept only
+         * with a thief cap ({@link #capping}), the one thing that reads it.
+         */
         final Map<Integer, Integer> heldBy = new HashMap<>();
         final RankQueue pending = new RankQueue(ranks);
         /** The tasks on the streams that wait for a slot, in the order the device starts them. */
@@ -221,6 +225,8 @@ public final class Simulator {
     /** Per array, the last reply that packed it: a reply carries each array once. */
     private final int[] packedIn;
     private final boolean caching;
+    /** Whether victims cap what one thief holds ({@link StealSettings#thiefCap()} not off). */
+    private final boolean capping;
     /** With host CPU charged ({@link SimConfig#hostCpu()}): each task's end as now scheduled; else null. */
     private final long[] endAt;
     /** Members that sent messages while handling the current event, to be charged at its end. */
@@ -280,6 +286,7 @@ public final class Simulator {
         this.completed = new BitSet(n);
         this.packedIn = new int[work.arrays()];
         this.caching = config.inputCacheBytes() > 0;
+        this.capping = config.settings().thiefCap() != ThiefCap.OFF;
         this.endAt = config.hostCpu().on() ? new long[n] : null;
         Arrays.fill(givenTo, -1);
     }
@@ -734,7 +741,9 @@ public final class Simulator {
                 givenTo[t] = thief.index;
                 sentAt[t] = now;
             }
-            v.heldBy.merge(thief.index, items.length, Integer::sum);
+            if (capping) {
+                v.heldBy.merge(thief.index, items.length, Integer::sum);
+            }
             v.given += items.length;
             return;
         }
@@ -889,7 +898,9 @@ public final class Simulator {
 
     /** Task {@code t} of {@code owner} is no longer held by the thief it was given to. */
     private void back(Member owner, int t) {
-        owner.heldBy.computeIfPresent(givenTo[t], (thief, held) -> held > 1 ? held - 1 : null);
+        if (capping) {
+            owner.heldBy.computeIfPresent(givenTo[t], (thief, held) -> held > 1 ? held - 1 : null);
+        }
         givenTo[t] = -1;
     }
 
