@@ -10,8 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code polygpu simulate}: runs the work-stealing simulator ({@link Simulator}) over a sweep of cluster sizes
@@ -45,7 +47,9 @@ public final class SimulateCommand {
               --trace-slots=N        trace: the recording device ran N kernels at once; a kernel's duration is
                                      then its time on the device, not its whole slice (launch to end), which
                                      also holds its wait behind the others (default: the slice)
-              --seed=N               seed of the workload and of every random choice (default 1)
+              --seed=N|N,M,...|A-B   seed of the workload and of every random choice (default 1); several
+                                     seeds run every member count once per seed, and a line after each
+                                     member count gives the efficiency's mean, minimum and maximum over them
 
             cluster
               --members=N,N,...      member counts to simulate (default 16,64,256,1024)
@@ -105,6 +109,10 @@ public final class SimulateCommand {
             output
               --csv=FILE             one row per run
               --plot=FILE.svg        efficiency against members
+              --central              after each run, the makespan of a central list schedule of the same
+                                     workload on the same slots (one scheduler that sees every task starts the
+                                     highest-ranked ready one on any free slot; nothing moves, no messages):
+                                     how much of the gap to the lower bound the protocol leaves
               --quiet                no progress on stderr
             """;
 
@@ -122,7 +130,8 @@ public final class SimulateCommand {
         long tileBytes = 64 * 1024;
         int copies = 1;
         int traceSlots;
-        long seed = 1;
+        List<Long> seeds = List.of(1L);
+        boolean central;
         List<Integer> members = List.of(16, 64, 256, 1024);
         int slots = 2;
         int window = 4;
@@ -199,6 +208,7 @@ public final class SimulateCommand {
                 case "no-stealing" -> o.stealing = !flag(name, value);
                 case "baseline" -> o.baseline = flag(name, value);
                 case "quiet" -> o.quiet = flag(name, value);
+                case "central" -> o.central = flag(name, value);
                 default -> named(name, () -> option(o, name, required(name, value)));
             }
         }
@@ -207,6 +217,10 @@ public final class SimulateCommand {
         }
         if (o.interRackBandwidth < 0) {
             o.interRackBandwidth = o.bandwidth;
+        }
+        if (o.central && !o.events.isEmpty()) {
+            throw new IllegalArgumentException("--central compares with a cluster of fixed size; it cannot be "
+                    + "combined with --expand, --shrink or --crash");
         }
         if (o.window < o.slots) {
             throw new IllegalArgumentException("--window (" + o.window + ") must be at least --slots (" + o.slots
@@ -238,7 +252,7 @@ public final class SimulateCommand {
             case "tile-bytes" -> o.tileBytes = Specs.bytes(value);
             case "copies" -> o.copies = positive(name, value);
             case "trace-slots" -> o.traceSlots = positive(name, value);
-            case "seed" -> o.seed = parseLong(name, value);
+            case "seed" -> o.seeds = seedList(value);
             case "members" -> o.members = memberList(value);
             case "slots" -> o.slots = positive(name, value);
             case "window" -> o.window = positive(name, value);
@@ -291,37 +305,61 @@ public final class SimulateCommand {
                 o.interRackBandwidth, o.perMessage);
         boolean headerDone = false;
         for (int members : o.members) {
-            Workload w = workload(o, members, err);
-            if (!headerDone) {
-                out.println(describe(o, w, network));
-                out.println();
-                out.println("| members | tasks | stealing | makespan | lower bound | efficiency | moved | requests (by rank) "
-                        + "| empty | forwarded | messages per member, mean / max | bytes per member, mean / max "
-                        + "| idle | steal latency median / p99 | reruns | refused by the gate | inputs sent / saved "
-                        + "| cache misses / handed back | simulated in |");
-                out.println("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:"
-                        + "|---:|---:|");
-                headerDone = true;
+            List<Row> ofThisSize = new ArrayList<>();
+            for (long seed : o.seeds) {
+                Workload w = workload(o, members, seed, err);
+                if (!headerDone) {
+                    out.println(describe(o, w, network));
+                    out.println();
+                    out.println("| members | tasks | stealing | makespan | lower bound | efficiency | moved "
+                            + "| requests (by rank) | empty | forwarded | messages per member, mean / max "
+                            + "| bytes per member, mean / max | idle | steal latency median / p99 | reruns "
+                            + "| refused by the gate | inputs sent / saved | cache misses / handed back "
+                            + "| simulated in | seed |");
+                    out.println("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:"
+                            + "|---:|---:|---:|---:|");
+                    headerDone = true;
+                }
+                long central = -1;
+                if (o.central) {
+                    long started = System.nanoTime();
+                    central = CentralSchedule.makespan(w, Math.multiplyExact(members, o.slots));
+                    if (!o.quiet) {
+                        err.printf(Locale.ROOT, "central list schedule of %s on %,d slots: %s, in %.1f s%n",
+                                w.name(), (long) members * o.slots, Units.nanos(central),
+                                (System.nanoTime() - started) / 1e9);
+                    }
+                }
+                List<Boolean> modes = o.baseline && o.stealing ? List.of(false, true) : List.of(o.stealing);
+                for (boolean stealing : modes) {
+                    SimConfig c = config(o, members, seed, network, stealing, w);
+                    if (!o.quiet) {
+                        err.printf(Locale.ROOT, "simulating %s (%,d tasks) on %d members%s…%n", w.name(),
+                                w.tasks(), members, stealing ? "" : " without stealing");
+                    }
+                    Simulator sim = new Simulator(w, c);
+                    if (!o.quiet) {
+                        sim.progress(Math.max(1, w.tasks() / 4), err::println);
+                    }
+                    SimResult r = sim.run();
+                    Row row = new Row(stealing, r, seed, central);
+                    rows.add(row);
+                    ofThisSize.add(row);
+                    out.println(tableRow(row));
+                    if (c.hostCpu().on()) {
+                        out.println(hostCpuLine(r));
+                    }
+                    for (String note : r.notes()) {
+                        out.println("note: " + note);
+                    }
+                }
+                if (o.central) {
+                    out.println(centralLine(ofThisSize.getLast(), o.slots));
+                }
             }
-            List<Boolean> modes = o.baseline && o.stealing ? List.of(false, true) : List.of(o.stealing);
-            for (boolean stealing : modes) {
-                SimConfig c = config(o, members, network, stealing, w);
-                if (!o.quiet) {
-                    err.printf(Locale.ROOT, "simulating %s (%,d tasks) on %d members%s…%n", w.name(), w.tasks(),
-                            members, stealing ? "" : " without stealing");
-                }
-                Simulator sim = new Simulator(w, c);
-                if (!o.quiet) {
-                    sim.progress(Math.max(1, w.tasks() / 4), err::println);
-                }
-                SimResult r = sim.run();
-                rows.add(new Row(stealing, r));
-                out.println(tableRow(stealing, r));
-                if (c.hostCpu().on()) {
-                    out.println(hostCpuLine(r));
-                }
-                for (String note : r.notes()) {
-                    out.println("note: " + note);
+            if (o.seeds.size() > 1) {
+                for (boolean stealing : o.baseline && o.stealing ? List.of(false, true) : List.of(o.stealing)) {
+                    out.println(seedsLine(ofThisSize, stealing, o));
                 }
             }
         }
@@ -340,17 +378,64 @@ public final class SimulateCommand {
         return 0;
     }
 
-    /** One run and whether stealing was on. */
-    private record Row(boolean stealing, SimResult result) {
+    /**
+     * One run: whether stealing was on, what happened, its seed and the central list schedule's makespan of its
+     * workload (-1 without {@code --central}).
+     */
+    private record Row(boolean stealing, SimResult result, long seed, long centralNanos) {
+
+        /** {@return the central schedule's lower bound / makespan, or NaN without it} */
+        double centralEfficiency() {
+            return centralNanos < 0 ? Double.NaN : (double) result.lowerBoundNanos() / centralNanos;
+        }
     }
 
-    private static SimConfig config(Options o, int members, Network network, boolean stealing, Workload w) {
+    /** The line after a run with {@code --central}: the central schedule against the bound and the run. */
+    private static String centralLine(Row row, int slots) {
+        SimResult r = row.result();
+        return String.format(Locale.ROOT, "central list schedule on %,d slots (highest rank first, nothing moves): "
+                        + "makespan %s, %.1f%% of the lower bound; the run%s reached %.1f%% of it",
+                (long) r.members() * slots, Units.nanos(row.centralNanos()), 100 * row.centralEfficiency(),
+                row.stealing() ? "" : " without stealing", 100.0 * row.centralNanos() / r.makespanNanos());
+    }
+
+    /** The line after a member count run with several seeds: the efficiency's spread over them. */
+    private static String seedsLine(List<Row> rows, boolean stealing, Options o) {
+        double sum = 0;
+        double centralSum = 0;
+        Row min = null;
+        Row max = null;
+        int count = 0;
+        for (Row row : rows) {
+            if (row.stealing() != stealing) {
+                continue;
+            }
+            double e = row.result().efficiency();
+            sum += e;
+            centralSum += row.centralEfficiency();
+            count++;
+            if (min == null || e < min.result().efficiency()) {
+                min = row;
+            }
+            if (max == null || e > max.result().efficiency()) {
+                max = row;
+            }
+        }
+        return String.format(Locale.ROOT, "%d members%s, %d seeds: efficiency mean %.1f%%, min %.1f%% (seed %d), "
+                        + "max %.1f%% (seed %d)%s", min.result().members(), stealing ? "" : " without stealing", count,
+                100 * sum / count, 100 * min.result().efficiency(), min.seed(), 100 * max.result().efficiency(),
+                max.seed(), o.central ? String.format(Locale.ROOT, "; central list schedule mean %.1f%%",
+                        100 * centralSum / count) : "");
+    }
+
+    private static SimConfig config(Options o, int members, long seed, Network network, boolean stealing,
+            Workload w) {
         if (members < w.owners()) {
             throw new IllegalArgumentException("--members=" + members + ": the workload's tasks are owned by "
                     + w.owners() + " members; simulate at least that many");
         }
         return new SimConfig(members, o.slots, o.window, settings(o), stealing, network, o.failAfter, o.events,
-                o.inputCache, o.order, o.priorityLevels, o.seed, o.stolenOverflow, o.forgetAfter,
+                o.inputCache, o.order, o.priorityLevels, seed, o.stolenOverflow, o.forgetAfter,
                 o.randomEvery, hostCpu(o));
     }
 
@@ -377,19 +462,19 @@ public final class SimulateCommand {
     }
 
     /** The workload for a run on {@code members} members: generated workloads spread over all of them. */
-    private static Workload workload(Options o, int members, PrintStream err) throws IOException {
+    private static Workload workload(Options o, int members, long seed, PrintStream err) throws IOException {
         long started = System.nanoTime();
         Workload w = switch (o.workload) {
             case "bspgemm-tiles" -> Workloads.blockSparseTiles(o.tiles > 0 ? o.tiles
                     : Math.max(1, (int) Math.round(Math.sqrt(o.tasks))), o.density, o.skew, members, o.tileTime,
-                    o.tileBytes, o.seed);
+                    o.tileBytes, seed);
             case "bspgemm" -> Workloads.blockSparseGemm(o.tiles > 0 ? o.tiles
                     : Math.max(2, (int) Math.round(Math.cbrt(o.tasks / o.density))), o.density, o.skew, members,
-                    o.tileTime, o.tileBytes, o.seed);
+                    o.tileTime, o.tileBytes, seed);
             case "gemm" -> Workloads.denseGemm(o.tiles > 0 ? o.tiles : Math.max(1, (int) Math.round(
-                    Math.cbrt(o.tasks))), members, o.tileTime, o.tileBytes, o.seed);
+                    Math.cbrt(o.tasks))), members, o.tileTime, o.tileBytes, seed);
             case "cholesky" -> Workloads.cholesky(o.tiles > 0 ? o.tiles : Math.max(1, (int) Math.round(
-                    Math.cbrt(6.0 * o.tasks))), members, o.tileTime, o.tileBytes, o.seed);
+                    Math.cbrt(6.0 * o.tasks))), members, o.tileTime, o.tileBytes, seed);
             default -> trace(Path.of(o.workload.substring("trace:".length())), o.copies,
                     Math.min(members, o.copies), o.traceSlots);
         };
@@ -439,9 +524,11 @@ public final class SimulateCommand {
                 100.0 * r.kernelDelayNanos() / Math.max(1, r.totalWorkNanos()));
     }
 
-    private static String tableRow(boolean stealing, SimResult r) {
+    private static String tableRow(Row row) {
+        SimResult r = row.result();
+        boolean stealing = row.stealing();
         return String.format(Locale.ROOT, "| %d | %,d | %s | %s | %s | %.1f%% | %,d | %,d (%,d) | %,d | %,d | %,.0f / %,d "
-                        + "| %s / %s | %.1f%% | %s / %s | %,d | %,d | %s / %s | %,d / %,d | %.1f s |",
+                        + "| %s / %s | %.1f%% | %s / %s | %,d | %,d | %s / %s | %,d / %,d | %.1f s | %d |",
                 r.members(), r.tasks(), stealing ? "yes" : "no", Units.nanos(r.makespanNanos()),
                 Units.nanos(r.lowerBoundNanos()), 100 * r.efficiency(), r.stolen(), r.requests(), r.rankRequests(), r.emptyReplies(),
                 r.forwards(), r.messagesPerMember().mean(), r.messagesPerMember().max(),
@@ -449,7 +536,7 @@ public final class SimulateCommand {
                 100 * r.idleFraction(), r.stealLatencyMedianNanos() < 0 ? "-" : Units.nanos(r.stealLatencyMedianNanos()),
                 r.stealLatencyP99Nanos() < 0 ? "-" : Units.nanos(r.stealLatencyP99Nanos()), r.reruns(),
                 r.gateRefusals(), Units.bytes(r.inputBytesSent()), Units.bytes(r.inputBytesSaved()),
-                r.cacheMisses(), r.missingInputHandBacks(), r.wallNanos() / 1e9);
+                r.cacheMisses(), r.missingInputHandBacks(), r.wallNanos() / 1e9, row.seed());
     }
 
     private static String csv(List<Row> rows, Network network, Options o) {
@@ -460,7 +547,7 @@ public final class SimulateCommand {
                 + "steal_latency_p99_ns,events,wall_ns,latency_ns,bandwidth_bytes_per_s,per_message_ns,seed,gate_refusals,"
                 + "input_cache_bytes,input_bytes_sent,input_bytes_saved,cache_misses,missing_input_hand_backs,order,"
                 + "rank_factor,rank_requests,priority_levels,host_cpu_per_message_ns,host_cpu_per_byte_ns,"
-                + "host_cpu_per_member_mean_ns,host_cpu_per_member_max_ns,kernel_delay_ns\n");
+                + "host_cpu_per_member_mean_ns,host_cpu_per_member_max_ns,kernel_delay_ns,central_makespan_ns\n");
         for (Row row : rows) {
             SimResult r = row.result();
             b.append(String.join(",", List.of(csvText(r.workload()), Long.toString(r.tasks()),
@@ -478,7 +565,7 @@ public final class SimulateCommand {
                     Long.toString(r.stealLatencyMedianNanos()), Long.toString(r.stealLatencyP99Nanos()),
                     Long.toString(r.events()), Long.toString(r.wallNanos()), Long.toString(network.latencyNanos()),
                     String.format(Locale.ROOT, "%.0f", network.bytesPerSecond()),
-                    Long.toString(network.perMessageNanos()), Long.toString(o.seed),
+                    Long.toString(network.perMessageNanos()), Long.toString(row.seed()),
                     Long.toString(r.gateRefusals()), Long.toString(o.inputCache), Long.toString(r.inputBytesSent()),
                     Long.toString(r.inputBytesSaved()), Long.toString(r.cacheMisses()),
                     Long.toString(r.missingInputHandBacks()), orderName(o.order),
@@ -486,7 +573,8 @@ public final class SimulateCommand {
                     Integer.toString(o.order == SimConfig.Order.RANK_AND_PRIORITIES ? o.priorityLevels : 1),
                     Long.toString(o.hostCpuPerMessage), Specs.number(o.hostCpuPerByte),
                     String.format(Locale.ROOT, "%.0f", r.hostCpuPerMember().mean()),
-                    Long.toString(r.hostCpuPerMember().max()), Long.toString(r.kernelDelayNanos()))))
+                    Long.toString(r.hostCpuPerMember().max()), Long.toString(r.kernelDelayNanos()),
+                    Long.toString(row.centralNanos()))))
                     .append('\n');
         }
         return b.toString();
@@ -498,19 +586,35 @@ public final class SimulateCommand {
 
     private static String plot(List<Row> rows, Options o) {
         SvgPlot p = new SvgPlot("Work stealing, simulated: " + o.workload + " (" + rows.getFirst().result().tasks()
-                + " tasks)", "members", "efficiency (lower bound / makespan)");
+                + " tasks" + (o.seeds.size() > 1 ? ", mean of " + o.seeds.size() + " seeds" : "") + ")", "members",
+                "efficiency (lower bound / makespan)");
         for (boolean stealing : new boolean[] {true, false}) {
-            List<double[]> points = new ArrayList<>();
-            for (Row row : rows) {
-                if (row.stealing() == stealing) {
-                    points.add(new double[] {row.result().members(), row.result().efficiency()});
-                }
-            }
+            List<double[]> points = meanPerMemberCount(rows, stealing, row -> row.result().efficiency());
             if (!points.isEmpty()) {
                 p.add(new SvgPlot.Series(stealing ? "stealing" : "no stealing", points));
             }
         }
+        if (o.central) {
+            p.add(new SvgPlot.Series("central list schedule",
+                    meanPerMemberCount(rows, o.stealing, Row::centralEfficiency)));
+        }
         return p.goal(0.98, "goal: 98%").render();
+    }
+
+    /** One point per member count, in the order run: the mean of {@code value} over that count's seeds. */
+    private static List<double[]> meanPerMemberCount(List<Row> rows, boolean stealing,
+            java.util.function.ToDoubleFunction<Row> value) {
+        Map<Integer, double[]> sums = new LinkedHashMap<>();
+        for (Row row : rows) {
+            if (row.stealing() == stealing) {
+                double[] sum = sums.computeIfAbsent(row.result().members(), m -> new double[2]);
+                sum[0] += value.applyAsDouble(row);
+                sum[1]++;
+            }
+        }
+        List<double[]> points = new ArrayList<>();
+        sums.forEach((members, sum) -> points.add(new double[] {members, sum[0] / sum[1]}));
+        return points;
     }
 
     private static void writeFile(Path file, String text) throws IOException {
@@ -537,6 +641,36 @@ public final class SimulateCommand {
         throw new IllegalArgumentException("--workload must be bspgemm, bspgemm-tiles, gemm, cholesky or trace:FILE, "
                 + "got '" + value
                 + "'");
+    }
+
+    /** The most seeds one command runs: enough for a spread, few enough that a typo cannot run for days. */
+    static final int MAX_SEEDS = 100;
+
+    /** {@code N}, {@code N,M,...} or {@code A-B} (A to B, both included). */
+    private static List<Long> seedList(String value) {
+        List<Long> out = new ArrayList<>();
+        for (String part : value.split(",")) {
+            String p = part.strip();
+            int dash = p.indexOf('-', 1);
+            if (dash < 0) {
+                out.add(parseLong("seed", p));
+            } else {
+                long from = parseLong("seed", p.substring(0, dash));
+                long to = parseLong("seed", p.substring(dash + 1));
+                if (to < from || to - from >= MAX_SEEDS) {
+                    throw new IllegalArgumentException("--seed range " + p + " must go up, with at most " + MAX_SEEDS
+                            + " seeds");
+                }
+                for (long seed = from; seed <= to; seed++) {
+                    out.add(seed);
+                }
+            }
+            if (out.size() > MAX_SEEDS) {
+                throw new IllegalArgumentException("--seed: at most " + MAX_SEEDS + " seeds, got more in '" + value
+                        + "'");
+            }
+        }
+        return List.copyOf(out);
     }
 
     private static List<Integer> memberList(String value) {

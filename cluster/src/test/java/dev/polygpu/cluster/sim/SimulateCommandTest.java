@@ -181,8 +181,68 @@ class SimulateCommandTest {
         assertEquals(2, xml(svg).getElementsByTagName("polyline").getLength(), "stealing and no stealing");
     }
 
+    @Test
+    void severalSeedsRunEachMemberCountOncePerSeedWithTheirSpreadAndTheCentralSchedule() throws Exception {
+        Path csv = dir.resolve("seeds.csv");
+        Path svg = dir.resolve("seeds.svg");
+        Run r = simulate("--workload=bspgemm", "--tiles=10", "--density=0.3", "--members=4,8", "--seed=2-3,7",
+                "--central", "--quiet", "--csv=" + csv, "--plot=" + svg);
+        assertEquals(0, r.status(), r::toString);
+        List<String[]> rows = r.rows();
+        List<Map<String, String>> lines = csv(csv);
+        assertEquals(6, rows.size(), r::toString);
+        long[] seeds = {2, 3, 7, 2, 3, 7};
+        String[] out = r.out().split("\n");
+        for (int i = 0; i < 6; i++) {
+            String[] row = rows.get(i);
+            Map<String, String> line = lines.get(i);
+            assertEquals(seeds[i], Long.parseLong(row[row.length - 1]), "the table's last column is the seed");
+            assertEquals(seeds[i], Long.parseLong(line.get("seed")));
+            assertTrue(line.get("workload").contains("seed=" + seeds[i]), line::toString);
+            long central = Long.parseLong(line.get("central_makespan_ns"));
+            long lower = Long.parseLong(line.get("lower_bound_ns"));
+            assertTrue(central >= lower, line::toString);
+            // The line after each run states the central schedule's makespan and its ratios, from the CSV's values.
+            String expected = String.format(java.util.Locale.ROOT, "central list schedule on %,d slots (highest rank "
+                    + "first, nothing moves): makespan %s, %.1f%% of the lower bound; the run reached %.1f%% of it",
+                    2L * Integer.parseInt(line.get("members")), Units.nanos(central), 100.0 * lower / central,
+                    100.0 * central / Long.parseLong(line.get("makespan_ns")));
+            assertTrue(List.of(out).contains(expected), expected + "\n" + r);
+        }
+        assertTrue(Long.parseLong(lines.get(0).get("central_makespan_ns"))
+                != Long.parseLong(lines.get(1).get("central_makespan_ns")), "another seed, another workload");
+        for (int m = 0; m < 2; m++) {
+            List<Map<String, String>> runs = lines.subList(3 * m, 3 * m + 3);
+            double mean = runs.stream().mapToDouble(l -> Double.parseDouble(l.get("efficiency"))).average()
+                    .orElseThrow();
+            Map<String, String> worst = runs.stream().min(java.util.Comparator.comparingDouble(
+                    l -> Double.parseDouble(l.get("efficiency")))).orElseThrow();
+            String prefix = String.format(java.util.Locale.ROOT, "%d members, 3 seeds: efficiency mean %.1f%%, min "
+                    + "%.1f%% (seed %s)", 4 * (m + 1), 100 * mean, 100 * Double.parseDouble(worst.get("efficiency")),
+                    worst.get("seed"));
+            assertTrue(r.out().contains(prefix), prefix + "\n" + r);
+        }
+        Document plot = xml(svg);
+        assertEquals(2, plot.getElementsByTagName("polyline").getLength(), "stealing and the central schedule");
+        assertEquals(4, plot.getElementsByTagName("circle").getLength(), "one mean point per member count each");
+    }
+
+    @Test
+    void withoutCentralTheCsvSaysNotComputed() throws Exception {
+        Path csv = dir.resolve("plain.csv");
+        Run r = simulate("--workload=gemm", "--tiles=4", "--members=2", "--quiet", "--csv=" + csv);
+        assertEquals(0, r.status(), r::toString);
+        assertEquals("-1", csv(csv).getFirst().get("central_makespan_ns"));
+        assertFalse(r.out().contains("central list schedule"), r::toString);
+        assertFalse(r.out().contains("seeds:"), "one seed: no spread line");
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = ';', value = {
+        "--seed=5-2;                    --seed range 5-2 must go up",
+        "--seed=1-1000;                 --seed range 1-1000 must go up, with at most 100 seeds",
+        "--seed=x;                      --seed",
+        "--central --crash=1s:1;        --central compares with a cluster of fixed size",
         "--bogus=1;                     unknown option --bogus",
         "--bogus;                       --bogus",
         "--members=0;                   --members",
@@ -321,11 +381,13 @@ class SimulateCommandTest {
         off.add("--thief-cap=off");
         Run explicitOff = simulate(off.toArray(String[]::new));
         assertEquals(0, byDefault.status(), byDefault::toString);
-        // Every column but the last (the time the run took).
+        // Every column but the time the run took (the one before the seed).
         assertEquals(1, byDefault.rows().size(), byDefault::toString);
-        String[] d = byDefault.rows().getFirst();
-        String[] o = explicitOff.rows().getFirst();
-        assertEquals(List.of(d).subList(0, d.length - 1), List.of(o).subList(0, o.length - 1), "off is the default");
+        List<String> d = new ArrayList<>(List.of(byDefault.rows().getFirst()));
+        List<String> o = new ArrayList<>(List.of(explicitOff.rows().getFirst()));
+        d.remove(d.size() - 2);
+        o.remove(o.size() - 2);
+        assertEquals(d, o, "off is the default");
         assertFalse(byDefault.out().contains("thief cap"), byDefault::toString);
         for (String cap : List.of("all", "repeat")) {
             List<String> on = new ArrayList<>(List.of(common));
