@@ -62,6 +62,10 @@ public final class Thief {
     private int forwardedEmptyInARow;
     /** Every this many requests, one goes to a random member; 0: never. */
     private final int randomEvery;
+    /** How many directories ({@link LoadDirectory}); 0: none. */
+    private final int directories;
+    /** Whether the last starving request came back empty: the next one goes to a directory. */
+    private boolean askDirectory;
     /** Requests begun so far. */
     private long begun;
 
@@ -103,6 +107,28 @@ public final class Thief {
      * @throws IllegalArgumentException if a count is negative
      */
     public Thief(String self, StealSettings settings, int forgetAfterForwardedEmpty, int randomEvery) {
+        this(self, settings, forgetAfterForwardedEmpty, randomEvery, 0);
+    }
+
+    /**
+     * A thief as {@link #Thief(String, StealSettings, int, int)} that, with {@code directories} above 0, sends
+     * its starving requests after an empty reply to one of the first {@code directories} candidates, drawn at
+     * random, until a request brings work ({@link LoadDirectory}).
+     *
+     * @param self this member's id
+     * @param settings the threshold, timeout and the rest
+     * @param forgetAfterForwardedEmpty at least 0; 0 never forgets it for replies from another member
+     * @param randomEvery at least 0; 0 always asks the remembered victim first
+     * @param directories at least 0; 0: no directories
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if a count is negative
+     */
+    public Thief(String self, StealSettings settings, int forgetAfterForwardedEmpty, int randomEvery,
+                 int directories) {
+        if (directories < 0) {
+            throw new IllegalArgumentException("directories must be >= 0, was " + directories);
+        }
+        this.directories = directories;
         if (randomEvery < 0) {
             throw new IllegalArgumentException("randomEvery must be >= 0, was " + randomEvery);
         }
@@ -200,6 +226,8 @@ public final class Thief {
         }
         String victim = randomEvery > 0 && ++begun % randomEvery == 0
                 ? Candidates.uniform(candidates, chooser.self(), null, rnd)
+                : minRank == 0 && askDirectory
+                ? Candidates.uniform(LoadDirectory.directories(candidates, directories), chooser.self(), null, rnd)
                 : chooser.choose(candidates, rnd);
         if (victim == null) {
             victim = chooser.choose(candidates, rnd);
@@ -235,6 +263,9 @@ public final class Thief {
             // The path through the remembered victim found nothing n times in a row: ask at random next time.
             chooser.forget(asked);
             forwardedEmptyInARow = 0;
+        }
+        if (!outstandingByRank) {
+            askDirectory = directories > 0 && items == 0;
         }
         if (items == 0) {
             current().backOff(nowNanos);

@@ -43,11 +43,14 @@ import java.util.Objects;
  *     never; at least 0
  * @param hostCpu the host CPU each member spends per message, taken from its kernels ({@link HostCpu}: members
  *     whose devices are CPU devices on the host's cores); {@link HostCpu#NONE} (the default) charges none
+ * @param directories how many members act as directories ({@link dev.polygpu.cluster.policy.LoadDirectory}, a
+ *     what-if): the others report their surplus to them, and a starving thief asks one after an empty reply; 0
+ *     (the default, as the cluster node) none; at least 0
  */
 public record SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing,
                         Network network, long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes,
                         Order order, int priorityLevels, long seed, int stolenOverflow, int forgetAfterEmpty,
-                        int randomEvery, HostCpu hostCpu) {
+                        int randomEvery, HostCpu hostCpu, int directories) {
 
     /** In what order a member runs, gives and asks for tasks. */
     public enum Order {
@@ -124,6 +127,9 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
         if (randomEvery < 0) {
             throw new IllegalArgumentException("randomEvery must be >= 0, was " + randomEvery);
         }
+        if (directories < 0) {
+            throw new IllegalArgumentException("directories must be >= 0, was " + directories);
+        }
     }
 
     /**
@@ -131,11 +137,20 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
      *
      * @throws IllegalArgumentException as the canonical constructor
      */
+    /** A configuration without directories, as before they were modelled. */
+    public SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing, Network network,
+                     long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes, Order order,
+                     int priorityLevels, long seed, int stolenOverflow, int forgetAfterEmpty, int randomEvery,
+                     HostCpu hostCpu) {
+        this(members, slots, window, settings, stealing, network, failAfterNanos, events, inputCacheBytes, order,
+                priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, hostCpu, 0);
+    }
+
     public SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing, Network network,
                      long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes, Order order,
                      int priorityLevels, long seed, int stolenOverflow, int forgetAfterEmpty, int randomEvery) {
         this(members, slots, window, settings, stealing, network, failAfterNanos, events, inputCacheBytes, order,
-                priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, HostCpu.NONE);
+                priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, HostCpu.NONE, 0);
     }
 
     /**
@@ -148,19 +163,33 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
                      long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes, Order order,
                      int priorityLevels, long seed) {
         this(members, slots, window, settings, stealing, network, failAfterNanos, events, inputCacheBytes, order,
-                priorityLevels, seed, 0, 0, 0, HostCpu.NONE);
+                priorityLevels, seed, 0, 0, 0, HostCpu.NONE, 0);
     }
 
     /** {@return a copy with these what-ifs (see the record's parameters)} */
     public SimConfig withWhatIfs(int overflow, int forgetAfter, int random) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, order, priorityLevels, seed, overflow, forgetAfter, random, hostCpu);
+                inputCacheBytes, order, priorityLevels, seed, overflow, forgetAfter, random, hostCpu, directories);
     }
 
     /** {@return a copy whose members spend {@code cpu} of host CPU per message, taken from their kernels} */
     public SimConfig withHostCpu(HostCpu cpu) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, order, priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, cpu);
+                inputCacheBytes, order, priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, cpu,
+                directories);
+    }
+
+    /**
+     * With {@code n} directories ({@link dev.polygpu.cluster.policy.LoadDirectory}, a what-if): members report
+     * their surplus to them, and a starving thief asks one after an empty reply.
+     *
+     * @param n how many; 0: none (as the cluster node)
+     * @return the new configuration
+     */
+    public SimConfig withDirectories(int n) {
+        return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
+                inputCacheBytes, order, priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, hostCpu,
+                n);
     }
 
     /**
@@ -185,48 +214,48 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
     public SimConfig withMembers(int n) {
         return new SimConfig(n, slots, window, settings, stealing, network, failAfterNanos, events,
                 inputCacheBytes, order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu);
+                forgetAfterEmpty, randomEvery, hostCpu, directories);
     }
 
     /** {@return a copy with stealing on or off} */
     public SimConfig withStealing(boolean on) {
         return new SimConfig(members, slots, window, settings, on, network, failAfterNanos, events,
                 inputCacheBytes, order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu);
+                forgetAfterEmpty, randomEvery, hostCpu, directories);
     }
 
     /** {@return a copy with these settings} */
     public SimConfig withSettings(StealSettings s) {
         return new SimConfig(members, slots, window, s, stealing, network, failAfterNanos, events,
                 inputCacheBytes, order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu);
+                forgetAfterEmpty, randomEvery, hostCpu, directories);
     }
 
     /** {@return a copy with these membership events} */
     public SimConfig withEvents(List<MembershipEvent> e) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, e, inputCacheBytes,
                 order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu);
+                forgetAfterEmpty, randomEvery, hostCpu, directories);
     }
 
     /** {@return a copy whose members' input caches hold {@code bytes}; 0 turns the cache off} */
     public SimConfig withInputCache(long bytes) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events, bytes,
                 order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu);
+                forgetAfterEmpty, randomEvery, hostCpu, directories);
     }
 
     /** {@return a copy whose members' devices have {@code levels} stream priority levels} */
     public SimConfig withPriorityLevels(int levels) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
                 inputCacheBytes, order, levels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu);
+                forgetAfterEmpty, randomEvery, hostCpu, directories);
     }
 
     /** {@return a copy whose members order their tasks so} */
     public SimConfig withOrder(Order o) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
                 inputCacheBytes, o, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu);
+                forgetAfterEmpty, randomEvery, hostCpu, directories);
     }
 }

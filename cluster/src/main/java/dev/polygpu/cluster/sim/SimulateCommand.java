@@ -94,6 +94,11 @@ public final class SimulateCommand {
                                      replies empty itself, as the cluster node)
               --random-every=N       a thief sends every N-th request to a member drawn at random, and keeps
                                      the one it asks first (default 0: never, as the cluster node)
+              --directories=N        what-if: the first N members are directories; the others report their
+                                     surplus to them when it doubles or halves, a starving thief whose request
+                                     came back empty asks a directory next, and a directory forwards it to the
+                                     member with the most surplus it knows (default 0: none, as the cluster
+                                     node)
               --thief-cap=off|all|repeat
                                      a victim gives a thief at most the thief's slots less the tasks of this
                                      victim it holds (not yet back): all: on every request; repeat: only on a
@@ -155,6 +160,7 @@ public final class SimulateCommand {
         int stolenOverflow;
         int forgetAfter;
         int randomEvery;
+        int directories;
         ThiefCap thiefCap = ThiefCap.OFF;
         long hostCpuPerMessage;
         double hostCpuPerByte;
@@ -290,6 +296,7 @@ public final class SimulateCommand {
             case "stolen-overflow" -> o.stolenOverflow = nonNegativeInt(name, value);
             case "forget-after" -> o.forgetAfter = nonNegativeInt(name, value);
             case "random-every" -> o.randomEvery = nonNegativeInt(name, value);
+            case "directories" -> o.directories = nonNegativeInt(name, value);
             case "thief-cap" -> o.thiefCap = thiefCap(name, value);
             case "host-cpu-per-message" -> o.hostCpuPerMessage = Specs.nanos(value);
             case "host-cpu-per-byte" -> o.hostCpuPerByte = nanosPerByte(name, value);
@@ -436,7 +443,7 @@ public final class SimulateCommand {
         }
         return new SimConfig(members, o.slots, o.window, settings(o), stealing, network, o.failAfter, o.events,
                 o.inputCache, o.order, o.priorityLevels, seed, o.stolenOverflow, o.forgetAfter,
-                o.randomEvery, hostCpu(o));
+                o.randomEvery, hostCpu(o), o.directories);
     }
 
     private static HostCpu hostCpu(Options o) {
@@ -504,7 +511,8 @@ public final class SimulateCommand {
                 + " beyond the window (what-if)" : "") + (o.forgetAfter > 0 ? ", thieves forget their first victim "
                 + "after " + o.forgetAfter + " empty replies through it" : "") + (o.randomEvery > 0
                 ? ", every " + o.randomEvery + "th request to a random member" : "") + (o.thiefCap == ThiefCap.OFF
-                ? "" : ", thief cap " + o.thiefCap.name().toLowerCase(Locale.ROOT));
+                ? "" : ", thief cap " + o.thiefCap.name().toLowerCase(Locale.ROOT)) + (o.directories > 0 ? ", "
+                + o.directories + " directories (what-if)" : "");
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
                         + "tile %s%s. Members: %d slots, window %d, %s, %s. Network: %s.%s",
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),
@@ -547,7 +555,7 @@ public final class SimulateCommand {
                 + "steal_latency_p99_ns,events,wall_ns,latency_ns,bandwidth_bytes_per_s,per_message_ns,seed,gate_refusals,"
                 + "input_cache_bytes,input_bytes_sent,input_bytes_saved,cache_misses,missing_input_hand_backs,order,"
                 + "rank_factor,rank_requests,priority_levels,host_cpu_per_message_ns,host_cpu_per_byte_ns,"
-                + "host_cpu_per_member_mean_ns,host_cpu_per_member_max_ns,kernel_delay_ns,central_makespan_ns\n");
+                + "host_cpu_per_member_mean_ns,host_cpu_per_member_max_ns,kernel_delay_ns,central_makespan_ns,directories\n");
         for (Row row : rows) {
             SimResult r = row.result();
             b.append(String.join(",", List.of(csvText(r.workload()), Long.toString(r.tasks()),
@@ -574,7 +582,7 @@ public final class SimulateCommand {
                     Long.toString(o.hostCpuPerMessage), Specs.number(o.hostCpuPerByte),
                     String.format(Locale.ROOT, "%.0f", r.hostCpuPerMember().mean()),
                     Long.toString(r.hostCpuPerMember().max()), Long.toString(r.kernelDelayNanos()),
-                    Long.toString(row.centralNanos()))))
+                    Long.toString(row.centralNanos()), Integer.toString(o.directories))))
                     .append('\n');
         }
         return b.toString();

@@ -4,6 +4,7 @@ import dev.polygpu.cluster.policy.BandwidthEstimator;
 import dev.polygpu.cluster.policy.CostGate;
 import dev.polygpu.cluster.policy.InputCache;
 import dev.polygpu.cluster.policy.KernelCostModel;
+import dev.polygpu.cluster.policy.LoadDirectory;
 import dev.polygpu.cluster.policy.LatencyHistogram;
 import dev.polygpu.cluster.policy.Priority;
 import dev.polygpu.cluster.policy.SentInputs;
@@ -90,6 +91,7 @@ public final class Simulator {
     private static final int HANDBACK = 6;
     private static final int MEMBERSHIP = 7;
     private static final int LOST = 8;
+    private static final int LOAD = 9;
     private static final int[] NONE = new int[0];
 
     /** One pending event; the fields a kind does not use stay 0 or null. */
@@ -137,6 +139,10 @@ public final class Simulator {
         /** The arrays received as a thief, and what this member sent each thief as an owner. */
         final InputCache<Boolean, Boolean> inputs = new InputCache<>(config.inputCacheBytes());
         final SentInputs<Boolean> sentInputs = new SentInputs<>(config.inputCacheBytes());
+        /** As a directory: the surplus others reported (empty unless this member is one). */
+        final LoadDirectory directory = new LoadDirectory();
+        /** The surplus this member last reported to its directory (0: none). */
+        int reported;
         /**
          * As an owner: per thief (its index), how many of this member's tasks it holds (given, not back); kept only
          * with a thief cap ({@link #capping}), the one thing that reads it.
@@ -183,7 +189,7 @@ public final class Simulator {
             this.id = "m" + index;
             this.program = program;
             StealSettings s = config.settings();
-            this.thief = new Thief(id, s, config.forgetAfterEmpty(), config.randomEvery());
+            this.thief = new Thief(id, s, config.forgetAfterEmpty(), config.randomEvery(), config.directories());
             this.victim = new Victim(id, new CostGate(s, costs, bandwidth), now);
             this.rnd = seeded(config.seed() * 1_000_003L + index);
             this.joinedAt = now;
@@ -244,6 +250,8 @@ public final class Simulator {
     private long staleReplies;
     private long gateRefusals;
     private long rankRequests;
+    private long loadReports;
+    private long directoryForwards;
     private long timeouts;
     private long lostMessages;
     private long inputBytesSent;
@@ -413,6 +421,14 @@ public final class Simulator {
             }
             case MEMBERSHIP -> onMembership(config.events().get(e.task));
             case LOST -> onLost(m);
+            case LOAD -> {
+                if (m.alive) {
+                    received(m, e);
+                    m.directory.report(members.get(e.from).id, e.wanted);
+                } else {
+                    lost(e);
+                }
+            }
             default -> throw new IllegalStateException("unknown event kind " + e.kind);
         }
         if (m != null && m.leaving) {
@@ -478,6 +494,31 @@ public final class Simulator {
                 m.device.addLast(t);
             }
         }
+        report(m);
+    }
+
+    /**
+     * With directories: {@code m} reports its surplus to its directory when {@link LoadDirectory#reportDue}
+     * says so; no surplus while its queued replies would take longer than {@link LoadDirectory#backlogLimitNanos}
+     * to leave.
+     */
+    private void report(Member m) {
+        if (config.directories() == 0 || !m.alive || !config.stealing()) {
+            return;
+        }
+        int surplus = m.linkFreeAt - now > LoadDirectory.backlogLimitNanos(config.settings()) || m.leaving ? 0
+                : Math.max(0, Math.min(m.stealable(), m.ready() + m.inFlight - config.settings().threshold()));
+        if (!LoadDirectory.reportDue(m.reported, surplus)) {
+            return;
+        }
+        m.reported = surplus;
+        String directory = LoadDirectory.directoryFor(m.id, candidates, config.directories());
+        if (directory == null || directory.equals(m.id)) {
+            return;
+        }
+        Event e = send(m, byId.get(directory), LOAD, HEADER_BYTES);
+        e.wanted = surplus;
+        loadReports++;
     }
 
     /**
@@ -745,9 +786,19 @@ public final class Simulator {
                 v.heldBy.merge(thief.index, items.length, Integer::sum);
             }
             v.given += items.length;
+            report(v);
             return;
         }
-        String next = v.victim.forwardTo(thief.id, e.hops, v.thief.lastVictim(), candidates, v.rnd);
+        String next = null;
+        if (config.directories() > 0 && e.minRank == 0 && e.hops < config.settings().maxHops()) {
+            next = v.directory.take(thief.id, v.id, e.wanted, candidates);
+            if (next != null) {
+                directoryForwards++;
+            }
+        }
+        if (next == null) {
+            next = v.victim.forwardTo(thief.id, e.hops, v.thief.lastVictim(), candidates, v.rnd);
+        }
         if (next != null) {
             v.forwards++;
             Event f = send(v, byId.get(next), REQUEST, HEADER_BYTES);
@@ -1010,6 +1061,14 @@ public final class Simulator {
                     m.sentInputs.forget(gone.id);
                     m.inputs.forgetOwner(gone.id);
                 }
+                if (config.directories() > 0) {
+                    // The directories may have changed: report again to this member's directory.
+                    if (gone != null) {
+                        m.directory.forget(gone.id);
+                    }
+                    m.reported = 0;
+                    report(m);
+                }
                 m.thief.resetBackOff();
                 check(m);
             }
@@ -1130,6 +1189,10 @@ public final class Simulator {
             forwards += m.forwards;
         }
         long lower = lowerBound();
+        if (config.directories() > 0) {
+            notes.add(String.format(java.util.Locale.ROOT, "%d directories: %,d load reports, %,d requests forwarded "
+                    + "by a directory", config.directories(), loadReports, directoryForwards));
+        }
         return new SimResult(work.name(), work.tasks(), config.members(), n, config.slots(), makespan, lower,
                 work.totalWorkNanos(), work.criticalPathNanos(), stolen, requests, rankRequests, empty, forwards, timeouts,
                 staleReplies, reruns, lostMessages, gateRefusals, inputBytesSent, inputBytesSaved, cacheMisses,

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 import java.util.random.RandomGeneratorFactory;
 import org.junit.jupiter.api.Test;
@@ -160,6 +162,38 @@ class ThiefTest {
         for (int i = 0; i < 10; i++) {
             assertEquals("b", emptyFrom(plain, "h", (i + 1) * Thief.MAX_BACKOFF_NANOS));
         }
+    }
+
+    @Test
+    void withDirectoriesAStarvingRequestAfterAnEmptyReplyGoesToADirectoryUntilWorkComes() {
+        List<String> many = List.of("a", "b", "me", "c", "d", "e");
+        RandomGenerator random = rnd();
+        Thief t = new Thief("me", SETTINGS, 0, 0, 3);
+        Thief.Request first = t.begin(0, 0, 0, many, random);
+        assertTrue(t.accept(first.requestId(), "d", 2, 0), "d gives and is remembered");
+        Thief.Request r = t.begin(0, 0, 0, many, random);
+        assertEquals("d", r.victim(), "after work: the remembered member");
+        long now = 0;
+        assertTrue(t.accept(r.requestId(), "e", 0, now), "empty, forwarded from d to e");
+        Set<String> asked = new HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            now += Thief.MAX_BACKOFF_NANOS;
+            Thief.Request next = t.begin(now, 0, 0, many, random);
+            assertTrue(List.of("a", "b").contains(next.victim()), "a directory (the first 3 members, not me): "
+                    + next.victim());
+            asked.add(next.victim());
+            assertTrue(t.accept(next.requestId(), "c", 0, now));
+        }
+        assertEquals(Set.of("a", "b"), asked, "drawn at random");
+        Thief.Request byRank = t.begin(now + Thief.MAX_BACKOFF_NANOS, 4, 2, 3, many, random);
+        assertEquals("d", byRank.victim(), "a request by rank is not sent to a directory");
+        assertTrue(t.accept(byRank.requestId(), "d", 0, now + Thief.MAX_BACKOFF_NANOS));
+        now += 2 * Thief.MAX_BACKOFF_NANOS;
+        Thief.Request starving = t.begin(now, 0, 0, many, random);
+        assertTrue(List.of("a", "b").contains(starving.victim()), "still after an empty starving reply");
+        assertTrue(t.accept(starving.requestId(), "c", 2, now), "a directory forwarded it to c, which gave");
+        assertEquals("c", t.begin(now, 0, 0, many, random).victim(), "after work: the member that gave it");
+        assertThrows(IllegalArgumentException.class, () -> new Thief("me", SETTINGS, 0, 0, -1));
     }
 
     @Test

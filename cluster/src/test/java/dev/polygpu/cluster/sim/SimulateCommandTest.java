@@ -243,6 +243,7 @@ class SimulateCommandTest {
         "--seed=1-1000;                 --seed range 1-1000 must go up, with at most 100 seeds",
         "--seed=x;                      --seed",
         "--central --crash=1s:1;        --central compares with a cluster of fixed size",
+        "--directories=-1;              --directories must be a whole number >= 0",
         "--bogus=1;                     unknown option --bogus",
         "--bogus;                       --bogus",
         "--members=0;                   --members",

@@ -525,4 +525,36 @@ class SimulatorTest {
         static final dev.polygpu.cluster.policy.StealSettings SETTINGS =
                 dev.polygpu.cluster.policy.StealSettings.defaults(4);
     }
+
+    @Test
+    void withDirectoriesOwnersReportTheirSurplusAndStarvingThievesAreSentToIt() {
+        // Eight programs among 32 members, the last with 2,000 tasks and the others with 10 each: with 4
+        // directories (the first 4 programs) the heavy owner reports to one of them, and a thief whose request came
+        // back empty is sent there.
+        Workload.Builder b = Workload.builder("one heavy owner");
+        int k = b.kernel("k");
+        for (int owner = 0; owner < 8; owner++) {
+            for (int i = 0; i < (owner == 7 ? 2_000 : 10); i++) {
+                b.task(owner, k, MS, 1024, new int[] {b.array(1024)});
+            }
+        }
+        Workload w = b.build();
+        SimConfig plain = SimConfig.of(32, 2, 4, FAST, 5);
+        SimResult without = new Simulator(w, plain).run();
+        SimResult with = new Simulator(w, plain.withDirectories(4)).run();
+        assertTrue(without.notes().isEmpty(), without.notes()::toString);
+        assertEquals(1, with.notes().size(), with.notes()::toString);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "4 directories: ([0-9,]+) load reports, ([0-9,]+) requests forwarded by a directory")
+                .matcher(with.notes().getFirst());
+        assertTrue(m.matches(), with.notes().getFirst());
+        long reports = Long.parseLong(m.group(1).replace(",", ""));
+        long forwarded = Long.parseLong(m.group(2).replace(",", ""));
+        assertTrue(reports >= 2, "the owner reported its surplus, and its end: " + reports);
+        assertTrue(reports < 200, "reports when the surplus doubles, halves, ends: not one per task: " + reports);
+        assertTrue(forwarded > 0, "directories sent thieves to the owner");
+        assertTrue(with.stolen() > 0);
+        assertEquals(2_070, with.tasks());
+        assertThrows(IllegalArgumentException.class, () -> plain.withDirectories(-1));
+    }
 }
