@@ -4,8 +4,8 @@ import dev.polygpu.cluster.policy.BandwidthEstimator;
 import dev.polygpu.cluster.policy.CostGate;
 import dev.polygpu.cluster.policy.InputCache;
 import dev.polygpu.cluster.policy.KernelCostModel;
-import dev.polygpu.cluster.policy.LoadDirectory;
 import dev.polygpu.cluster.policy.LatencyHistogram;
+import dev.polygpu.cluster.policy.LoadDirectory;
 import dev.polygpu.cluster.policy.Priority;
 import dev.polygpu.cluster.policy.SentInputs;
 import dev.polygpu.cluster.policy.StealSettings;
@@ -54,6 +54,10 @@ import java.util.random.RandomGeneratorFactory;
  *       cannot resolve (its cache, shared by all the owners it steals from, evicted the array) sends the
  *       tasks that read it back to their owner, stealable, and the owner forgets what it believed that thief
  *       holds, as {@code ClusterNode} does. Arrays never change here, so one fingerprint serves them all.
+ *   <li><b>Load directories</b> (when {@link SimConfig#directories()} is above 0, a what-if the node does not
+ *       have): members report their surplus to their {@link LoadDirectory} member when it is due, a starving
+ *       thief asks a directory after an empty reply ({@link Thief}), and a directory that cannot give work
+ *       forwards a starving request to the member with the most surplus it knows.
  *   <li><b>The network.</b> {@link Network}: latency and bandwidth per link, one message at a time per
  *       sender.
  *   <li><b>Membership.</b> {@link MembershipEvent}s: workers join, leave gracefully (finish what they hold) or
@@ -517,7 +521,7 @@ public final class Simulator {
             return;
         }
         Event e = send(m, byId.get(directory), LOAD, HEADER_BYTES);
-        e.wanted = surplus;
+        e.wanted = surplus; // a load report carries the surplus in the request's count field
         loadReports++;
     }
 
