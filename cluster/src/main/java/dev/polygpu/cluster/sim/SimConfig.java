@@ -137,14 +137,6 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
      *
      * @throws IllegalArgumentException as the canonical constructor
      */
-    /** A configuration without directories, as before they were modelled. */
-    public SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing, Network network,
-                     long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes, Order order,
-                     int priorityLevels, long seed, int stolenOverflow, int forgetAfterEmpty, int randomEvery,
-                     HostCpu hostCpu) {
-        this(members, slots, window, settings, stealing, network, failAfterNanos, events, inputCacheBytes, order,
-                priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, hostCpu, 0);
-    }
 
     public SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing, Network network,
                      long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes, Order order,

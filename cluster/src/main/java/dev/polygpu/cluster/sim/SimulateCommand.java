@@ -337,8 +337,7 @@ public final class SimulateCommand {
                                 (System.nanoTime() - started) / 1e9);
                     }
                 }
-                List<Boolean> modes = o.baseline && o.stealing ? List.of(false, true) : List.of(o.stealing);
-                for (boolean stealing : modes) {
+                for (boolean stealing : modes(o)) {
                     SimConfig c = config(o, members, seed, network, stealing, w);
                     if (!o.quiet) {
                         err.printf(Locale.ROOT, "simulating %s (%,d tasks) on %d members%s…%n", w.name(),
@@ -365,7 +364,7 @@ public final class SimulateCommand {
                 }
             }
             if (o.seeds.size() > 1) {
-                for (boolean stealing : o.baseline && o.stealing ? List.of(false, true) : List.of(o.stealing)) {
+                for (boolean stealing : modes(o)) {
                     out.println(seedsLine(ofThisSize, stealing, o));
                 }
             }
@@ -383,6 +382,11 @@ public final class SimulateCommand {
             }
         }
         return 0;
+    }
+
+    /** The runs of each member count and seed: without stealing first with {@code --baseline}, then as asked. */
+    private static List<Boolean> modes(Options o) {
+        return o.baseline && o.stealing ? List.of(false, true) : List.of(o.stealing);
     }
 
     /**
