@@ -25,9 +25,15 @@ import java.util.Objects;
  *     asking by rank off (only starving members ask); else at least 1 and finite
  * @param thiefCap whether a victim gives a thief at most as many elements as that thief can run at once, less
  *     what it holds of this victim's already ({@link ThiefCap}); {@link ThiefCap#OFF} by default; not null
+ * @param rankChunk the most CEs a request by rank asks for; 0 (the default) asks for {@code chunk}, as a
+ *     starving request may; else at least 1 ({@link #rankChunk()} gives the value in effect)
+ * @param pushContinuations whether an owner sends the element that a thief's result makes ready straight to
+ *     that thief, unasked, when the thief held no other stolen element ({@link Victim#pushContinuation}); off by
+ *     default
  */
 public record StealSettings(int threshold, int chunk, int maxHops, double costFactor, long unknownKernelBudgetNanos,
-                            long requestTimeoutNanos, double rankFactor, ThiefCap thiefCap) {
+                            long requestTimeoutNanos, double rankFactor, ThiefCap thiefCap, int rankChunk,
+                            boolean pushContinuations) {
 
     /** Hops a request may be forwarded by default. */
     public static final int DEFAULT_MAX_HOPS = 2;
@@ -52,6 +58,18 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public static boolean validRankFactor(double f) {
         return f == 0 || f >= 1 && Double.isFinite(f);
+    }
+
+    /**
+     * Settings whose requests by rank ask for up to {@code chunk} elements, without pushed continuations.
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     * @throws NullPointerException if {@code thiefCap} is null
+     */
+    public StealSettings(int threshold, int chunk, int maxHops, double costFactor, long unknownKernelBudgetNanos,
+                         long requestTimeoutNanos, double rankFactor, ThiefCap thiefCap) {
+        this(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos, requestTimeoutNanos, rankFactor,
+                thiefCap, 0, false);
     }
 
     /**
@@ -106,6 +124,17 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
             throw new IllegalArgumentException("rankFactor must be 0 (off) or a finite number >= 1, was " + rankFactor);
         }
         Objects.requireNonNull(thiefCap, "thiefCap");
+        if (rankChunk < 0) {
+            throw new IllegalArgumentException("rankChunk must be >= 1, or 0 for the chunk, was " + rankChunk);
+        }
+    }
+
+    /**
+     * {@return the most CEs a request by rank asks for: the {@code rankChunk} given, or {@link #chunk()} if 0}
+     */
+    @Override
+    public int rankChunk() {
+        return rankChunk == 0 ? chunk : rankChunk;
     }
 
     /**
@@ -124,7 +153,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
         }
         return new StealSettings(window + 2, Math.max(1, window / 2), DEFAULT_MAX_HOPS, DEFAULT_COST_FACTOR,
                 DEFAULT_UNKNOWN_KERNEL_BUDGET_NANOS, DEFAULT_REQUEST_TIMEOUT_NANOS, DEFAULT_RANK_FACTOR,
-                ThiefCap.OFF);
+                ThiefCap.OFF, 0, false);
     }
 
     /**
@@ -136,7 +165,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withThreshold(int newThreshold) {
         return new StealSettings(newThreshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor, thiefCap);
+                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations);
     }
 
     /**
@@ -148,7 +177,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withChunk(int newChunk) {
         return new StealSettings(threshold, newChunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor, thiefCap);
+                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations);
     }
 
     /**
@@ -160,7 +189,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withMaxHops(int newMaxHops) {
         return new StealSettings(threshold, chunk, newMaxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor, thiefCap);
+                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations);
     }
 
     /**
@@ -172,7 +201,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withCostFactor(double newCostFactor) {
         return new StealSettings(threshold, chunk, maxHops, newCostFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor, thiefCap);
+                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations);
     }
 
     /**
@@ -184,7 +213,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withUnknownKernelBudgetNanos(long newBudgetNanos) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, newBudgetNanos, requestTimeoutNanos,
-                rankFactor, thiefCap);
+                rankFactor, thiefCap, rankChunk, pushContinuations);
     }
 
     /**
@@ -196,7 +225,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withRequestTimeoutNanos(long newTimeoutNanos) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                newTimeoutNanos, rankFactor, thiefCap);
+                newTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations);
     }
 
     /**
@@ -208,7 +237,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withRankFactor(double newRankFactor) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, newRankFactor, thiefCap);
+                requestTimeoutNanos, newRankFactor, thiefCap, rankChunk, pushContinuations);
     }
 
     /**
@@ -220,6 +249,29 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withThiefCap(ThiefCap newThiefCap) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor, newThiefCap);
+                requestTimeoutNanos, rankFactor, newThiefCap, rankChunk, pushContinuations);
+    }
+
+    /**
+     * A copy with another {@code rankChunk}: the most CEs a request by rank asks for (0: the chunk).
+     *
+     * @param newRankChunk the new value, in the range the constructor accepts
+     * @return validated settings
+     * @throws IllegalArgumentException if the value is out of range
+     */
+    public StealSettings withRankChunk(int newRankChunk) {
+        return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
+                requestTimeoutNanos, rankFactor, thiefCap, newRankChunk, pushContinuations);
+    }
+
+    /**
+     * A copy with pushed continuations on or off ({@link Victim#pushContinuation}).
+     *
+     * @param on whether owners push continuations
+     * @return validated settings
+     */
+    public StealSettings withPushContinuations(boolean on) {
+        return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
+                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, on);
     }
 }

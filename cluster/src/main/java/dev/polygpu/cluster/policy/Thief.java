@@ -66,6 +66,8 @@ public final class Thief {
     private final int directories;
     /** Whether the last starving request came back empty: the next one goes to a directory. */
     private boolean askDirectory;
+    /** Whether the last request by rank came back empty: the next one goes to a directory. */
+    private boolean askDirectoryByRank;
     /** Requests begun so far. */
     private long begun;
 
@@ -112,8 +114,9 @@ public final class Thief {
 
     /**
      * A thief as {@link #Thief(String, StealSettings, int, int)} that, with {@code directories} above 0, sends
-     * its starving requests after an empty reply to one of the first {@code directories} candidates, drawn at
-     * random, until a request brings work ({@link LoadDirectory}).
+     * a request after an empty reply to a request of the same kind (starving, or by rank) to one of the first
+     * {@code directories} candidates, drawn at random, until a request of that kind brings work
+     * ({@link LoadDirectory}).
      *
      * @param self this member's id
      * @param settings the threshold, timeout and the rest
@@ -193,7 +196,8 @@ public final class Thief {
     /**
      * Starts a request if none is outstanding and there is someone to ask: for any work if this member is
      * starving and its back-off is over; else, if its floor rank is at least 1 and asking by rank is on and not
-     * backing off, for up to {@code chunk} elements of rank at least {@link Priority#minRankToAsk}.
+     * backing off, for up to {@link StealSettings#rankChunk()} elements of rank at least
+     * {@link Priority#minRankToAsk}.
      *
      * @param nowNanos the current time
      * @param ready ready elements here (parents done, not on a stream)
@@ -222,11 +226,11 @@ public final class Thief {
             if (minRank == 0 || byRank.active(nowNanos)) {
                 return null;
             }
-            wanted = settings.chunk();
+            wanted = settings.rankChunk();
         }
         String victim = randomEvery > 0 && ++begun % randomEvery == 0
                 ? Candidates.uniform(candidates, chooser.self(), null, rnd)
-                : minRank == 0 && askDirectory
+                : (minRank == 0 ? askDirectory : askDirectoryByRank)
                 ? Candidates.uniform(LoadDirectory.directories(candidates, directories), chooser.self(), null, rnd)
                 : chooser.choose(candidates, rnd);
         if (victim == null) {
@@ -264,7 +268,9 @@ public final class Thief {
             chooser.forget(asked);
             forwardedEmptyInARow = 0;
         }
-        if (!outstandingByRank) {
+        if (outstandingByRank) {
+            askDirectoryByRank = directories > 0 && items == 0;
+        } else {
             askDirectory = directories > 0 && items == 0;
         }
         if (items == 0) {

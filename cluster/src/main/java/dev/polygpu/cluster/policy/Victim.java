@@ -100,6 +100,30 @@ public final class Victim {
         return gate.worthMoving(kernelKey, bytes, gate.waitHereNanos(kernelKey, ahead, Math.max(1, slots)));
     }
 
+    /**
+     * Whether an owner sends the element that a thief's result has just made ready (the next link of a chain)
+     * straight to that thief, with no request: when the settings push continuations, the thief held no other
+     * stolen element when it sent the result (so the element waits there for nothing but a slot; a thief that
+     * holds several chains runs each slower), and a request for one element would get it
+     * ({@link #offer(int, int, int, int)}). The caller asks the gate ({@link #mayMove}) as for any element.
+     *
+     * <p>Why: a stolen chain link otherwise waits at its owner for the next request by rank that reaches it
+     * (1.5–2 ms on average in the simulator's bspgemm at 1,024 members), and a chain of 200 links pays that 200
+     * times; with continuations pushed only to thieves that hold nothing else stolen the mean efficiency over 8
+     * seeds went from 96.9% to 98.0% (docs/benchmarks.md, issue #7, tenth session), and pushing to thieves that
+     * held one more lost (92.6%): their chains queue behind each other.
+     *
+     * @param thiefHolds stolen elements (of any owner) the thief held when it sent the result, ready or on its
+     *     streams
+     * @param ready ready elements here, the continuation included
+     * @param stealable how many of them may move, the continuation included
+     * @param running elements on streams
+     * @return true to push it
+     */
+    public boolean pushContinuation(int thiefHolds, int ready, int stealable, int running) {
+        return settings.pushContinuations() && thiefHolds == 0 && offer(ready, stealable, running, 1) >= 1;
+    }
+
     /** Records that an element was given at {@code nowNanos} (it resets the probe's clock). */
     public void gave(long nowNanos) {
         lastGivenNanos = nowNanos;

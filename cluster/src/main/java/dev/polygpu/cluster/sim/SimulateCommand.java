@@ -57,6 +57,7 @@ public final class SimulateCommand {
               --window=N             kernels a member keeps on its streams (default 4)
               --threshold=N --chunk=N --max-hops=N
                                      stealing settings (default: from the window, as the cluster does)
+              --rank-chunk=N         the most tasks a request by rank asks for (default: the chunk)
               --no-stealing          every member runs only its own tasks
               --baseline             also run each member count without stealing, for comparison
               --latency=DUR          one-way latency (default 5us)
@@ -95,10 +96,14 @@ public final class SimulateCommand {
               --random-every=N       a thief sends every N-th request to a member drawn at random, and keeps
                                      the one it asks first (default 0: never, as the cluster node)
               --directories=N        what-if: the first N members are directories; the others report their
-                                     surplus to them when it doubles or halves, a starving thief whose request
-                                     came back empty asks a directory next, and a directory forwards it to the
-                                     member with the most surplus it knows (default 0: none, as the cluster
-                                     node)
+                                     surplus and its highest rank to them when the surplus doubles or halves
+                                     or the rank moves by a quarter; a thief whose request came back empty
+                                     asks a directory next (by rank as when starving), and a directory
+                                     forwards it to the member with the most surplus of the rank asked for it
+                                     knows (default 0: none, as the cluster node)
+              --push-continuations   what-if: an owner sends the task a thief's result makes ready straight to
+                                     that thief, unasked, when the thief held no other stolen task (default
+                                     off, as the cluster node)
               --thief-cap=off|all|repeat
                                      a victim gives a thief at most the thief's slots less the tasks of this
                                      victim it holds (not yet back): all: on every request; repeat: only on a
@@ -142,6 +147,8 @@ public final class SimulateCommand {
         int window = 4;
         int threshold;
         int chunk;
+        int rankChunk;
+        boolean pushContinuations;
         int maxHops = -1;
         boolean stealing = true;
         boolean baseline;
@@ -215,6 +222,7 @@ public final class SimulateCommand {
                 case "baseline" -> o.baseline = flag(name, value);
                 case "quiet" -> o.quiet = flag(name, value);
                 case "central" -> o.central = flag(name, value);
+                case "push-continuations" -> o.pushContinuations = flag(name, value);
                 default -> named(name, () -> option(o, name, required(name, value)));
             }
         }
@@ -264,6 +272,7 @@ public final class SimulateCommand {
             case "window" -> o.window = positive(name, value);
             case "threshold" -> o.threshold = positive(name, value);
             case "chunk" -> o.chunk = positive(name, value);
+            case "rank-chunk" -> o.rankChunk = positive(name, value);
             case "max-hops" -> o.maxHops = nonNegativeInt(name, value);
             case "latency" -> o.latency = Specs.nanos(value);
             case "bandwidth" -> o.bandwidth = bandwidth(name, value);
@@ -469,7 +478,10 @@ public final class SimulateCommand {
         if (o.rankFactor >= 0) {
             s = s.withRankFactor(o.rankFactor);
         }
-        return s.withThiefCap(o.thiefCap);
+        if (o.rankChunk > 0) {
+            s = s.withRankChunk(o.rankChunk);
+        }
+        return s.withThiefCap(o.thiefCap).withPushContinuations(o.pushContinuations);
     }
 
     /** The workload for a run on {@code members} members: generated workloads spread over all of them. */
@@ -511,12 +523,13 @@ public final class SimulateCommand {
                 + ", order " + orderName(o.order) + (o.order == SimConfig.Order.RANK_AND_PRIORITIES
                 ? " (" + o.priorityLevels + " levels)" : "") + (o.order == SimConfig.Order.SUBMISSION ? ""
                 : s.rankFactor() == 0 ? ", no requests by rank" : ", requests by rank above " + s.rankFactor()
-                + " x the floor rank") + (o.stolenOverflow > 0 ? ", stolen tasks up to " + o.stolenOverflow
+                + " x the floor rank" + (s.rankChunk() == s.chunk() ? "" : " for " + s.rankChunk() + " at most")) + (o.stolenOverflow > 0 ? ", stolen tasks up to " + o.stolenOverflow
                 + " beyond the window (what-if)" : "") + (o.forgetAfter > 0 ? ", thieves forget their first victim "
                 + "after " + o.forgetAfter + " empty replies through it" : "") + (o.randomEvery > 0
                 ? ", every " + o.randomEvery + "th request to a random member" : "") + (o.thiefCap == ThiefCap.OFF
                 ? "" : ", thief cap " + o.thiefCap.name().toLowerCase(Locale.ROOT)) + (o.directories > 0 ? ", "
-                + o.directories + " directories (what-if)" : "");
+                + o.directories + " directories (what-if)" : "") + (o.pushContinuations
+                ? ", continuations pushed (what-if)" : "");
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
                         + "tile %s%s. Members: %d slots, window %d, %s, %s. Network: %s.%s",
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),

@@ -120,6 +120,10 @@ public final class Simulator {
         boolean missingInput;
         /** A result's run time at the thief, as it reports it. */
         long runNanos;
+        /** A result's count of the stolen tasks its thief held when it sent it (for pushed continuations). */
+        int thiefHolds;
+        /** A reply that answers no request: a continuation its owner pushed. */
+        boolean pushed;
 
         Event(long time, long seq, int kind, int member) {
             this.time = time;
@@ -145,8 +149,11 @@ public final class Simulator {
         final SentInputs<Boolean> sentInputs = new SentInputs<>(config.inputCacheBytes());
         /** As a directory: the surplus others reported (empty unless this member is one). */
         final LoadDirectory directory = new LoadDirectory();
-        /** The surplus this member last reported to its directory (0: none). */
+        /** The surplus this member last reported to its directory (0: none), and its highest stealable rank. */
         int reported;
+        int reportedTop;
+        /** Tasks of other owners this member holds, ready or on its streams. */
+        int foreignHeld;
         /**
          * As an owner: per thief (its index), how many of this member's tasks it holds (given, not back); kept only
          * with a thief cap ({@link #capping}), the one thing that reads it.
@@ -262,6 +269,11 @@ public final class Simulator {
     private long inputBytesSaved;
     private long cacheMisses;
     private long missingInputHandBacks;
+    /** Continuations pushed ({@link StealSettings#pushContinuations()}). */
+    private long pushes;
+    /** While a result completes at its owner, with pushed continuations on: its thief, and what it held. */
+    private Member pushTo;
+    private int pushHolds;
     /** Tasks put on the streams beyond a full window ({@link SimConfig#stolenOverflow()}), and the most in flight. */
     private long overflowed;
     private int maxInFlight;
@@ -428,7 +440,7 @@ public final class Simulator {
             case LOAD -> {
                 if (m.alive) {
                     received(m, e);
-                    m.directory.report(members.get(e.from).id, e.wanted);
+                    m.directory.report(members.get(e.from).id, e.wanted, e.minRank);
                 } else {
                     lost(e);
                 }
@@ -512,17 +524,37 @@ public final class Simulator {
         }
         int surplus = m.linkFreeAt - now > LoadDirectory.backlogLimitNanos(config.settings()) || m.leaving ? 0
                 : Math.max(0, Math.min(m.stealable(), m.ready() + m.inFlight - config.settings().threshold()));
-        if (!LoadDirectory.reportDue(m.reported, surplus)) {
+        int top = surplus > 0 ? topStealableRank(m) : 0;
+        if (!LoadDirectory.reportDue(m.reported, m.reportedTop, surplus, top)) {
             return;
         }
         m.reported = surplus;
+        m.reportedTop = top;
         String directory = LoadDirectory.directoryFor(m.id, candidates, config.directories());
         if (directory == null || directory.equals(m.id)) {
             return;
         }
         Event e = send(m, byId.get(directory), LOAD, HEADER_BYTES);
         e.wanted = surplus; // a load report carries the surplus in the request's count field
+        e.minRank = top; // and its highest stealable rank in the rank field
         loadReports++;
+    }
+
+    /** The highest rank among {@code m}'s stealable tasks (its own, not pinned); 0 if none or without ranks. */
+    private int topStealableRank(Member m) {
+        if (ranks == null) {
+            return 0;
+        }
+        for (int r = m.pending.highestBucket(); r >= 1; r--) {
+            IntRing bucket = m.pending.bucket(r);
+            for (int k = 0; bucket != null && k < bucket.size(); k++) {
+                int t = bucket.get(k);
+                if (work.owner(t) == m.index && !pinned[t]) {
+                    return r;
+                }
+            }
+        }
+        return 0;
     }
 
     /**
@@ -583,9 +615,11 @@ public final class Simulator {
         if (work.owner(t) == m.index) {
             complete(t);
         } else {
+            m.foreignHeld--;
             Event r = send(m, members.get(work.owner(t)), RESULT, HEADER_BYTES + work.outputBytes(t));
             r.task = t;
             r.runNanos = ran;
+            r.thiefHolds = m.foreignHeld;
         }
         dispatch(m);
         check(m);
@@ -604,6 +638,9 @@ public final class Simulator {
         for (int i = 0; i < work.childCount(t); i++) {
             int c = work.child(t, i);
             if (--remainingParents[c] == 0) {
+                if (pushTo != null && work.owner(c) == owner.index && push(owner, c)) {
+                    continue;
+                }
                 members.get(work.owner(c)).pending.addLast(c);
                 if (work.owner(c) != work.owner(t)) {
                     dispatch(members.get(work.owner(c)));
@@ -611,6 +648,35 @@ public final class Simulator {
             }
         }
         dispatch(owner);
+    }
+
+    /**
+     * With pushed continuations, while a result from {@link #pushTo} is completing: sends {@code c}, which the
+     * result made ready at its owner {@code v}, straight to that thief if {@link Victim#pushContinuation} and
+     * the gate let it (at most one per result).
+     *
+     * @return whether it was sent
+     */
+    private boolean push(Member v, int c) {
+        Member thief = pushTo;
+        int ready = v.ready() + 1;
+        if (!v.victim.pushContinuation(pushHolds, ready, v.stealable() + 1, v.inFlight)
+                || !v.victim.mayMove(0, work.kernelName(work.kernel(c)), work.inputBytes(c), ready, v.inFlight,
+                        config.slots(), now)) {
+            return false;
+        }
+        pushTo = null;
+        Event r = sendWork(v, thief, new int[] {c});
+        r.pushed = true;
+        givenTo[c] = thief.index;
+        sentAt[c] = now;
+        if (capping) {
+            v.heldBy.merge(thief.index, 1, Integer::sum);
+        }
+        v.given++;
+        v.victim.gave(now);
+        pushes++;
+        return true;
     }
 
     // ---- the thief --------------------------------------------------------------------------------------------
@@ -672,7 +738,8 @@ public final class Simulator {
         received(m, e);
         int n = e.items.length;
         Member sender = members.get(e.from);
-        boolean accepted = m.thief.accept(e.requestId, sender.id, n, now);
+        // A pushed continuation answers no request: the thief's request state is not the owner's concern.
+        boolean accepted = e.pushed || m.thief.accept(e.requestId, sender.id, n, now);
         // The references first, as ClusterNode does: the arrays this reply brings must not evict one it refers to.
         int[] missing = accepted && n > 0 && caching ? resolve(m, sender, e.arraysReferenced) : NONE;
         if (caching && n > 0) {
@@ -694,13 +761,16 @@ public final class Simulator {
             check(m);
             return;
         }
-        latency.record(m.thief.lastLatencyNanos());
+        if (!e.pushed) {
+            latency.record(m.thief.lastLatencyNanos());
+        }
         int[] keep = missing.length == 0 ? e.items : handBackMissing(m, sender, e.items, missing);
         for (int t : keep) {
             m.pending.addLast(t);
             m.notStealable++;
             arrivedAt[t] = now;
         }
+        m.foreignHeld += keep.length;
         m.stolen += keep.length;
         dispatch(m);
         check(m);
@@ -794,8 +864,8 @@ public final class Simulator {
             return;
         }
         String next = null;
-        if (config.directories() > 0 && e.minRank == 0 && e.hops < config.settings().maxHops()) {
-            next = v.directory.take(thief.id, v.id, e.wanted, candidates);
+        if (config.directories() > 0 && e.hops < config.settings().maxHops()) {
+            next = v.directory.take(thief.id, v.id, e.wanted, e.minRank, candidates);
             if (next != null) {
                 directoryForwards++;
             }
@@ -948,7 +1018,12 @@ public final class Simulator {
         if (transfer > 0) {
             owner.bandwidth.observe(work.inputBytes(t) + work.outputBytes(t), transfer);
         }
+        Member thief = members.get(e.from);
+        pushTo = config.stealing() && config.settings().pushContinuations() && thief.alive && !thief.leaving
+                && !owner.leaving ? thief : null;
+        pushHolds = e.thiefHolds;
         complete(t);
+        pushTo = null;
     }
 
     /** Task {@code t} of {@code owner} is no longer held by the thief it was given to. */
@@ -1031,6 +1106,7 @@ public final class Simulator {
         m.pending.clear();
         m.device.clear();
         m.notStealable = 0;
+        m.foreignHeld = 0;
         m.inFlight = 0;
         m.windowCount = 0;
         m.busy = 0;
@@ -1196,6 +1272,9 @@ public final class Simulator {
         if (config.directories() > 0) {
             notes.add(String.format(java.util.Locale.ROOT, "%d directories: %,d load reports, %,d requests forwarded "
                     + "by a directory", config.directories(), loadReports, directoryForwards));
+        }
+        if (config.settings().pushContinuations()) {
+            notes.add(String.format(java.util.Locale.ROOT, "%,d continuations pushed to their thieves", pushes));
         }
         return new SimResult(work.name(), work.tasks(), config.members(), n, config.slots(), makespan, lower,
                 work.totalWorkNanos(), work.criticalPathNanos(), stolen, requests, rankRequests, empty, forwards, timeouts,

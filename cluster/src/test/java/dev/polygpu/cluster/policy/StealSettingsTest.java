@@ -1,7 +1,9 @@
 package dev.polygpu.cluster.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -73,6 +75,8 @@ class StealSettingsTest {
                         "rankFactor must be 0 (off) or a finite number >= 1, was NaN"),
                 invalid("rank factor infinite", () -> VALID.withRankFactor(Double.POSITIVE_INFINITY),
                         "rankFactor must be 0 (off) or a finite number >= 1, was Infinity"),
+                invalid("rank chunk negative", () -> VALID.withRankChunk(-1),
+                        "rankChunk must be >= 1, or 0 for the chunk, was -1"),
                 invalid("constructor, first bad field named", () -> new StealSettings(0, 0, -1, 0, 0, 0),
                         "threshold must be >= 1, was 0"));
     }
@@ -109,5 +113,20 @@ class StealSettingsTest {
                 .withCostFactor(2).withUnknownKernelBudgetNanos(5).withRequestTimeoutNanos(7).withRankFactor(0)
                 .thiefCap());
         assertThrows(NullPointerException.class, () -> VALID.withThiefCap(null));
+    }
+
+    @Test
+    void theRankChunkIsTheChunkUnlessGivenAndContinuationsAreNotPushedByDefault() {
+        assertEquals(2, VALID.rankChunk(), "0: the chunk");
+        assertEquals(5, VALID.withChunk(5).rankChunk(), "follows the chunk");
+        assertEquals(1, VALID.withRankChunk(1).rankChunk());
+        assertEquals(1, VALID.withRankChunk(1).withChunk(5).rankChunk(), "once given, kept by the other withers");
+        assertEquals(VALID, VALID.withRankChunk(3).withRankChunk(0));
+        assertFalse(VALID.pushContinuations());
+        assertFalse(StealSettings.defaults(4).pushContinuations());
+        assertTrue(VALID.withPushContinuations(true).withThreshold(3).withChunk(1).withMaxHops(0).withCostFactor(2)
+                .withUnknownKernelBudgetNanos(5).withRequestTimeoutNanos(7).withRankFactor(0)
+                .withThiefCap(ThiefCap.ALL).withRankChunk(1).pushContinuations(), "every wither keeps it");
+        assertEquals(1, VALID.withRankChunk(1).withPushContinuations(true).withThiefCap(ThiefCap.ALL).rankChunk());
     }
 }

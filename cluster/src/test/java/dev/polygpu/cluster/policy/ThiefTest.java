@@ -165,10 +165,10 @@ class ThiefTest {
     }
 
     @Test
-    void withDirectoriesAStarvingRequestAfterAnEmptyReplyGoesToADirectoryUntilWorkComes() {
+    void withDirectoriesARequestAfterAnEmptyReplyOfItsKindGoesToADirectoryUntilWorkComes() {
         List<String> many = List.of("a", "b", "me", "c", "d", "e");
         RandomGenerator random = rnd();
-        Thief t = new Thief("me", SETTINGS, 0, 0, 3);
+        Thief t = new Thief("me", SETTINGS.withRankChunk(1), 0, 0, 3);
         Thief.Request first = t.begin(0, 0, 0, many, random);
         assertTrue(t.accept(first.requestId(), "d", 2, 0), "d gives and is remembered");
         Thief.Request r = t.begin(0, 0, 0, many, random);
@@ -186,9 +186,14 @@ class ThiefTest {
         }
         assertEquals(Set.of("a", "b"), asked, "drawn at random");
         Thief.Request byRank = t.begin(now + Thief.MAX_BACKOFF_NANOS, 4, 2, 3, many, random);
-        assertEquals("d", byRank.victim(), "a request by rank is not sent to a directory");
+        assertEquals("d", byRank.victim(), "an empty starving reply does not send a request by rank to a directory");
         assertTrue(t.accept(byRank.requestId(), "d", 0, now + Thief.MAX_BACKOFF_NANOS));
         now += 2 * Thief.MAX_BACKOFF_NANOS;
+        Thief.Request byRankAgain = t.begin(now, 4, 2, 3, many, random);
+        assertTrue(List.of("a", "b").contains(byRankAgain.victim()),
+                "after an empty reply by rank, the next request by rank goes to a directory: " + byRankAgain.victim());
+        assertEquals(1, byRankAgain.wanted(), "by rank, for the settings' rank chunk");
+        assertTrue(t.accept(byRankAgain.requestId(), "c", 1, now), "a directory forwarded it to c, which gave");
         Thief.Request starving = t.begin(now, 0, 0, many, random);
         assertTrue(List.of("a", "b").contains(starving.victim()), "still after an empty starving reply");
         assertTrue(t.accept(starving.requestId(), "c", 2, now), "a directory forwarded it to c, which gave");

@@ -51,6 +51,20 @@ class VictimTest {
     }
 
     @Test
+    void aContinuationIsPushedOnlyWhenOnToAThiefHoldingNoOtherStolenElementAndWithinTheThreshold() {
+        Victim off = victim(new KernelCostModel(), 0);
+        assertFalse(off.pushContinuation(0, 20, 20, 4), "off by default");
+        BandwidthEstimator bw = new BandwidthEstimator(1e9, 0, 0.25);
+        Victim on = new Victim("v", new CostGate(SETTINGS.withPushContinuations(true), new KernelCostModel(), bw),
+                0);
+        assertTrue(on.pushContinuation(0, 20, 20, 4));
+        assertFalse(on.pushContinuation(1, 20, 20, 4), "the thief holds another stolen element");
+        assertTrue(on.pushContinuation(0, 3, 3, 4), "3 + 4 is above the threshold 6");
+        assertFalse(on.pushContinuation(0, 2, 2, 4), "the owner would drop below its threshold");
+        assertFalse(on.pushContinuation(0, 20, 0, 4), "nothing that may move");
+    }
+
+    @Test
     void aKnownKernelMovesWhenItsRunOrItsWaitHerePaysForTheTransfer() {
         KernelCostModel costs = new KernelCostModel();
         costs.observe("k", 10 * MS);

@@ -237,6 +237,20 @@ class SimulateCommandTest {
         assertFalse(r.out().contains("seeds:"), "one seed: no spread line");
     }
 
+    @Test
+    void theWhatIfsOfTheGoalAreNamedInTheHeaderAndTheirNotesPrinted() {
+        Run r = simulate("--members=16", "--tiles=24", "--quiet", "--directories=4", "--stolen-overflow=1",
+                "--random-every=8", "--rank-chunk=1", "--push-continuations");
+        assertEquals(0, r.status(), r::toString);
+        assertTrue(r.out().contains("requests by rank above 2.0 x the floor rank for 1 at most"), r::toString);
+        assertTrue(r.out().contains("4 directories (what-if), continuations pushed (what-if)"), r::toString);
+        assertTrue(r.out().contains("4 directories: "), r::toString);
+        assertTrue(r.out().contains(" continuations pushed to their thieves"), r::toString);
+        Run plain = simulate("--members=16", "--tiles=24", "--quiet");
+        assertFalse(plain.out().contains("for 1 at most"), plain::toString);
+        assertFalse(plain.out().contains("continuations"), plain::toString);
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = ';', value = {
         "--seed=5-2;                    --seed range 5-2 must go up",
@@ -244,6 +258,8 @@ class SimulateCommandTest {
         "--seed=x;                      --seed",
         "--central --crash=1s:1;        --central compares with a cluster of fixed size",
         "--directories=-1;              --directories must be a whole number >= 0",
+        "--rank-chunk=0;                --rank-chunk",
+        "--push-continuations=maybe;    --push-continuations",
         "--bogus=1;                     unknown option --bogus",
         "--bogus;                       --bogus",
         "--members=0;                   --members",

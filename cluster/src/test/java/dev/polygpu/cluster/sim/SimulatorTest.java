@@ -557,4 +557,34 @@ class SimulatorTest {
         assertEquals(2_070, with.tasks());
         assertThrows(IllegalArgumentException.class, () -> plain.withDirectories(-1));
     }
+
+    @Test
+    void pushedContinuationsKeepAChainAtTheThiefThatRanItsLastLinkWhenItHoldsNothingElseStolen() {
+        // One owner with 20 chains of 12 links on 8 members: thieves that ran a link get the next one unasked.
+        Workload.Builder b = Workload.builder("chains at one owner");
+        int k = b.kernel("k");
+        for (int chain = 0; chain < 20; chain++) {
+            int previous = -1;
+            for (int i = 0; i < 12; i++) {
+                previous = b.task(0, k, MS, 1024, new int[] {b.array(1024)},
+                        previous < 0 ? new int[0] : new int[] {previous});
+            }
+        }
+        Workload w = b.build();
+        SimConfig plain = SimConfig.of(8, 2, 4, FAST, 3);
+        SimResult without = new Simulator(w, plain).run();
+        SimResult with = new Simulator(w, plain.withSettings(plain.settings().withPushContinuations(true))).run();
+        assertTrue(without.notes().isEmpty(), without.notes()::toString);
+        assertEquals(1, with.notes().size(), with.notes()::toString);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9,]+) continuations pushed to their thieves")
+                .matcher(with.notes().getFirst());
+        assertTrue(m.matches(), with.notes().getFirst());
+        long pushed = Long.parseLong(m.group(1).replace(",", ""));
+        assertTrue(pushed > 40, "most links after the first of each stolen chain went unasked: " + pushed);
+        assertTrue(with.stolen() >= pushed, "a pushed link counts as stolen: " + with.stolen() + " >= " + pushed);
+        assertTrue(with.requests() < without.requests(), "fewer requests: " + with.requests() + " against "
+                + without.requests());
+        assertEquals(240, with.tasks());
+        assertTrue(with.makespanNanos() >= with.lowerBoundNanos());
+    }
 }
