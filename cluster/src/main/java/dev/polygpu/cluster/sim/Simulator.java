@@ -55,9 +55,14 @@ import java.util.random.RandomGeneratorFactory;
  *       tasks that read it back to their owner, stealable, and the owner forgets what it believed that thief
  *       holds, as {@code ClusterNode} does. Arrays never change here, so one fingerprint serves them all.
  *   <li><b>Load directories</b> (when {@link SimConfig#directories()} is above 0, a what-if the node does not
- *       have): members report their surplus to their {@link LoadDirectory} member when it is due, a starving
- *       thief asks a directory after an empty reply ({@link Thief}), and a directory that cannot give work
- *       forwards a starving request to the member with the most surplus it knows.
+ *       have): members report their surplus and its highest rank to their {@link LoadDirectory} member when it
+ *       is due, a thief asks a directory after an empty reply to a request of the same kind ({@link Thief}), and
+ *       a directory that cannot give work forwards the request to the member with the most surplus of the rank
+ *       asked for that it knows.
+ *   <li><b>Pushed continuations</b> (when the settings' {@link StealSettings#pushContinuations()} is on, a
+ *       what-if the node does not have): a result carries how many stolen tasks its thief still held; when it
+ *       held none, the owner sends the task the result made ready (the next link of a chain) straight to that
+ *       thief, unasked, if {@link Victim#pushContinuation} and the gate let it.
  *   <li><b>The network.</b> {@link Network}: latency and bandwidth per link, one message at a time per
  *       sender.
  *   <li><b>Membership.</b> {@link MembershipEvent}s: workers join, leave gracefully (finish what they hold) or
