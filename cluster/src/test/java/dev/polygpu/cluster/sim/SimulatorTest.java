@@ -558,9 +558,8 @@ class SimulatorTest {
         assertThrows(IllegalArgumentException.class, () -> plain.withDirectories(-1));
     }
 
-    @Test
-    void pushedContinuationsKeepAChainAtTheThiefThatRanItsLastLinkWhenItHoldsNothingElseStolen() {
-        // One owner with 20 chains of 12 links on 8 members: thieves that ran a link get the next one unasked.
+    /** One owner (member 0) with 20 chains of 12 links of 1 ms each. */
+    private static Workload chainsAtOneOwner() {
         Workload.Builder b = Workload.builder("chains at one owner");
         int k = b.kernel("k");
         for (int chain = 0; chain < 20; chain++) {
@@ -570,7 +569,13 @@ class SimulatorTest {
                         previous < 0 ? new int[0] : new int[] {previous});
             }
         }
-        Workload w = b.build();
+        return b.build();
+    }
+
+    @Test
+    void pushedContinuationsKeepAChainAtTheThiefThatRanItsLastLinkWhenItHoldsNothingElseStolen() {
+        // 8 members: thieves that ran a link get the next one unasked.
+        Workload w = chainsAtOneOwner();
         SimConfig plain = SimConfig.of(8, 2, 4, FAST, 3);
         SimResult without = new Simulator(w, plain).run();
         SimResult with = new Simulator(w, plain.withSettings(plain.settings().withPushContinuations(true))).run();
@@ -586,5 +591,24 @@ class SimulatorTest {
                 + without.requests());
         assertEquals(240, with.tasks());
         assertTrue(with.makespanNanos() >= with.lowerBoundNanos());
+    }
+
+    @Test
+    void theWhatIfsOfTheGoalTogetherLoseNothingWhenMembersJoinLeaveAndCrash() {
+        // All five what-ifs; thieves that crash hold pushed links. Each task completes once (the simulator checks
+        // it and throws otherwise), and the crashed members' tasks run again at their owner.
+        SimConfig base = SimConfig.of(8, 2, 4, FAST, 11);
+        SimConfig c = withFailAfter(base, 20 * MS,
+                new MembershipEvent(MembershipEvent.Kind.EXPAND, 3 * MS, 2),
+                new MembershipEvent(MembershipEvent.Kind.CRASH, 6 * MS, 3),
+                new MembershipEvent(MembershipEvent.Kind.SHRINK, 9 * MS, 2))
+                .withSettings(base.settings().withRankChunk(1).withPushContinuations(true))
+                .withWhatIfs(1, 0, 8).withDirectories(2);
+        SimResult r = new Simulator(chainsAtOneOwner(), c).run();
+        assertEquals(240, r.tasks());
+        assertTrue(r.reruns() > 0, "the crashed members held tasks: " + r);
+        assertTrue(r.makespanNanos() >= 6 * MS + 20 * MS, "the lost links wait for the failure timeout: " + r);
+        assertTrue(r.notes().stream().anyMatch(n -> n.endsWith("continuations pushed to their thieves")),
+                r.notes()::toString);
     }
 }
