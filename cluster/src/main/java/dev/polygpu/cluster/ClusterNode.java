@@ -205,7 +205,8 @@ public final class ClusterNode implements AutoCloseable {
         if (config.chunk() > 0) {
             s = s.withChunk(config.chunk());
         }
-        this.settings = s.withMaxHops(config.maxHops()).withRankFactor(config.rankFactor());
+        this.settings = s.withMaxHops(config.maxHops()).withRankFactor(config.rankFactor())
+                .withRankChunk(config.rankChunk());
         this.slots = Math.max(1, scheduler.device().properties().multiProcessorCount());
         this.gate = new CostGate(settings, costs, bandwidth);
         this.sentInputs = new SentInputs<>(config.inputCacheBytes());

@@ -30,7 +30,7 @@ class ClusterConfigTest {
                 "bind", "127.0.0.2", "port", "6000", "secret", "s3", "role", "worker", "heartbeat", "2s",
                 "failAfter", "8s", "stealing", "false", "threshold", "7", "chunk", "3", "rankFactor", "1.5",
                 "maxHops", "1",
-                "inputCache", "1.5MB", "stolenOverflow", "1", "randomEvery", "8", "warmUp", "true",
+                "inputCache", "1.5MB", "stolenOverflow", "1", "randomEvery", "8", "rankChunk", "1", "warmUp", "true",
                 "faults", "drop=0.5,delay=20ms,seed=3"));
         assertEquals(List.of("10.0.0.1:6000", "10.0.0.2:5701"), c.members());
         assertEquals("lab", c.clusterName());
@@ -48,6 +48,8 @@ class ClusterConfigTest {
         assertEquals(new FaultInjection(0.5, 20, 3), c.faults());
         assertEquals(1536L << 10, c.inputCacheBytes());
         assertEquals(1, c.stolenOverflow());
+        assertEquals(1, c.rankChunk());
+        assertEquals(0, ClusterConfig.loopback().rankChunk(), "0 by default: the chunk");
         assertEquals(8, c.randomEvery());
         assertTrue(c.warmUp());
     }
@@ -80,6 +82,18 @@ class ClusterConfigTest {
         e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.parse(options("randomEvery", "-8")));
         assertEquals("randomEvery must be 0 (off) or positive, got -8", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ClusterConfig.parse(options("randomEvery", "often")));
+    }
+
+    @Test
+    void theRankChunkIsTheChunkByDefaultAndNeverNegative() {
+        ClusterConfig c = ClusterConfig.loopback();
+        assertTrue(c.toString().contains("rankChunk=the chunk"), c.toString());
+        ClusterConfig one = c.withRankChunk(1).withChunk(3).withRandomEvery(8).withWarmUp(true);
+        assertEquals(1, one.rankChunk(), "kept by the other withers");
+        assertTrue(one.toString().contains("rankChunk=1"), one.toString());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ClusterConfig.parse(options("rankChunk", "-1")));
+        assertEquals("rankChunk must be 0 (the chunk) or positive, got -1", e.getMessage());
     }
 
     @Test

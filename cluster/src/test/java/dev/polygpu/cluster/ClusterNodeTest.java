@@ -272,10 +272,13 @@ class ClusterNodeTest {
     @Test
     void aBusyMemberTakesTheHeadOfALongChainFromAnotherByRankAndRunsItFirst() throws Exception {
         try (Members c = new Members()) {
-            Members.Member a = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withThreshold(2)));
+            Members.Member a = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withThreshold(2)
+                    .withRankChunk(1)));
             Members.Member b = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withThreshold(2)));
             c.awaitSize(2, List.of(a, b));
             assertEquals(2.0, a.node.settings().rankFactor(), "the default rank factor");
+            assertEquals(1, a.node.settings().rankChunk(), "the rank chunk configured");
+            assertEquals(b.node.settings().chunk(), b.node.settings().rankChunk(), "by default, the chunk");
             UnifiedBuffer flagA = a.device.allocate(4);
             UnifiedBuffer flagB = b.device.allocate(4);
             try {

@@ -62,6 +62,10 @@ class WorkerOptionsTest {
         assertEquals(2, every.status(), every.err());
         assertTrue(every.err().startsWith("polygpu worker: randomEvery must be 0 (off) or positive, got -8\n"),
                 every.err());
+        Run chunk = run("--rank-chunk=-1", "--join=127.0.0.1:1");
+        assertEquals(2, chunk.status(), chunk.err());
+        assertTrue(chunk.err().startsWith("polygpu worker: rankChunk must be 0 (the chunk) or positive, got -1\n"),
+                chunk.err());
     }
 
     @Test

@@ -171,6 +171,11 @@ public final class GrOptions {
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
     public static final OptionKey<Integer> ClusterRandomEvery = new OptionKey<>(0, nonNegative("ClusterRandomEvery"));
 
+    @Option(help = "The most kernels a request by rank (made while this member is busy with lower-ranked work) asks"
+            + " for. 0 (default): the steal chunk.", category = OptionCategory.EXPERT,
+            stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
+    public static final OptionKey<Integer> ClusterRankChunk = new OptionKey<>(0, nonNegative("ClusterRankChunk"));
+
     @Option(help = "Bytes of other members' input arrays this member keeps when it runs their kernels, so that an"
             + " unchanged array is not sent again: a size such as 256MB (default), 1GB, or 0 (off).",
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<size>")

@@ -91,7 +91,7 @@ class GrClusterTest {
                 "grcuda.ClusterBind", "localhost", "grcuda.ClusterPort", "5821", "grcuda.ClusterSecret", "s3cret",
                 "grcuda.ClusterHeartbeat", "2s", "grcuda.ClusterFailAfter", "9s", "grcuda.ClusterStealing", "false",
                 "grcuda.ClusterThreshold", "6", "grcuda.ClusterChunk", "3", "grcuda.ClusterRankFactor", "3",
-                "grcuda.ClusterStolenOverflow", "1", "grcuda.ClusterRandomEvery", "8",
+                "grcuda.ClusterStolenOverflow", "1", "grcuda.ClusterRandomEvery", "8", "grcuda.ClusterRankChunk", "1",
                 "grcuda.ClusterFaults", "drop=0.1,seed=4").build()) {
             c.eval("grcuda", "DeviceArray(\"float\", 4)");
             Map<String, String> expected = Map.ofEntries(Map.entry("members", members),
@@ -99,7 +99,7 @@ class GrClusterTest {
                     Map.entry("port", "5821"), Map.entry("secret", "s3cret"), Map.entry("heartbeat", "2s"),
                     Map.entry("failAfter", "9s"), Map.entry("stealing", "false"), Map.entry("threshold", "6"),
                     Map.entry("chunk", "3"), Map.entry("rankFactor", "3.0"), Map.entry("stolenOverflow", "1"),
-                    Map.entry("randomEvery", "8"), Map.entry("faults", "drop=0.1,seed=4"));
+                    Map.entry("randomEvery", "8"), Map.entry("rankChunk", "1"), Map.entry("faults", "drop=0.1,seed=4"));
             assertEquals(expected, RecordingExchangeProvider.attachedWith(members).options());
             Value options = c.eval("grcuda", "getoptions()");
             assertEquals("****", options.getMember("grcuda.ClusterSecret").asString());
@@ -107,6 +107,7 @@ class GrClusterTest {
             assertEquals("3.0", options.getMember("grcuda.ClusterRankFactor").asString());
             assertEquals("1", options.getMember("grcuda.ClusterStolenOverflow").asString());
             assertEquals("8", options.getMember("grcuda.ClusterRandomEvery").asString());
+            assertEquals("1", options.getMember("grcuda.ClusterRankChunk").asString());
             assertFalse(options.toString().contains("s3cret"), options.toString());
         }
     }
@@ -233,6 +234,7 @@ class GrClusterTest {
             {"grcuda.ClusterStolenOverflow", "-1", "grcuda.ClusterStolenOverflow must be an integer of 0 or more,"
                     + " got -1"},
             {"grcuda.ClusterRandomEvery", "-2", "grcuda.ClusterRandomEvery must be an integer of 0 or more, got -2"},
+            {"grcuda.ClusterRankChunk", "-1", "grcuda.ClusterRankChunk must be an integer of 0 or more, got -1"},
         };
         for (Object[] t : cases) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
