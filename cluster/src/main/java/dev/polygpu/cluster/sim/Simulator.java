@@ -671,14 +671,7 @@ public final class Simulator {
             return false;
         }
         pushTo = null;
-        Event r = sendWork(v, thief, new int[] {c});
-        r.pushed = true;
-        givenTo[c] = thief.index;
-        sentAt[c] = now;
-        if (capping) {
-            v.heldBy.merge(thief.index, 1, Integer::sum);
-        }
-        v.given++;
+        give(v, thief, new int[] {c}).pushed = true;
         v.victim.gave(now);
         pushes++;
         return true;
@@ -855,16 +848,7 @@ public final class Simulator {
         }
         int[] items = config.stealing() && !v.leaving ? take(v, thief, e.wanted, e.minRank) : new int[0];
         if (items.length > 0) {
-            Event r = sendWork(v, thief, items);
-            r.requestId = e.requestId;
-            for (int t : items) {
-                givenTo[t] = thief.index;
-                sentAt[t] = now;
-            }
-            if (capping) {
-                v.heldBy.merge(thief.index, items.length, Integer::sum);
-            }
-            v.given += items.length;
+            give(v, thief, items).requestId = e.requestId;
             report(v);
             return;
         }
@@ -957,6 +941,25 @@ public final class Simulator {
             v.victim.gave(now);
         }
         return count == n ? out : Arrays.copyOf(out, count);
+    }
+
+    /**
+     * Sends {@code thief} the tasks {@code items} of {@code v} ({@link #sendWork}) and records them as given to
+     * it: where each went and when, what the thief holds of {@code v}'s (with a thief cap), {@code v}'s count.
+     *
+     * @return the reply, for the caller to mark as answering a request or as pushed
+     */
+    private Event give(Member v, Member thief, int[] items) {
+        Event r = sendWork(v, thief, items);
+        for (int t : items) {
+            givenTo[t] = thief.index;
+            sentAt[t] = now;
+        }
+        if (capping) {
+            v.heldBy.merge(thief.index, items.length, Integer::sum);
+        }
+        v.given += items.length;
+        return r;
     }
 
     /**
