@@ -621,15 +621,7 @@ public final class Scheduler implements AutoCloseable {
                     break;
                 }
                 if (stealable(v) && accept.test(v.element)) {
-                    it.remove();
-                    v.placeable = false;
-                    pending.remove(v);
-                    v.queued = false;
-                    v.state = Vertex.State.REMOTE;
-                    v.takenNanos = System.nanoTime();
-                    remote++;
-                    changed.signalAll();
-                    return new StolenElement(this, v, r);
+                    return takeLocked(v, r);
                 }
             }
             return null;
@@ -638,25 +630,105 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    void completeRemote(Vertex v, DeviceException failure, String member, long startNanos, long endNanos) {
+    /** Takes the placeable, stealable {@code v} of rank {@code r} off this device for a cluster layer. */
+    private StolenElement takeLocked(Vertex v, int r) {
+        placeable.remove(v);
+        v.placeable = false;
+        pending.remove(v);
+        v.queued = false;
+        v.state = Vertex.State.REMOTE;
+        v.takenNanos = System.nanoTime();
+        remote++;
+        changed.signalAll();
+        return new StolenElement(this, v, r);
+    }
+
+    /**
+     * The highest rank among the elements {@link #steal(int, Predicate)} could take now; 0 if there are none.
+     * A cluster layer reports it with its surplus, so that requests by rank are sent where they can be served.
+     */
+    public int topStealableRank() {
         lock.lock();
         try {
-            checkRemote(v);
-            remote--;
-            v.launchNanos = v.takenNanos;
-            v.endNanos = System.nanoTime();
-            if (member != null) {
-                long end = Math.min(Math.max(endNanos, v.takenNanos), v.endNanos);
-                long start = Math.min(Math.max(startNanos, v.takenNanos), end);
-                for (ScheduleObserver o : observers) {
-                    o.ranRemotely(v.id, deviceName, member, v.takenNanos, start, end);
+            for (Vertex v : placeable) {
+                if (stealable(v)) {
+                    return rankOf(v);
                 }
             }
-            finish(v, failure == null ? null : Failure.own(v, failure), v.takenNanos);
-            dispatchable.signal();
+            return 0;
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * How a cluster layer decides, as a taken element completes, whether to take one of the children its
+     * completion made stealable as well ({@link StolenElement#completeAndTake}).
+     */
+    @FunctionalInterface
+    public interface Continuation {
+        /**
+         * Whether to take {@code child}. Runs under the scheduler's lock: it must be quick and must not call the
+         * scheduler.
+         *
+         * @param child a child of the completed element that may be taken now
+         * @param load this device's load now, {@code child} counted as ready and stealable
+         * @return true to take it
+         */
+        boolean take(ComputationalElement child, Load load);
+    }
+
+    /**
+     * Completes the taken {@code v}; then, with {@code next}, offers it the children this completion made
+     * stealable, highest rank first (the oldest among equals), and takes the first it accepts, before any can
+     * be placed here.
+     *
+     * @return the child taken, or null
+     */
+    StolenElement completeRemote(Vertex v, DeviceException failure, String member, long startNanos, long endNanos,
+            Continuation next) {
+        lock.lock();
+        try {
+            checkRemote(v);
+            // Every child waits for it: it was never placed, so each one was recorded as it was submitted.
+            List<Vertex> children = next == null || v.children == null ? null : new ArrayList<>(v.children);
+            completeRemoteLocked(v, failure, member, startNanos, endNanos);
+            StolenElement taken = children == null || closed ? null : takeChild(children, next);
+            dispatchable.signal();
+            return taken;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private StolenElement takeChild(List<Vertex> children, Continuation next) {
+        children.removeIf(c -> !c.placeable || !stealable(c));
+        if (children.isEmpty()) {
+            return null;
+        }
+        children.sort(BY_RANK);
+        Load load = loadLocked();
+        for (Vertex c : children) {
+            if (next.take(c.element, load)) {
+                return takeLocked(c, rankOf(c));
+            }
+        }
+        return null;
+    }
+
+    private void completeRemoteLocked(Vertex v, DeviceException failure, String member, long startNanos,
+            long endNanos) {
+        remote--;
+        v.launchNanos = v.takenNanos;
+        v.endNanos = System.nanoTime();
+        if (member != null) {
+            long end = Math.min(Math.max(endNanos, v.takenNanos), v.endNanos);
+            long start = Math.min(Math.max(startNanos, v.takenNanos), end);
+            for (ScheduleObserver o : observers) {
+                o.ranRemotely(v.id, deviceName, member, v.takenNanos, start, end);
+            }
+        }
+        finish(v, failure == null ? null : Failure.own(v, failure), v.takenNanos);
     }
 
     void giveBack(Vertex v, boolean pin) {

@@ -48,7 +48,7 @@ public final class StolenElement {
     /** The element ran elsewhere and its results are in its arrays. */
     public void complete() {
         settle();
-        scheduler.completeRemote(vertex, null, null, 0, 0);
+        scheduler.completeRemote(vertex, null, null, 0, 0, null);
     }
 
     /**
@@ -58,7 +58,28 @@ public final class StolenElement {
      */
     public void complete(String member, long startNanos, long endNanos) {
         settle();
-        scheduler.completeRemote(vertex, null, member, startNanos, endNanos);
+        scheduler.completeRemote(vertex, null, member, startNanos, endNanos, null);
+    }
+
+    /**
+     * {@link #complete(String, long, long)}, and then, before any of them can be placed here, takes the first of
+     * the children that this completion made stealable that {@code next} accepts, highest rank first (the
+     * oldest among equals): the next link of a chain, for a cluster layer to send straight to the member that
+     * ran this one. The taker settles the child as any taken element.
+     *
+     * @param member where it ran
+     * @param startNanos when it started there (this process's {@link System#nanoTime()} base)
+     * @param endNanos when it ended there
+     * @param next which child to take, if any; runs under the scheduler's lock
+     * @return the child taken, or null
+     */
+    public StolenElement completeAndTake(String member, long startNanos, long endNanos,
+            Scheduler.Continuation next) {
+        if (next == null) {
+            throw new IllegalArgumentException("completeAndTake needs a continuation rule; use complete() for none");
+        }
+        settle();
+        return scheduler.completeRemote(vertex, null, member, startNanos, endNanos, next);
     }
 
     /** The element ran elsewhere and failed. */
@@ -67,7 +88,7 @@ public final class StolenElement {
             throw new IllegalArgumentException("fail needs the error");
         }
         settle();
-        scheduler.completeRemote(vertex, error, null, 0, 0);
+        scheduler.completeRemote(vertex, error, null, 0, 0, null);
     }
 
     /** When the cluster layer took it ({@link System#nanoTime()}). */

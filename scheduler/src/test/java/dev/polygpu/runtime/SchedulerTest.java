@@ -381,6 +381,71 @@ class SchedulerTest {
         g.open();
     }
 
+    /** What a thief does with step(y, s): y[i] = y[i] * 31 + s, written into y's host view. */
+    private static void runStepElsewhere(TrackedArray y, int s) {
+        for (int i = 0; i < N; i++) {
+            y.buffer().setInt(i, y.buffer().getInt(i) * 31 + s);
+        }
+    }
+
+    @Test
+    void aCompletingElementHandsOverTheNextLinkOfItsChainBeforeItCanRunHere() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
+        TrackedArray x = k.array(s, "x");
+        TrackedArray y = k.array(s, "y");
+        TrackedArray z = k.array(s, "z");
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, x));
+        s.submit(k.step(y, 3));
+        s.submit(k.step(y, 5));
+        s.submit(k.inc(z));
+        assertEquals(2, s.topStealableRank(), "the chain's first link ranks 2, inc 1; the second link waits");
+        StolenElement first = s.steal();
+        assertEquals(2, first.id());
+        assertEquals(1, s.topStealableRank(), "only inc is ready now");
+        runStepElsewhere(y, 3);
+        List<String> offered = new ArrayList<>();
+        StolenElement next = first.completeAndTake("m", first.takenNanos(), System.nanoTime(), (child, load) -> {
+            offered.add(child.label() + " " + load);
+            return true;
+        });
+        assertEquals(List.of("step " + new Scheduler.Load(2, 2, 1)), offered,
+                "only the child it made ready, counted as ready and stealable");
+        assertNotNull(next);
+        assertEquals(3, next.id());
+        assertEquals(1, next.rank());
+        assertEquals(new Scheduler.Load(1, 1, 1), s.load(), "taken: inc alone is ready");
+        runStepElsewhere(y, 5);
+        assertNull(next.completeAndTake("m", next.takenNanos(), System.nanoTime(), (child, load) -> true),
+                "the chain's end: no child");
+        flag.setInt(0, 1);
+        s.synchronize();
+        assertEquals(3 * 31 + 5, TestKernels.ints(y)[7]);
+        assertEquals(1, TestKernels.ints(z)[7]);
+    }
+
+    @Test
+    void aChildTheContinuationRefusesRunsHere() {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
+        TrackedArray x = k.array(s, "x");
+        TrackedArray y = k.array(s, "y");
+        UnifiedBuffer flag = flag();
+        s.submit(k.gate(flag, x));
+        s.submit(k.step(y, 3));
+        s.submit(k.step(y, 5));
+        StolenElement first = s.steal();
+        runStepElsewhere(y, 3);
+        assertNull(first.completeAndTake("m", first.takenNanos(), System.nanoTime(), (child, load) -> false));
+        assertEquals(new Scheduler.Load(1, 1, 1), s.load(), "the second link is ready here");
+        assertThrows(IllegalStateException.class, () -> first.complete(), "settled once");
+        StolenElement second = s.steal();
+        assertThrows(IllegalArgumentException.class, () -> second.completeAndTake("m", 0, 0, null));
+        second.putBack();
+        flag.setInt(0, 1);
+        s.synchronize();
+        assertEquals(3 * 31 + 5, TestKernels.ints(y)[7]);
+    }
+
     @Test
     void elementsRunForAnotherMemberCallBackOnceAndAreNeverStolen() throws Exception {
         Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));

@@ -45,6 +45,7 @@ final class MessageLayout {
             case Handback _ -> WireCodec.TYPE_HANDBACK;
             case Holding _ -> WireCodec.TYPE_HOLDING;
             case Leaving _ -> WireCodec.TYPE_LEAVING;
+            case LoadReport _ -> WireCodec.TYPE_LOAD_REPORT;
         };
     }
 
@@ -64,6 +65,7 @@ final class MessageLayout {
                 for (WorkItem item : r.items()) {
                     writeItem(item, w);
                 }
+                w.bool(r.pushed());
             }
             case WorkResult r -> {
                 w.i64(r.stealId());
@@ -73,6 +75,7 @@ final class MessageLayout {
                 w.i64(r.queueNanos());
                 w.i64(r.runNanos());
                 writeData(r.outputs(), w);
+                w.i32(r.thiefHolds());
             }
             case Handback h -> {
                 writeIds(h.stealIds(), w);
@@ -82,11 +85,15 @@ final class MessageLayout {
             case Leaving _ -> {
                 // The sender is all it says.
             }
+            case LoadReport l -> {
+                w.i32(l.surplus());
+                w.i32(l.topRank());
+            }
         }
     }
 
     static Message read(int type, FrameReader r) throws WireException {
-        if (type < WireCodec.TYPE_STEAL_REQUEST || type > WireCodec.TYPE_LEAVING) {
+        if (type < WireCodec.TYPE_STEAL_REQUEST || type > WireCodec.TYPE_LOAD_REPORT) {
             throw r.malformed("unknown message type " + type, WireCodec.HEADER_BYTES - 1);
         }
         String sender = r.string("sender", MAX_STRING_BYTES);
@@ -101,16 +108,18 @@ final class MessageLayout {
                 for (int i = 0; i < n; i++) {
                     items.add(readItem(r));
                 }
-                yield new StealReply(sender, requestId, items);
+                yield new StealReply(sender, requestId, items, r.bool("StealReply.pushed"));
             }
             case WireCodec.TYPE_WORK_RESULT -> new WorkResult(sender, r.i64("WorkResult.stealId"),
                     r.i64("WorkResult.epoch"), r.bool("WorkResult.ok"),
                     r.nullableString("WorkResult.error", MAX_STRING_BYTES), r.i64("WorkResult.queueNanos"),
-                    r.i64("WorkResult.runNanos"), readData(r, "WorkResult.outputs"));
+                    r.i64("WorkResult.runNanos"), readData(r, "WorkResult.outputs"), r.i32("WorkResult.thiefHolds"));
             case WireCodec.TYPE_HANDBACK -> new Handback(sender, readIds(r, "Handback.stealIds"),
                     r.name(HandbackReason.class, "Handback.reason"));
             case WireCodec.TYPE_HOLDING -> new Holding(sender, readIds(r, "Holding.stealIds"));
             case WireCodec.TYPE_LEAVING -> new Leaving(sender);
+            case WireCodec.TYPE_LOAD_REPORT -> new LoadReport(sender, r.i32("LoadReport.surplus"),
+                    r.i32("LoadReport.topRank"));
             default -> throw new IllegalStateException("type " + type + " passed the range check");
         };
     }

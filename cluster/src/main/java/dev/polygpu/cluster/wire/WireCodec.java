@@ -9,21 +9,22 @@ import java.util.Objects;
  *
  * <p>A frame, big-endian:
  * <pre>
- * i32 magic 0x50475055 ('PGPU') | i8 version 3 | i8 type | body | 32-byte HMAC-SHA256 over all preceding bytes
+ * i32 magic 0x50475055 ('PGPU') | i8 version 4 | i8 type | body | 32-byte HMAC-SHA256 over all preceding bytes
  * </pre>
  * Types: 1 {@link StealRequest}, 2 {@link StealReply}, 3 {@link WorkResult}, 4 {@link Handback},
- * 5 {@link Holding}, 6 {@link Leaving}. In the bodies, {@code str} is an i32 UTF-8 byte length then the bytes
+ * 5 {@link Holding}, 6 {@link Leaving}, 7 {@link LoadReport}. In the bodies, {@code str} is an i32 UTF-8 byte length then the bytes
  * (standard UTF-8, not Java's modified form; {@code str?} uses length -1 for null); {@code name} is an enum
  * constant's name as a {@code str} (never its ordinal); {@code list<T>} is an i32 count then the elements;
  * {@code bytes} is an i32 length then the bytes; {@code bool} is one byte, 0 or 1.
  * <pre>
  * StealRequest  str sender, i64 requestId, str thief, i32 hops, i32 wanted, i32 minRank (0: any element)
- * StealReply    str sender, i64 requestId, list&lt;WorkItem&gt; items
+ * StealReply    str sender, i64 requestId (0 when pushed), list&lt;WorkItem&gt; items, bool pushed
  * WorkResult    str sender, i64 stealId, i64 epoch, bool ok, str? error, i64 queueNanos, i64 runNanos,
- *               list&lt;ArrayData&gt; outputs
+ *               list&lt;ArrayData&gt; outputs, i32 thiefHolds
  * Handback      str sender, list&lt;i64&gt; stealIds, name reason
  * Holding       str sender, list&lt;i64&gt; stealIds
  * Leaving       str sender
+ * LoadReport    str sender, i32 surplus, i32 topRank (0: none)
  *
  * WorkItem      i64 stealId, i64 epoch, Element element, list&lt;ArrayData&gt; inputs, i32 rank (0: unknown)
  * ArrayData     i64 arrayId, i64 byteOffset, i8 form (0 contents, 1 contents and digest, 2 reference),
@@ -50,10 +51,11 @@ public final class WireCodec {
     /** The first four bytes of every frame: ASCII "PGPU". */
     public static final int MAGIC = 0x50475055;
     /**
-     * The format version this codec writes and reads: 3 since steal requests carry a minimum rank and work
-     * items their rank (2: inputs as references to what the thief keeps; 1: the first).
+     * The format version this codec writes and reads: 4 since members report their load to directories,
+     * owners push continuations and results say what else their thief holds (3: minimum ranks in steal requests
+     * and ranks in work items; 2: inputs as references to what the thief keeps; 1: the first).
      */
-    public static final byte VERSION = 3;
+    public static final byte VERSION = 4;
     /** Magic, version and type. */
     public static final int HEADER_BYTES = 4 + 1 + 1;
     /** The smallest possible frame: a header and a MAC around an empty body. */
@@ -79,6 +81,8 @@ public final class WireCodec {
     public static final byte TYPE_HOLDING = 5;
     /** Type byte of a {@link Leaving}. */
     public static final byte TYPE_LEAVING = 6;
+    /** Type byte of a {@link LoadReport}. */
+    public static final byte TYPE_LOAD_REPORT = 7;
 
     // The largest array the JVM reliably allocates.
     private static final long MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
@@ -187,7 +191,7 @@ public final class WireCodec {
                 yield n;
             }
             case WorkResult r -> dataBytes(r.outputs());
-            case StealRequest _, Handback _, Holding _, Leaving _ -> 0;
+            case StealRequest _, Handback _, Holding _, Leaving _, LoadReport _ -> 0;
         };
     }
 

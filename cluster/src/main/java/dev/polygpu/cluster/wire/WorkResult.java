@@ -16,11 +16,23 @@ import java.util.Objects;
  * @param queueNanos how long the element waited at the thief before it started
  * @param runNanos   how long it ran at the thief
  * @param outputs    the byte ranges of the arrays it wrote; empty on failure
+ * @param thiefHolds how many other stolen elements (of any owner) the thief held when it sent this, received
+ *                   or running: the owner pushes the next link of a chain only to a thief that holds none
+ *                   ({@link dev.polygpu.cluster.policy.Victim#pushContinuation}); not negative
  */
 public record WorkResult(String sender, long stealId, long epoch, boolean ok, String error, long queueNanos,
-        long runNanos, List<ArrayData> outputs) implements Message {
+        long runNanos, List<ArrayData> outputs, int thiefHolds) implements Message {
     public WorkResult {
         Objects.requireNonNull(sender, "sender");
         outputs = List.copyOf(outputs);
+        if (thiefHolds < 0) {
+            throw new IllegalArgumentException("thiefHolds must not be negative: " + thiefHolds);
+        }
+    }
+
+    /** A result from a thief that held nothing else. */
+    public WorkResult(String sender, long stealId, long epoch, boolean ok, String error, long queueNanos,
+            long runNanos, List<ArrayData> outputs) {
+        this(sender, stealId, epoch, ok, error, queueNanos, runNanos, outputs, 0);
     }
 }

@@ -32,24 +32,29 @@ final class RandomMessages {
         return switch (type) {
             case WireCodec.TYPE_STEAL_REQUEST -> new StealRequest(string(20), random.nextLong(), string(20),
                     random.nextInt(Integer.MAX_VALUE), 1 + random.nextInt(Integer.MAX_VALUE), rank());
-            case WireCodec.TYPE_STEAL_REPLY -> new StealReply(string(20), random.nextLong(), items());
+            case WireCodec.TYPE_STEAL_REPLY -> {
+                List<WorkItem> items = items();
+                yield !items.isEmpty() && random.nextInt(4) == 0 ? StealReply.pushed(string(20), items)
+                        : new StealReply(string(20), random.nextLong(), items);
+            }
             case WireCodec.TYPE_WORK_RESULT -> {
                 boolean ok = random.nextBoolean();
                 yield new WorkResult(string(20), random.nextLong(), random.nextLong(), ok,
                         ok && random.nextBoolean() ? null : string(200), random.nextLong(), random.nextLong(),
-                        data(4, 300));
+                        data(4, 300), random.nextInt(Integer.MAX_VALUE));
             }
             case WireCodec.TYPE_HANDBACK -> new Handback(string(20), ids(),
                     HandbackReason.values()[random.nextInt(HandbackReason.values().length)]);
             case WireCodec.TYPE_HOLDING -> new Holding(string(20), ids());
             case WireCodec.TYPE_LEAVING -> new Leaving(string(20));
+            case WireCodec.TYPE_LOAD_REPORT -> new LoadReport(string(20), random.nextInt(Integer.MAX_VALUE), rank());
             default -> throw new IllegalArgumentException("no message type " + type);
         };
     }
 
     /** Any message. */
     Message any() {
-        return of(1 + random.nextInt(WireCodec.TYPE_LEAVING));
+        return of(1 + random.nextInt(WireCodec.TYPE_LOAD_REPORT));
     }
 
     String string(int maxPieces) {

@@ -38,7 +38,7 @@ class WireCodecFuzzTest {
         for (int i = 0; i < ROUNDS; i++) {
             byte[] body = new byte[WireCodec.HEADER_BYTES + r.nextInt(200)];
             r.nextBytes(body);
-            ByteBuffer.wrap(body).putInt(WireCodec.MAGIC).put(WireCodec.VERSION).put((byte) (1 + r.nextInt(6)));
+            ByteBuffer.wrap(body).putInt(WireCodec.MAGIC).put(WireCodec.VERSION).put((byte) (1 + r.nextInt(WireCodec.TYPE_LOAD_REPORT)));
             decodeOrRefuse(HandFrame.withMac(body, KEY), "random body", i);
         }
     }

@@ -22,7 +22,7 @@ class WireCodecRefusalTest {
     void flippingAnySingleByteIsRefused() {
         RandomMessages random = new RandomMessages(SEED);
         Random r = random.random();
-        for (int type = 1; type <= 6; type++) {
+        for (int type = 1; type <= WireCodec.TYPE_LOAD_REPORT; type++) {
             byte[] frame = WireCodec.encode(random.of(type), KEY);
             // Small frames: every position; larger ones: a sample, always with the header and the MAC.
             int[] positions = frame.length <= 400
@@ -55,6 +55,9 @@ class WireCodecRefusalTest {
         byte[] unranked = frame.clone();
         unranked[4] = 2;
         assertEquals(Reason.BAD_VERSION, refusal(unranked, KEY, frame.length), "version 2 had no ranks");
+        byte[] unreported = frame.clone();
+        unreported[4] = 3;
+        assertEquals(Reason.BAD_VERSION, refusal(unreported, KEY, frame.length), "version 3 had no load reports");
         byte[] badType = frame.clone();
         badType[5] = WireCodec.TYPE_HOLDING;
         assertEquals(Reason.BAD_MAC, refusal(badType, KEY, frame.length), "the type byte is authenticated");
@@ -63,7 +66,7 @@ class WireCodecRefusalTest {
     @Test
     void anotherKeyIsRefused() {
         RandomMessages random = new RandomMessages(SEED);
-        for (int type = 1; type <= 6; type++) {
+        for (int type = 1; type <= WireCodec.TYPE_LOAD_REPORT; type++) {
             byte[] frame = WireCodec.encode(random.of(type), KEY);
             assertEquals(Reason.BAD_MAC, refusal(frame, SharedSecret.of("the-wrong-one"), frame.length));
             assertEquals(Reason.BAD_MAC, refusal(frame, SharedSecret.loopbackDefault("dev"), frame.length));
@@ -75,7 +78,7 @@ class WireCodecRefusalTest {
     @Test
     void truncatedFramesAreRefused() {
         RandomMessages random = new RandomMessages(SEED);
-        for (int type = 1; type <= 6; type++) {
+        for (int type = 1; type <= WireCodec.TYPE_LOAD_REPORT; type++) {
             byte[] frame = WireCodec.encode(random.of(type), KEY);
             for (int n = 0; n < frame.length; n++) {
                 Reason reason = refusal(Arrays.copyOf(frame, n), KEY, frame.length);

@@ -2,6 +2,7 @@ package dev.polygpu.cluster.wire;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,7 +53,8 @@ class WireCodecRoundTripTest {
                 new WorkResult("m2", 3, 4, true, null, 0, 0, List.of(new ArrayData(5, 0, new byte[0]))),
                 new Handback("m3", List.of(), HandbackReason.LEAVING),
                 new Holding("m3", List.of()),
-                new Leaving(""));
+                new Leaving(""),
+                new LoadReport("", 0, 0));
         for (Message m : messages) {
             assertEquals(m, roundTrip(m));
         }
@@ -146,7 +148,7 @@ class WireCodecRoundTripTest {
         assertEquals(request, WireCodec.decode(frame, KEY, frame.length));
         byte[] encoded = WireCodec.encode(request, KEY);
         assertArrayEquals(frame, encoded);
-        assertEquals(3, encoded[4], "the format version");
+        assertEquals(4, encoded[4], "the format version");
         // magic, version, type; sender; requestId; thief; hops, wanted, minRank; MAC.
         assertEquals(6 + (4 + 8) + 8 + (4 + 8) + 3 * 4 + 32, encoded.length);
 
@@ -160,6 +162,7 @@ class WireCodecRoundTripTest {
                 .i32(1).i32(2).i32(3).i32(4).i32(5).i32(6).i64(16).i64(4096).i32(0)
                 .i32(0)                                                  // inputs
                 .i32(9)                                                  // rank
+                .i8(0)                                                   // not pushed
                 .sign(KEY);
         StealReply withRank = new StealReply("o", 41, List.of(new WorkItem(10, 11, copy, List.of(), 9)));
         assertEquals(withRank, WireCodec.decode(reply, KEY, reply.length));
@@ -173,9 +176,33 @@ class WireCodecRoundTripTest {
         byte[] result = HandFrame.ofType(WireCodec.TYPE_WORK_RESULT)
                 .str("t").i64(3).i64(4).i8(0).i32(-1).i64(10).i64(20)
                 .i32(1).i64(9).i64(16).i8(0).i32(3).raw(new byte[] {1, 2, 3})
+                .i32(2)                                                  // the thief holds 2 more
                 .sign(KEY);
-        assertEquals(new WorkResult("t", 3, 4, false, null, 10, 20, List.of(new ArrayData(9, 16, new byte[] {1, 2, 3}))),
-                WireCodec.decode(result, KEY, result.length));
+        assertEquals(new WorkResult("t", 3, 4, false, null, 10, 20, List.of(new ArrayData(9, 16, new byte[] {1, 2, 3})),
+                2), WireCodec.decode(result, KEY, result.length));
+
+        byte[] report = HandFrame.ofType(WireCodec.TYPE_LOAD_REPORT).str("v").i32(12).i32(40).sign(KEY);
+        assertEquals(new LoadReport("v", 12, 40), WireCodec.decode(report, KEY, report.length));
+        assertArrayEquals(report, WireCodec.encode(new LoadReport("v", 12, 40), KEY));
+    }
+
+    @Test
+    void aPushedReplyAnswersNoRequestAndCarriesWork() throws WireException {
+        ElementMessage copy = new ElementMessage(99, ElementKind.COPY, "c", null, new int[] {1, 2, 3},
+                new int[] {4, 5, 6}, 16, 4096, List.of());
+        StealReply pushed = StealReply.pushed("o", List.of(new WorkItem(10, 11, copy, List.of(), 9)));
+        assertTrue(pushed.pushed());
+        assertEquals(StealReply.PUSHED, pushed.requestId());
+        assertEquals(pushed, roundTrip(pushed));
+        assertFalse(new StealReply("o", 5, List.of()).pushed(), "a reply to a request is not pushed");
+        IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
+                () -> StealReply.pushed("o", List.of()));
+        assertTrue(empty.getMessage().contains("at least one item"), empty.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new StealReply("o", 3, List.of(
+                new WorkItem(10, 11, copy, List.of(), 9)), true), "a pushed reply answers no request");
+        assertThrows(IllegalArgumentException.class, () -> new LoadReport("v", -1, 0));
+        assertThrows(IllegalArgumentException.class, () -> new LoadReport("v", 1, -1));
+        assertThrows(IllegalArgumentException.class, () -> new WorkResult("t", 1, 1, true, null, 0, 0, List.of(), -1));
     }
 
     @Test
