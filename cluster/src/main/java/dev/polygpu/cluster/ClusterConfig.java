@@ -46,6 +46,12 @@ import java.util.Map;
  *                      never
  * @param rankChunk     the most elements a request by rank asks for ({@link StealSettings#rankChunk()}); 0 (the
  *                      default): the chunk
+ * @param directories   how many members keep the load that the others report and send thieves to the members with
+ *                      the most to give ({@link dev.polygpu.cluster.policy.LoadDirectory}): the first this many
+ *                      programs of the cluster; 0: none
+ * @param pushContinuations whether an owner sends the element that a thief's result has just made ready (the
+ *                      next link of a chain) straight to that thief when it holds no other stolen element
+ *                      ({@link dev.polygpu.cluster.policy.Victim#pushContinuation})
  * @param warmUp        before it asks for work, the member runs one stolen element's whole path on itself: a
  *                      test kernel with inputs, encoded and decoded as a steal reply with the cluster's key,
  *                      compiled and run on its device, its result encoded as a work result and checked against
@@ -55,7 +61,8 @@ import java.util.Map;
 public record ClusterConfig(String clusterName, List<String> members, String bindAddress, int port, String secret,
         Role role, Duration heartbeat, Duration failAfter, boolean stealing, int threshold, int chunk,
         double rankFactor, int maxHops, Duration holdInterval, int maxFrameBytes, long inputCacheBytes,
-        FaultInjection faults, int stolenOverflow, int randomEvery, int rankChunk, boolean warmUp) {
+        FaultInjection faults, int stolenOverflow, int randomEvery, int rankChunk, int directories,
+        boolean pushContinuations, boolean warmUp) {
 
     /** What a member is there for. */
     public enum Role {
@@ -98,6 +105,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         require(stolenOverflow >= 0, "the stolen overflow must be 0 (off) or positive, got " + stolenOverflow);
         require(randomEvery >= 0, "randomEvery must be 0 (off) or positive, got " + randomEvery);
         require(rankChunk >= 0, "rankChunk must be 0 (the chunk) or positive, got " + rankChunk);
+        require(directories >= 0, "directories must be 0 (none) or positive, got " + directories);
         require(maxFrameBytes >= 1 << 16, "maxFrameBytes must be at least 64 KiB, got " + maxFrameBytes);
         if (secret != null && secret.isEmpty()) {
             secret = null;
@@ -114,7 +122,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         return new ClusterConfig(DEFAULT_NAME, List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"),
                 "127.0.0.1", DEFAULT_PORT, null, Role.PROGRAM, Duration.ofSeconds(1), Duration.ofSeconds(5), true,
                 0, 0, StealSettings.DEFAULT_RANK_FACTOR, 2, Duration.ofMillis(250), 512 << 20,
-                InputCache.DEFAULT_CAPACITY_BYTES, null, 0, 0, 0, false);
+                InputCache.DEFAULT_CAPACITY_BYTES, null, 0, 0, 0, 0, false, false);
     }
 
     /**
@@ -148,7 +156,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
      * {@code chunk}, {@code rankFactor} (a number: {@code 0} off, else at least {@code 1}), {@code maxHops},
      * {@code inputCache} (a size: {@code 0}, {@code 512KB}, {@code 256MB}, {@code 1GB}),
      * {@code stolenOverflow} and {@code randomEvery} (integers, {@code 0} off), {@code rankChunk} (an integer,
-     * {@code 0} for the chunk), {@code warmUp}
+     * {@code 0} for the chunk), {@code directories} (an integer, {@code 0} none), {@code pushContinuations},
+     * {@code warmUp}
      * ({@code true}/{@code false}), {@code faults}. Unknown names are an error. The order of the entries does
      * not matter for the secret: it is applied first, since a non-loopback {@code bind} is checked against it.
      */
@@ -178,13 +187,14 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 case "stolenOverflow" -> c.withStolenOverflow(intValue(e.getKey(), v));
                 case "randomEvery" -> c.withRandomEvery(intValue(e.getKey(), v));
                 case "rankChunk" -> c.withRankChunk(intValue(e.getKey(), v));
+                case "directories" -> c.withDirectories(intValue(e.getKey(), v));
+                case "pushContinuations" -> c.withPushContinuations(bool(e.getKey(), v));
                 case "warmUp" -> c.withWarmUp(bool(e.getKey(), v));
                 case "faults" -> c.withFaults(v.isEmpty() ? null : FaultInjection.parse(v));
                 default -> throw new IllegalArgumentException("unknown cluster option '" + e.getKey()
                         + "'; known: members, name, bind, port, secret, role, heartbeat, failAfter, stealing, "
                         + "threshold, chunk, rankFactor, maxHops, inputCache, stolenOverflow, randomEvery, rankChunk, "
-                        + "warmUp, "
-                        + "faults");
+                        + "directories, pushContinuations, warmUp, faults");
             };
         }
         String every = options.get("heartbeat");
@@ -202,115 +212,127 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
     public ClusterConfig withInputCacheBytes(long bytes) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, bytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withName(String name) {
         return new ClusterConfig(name, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withMembers(List<String> list) {
         return new ClusterConfig(clusterName, list, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withBind(String address) {
         return new ClusterConfig(clusterName, members, address, port, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withPort(int p) {
         return new ClusterConfig(clusterName, members, bindAddress, p, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withSecret(String s) {
         return new ClusterConfig(clusterName, members, bindAddress, port, s, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withRole(Role r) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, r, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withHeartbeat(Duration every, Duration deadAfter) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, every, deadAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withStealing(boolean on) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, on,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withThreshold(int t) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, t, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withChunk(int c) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, c, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withRankFactor(double f) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, f, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withMaxHops(int h) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, h, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withHoldInterval(Duration d) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, d, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withFaults(FaultInjection f) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, f,
-                stolenOverflow, randomEvery, rankChunk, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withStolenOverflow(int n) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                n, randomEvery, rankChunk, warmUp);
+                n, randomEvery, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withRandomEvery(int n) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, n, rankChunk, warmUp);
+                stolenOverflow, n, rankChunk, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withRankChunk(int n) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, n, warmUp);
+                stolenOverflow, randomEvery, n, directories, pushContinuations, warmUp);
     }
 
     public ClusterConfig withWarmUp(boolean on) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, on);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, on);
+    }
+
+    public ClusterConfig withDirectories(int n) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery, rankChunk, n, pushContinuations, warmUp);
+    }
+
+    public ClusterConfig withPushContinuations(boolean on) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery, rankChunk, directories, on, warmUp);
     }
 
     /**
@@ -332,7 +354,9 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 + ", maxHops=" + maxHops + ", inputCache=" + inputCacheBytes
                 + ", stolenOverflow=" + (stolenOverflow == 0 ? "off" : stolenOverflow)
                 + ", randomEvery=" + (randomEvery == 0 ? "off" : randomEvery)
-                + ", rankChunk=" + (rankChunk == 0 ? "the chunk" : rankChunk) + ", warmUp=" + warmUp
+                + ", rankChunk=" + (rankChunk == 0 ? "the chunk" : rankChunk)
+                + ", directories=" + (directories == 0 ? "none" : directories)
+                + ", pushContinuations=" + pushContinuations + ", warmUp=" + warmUp
                 + (faults == null ? "" : ", faults="
                 + faults) + "]";
     }

@@ -5,6 +5,7 @@ import dev.polygpu.cluster.policy.CostGate;
 import dev.polygpu.cluster.policy.InputCache;
 import dev.polygpu.cluster.policy.KernelCostModel;
 import dev.polygpu.cluster.policy.LatencyHistogram;
+import dev.polygpu.cluster.policy.LoadDirectory;
 import dev.polygpu.cluster.policy.Priority;
 import dev.polygpu.cluster.policy.SentInputs;
 import dev.polygpu.cluster.policy.Starvation;
@@ -17,6 +18,7 @@ import dev.polygpu.cluster.wire.Handback;
 import dev.polygpu.cluster.wire.HandbackReason;
 import dev.polygpu.cluster.wire.Holding;
 import dev.polygpu.cluster.wire.Leaving;
+import dev.polygpu.cluster.wire.LoadReport;
 import dev.polygpu.cluster.wire.Message;
 import dev.polygpu.cluster.wire.SharedSecret;
 import dev.polygpu.cluster.wire.StealReply;
@@ -189,6 +191,16 @@ public final class ClusterNode implements AutoCloseable {
     private final AtomicLong bytesReceived = new AtomicLong();
     private final AtomicLong inputBytesSaved = new AtomicLong();
     private final AtomicLong inputCacheMisses = new AtomicLong();
+    private final AtomicLong pushed = new AtomicLong();
+    private final AtomicLong loadReports = new AtomicLong();
+    private final AtomicLong directoryForwards = new AtomicLong();
+    /** As a directory: the load that the members reporting here sent last ({@link LoadDirectory}). */
+    private final LoadDirectory directory = new LoadDirectory();
+    /** What this member last reported to its directory (the stealing loop's alone). */
+    private int reported;
+    private int reportedTop;
+    /** Set when members join or leave: the directory may have changed, so the next report goes at once. */
+    private volatile boolean reportAgain;
     /** Owner side: which of this member's arrays each thief holds, and with which contents. */
     private final SentInputs<Digest> sentInputs;
     /** Thief side: other members' input arrays kept, so their owners may send references instead. */
@@ -206,7 +218,7 @@ public final class ClusterNode implements AutoCloseable {
             s = s.withChunk(config.chunk());
         }
         this.settings = s.withMaxHops(config.maxHops()).withRankFactor(config.rankFactor())
-                .withRankChunk(config.rankChunk());
+                .withRankChunk(config.rankChunk()).withPushContinuations(config.pushContinuations());
         this.slots = Math.max(1, scheduler.device().properties().multiProcessorCount());
         this.gate = new CostGate(settings, costs, bandwidth);
         this.sentInputs = new SentInputs<>(config.inputCacheBytes());
@@ -267,8 +279,9 @@ public final class ClusterNode implements AutoCloseable {
                 throw e.getCause() instanceof RuntimeException r ? r : e;
             }
         }
-        // Forgetting after forwarded empty replies stays off (a simulator what-if only); random requests by option.
-        this.asThief = new Thief(t.self(), settings, 0, config.randomEvery());
+        // Forgetting after forwarded empty replies stays off (a simulator what-if only); random requests and
+        // directories by option.
+        this.asThief = new Thief(t.self(), settings, 0, config.randomEvery(), config.directories());
         this.asVictim = new Victim(t.self(), gate, System.nanoTime());
         for (Peer p : transport.peers()) {
             checkProof(p);
@@ -388,7 +401,8 @@ public final class ClusterNode implements AutoCloseable {
         return new ClusterStats(transport.self(), lastMembers, stolen.get(), givenCount.get(),
                 completedRemote.get(), rerun.get(), rejected.get(), requestCount.get(), rankRequestCount.get(),
                 emptyReplies.get(), forwarded.get(), bytesSent.get(), bytesReceived.get(), inputBytesSaved.get(),
-                inputCacheMisses.get(), latency.count() == 0 ? -1
+                inputCacheMisses.get(), pushed.get(), loadReports.get(), directoryForwards.get(),
+                latency.count() == 0 ? -1
                 : latency.percentile(50), latency.count() == 0 ? -1 : latency.percentile(99), firstStolenNanos);
     }
 
@@ -426,6 +440,7 @@ public final class ClusterNode implements AutoCloseable {
                 if (config.stealing() && !leaving && lostReason == null && !asThief.outstanding()) {
                     maybeSteal(now);
                 }
+                maybeReport();
                 if (now >= nextHold) {
                     nextHold = now + config.holdInterval().toNanos();
                     sendHolding();
@@ -444,9 +459,9 @@ public final class ClusterNode implements AutoCloseable {
      * RandomGenerator)}, {@link Priority}).
      */
     private void maybeSteal(long now) {
-        // Members to ask first: with none (no other program), the device's load is not worth taking.
-        List<String> candidates = victims();
-        if (candidates.isEmpty()) {
+        // Members to ask: with none (no other program), the device's load is not worth taking.
+        List<String> candidates = programs();
+        if (candidates.size() <= (candidates.contains(transport.self()) ? 1 : 0)) {
             return;
         }
         Scheduler.Load load = scheduler.load();
@@ -470,16 +485,60 @@ public final class ClusterNode implements AutoCloseable {
                 request.wanted(), request.minRank()));
     }
 
-    /** Members that may have work to give: programs that prove the secret and are not leaving. */
-    private List<String> victims() {
-        List<String> out = new ArrayList<>();
+    /**
+     * Members that may have work to give, in the order every member sees ({@link Transport#members()}):
+     * programs that prove the secret and are not leaving, this member included while it is a program that is
+     * not leaving. The policy classes never pick this member from it; they pick directories by position in it.
+     */
+    private List<String> programs() {
+        Map<String, Peer> peers = new HashMap<>();
         for (Peer p : transport.peers()) {
-            if (p.attribute(HazelcastTransport.ROLE).equals("program") && checkProof(p)
-                    && !leavingPeers.contains(p.id())) {
-                out.add(p.id());
+            peers.put(p.id(), p);
+        }
+        String self = transport.self();
+        List<String> out = new ArrayList<>();
+        for (String id : transport.members()) {
+            Peer p = peers.get(id);
+            if (id.equals(self) ? config.role() == ClusterConfig.Role.PROGRAM && !leaving
+                    : p != null && p.attribute(HazelcastTransport.ROLE).equals("program") && checkProof(p)
+                    && !leavingPeers.contains(id)) {
+                out.add(id);
             }
         }
         return out;
+    }
+
+    /**
+     * With directories: reports this member's surplus and the highest rank among its stealable elements to
+     * its directory when {@link LoadDirectory#reportDue} says so (none while leaving). Only programs report;
+     * workers never have work of their own. Runs on the stealing loop.
+     */
+    private void maybeReport() {
+        if (config.directories() == 0 || !config.stealing() || config.role() != ClusterConfig.Role.PROGRAM) {
+            return;
+        }
+        if (reportAgain) {
+            reportAgain = false;
+            reported = 0;
+            reportedTop = 0;
+        }
+        int surplus = 0;
+        int top = 0;
+        if (!leaving && lostReason == null) {
+            Scheduler.Load load = scheduler.load();
+            surplus = LoadDirectory.surplus(load.ready(), load.stealable(), load.running(), settings);
+            top = surplus > 0 ? scheduler.topStealableRank() : 0;
+        }
+        if (!LoadDirectory.reportDue(reported, reportedTop, surplus, top)) {
+            return;
+        }
+        reported = surplus;
+        reportedTop = top;
+        String self = transport.self();
+        String to = LoadDirectory.directoryFor(self, programs(), config.directories());
+        if (to != null && !to.equals(self) && send(to, new LoadReport(self, surplus, top))) {
+            loadReports.incrementAndGet();
+        }
     }
 
     // ---- messages --------------------------------------------------------------------------------------------
@@ -512,10 +571,21 @@ public final class ClusterNode implements AutoCloseable {
                 case Handback h -> onHandback(h);
                 case Holding h -> onHolding(h);
                 case Leaving l -> leavingPeers.add(l.sender());
+                case LoadReport l -> onLoadReport(l);
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "handling " + m.getClass().getSimpleName() + " from "
                     + describe(m.sender()) + " failed", e);
+        }
+    }
+
+    private void onLoadReport(LoadReport l) {
+        if (!isProven(l.sender())) {
+            rejected.incrementAndGet();
+        } else if (leavingPeers.contains(l.sender())) {
+            directory.forget(l.sender());
+        } else {
+            directory.report(l.sender(), l.surplus(), l.topRank());
         }
     }
 
@@ -550,18 +620,22 @@ public final class ClusterNode implements AutoCloseable {
             rejected.incrementAndGet();
         }
         if (!items.isEmpty()) {
-            if (!send(thief, new StealReply(transport.self(), r.requestId(), items))) {
-                sentInputs.forget(thief);
-                for (WorkItem item : items) {
-                    takeBack(item.stealId(), thief, "its thief could not be reached", true);
-                }
-            }
+            deliver(thief, new StealReply(transport.self(), r.requestId(), items));
             return;
         }
-        List<String> candidates = victims();
-        String next;
-        synchronized (lock) {
-            next = asVictim.forwardTo(thief, r.hops(), asThief.lastVictim(), candidates, random);
+        List<String> candidates = programs();
+        String next = null;
+        if (config.directories() > 0 && r.hops() < settings.maxHops()) {
+            // As a directory: to the member that reported the most of what the request asks for.
+            next = directory.take(thief, transport.self(), r.wanted(), r.minRank(), candidates);
+            if (next != null) {
+                directoryForwards.incrementAndGet();
+            }
+        }
+        if (next == null) {
+            synchronized (lock) {
+                next = asVictim.forwardTo(thief, r.hops(), asThief.lastVictim(), candidates, random);
+            }
         }
         if (next != null) {
             forwarded.incrementAndGet();
@@ -570,6 +644,21 @@ public final class ClusterNode implements AutoCloseable {
         } else {
             send(thief, new StealReply(transport.self(), r.requestId(), List.of()));
         }
+    }
+
+    /**
+     * Sends a reply with work to its thief; if the thief cannot be reached, takes the elements back (pinned
+     * here) and forgets which inputs it holds.
+     */
+    private boolean deliver(String thief, StealReply reply) {
+        if (send(thief, reply)) {
+            return true;
+        }
+        sentInputs.forget(thief);
+        for (WorkItem item : reply.items()) {
+            takeBack(item.stealId(), thief, "its thief could not be reached", true);
+        }
+        return false;
     }
 
     /**
@@ -646,8 +735,9 @@ public final class ClusterNode implements AutoCloseable {
         boolean current;
         long latencyNanos;
         synchronized (lock) {
-            current = asThief.accept(r.requestId(), r.sender(), r.items().size(), now);
-            latencyNanos = current ? asThief.lastLatencyNanos() : 0;
+            // A pushed reply answers no request: the thief's request state is not the owner's concern.
+            current = r.pushed() || asThief.accept(r.requestId(), r.sender(), r.items().size(), now);
+            latencyNanos = current && !r.pushed() ? asThief.lastLatencyNanos() : 0;
             if (current) {
                 arriving.addAndGet(r.items().size());
             }
@@ -696,7 +786,9 @@ public final class ClusterNode implements AutoCloseable {
             emptyReplies.incrementAndGet();
             return;
         }
-        latency.record(latencyNanos);
+        if (!r.pushed()) {
+            latency.record(latencyNanos);
+        }
         List<Long> unrunnable = new ArrayList<>();
         for (WorkItem item : r.items()) {
             try {
@@ -788,7 +880,8 @@ public final class ClusterNode implements AutoCloseable {
             }
             WorkResult result = new WorkResult(transport.self(), h.stealId, h.epoch, error == null,
                     error == null ? null : shorten(error.error().name() + ": " + error.getMessage()),
-                    submittedNanos - h.receivedNanos, now - submittedNanos, outputs);
+                    submittedNanos - h.receivedNanos, now - submittedNanos, outputs, holding() - 1
+                    + arriving.get());
             if (send(h.owner, result)) {
                 bytesSent.addAndGet(bytes);
             }
@@ -851,13 +944,42 @@ public final class ClusterNode implements AutoCloseable {
         bytesReceived.addAndGet(bytes);
         long now = System.nanoTime();
         completedRemote.incrementAndGet();
-        g.element.complete(shortId(r.sender()), now - r.runNanos(), now);
+        StolenElement next = null;
+        if (mayPushTo(r.sender())) {
+            int holds = r.thiefHolds();
+            next = g.element.completeAndTake(shortId(r.sender()), now - r.runNanos(), now, (child, load) ->
+                    asVictim.pushContinuation(holds, load.ready(), load.stealable(), load.running())
+                    && worthMoving(child, 0, load, slots, now));
+        } else {
+            g.element.complete(shortId(r.sender()), now - r.runNanos(), now);
+        }
+        if (next != null) {
+            push(next, r.sender(), now);
+        }
         long transfer = now - g.sentNanos - r.queueNanos() - r.runNanos();
         synchronized (costs) {
             costs.observe(g.kernel, r.runNanos());
             if (transfer > 0) {
                 bandwidth.observe(g.inputBytes + bytes, transfer);
             }
+        }
+    }
+
+    /** Whether this member may push the next link of a chain to {@code thief} now. */
+    private boolean mayPushTo(String thief) {
+        return settings.pushContinuations() && config.stealing() && !leaving && lostReason == null
+                && !leavingPeers.contains(thief) && isProven(thief);
+    }
+
+    /** Sends {@code e}, the next link of a chain, to {@code thief} unasked ({@link Victim#pushContinuation}). */
+    private void push(StolenElement e, String thief, long now) {
+        WorkItem item = give(e, thief, new java.util.HashSet<>());
+        if (item == null) {
+            return;
+        }
+        asVictim.gave(now);
+        if (deliver(thief, StealReply.pushed(transport.self(), List.of(item)))) {
+            pushed.incrementAndGet();
         }
     }
 
@@ -975,6 +1097,8 @@ public final class ClusterNode implements AutoCloseable {
 
     private void onMembersChanged(List<String> joined, List<String> left) {
         asThief.resetBackOff();
+        // The directories may have changed: the next report goes to this member's directory at once.
+        reportAgain = true;
         for (String id : joined) {
             for (Peer p : transport.peers()) {
                 if (p.id().equals(id)) {
@@ -991,6 +1115,7 @@ public final class ClusterNode implements AutoCloseable {
             for (String id : left) {
                 sentInputs.forget(id);
                 inputCache.forgetOwner(id);
+                directory.forget(id);
                 proven.remove(id);
                 dead.put(id, Boolean.TRUE);
                 if (asThief.forget(id)) {

@@ -25,6 +25,11 @@ import java.util.Map;
  * @param inputBytesSaved input bytes this member did not send again because the thief kept them (it sent a
  *                        reference)
  * @param inputCacheMisses references this member received to inputs it no longer kept (their elements went back)
+ * @param pushed          elements this member sent a thief unasked: the next link of a chain whose previous link
+ *                        that thief had just run ({@code pushContinuations})
+ * @param loadReports     load reports this member sent its directory ({@code directories})
+ * @param directoryForwards steal requests this member, as a directory, forwarded to a member that reported work
+ *                        (counted in {@code forwarded} too)
  * @param stealLatencyMedianNanos median time from a steal request to a reply with work
  * @param stealLatencyP99Nanos    99th percentile of the same
  * @param firstStolenNanos        time from joining (this member's Hazelcast member up and listening; the warm-up,
@@ -33,8 +38,8 @@ import java.util.Map;
  */
 public record ClusterStats(String member, int members, long stolen, long given, long completedRemote, long rerun,
         long rejected, long requests, long rankRequests, long emptyReplies, long forwarded, long bytesSent,
-        long bytesReceived, long inputBytesSaved, long inputCacheMisses,
-        long stealLatencyMedianNanos, long stealLatencyP99Nanos, long firstStolenNanos) {
+        long bytesReceived, long inputBytesSaved, long inputCacheMisses, long pushed, long loadReports,
+        long directoryForwards, long stealLatencyMedianNanos, long stealLatencyP99Nanos, long firstStolenNanos) {
 
     /** The counters by name, in declaration order (for the launcher's table and guest code). */
     public Map<String, Object> asMap() {
@@ -54,6 +59,9 @@ public record ClusterStats(String member, int members, long stolen, long given, 
         m.put("bytesReceived", bytesReceived);
         m.put("inputBytesSaved", inputBytesSaved);
         m.put("inputCacheMisses", inputCacheMisses);
+        m.put("pushed", pushed);
+        m.put("loadReports", loadReports);
+        m.put("directoryForwards", directoryForwards);
         m.put("stealLatencyMedianNanos", stealLatencyMedianNanos);
         m.put("stealLatencyP99Nanos", stealLatencyP99Nanos);
         m.put("firstStolenNanos", firstStolenNanos);
@@ -77,6 +85,9 @@ public record ClusterStats(String member, int members, long stolen, long given, 
         row(b, "bytes received", bytesReceived);
         row(b, "input bytes not resent", inputBytesSaved);
         row(b, "input cache misses", inputCacheMisses);
+        row(b, "continuations pushed", pushed);
+        row(b, "load reports sent", loadReports);
+        row(b, "forwarded as a directory", directoryForwards);
         b.append(String.format("  %-30s %s / %s%n", "steal latency median / p99", millis(stealLatencyMedianNanos),
                 millis(stealLatencyP99Nanos)));
         b.append(String.format("  %-30s %s%n", "join to first stolen kernel", firstStolenNanos < 0 ? "-"

@@ -38,6 +38,11 @@ final class FaultyTransport implements Transport {
     }
 
     @Override
+    public List<String> members() {
+        return inner.members();
+    }
+
+    @Override
     public boolean send(String member, byte[] frame) {
         long delay;
         synchronized (this) {

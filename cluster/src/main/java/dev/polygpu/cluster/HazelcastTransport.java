@@ -145,6 +145,22 @@ final class HazelcastTransport implements Transport {
     }
 
     @Override
+    public List<String> members() {
+        Set<Member> members;
+        try {
+            // Hazelcast keeps its member list in join order, the same on every member.
+            members = hz.getCluster().getMembers();
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>(members.size());
+        for (Member m : members) {
+            out.add(m.getUuid().toString());
+        }
+        return out;
+    }
+
+    @Override
     public boolean send(String member, byte[] frame) {
         if (closing || !hz.getLifecycleService().isRunning()) {
             return false;

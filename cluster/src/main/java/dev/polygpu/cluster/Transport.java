@@ -27,6 +27,12 @@ interface Transport extends AutoCloseable {
     /** The other members now. */
     List<Peer> peers();
 
+    /**
+     * Every member's id now, this one's included, in the order every member sees (the oldest first): where
+     * members must agree on who plays a part (the load directories), they pick from this list.
+     */
+    List<String> members();
+
     /** Sends {@code frame} to {@code member}; false if it is not (or no longer) a member. */
     boolean send(String member, byte[] frame);
 

@@ -37,6 +37,8 @@ public final class Worker {
                                      in-flight window (default 0: off)
               --random-every=N       send every N-th steal request to a member drawn at random (default 0: off)
               --rank-chunk=N         ask for at most N kernels per request by rank (default: the chunk)
+              --directories=N        after an empty reply, ask one of the first N programs of the cluster, which
+                                     know where the work is; give every member the same N (default 0: none)
               --input-cache=SIZE     bytes of owners' input arrays kept to avoid resending them (default 256MB; 0: off)
               --warm-up=false        do not run and check a test kernel while joining (default true: the first
                                      stolen kernel then starts sooner, and a device that computes wrong results
@@ -101,6 +103,7 @@ public final class Worker {
                     case "stolen-overflow" -> options.put("stolenOverflow", value);
                     case "random-every" -> options.put("randomEvery", value);
                     case "rank-chunk" -> options.put("rankChunk", value);
+                    case "directories" -> options.put("directories", value);
                     case "stats-every" -> statsEvery = positiveDuration(name, value);
                     case "for" -> runFor = positiveDuration(name, value);
                     default -> throw new IllegalArgumentException("unknown worker option --" + name);

@@ -176,6 +176,16 @@ public final class GrOptions {
             stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
     public static final OptionKey<Integer> ClusterRankChunk = new OptionKey<>(0, nonNegative("ClusterRankChunk"));
 
+    @Option(help = "How many members (the first programs to join) keep the load the others report and send thieves"
+            + " that found nothing to the members with the most to give. 0 (default): none.",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
+    public static final OptionKey<Integer> ClusterDirectories = new OptionKey<>(0, nonNegative("ClusterDirectories"));
+
+    @Option(help = "Send the kernel that a thief's result has just made ready (the next link of a chain) straight to"
+            + " that thief when it holds no other stolen kernel, instead of waiting for its next request.",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "true|false")
+    public static final OptionKey<Boolean> ClusterPushContinuations = new OptionKey<>(false);
+
     @Option(help = "Bytes of other members' input arrays this member keeps when it runs their kernels, so that an"
             + " unchanged array is not sent again: a size such as 256MB (default), 1GB, or 0 (off).",
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<size>")

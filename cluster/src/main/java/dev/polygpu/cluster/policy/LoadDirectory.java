@@ -20,17 +20,18 @@ import java.util.Objects;
  * thieves alone sent to directories: at 1.11 s, 347 of such an owner's 3,198 tasks were still to run). A
  * directory is what a thief asks after an empty reply, by rank as when starving.
  *
- * <p>The protocol, as the simulator runs it (a what-if: the cluster node does not have it yet):
+ * <p>The protocol, as the cluster node and the simulator run it ({@code directories} above 0):
  * <ul>
- *   <li>The directories are the first {@code count} members of the cluster's member list (every member sees the
- *       same list, in join order), {@link #directories}; member {@code m} reports to
- *       {@link #directoryFor}{@code (m)}.
- *   <li>A member reports its surplus (what it could give: ready, stealable, above its threshold) and the
- *       highest rank among its stealable elements when the surplus runs out or comes back, doubles or halves,
- *       or the rank moves to another band of ranks {@link #RANK_STEP} times wider each ({@link #reportDue}),
- *       so a member sends a report every few dozen tasks, not one per task. A member whose replies already queued on its link would take
- *       longer than {@link #backlogLimitNanos} to leave reports 0: a directory must not send thieves to wait
- *       behind them.
+ *   <li>The directories are the first {@code count} programs (members that may have work) of the cluster's
+ *       member list (every member sees the same list, in join order), {@link #directories}; member {@code m}
+ *       reports to {@link #directoryFor}{@code (m)}, and again at once when members join or leave.
+ *   <li>A member reports its {@link #surplus} (what it could give: ready, stealable, above its threshold) and
+ *       the highest rank among its stealable elements when the surplus runs out or comes back, doubles or
+ *       halves, or the rank moves to another band of ranks {@link #RANK_STEP} times wider each
+ *       ({@link #reportDue}), so a member sends a report every few dozen tasks, not one per task. In the
+ *       simulator, a member whose replies already queued on its link would take longer than
+ *       {@link #backlogLimitNanos} to leave reports 0: a directory must not send thieves to wait behind them
+ *       (the node cannot see its link's queue: Hazelcast sends for it).
  *   <li>After an empty reply, a thief's next request of the same kind (starving, or by rank) goes to a directory
  *       drawn at random ({@link Thief}); its back-off is unchanged.
  *   <li>A directory that cannot give work itself forwards the request to the member with the largest surplus
@@ -86,6 +87,21 @@ public final class LoadDirectory {
             return true;
         }
         return rankBand(topRank) != rankBand(reportedTop);
+    }
+
+    /**
+     * What a member reports as its surplus: the stealable elements it could give without dropping below its
+     * threshold, {@code min(stealable, ready + running - threshold)}, at least 0.
+     *
+     * @param ready ready elements there
+     * @param stealable how many of them may move
+     * @param running elements on its streams
+     * @param settings its stealing settings (the threshold)
+     * @return the surplus
+     */
+    public static int surplus(int ready, int stealable, int running, StealSettings settings) {
+        long above = (long) ready + running - settings.threshold();
+        return (int) Math.max(0, Math.min(stealable, above));
     }
 
     /**

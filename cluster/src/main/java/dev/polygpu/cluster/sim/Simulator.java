@@ -528,7 +528,7 @@ public final class Simulator {
             return;
         }
         int surplus = m.linkFreeAt - now > LoadDirectory.backlogLimitNanos(config.settings()) || m.leaving ? 0
-                : Math.max(0, Math.min(m.stealable(), m.ready() + m.inFlight - config.settings().threshold()));
+                : LoadDirectory.surplus(m.ready(), m.stealable(), m.inFlight, config.settings());
         int top = surplus > 0 ? topStealableRank(m) : 0;
         if (!LoadDirectory.reportDue(m.reported, m.reportedTop, surplus, top)) {
             return;
