@@ -406,6 +406,11 @@ public final class ClusterNode implements AutoCloseable {
                 : latency.percentile(50), latency.count() == 0 ? -1 : latency.percentile(99), firstStolenNanos);
     }
 
+    /** How many members' surplus this member keeps as a directory now (for tests). */
+    int directoryEntries() {
+        return directory.size();
+    }
+
     /** Elements of this member running elsewhere now. */
     public int away() {
         synchronized (lock) {
@@ -1291,7 +1296,12 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     private String proof(String nonce) {
-        byte[] data = ("polygpu-member:" + config.clusterName() + ":" + nonce).getBytes(StandardCharsets.UTF_8);
+        return proof(key, config.clusterName(), nonce);
+    }
+
+    /** What a member that knows {@code key} announces, with its {@code nonce}, when it joins cluster {@code name}. */
+    static String proof(SharedSecret key, String name, String nonce) {
+        byte[] data = ("polygpu-member:" + name + ":" + nonce).getBytes(StandardCharsets.UTF_8);
         return HexFormat.of().formatHex(key.mac(data, 0, data.length));
     }
 

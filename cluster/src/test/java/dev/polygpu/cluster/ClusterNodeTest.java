@@ -114,6 +114,47 @@ class ClusterNodeTest {
         }
     }
 
+    @Test
+    void withDirectoriesAndPushedContinuationsChainsAndTilesSpreadAndAreCorrect() throws Exception {
+        try (Members c = new Members()) {
+            java.util.function.Function<ClusterConfig.Role, ClusterConfig> five = role -> c.config(role)
+                    .withDirectories(1).withPushContinuations(true).withRandomEvery(8).withRankChunk(1)
+                    .withStolenOverflow(1);
+            // The oldest program is the directory; it has no work of its own.
+            Members.Member directory = c.add(new Members.Member(five.apply(ClusterConfig.Role.PROGRAM)));
+            Members.Member p = c.add(new Members.Member(five.apply(ClusterConfig.Role.PROGRAM)));
+            Members.Member w = c.add(new Members.Member(five.apply(ClusterConfig.Role.WORKER).withWarmUp(true)));
+            c.awaitSize(3, List.of(directory, p, w));
+            List<TrackedArray> chains = new ArrayList<>();
+            for (int j = 0; j < 6; j++) {
+                chains.add(p.ints("chain" + j, j));
+            }
+            for (int link = 0; link < 8; link++) {
+                for (TrackedArray x : chains) {
+                    p.bump(x, 4);
+                }
+            }
+            Tiles tiles = new Tiles(p, 24, 2f, 10);
+            p.scheduler.synchronize();
+            tiles.check();
+            for (int j = 0; j < chains.size(); j++) {
+                for (int i = 0; i < Members.N; i++) {
+                    int expected = i + j;
+                    for (int link = 0; link < 8; link++) {
+                        expected = expected * 3 + 1;
+                    }
+                    assertEquals(expected, chains.get(j).buffer().getInt(i), "chain" + j + "[" + i + "]");
+                }
+            }
+            ClusterStats owner = p.node.stats();
+            assertTrue(owner.loadReports() > 0, "the owner reported to the directory: " + owner);
+            assertEquals(0, directory.node.stats().loadReports(), "the directory has nothing to report");
+            assertTrue(w.node.stats().stolen() > 0, "the worker got work: " + w.node.stats());
+            assertEquals(owner.given(), owner.completedRemote() + owner.rerun(), "each given element came back once");
+            assertEquals(0, p.node.away());
+        }
+    }
+
     /** {@code count} tiles out_j = a * k + i that all read {@code a}, each {@code ms} ms long. */
     private static List<TrackedArray> tilesOf(Members.Member p, TrackedArray a, int count, float k, int ms) {
         List<TrackedArray> outs = new ArrayList<>();

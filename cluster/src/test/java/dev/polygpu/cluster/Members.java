@@ -53,11 +53,24 @@ final class Members implements AutoCloseable {
         final Module module;
 
         Member(ClusterConfig config) {
+            this(config, SchedulerConfig.DEFAULT, null);
+        }
+
+        /** A member with its own scheduler settings, over {@code transports} (null: Hazelcast). */
+        Member(ClusterConfig config, SchedulerConfig schedulerConfig, ClusterNode.TransportFactory transports) {
+            this(config, schedulerConfig, transports, m -> { });
+        }
+
+        /** As above, {@code beforeJoining} submitting work to the scheduler before the node starts. */
+        Member(ClusterConfig config, SchedulerConfig schedulerConfig, ClusterNode.TransportFactory transports,
+                java.util.function.Consumer<Member> beforeJoining) {
             device = new CpuDevice(4);
             // As the worker does: the configuration's stolen overflow reaches the scheduler.
-            scheduler = new Scheduler(device, SchedulerConfig.DEFAULT.withStolenOverflow(config.stolenOverflow()));
-            node = ClusterNode.start(config, scheduler);
+            scheduler = new Scheduler(device, schedulerConfig.withStolenOverflow(config.stolenOverflow()));
             module = device.compile(SOURCE, "members.cu");
+            beforeJoining.accept(this);
+            node = transports == null ? ClusterNode.start(config, scheduler)
+                    : ClusterNode.start(config, scheduler, transports);
         }
 
         TrackedArray floats(String name, float... values) {

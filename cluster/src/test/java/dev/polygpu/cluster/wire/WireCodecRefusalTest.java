@@ -151,7 +151,7 @@ class WireCodecRefusalTest {
         List<Case> cases = List.of(
                 new Case("trailing byte", HandFrame.ofType(WireCodec.TYPE_LEAVING).str("m").i8(0), "trailing"),
                 new Case("unknown type 0", HandFrame.ofType(0).str("m"), "type 0"),
-                new Case("unknown type 7", HandFrame.ofType(7).str("m"), "type 7"),
+                new Case("unknown type 8", HandFrame.ofType(8).str("m"), "type 8"),
                 new Case("unknown type -1", HandFrame.ofType(-1).str("m"), "type -1"),
                 new Case("null sender", HandFrame.ofType(WireCodec.TYPE_LEAVING).i32(-1), "sender"),
                 new Case("unknown reason", HandFrame.ofType(WireCodec.TYPE_HANDBACK).str("m").i32(0).str("BORED"),

@@ -212,6 +212,7 @@ class WireCodecRoundTripTest {
                 .str("t").i64(3).i64(4).i8(1).i32(-1).i64(0).i64(0)
                 .i32(2).i64(9).i64(0).i8(1).i64(0x1112131415161718L).i64(-2).i32(2).raw(new byte[] {5, 6})
                 .i64(10).i64(8).i8(2).i64(0x1112131415161718L).i64(-2)
+                .i32(0)                                                  // the thief holds nothing else
                 .sign(KEY);
         WorkResult expected = new WorkResult("t", 3, 4, true, null, 0, 0, List.of(
                 new ArrayData(9, 0, new byte[] {5, 6}, d), ArrayData.reference(10, 8, d)));
