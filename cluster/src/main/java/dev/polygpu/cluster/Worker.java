@@ -34,11 +34,11 @@ public final class Worker {
               --threshold=N --chunk=N          steal threshold and reply size (default: from the window)
               --rank-factor=F        while busy, ask for kernels ranked above F times those run next (default 2; 0: off)
               --stolen-overflow=N    run up to N stolen kernels of a higher stream priority beyond a full
-                                     in-flight window (default 0: off)
-              --random-every=N       send every N-th steal request to a member drawn at random (default 0: off)
-              --rank-chunk=N         ask for at most N kernels per request by rank (default: the chunk)
+                                     in-flight window (default 1; 0: off)
+              --random-every=N       send every N-th steal request to a member drawn at random (default 8; 0: off)
+              --rank-chunk=N         ask for at most N kernels per request by rank (default 1; 0: the chunk)
               --directories=N        after an empty reply, ask one of the first N programs of the cluster, which
-                                     know where the work is; give every member the same N (default 0: none)
+                                     know where the work is; give every member the same N (default 16; 0: none)
               --input-cache=SIZE     bytes of owners' input arrays kept to avoid resending them (default 256MB; 0: off)
               --warm-up=false        do not run and check a test kernel while joining (default true: the first
                                      stolen kernel then starts sooner, and a device that computes wrong results

@@ -30,7 +30,8 @@ class ClusterConfigTest {
                 "bind", "127.0.0.2", "port", "6000", "secret", "s3", "role", "worker", "heartbeat", "2s",
                 "failAfter", "8s", "stealing", "false", "threshold", "7", "chunk", "3", "rankFactor", "1.5",
                 "maxHops", "1",
-                "inputCache", "1.5MB", "stolenOverflow", "1", "randomEvery", "8", "rankChunk", "1", "warmUp", "true",
+                "inputCache", "1.5MB", "stolenOverflow", "2", "randomEvery", "5", "rankChunk", "3", "directories", "4",
+                "pushContinuations", "false", "warmUp", "true",
                 "faults", "drop=0.5,delay=20ms,seed=3"));
         assertEquals(List.of("10.0.0.1:6000", "10.0.0.2:5701"), c.members());
         assertEquals("lab", c.clusterName());
@@ -47,10 +48,11 @@ class ClusterConfigTest {
         assertEquals(1, c.maxHops());
         assertEquals(new FaultInjection(0.5, 20, 3), c.faults());
         assertEquals(1536L << 10, c.inputCacheBytes());
-        assertEquals(1, c.stolenOverflow());
-        assertEquals(1, c.rankChunk());
-        assertEquals(0, ClusterConfig.loopback().rankChunk(), "0 by default: the chunk");
-        assertEquals(8, c.randomEvery());
+        assertEquals(2, c.stolenOverflow());
+        assertEquals(3, c.rankChunk());
+        assertEquals(5, c.randomEvery());
+        assertEquals(4, c.directories());
+        assertFalse(c.pushContinuations());
         assertTrue(c.warmUp());
     }
 
@@ -67,15 +69,38 @@ class ClusterConfigTest {
     }
 
     @Test
-    void theStolenOverflowAndRandomRequestsAreOffByDefaultAndNeverNegative() {
+    void theFivePoliciesOfIssue7AreOnByDefault() {
         ClusterConfig c = ClusterConfig.loopback();
-        assertEquals(0, c.stolenOverflow());
-        assertEquals(0, c.randomEvery());
-        assertTrue(c.toString().contains("stolenOverflow=off, randomEvery=off"), c.toString());
-        ClusterConfig on = c.withStolenOverflow(2).withRandomEvery(8).withRankFactor(3);
+        assertEquals(1, c.stolenOverflow());
+        assertEquals(8, c.randomEvery());
+        assertEquals(1, c.rankChunk());
+        assertEquals(16, c.directories());
+        assertTrue(c.pushContinuations());
+        assertTrue(c.toString().contains("stolenOverflow=1, randomEvery=8, rankChunk=1, directories=16, "
+                + "pushContinuations=true"), c.toString());
+        ClusterConfig off = c.withStolenOverflow(0).withRandomEvery(0).withRankChunk(0).withDirectories(0)
+                .withPushContinuations(false);
+        assertTrue(off.toString().contains("stolenOverflow=off, randomEvery=off, rankChunk=the chunk, "
+                + "directories=none, pushContinuations=false"), off.toString());
+        ClusterConfig kept = off.withDirectories(3).withPushContinuations(true).withChunk(2).withWarmUp(true)
+                .withRole(ClusterConfig.Role.WORKER).withThreshold(4).withRandomEvery(2);
+        assertEquals(3, kept.directories(), "kept by the other withers");
+        assertTrue(kept.pushContinuations(), "kept by the other withers");
+        IllegalArgumentException d = assertThrows(IllegalArgumentException.class,
+                () -> ClusterConfig.parse(options("directories", "-1")));
+        assertEquals("directories must be 0 (none) or positive, got -1", d.getMessage());
+        IllegalArgumentException p = assertThrows(IllegalArgumentException.class,
+                () -> ClusterConfig.parse(options("pushContinuations", "sometimes")));
+        assertEquals("cluster option 'pushContinuations' must be true or false, got 'sometimes'", p.getMessage());
+    }
+
+    @Test
+    void theStolenOverflowAndRandomRequestsAreNeverNegative() {
+        ClusterConfig c = ClusterConfig.loopback();
+        ClusterConfig on = c.withStolenOverflow(2).withRandomEvery(7).withRankFactor(3);
         assertEquals(2, on.stolenOverflow(), "kept by the other withers");
-        assertEquals(8, on.randomEvery(), "kept by the other withers");
-        assertTrue(on.toString().contains("stolenOverflow=2, randomEvery=8"), on.toString());
+        assertEquals(7, on.randomEvery(), "kept by the other withers");
+        assertTrue(on.toString().contains("stolenOverflow=2, randomEvery=7"), on.toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ClusterConfig.parse(options("stolenOverflow", "-1")));
         assertEquals("the stolen overflow must be 0 (off) or positive, got -1", e.getMessage());
@@ -85,12 +110,11 @@ class ClusterConfigTest {
     }
 
     @Test
-    void theRankChunkIsTheChunkByDefaultAndNeverNegative() {
+    void theRankChunkIsNeverNegative() {
         ClusterConfig c = ClusterConfig.loopback();
-        assertTrue(c.toString().contains("rankChunk=the chunk"), c.toString());
-        ClusterConfig one = c.withRankChunk(1).withChunk(3).withRandomEvery(8).withWarmUp(true);
-        assertEquals(1, one.rankChunk(), "kept by the other withers");
-        assertTrue(one.toString().contains("rankChunk=1"), one.toString());
+        ClusterConfig two = c.withRankChunk(2).withChunk(3).withRandomEvery(8).withWarmUp(true);
+        assertEquals(2, two.rankChunk(), "kept by the other withers");
+        assertTrue(two.toString().contains("rankChunk=2"), two.toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ClusterConfig.parse(options("rankChunk", "-1")));
         assertEquals("rankChunk must be 0 (the chunk) or positive, got -1", e.getMessage());

@@ -314,12 +314,13 @@ class ClusterNodeTest {
     void aBusyMemberTakesTheHeadOfALongChainFromAnotherByRankAndRunsItFirst() throws Exception {
         try (Members c = new Members()) {
             Members.Member a = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withThreshold(2)
-                    .withRankChunk(1)));
+                    .withRankChunk(0)));
             Members.Member b = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withThreshold(2)));
             c.awaitSize(2, List.of(a, b));
             assertEquals(2.0, a.node.settings().rankFactor(), "the default rank factor");
-            assertEquals(1, a.node.settings().rankChunk(), "the rank chunk configured");
-            assertEquals(b.node.settings().chunk(), b.node.settings().rankChunk(), "by default, the chunk");
+            assertEquals(a.node.settings().chunk(), a.node.settings().rankChunk(), "0 configured: the chunk");
+            assertEquals(1, b.node.settings().rankChunk(), "by default, 1");
+            assertTrue(b.node.settings().pushContinuations(), "pushed continuations by default");
             UnifiedBuffer flagA = a.device.allocate(4);
             UnifiedBuffer flagB = b.device.allocate(4);
             try {

@@ -66,6 +66,10 @@ class WorkerOptionsTest {
         assertEquals(2, chunk.status(), chunk.err());
         assertTrue(chunk.err().startsWith("polygpu worker: rankChunk must be 0 (the chunk) or positive, got -1\n"),
                 chunk.err());
+        Run directories = run("--directories=-2", "--join=127.0.0.1:1");
+        assertEquals(2, directories.status(), directories.err());
+        assertTrue(directories.err().startsWith("polygpu worker: directories must be 0 (none) or positive, got -2\n"),
+                directories.err());
     }
 
     @Test

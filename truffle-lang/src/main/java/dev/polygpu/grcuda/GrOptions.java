@@ -161,30 +161,32 @@ public final class GrOptions {
 
     @Option(help = "Kernels this member runs for others (stolen) whose stream priority would be above the lowest"
             + " may go on the device's streams up to this many beyond a full in-flight window, so that they wait only"
-            + " for a free slot. 0 (default): off.", category = OptionCategory.EXPERT,
+            + " for a free slot. 1 (default); 0: off.", category = OptionCategory.EXPERT,
             stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
-    public static final OptionKey<Integer> ClusterStolenOverflow = new OptionKey<>(0,
+    public static final OptionKey<Integer> ClusterStolenOverflow = new OptionKey<>(1,
             nonNegative("ClusterStolenOverflow"));
 
     @Option(help = "Send every this many steal requests to a member drawn at random instead of the member that last"
-            + " gave work (which stays the first asked otherwise). 0 (default): off.",
+            + " gave work (which stays the first asked otherwise). 8 (default); 0: off.",
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
-    public static final OptionKey<Integer> ClusterRandomEvery = new OptionKey<>(0, nonNegative("ClusterRandomEvery"));
+    public static final OptionKey<Integer> ClusterRandomEvery = new OptionKey<>(8, nonNegative("ClusterRandomEvery"));
 
     @Option(help = "The most kernels a request by rank (made while this member is busy with lower-ranked work) asks"
-            + " for. 0 (default): the steal chunk.", category = OptionCategory.EXPERT,
+            + " for. 1 (default); 0: the steal chunk.", category = OptionCategory.EXPERT,
             stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
-    public static final OptionKey<Integer> ClusterRankChunk = new OptionKey<>(0, nonNegative("ClusterRankChunk"));
+    public static final OptionKey<Integer> ClusterRankChunk = new OptionKey<>(1, nonNegative("ClusterRankChunk"));
 
     @Option(help = "How many members (the first programs to join) keep the load the others report and send thieves"
-            + " that found nothing to the members with the most to give. 0 (default): none.",
+            + " that found nothing to the members with the most to give; every member must use the same number. 16"
+            + " (default); 0: none.",
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<integer >= 0>")
-    public static final OptionKey<Integer> ClusterDirectories = new OptionKey<>(0, nonNegative("ClusterDirectories"));
+    public static final OptionKey<Integer> ClusterDirectories = new OptionKey<>(16, nonNegative("ClusterDirectories"));
 
     @Option(help = "Send the kernel that a thief's result has just made ready (the next link of a chain) straight to"
-            + " that thief when it holds no other stolen kernel, instead of waiting for its next request.",
+            + " that thief when it holds no other stolen kernel, instead of waiting for its next request (default);"
+            + " false: never.",
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "true|false")
-    public static final OptionKey<Boolean> ClusterPushContinuations = new OptionKey<>(false);
+    public static final OptionKey<Boolean> ClusterPushContinuations = new OptionKey<>(true);
 
     @Option(help = "Bytes of other members' input arrays this member keeps when it runs their kernels, so that an"
             + " unchanged array is not sent again: a size such as 256MB (default), 1GB, or 0 (off).",

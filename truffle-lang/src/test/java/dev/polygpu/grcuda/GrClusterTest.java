@@ -91,23 +91,27 @@ class GrClusterTest {
                 "grcuda.ClusterBind", "localhost", "grcuda.ClusterPort", "5821", "grcuda.ClusterSecret", "s3cret",
                 "grcuda.ClusterHeartbeat", "2s", "grcuda.ClusterFailAfter", "9s", "grcuda.ClusterStealing", "false",
                 "grcuda.ClusterThreshold", "6", "grcuda.ClusterChunk", "3", "grcuda.ClusterRankFactor", "3",
-                "grcuda.ClusterStolenOverflow", "1", "grcuda.ClusterRandomEvery", "8", "grcuda.ClusterRankChunk", "1",
+                "grcuda.ClusterStolenOverflow", "2", "grcuda.ClusterRandomEvery", "5", "grcuda.ClusterRankChunk", "3",
+                "grcuda.ClusterDirectories", "4", "grcuda.ClusterPushContinuations", "false",
                 "grcuda.ClusterFaults", "drop=0.1,seed=4").build()) {
             c.eval("grcuda", "DeviceArray(\"float\", 4)");
             Map<String, String> expected = Map.ofEntries(Map.entry("members", members),
                     Map.entry("role", "program"), Map.entry("name", "lab"), Map.entry("bind", "localhost"),
                     Map.entry("port", "5821"), Map.entry("secret", "s3cret"), Map.entry("heartbeat", "2s"),
                     Map.entry("failAfter", "9s"), Map.entry("stealing", "false"), Map.entry("threshold", "6"),
-                    Map.entry("chunk", "3"), Map.entry("rankFactor", "3.0"), Map.entry("stolenOverflow", "1"),
-                    Map.entry("randomEvery", "8"), Map.entry("rankChunk", "1"), Map.entry("faults", "drop=0.1,seed=4"));
+                    Map.entry("chunk", "3"), Map.entry("rankFactor", "3.0"), Map.entry("stolenOverflow", "2"),
+                    Map.entry("randomEvery", "5"), Map.entry("rankChunk", "3"), Map.entry("directories", "4"),
+                    Map.entry("pushContinuations", "false"), Map.entry("faults", "drop=0.1,seed=4"));
             assertEquals(expected, RecordingExchangeProvider.attachedWith(members).options());
             Value options = c.eval("grcuda", "getoptions()");
             assertEquals("****", options.getMember("grcuda.ClusterSecret").asString());
             assertEquals("5821", options.getMember("grcuda.ClusterPort").asString());
             assertEquals("3.0", options.getMember("grcuda.ClusterRankFactor").asString());
-            assertEquals("1", options.getMember("grcuda.ClusterStolenOverflow").asString());
-            assertEquals("8", options.getMember("grcuda.ClusterRandomEvery").asString());
-            assertEquals("1", options.getMember("grcuda.ClusterRankChunk").asString());
+            assertEquals("2", options.getMember("grcuda.ClusterStolenOverflow").asString());
+            assertEquals("5", options.getMember("grcuda.ClusterRandomEvery").asString());
+            assertEquals("3", options.getMember("grcuda.ClusterRankChunk").asString());
+            assertEquals("4", options.getMember("grcuda.ClusterDirectories").asString());
+            assertEquals("false", options.getMember("grcuda.ClusterPushContinuations").asString());
             assertFalse(options.toString().contains("s3cret"), options.toString());
         }
     }
@@ -235,6 +239,8 @@ class GrClusterTest {
                     + " got -1"},
             {"grcuda.ClusterRandomEvery", "-2", "grcuda.ClusterRandomEvery must be an integer of 0 or more, got -2"},
             {"grcuda.ClusterRankChunk", "-1", "grcuda.ClusterRankChunk must be an integer of 0 or more, got -1"},
+            {"grcuda.ClusterDirectories", "-3", "grcuda.ClusterDirectories must be an integer of 0 or more, got -3"},
+            {"grcuda.ClusterPushContinuations", "often", "must be 'true' or 'false'"},
         };
         for (Object[] t : cases) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
