@@ -1,5 +1,6 @@
 package dev.polygpu.cluster.sim;
 
+import dev.polygpu.cluster.ClusterConfig;
 import dev.polygpu.cluster.policy.InputCache;
 import dev.polygpu.cluster.policy.StealSettings;
 import dev.polygpu.cluster.policy.ThiefCap;
@@ -57,7 +58,8 @@ public final class SimulateCommand {
               --window=N             kernels a member keeps on its streams (default 4)
               --threshold=N --chunk=N --max-hops=N
                                      stealing settings (default: from the window, as the cluster does)
-              --rank-chunk=N         the most tasks a request by rank asks for (default: the chunk)
+              --rank-chunk=N         the most tasks a request by rank asks for (default 1, as the cluster; 0:
+                                     the chunk)
               --no-stealing          every member runs only its own tasks
               --baseline             also run each member count without stealing, for comparison
               --latency=DUR          one-way latency (default 5us)
@@ -88,22 +90,23 @@ public final class SimulateCommand {
                                      recent GPUs and the CPU device; 2 on older GPUs; 1 to 16)
               --rank-factor=F        a member that is not starving asks for tasks of rank above F x the rank of
                                      what it runs (default 2; 0: only starving members ask)
-              --stolen-overflow=N    what-if: a stolen task whose priority level is above 0 goes on the
-                                     streams up to N beyond a full window (default 0, as the scheduler)
+              --stolen-overflow=N    a stolen task whose priority level is above 0 goes on the streams up to N
+                                     beyond a full window (default 1, as the cluster; 0: off)
               --forget-after=N       a thief forgets the member it asks first after N empty replies in a row
                                      through it, forwarded ones included (default 0: only when that member
                                      replies empty itself, as the cluster node)
               --random-every=N       a thief sends every N-th request to a member drawn at random, and keeps
-                                     the one it asks first (default 0: never, as the cluster node)
-              --directories=N        what-if: the first N members are directories; the others report their
-                                     surplus and its highest rank to them when the surplus doubles or halves
-                                     or the rank moves by a quarter; a thief whose request came back empty
-                                     asks a directory next (by rank as when starving), and a directory
-                                     forwards it to the member with the most surplus of the rank asked for it
-                                     knows (default 0: none, as the cluster node)
-              --push-continuations   what-if: an owner sends the task a thief's result makes ready straight to
-                                     that thief, unasked, when the thief held no other stolen task (default
-                                     off, as the cluster node)
+                                     the one it asks first (default 8, as the cluster node; 0: never)
+              --directories=N        the first N members are directories; the others report their surplus and
+                                     its highest rank to them when the surplus doubles or halves or the rank
+                                     moves by a quarter; a thief whose request came back empty asks a
+                                     directory next (by rank as when starving), and a directory forwards it to
+                                     the member with the most surplus of the rank asked for it knows (default
+                                     16, as the cluster node; 0: none)
+              --push-continuations=false
+                                     an owner sends the task a thief's result makes ready straight to that
+                                     thief, unasked, when the thief held no other stolen task (default on, as
+                                     the cluster node; false: never)
               --thief-cap=off|all|repeat
                                      a victim gives a thief at most the thief's slots less the tasks of this
                                      victim it holds (not yet back): all: on every request; repeat: only on a
@@ -147,8 +150,9 @@ public final class SimulateCommand {
         int window = 4;
         int threshold;
         int chunk;
-        int rankChunk;
-        boolean pushContinuations;
+        // The cluster node's defaults (ClusterConfig).
+        int rankChunk = ClusterConfig.DEFAULT_RANK_CHUNK;
+        boolean pushContinuations = ClusterConfig.DEFAULT_PUSH_CONTINUATIONS;
         int maxHops = -1;
         boolean stealing = true;
         boolean baseline;
@@ -164,10 +168,10 @@ public final class SimulateCommand {
         SimConfig.Order order = SimConfig.Order.RANK_AND_PRIORITIES;
         int priorityLevels = SimConfig.DEFAULT_PRIORITY_LEVELS;
         double rankFactor = -1;
-        int stolenOverflow;
+        int stolenOverflow = ClusterConfig.DEFAULT_STOLEN_OVERFLOW;
         int forgetAfter;
-        int randomEvery;
-        int directories;
+        int randomEvery = ClusterConfig.DEFAULT_RANDOM_EVERY;
+        int directories = ClusterConfig.DEFAULT_DIRECTORIES;
         ThiefCap thiefCap = ThiefCap.OFF;
         long hostCpuPerMessage;
         double hostCpuPerByte;
@@ -272,7 +276,7 @@ public final class SimulateCommand {
             case "window" -> o.window = positive(name, value);
             case "threshold" -> o.threshold = positive(name, value);
             case "chunk" -> o.chunk = positive(name, value);
-            case "rank-chunk" -> o.rankChunk = positive(name, value);
+            case "rank-chunk" -> o.rankChunk = nonNegativeInt(name, value);
             case "max-hops" -> o.maxHops = nonNegativeInt(name, value);
             case "latency" -> o.latency = Specs.nanos(value);
             case "bandwidth" -> o.bandwidth = bandwidth(name, value);
@@ -524,12 +528,12 @@ public final class SimulateCommand {
                 ? " (" + o.priorityLevels + " levels)" : "") + (o.order == SimConfig.Order.SUBMISSION ? ""
                 : s.rankFactor() == 0 ? ", no requests by rank" : ", requests by rank above " + s.rankFactor()
                 + " x the floor rank" + (s.rankChunk() == s.chunk() ? "" : " for " + s.rankChunk() + " at most")) + (o.stolenOverflow > 0 ? ", stolen tasks up to " + o.stolenOverflow
-                + " beyond the window (what-if)" : "") + (o.forgetAfter > 0 ? ", thieves forget their first victim "
+                + " beyond the window" : "") + (o.forgetAfter > 0 ? ", thieves forget their first victim "
                 + "after " + o.forgetAfter + " empty replies through it" : "") + (o.randomEvery > 0
                 ? ", every " + o.randomEvery + "th request to a random member" : "") + (o.thiefCap == ThiefCap.OFF
                 ? "" : ", thief cap " + o.thiefCap.name().toLowerCase(Locale.ROOT)) + (o.directories > 0 ? ", "
-                + o.directories + " directories (what-if)" : "") + (o.pushContinuations
-                ? ", continuations pushed (what-if)" : "");
+                + o.directories + " directories" : "") + (o.pushContinuations
+                ? ", continuations pushed" : "");
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
                         + "tile %s%s. Members: %d slots, window %d, %s, %s. Network: %s.%s",
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),
