@@ -127,13 +127,7 @@ final class HazelcastTransport implements Transport {
 
     @Override
     public List<Peer> peers() {
-        Set<Member> members;
-        try {
-            members = hz.getCluster().getMembers();
-        } catch (RuntimeException e) {
-            // Not a member any more (shut down or terminated): no peers.
-            return List.of();
-        }
+        Set<Member> members = membersNow();
         List<Peer> out = new ArrayList<>(members.size());
         for (Member m : members) {
             if (!m.localMember()) {
@@ -144,15 +138,19 @@ final class HazelcastTransport implements Transport {
         return out;
     }
 
+    /** Hazelcast's members now; none once this member is no longer one (shut down or terminated). */
+    private Set<Member> membersNow() {
+        try {
+            return hz.getCluster().getMembers();
+        } catch (RuntimeException e) {
+            return Set.of();
+        }
+    }
+
     @Override
     public List<String> members() {
-        Set<Member> members;
-        try {
-            // Hazelcast keeps its member list in join order, the same on every member.
-            members = hz.getCluster().getMembers();
-        } catch (RuntimeException e) {
-            return List.of();
-        }
+        // Hazelcast keeps its member list in join order, the same on every member.
+        Set<Member> members = membersNow();
         List<String> out = new ArrayList<>(members.size());
         for (Member m : members) {
             out.add(m.getUuid().toString());

@@ -388,16 +388,26 @@ class SchedulerTest {
         }
     }
 
+    /** A window of 1 held by a gate kernel until the flag is set, and behind it a chain step(y, 3), step(y, 5). */
+    private final class ChainBehindAGate {
+        final Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
+        final TrackedArray y = k.array(s, "y");
+        final UnifiedBuffer flag = flag();
+
+        ChainBehindAGate() {
+            s.submit(k.gate(flag, k.array(s, "x")));
+            s.submit(k.step(y, 3));
+            s.submit(k.step(y, 5));
+        }
+    }
+
     @Test
     void aCompletingElementHandsOverTheNextLinkOfItsChainBeforeItCanRunHere() {
-        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
-        TrackedArray x = k.array(s, "x");
-        TrackedArray y = k.array(s, "y");
+        ChainBehindAGate g = new ChainBehindAGate();
+        Scheduler s = g.s;
+        TrackedArray y = g.y;
+        UnifiedBuffer flag = g.flag;
         TrackedArray z = k.array(s, "z");
-        UnifiedBuffer flag = flag();
-        s.submit(k.gate(flag, x));
-        s.submit(k.step(y, 3));
-        s.submit(k.step(y, 5));
         s.submit(k.inc(z));
         assertEquals(2, s.topStealableRank(), "the chain's first link ranks 2, inc 1; the second link waits");
         StolenElement first = s.steal();
@@ -426,13 +436,10 @@ class SchedulerTest {
 
     @Test
     void aChildTheContinuationRefusesRunsHere() {
-        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
-        TrackedArray x = k.array(s, "x");
-        TrackedArray y = k.array(s, "y");
-        UnifiedBuffer flag = flag();
-        s.submit(k.gate(flag, x));
-        s.submit(k.step(y, 3));
-        s.submit(k.step(y, 5));
+        ChainBehindAGate g = new ChainBehindAGate();
+        Scheduler s = g.s;
+        TrackedArray y = g.y;
+        UnifiedBuffer flag = g.flag;
         StolenElement first = s.steal();
         runStepElsewhere(y, 3);
         assertNull(first.completeAndTake("m", first.takenNanos(), System.nanoTime(), (child, load) -> false));

@@ -160,6 +160,10 @@ public final class ClusterBench {
         if (options.inputCache() >= 0) {
             c = c.withInputCacheBytes(options.inputCache());
         }
+        if (options.oldPolicies()) {
+            c = c.withStolenOverflow(0).withRandomEvery(0).withRankChunk(0).withDirectories(0)
+                    .withPushContinuations(false);
+        }
         return c;
     }
 
@@ -179,6 +183,10 @@ public final class ClusterBench {
         }
         if (!options.warmUp()) {
             args.add("--warm-up=false");
+        }
+        if (options.oldPolicies()) {
+            // A worker owns nothing: pushing continuations is an owner's decision.
+            args.addAll(List.of("--stolen-overflow=0", "--random-every=0", "--rank-chunk=0", "--directories=0"));
         }
         WorkerProcess w = WorkerProcess.start(name, javaBinary, workerJvm, classPath, args, log);
         LIVE.add(w);
