@@ -885,8 +885,7 @@ public final class ClusterNode implements AutoCloseable {
             }
             WorkResult result = new WorkResult(transport.self(), h.stealId, h.epoch, error == null,
                     error == null ? null : shorten(error.error().name() + ": " + error.getMessage()),
-                    submittedNanos - h.receivedNanos, now - submittedNanos, outputs, holding() - 1
-                    + arriving.get());
+                    submittedNanos - h.receivedNanos, now - submittedNanos, outputs, othersHeld());
             if (send(h.owner, result)) {
                 bytesSent.addAndGet(bytes);
             }
@@ -895,6 +894,14 @@ public final class ClusterNode implements AutoCloseable {
             dropHeld(h);
             LockSupport.unpark(loop);
         }
+    }
+
+    /**
+     * Stolen elements this member holds besides the one whose result it is sending (which is still in
+     * {@link #held}), received ones not yet submitted included; never below 0 (a leave may have cleared the table).
+     */
+    private int othersHeld() {
+        return Math.max(0, holding() - 1 + arriving.get());
     }
 
     private void dropHeld(Held h) {
