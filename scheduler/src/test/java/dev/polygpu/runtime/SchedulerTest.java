@@ -438,19 +438,17 @@ class SchedulerTest {
     void aChildTheContinuationRefusesRunsHere() {
         ChainBehindAGate g = new ChainBehindAGate();
         Scheduler s = g.s;
-        TrackedArray y = g.y;
-        UnifiedBuffer flag = g.flag;
         StolenElement first = s.steal();
-        runStepElsewhere(y, 3);
+        runStepElsewhere(g.y, 3);
         assertNull(first.completeAndTake("m", first.takenNanos(), System.nanoTime(), (child, load) -> false));
         assertEquals(new Scheduler.Load(1, 1, 1), s.load(), "the second link is ready here");
         assertThrows(IllegalStateException.class, () -> first.complete(), "settled once");
         StolenElement second = s.steal();
         assertThrows(IllegalArgumentException.class, () -> second.completeAndTake("m", 0, 0, null));
         second.putBack();
-        flag.setInt(0, 1);
+        g.flag.setInt(0, 1);
         s.synchronize();
-        assertEquals(3 * 31 + 5, TestKernels.ints(y)[7]);
+        assertEquals(3 * 31 + 5, TestKernels.ints(g.y)[7]);
     }
 
     @Test
