@@ -199,6 +199,8 @@ public final class ClusterNode implements AutoCloseable {
     /** What this member last reported to its directory (the stealing loop's alone). */
     private int reported;
     private int reportedTop;
+    /** The device's load in the stealing loop's current turn, or null until asked ({@link #loadThisTick}). */
+    private Scheduler.Load tickLoad;
     /** Set when members join or leave: the directory may have changed, so the next report goes at once. */
     private volatile boolean reportAgain;
     /** Owner side: which of this member's arrays each thief holds, and with which contents. */
@@ -437,6 +439,7 @@ public final class ClusterNode implements AutoCloseable {
         while (!closed) {
             try {
                 long now = System.nanoTime();
+                tickLoad = null;
                 if (asThief.expire(now)) {
                     emptyReplies.incrementAndGet();
                 }
@@ -459,6 +462,17 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /**
+     * The device's load for this turn of the stealing loop: taken once (a scan of the ready elements) and shared
+     * by the steal and the report decisions. The loop's alone.
+     */
+    private Scheduler.Load loadThisTick() {
+        if (tickLoad == null) {
+            tickLoad = scheduler.load();
+        }
+        return tickLoad;
+    }
+
+    /**
      * Asks a victim for work if this member is starving (any element), or else for elements of a high enough
      * rank if the elements it would run next rank low ({@link Thief#begin(long, int, int, int, List,
      * RandomGenerator)}, {@link Priority}).
@@ -469,7 +483,7 @@ public final class ClusterNode implements AutoCloseable {
         if (candidates.size() <= (candidates.contains(transport.self()) ? 1 : 0)) {
             return;
         }
-        Scheduler.Load load = scheduler.load();
+        Scheduler.Load load = loadThisTick();
         // Stolen elements on their way to the scheduler count as running; they are not ranked until submitted.
         int running = load.running() + arriving.get();
         int floorRank = settings.rankFactor() > 0 && !Starvation.starving(load.ready(), running, settings)
@@ -530,7 +544,7 @@ public final class ClusterNode implements AutoCloseable {
         int surplus = 0;
         int top = 0;
         if (!leaving && lostReason == null) {
-            Scheduler.Load load = scheduler.load();
+            Scheduler.Load load = loadThisTick();
             surplus = LoadDirectory.surplus(load.ready(), load.stealable(), load.running(), settings);
             top = surplus > 0 ? scheduler.topStealableRank() : 0;
         }
