@@ -30,7 +30,8 @@ import java.util.Objects;
  *     {@link Order#RANK_AND_PRIORITIES}; CUDA's range on recent GPUs and the CPU device's give 6, older GPUs
  *     2); 1 to {@link PriorityLevels#MAX_LEVELS}
  * @param seed the seed of every random choice; the same seed gives the same run
- * @param stolenOverflow a what-if of the scheduler (0, the default, is what it does): with
+ * @param stolenOverflow the scheduler's stolen overflow (0 in {@link #of}; the cluster's default and
+ *     {@code polygpu simulate}'s is {@link dev.polygpu.cluster.ClusterConfig#DEFAULT_STOLEN_OVERFLOW}): with
  *     {@link Order#RANK_AND_PRIORITIES}, a task stolen from another member goes on the streams even when the
  *     window is full, up to this many beyond it, when its priority level would be above 0 (it passes the tasks
  *     waiting there), so that it waits only for the next slot to free rather than for a place in the window
@@ -39,13 +40,15 @@ import java.util.Objects;
  *     after this many empty replies in a row through it, forwarded ones included; 0 (the default, as the cluster
  *     node) only when that member itself replies empty; at least 0
  * @param randomEvery each member's {@link dev.polygpu.cluster.policy.Thief} sends every this many requests to a
- *     member drawn at random (the one it asks first stays remembered); 0 (the default, as the cluster node)
- *     never; at least 0
+ *     member drawn at random (the one it asks first stays remembered); 0 (in {@link #of}) never; the cluster
+ *     node and {@code polygpu simulate} use {@link dev.polygpu.cluster.ClusterConfig#DEFAULT_RANDOM_EVERY}; at
+ *     least 0
  * @param hostCpu the host CPU each member spends per message, taken from its kernels ({@link HostCpu}: members
  *     whose devices are CPU devices on the host's cores); {@link HostCpu#NONE} (the default) charges none
- * @param directories how many members act as directories ({@link dev.polygpu.cluster.policy.LoadDirectory}, a
- *     what-if): the others report their surplus to them, and a starving thief asks one after an empty reply; 0
- *     (the default, as the cluster node) none; at least 0
+ * @param directories how many members act as directories ({@link dev.polygpu.cluster.policy.LoadDirectory}):
+ *     the others report their surplus to them, and a thief asks one after an empty reply; 0 (in {@link #of})
+ *     none; the cluster node and {@code polygpu simulate} use
+ *     {@link dev.polygpu.cluster.ClusterConfig#DEFAULT_DIRECTORIES}; at least 0
  */
 public record SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing,
                         Network network, long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes,
@@ -172,10 +175,10 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
     }
 
     /**
-     * With {@code n} directories ({@link dev.polygpu.cluster.policy.LoadDirectory}, a what-if): members report
-     * their surplus to them, and a starving thief asks one after an empty reply.
+     * With {@code n} directories ({@link dev.polygpu.cluster.policy.LoadDirectory}): members report their surplus
+     * to them, and a thief asks one after an empty reply.
      *
-     * @param n how many; 0: none (as the cluster node)
+     * @param n how many; 0: none
      * @return the new configuration
      */
     public SimConfig withDirectories(int n) {

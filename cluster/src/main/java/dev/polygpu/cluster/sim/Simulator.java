@@ -54,13 +54,13 @@ import java.util.random.RandomGeneratorFactory;
  *       cannot resolve (its cache, shared by all the owners it steals from, evicted the array) sends the
  *       tasks that read it back to their owner, stealable, and the owner forgets what it believed that thief
  *       holds, as {@code ClusterNode} does. Arrays never change here, so one fingerprint serves them all.
- *   <li><b>Load directories</b> (when {@link SimConfig#directories()} is above 0, a what-if the node does not
- *       have): members report their surplus and its highest rank to their {@link LoadDirectory} member when it
+ *   <li><b>Load directories</b> (when {@link SimConfig#directories()} is above 0, as in the cluster node):
+ *       members report their surplus and its highest rank to their {@link LoadDirectory} member when it
  *       is due, a thief asks a directory after an empty reply to a request of the same kind ({@link Thief}), and
  *       a directory that cannot give work forwards the request to the member with the most surplus of the rank
  *       asked for that it knows.
- *   <li><b>Pushed continuations</b> (when the settings' {@link StealSettings#pushContinuations()} is on, a
- *       what-if the node does not have): a result carries how many stolen tasks its thief still held; when it
+ *   <li><b>Pushed continuations</b> (when the settings' {@link StealSettings#pushContinuations()} is on, as in
+ *       the cluster node): a result carries how many stolen tasks its thief still held; when it
  *       held none, the owner sends the task the result made ready (the next link of a chain) straight to that
  *       thief, unasked, if {@link Victim#pushContinuation} and the gate let it.
  *   <li><b>The network.</b> {@link Network}: latency and bandwidth per link, one message at a time per
