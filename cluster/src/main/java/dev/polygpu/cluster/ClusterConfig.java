@@ -53,6 +53,9 @@ import java.util.Map;
  * @param pushContinuations whether an owner sends the element that a thief's result has just made ready (the
  *                      next link of a chain) straight to that thief when it holds no other stolen element
  *                      ({@link dev.polygpu.cluster.policy.Victim#pushContinuation}); on by default
+ * @param wakeThieves   whether a program that sent starving thieves away with nothing tells them when it has work
+ *                      again, so that they ask at once instead of waiting out their back-off
+ *                      ({@link dev.polygpu.cluster.policy.TurnedAway}); on by default
  * @param warmUp        before it asks for work, the member runs one stolen element's whole path on itself: a
  *                      test kernel with inputs, encoded and decoded as a steal reply with the cluster's key,
  *                      compiled and run on its device, its result encoded as a work result and checked against
@@ -63,7 +66,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         Role role, Duration heartbeat, Duration failAfter, boolean stealing, int threshold, int chunk,
         double rankFactor, int maxHops, Duration holdInterval, int maxFrameBytes, long inputCacheBytes,
         FaultInjection faults, int stolenOverflow, int randomEvery, int rankChunk, int directories,
-        boolean pushContinuations, boolean warmUp) {
+        boolean pushContinuations, boolean wakeThieves, boolean warmUp) {
 
     /*
      * The defaults of the stolen overflow, random requests, the rank chunk, directories and pushed continuations:
@@ -80,6 +83,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
     public static final int DEFAULT_DIRECTORIES = 16;
     /** Whether owners push the next link of a chain to the thief that ran the link before: yes. */
     public static final boolean DEFAULT_PUSH_CONTINUATIONS = true;
+    /** Whether programs wake the starving thieves they sent away when they have work again: yes. */
+    public static final boolean DEFAULT_WAKE_THIEVES = true;
 
     /** What a member is there for. */
     public enum Role {
@@ -140,7 +145,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 "127.0.0.1", DEFAULT_PORT, null, Role.PROGRAM, Duration.ofSeconds(1), Duration.ofSeconds(5), true,
                 0, 0, StealSettings.DEFAULT_RANK_FACTOR, 2, Duration.ofMillis(250), 512 << 20,
                 InputCache.DEFAULT_CAPACITY_BYTES, null, DEFAULT_STOLEN_OVERFLOW, DEFAULT_RANDOM_EVERY,
-                DEFAULT_RANK_CHUNK, DEFAULT_DIRECTORIES, DEFAULT_PUSH_CONTINUATIONS, false);
+                DEFAULT_RANK_CHUNK, DEFAULT_DIRECTORIES, DEFAULT_PUSH_CONTINUATIONS, DEFAULT_WAKE_THIEVES, false);
     }
 
     /**
@@ -175,7 +180,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
      * {@code inputCache} (a size: {@code 0}, {@code 512KB}, {@code 256MB}, {@code 1GB}),
      * {@code stolenOverflow} and {@code randomEvery} (integers, {@code 0} off), {@code rankChunk} (an integer,
      * {@code 0} for the chunk), {@code directories} (an integer, {@code 0} none), {@code pushContinuations},
-     * {@code warmUp}
+     * {@code wakeThieves}, {@code warmUp}
      * ({@code true}/{@code false}), {@code faults}. Unknown names are an error. The order of the entries does
      * not matter for the secret: it is applied first, since a non-loopback {@code bind} is checked against it.
      */
@@ -207,12 +212,13 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 case "rankChunk" -> c.withRankChunk(intValue(e.getKey(), v));
                 case "directories" -> c.withDirectories(intValue(e.getKey(), v));
                 case "pushContinuations" -> c.withPushContinuations(bool(e.getKey(), v));
+                case "wakeThieves" -> c.withWakeThieves(bool(e.getKey(), v));
                 case "warmUp" -> c.withWarmUp(bool(e.getKey(), v));
                 case "faults" -> c.withFaults(v.isEmpty() ? null : FaultInjection.parse(v));
                 default -> throw new IllegalArgumentException("unknown cluster option '" + e.getKey()
                         + "'; known: members, name, bind, port, secret, role, heartbeat, failAfter, stealing, "
                         + "threshold, chunk, rankFactor, maxHops, inputCache, stolenOverflow, randomEvery, rankChunk, "
-                        + "directories, pushContinuations, warmUp, faults");
+                        + "directories, pushContinuations, wakeThieves, warmUp, faults");
             };
         }
         String every = options.get("heartbeat");
@@ -230,127 +236,133 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
     public ClusterConfig withInputCacheBytes(long bytes) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, bytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withName(String name) {
         return new ClusterConfig(name, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withMembers(List<String> list) {
         return new ClusterConfig(clusterName, list, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withBind(String address) {
         return new ClusterConfig(clusterName, members, address, port, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withPort(int p) {
         return new ClusterConfig(clusterName, members, bindAddress, p, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withSecret(String s) {
         return new ClusterConfig(clusterName, members, bindAddress, port, s, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withRole(Role r) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, r, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withHeartbeat(Duration every, Duration deadAfter) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, every, deadAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withStealing(boolean on) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, on,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withThreshold(int t) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, t, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withChunk(int c) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, c, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withRankFactor(double f) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, f, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withMaxHops(int h) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, h, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withHoldInterval(Duration d) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, d, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withFaults(FaultInjection f) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, f,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withStolenOverflow(int n) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                n, randomEvery, rankChunk, directories, pushContinuations, warmUp);
+                n, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withRandomEvery(int n) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, n, rankChunk, directories, pushContinuations, warmUp);
+                stolenOverflow, n, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withRankChunk(int n) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, n, directories, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, n, directories, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withWarmUp(boolean on) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, on);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, on);
     }
 
     public ClusterConfig withDirectories(int n) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, n, pushContinuations, warmUp);
+                stolenOverflow, randomEvery, rankChunk, n, pushContinuations, wakeThieves, warmUp);
     }
 
     public ClusterConfig withPushContinuations(boolean on) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, on, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, on, wakeThieves, warmUp);
+    }
+
+    public ClusterConfig withWakeThieves(boolean on) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, on, warmUp);
     }
 
     /**
@@ -374,7 +386,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 + ", randomEvery=" + (randomEvery == 0 ? "off" : randomEvery)
                 + ", rankChunk=" + (rankChunk == 0 ? "the chunk" : rankChunk)
                 + ", directories=" + (directories == 0 ? "none" : directories)
-                + ", pushContinuations=" + pushContinuations + ", warmUp=" + warmUp
+                + ", pushContinuations=" + pushContinuations + ", wakeThieves=" + wakeThieves + ", warmUp=" + warmUp
                 + (faults == null ? "" : ", faults="
                 + faults) + "]";
     }

@@ -11,6 +11,7 @@ import dev.polygpu.cluster.policy.SentInputs;
 import dev.polygpu.cluster.policy.Starvation;
 import dev.polygpu.cluster.policy.StealSettings;
 import dev.polygpu.cluster.policy.Thief;
+import dev.polygpu.cluster.policy.TurnedAway;
 import dev.polygpu.cluster.policy.Victim;
 import dev.polygpu.cluster.wire.ArrayData;
 import dev.polygpu.cluster.wire.Digest;
@@ -194,8 +195,11 @@ public final class ClusterNode implements AutoCloseable {
     private final AtomicLong pushed = new AtomicLong();
     private final AtomicLong loadReports = new AtomicLong();
     private final AtomicLong directoryForwards = new AtomicLong();
+    private final AtomicLong wakeUps = new AtomicLong();
     /** As a directory: the load that the members reporting here sent last ({@link LoadDirectory}). */
     private final LoadDirectory directory = new LoadDirectory();
+    /** Starving thieves this program sent away with nothing, to wake when it has work ({@link #maybeWake}). */
+    private final TurnedAway turnedAway = new TurnedAway(TurnedAway.DEFAULT_CAPACITY);
     /** What this member last reported to its directory (the stealing loop's alone). */
     private int reported;
     private int reportedTop;
@@ -403,7 +407,7 @@ public final class ClusterNode implements AutoCloseable {
         return new ClusterStats(transport.self(), lastMembers, stolen.get(), givenCount.get(),
                 completedRemote.get(), rerun.get(), rejected.get(), requestCount.get(), rankRequestCount.get(),
                 emptyReplies.get(), forwarded.get(), bytesSent.get(), bytesReceived.get(), inputBytesSaved.get(),
-                inputCacheMisses.get(), pushed.get(), loadReports.get(), directoryForwards.get(),
+                inputCacheMisses.get(), pushed.get(), loadReports.get(), directoryForwards.get(), wakeUps.get(),
                 latency.count() == 0 ? -1
                 : latency.percentile(50), latency.count() == 0 ? -1 : latency.percentile(99), firstStolenNanos);
     }
@@ -449,6 +453,7 @@ public final class ClusterNode implements AutoCloseable {
                     maybeSteal(now);
                 }
                 maybeReport();
+                maybeWake();
                 if (now >= nextHold) {
                     nextHold = now + config.holdInterval().toNanos();
                     sendHolding();
@@ -560,6 +565,29 @@ public final class ClusterNode implements AutoCloseable {
         }
     }
 
+    /**
+     * Wakes the starving thieves this program sent away with nothing, now that it has a surplus: oldest first,
+     * at most as many as the surplus, each with a {@link LoadReport} of it ({@link TurnedAway}). Runs on the
+     * stealing loop; costs one test of an empty list while nobody waits.
+     */
+    private void maybeWake() {
+        if (turnedAway.isEmpty() || leaving || lostReason != null) {
+            return;
+        }
+        Scheduler.Load load = loadThisTick();
+        int surplus = LoadDirectory.surplus(load.ready(), load.stealable(), load.running(), settings);
+        if (surplus == 0) {
+            return;
+        }
+        int top = scheduler.topStealableRank();
+        String self = transport.self();
+        for (String thief : turnedAway.take(surplus)) {
+            if (isProven(thief) && !leavingPeers.contains(thief) && send(thief, new LoadReport(self, surplus, top))) {
+                wakeUps.incrementAndGet();
+            }
+        }
+    }
+
     // ---- messages --------------------------------------------------------------------------------------------
 
     private void handle(String from, byte[] frame) {
@@ -598,13 +626,24 @@ public final class ClusterNode implements AutoCloseable {
         }
     }
 
+    /**
+     * A program's load: as a directory, this member keeps it; as a thief that the program sent away before, it
+     * asks there at once instead of waiting out its back-off ({@link Thief#wake}).
+     */
     private void onLoadReport(LoadReport l) {
         if (!isProven(l.sender())) {
             rejected.incrementAndGet();
         } else if (leavingPeers.contains(l.sender())) {
             directory.forget(l.sender());
         } else {
-            directory.report(l.sender(), l.surplus(), l.topRank());
+            if (config.role() == ClusterConfig.Role.PROGRAM) {
+                directory.report(l.sender(), l.surplus(), l.topRank());
+            }
+            if (l.surplus() > 0 && config.stealing() && !leaving) {
+                if (asThief.wake(l.sender(), System.nanoTime())) {
+                    LockSupport.unpark(loop);
+                }
+            }
         }
     }
 
@@ -616,9 +655,11 @@ public final class ClusterNode implements AutoCloseable {
             return;
         }
         List<WorkItem> items = new ArrayList<>();
+        boolean nothingToGive = false;
         if (config.stealing() && !leaving && lostReason == null && isProven(thief)) {
             Scheduler.Load load = scheduler.load();
             int n = asVictim.offer(load.ready(), load.stealable(), load.running(), r.wanted());
+            nothingToGive = n == 0;
             long now = System.nanoTime();
             Set<Long> packed = new java.util.HashSet<>();
             for (int i = 0; i < n; i++) {
@@ -639,8 +680,13 @@ public final class ClusterNode implements AutoCloseable {
             rejected.incrementAndGet();
         }
         if (!items.isEmpty()) {
+            turnedAway.remove(thief);
             deliver(thief, new StealReply(transport.self(), r.requestId(), items));
             return;
+        }
+        if (nothingToGive && r.minRank() == 0 && config.wakeThieves() && config.role() == ClusterConfig.Role.PROGRAM) {
+            // Sent away starving: told as soon as there is work here (forwarded or not, it found none here).
+            turnedAway.add(thief);
         }
         List<String> candidates = programs();
         String next = null;
@@ -1142,6 +1188,7 @@ public final class ClusterNode implements AutoCloseable {
                 sentInputs.forget(id);
                 inputCache.forgetOwner(id);
                 directory.forget(id);
+                turnedAway.remove(id);
                 proven.remove(id);
                 dead.put(id, Boolean.TRUE);
                 if (asThief.forget(id)) {

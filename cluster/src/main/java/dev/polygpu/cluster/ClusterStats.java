@@ -30,6 +30,8 @@ import java.util.Map;
  * @param loadReports     load reports this member sent its directory ({@code directories})
  * @param directoryForwards steal requests this member, as a directory, forwarded to a member that reported work
  *                        (counted in {@code forwarded} too)
+ * @param wakeUps         starving thieves this member had sent away with nothing and then told that it had work
+ *                        (so they asked again at once instead of waiting out their back-off)
  * @param stealLatencyMedianNanos median time from a steal request to a reply with work
  * @param stealLatencyP99Nanos    99th percentile of the same
  * @param firstStolenNanos        time from joining (this member's Hazelcast member up and listening; the warm-up,
@@ -39,7 +41,7 @@ import java.util.Map;
 public record ClusterStats(String member, int members, long stolen, long given, long completedRemote, long rerun,
         long rejected, long requests, long rankRequests, long emptyReplies, long forwarded, long bytesSent,
         long bytesReceived, long inputBytesSaved, long inputCacheMisses, long pushed, long loadReports,
-        long directoryForwards, long stealLatencyMedianNanos, long stealLatencyP99Nanos, long firstStolenNanos) {
+        long directoryForwards, long wakeUps, long stealLatencyMedianNanos, long stealLatencyP99Nanos, long firstStolenNanos) {
 
     /** The counters by name, in declaration order (for the launcher's table and guest code). */
     public Map<String, Object> asMap() {
@@ -62,6 +64,7 @@ public record ClusterStats(String member, int members, long stolen, long given, 
         m.put("pushed", pushed);
         m.put("loadReports", loadReports);
         m.put("directoryForwards", directoryForwards);
+        m.put("wakeUps", wakeUps);
         m.put("stealLatencyMedianNanos", stealLatencyMedianNanos);
         m.put("stealLatencyP99Nanos", stealLatencyP99Nanos);
         m.put("firstStolenNanos", firstStolenNanos);
@@ -88,6 +91,7 @@ public record ClusterStats(String member, int members, long stolen, long given, 
         row(b, "continuations pushed", pushed);
         row(b, "load reports sent", loadReports);
         row(b, "forwarded as a directory", directoryForwards);
+        row(b, "thieves woken", wakeUps);
         b.append(String.format("  %-30s %s / %s%n", "steal latency median / p99", millis(stealLatencyMedianNanos),
                 millis(stealLatencyP99Nanos)));
         b.append(String.format("  %-30s %s%n", "join to first stolen kernel", firstStolenNanos < 0 ? "-"

@@ -95,6 +95,22 @@ class ClusterConfigTest {
     }
 
     @Test
+    void programsWakeTheThievesTheySentAwayUnlessTurnedOff() {
+        ClusterConfig c = ClusterConfig.loopback();
+        assertTrue(c.wakeThieves());
+        assertTrue(c.toString().contains("pushContinuations=true, wakeThieves=true"), c.toString());
+        ClusterConfig off = ClusterConfig.parse(options("wakeThieves", "false"));
+        assertFalse(off.wakeThieves());
+        ClusterConfig kept = off.withChunk(2).withWarmUp(true).withDirectories(0).withPushContinuations(false)
+                .withRole(ClusterConfig.Role.WORKER);
+        assertFalse(kept.wakeThieves(), "kept by the other withers");
+        assertTrue(kept.withWakeThieves(true).wakeThieves());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ClusterConfig.parse(options("wakeThieves", "often")));
+        assertEquals("cluster option 'wakeThieves' must be true or false, got 'often'", e.getMessage());
+    }
+
+    @Test
     void theStolenOverflowAndRandomRequestsAreNeverNegative() {
         ClusterConfig c = ClusterConfig.loopback();
         ClusterConfig on = c.withStolenOverflow(2).withRandomEvery(7).withRankFactor(3);

@@ -77,6 +77,16 @@ final class ScriptedTransport implements Transport {
         }
     }
 
+    /** Member {@code id} leaves (the node hears of it as of a member Hazelcast saw go). */
+    void leave(String id) {
+        order.remove(id);
+        peers.remove(id);
+        Listener l = listener;
+        if (l != null) {
+            l.membersChanged(List.of(), List.of(id));
+        }
+    }
+
     /** Hands the node {@code m} as its sender would send it. Messages are handled concurrently, as over Hazelcast. */
     void deliver(Message m) {
         listener.received(m.sender(), WireCodec.encode(m, key));
@@ -93,6 +103,23 @@ final class ScriptedTransport implements Transport {
                     + to) + " in 10 s");
         }
         return m;
+    }
+
+    /**
+     * As {@link #await} for any member, with the member it went to: the next message of type {@code type} the
+     * node sends, waiting up to 10 s.
+     */
+    Sent awaitSent(Class<? extends Message> type) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            Sent s = sent.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (s == null) {
+                throw new AssertionError("the node sent no " + type.getSimpleName() + " in 10 s");
+            }
+            if (type.isInstance(s.message())) {
+                return s;
+            }
+        }
     }
 
     /** As {@link #await}, waiting up to {@code wait}; null if none came. */

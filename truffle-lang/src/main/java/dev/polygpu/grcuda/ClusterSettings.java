@@ -17,7 +17,7 @@ import org.graalvm.options.OptionValues;
  *                        {@code heartbeat}, {@code failAfter}, {@code stealing}, {@code threshold},
  *                        {@code chunk}, {@code rankFactor}, {@code inputCache}, {@code stolenOverflow},
  *                        {@code randomEvery}, {@code rankChunk}, {@code directories},
- *                        {@code pushContinuations}, {@code faults}): {@code members},
+ *                        {@code pushContinuations}, {@code wakeThieves}, {@code faults}): {@code members},
  *                        {@code role=program} and only the
  *                        options that were given, so the cluster's own defaults (and its rule that failure
  *                        detection follows the heartbeat) apply to the rest. Empty when there is no cluster.
@@ -81,6 +81,7 @@ public record ClusterSettings(String members, Map<String, String> exchangeOption
             putIfSet(exchange, o, "rankChunk", GrOptions.ClusterRankChunk);
             putIfSet(exchange, o, "directories", GrOptions.ClusterDirectories);
             putIfSet(exchange, o, "pushContinuations", GrOptions.ClusterPushContinuations);
+            putIfSet(exchange, o, "wakeThieves", GrOptions.ClusterWakeThieves);
             String faults = o.get(GrOptions.ClusterFaults).strip();
             if (!faults.isEmpty()) {
                 exchange.put("faults", faults);
@@ -105,6 +106,7 @@ public record ClusterSettings(String members, Map<String, String> exchangeOption
         display.put("grcuda.ClusterRankChunk", Integer.toString(o.get(GrOptions.ClusterRankChunk)));
         display.put("grcuda.ClusterDirectories", Integer.toString(o.get(GrOptions.ClusterDirectories)));
         display.put("grcuda.ClusterPushContinuations", Boolean.toString(o.get(GrOptions.ClusterPushContinuations)));
+        display.put("grcuda.ClusterWakeThieves", Boolean.toString(o.get(GrOptions.ClusterWakeThieves)));
         display.put("grcuda.ClusterFaults", o.get(GrOptions.ClusterFaults));
         display.put("grcuda.ClusterStats", Boolean.toString(o.get(GrOptions.ClusterStats)));
         return new ClusterSettings(members, exchange, display, secretSource, o.get(GrOptions.ClusterStats),

@@ -188,6 +188,11 @@ public final class GrOptions {
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "true|false")
     public static final OptionKey<Boolean> ClusterPushContinuations = new OptionKey<>(true);
 
+    @Option(help = "When this program has work again, tell the starving members it sent away with nothing, so that"
+            + " they ask at once instead of waiting out their back-off of up to 50 ms (default); false: never.",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "true|false")
+    public static final OptionKey<Boolean> ClusterWakeThieves = new OptionKey<>(true);
+
     @Option(help = "Bytes of other members' input arrays this member keeps when it runs their kernels, so that an"
             + " unchanged array is not sent again: a size such as 256MB (default), 1GB, or 0 (off).",
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<size>")

@@ -93,7 +93,7 @@ class GrClusterTest {
                 "grcuda.ClusterThreshold", "6", "grcuda.ClusterChunk", "3", "grcuda.ClusterRankFactor", "3",
                 "grcuda.ClusterStolenOverflow", "2", "grcuda.ClusterRandomEvery", "5", "grcuda.ClusterRankChunk", "3",
                 "grcuda.ClusterDirectories", "4", "grcuda.ClusterPushContinuations", "false",
-                "grcuda.ClusterFaults", "drop=0.1,seed=4").build()) {
+                "grcuda.ClusterWakeThieves", "false", "grcuda.ClusterFaults", "drop=0.1,seed=4").build()) {
             c.eval("grcuda", "DeviceArray(\"float\", 4)");
             Map<String, String> expected = Map.ofEntries(Map.entry("members", members),
                     Map.entry("role", "program"), Map.entry("name", "lab"), Map.entry("bind", "localhost"),
@@ -101,7 +101,8 @@ class GrClusterTest {
                     Map.entry("failAfter", "9s"), Map.entry("stealing", "false"), Map.entry("threshold", "6"),
                     Map.entry("chunk", "3"), Map.entry("rankFactor", "3.0"), Map.entry("stolenOverflow", "2"),
                     Map.entry("randomEvery", "5"), Map.entry("rankChunk", "3"), Map.entry("directories", "4"),
-                    Map.entry("pushContinuations", "false"), Map.entry("faults", "drop=0.1,seed=4"));
+                    Map.entry("pushContinuations", "false"), Map.entry("wakeThieves", "false"),
+                    Map.entry("faults", "drop=0.1,seed=4"));
             assertEquals(expected, RecordingExchangeProvider.attachedWith(members).options());
             Value options = c.eval("grcuda", "getoptions()");
             assertEquals("****", options.getMember("grcuda.ClusterSecret").asString());
@@ -112,6 +113,7 @@ class GrClusterTest {
             assertEquals("3", options.getMember("grcuda.ClusterRankChunk").asString());
             assertEquals("4", options.getMember("grcuda.ClusterDirectories").asString());
             assertEquals("false", options.getMember("grcuda.ClusterPushContinuations").asString());
+            assertEquals("false", options.getMember("grcuda.ClusterWakeThieves").asString());
             assertFalse(options.toString().contains("s3cret"), options.toString());
         }
     }
@@ -241,6 +243,7 @@ class GrClusterTest {
             {"grcuda.ClusterRankChunk", "-1", "grcuda.ClusterRankChunk must be an integer of 0 or more, got -1"},
             {"grcuda.ClusterDirectories", "-3", "grcuda.ClusterDirectories must be an integer of 0 or more, got -3"},
             {"grcuda.ClusterPushContinuations", "often", "must be 'true' or 'false'"},
+            {"grcuda.ClusterWakeThieves", "yes", "must be 'true' or 'false'"},
         };
         for (Object[] t : cases) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -31,11 +31,12 @@ import java.io.PrintStream;
  *                      Chrome trace (the program's scheduler), for {@code polygpu simulate --workload=trace:FILE}
  * @param oldPolicies   every member runs without the five policies of issue #7 (stolen overflow, random
  *                      requests, rank chunk 1, directories, pushed continuations), as the defaults were before
+ * @param noWake        the program does not wake the thieves it sent away ({@code ClusterConfig.wakeThieves})
  */
 record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int msPerProduct, int cpuBlocks,
         int kernelBlocks, int workers, int warmup, int reps, int joinReps, int threshold, int chunk, long inputCache,
         int port, boolean join, boolean makespans, boolean warmUp, boolean bColumns, boolean trace,
-        java.nio.file.Path chromeTraces, boolean oldPolicies) {
+        java.nio.file.Path chromeTraces, boolean oldPolicies, boolean noWake) {
 
     static final long DEFAULT_SEED = 8;
 
@@ -72,6 +73,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         s.println("  --join-reps N        join-to-work measurements (default 3; --quick 1)");
         s.println("  --no-join            skip the join-to-work measurement");
         s.println("  --old-policies       every member without the five policies of issue #7 (the defaults before them)");
+        s.println("  --no-wake            the program does not wake the thieves it sent away when it has work again");
         s.println("  --join-only          only the join-to-work measurement (no makespans)");
         s.println("  --no-warm-up         workers skip their warm-up (worker --warm-up=false)");
         s.println("  --threshold N        steal threshold on every member (default: the cluster's, window + 2)");
@@ -100,6 +102,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         int threshold = 0;
         int chunk = 0;
         boolean oldPolicies = false;
+        boolean noWake = false;
         long inputCache = -1;
         int port = 18200;
         boolean join = true;
@@ -124,6 +127,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
                 case "--join-reps" -> joinReps = number(args, ++i, 1);
                 case "--no-join" -> join = false;
                 case "--old-policies" -> oldPolicies = true;
+                case "--no-wake" -> noWake = true;
                 case "--join-only" -> makespans = false;
                 case "--no-warm-up" -> warmUp = false;
                 case "--trace" -> trace = true;
@@ -146,7 +150,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
                 : quick ? 2 : 4, cpuBlocks, kernelBlocks, workers, warmup != null ? warmup : quick ? 1 : 3, reps != null ? reps : quick ? 3 : 5,
                 joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, inputCache, port, join, makespans, warmUp,
                 bColumns, trace,
-                chromeTraces, oldPolicies);
+                chromeTraces, oldPolicies, noWake);
     }
 
     private static long size(String[] args, int i) {

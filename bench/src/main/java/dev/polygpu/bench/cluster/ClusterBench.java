@@ -164,6 +164,9 @@ public final class ClusterBench {
             c = c.withStolenOverflow(0).withRandomEvery(0).withRankChunk(0).withDirectories(0)
                     .withPushContinuations(false);
         }
+        if (options.noWake()) {
+            c = c.withWakeThieves(false);
+        }
         return c;
     }
 

@@ -157,15 +157,17 @@ final class Report {
             double[] rerun = new double[m.runs().size()];
             double[] sent = new double[m.runs().size()];
             double[] received = new double[m.runs().size()];
+            double[] woken = new double[m.runs().size()];
             for (int r = 0; r < given.length; r++) {
                 RunResult x = m.runs().get(r);
                 given[r] = x.given();
                 rerun[r] = x.rerun();
                 sent[r] = x.bytesSent();
                 received[r] = x.bytesReceived();
+                woken[r] = x.wakeUps();
             }
-            out.printf("| %s | program (per run, median) | given %.0f (re-run %.0f) | | | | | | %s | %s |%n", m.label(),
-                    Stats.median(given), Stats.median(rerun), bytes((long) Stats.median(sent)),
+            out.printf("| %s | program (per run, median) | given %.0f (re-run %.0f, thieves woken %.0f) | | | | | | %s | %s |%n",
+                    m.label(), Stats.median(given), Stats.median(rerun), Stats.median(woken), bytes((long) Stats.median(sent)),
                     bytes((long) Stats.median(received)));
         }
         out.println();

@@ -15,9 +15,10 @@ import java.util.Map;
  * @param rerun          kernels given away and run at the program after all
  * @param bytesSent      array bytes the program sent (inputs of given kernels)
  * @param bytesReceived  array bytes the program received (results)
+ * @param wakeUps        thieves the program had sent away and told it had work (at the run's start, mostly)
  */
 record RunResult(long makespanNanos, Map<String, Share> members, long given, long rerun, long bytesSent,
-        long bytesReceived) {
+        long bytesReceived, long wakeUps) {
 
     /**
      * What one member did in a run.
@@ -54,6 +55,6 @@ record RunResult(long makespanNanos, Map<String, Share> members, long given, lon
         }
         return new RunResult(endNanos - startNanos, members, after.given() - before.given(),
                 after.rerun() - before.rerun(), after.bytesSent() - before.bytesSent(),
-                after.bytesReceived() - before.bytesReceived());
+                after.bytesReceived() - before.bytesReceived(), after.wakeUps() - before.wakeUps());
     }
 }

@@ -17,6 +17,8 @@ class BenchOptionsTest {
         assertTrue(o.join());
         assertTrue(o.warmUp());
         assertEquals(3, o.joinReps());
+        assertFalse(o.noWake(), "the program wakes the thieves it sent away, as by default");
+        assertTrue(BenchOptions.parse(new String[] {"--no-wake"}).noWake());
     }
 
     @Test

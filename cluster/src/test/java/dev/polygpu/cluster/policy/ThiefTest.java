@@ -244,6 +244,71 @@ class ThiefTest {
     }
 
     @Test
+    void aWakeUpEndsTheBackOffAndTheNextStarvingRequestGoesToTheMemberThatWokeIt() {
+        List<String> many = List.of("a", "b", "me", "c", "d");
+        RandomGenerator random = rnd();
+        Thief t = new Thief("me", SETTINGS, 0, 0, 2);
+        long now = 0;
+        // Eight empty replies: the back-off is at its 50 ms.
+        for (int i = 0; i < 8; i++) {
+            Thief.Request r = t.begin(now, 0, 0, many, random);
+            assertNotNull(r, "a request at " + now);
+            assertTrue(t.accept(r.requestId(), "a", 0, now));
+            if (i < 7) {
+                now = t.quietUntil(now);
+            }
+        }
+        assertEquals(now + Thief.MAX_BACKOFF_NANOS, t.quietUntil(now));
+        assertFalse(t.wake("me", now + MS), "woken by itself: nothing changes");
+        assertFalse(t.idle(now + MS));
+        assertTrue(t.wake("d", now + MS));
+        assertTrue(t.idle(now + MS), "no back-off left");
+        Thief.Request r = t.begin(now + MS, 0, 0, many, random);
+        assertEquals("d", r.victim(), "the member that woke it, not a directory (a or b) as after an empty reply");
+        assertEquals(SETTINGS.threshold(), r.wanted());
+        assertTrue(t.accept(r.requestId(), "d", 0, now + 2 * MS), "d's work was gone already");
+        assertEquals(now + 3 * MS, t.quietUntil(now + 2 * MS), "the back-off starts again from 1 ms");
+        Thief.Request after = t.begin(now + 3 * MS, 0, 0, many, random);
+        assertTrue(List.of("a", "b").contains(after.victim()), "one request only goes to d: " + after.victim());
+    }
+
+    @Test
+    void aWakeUpChangesNothingForAThiefThatIsNotBackingOff() {
+        Thief t = new Thief("me", SETTINGS);
+        assertFalse(t.wake("c", 0), "never asked: not backing off");
+        Thief.Request r = t.begin(0, 0, 0, List.of("a", "b"), rnd());
+        assertFalse(t.wake("c", 0), "a request is out");
+        assertTrue(t.accept(r.requestId(), "b", 2, MS));
+        assertEquals("b", t.begin(MS, 0, 0, OTHERS, rnd()).victim(), "the member that gave, not c");
+        Thief u = new Thief("me", SETTINGS);
+        Thief.Request s = u.begin(0, 0, 0, OTHERS, rnd());
+        assertTrue(u.accept(s.requestId(), s.victim(), 0, 0));
+        assertFalse(u.wake("c", MS), "the 1 ms back-off is over: it asks anyway");
+        assertThrows(NullPointerException.class, () -> u.wake(null, 0));
+    }
+
+    @Test
+    void aWakeUpFromAMemberThatIsNoLongerACandidateFallsBackToTheUsualChoice() {
+        Thief t = new Thief("me", SETTINGS);
+        emptyFrom(t, "a", 0);
+        assertTrue(t.wake("gone", 0));
+        Thief.Request r = t.begin(0, 0, 0, OTHERS, rnd());
+        assertTrue(OTHERS.contains(r.victim()), r.victim());
+    }
+
+    @Test
+    void aWakeUpDoesNotSendARequestByRankToTheMemberThatWokeIt() {
+        Thief t = new Thief("me", SETTINGS);
+        emptyFrom(t, "a", 0);
+        assertTrue(t.wake("c", 0));
+        Thief.Request byRank = t.begin(0, 4, 2, 3, List.of("a", "b", "c"), rnd());
+        assertTrue(byRank.minRank() > 0);
+        assertTrue(t.accept(byRank.requestId(), "a", 0, 0));
+        assertEquals("c", t.begin(0, 0, 0, List.of("a", "b", "c"), rnd()).victim(),
+                "the next starving request still goes to c");
+    }
+
+    @Test
     void withNobodyToAskNoRequestGoes() {
         Thief t = new Thief("me", SETTINGS);
         assertNull(t.begin(0, 0, 0, List.of("me"), rnd()));
