@@ -224,7 +224,8 @@ public final class ClusterNode implements AutoCloseable {
             s = s.withChunk(config.chunk());
         }
         this.settings = s.withMaxHops(config.maxHops()).withRankFactor(config.rankFactor())
-                .withRankChunk(config.rankChunk()).withPushContinuations(config.pushContinuations());
+                .withRankChunk(config.rankChunk()).withPushContinuations(config.pushContinuations())
+                .withWakeThieves(config.wakeThieves());
         this.slots = Math.max(1, scheduler.device().properties().multiProcessorCount());
         this.gate = new CostGate(settings, costs, bandwidth);
         this.sentInputs = new SentInputs<>(config.inputCacheBytes());
@@ -639,7 +640,7 @@ public final class ClusterNode implements AutoCloseable {
             if (config.role() == ClusterConfig.Role.PROGRAM) {
                 directory.report(l.sender(), l.surplus(), l.topRank());
             }
-            if (l.surplus() > 0 && config.stealing() && !leaving) {
+            if (l.surplus() > 0 && settings.wakeThieves() && config.stealing() && !leaving) {
                 if (asThief.wake(l.sender(), System.nanoTime())) {
                     LockSupport.unpark(loop);
                 }
@@ -684,7 +685,8 @@ public final class ClusterNode implements AutoCloseable {
             deliver(thief, new StealReply(transport.self(), r.requestId(), items));
             return;
         }
-        if (nothingToGive && r.minRank() == 0 && config.wakeThieves() && config.role() == ClusterConfig.Role.PROGRAM) {
+        if (nothingToGive && r.minRank() == 0 && settings.wakeThieves()
+                && config.role() == ClusterConfig.Role.PROGRAM) {
             // Sent away starving: told as soon as there is work here (forwarded or not, it found none here).
             turnedAway.add(thief);
         }

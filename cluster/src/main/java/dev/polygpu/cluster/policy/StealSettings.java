@@ -30,10 +30,12 @@ import java.util.Objects;
  * @param pushContinuations whether an owner sends the element that a thief's result makes ready straight to
  *     that thief, unasked, when the thief held no other stolen element ({@link Victim#pushContinuation}); off by
  *     default
+ * @param wakeThieves whether an owner that sent starving thieves away with nothing tells them when it has surplus
+ *     again ({@link TurnedAway}, {@link Thief#wake}); off by default
  */
 public record StealSettings(int threshold, int chunk, int maxHops, double costFactor, long unknownKernelBudgetNanos,
                             long requestTimeoutNanos, double rankFactor, ThiefCap thiefCap, int rankChunk,
-                            boolean pushContinuations) {
+                            boolean pushContinuations, boolean wakeThieves) {
 
     /** Hops a request may be forwarded by default. */
     public static final int DEFAULT_MAX_HOPS = 2;
@@ -61,7 +63,8 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
     }
 
     /**
-     * Settings whose requests by rank ask for up to {@code chunk} elements, without pushed continuations.
+     * Settings whose requests by rank ask for up to {@code chunk} elements, without pushed continuations or
+     * wake-ups.
      *
      * @throws IllegalArgumentException as the canonical constructor
      * @throws NullPointerException if {@code thiefCap} is null
@@ -69,7 +72,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
     public StealSettings(int threshold, int chunk, int maxHops, double costFactor, long unknownKernelBudgetNanos,
                          long requestTimeoutNanos, double rankFactor, ThiefCap thiefCap) {
         this(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos, requestTimeoutNanos, rankFactor,
-                thiefCap, 0, false);
+                thiefCap, 0, false, false);
     }
 
     /**
@@ -153,7 +156,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
         }
         return new StealSettings(window + 2, Math.max(1, window / 2), DEFAULT_MAX_HOPS, DEFAULT_COST_FACTOR,
                 DEFAULT_UNKNOWN_KERNEL_BUDGET_NANOS, DEFAULT_REQUEST_TIMEOUT_NANOS, DEFAULT_RANK_FACTOR,
-                ThiefCap.OFF, 0, false);
+                ThiefCap.OFF, 0, false, false);
     }
 
     /**
@@ -165,7 +168,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withThreshold(int newThreshold) {
         return new StealSettings(newThreshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations);
+                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations, wakeThieves);
     }
 
     /**
@@ -177,7 +180,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withChunk(int newChunk) {
         return new StealSettings(threshold, newChunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations);
+                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations, wakeThieves);
     }
 
     /**
@@ -189,7 +192,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withMaxHops(int newMaxHops) {
         return new StealSettings(threshold, chunk, newMaxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations);
+                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations, wakeThieves);
     }
 
     /**
@@ -201,7 +204,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withCostFactor(double newCostFactor) {
         return new StealSettings(threshold, chunk, maxHops, newCostFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations);
+                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations, wakeThieves);
     }
 
     /**
@@ -213,7 +216,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withUnknownKernelBudgetNanos(long newBudgetNanos) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, newBudgetNanos, requestTimeoutNanos,
-                rankFactor, thiefCap, rankChunk, pushContinuations);
+                rankFactor, thiefCap, rankChunk, pushContinuations, wakeThieves);
     }
 
     /**
@@ -225,7 +228,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withRequestTimeoutNanos(long newTimeoutNanos) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                newTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations);
+                newTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations, wakeThieves);
     }
 
     /**
@@ -237,7 +240,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withRankFactor(double newRankFactor) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, newRankFactor, thiefCap, rankChunk, pushContinuations);
+                requestTimeoutNanos, newRankFactor, thiefCap, rankChunk, pushContinuations, wakeThieves);
     }
 
     /**
@@ -249,7 +252,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withThiefCap(ThiefCap newThiefCap) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor, newThiefCap, rankChunk, pushContinuations);
+                requestTimeoutNanos, rankFactor, newThiefCap, rankChunk, pushContinuations, wakeThieves);
     }
 
     /**
@@ -261,7 +264,7 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withRankChunk(int newRankChunk) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor, thiefCap, newRankChunk, pushContinuations);
+                requestTimeoutNanos, rankFactor, thiefCap, newRankChunk, pushContinuations, wakeThieves);
     }
 
     /**
@@ -272,6 +275,17 @@ public record StealSettings(int threshold, int chunk, int maxHops, double costFa
      */
     public StealSettings withPushContinuations(boolean on) {
         return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
-                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, on);
+                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, on, wakeThieves);
+    }
+
+    /**
+     * A copy with wake-ups on or off ({@link TurnedAway}).
+     *
+     * @param on whether owners wake the starving thieves they sent away when they have surplus again
+     * @return validated settings
+     */
+    public StealSettings withWakeThieves(boolean on) {
+        return new StealSettings(threshold, chunk, maxHops, costFactor, unknownKernelBudgetNanos,
+                requestTimeoutNanos, rankFactor, thiefCap, rankChunk, pushContinuations, on);
     }
 }

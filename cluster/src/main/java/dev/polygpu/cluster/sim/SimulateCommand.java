@@ -107,6 +107,9 @@ public final class SimulateCommand {
                                      an owner sends the task a thief's result makes ready straight to that
                                      thief, unasked, when the thief held no other stolen task (default on, as
                                      the cluster node; false: never)
+              --wake-thieves=false   a program that sent starving thieves away with nothing does not tell them
+                                     when it has surplus again, so they come back when their back-off ends
+                                     (default on, as the cluster node)
               --thief-cap=off|all|repeat
                                      a victim gives a thief at most the thief's slots less the tasks of this
                                      victim it holds (not yet back): all: on every request; repeat: only on a
@@ -153,6 +156,7 @@ public final class SimulateCommand {
         // The cluster node's defaults (ClusterConfig).
         int rankChunk = ClusterConfig.DEFAULT_RANK_CHUNK;
         boolean pushContinuations = ClusterConfig.DEFAULT_PUSH_CONTINUATIONS;
+        boolean wakeThieves = ClusterConfig.DEFAULT_WAKE_THIEVES;
         int maxHops = -1;
         boolean stealing = true;
         boolean baseline;
@@ -227,6 +231,7 @@ public final class SimulateCommand {
                 case "quiet" -> o.quiet = flag(name, value);
                 case "central" -> o.central = flag(name, value);
                 case "push-continuations" -> o.pushContinuations = flag(name, value);
+                case "wake-thieves" -> o.wakeThieves = flag(name, value);
                 default -> named(name, () -> option(o, name, required(name, value)));
             }
         }
@@ -485,7 +490,7 @@ public final class SimulateCommand {
         if (o.rankChunk > 0) {
             s = s.withRankChunk(o.rankChunk);
         }
-        return s.withThiefCap(o.thiefCap).withPushContinuations(o.pushContinuations);
+        return s.withThiefCap(o.thiefCap).withPushContinuations(o.pushContinuations).withWakeThieves(o.wakeThieves);
     }
 
     /** The workload for a run on {@code members} members: generated workloads spread over all of them. */
@@ -533,7 +538,7 @@ public final class SimulateCommand {
                 ? ", every " + o.randomEvery + "th request to a random member" : "") + (o.thiefCap == ThiefCap.OFF
                 ? "" : ", thief cap " + o.thiefCap.name().toLowerCase(Locale.ROOT)) + (o.directories > 0 ? ", "
                 + o.directories + " directories" : "") + (o.pushContinuations
-                ? ", continuations pushed" : "");
+                ? ", continuations pushed" : "") + (o.wakeThieves ? ", thieves woken" : "");
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
                         + "tile %s%s. Members: %d slots, window %d, %s, %s. Network: %s.%s",
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),

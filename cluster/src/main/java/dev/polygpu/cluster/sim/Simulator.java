@@ -11,6 +11,7 @@ import dev.polygpu.cluster.policy.SentInputs;
 import dev.polygpu.cluster.policy.StealSettings;
 import dev.polygpu.cluster.policy.Thief;
 import dev.polygpu.cluster.policy.ThiefCap;
+import dev.polygpu.cluster.policy.TurnedAway;
 import dev.polygpu.cluster.policy.Victim;
 import dev.polygpu.runtime.PriorityLevels;
 import java.util.ArrayList;
@@ -63,6 +64,10 @@ import java.util.random.RandomGeneratorFactory;
  *       the cluster node): a result carries how many stolen tasks its thief still held; when it
  *       held none, the owner sends the task the result made ready (the next link of a chain) straight to that
  *       thief, unasked, if {@link Victim#pushContinuation} and the gate let it.
+ *   <li><b>Wake-ups</b> (when the settings' {@link StealSettings#wakeThieves()} is on, as in the cluster node): a
+ *       program remembers the starving thieves it sent away while it had no surplus ({@link TurnedAway}) and,
+ *       when it has surplus again, sends each (oldest first, at most as many as its surplus) a load report; a
+ *       thief that is backing off ends its back-off and asks that member next ({@link Thief#wake}).
  *   <li><b>The network.</b> {@link Network}: latency and bandwidth per link, one message at a time per
  *       sender.
  *   <li><b>Membership.</b> {@link MembershipEvent}s: workers join, leave gracefully (finish what they hold) or
@@ -154,6 +159,8 @@ public final class Simulator {
         final SentInputs<Boolean> sentInputs = new SentInputs<>(config.inputCacheBytes());
         /** As a directory: the surplus others reported (empty unless this member is one). */
         final LoadDirectory directory = new LoadDirectory();
+        /** As an owner: the starving thieves it sent away with nothing, to wake when it has surplus. */
+        final TurnedAway turnedAway = new TurnedAway(TurnedAway.DEFAULT_CAPACITY);
         /** The surplus this member last reported to its directory (0: none), and its highest stealable rank. */
         int reported;
         int reportedTop;
@@ -267,6 +274,8 @@ public final class Simulator {
     private long gateRefusals;
     private long rankRequests;
     private long loadReports;
+    /** Thieves woken by the owners that had sent them away ({@link StealSettings#wakeThieves()}). */
+    private long wakeUps;
     private long directoryForwards;
     private long timeouts;
     private long lostMessages;
@@ -446,6 +455,9 @@ public final class Simulator {
                 if (m.alive) {
                     received(m, e);
                     m.directory.report(members.get(e.from).id, e.wanted, e.minRank);
+                    if (e.wanted > 0 && config.settings().wakeThieves() && m.thief.wake(members.get(e.from).id, now)) {
+                        check(m);
+                    }
                 } else {
                     lost(e);
                 }
@@ -516,6 +528,32 @@ public final class Simulator {
             }
         }
         report(m);
+        wake(m);
+    }
+
+    /**
+     * With wake-ups: {@code m} tells the starving thieves it sent away, oldest first and at most as many as its
+     * surplus, that it has surplus again (a load report each), as {@code ClusterNode} does.
+     */
+    private void wake(Member m) {
+        if (m.turnedAway.isEmpty() || !m.alive || m.leaving) {
+            return;
+        }
+        int surplus = LoadDirectory.surplus(m.ready(), m.stealable(), m.inFlight, config.settings());
+        if (surplus == 0) {
+            return;
+        }
+        int top = topStealableRank(m);
+        for (String id : m.turnedAway.take(surplus)) {
+            Member thief = byId.get(id);
+            if (thief == null || !thief.alive || thief.leaving) {
+                continue;
+            }
+            Event e = send(m, thief, LOAD, HEADER_BYTES);
+            e.wanted = surplus;
+            e.minRank = top;
+            wakeUps++;
+        }
     }
 
     /**
@@ -849,8 +887,14 @@ public final class Simulator {
         int[] items = config.stealing() && !v.leaving ? take(v, thief, e.wanted, e.minRank) : new int[0];
         if (items.length > 0) {
             give(v, thief, items).requestId = e.requestId;
+            v.turnedAway.remove(thief.id);
             report(v);
             return;
+        }
+        if (e.minRank == 0 && config.settings().wakeThieves() && v.program && config.stealing() && !v.leaving
+                && LoadDirectory.surplus(v.ready(), v.stealable(), v.inFlight, config.settings()) == 0) {
+            // Sent away starving: told as soon as there is surplus here.
+            v.turnedAway.add(thief.id);
         }
         String next = null;
         if (config.directories() > 0 && e.hops < config.settings().maxHops()) {
@@ -1280,6 +1324,10 @@ public final class Simulator {
         if (config.directories() > 0) {
             notes.add(String.format(java.util.Locale.ROOT, "%d directories: %,d load reports, %,d requests forwarded "
                     + "by a directory", config.directories(), loadReports, directoryForwards));
+        }
+        if (config.settings().wakeThieves()) {
+            notes.add(String.format(java.util.Locale.ROOT, "%,d thieves woken by the programs that had sent them "
+                    + "away", wakeUps));
         }
         if (config.settings().pushContinuations()) {
             notes.add(String.format(java.util.Locale.ROOT, "%,d continuations pushed to their thieves", pushes));

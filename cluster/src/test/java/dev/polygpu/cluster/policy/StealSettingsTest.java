@@ -129,4 +129,17 @@ class StealSettingsTest {
                 .withThiefCap(ThiefCap.ALL).withRankChunk(1).pushContinuations(), "every wither keeps it");
         assertEquals(1, VALID.withRankChunk(1).withPushContinuations(true).withThiefCap(ThiefCap.ALL).rankChunk());
     }
+
+    @Test
+    void wakeUpsAreOffByDefaultAndEveryWitherKeepsThem() {
+        assertFalse(VALID.wakeThieves());
+        assertFalse(StealSettings.defaults(4).wakeThieves());
+        StealSettings on = VALID.withWakeThieves(true);
+        assertTrue(on.withThreshold(3).withChunk(1).withMaxHops(0).withCostFactor(2).withUnknownKernelBudgetNanos(5)
+                .withRequestTimeoutNanos(7).withRankFactor(0).withThiefCap(ThiefCap.ALL).withRankChunk(1)
+                .withPushContinuations(true).wakeThieves());
+        assertFalse(VALID.withPushContinuations(true).wakeThieves(), "one flag does not set the other");
+        assertFalse(on.pushContinuations(), "one flag does not set the other");
+        assertEquals(VALID, on.withWakeThieves(false));
+    }
 }

@@ -242,20 +242,23 @@ class SimulateCommandTest {
         Run r = simulate("--members=16", "--tiles=24", "--quiet", "--directories=4");
         assertEquals(0, r.status(), r::toString);
         assertTrue(r.out().contains("requests by rank above 2.0 x the floor rank for 1 at most, stolen tasks up to 1 "
-                + "beyond the window, every 8th request to a random member, 4 directories, continuations pushed"),
+                + "beyond the window, every 8th request to a random member, 4 directories, continuations pushed, "
+                + "thieves woken"),
                 r::toString);
         assertTrue(r.out().contains("4 directories: "), r::toString);
         assertTrue(r.out().contains(" continuations pushed to their thieves"), r::toString);
+        assertTrue(r.out().contains(" thieves woken by the programs that had sent them away"), r::toString);
         Run defaults = simulate("--members=16", "--tiles=24", "--quiet");
         assertTrue(defaults.out().contains("16 directories"), defaults::toString);
         Run off = simulate("--members=16", "--tiles=24", "--quiet", "--directories=0", "--stolen-overflow=0",
-                "--random-every=0", "--rank-chunk=0", "--push-continuations=false");
+                "--random-every=0", "--rank-chunk=0", "--push-continuations=false", "--wake-thieves=false");
         assertEquals(0, off.status(), off::toString);
         assertFalse(off.out().contains("at most"), off::toString);
         assertFalse(off.out().contains("beyond the window"), off::toString);
         assertFalse(off.out().contains("random member"), off::toString);
         assertFalse(off.out().contains("directories"), off::toString);
         assertFalse(off.out().contains("continuations"), off::toString);
+        assertFalse(off.out().contains("woken"), off::toString);
     }
 
     @ParameterizedTest
@@ -267,6 +270,7 @@ class SimulateCommandTest {
         "--directories=-1;              --directories must be a whole number >= 0",
         "--rank-chunk=-1;               --rank-chunk",
         "--push-continuations=maybe;    --push-continuations",
+        "--wake-thieves=often;          --wake-thieves",
         "--bogus=1;                     unknown option --bogus",
         "--bogus;                       --bogus",
         "--members=0;                   --members",
@@ -443,7 +447,7 @@ class SimulateCommandTest {
         Path csv = dir.resolve("pinned.csv");
         List<String> all = new ArrayList<>(List.of(args.split(" ")));
         all.addAll(List.of("--quiet", "--csv=" + csv, "--directories=0", "--stolen-overflow=0", "--random-every=0",
-                "--rank-chunk=0", "--push-continuations=false"));
+                "--rank-chunk=0", "--push-continuations=false", "--wake-thieves=false"));
         Run r = simulate(all.toArray(String[]::new));
         assertEquals(0, r.status(), r::toString);
         assertFalse(r.out().contains("host CPU"), r::toString);
