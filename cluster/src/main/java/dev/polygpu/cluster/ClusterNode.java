@@ -629,7 +629,7 @@ public final class ClusterNode implements AutoCloseable {
 
     /**
      * A program's load: as a directory, this member keeps it; as a thief that the program sent away before, it
-     * asks there at once instead of waiting out its back-off ({@link Thief#wake}).
+     * asks again at once instead of waiting out its back-off ({@link Thief#wake}).
      */
     private void onLoadReport(LoadReport l) {
         if (!isProven(l.sender())) {

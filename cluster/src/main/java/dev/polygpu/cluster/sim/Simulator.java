@@ -67,7 +67,8 @@ import java.util.random.RandomGeneratorFactory;
  *   <li><b>Wake-ups</b> (when the settings' {@link StealSettings#wakeThieves()} is on, as in the cluster node): a
  *       program remembers the starving thieves it sent away while it had no surplus ({@link TurnedAway}) and,
  *       when it has surplus again, sends each (oldest first, at most as many as its surplus) a load report; a
- *       thief that is backing off ends its back-off and asks that member next ({@link Thief#wake}).
+ *       thief that is backing off ends its back-off and asks again at once, choosing whom as always
+ *       ({@link Thief#wake}).
  *   <li><b>The network.</b> {@link Network}: latency and bandwidth per link, one message at a time per
  *       sender.
  *   <li><b>Membership.</b> {@link MembershipEvent}s: workers join, leave gracefully (finish what they hold) or

@@ -611,4 +611,47 @@ class SimulatorTest {
         assertTrue(r.notes().stream().anyMatch(n -> n.endsWith("continuations pushed to their thieves")),
                 r.notes()::toString);
     }
+
+    /**
+     * Member 0 owns two waves of 40 independent 10 ms tasks, each behind a 50 ms task that nothing can overlap:
+     * while a gate runs, the other members find nothing and back off (1, 2, 4 … ms).
+     */
+    private static Workload waves() {
+        Workload.Builder b = Workload.builder("waves");
+        int k = b.kernel("k");
+        int gate = b.task(0, k, 50 * MS, 8, new int[0]);
+        for (int wave = 0; wave < 2; wave++) {
+            int[] children = new int[40];
+            for (int i = 0; i < children.length; i++) {
+                children[i] = b.task(0, k, 10 * MS, 8, new int[] {b.array(1024)}, gate);
+            }
+            if (wave == 0) {
+                gate = b.task(0, k, 50 * MS, 8, new int[0], children);
+            }
+        }
+        return b.build();
+    }
+
+    @Test
+    void wakeUpsSendTheThievesAProgramTurnedAwayBackAsSoonAsItsNextWaveIsReady() {
+        Workload w = waves();
+        SimConfig plain = SimConfig.of(4, 2, 4, FAST, 5);
+        SimResult without = new Simulator(w, plain).run();
+        SimResult with = new Simulator(w, plain.withSettings(plain.settings().withWakeThieves(true))).run();
+        assertTrue(without.notes().isEmpty(), without.notes()::toString);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "([0-9,]+) thieves woken by the programs that had sent them away").matcher(with.notes().getFirst());
+        assertTrue(m.matches(), with.notes()::toString);
+        long woken = Long.parseLong(m.group(1).replace(",", ""));
+        assertTrue(woken >= 6 && woken <= 12, "the three thieves, once per wave and maybe again within one: "
+                + woken);
+        assertEquals(82, with.tasks());
+        // Each wave: 400 ms of work on 8 slots is 50 ms at best, after its gate. Without wake-ups the thieves
+        // sit out the rest of their back-off (up to 32 ms here) when a wave becomes ready.
+        assertTrue(with.makespanNanos() < without.makespanNanos(), "with wake-ups " + with.makespanNanos() / MS
+                + " ms, without " + without.makespanNanos() / MS + " ms");
+        assertTrue(with.makespanNanos() >= with.lowerBoundNanos());
+        assertTrue(with.makespanNanos() <= 50 * MS * 4 + 10 * MS, "two gates and two waves of 50 ms each, and "
+                + "little more: " + with.makespanNanos() / MS + " ms");
+    }
 }
