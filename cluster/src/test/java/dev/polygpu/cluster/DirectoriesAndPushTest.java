@@ -20,7 +20,6 @@ import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -33,16 +32,6 @@ class DirectoriesAndPushTest {
 
     private static ClusterConfig config(String name) {
         return ClusterConfig.loopback().withName(name).withHoldInterval(Duration.ofMillis(100));
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 10 s: " + what);
-            }
-            Thread.sleep(2);
-        }
     }
 
     @Test
@@ -58,8 +47,8 @@ class DirectoriesAndPushTest {
             t.deliver(new LoadReport("p3", 5, 4));
             t.deliver(new LoadReport("p2", 2, 9));
             t.deliver(new LoadReport("x", 50, 50));
-            await(() -> m.node.directoryEntries() == 2, "two reports kept, the unproven one refused");
-            await(() -> m.node.stats().rejected() >= 1, "the unproven report counted as rejected");
+            ScriptedTransport.until(() -> m.node.directoryEntries() == 2, "two reports kept, the unproven one refused");
+            ScriptedTransport.until(() -> m.node.stats().rejected() >= 1, "the unproven report counted as rejected");
 
             // Any rank: the most surplus, p3; by rank 6: only p2's highest rank reaches it.
             t.deliver(new StealRequest("w", 7, "w", 0, 1, 0));
@@ -72,7 +61,7 @@ class DirectoriesAndPushTest {
 
             // p3 has none left; no member reported rank 10: forwarded as by any victim, not by the directory.
             t.deliver(new LoadReport("p3", 0, 0));
-            await(() -> m.node.directoryEntries() == 1, "a report of none forgets the member");
+            ScriptedTransport.until(() -> m.node.directoryEntries() == 1, "a report of none forgets the member");
             t.deliver(new StealRequest("w", 9, "w", 0, 1, 10));
             StealRequest any = t.await(null, StealRequest.class, r -> r.requestId() == 9);
             assertEquals(1, any.hops());
@@ -182,13 +171,13 @@ class DirectoriesAndPushTest {
             assertEquals(java.util.Arrays.toString(ints(afterFirst)),
                     java.util.Arrays.toString(ints(second.inputs().get(0).bytes())), "the first link's result");
             // Counted once it was sent, so it may lag the message a moment.
-            await(() -> m.node.stats().pushed() == 1, "the push counted");
+            ScriptedTransport.until(() -> m.node.stats().pushed() == 1, "the push counted");
 
             // It held one more: the third link stays here.
             t.deliver(new WorkResult("w", second.stealId(), second.epoch(), true, null, 0, 1000,
                     List.of(new ArrayData(second.inputs().get(0).arrayId(), 0,
                             bumped(second.inputs().get(0).bytes()))), 1));
-            await(() -> m.node.stats().completedRemote() == 2, "both results accepted");
+            ScriptedTransport.until(() -> m.node.stats().completedRemote() == 2, "both results accepted");
             assertNull(t.poll("w", StealReply.class, StealReply::pushed, Duration.ofMillis(200)));
             assertEquals(1, m.node.stats().pushed());
             assertEquals(0, m.node.away());

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -119,6 +120,17 @@ final class ScriptedTransport implements Transport {
             if (type.isInstance(s.message())) {
                 return s;
             }
+        }
+    }
+
+    /** Waits up to 10 s until {@code condition} holds (the node's state as the test sees it). */
+    static void until(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 10 s: " + what);
+            }
+            Thread.sleep(1);
         }
     }
 

@@ -166,8 +166,9 @@ final class Report {
                 received[r] = x.bytesReceived();
                 woken[r] = x.wakeUps();
             }
-            out.printf("| %s | program (per run, median) | given %.0f (re-run %.0f, thieves woken %.0f) | | | | | | %s | %s |%n",
-                    m.label(), Stats.median(given), Stats.median(rerun), Stats.median(woken), bytes((long) Stats.median(sent)),
+            out.printf("| %s | program (per run, median) | given %.0f (re-run %.0f, thieves woken %.0f) | | | | | | %s "
+                    + "| %s |%n", m.label(), Stats.median(given), Stats.median(rerun), Stats.median(woken),
+                    bytes((long) Stats.median(sent)),
                     bytes((long) Stats.median(received)));
         }
         out.println();
