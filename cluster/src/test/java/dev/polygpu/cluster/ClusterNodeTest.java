@@ -27,36 +27,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ClusterNodeTest {
 
-    /** Tiles out_j = a_j * k + i with a_j[i] = i + j: exact in float, so the expected values are exact. */
-    private static final class Tiles {
-        final List<TrackedArray> outs = new ArrayList<>();
-        final float k;
-
-        Tiles(Members.Member p, int count, float k, int ms) {
-            this.k = k;
-            for (int j = 0; j < count; j++) {
-                float[] a = new float[Members.N];
-                for (int i = 0; i < a.length; i++) {
-                    a[i] = i + j;
-                }
-                TrackedArray in = p.floats("a" + j, a);
-                TrackedArray out = p.floats("out" + j);
-                p.tile(in, out, k, ms);
-                outs.add(out);
-            }
-        }
-
-        void check() {
-            for (int j = 0; j < outs.size(); j++) {
-                TrackedArray out = outs.get(j);
-                for (int i = 0; i < Members.N; i++) {
-                    float expected = (i + j) * k + i;
-                    assertEquals(expected, out.buffer().getFloat(i), "out" + j + "[" + i + "]");
-                }
-            }
-        }
-    }
-
     private static void awaitHolding(Members.Member m) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (m.node.holding() == 0) {
@@ -73,7 +43,7 @@ class ClusterNodeTest {
             Members.Member p = c.program();
             List<Members.Member> workers = List.of(c.worker(), c.worker(), c.worker());
             c.awaitSize(4, List.of(p, workers.get(0), workers.get(1), workers.get(2)));
-            Tiles tiles = new Tiles(p, 96, 3f, 25);
+            Members.Tiles tiles = new Members.Tiles(p, 96, 3f, 25);
             p.scheduler.synchronize();
             tiles.check();
             ClusterStats owner = p.node.stats();
@@ -102,7 +72,7 @@ class ClusterNodeTest {
             }
             c.awaitSize(3, List.of(p, workers.get(0), workers.get(1)));
             assertEquals(1, workers.get(0).scheduler.config().stolenOverflow(), "the overflow reaches the scheduler");
-            Tiles tiles = new Tiles(p, 64, 3f, 20);
+            Members.Tiles tiles = new Members.Tiles(p, 64, 3f, 20);
             p.scheduler.synchronize();
             tiles.check();
             ClusterStats owner = p.node.stats();
@@ -134,7 +104,7 @@ class ClusterNodeTest {
                     p.bump(x, 4);
                 }
             }
-            Tiles tiles = new Tiles(p, 24, 2f, 10);
+            Members.Tiles tiles = new Members.Tiles(p, 24, 2f, 10);
             p.scheduler.synchronize();
             tiles.check();
             for (int j = 0; j < chains.size(); j++) {
@@ -422,7 +392,7 @@ class ClusterNodeTest {
                 for (int j = 0; j < b.scheduler.inFlightWindow(); j++) {
                     b.hold(flagB, b.ints("held" + j, 0));
                 }
-                Tiles tiles = new Tiles(b, 12, 2f, 1);
+                Members.Tiles tiles = new Members.Tiles(b, 12, 2f, 1);
                 long before = a.node.stats().rankRequests();
                 long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                 while (a.node.stats().rankRequests() < before + 5) {
@@ -470,7 +440,7 @@ class ClusterNodeTest {
             Members.Member doomed = c.worker();
             Members.Member survivor = c.worker();
             c.awaitSize(3, List.of(p, doomed, survivor));
-            Tiles tiles = new Tiles(p, 60, 2f, 30);
+            Members.Tiles tiles = new Members.Tiles(p, 60, 2f, 30);
             awaitHolding(doomed);
             doomed.node.crash();
             p.scheduler.synchronize();
@@ -485,7 +455,7 @@ class ClusterNodeTest {
     void aWorkerJoiningMidRunGetsWorkWithinASecond() throws Exception {
         try (Members c = new Members()) {
             Members.Member p = c.program();
-            Tiles tiles = new Tiles(p, 80, 3f, 25);
+            Members.Tiles tiles = new Members.Tiles(p, 80, 3f, 25);
             Thread.sleep(150);
             Members.Member late = c.worker();
             p.scheduler.synchronize();
@@ -505,7 +475,7 @@ class ClusterNodeTest {
             Members.Member leaver = c.worker();
             Members.Member stayer = c.worker();
             c.awaitSize(3, List.of(p, leaver, stayer));
-            Tiles tiles = new Tiles(p, 60, 2f, 30);
+            Members.Tiles tiles = new Members.Tiles(p, 60, 2f, 30);
             awaitHolding(leaver);
             CompletableFuture<Void> left = CompletableFuture.runAsync(leaver.node::close);
             p.scheduler.synchronize();
@@ -526,7 +496,7 @@ class ClusterNodeTest {
             Members.Member w1 = c.add(new Members.Member(c.config(ClusterConfig.Role.WORKER).withFaults(faults)));
             Members.Member w2 = c.add(new Members.Member(c.config(ClusterConfig.Role.WORKER).withFaults(faults)));
             c.awaitSize(3, List.of(p, w1, w2));
-            Tiles tiles = new Tiles(p, 80, 3f, 20);
+            Members.Tiles tiles = new Members.Tiles(p, 80, 3f, 20);
             p.scheduler.synchronize();
             tiles.check();
             ClusterStats s = p.node.stats();
@@ -557,7 +527,7 @@ class ClusterNodeTest {
             }
             // It never asked for work, and it is gone: the program's work stays at home.
             c.awaitSize(1, List.of(p));
-            Tiles tiles = new Tiles(p, 8, 2f, 1);
+            Members.Tiles tiles = new Members.Tiles(p, 8, 2f, 1);
             p.scheduler.synchronize();
             tiles.check();
             assertEquals(0, p.node.stats().given(), p.node.stats().toString());
@@ -572,7 +542,7 @@ class ClusterNodeTest {
                     .withSecret("wrong")));
             Members.Member friend = c.add(new Members.Member(c.config(ClusterConfig.Role.WORKER).withSecret("right")));
             c.awaitSize(3, List.of(p, intruder, friend));
-            Tiles tiles = new Tiles(p, 60, 2f, 20);
+            Members.Tiles tiles = new Members.Tiles(p, 60, 2f, 20);
             p.scheduler.synchronize();
             tiles.check();
             assertEquals(0, intruder.node.stats().stolen(), "the intruder got nothing");
@@ -587,7 +557,7 @@ class ClusterNodeTest {
             Members.Member p = c.program();
             Members.Member w = c.worker();
             c.awaitSize(2, List.of(p, w));
-            new Tiles(p, 40, 2f, 40);
+            new Members.Tiles(p, 40, 2f, 40);
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (p.node.away() == 0) {
                 assertTrue(System.nanoTime() < deadline, "nothing was stolen");
@@ -607,7 +577,7 @@ class ClusterNodeTest {
             c.awaitSize(2, List.of(p, w));
             dev.polygpu.runtime.trace.ScheduleRecorder recorder = new dev.polygpu.runtime.trace.ScheduleRecorder();
             p.scheduler.addObserver(recorder);
-            Tiles tiles = new Tiles(p, 30, 2f, 20);
+            Members.Tiles tiles = new Members.Tiles(p, 30, 2f, 20);
             p.scheduler.synchronize();
             tiles.check();
             dev.polygpu.runtime.trace.RecordedDag dag = recorder.snapshot();
@@ -628,7 +598,7 @@ class ClusterNodeTest {
             Members.Member p = c.add(new Members.Member(c.config(ClusterConfig.Role.PROGRAM).withStealing(false)));
             Members.Member w = c.add(new Members.Member(c.config(ClusterConfig.Role.WORKER).withStealing(false)));
             c.awaitSize(2, List.of(p, w));
-            Tiles tiles = new Tiles(p, 16, 2f, 5);
+            Members.Tiles tiles = new Members.Tiles(p, 16, 2f, 5);
             p.scheduler.synchronize();
             tiles.check();
             assertEquals(0, p.node.stats().given());

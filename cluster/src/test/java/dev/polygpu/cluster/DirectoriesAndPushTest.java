@@ -18,7 +18,6 @@ import dev.polygpu.runtime.TrackedArray;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -83,21 +82,13 @@ class DirectoriesAndPushTest {
         ScriptedTransport t = new ScriptedTransport("p1", c);
         t.joinedBefore("d", Role.PROGRAM);
         UnifiedBuffer[] flag = new UnifiedBuffer[1];
-        List<TrackedArray> outs = new ArrayList<>();
+        Members.Tiles[] tiles = new Members.Tiles[1];
         // The work is there before the node starts, so that its first report says all of it.
         Members.Member m = new Members.Member(c, SchedulerConfig.DEFAULT.withInFlightWindow(1), t.factory(), p -> {
             flag[0] = p.device.allocate(4);
             flag[0].setInt(0, 0);
             p.hold(flag[0], p.ints("x", 0));
-            for (int j = 0; j < 6; j++) {
-                float[] a = new float[Members.N];
-                for (int i = 0; i < a.length; i++) {
-                    a[i] = i + j;
-                }
-                TrackedArray out = p.floats("out" + j);
-                p.tile(p.floats("a" + j, a), out, 2f, 0);
-                outs.add(out);
-            }
+            tiles[0] = new Members.Tiles(p, 6, 2f, 0);
         });
         try {
             // One running (never stealable), six ready: six above the threshold of 1 could go.
@@ -108,11 +99,7 @@ class DirectoriesAndPushTest {
                     "a member joined: the report goes again, to the same directory");
             flag[0].setInt(0, 1);
             m.scheduler.synchronize();
-            for (int j = 0; j < outs.size(); j++) {
-                for (int i = 0; i < Members.N; i++) {
-                    assertEquals((i + j) * 2f + i, outs.get(j).buffer().getFloat(i), "out" + j + "[" + i + "]");
-                }
-            }
+            tiles[0].check();
             // Halved as the tiles ran, then none left.
             assertEquals(new LoadReport("p1", 0, 0), t.await("d", LoadReport.class, r -> r.surplus() == 0));
             assertTrue(m.node.stats().loadReports() >= 3, m.node.stats().toString());

@@ -1,5 +1,7 @@
 package dev.polygpu.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.Module;
@@ -123,6 +125,36 @@ final class Members implements AutoCloseable {
             } finally {
                 scheduler.close();
                 device.close();
+            }
+        }
+    }
+
+    /** Tiles out_j = a_j * k + i with a_j[i] = i + j: exact in float, so the expected values are exact. */
+    static final class Tiles {
+        final List<TrackedArray> outs = new ArrayList<>();
+        final float k;
+
+        Tiles(Member p, int count, float k, int ms) {
+            this.k = k;
+            for (int j = 0; j < count; j++) {
+                float[] a = new float[Members.N];
+                for (int i = 0; i < a.length; i++) {
+                    a[i] = i + j;
+                }
+                TrackedArray in = p.floats("a" + j, a);
+                TrackedArray out = p.floats("out" + j);
+                p.tile(in, out, k, ms);
+                outs.add(out);
+            }
+        }
+
+        void check() {
+            for (int j = 0; j < outs.size(); j++) {
+                TrackedArray out = outs.get(j);
+                for (int i = 0; i < Members.N; i++) {
+                    float expected = (i + j) * k + i;
+                    assertEquals(expected, out.buffer().getFloat(i), "out" + j + "[" + i + "]");
+                }
             }
         }
     }

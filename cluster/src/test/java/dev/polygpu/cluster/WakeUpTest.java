@@ -10,9 +10,7 @@ import dev.polygpu.cluster.wire.StealReply;
 import dev.polygpu.cluster.wire.StealRequest;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.runtime.SchedulerConfig;
-import dev.polygpu.runtime.TrackedArray;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,8 +35,8 @@ class WakeUpTest {
     private static final class Program implements AutoCloseable {
         final ScriptedTransport t;
         final Members.Member m;
-        final List<TrackedArray> outs = new ArrayList<>();
         UnifiedBuffer flag;
+        Members.Tiles tiles;
 
         Program(ClusterConfig c, String... workers) {
             t = new ScriptedTransport("p1", c);
@@ -60,26 +58,14 @@ class WakeUpTest {
             flag = m.device.allocate(4);
             flag.setInt(0, 0);
             m.hold(flag, m.ints("x", 0));
-            for (int j = 0; j < n; j++) {
-                float[] a = new float[Members.N];
-                for (int i = 0; i < a.length; i++) {
-                    a[i] = i + j;
-                }
-                TrackedArray out = m.floats("out" + j);
-                m.tile(m.floats("a" + j, a), out, 2f, 0);
-                outs.add(out);
-            }
+            tiles = new Members.Tiles(m, n, 2f, 0);
         }
 
         /** Lets the held kernel end and checks every tile against Java. */
         void releaseAndCheck() {
             flag.setInt(0, 1);
             m.scheduler.synchronize();
-            for (int j = 0; j < outs.size(); j++) {
-                for (int i = 0; i < Members.N; i++) {
-                    assertEquals((i + j) * 2f + i, outs.get(j).buffer().getFloat(i), "out" + j + "[" + i + "]");
-                }
-            }
+            tiles.check();
         }
 
         @Override
