@@ -205,6 +205,9 @@ public final class ClusterNode implements AutoCloseable {
     private int reportedTop;
     /** The device's load in the stealing loop's current turn, or null until asked ({@link #loadThisTick}). */
     private Scheduler.Load tickLoad;
+    /** This turn's surplus and highest stealable rank, or -1 until asked ({@link #surplusThisTick}). */
+    private int tickSurplus = -1;
+    private int tickTop = -1;
     /** Set when members join or leave: the directory may have changed, so the next report goes at once. */
     private volatile boolean reportAgain;
     /** Owner side: which of this member's arrays each thief holds, and with which contents. */
@@ -445,6 +448,8 @@ public final class ClusterNode implements AutoCloseable {
             try {
                 long now = System.nanoTime();
                 tickLoad = null;
+                tickSurplus = -1;
+                tickTop = -1;
                 if (asThief.expire(now)) {
                     emptyReplies.incrementAndGet();
                 }
@@ -476,6 +481,26 @@ public final class ClusterNode implements AutoCloseable {
             tickLoad = scheduler.load();
         }
         return tickLoad;
+    }
+
+    /**
+     * What this member could give in this turn ({@link LoadDirectory#surplus}), shared by the report and the
+     * wake-up decisions. The loop's alone.
+     */
+    private int surplusThisTick() {
+        if (tickSurplus < 0) {
+            Scheduler.Load load = loadThisTick();
+            tickSurplus = LoadDirectory.surplus(load.ready(), load.stealable(), load.running(), settings);
+        }
+        return tickSurplus;
+    }
+
+    /** The highest rank among this member's stealable elements in this turn (a scan): asked once per turn. */
+    private int topRankThisTick() {
+        if (tickTop < 0) {
+            tickTop = scheduler.topStealableRank();
+        }
+        return tickTop;
     }
 
     /**
@@ -550,9 +575,8 @@ public final class ClusterNode implements AutoCloseable {
         int surplus = 0;
         int top = 0;
         if (!leaving && lostReason == null) {
-            Scheduler.Load load = loadThisTick();
-            surplus = LoadDirectory.surplus(load.ready(), load.stealable(), load.running(), settings);
-            top = surplus > 0 ? scheduler.topStealableRank() : 0;
+            surplus = surplusThisTick();
+            top = surplus > 0 ? topRankThisTick() : 0;
         }
         if (!LoadDirectory.reportDue(reported, reportedTop, surplus, top)) {
             return;
@@ -575,12 +599,11 @@ public final class ClusterNode implements AutoCloseable {
         if (turnedAway.isEmpty() || leaving || lostReason != null) {
             return;
         }
-        Scheduler.Load load = loadThisTick();
-        int surplus = LoadDirectory.surplus(load.ready(), load.stealable(), load.running(), settings);
+        int surplus = surplusThisTick();
         if (surplus == 0) {
             return;
         }
-        int top = scheduler.topStealableRank();
+        int top = topRankThisTick();
         String self = transport.self();
         for (String thief : turnedAway.take(surplus)) {
             if (isProven(thief) && !leavingPeers.contains(thief) && send(thief, new LoadReport(self, surplus, top))) {
