@@ -31,6 +31,27 @@ public final class CentralSchedule {
         if (slots < 1) {
             throw new IllegalArgumentException("slots must be >= 1, was " + slots);
         }
+        return makespan(work, slots, 1, Speeds.UNIFORM);
+    }
+
+    /**
+     * The makespan of the central list schedule of {@code work} on {@code members} members of {@code
+     * slotsPerMember} slots each, member {@code i} running at {@code speeds.speed(i)}: a ready task goes to the
+     * fastest free slot (then the lowest-numbered), and takes its duration / that slot's speed.
+     *
+     * @param work the tasks
+     * @param members how many members; at least 1
+     * @param slotsPerMember how many tasks each member runs at once; at least 1
+     * @param speeds the members' speeds
+     * @return the time the last task ends, in nanoseconds from 0
+     * @throws IllegalArgumentException if {@code members} or {@code slotsPerMember} is below 1
+     */
+    public static long makespan(Workload work, int members, int slotsPerMember, Speeds speeds) {
+        if (members < 1 || slotsPerMember < 1) {
+            throw new IllegalArgumentException("members and slots per member must be >= 1, were " + members + " and "
+                    + slotsPerMember);
+        }
+        int slots = Math.multiplyExact(members, slotsPerMember);
         int n = work.tasks();
         RankQueue ready = new RankQueue(Simulator.bottomLevels(work));
         int[] parentsLeft = new int[n];
@@ -40,15 +61,24 @@ public final class CentralSchedule {
                 ready.addLast(t);
             }
         }
-        // Running tasks as {end, task}: the earliest end first, then the lowest task id, so a run is deterministic.
+        double[] speed = new double[slots];
+        PriorityQueue<Integer> free = new PriorityQueue<>(slots, (a, b) -> speed[a] != speed[b]
+                ? Double.compare(speed[b], speed[a]) : Integer.compare(a, b));
+        for (int s = 0; s < slots; s++) {
+            speed[s] = speeds.speed(s / slotsPerMember);
+            free.add(s);
+        }
+        // Running tasks as {end, task, slot}: the earliest end first, then the lowest task id, so a run is
+        // deterministic.
         PriorityQueue<long[]> running = new PriorityQueue<>(Math.max(1, Math.min(slots, n)),
                 (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
         long now = 0;
         int done = 0;
         while (done < n) {
-            while (running.size() < slots && !ready.isEmpty()) {
+            while (!free.isEmpty() && !ready.isEmpty()) {
                 int t = ready.pollFirst();
-                running.add(new long[] {now + work.durationNanos(t), t});
+                int s = free.poll();
+                running.add(new long[] {now + Math.round(work.durationNanos(t) / speed[s]), t, s});
             }
             long[] next = running.poll();
             if (next == null) {
@@ -57,6 +87,7 @@ public final class CentralSchedule {
             }
             now = next[0];
             done++;
+            free.add((int) next[2]);
             int t = (int) next[1];
             for (int i = 0; i < work.childCount(t); i++) {
                 int c = work.child(t, i);

@@ -49,11 +49,13 @@ import java.util.Objects;
  *     the others report their surplus to them, and a thief asks one after an empty reply; 0 (in {@link #of})
  *     none; the cluster node and {@code polygpu simulate} use
  *     {@link dev.polygpu.cluster.ClusterConfig#DEFAULT_DIRECTORIES}; at least 0
+ * @param speeds how fast each member's device runs against the workload's durations ({@link Speeds});
+ *     {@link Speeds#UNIFORM} (every member 1) in every constructor but the canonical one
  */
 public record SimConfig(int members, int slots, int window, StealSettings settings, boolean stealing,
                         Network network, long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes,
                         Order order, int priorityLevels, long seed, int stolenOverflow, int forgetAfterEmpty,
-                        int randomEvery, HostCpu hostCpu, int directories) {
+                        int randomEvery, HostCpu hostCpu, int directories, Speeds speeds) {
 
     /** In what order a member runs, gives and asks for tasks. */
     public enum Order {
@@ -110,6 +112,7 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
         Objects.requireNonNull(network, "network");
         Objects.requireNonNull(order, "order");
         Objects.requireNonNull(hostCpu, "hostCpu");
+        Objects.requireNonNull(speeds, "speeds");
         if (failAfterNanos <= 0) {
             throw new IllegalArgumentException("failAfter must be > 0 ns, was " + failAfterNanos);
         }
@@ -145,7 +148,7 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
                      long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes, Order order,
                      int priorityLevels, long seed, int stolenOverflow, int forgetAfterEmpty, int randomEvery) {
         this(members, slots, window, settings, stealing, network, failAfterNanos, events, inputCacheBytes, order,
-                priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, HostCpu.NONE, 0);
+                priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, HostCpu.NONE, 0, Speeds.UNIFORM);
     }
 
     /**
@@ -158,20 +161,21 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
                      long failAfterNanos, List<MembershipEvent> events, long inputCacheBytes, Order order,
                      int priorityLevels, long seed) {
         this(members, slots, window, settings, stealing, network, failAfterNanos, events, inputCacheBytes, order,
-                priorityLevels, seed, 0, 0, 0, HostCpu.NONE, 0);
+                priorityLevels, seed, 0, 0, 0, HostCpu.NONE, 0, Speeds.UNIFORM);
     }
 
     /** {@return a copy with these what-ifs (see the record's parameters)} */
     public SimConfig withWhatIfs(int overflow, int forgetAfter, int random) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
-                inputCacheBytes, order, priorityLevels, seed, overflow, forgetAfter, random, hostCpu, directories);
+                inputCacheBytes, order, priorityLevels, seed, overflow, forgetAfter, random, hostCpu, directories,
+                speeds);
     }
 
     /** {@return a copy whose members spend {@code cpu} of host CPU per message, taken from their kernels} */
     public SimConfig withHostCpu(HostCpu cpu) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
                 inputCacheBytes, order, priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, cpu,
-                directories);
+                directories, speeds);
     }
 
     /**
@@ -184,7 +188,7 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
     public SimConfig withDirectories(int n) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
                 inputCacheBytes, order, priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, hostCpu,
-                n);
+                n, speeds);
     }
 
     /**
@@ -209,48 +213,55 @@ public record SimConfig(int members, int slots, int window, StealSettings settin
     public SimConfig withMembers(int n) {
         return new SimConfig(n, slots, window, settings, stealing, network, failAfterNanos, events,
                 inputCacheBytes, order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu, directories);
+                forgetAfterEmpty, randomEvery, hostCpu, directories, speeds);
     }
 
     /** {@return a copy with stealing on or off} */
     public SimConfig withStealing(boolean on) {
         return new SimConfig(members, slots, window, settings, on, network, failAfterNanos, events,
                 inputCacheBytes, order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu, directories);
+                forgetAfterEmpty, randomEvery, hostCpu, directories, speeds);
     }
 
     /** {@return a copy with these settings} */
     public SimConfig withSettings(StealSettings s) {
         return new SimConfig(members, slots, window, s, stealing, network, failAfterNanos, events,
                 inputCacheBytes, order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu, directories);
+                forgetAfterEmpty, randomEvery, hostCpu, directories, speeds);
     }
 
     /** {@return a copy with these membership events} */
     public SimConfig withEvents(List<MembershipEvent> e) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, e, inputCacheBytes,
                 order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu, directories);
+                forgetAfterEmpty, randomEvery, hostCpu, directories, speeds);
     }
 
     /** {@return a copy whose members' input caches hold {@code bytes}; 0 turns the cache off} */
     public SimConfig withInputCache(long bytes) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events, bytes,
                 order, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu, directories);
+                forgetAfterEmpty, randomEvery, hostCpu, directories, speeds);
     }
 
     /** {@return a copy whose members' devices have {@code levels} stream priority levels} */
     public SimConfig withPriorityLevels(int levels) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
                 inputCacheBytes, order, levels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu, directories);
+                forgetAfterEmpty, randomEvery, hostCpu, directories, speeds);
     }
 
     /** {@return a copy whose members order their tasks so} */
     public SimConfig withOrder(Order o) {
         return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
                 inputCacheBytes, o, priorityLevels, seed, stolenOverflow,
-                forgetAfterEmpty, randomEvery, hostCpu, directories);
+                forgetAfterEmpty, randomEvery, hostCpu, directories, speeds);
+    }
+
+    /** {@return a copy whose members' devices run at these speeds} */
+    public SimConfig withSpeeds(Speeds s) {
+        return new SimConfig(members, slots, window, settings, stealing, network, failAfterNanos, events,
+                inputCacheBytes, order, priorityLevels, seed, stolenOverflow, forgetAfterEmpty, randomEvery, hostCpu,
+                directories, s);
     }
 }

@@ -43,6 +43,8 @@ public final class SimulateCommand {
                                      uniform:A:B, exp:MEAN, lognormal:MEDIAN:SIGMA or pareto:MIN:ALPHA, in
                                      ns, us, ms (the default unit) or s
               --tile-bytes=SIZE      a tile's size (default 64KB: 128 x 128 floats)
+              --owners=N             generated workloads: the tasks belong to the first N members, the others
+                                     are workers that live on stolen work (default: every member owns some)
               --copies=N             trace: replay the DAG N times, copy c owned by member c mod members
                                      (default 1: everything owned by member 0)
               --trace-slots=N        trace: the recording device ran N kernels at once; a kernel's duration is
@@ -56,6 +58,10 @@ public final class SimulateCommand {
               --members=N,N,...      member counts to simulate (default 16,64,256,1024)
               --slots=N              kernels a member's device runs at once (default 2)
               --window=N             kernels a member keeps on its streams (default 4)
+              --speeds=F[*N],...     how fast each member's device runs against the workload's durations:
+                                     member i takes entry i mod the list's length (default 1: all alike);
+                                     1*3,0.25 makes every fourth member four times slower; the lower bound
+                                     counts each member at its speed
               --threshold=N --chunk=N --max-hops=N
                                      stealing settings (default: from the window, as the cluster does)
               --rank-chunk=N         the most tasks a request by rank asks for (default 1, as the cluster; 0:
@@ -145,6 +151,7 @@ public final class SimulateCommand {
         Distribution tileTime = Distribution.parseDuration("lognormal:2ms:0.5");
         long tileBytes = 64 * 1024;
         int copies = 1;
+        int owners;
         int traceSlots;
         List<Long> seeds = List.of(1L);
         boolean central;
@@ -157,6 +164,7 @@ public final class SimulateCommand {
         int rankChunk = ClusterConfig.DEFAULT_RANK_CHUNK;
         boolean pushContinuations = ClusterConfig.DEFAULT_PUSH_CONTINUATIONS;
         boolean wakeThieves = ClusterConfig.DEFAULT_WAKE_THIEVES;
+        Speeds speeds = Speeds.UNIFORM;
         int maxHops = -1;
         boolean stealing = true;
         boolean baseline;
@@ -274,10 +282,12 @@ public final class SimulateCommand {
             case "tile-time" -> o.tileTime = Distribution.parseDuration(value);
             case "tile-bytes" -> o.tileBytes = Specs.bytes(value);
             case "copies" -> o.copies = positive(name, value);
+            case "owners" -> o.owners = positive(name, value);
             case "trace-slots" -> o.traceSlots = positive(name, value);
             case "seed" -> o.seeds = seedList(value);
             case "members" -> o.members = memberList(value);
             case "slots" -> o.slots = positive(name, value);
+            case "speeds" -> o.speeds = Speeds.parse(value);
             case "window" -> o.window = positive(name, value);
             case "threshold" -> o.threshold = positive(name, value);
             case "chunk" -> o.chunk = positive(name, value);
@@ -348,7 +358,7 @@ public final class SimulateCommand {
                 long central = -1;
                 if (o.central) {
                     long started = System.nanoTime();
-                    central = CentralSchedule.makespan(w, Math.multiplyExact(members, o.slots));
+                    central = CentralSchedule.makespan(w, members, o.slots, o.speeds);
                     if (!o.quiet) {
                         err.printf(Locale.ROOT, "central list schedule of %s on %,d slots: %s, in %.1f s%n",
                                 w.name(), (long) members * o.slots, Units.nanos(central),
@@ -366,7 +376,7 @@ public final class SimulateCommand {
                         sim.progress(Math.max(1, w.tasks() / 4), err::println);
                     }
                     SimResult r = sim.run();
-                    Row row = new Row(stealing, r, seed, central);
+                    Row row = new Row(stealing, r, seed, central, w.owners());
                     rows.add(row);
                     ofThisSize.add(row);
                     out.println(tableRow(row));
@@ -408,10 +418,10 @@ public final class SimulateCommand {
     }
 
     /**
-     * One run: whether stealing was on, what happened, its seed and the central list schedule's makespan of its
-     * workload (-1 without {@code --central}).
+     * One run: whether stealing was on, what happened, its seed, the central list schedule's makespan of its
+     * workload (-1 without {@code --central}) and how many members owned its tasks.
      */
-    private record Row(boolean stealing, SimResult result, long seed, long centralNanos) {
+    private record Row(boolean stealing, SimResult result, long seed, long centralNanos, int owners) {
 
         /** {@return the central schedule's lower bound / makespan, or NaN without it} */
         double centralEfficiency() {
@@ -465,7 +475,7 @@ public final class SimulateCommand {
         }
         return new SimConfig(members, o.slots, o.window, settings(o), stealing, network, o.failAfter, o.events,
                 o.inputCache, o.order, o.priorityLevels, seed, o.stolenOverflow, o.forgetAfter,
-                o.randomEvery, hostCpu(o), o.directories);
+                o.randomEvery, hostCpu(o), o.directories, o.speeds);
     }
 
     private static HostCpu hostCpu(Options o) {
@@ -493,9 +503,13 @@ public final class SimulateCommand {
         return s.withThiefCap(o.thiefCap).withPushContinuations(o.pushContinuations).withWakeThieves(o.wakeThieves);
     }
 
-    /** The workload for a run on {@code members} members: generated workloads spread over all of them. */
-    private static Workload workload(Options o, int members, long seed, PrintStream err) throws IOException {
+    /**
+     * The workload for a run on {@code members} members: generated workloads spread over all of them, or over the
+     * first {@code --owners} (the others are workers that live on stolen work).
+     */
+    private static Workload workload(Options o, int all, long seed, PrintStream err) throws IOException {
         long started = System.nanoTime();
+        int members = o.owners > 0 ? Math.min(o.owners, all) : all;
         Workload w = switch (o.workload) {
             case "bspgemm-tiles" -> Workloads.blockSparseTiles(o.tiles > 0 ? o.tiles
                     : Math.max(1, (int) Math.round(Math.sqrt(o.tasks))), o.density, o.skew, members, o.tileTime,
@@ -508,7 +522,7 @@ public final class SimulateCommand {
             case "cholesky" -> Workloads.cholesky(o.tiles > 0 ? o.tiles : Math.max(1, (int) Math.round(
                     Math.cbrt(6.0 * o.tasks))), members, o.tileTime, o.tileBytes, seed);
             default -> trace(Path.of(o.workload.substring("trace:".length())), o.copies,
-                    Math.min(members, o.copies), o.traceSlots);
+                    Math.min(all, o.copies), o.traceSlots);
         };
         if (!o.quiet) {
             err.printf(Locale.ROOT, "built %s in %.1f s%n", w, (System.nanoTime() - started) / 1e9);
@@ -526,6 +540,11 @@ public final class SimulateCommand {
         }
     }
 
+    private static String owned(Options o) {
+        return o.owners > 0 && !o.workload.startsWith("trace:") ? ", owned by the first " + o.owners + " members"
+                : "";
+    }
+
     private static String describe(Options o, Workload w, Network network) {
         StealSettings s = settings(o);
         String settings = "threshold " + s.threshold() + ", chunk " + s.chunk() + ", max hops " + s.maxHops()
@@ -538,12 +557,14 @@ public final class SimulateCommand {
                 ? ", every " + o.randomEvery + "th request to a random member" : "") + (o.thiefCap == ThiefCap.OFF
                 ? "" : ", thief cap " + o.thiefCap.name().toLowerCase(Locale.ROOT)) + (o.directories > 0 ? ", "
                 + o.directories + " directories" : "") + (o.pushContinuations
-                ? ", continuations pushed" : "") + (o.wakeThieves ? ", thieves woken" : "");
+                ? ", continuations pushed" : "") + (o.wakeThieves ? ", thieves woken" : "")
+;
         return String.format(Locale.ROOT, "Workload %s: %,d tasks, work %s, critical path %s; tile time %s, "
-                        + "tile %s%s. Members: %d slots, window %d, %s, %s. Network: %s.%s",
+                        + "tile %s%s. Members: %d slots, window %d, %s%s, %s. Network: %s.%s",
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),
                 o.tileTime, Units.bytes(o.tileBytes), o.workload.startsWith("bspgemm") ? ", density " + o.density
-                        + ", skew " + o.skew : "", o.slots, o.window, settings, o.inputCache == 0 ? "no input cache"
+                        + ", skew " + o.skew + owned(o) : owned(o), o.slots, o.window, o.speeds.uniform() ? ""
+                        : "speeds " + o.speeds + ", ", settings, o.inputCache == 0 ? "no input cache"
                         : "input cache " + Units.bytes(o.inputCache), network,
                 o.events.isEmpty() ? "" : " Membership: " + o.events + ", failure noticed after "
                         + Units.nanos(o.failAfter) + ".") + (hostCpu(o).on() ? " Host CPU per message: "
@@ -581,7 +602,8 @@ public final class SimulateCommand {
                 + "steal_latency_p99_ns,events,wall_ns,latency_ns,bandwidth_bytes_per_s,per_message_ns,seed,gate_refusals,"
                 + "input_cache_bytes,input_bytes_sent,input_bytes_saved,cache_misses,missing_input_hand_backs,order,"
                 + "rank_factor,rank_requests,priority_levels,host_cpu_per_message_ns,host_cpu_per_byte_ns,"
-                + "host_cpu_per_member_mean_ns,host_cpu_per_member_max_ns,kernel_delay_ns,central_makespan_ns,directories\n");
+                + "host_cpu_per_member_mean_ns,host_cpu_per_member_max_ns,kernel_delay_ns,central_makespan_ns,directories,"
+                + "speeds,owners\n");
         for (Row row : rows) {
             SimResult r = row.result();
             b.append(String.join(",", List.of(csvText(r.workload()), Long.toString(r.tasks()),
@@ -608,7 +630,8 @@ public final class SimulateCommand {
                     Long.toString(o.hostCpuPerMessage), Specs.number(o.hostCpuPerByte),
                     String.format(Locale.ROOT, "%.0f", r.hostCpuPerMember().mean()),
                     Long.toString(r.hostCpuPerMember().max()), Long.toString(r.kernelDelayNanos()),
-                    Long.toString(row.centralNanos()), Integer.toString(o.directories))))
+                    Long.toString(row.centralNanos()), Integer.toString(o.directories), csvText(o.speeds.toString()),
+                    Integer.toString(row.owners()))))
                     .append('\n');
         }
         return b.toString();

@@ -149,6 +149,8 @@ public final class Simulator {
         final int index;
         final String id;
         final boolean program;
+        /** How fast this member's device runs ({@link SimConfig#speeds()}): a task takes its duration / speed. */
+        final double speed;
         final Thief thief;
         final Victim victim;
         final KernelCostModel costs = new KernelCostModel(KernelCostModel.DEFAULT_ALPHA);
@@ -195,6 +197,9 @@ public final class Simulator {
         // counters
         long busyNanos;
         long tasksRun;
+        /** When this member's last task ended, and how many of the tasks it ran were other members'. */
+        long lastEndAt;
+        long foreignRun;
         long stolen;
         long given;
         long requests;
@@ -217,6 +222,7 @@ public final class Simulator {
             this.victim = new Victim(id, new CostGate(s, costs, bandwidth), now);
             this.rnd = seeded(config.seed() * 1_000_003L + index);
             this.joinedAt = now;
+            this.speed = config.speeds().speed(index);
         }
 
         int ready() {
@@ -623,7 +629,7 @@ public final class Simulator {
     private void start(Member m, int t) {
         m.running[m.busy++] = t;
         startedAt[t] = now;
-        long end = now + work.durationNanos(t);
+        long end = now + (m.speed == 1 ? work.durationNanos(t) : Math.round(work.durationNanos(t) / m.speed));
         if (endAt != null) {
             endAt[t] = end;
         }
@@ -650,6 +656,10 @@ public final class Simulator {
             }
         }
         m.tasksRun++;
+        m.lastEndAt = now;
+        if (work.owner(t) != m.index) {
+            m.foreignRun++;
+        }
         long ran = now - startedAt[t];
         m.busyNanos += ran;
         m.costs.observe(work.kernelName(work.kernel(t)), ran);
@@ -1322,6 +1332,9 @@ public final class Simulator {
             forwards += m.forwards;
         }
         long lower = lowerBound();
+        if (!config.speeds().uniform()) {
+            speedNotes();
+        }
         if (config.directories() > 0) {
             notes.add(String.format(java.util.Locale.ROOT, "%d directories: %,d load reports, %,d requests forwarded "
                     + "by a directory", config.directories(), loadReports, directoryForwards));
@@ -1343,36 +1356,61 @@ public final class Simulator {
     }
 
     /**
-     * The lower bound of the makespan: the critical path, or the time by which the members present could have
-     * done all the work if none were ever idle (capacity summed over the joins and departures as they happened:
-     * a member that leaves gracefully keeps its slots until it has finished what it held, so the time of its
-     * {@code SHRINK} event would not give a bound), whichever is longer.
+     * With members of several speeds, a note per speed: how busy its members were, when their last task ended
+     * and how much of what they ran was stolen, so that a run's losses can be put on slow or fast members.
+     */
+    private void speedNotes() {
+        Map<Double, long[]> bySpeed = new java.util.TreeMap<>();
+        for (Member m : members) {
+            long[] a = bySpeed.computeIfAbsent(m.speed, k -> new long[5]);
+            a[0]++;
+            a[1] += m.busyNanos;
+            a[2] = Math.max(a[2], m.lastEndAt);
+            a[3] += m.tasksRun;
+            a[4] += m.foreignRun;
+        }
+        bySpeed.forEach((speed, a) -> notes.add(String.format(java.util.Locale.ROOT, "%,d members of speed %s: "
+                        + "busy %.1f%% of the makespan, last task ended at %s, ran %,d tasks (%.1f%% stolen)", a[0],
+                Specs.number(speed), makespan <= 0 ? 0 : 100.0 * a[1] / ((double) a[0] * config.slots() * makespan),
+                Units.nanos(a[2]), a[3], a[3] == 0 ? 0 : 100.0 * a[4] / a[3])));
+    }
+
+    /**
+     * The lower bound of the makespan: the critical path run on the fastest member, or the time by which the
+     * members present could have done all the work if none were ever idle (capacity, in slots times speed,
+     * summed over the joins and departures as they happened: a member that leaves gracefully keeps its slots
+     * until it has finished what it held, so the time of its {@code SHRINK} event would not give a bound),
+     * whichever is longer.
      */
     private long lowerBound() {
-        // Capacity changes: +1 member at its join (0 for those there from the start), -1 at its departure.
-        long[][] changes = new long[2 * members.size()][];
+        // Capacity changes: + a member's slots x speed at its join (0 for those there from the start), - at its
+        // departure.
+        double[][] changes = new double[2 * members.size()][];
         int n = 0;
+        double fastest = 0;
         for (Member m : members) {
-            changes[n++] = new long[] {m.joinedAt, 1};
+            double rate = (double) config.slots() * m.speed;
+            fastest = Math.max(fastest, m.speed);
+            changes[n++] = new double[] {m.joinedAt, rate};
             if (m.leftAt >= 0) {
-                changes[n++] = new long[] {m.leftAt, -1};
+                changes[n++] = new double[] {m.leftAt, -rate};
             }
         }
-        Arrays.sort(changes, 0, n, (a, b) -> Long.compare(a[0], b[0]));
-        long t = 0;
-        long slotsNow = 0;
+        Arrays.sort(changes, 0, n, (x, y) -> Double.compare(x[0], y[0]));
+        double t = 0;
+        double rateNow = 0;
         double remaining = work.totalWorkNanos();
         for (int i = 0; i < n; i++) {
-            double canDo = (double) slotsNow * (changes[i][0] - t);
-            if (slotsNow > 0 && canDo >= remaining) {
+            double canDo = rateNow * (changes[i][0] - t);
+            if (rateNow > 0 && canDo >= remaining) {
                 break;
             }
             remaining -= canDo;
             t = changes[i][0];
-            slotsNow += changes[i][1] * config.slots();
+            rateNow += changes[i][1];
         }
-        long bound = t + (long) Math.ceil(remaining / slotsNow);
-        return Math.max(bound, work.criticalPathNanos());
+        long bound = (long) t + (long) Math.ceil(remaining / rateNow);
+        return Math.max(bound, (long) Math.ceil(work.criticalPathNanos() / fastest));
     }
 
     /** Each task's bottom level: 1 + the most of its children's; tasks come after their parents. */

@@ -86,4 +86,19 @@ class CentralScheduleTest {
                 () -> CentralSchedule.makespan(independent(1), 0));
         assertTrue(e.getMessage().contains("slots must be >= 1"), e.getMessage());
     }
+
+    @Test
+    void aReadyTaskTakesTheFastestFreeSlot() {
+        // Member 0 at speed 0.5, member 1 at speed 1, one slot each. At 0: 10 ms on member 1 (10 ms), the next
+        // 10 ms on member 0 (20 ms). At 10 member 1 is free: the third runs 10 to 20. Makespan 20 ms.
+        Speeds slowFirst = Speeds.of(0.5, 1);
+        assertEquals(20 * MS, CentralSchedule.makespan(independent(10, 10, 10), 2, 1, slowFirst));
+        // One task: the fast member, whatever its number.
+        assertEquals(10 * MS, CentralSchedule.makespan(independent(10), 2, 1, slowFirst));
+        // All members at 2: twice as fast as on reference slots.
+        assertEquals(CentralSchedule.makespan(independent(3, 3, 2, 2, 2), 2) / 2,
+                CentralSchedule.makespan(independent(3, 3, 2, 2, 2), 1, 2, Speeds.of(2)));
+        assertThrows(IllegalArgumentException.class,
+                () -> CentralSchedule.makespan(independent(1), 0, 2, Speeds.UNIFORM));
+    }
 }

@@ -72,18 +72,34 @@ class SimulateCommandTest {
         String[] header = lines.getFirst().split(",");
         List<Map<String, String>> rows = new ArrayList<>();
         for (String line : lines.subList(1, lines.size())) {
-            // The workload's name is quoted (it has commas); no other column has one.
-            String rest = line.substring(line.lastIndexOf('"') + 2);
-            String[] cells = rest.split(",");
-            assertEquals(header.length - 1, cells.length, line);
+            List<String> cells = cells(line);
+            assertEquals(header.length, cells.size(), line);
             Map<String, String> row = new HashMap<>();
-            row.put(header[0], line.substring(1, line.lastIndexOf('"')));
-            for (int i = 1; i < header.length; i++) {
-                row.put(header[i], cells[i - 1]);
+            for (int i = 0; i < header.length; i++) {
+                row.put(header[i], cells.get(i));
             }
             rows.add(row);
         }
         return rows;
+    }
+
+    /** One CSV line's cells: commas inside double quotes (the workload's name, the speeds) do not split. */
+    private static List<String> cells(String line) {
+        List<String> cells = new ArrayList<>();
+        StringBuilder cell = new StringBuilder();
+        boolean quoted = false;
+        for (char c : line.toCharArray()) {
+            if (c == '"') {
+                quoted = !quoted;
+            } else if (c == ',' && !quoted) {
+                cells.add(cell.toString());
+                cell.setLength(0);
+            } else {
+                cell.append(c);
+            }
+        }
+        cells.add(cell.toString());
+        return cells;
     }
 
     private static long number(String cell) {
@@ -261,6 +277,33 @@ class SimulateCommandTest {
         assertFalse(off.out().contains("woken"), off::toString);
     }
 
+    @Test
+    void membersOfSeveralSpeedsAndWorkersWithoutTasksShowInTheHeaderTheNotesAndTheCsv() throws Exception {
+        Path csv = dir.resolve("speeds.csv");
+        Run r = simulate("--workload=bspgemm-tiles", "--tiles=12", "--members=4", "--owners=1",
+                "--speeds=1,0.5*3", "--quiet", "--central", "--csv=" + csv);
+        assertEquals(0, r.status(), r::toString);
+        assertTrue(r.out().contains("owned by the first 1 members"), r::toString);
+        assertTrue(r.out().contains("speeds 1,0.5*3, "), r::toString);
+        assertTrue(r.out().contains("note: 3 members of speed 0.5: busy "), r::toString);
+        assertTrue(r.out().contains("note: 1 members of speed 1: busy "), r::toString);
+        Map<String, String> line = csv(csv).getFirst();
+        assertEquals("1,0.5*3", line.get("speeds"));
+        assertEquals("1", line.get("owners"));
+        // Capacity is 2 slots x (1 + 3 x 0.5) = 5 reference slots: the bound is the work over 5, or the critical
+        // path (one task here) on the fastest member.
+        long work = Long.parseLong(line.get("total_work_ns"));
+        long bound = Math.max((long) Math.ceil(work / 5.0), Long.parseLong(line.get("critical_path_ns")));
+        assertEquals(bound, Long.parseLong(line.get("lower_bound_ns")), 1, line::toString);
+        // Every task is member 0's: the others ran only what they stole.
+        String slow = r.out().lines().filter(l -> l.startsWith("note: 3 members of speed 0.5")).findFirst()
+                .orElseThrow();
+        assertTrue(slow.endsWith("(100.0% stolen)"), slow);
+        Run plain = simulate("--workload=bspgemm-tiles", "--tiles=12", "--members=4", "--quiet");
+        assertFalse(plain.out().contains("owned by"), plain::toString);
+        assertFalse(plain.out().contains("members of speed"), plain::toString);
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = ';', value = {
         "--seed=5-2;                    --seed range 5-2 must go up",
@@ -271,6 +314,11 @@ class SimulateCommandTest {
         "--rank-chunk=-1;               --rank-chunk",
         "--push-continuations=maybe;    --push-continuations",
         "--wake-thieves=often;          --wake-thieves",
+        "--speeds=1,0;                  --speeds: '0' in '1,0': a speed must be a finite number above 0",
+        "--speeds=fast;                 --speeds: 'fast' in 'fast' is not a speed",
+        "--speeds=1*0;                  --speeds: '1*0' in '1*0': a repeat count must be from 1",
+        "--speeds=;                     --speeds",
+        "--owners=0;                    --owners",
         "--bogus=1;                     unknown option --bogus",
         "--bogus;                       --bogus",
         "--members=0;                   --members",

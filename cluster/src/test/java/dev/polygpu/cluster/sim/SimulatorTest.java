@@ -36,6 +36,33 @@ class SimulatorTest {
     }
 
     @Test
+    void aSlowMemberRunsItsTasksAtItsSpeedAndTheBoundCountsIt() {
+        // Two owners of 10 tasks of 10 ms each, one slot each, no stealing: member 1 at half speed takes 200 ms.
+        Workload.Builder b = Workload.builder("two owners");
+        int k = b.kernel("k");
+        for (int i = 0; i < 20; i++) {
+            b.task(i % 2, k, 10 * MS, 0, new int[0]);
+        }
+        SimConfig c = SimConfig.of(2, 1, 1, FAST, 1).withStealing(false).withSpeeds(Speeds.of(1, 0.5));
+        SimResult r = new Simulator(b.build(), c).run();
+        assertEquals(200 * MS, r.makespanNanos());
+        // 200 ms of reference work over 1.5 reference slots.
+        assertEquals((long) Math.ceil(200 * MS / 1.5), r.lowerBoundNanos());
+        assertTrue(r.notes().contains("1 members of speed 0.5: busy 100.0% of the makespan, last task ended at "
+                + "200 ms, ran 10 tasks (0.0% stolen)"), r.notes()::toString);
+        // A chain is bounded by its run on the fastest member.
+        Workload.Builder chain = Workload.builder("chain");
+        int kc = chain.kernel("k");
+        int prev = chain.task(0, kc, 10 * MS, 0, new int[0]);
+        for (int i = 1; i < 10; i++) {
+            prev = chain.task(0, kc, 10 * MS, 0, new int[0], prev);
+        }
+        SimResult fast = new Simulator(chain.build(), SimConfig.of(2, 1, 1, FAST, 1).withSpeeds(Speeds.of(0.5, 4)))
+                .run();
+        assertEquals(25 * MS, fast.lowerBoundNanos(), "100 ms of chain at speed 4");
+    }
+
+    @Test
     void stealingSpreadsOneOwnersTasksOverTheCluster() {
         SimResult r = new Simulator(independent(400, 10 * MS, 1024), SimConfig.of(4, 2, 4, FAST, 1)).run();
         System.out.println(r);

@@ -1,0 +1,155 @@
+package dev.polygpu.cluster.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * How fast each member's device runs: a pattern of speed factors that member {@code i} takes entry
+ * {@code i mod length} of ({@link #speed}; members that join later continue the pattern). A task of duration
+ * {@code d} runs {@code d / speed} on a member: 1 is the workload's reference device, 0.5 one that takes twice as
+ * long, 2 one that takes half as long. {@link #UNIFORM} (every member 1) is the default.
+ *
+ * <p>Written {@code 1*3,0.25}: three members of speed 1, then one of speed 0.25, and again. Immutable.
+ */
+public final class Speeds {
+
+    /** Every member runs at speed 1. */
+    public static final Speeds UNIFORM = new Speeds(new double[] {1});
+    /** The most entries a pattern may have (an entry {@code F*N} counts N). */
+    public static final int MAX_PATTERN = 1 << 20;
+
+    private final double[] pattern;
+
+    private Speeds(double[] pattern) {
+        this.pattern = pattern;
+    }
+
+    /**
+     * Speeds from a pattern.
+     *
+     * @param pattern speed factors, each finite and above 0; at least one
+     * @return the speeds
+     * @throws IllegalArgumentException if the pattern is empty or a factor is out of range
+     */
+    public static Speeds of(double... pattern) {
+        if (pattern.length == 0 || pattern.length > MAX_PATTERN) {
+            throw new IllegalArgumentException("a speed pattern needs 1 to " + MAX_PATTERN + " entries, had "
+                    + pattern.length);
+        }
+        for (double f : pattern) {
+            check(f);
+        }
+        return new Speeds(pattern.clone());
+    }
+
+    /**
+     * Parses {@code F[*N],F[*N],...}: factors, each optionally repeated N times.
+     *
+     * @param text the pattern, for example {@code 1*3,0.25}
+     * @return the speeds
+     * @throws IllegalArgumentException saying which entry is wrong and how to write one
+     */
+    public static Speeds parse(String text) {
+        List<Double> factors = new ArrayList<>();
+        for (String entry : text.split(",", -1)) {
+            String e = entry.strip();
+            int star = e.indexOf('*');
+            String factor = star < 0 ? e : e.substring(0, star);
+            long count = 1;
+            double f;
+            try {
+                f = Double.parseDouble(factor);
+                if (star >= 0) {
+                    count = Long.parseLong(e.substring(star + 1));
+                }
+            } catch (NumberFormatException x) {
+                throw new IllegalArgumentException("'" + e + "' in '" + text + "' is not a speed: write a factor "
+                        + "above 0, optionally repeated, as in 1*3,0.25 (three members of speed 1, one of 0.25)");
+            }
+            if (count < 1 || factors.size() + count > MAX_PATTERN) {
+                throw new IllegalArgumentException("'" + e + "' in '" + text + "': a repeat count must be from 1 "
+                        + "to " + MAX_PATTERN + " entries in all");
+            }
+            try {
+                check(f);
+            } catch (IllegalArgumentException x) {
+                throw new IllegalArgumentException("'" + e + "' in '" + text + "': " + x.getMessage());
+            }
+            for (long i = 0; i < count; i++) {
+                factors.add(f);
+            }
+        }
+        return new Speeds(factors.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    /** {@return the speed of member {@code index}} */
+    public double speed(int index) {
+        return pattern[Math.floorMod(index, pattern.length)];
+    }
+
+    /** {@return whether every member runs at speed 1} */
+    public boolean uniform() {
+        for (double f : pattern) {
+            if (f != 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@return the fastest speed among members 0 to {@code members - 1}} */
+    public double fastest(int members) {
+        double max = 0;
+        for (int i = 0; i < Math.min(members, pattern.length); i++) {
+            max = Math.max(max, pattern[i]);
+        }
+        return max;
+    }
+
+    /** {@return the speeds of members 0 to {@code members - 1} added up: the cluster's speed in reference devices} */
+    public double total(int members) {
+        double sum = 0;
+        for (int i = 0; i < members; i++) {
+            sum += speed(i);
+        }
+        return sum;
+    }
+
+    private static void check(double f) {
+        if (!(f > 0) || Double.isInfinite(f)) {
+            throw new IllegalArgumentException("a speed must be a finite number above 0, was " + f);
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Speeds s && Arrays.equals(pattern, s.pattern);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(pattern);
+    }
+
+    /** {@return the pattern as {@link #parse} reads it, runs of a factor written {@code F*N}} */
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < pattern.length; ) {
+            int j = i;
+            while (j < pattern.length && pattern[j] == pattern[i]) {
+                j++;
+            }
+            if (!b.isEmpty()) {
+                b.append(',');
+            }
+            b.append(Specs.number(pattern[i]));
+            if (j - i > 1) {
+                b.append('*').append(j - i);
+            }
+            i = j;
+        }
+        return b.toString();
+    }
+}
