@@ -270,7 +270,7 @@ final class Parser {
             if (at("=")) {
                 throw diags.fail(tok().pos(), "default arguments are not supported");
             }
-            params.add(new Syntax.Param(pd.pos, pd.name, t, pd.isConst));
+            params.add(new Syntax.Param(pd.pos, pd.name, t, pd.isConst, ps.isVolatile));
             if (!accept(",")) {
                 break;
             }
@@ -419,6 +419,8 @@ final class Parser {
         Pos pos;
         CType type;
         boolean global, device, shared, constant, managed, extern, isStatic, isConst, isAuto, any;
+        /** {@code volatile} among the specifiers: what the declared pointer or array refers to is volatile. */
+        boolean isVolatile;
     }
 
     boolean startsType() {
@@ -470,6 +472,7 @@ final class Parser {
             }
             if (QUALIFIERS.contains(w)) {
                 sp.isConst |= w.equals("const") || w.equals("constexpr");
+                sp.isVolatile |= w.equals("volatile") || w.equals("__volatile__");
                 k++;
             } else if (allowStorage && FUNC_SPECIFIERS.contains(w)) {
                 switch (w) {
@@ -791,7 +794,8 @@ final class Parser {
             } else if (at("{")) {
                 list = initList();
             }
-            ds.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst, init, list));
+            ds.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst, sp.isVolatile, init,
+                    list));
         } while (accept(","));
         expect(";", "expected ';' at end of declaration");
         return new PStmt.Decl(pos, ds);
