@@ -95,6 +95,57 @@ class KernelEndToEndTest {
         assertEquals(x[n - 1], readFloats(bx, n)[n - 1], "x must be unchanged [seed " + SEED + "]");
     }
 
+    @Test
+    void fileScopeEnumsAsConstantsAndTypes() {
+        // Enumerators are int constants (implicit ones count on from the previous), usable as array sizes and
+        // switch cases; the enum's name is a type.
+        String src = """
+                enum { BLOCK = 64, HALF = BLOCK / 2 };
+                enum Op { ADD, SUB = 5, MUL, NEG = -2, ABS };
+                __device__ int apply(enum Op op, int a, int b) {
+                    switch (op) {
+                        case ADD: return a + b;
+                        case SUB: return a - b;
+                        case MUL: return a * b;
+                        case NEG: return -a;
+                        default: return a < 0 ? -a : a;
+                    }
+                }
+                __global__ void k(const int* ops, const int* x, int* out) {
+                    __shared__ int s[BLOCK];
+                    int t = threadIdx.x;
+                    s[t] = x[t];
+                    __syncthreads();
+                    Op op = (Op) ops[t];
+                    out[t] = apply(op, s[t], s[(t + HALF) % BLOCK]) * 1000 + MUL * 100 + ABS;
+                }
+                """;
+        int[] codes = {0, 5, 6, -2, -1};
+        Random r = random(11);
+        int[] ops = new int[64];
+        int[] x = new int[64];
+        for (int i = 0; i < 64; i++) {
+            ops[i] = codes[r.nextInt(codes.length)];
+            x[i] = r.nextInt(200) - 100;
+        }
+        UnifiedBuffer out = ints(dev, new int[64]);
+        run(dev, kernel(dev, src, "enums.cu", "k"), 1, 64,
+                KernelArgs.builder().pointer(ints(dev, ops)).pointer(ints(dev, x)).pointer(out).build());
+        int[] got = readInts(out, 64);
+        for (int i = 0; i < 64; i++) {
+            int a = x[i];
+            int b = x[(i + 32) % 64];
+            int v = switch (ops[i]) {
+                case 0 -> a + b;
+                case 5 -> a - b;
+                case 6 -> a * b;
+                case -2 -> -a;
+                default -> Math.abs(a);
+            };
+            assertEquals(v * 1000 + 6 * 100 - 1, got[i], ctx("enum op " + ops[i], i));
+        }
+    }
+
     static final String SHFL_REDUCE = """
             __global__ void reduceShfl(const float* in, float* out, int n)
             {

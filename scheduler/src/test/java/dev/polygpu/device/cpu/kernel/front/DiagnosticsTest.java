@@ -31,6 +31,8 @@ class DiagnosticsTest {
                 Arguments.of(k + "  goto end;\n}", 2, 3, "goto is not supported by the CPU device's kernel engine"),
                 Arguments.of(k + "  end: ;\n}", 2, 3, "labels are not supported by the CPU device's kernel engine"),
                 Arguments.of("struct P { int a; };\n", 1, 1, "struct types are not supported by the CPU device's kernel engine"),
+                Arguments.of("enum class Mode { A, B };\n", 1, 6, "scoped enums ('enum class') are not supported by the CPU device's kernel engine; use a plain 'enum' or constants such as 'const int A = 0;'"),
+                Arguments.of(k + "  enum { A, B } e;\n}", 2, 3, "enum definitions are supported only at file scope, as 'enum Name { A, B };' (the CPU device's kernel engine)"),
                 Arguments.of(k + "  float2 v;\n}", 2, 3, "vector type 'float2' is not supported by the CPU device's kernel engine"),
                 Arguments.of(k + "  x[0] = make_float2(1, 2);\n}", 2, 10, "vector types ('make_float2') are not supported by the CPU device's kernel engine"),
                 Arguments.of("__constant__ float c[4];\n", 1, 1, "__constant__ variables are not supported by the CPU device's kernel engine"),
