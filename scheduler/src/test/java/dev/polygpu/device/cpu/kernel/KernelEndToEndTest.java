@@ -96,6 +96,45 @@ class KernelEndToEndTest {
     }
 
     @Test
+    void sincosStoresSineAndCosineThroughItsPointers() {
+        String src = """
+                __global__ void k(const float* x, float* s, float* c, double* ds, double* dc, int n) {
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    if (i >= n) return;
+                    float sv, cv;
+                    sincosf(x[i], &sv, &cv);
+                    s[i] = sv;
+                    __sincosf(x[i] * 2.0f, &c[i], &sv);
+                    c[i] = cv + 10.0f * sv;
+                    sincos((double) x[i], ds + i, &dc[i]);
+                }
+                """;
+        int n = 300;
+        Random r = random(12);
+        float[] x = new float[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = uniform(r, -20, 20);
+        }
+        UnifiedBuffer s = floats(dev, new float[n]);
+        UnifiedBuffer c = floats(dev, new float[n]);
+        UnifiedBuffer ds = doubles(dev, new double[n]);
+        UnifiedBuffer dc = doubles(dev, new double[n]);
+        run(dev, kernel(dev, src, "sincos.cu", "k"), 3, 128, KernelArgs.builder().pointer(floats(dev, x))
+                .pointer(s).pointer(c).pointer(ds).pointer(dc).i32(n).build());
+        float[] gs = readFloats(s, n);
+        float[] gc = readFloats(c, n);
+        double[] gds = readDoubles(ds, n);
+        double[] gdc = readDoubles(dc, n);
+        for (int i = 0; i < n; i++) {
+            assertClose(Math.sin(x[i]), gs[i], 1e-6, 1, ctx("sinf", i));
+            double expectedC = Math.cos(x[i]) + 10.0 * (float) Math.cos(x[i] * 2.0f);
+            assertClose(expectedC, gc[i], 1e-5, 11, ctx("cosf + 10 cos(2x)", i));
+            assertClose(Math.sin(x[i]), gds[i], 1e-15, 1, ctx("sin", i));
+            assertClose(Math.cos(x[i]), gdc[i], 1e-15, 1, ctx("cos", i));
+        }
+    }
+
+    @Test
     void fileScopeEnumsAsConstantsAndTypes() {
         // Enumerators are int constants (implicit ones count on from the previous), usable as array sizes and
         // switch cases; the enum's name is a type.

@@ -84,7 +84,8 @@ final class WarpLockstep {
         return Exprs.children(e).stream().anyMatch(WarpLockstep::usesVolatile);
     }
 
-    private static boolean pure(Expr e) {
+    /** True if evaluating {@code e} has no effect besides its value (no assignment, increment or call). */
+    static boolean pure(Expr e) {
         return switch (e) {
             case Expr.Assign a -> false;
             case Expr.CompoundAssign a -> false;
