@@ -156,4 +156,64 @@ class CooperativeKernelTest {
             assertEquals(v[t % 32], r[t], "thread " + t);
         }
     }
+
+    @Test
+    void warpSynchronousReductionThroughVolatileSharedMemory() {
+        // The classic last-warp unrolled reduction (before CUDA 9): no __syncwarp, the lanes of a warp rely on
+        // running in lock step, each step reading what the previous step wrote.
+        int[] r = run("""
+                __device__ void warpReduce(volatile int *s, int tid) {
+                    s[tid] += s[tid + 32]; s[tid] += s[tid + 16]; s[tid] += s[tid + 8];
+                    s[tid] += s[tid + 4]; s[tid] += s[tid + 2]; s[tid] += s[tid + 1];
+                }
+                __global__ void k(int *out) {
+                    __shared__ int s[128];
+                    int tid = threadIdx.x;
+                    s[tid] = (tid * 7 + blockIdx.x) % 13 + 1;
+                    __syncthreads();
+                    for (int st = blockDim.x / 2; st > 32; st >>= 1) {
+                        if (tid < st) s[tid] += s[tid + st];
+                        __syncthreads();
+                    }
+                    if (tid < 32) warpReduce(s, tid);
+                    __syncthreads();
+                    out[blockIdx.x * 128 + tid] = s[0];
+                }""", 2, 128);
+        for (int b = 0; b < 2; b++) {
+            int expected = 0;
+            for (int t = 0; t < 128; t++) {
+                expected += (t * 7 + b) % 13 + 1;
+            }
+            for (int t = 0; t < 128; t++) {
+                assertEquals(expected, r[b * 128 + t], "block " + b + ", thread " + t);
+            }
+        }
+    }
+
+    @Test
+    void warpSynchronousScanReadsLowerLanesBeforeTheyWrite() {
+        // Kogge-Stone inclusive warp scan through a volatile pointer: each lane reads a lower lane's value,
+        // which in lock step is the value from before this step's writes.
+        int[] r = run("""
+                __global__ void k(int *out) {
+                    __shared__ int buf[64];
+                    int tid = threadIdx.x, lane = tid & 31;
+                    volatile int *p = buf;
+                    p[tid] = lane * 3 + 1;
+                    if (lane >= 1)  p[tid] = p[tid - 1] + p[tid];
+                    if (lane >= 2)  p[tid] = p[tid - 2] + p[tid];
+                    if (lane >= 4)  p[tid] = p[tid - 4] + p[tid];
+                    if (lane >= 8)  p[tid] = p[tid - 8] + p[tid];
+                    if (lane >= 16) p[tid] += p[tid - 16];
+                    out[tid] = p[tid];
+                }""", 1, 64);
+        for (int t = 0; t < 64; t++) {
+            int lane = t & 31;
+            int expected = 0;
+            for (int j = 0; j <= lane; j++) {
+                expected += j * 3 + 1;
+            }
+            assertEquals(expected, r[t], "thread " + t);
+        }
+    }
 }

@@ -95,6 +95,96 @@ class KernelEndToEndTest {
         assertEquals(x[n - 1], readFloats(bx, n)[n - 1], "x must be unchanged [seed " + SEED + "]");
     }
 
+    @Test
+    void sincosStoresSineAndCosineThroughItsPointers() {
+        String src = """
+                __global__ void k(const float* x, float* s, float* c, double* ds, double* dc, int n) {
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    if (i >= n) return;
+                    float sv, cv;
+                    sincosf(x[i], &sv, &cv);
+                    s[i] = sv;
+                    __sincosf(x[i] * 2.0f, &c[i], &sv);
+                    c[i] = cv + 10.0f * sv;
+                    sincos((double) x[i], ds + i, &dc[i]);
+                }
+                """;
+        int n = 300;
+        Random r = random(12);
+        float[] x = new float[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = uniform(r, -20, 20);
+        }
+        UnifiedBuffer s = floats(dev, new float[n]);
+        UnifiedBuffer c = floats(dev, new float[n]);
+        UnifiedBuffer ds = doubles(dev, new double[n]);
+        UnifiedBuffer dc = doubles(dev, new double[n]);
+        run(dev, kernel(dev, src, "sincos.cu", "k"), 3, 128, KernelArgs.builder().pointer(floats(dev, x))
+                .pointer(s).pointer(c).pointer(ds).pointer(dc).i32(n).build());
+        float[] gs = readFloats(s, n);
+        float[] gc = readFloats(c, n);
+        double[] gds = readDoubles(ds, n);
+        double[] gdc = readDoubles(dc, n);
+        for (int i = 0; i < n; i++) {
+            assertClose(Math.sin(x[i]), gs[i], 1e-6, 1, ctx("sinf", i));
+            double expectedC = Math.cos(x[i]) + 10.0 * (float) Math.cos(x[i] * 2.0f);
+            assertClose(expectedC, gc[i], 1e-5, 11, ctx("cosf + 10 cos(2x)", i));
+            assertClose(Math.sin(x[i]), gds[i], 1e-15, 1, ctx("sin", i));
+            assertClose(Math.cos(x[i]), gdc[i], 1e-15, 1, ctx("cos", i));
+        }
+    }
+
+    @Test
+    void fileScopeEnumsAsConstantsAndTypes() {
+        // Enumerators are int constants (implicit ones count on from the previous), usable as array sizes and
+        // switch cases; the enum's name is a type.
+        String src = """
+                enum { BLOCK = 64, HALF = BLOCK / 2 };
+                enum Op { ADD, SUB = 5, MUL, NEG = -2, ABS };
+                __device__ int apply(enum Op op, int a, int b) {
+                    switch (op) {
+                        case ADD: return a + b;
+                        case SUB: return a - b;
+                        case MUL: return a * b;
+                        case NEG: return -a;
+                        default: return a < 0 ? -a : a;
+                    }
+                }
+                __global__ void k(const int* ops, const int* x, int* out) {
+                    __shared__ int s[BLOCK];
+                    int t = threadIdx.x;
+                    s[t] = x[t];
+                    __syncthreads();
+                    Op op = (Op) ops[t];
+                    out[t] = apply(op, s[t], s[(t + HALF) % BLOCK]) * 1000 + MUL * 100 + ABS;
+                }
+                """;
+        int[] codes = {0, 5, 6, -2, -1};
+        Random r = random(11);
+        int[] ops = new int[64];
+        int[] x = new int[64];
+        for (int i = 0; i < 64; i++) {
+            ops[i] = codes[r.nextInt(codes.length)];
+            x[i] = r.nextInt(200) - 100;
+        }
+        UnifiedBuffer out = ints(dev, new int[64]);
+        run(dev, kernel(dev, src, "enums.cu", "k"), 1, 64,
+                KernelArgs.builder().pointer(ints(dev, ops)).pointer(ints(dev, x)).pointer(out).build());
+        int[] got = readInts(out, 64);
+        for (int i = 0; i < 64; i++) {
+            int a = x[i];
+            int b = x[(i + 32) % 64];
+            int v = switch (ops[i]) {
+                case 0 -> a + b;
+                case 5 -> a - b;
+                case 6 -> a * b;
+                case -2 -> -a;
+                default -> Math.abs(a);
+            };
+            assertEquals(v * 1000 + 6 * 100 - 1, got[i], ctx("enum op " + ops[i], i));
+        }
+    }
+
     static final String SHFL_REDUCE = """
             __global__ void reduceShfl(const float* in, float* out, int n)
             {

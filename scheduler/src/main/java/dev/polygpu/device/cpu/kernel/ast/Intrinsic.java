@@ -13,6 +13,12 @@ public enum Intrinsic {
     SYNCTHREADS_AND("__syncthreads_and"),
     SYNCTHREADS_OR("__syncthreads_or"),
     SYNCWARP("__syncwarp"),
+    /**
+     * Not callable: the step boundary semantic analysis puts after each statement that uses a {@code volatile}
+     * pointer or array ({@link Var#volatileAccess}). The lanes of a warp that reach it together go on
+     * together, whatever their mask, so warp-synchronous code sees the lock step it was written for.
+     */
+    WARP_STEP("a warp step after a volatile access"),
     THREADFENCE("__threadfence"),
     THREADFENCE_BLOCK("__threadfence_block"),
     THREADFENCE_SYSTEM("__threadfence_system"),
@@ -87,7 +93,7 @@ public enum Intrinsic {
     /** True for the intrinsics at which a thread must wait for others of its block or warp. */
     public boolean isYieldPoint() {
         return switch (this) {
-            case SYNCTHREADS, SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR, SYNCWARP,
+            case SYNCTHREADS, SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR, SYNCWARP, WARP_STEP,
                  SHFL, SHFL_UP, SHFL_DOWN, SHFL_XOR, BALLOT, ANY, ALL -> true;
             default -> false;
         };

@@ -17,6 +17,13 @@ public final class Var {
     /** Unique within one function after inlining; stable order of declaration. */
     public final int id;
     public boolean addressTaken;
+    /**
+     * Declared {@code volatile} ({@code volatile float* s}, {@code volatile __shared__ int a[32]}): memory
+     * accessed through it is shared by the lanes of a warp that rely on running in lock step, as
+     * warp-synchronous code written before CUDA 9 does. Semantic analysis makes each statement that uses it a
+     * step of the warp.
+     */
+    public boolean volatileAccess;
 
     public Var(String name, CType type, Kind kind, Pos pos, int id) {
         this.name = name;

@@ -871,8 +871,9 @@ final class Emitter {
     private void deposit(Expr.IntrinsicCall call) {
         List<Expr> a = call.args();
         switch (call.intrinsic()) {
-            case SYNCTHREADS -> {
-                // Nothing to deposit: the scheduler combines predicates only at the other barriers.
+            case SYNCTHREADS, WARP_STEP -> {
+                // Nothing to deposit: the scheduler combines predicates only at the other barriers, and a warp
+                // step takes the lanes that reach it as its mask.
             }
             case SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR -> {
                 exchangeArray("xValue", "[J");

@@ -2,6 +2,7 @@ package dev.polygpu.device.cpu.kernel.codegen;
 
 import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.Exprs;
 import dev.polygpu.device.cpu.kernel.ast.Function;
 import dev.polygpu.device.cpu.kernel.ast.Pos;
 import dev.polygpu.device.cpu.kernel.ast.Stmt;

@@ -75,7 +75,18 @@ final class CoopScheduler {
         int[] at = st.site;
         while (true) {
             kernel.resumeThreads(f, st, bx, by, bz, lo, hi);
+            // Warp steps first: their lanes run on to wherever the other lanes wait, as a converged warp
+            // would, before an intrinsic with an explicit mask counts who has arrived.
             boolean served = false;
+            for (int t = lo; t < hi; t++) {
+                if (status[t] == WAITING && sites[at[t]].intrinsic() == Intrinsic.WARP_STEP) {
+                    serveWarpSite(lo, hi, at[t]);
+                    served = true;
+                }
+            }
+            if (served) {
+                continue;
+            }
             for (int t = lo; t < hi; t++) {
                 if (status[t] == WAITING && !sites[at[t]].intrinsic().isBlockBarrier()) {
                     serveWarpSite(lo, hi, at[t]);
@@ -146,7 +157,8 @@ final class CoopScheduler {
                 continue;
             }
             int lane = t - lo;
-            int mask = st.xMask[t] & exist;
+            // A warp step has no mask of its own: the lanes that reach it together are the ones that step.
+            int mask = op == Intrinsic.WARP_STEP ? group : st.xMask[t] & exist;
             if ((mask & (1 << lane)) == 0) {
                 throw fault(t, site, "lane " + lane + " is not in its own mask 0x" + Integer.toHexString(st.xMask[t]));
             }

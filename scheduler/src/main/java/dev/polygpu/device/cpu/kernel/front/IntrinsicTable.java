@@ -41,6 +41,12 @@ final class IntrinsicTable {
             "__uint2float_rn", new Prim[] {Prim.UINT, Prim.FLOAT},
             "__int2double_rn", new Prim[] {Prim.INT, Prim.DOUBLE},
             "__double2float_rn", new Prim[] {Prim.DOUBLE, Prim.FLOAT});
+    /** {@code sincosf(x, &s, &c)} and its variants: the fixed type, or null for the overloaded name. */
+    private static final Map<String, Prim> SINCOS = new HashMap<>(Map.of("sincosf", Prim.FLOAT,
+            "__sincosf", Prim.FLOAT));
+    static {
+        SINCOS.put("sincos", null);
+    }
     private static final Set<String> OTHERS = Set.of("__syncthreads", "__syncthreads_count", "__syncthreads_and",
             "__syncthreads_or", "__syncwarp", "__threadfence", "__threadfence_block", "__threadfence_system",
             "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
@@ -96,7 +102,7 @@ final class IntrinsicTable {
 
     static boolean knows(String name) {
         return MATH.containsKey(name) || ATOMICS.containsKey(name) || BITCASTS.containsKey(name)
-                || CONVERSIONS.containsKey(name) || OTHERS.contains(name);
+                || CONVERSIONS.containsKey(name) || SINCOS.containsKey(name) || OTHERS.contains(name);
     }
 
     private static Diagnostics.Abort arity(ExprSema es, Pos pos, String name, String expected, int actual) {
@@ -148,7 +154,32 @@ final class IntrinsicTable {
             count(es, pos, name, args, 1);
             return new Expr.Cast(pos, cv[1], arg(es, name, args, 0, cv[0]));
         }
+        if (SINCOS.containsKey(name)) {
+            return sincos(name, pos, args, es, SINCOS.get(name));
+        }
         return WarpAndMisc.resolve(name, pos, args, es);
+    }
+
+    /** {@code sincosf(x, sp, cp)} is {@code *sp = sinf(x), *cp = cosf(x)}, with {@code x} evaluated twice. */
+    private static Expr sincos(String name, Pos pos, List<Expr> args, ExprSema es, Prim fixed) {
+        count(es, pos, name, args, 3);
+        Prim t = fixed != null ? fixed : floatingVariant(es, name, args.subList(0, 1));
+        Expr x = arg(es, name, args, 0, t);
+        if (!WarpLockstep.pure(x)) {
+            throw es.diags.fail(x.pos(), "the first argument of '" + name + "' has side effects, which the CPU "
+                    + "device's kernel engine would repeat; assign it to a variable first");
+        }
+        List<Expr> stores = new ArrayList<>();
+        for (int i = 1; i <= 2; i++) {
+            Expr p = args.get(i);
+            if (!(p.type() instanceof CType.Pointer ptr) || ptr.pointee() != t) {
+                throw es.diags.fail(p.pos(), "argument " + (i + 1) + " of '" + name + "' must be a '" + t
+                        + "*', not '" + p.type() + "'");
+            }
+            Intrinsic op = i == 1 ? Intrinsic.SIN : Intrinsic.COS;
+            stores.add(new Expr.Assign(pos, t, new Expr.Deref(pos, t, p), call(pos, t, op, List.of(x))));
+        }
+        return new Expr.Comma(pos, Prim.VOID, stores.get(0), stores.get(1));
     }
 
     /** Variant of an overloaded math name: any double → double, else any float → float, integers → double. */

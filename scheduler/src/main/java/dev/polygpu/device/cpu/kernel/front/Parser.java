@@ -26,7 +26,7 @@ final class Parser {
     private static final Set<String> FUNC_SPECIFIERS = Set.of("__global__", "__device__", "__host__", "static",
             "inline", "__inline__", "__forceinline__", "__noinline__", "extern", "__shared__", "__constant__",
             "__managed__", "auto", "__launch_bounds__", "__align__", "__attribute__");
-    private static final Set<String> UNSUPPORTED_TYPE_WORDS = Set.of("struct", "union", "class", "enum");
+    private static final Set<String> UNSUPPORTED_TYPE_WORDS = Set.of("struct", "union", "class");
 
     final List<Token> ts;
     final Diagnostics diags;
@@ -186,6 +186,11 @@ final class Parser {
             typedefDecl();
             return;
         }
+        if (at("enum") && (peek(1).is("{") || peek(1).is("class") || peek(1).is("struct")
+                || peek(1).kind == Token.Kind.IDENT && peek(2).is("{"))) {
+            enumDecl();
+            return;
+        }
         if (at("namespace") || at("using")) {
             throw diags.fail(tok().pos(), "namespaces are not supported by the CPU device's kernel engine");
         }
@@ -270,7 +275,7 @@ final class Parser {
             if (at("=")) {
                 throw diags.fail(tok().pos(), "default arguments are not supported");
             }
-            params.add(new Syntax.Param(pd.pos, pd.name, t, pd.isConst));
+            params.add(new Syntax.Param(pd.pos, pd.name, t, pd.isConst, ps.isVolatile));
             if (!accept(",")) {
                 break;
             }
@@ -307,6 +312,47 @@ final class Parser {
             typedefs.put(d.name, d.type);
         } while (accept(","));
         expect(";", "expected ';' after typedef");
+    }
+
+    /**
+     * {@code enum [Name] { A, B = 4, C };}: each enumerator becomes a file-scope {@code int} constant (one
+     * without a value is the previous one plus 1), and {@code Name} a name for {@code int}.
+     */
+    private void enumDecl() {
+        Token e = ts.get(k++);
+        if (at("class") || at("struct")) {
+            throw diags.fail(tok().pos(), "scoped enums ('enum " + tok().text + "') are not supported by the CPU "
+                    + "device's kernel engine; use a plain 'enum' or constants such as 'const int A = 0;'");
+        }
+        if (tok().kind == Token.Kind.IDENT && !at("{")) {
+            typedefs.put(tok().text, Prim.INT);
+            k++;
+        }
+        expect("{", "expected '{' after 'enum'");
+        Expr previous = null;
+        while (!at("}")) {
+            Token name = tok();
+            if (name.kind != Token.Kind.IDENT) {
+                throw diags.fail(name.pos(), "expected an enumerator name");
+            }
+            k++;
+            Expr value;
+            if (accept("=")) {
+                value = assign();
+            } else if (previous == null) {
+                value = new Expr.IntConst(name.pos(), Prim.INT, 0);
+            } else {
+                value = new Expr.Binary(name.pos(), null, BinaryOp.ADD, null, previous,
+                        new Expr.IntConst(name.pos(), Prim.INT, 1));
+            }
+            consts.add(new Syntax.ConstDecl(name.pos(), name.text, Prim.INT, value));
+            previous = new Expr.Name(name.pos(), null, name.text);
+            if (!accept(",")) {
+                break;
+            }
+        }
+        expect("}", "expected '}' at end of enum " + e.text);
+        expect(";", "expected ';' after enum (variables declared with an enum definition are not supported)");
     }
 
     private void templateDecl() {
@@ -419,6 +465,8 @@ final class Parser {
         Pos pos;
         CType type;
         boolean global, device, shared, constant, managed, extern, isStatic, isConst, isAuto, any;
+        /** {@code volatile} among the specifiers: what the declared pointer or array refers to is volatile. */
+        boolean isVolatile;
     }
 
     boolean startsType() {
@@ -427,8 +475,8 @@ final class Parser {
             return false;
         }
         return TYPE_KEYWORDS.contains(t.text) || typedefs.containsKey(t.text) || QUALIFIERS.contains(t.text)
-                || UNSUPPORTED_TYPE_WORDS.contains(t.text) || Unsupported.isVectorType(t.text)
-                || Unsupported.isTextureType(t.text);
+                || UNSUPPORTED_TYPE_WORDS.contains(t.text) || t.text.equals("enum")
+                || Unsupported.isVectorType(t.text) || Unsupported.isTextureType(t.text);
     }
 
     private boolean startsDecl() {
@@ -459,6 +507,17 @@ final class Parser {
                 break;
             }
             String w = t.text;
+            if (w.equals("enum") && named == null && !sp.any && typedefs.get(peek(1).text) == Prim.INT) {
+                // 'enum Mode m': the enum's name stands for int.
+                named = Prim.INT;
+                sp.any = true;
+                k += 2;
+                continue;
+            }
+            if (w.equals("enum")) {
+                throw diags.fail(t.pos(), "enum definitions are supported only at file scope, as "
+                        + "'enum Name { A, B };' (the CPU device's kernel engine)");
+            }
             if (UNSUPPORTED_TYPE_WORDS.contains(w)) {
                 throw diags.fail(t.pos(), w + " types are not supported by the CPU device's kernel engine");
             }
@@ -470,6 +529,7 @@ final class Parser {
             }
             if (QUALIFIERS.contains(w)) {
                 sp.isConst |= w.equals("const") || w.equals("constexpr");
+                sp.isVolatile |= w.equals("volatile") || w.equals("__volatile__");
                 k++;
             } else if (allowStorage && FUNC_SPECIFIERS.contains(w)) {
                 switch (w) {
@@ -791,7 +851,8 @@ final class Parser {
             } else if (at("{")) {
                 list = initList();
             }
-            ds.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst, init, list));
+            ds.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst, sp.isVolatile, init,
+                    list));
         } while (accept(","));
         expect(";", "expected ';' at end of declaration");
         return new PStmt.Decl(pos, ds);

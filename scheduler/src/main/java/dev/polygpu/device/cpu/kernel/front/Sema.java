@@ -81,6 +81,7 @@ final class Sema {
         List<Var> params = new ArrayList<>();
         for (Syntax.Param p : f.params()) {
             Var v = new Var(p.name() == null ? "" : p.name(), p.type(), Var.Kind.PARAM, p.pos(), nextId++);
+            v.volatileAccess = p.isVolatile() && p.type() instanceof CType.Pointer;
             if (p.name() != null) {
                 declare(v, p.isConst());
             }
@@ -103,20 +104,38 @@ final class Sema {
 
     /** Analyzes one statement into {@code out}; an error is recorded and the statement dropped. */
     private void into(List<Stmt> out, PStmt s) {
+        into(out, s, true);
+    }
+
+    /**
+     * As {@link #into(List, PStmt)}; with {@code steps}, a statement that uses a {@code volatile} variable
+     * becomes steps of the warp ({@link WarpLockstep}). A for-loop's init takes no steps: it must stay one
+     * statement.
+     */
+    private void into(List<Stmt> out, PStmt s, boolean steps) {
         try {
             if (s instanceof PStmt.Decl d) {
                 for (Syntax.Declarator dd : d.declarators()) {
                     try {
-                        out.add(variable(dd));
+                        add(out, variable(dd), steps);
                     } catch (Diagnostics.Abort a) {
                         // recorded; the variable was declared anyway so later uses do not cascade
                     }
                 }
             } else {
-                out.add(stmt(s));
+                add(out, stmt(s), steps);
             }
         } catch (Diagnostics.Abort a) {
             // recorded
+        }
+    }
+
+    private void add(List<Stmt> out, Stmt s, boolean steps) {
+        if (steps && WarpLockstep.isStep(s)) {
+            WarpLockstep.addSteps(out, s,
+                    e -> new Var("$step" + nextId, e.type(), Var.Kind.LOCAL, s.pos(), nextId++));
+        } else {
+            out.add(s);
         }
     }
 
@@ -167,7 +186,7 @@ final class Sema {
                     Stmt init = null;
                     if (f.init() != null) {
                         List<Stmt> out = new ArrayList<>();
-                        into(out, f.init());
+                        into(out, f.init(), false);
                         init = out.size() == 1 ? out.getFirst() : new Stmt.Block(f.init().pos(), out);
                     }
                     Expr c = f.condition() == null ? null : condition(f.condition());
@@ -376,6 +395,7 @@ final class Sema {
                 init = ex.convert(init, t, "in initialization of '" + d.name() + "'");
             }
             v = new Var(d.name(), t, kind, d.pos(), nextId++);
+            v.volatileAccess = d.isVolatile() && (t instanceof CType.Pointer || kind != Var.Kind.LOCAL);
             declare(v, d.isConst());
             if (d.isConst() && init != null) {
                 Object c = ConstEval.eval(init, constValues);

@@ -18,12 +18,13 @@ final class Syntax {
      * element is null for {@code []}). {@code isConst}: the variable itself is const.
      */
     record Declarator(Pos pos, String name, CType type, List<Expr> dims, Storage storage, boolean isConst,
-                      Expr init, InitList initList) {}
+                      boolean isVolatile, Expr init, InitList initList) {}
 
     /** {@code { a, b, { c } }}: each item is an {@link Expr} or a nested {@link InitList}. */
     record InitList(Pos pos, List<Object> items) {}
 
-    record Param(Pos pos, String name, CType type, boolean isConst) {}
+    /** {@code isVolatile}: declared with {@code volatile} in its specifiers ({@code volatile float* s}). */
+    record Param(Pos pos, String name, CType type, boolean isConst, boolean isVolatile) {}
 
     /** A function definition ({@code body != null}) or prototype. */
     record FuncDecl(Pos pos, String name, CType returnType, List<Param> params, boolean kernel,

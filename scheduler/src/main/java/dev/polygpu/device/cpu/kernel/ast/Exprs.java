@@ -1,16 +1,15 @@
-package dev.polygpu.device.cpu.kernel.codegen;
+package dev.polygpu.device.cpu.kernel.ast;
 
-import dev.polygpu.device.cpu.kernel.ast.Expr;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Generic traversal helpers over the typed expression tree. */
-final class Exprs {
+public final class Exprs {
     private Exprs() {
     }
 
     /** The direct sub-expressions of {@code e}, in evaluation order. */
-    static List<Expr> children(Expr e) {
+    public static List<Expr> children(Expr e) {
         return switch (e) {
             case Expr.Unary u -> List.of(u.operand());
             case Expr.Binary b -> List.of(b.left(), b.right());
