@@ -203,8 +203,8 @@ final class IntrinsicTable {
                 Prim stored = frexp ? Prim.INT : t;
                 Expr p = args.get(1);
                 if (!(p.type() instanceof CType.Pointer ptr) || ptr.pointee() != stored) {
-                    throw es.diags.fail(p.pos(), "argument 2 of '" + name + "' must be a '" + stored
-                            + "*', not '" + p.type() + "'");
+                    throw es.diags.fail(p.pos(), "argument 2 of '" + name + "' must be " + (frexp ? "an" : "a")
+                            + " '" + stored + "*', not '" + p.type() + "'");
                 }
                 Expr part = call(pos, stored, frexp ? Intrinsic.FREXP_EXP : Intrinsic.TRUNC, List.of(x));
                 Expr store = new Expr.Assign(pos, stored, new Expr.Deref(pos, stored, p), part);

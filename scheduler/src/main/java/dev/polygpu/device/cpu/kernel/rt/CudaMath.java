@@ -9,7 +9,9 @@ package dev.polygpu.device.cpu.kernel.rt;
  * operand, {@code pow(1, NaN)} and {@code pow(-1, ±inf)} are 1. The {@code float} overloads compute in double
  * and round once to float, so they are within 1 ulp of the correctly rounded result (usually exact);
  * CUDA's own single-precision functions allow 1 to 4 ulp. The double overloads have the accuracy of
- * {@code java.lang.Math} (at most 1 to 2 ulp), {@code erf}/{@code erfc} that of {@link ErrorFunction}.
+ * {@code java.lang.Math} (at most 1 to 2 ulp), {@code erf}/{@code erfc} that of {@link ErrorFunction}, the
+ * gamma, inverse error and inverse hyperbolic functions and sinpi/cospi that of {@link SpecialFunctions} (a few
+ * ulp); {@code rcbrt} and {@code rhypot} round twice (under 1.5 ulp).
  *
  * <p>Stateless and thread-safe.
  */
