@@ -284,6 +284,20 @@ class KernelMathEndToEndTest {
             double expected = Math.PI / Math.sin(Math.PI * u[i]);
             assertClose(expected, gu.r()[i] * gu1.r()[i], 1e-14, expected, ctx("reflection", u[i]));
         }
+        // Relative accuracy near the zeros of lgamma at 1 and 2: log Γ(1 + e) = -γ e + ζ(2) e²/2 - …, and
+        // log Γ(2 + e) = (1 - γ) e + (ζ(2) - 1) e²/2 - (ζ(3) - 1) e³/3 + … (the next terms are below 1e-27 here).
+        double gamma = 0.5772156649015329;
+        double zeta2 = Math.PI * Math.PI / 6;
+        double zeta3 = 1.2020569031595943; // Apéry's constant
+        for (double e : new double[] {1e-10, -3e-9, 2.5e-7}) {
+            Out near = d(6, 1 + e, 2 + e);
+            double e1 = (1 + e) - 1;
+            double e2 = (2 + e) - 2;
+            double l1 = -gamma * e1 + zeta2 * e1 * e1 / 2 - zeta3 * e1 * e1 * e1 / 3;
+            double l2 = (1 - gamma) * e2 + (zeta2 - 1) * e2 * e2 / 2 - (zeta3 - 1) * e2 * e2 * e2 / 3;
+            assertClose(l1, near.r()[0], 1e-14, e1, "lgamma(1 + " + e1 + ")");
+            assertClose(l2, near.r()[1], 1e-14, e2, "lgamma(2 + " + e2 + ")");
+        }
         // Special values.
         Out sp = d(5, 0.0, -0.0, -2.0, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 172, Double.NaN);
         double[] tgExpected = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN, Double.NaN,
@@ -318,6 +332,11 @@ class KernelMathEndToEndTest {
         for (int i = 0; i < r.length; i++) {
             assertClose(r[i], eci.r()[i], 1e-13, Math.abs(r[i]) + 1e-2, ctx("erfcinv(erfc)", r[i]));
         }
+        // Deep in the tail: erfc(erfcinv(y)) = y to within erfc's slope there (relative 2 r ulp(r)).
+        Out tail = d(8, 1e-300, 1e-100, 1e-20);
+        assertClose(1e-300, CudaMath.erfc(tail.r()[0]), 1e-12, 1e-300, "erfc(erfcinv(1e-300))");
+        assertClose(1e-100, CudaMath.erfc(tail.r()[1]), 1e-13, 1e-100, "erfc(erfcinv(1e-100))");
+        assertClose(1e-20, CudaMath.erfc(tail.r()[2]), 1e-14, 1e-20, "erfc(erfcinv(1e-20))");
         // erfinv(1/2) = 0.4769362762044698733814…
         assertClose(0.47693627620446987, d(7, 0.5).r()[0], 3e-16, 0.5, "erfinv(0.5)");
         double[] sx = {1, -1, 1.5, -0.0, Double.NaN};
