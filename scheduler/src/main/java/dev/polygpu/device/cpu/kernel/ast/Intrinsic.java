@@ -67,11 +67,22 @@ public enum Intrinsic {
     EXP("exp"), EXP2("exp2"), EXP10("exp10"), EXPM1("expm1"),
     LOG("log"), LOG2("log2"), LOG10("log10"), LOG1P("log1p"),
     SIN("sin"), COS("cos"), TAN("tan"), ASIN("asin"), ACOS("acos"), ATAN("atan"),
-    SINH("sinh"), COSH("cosh"), TANH("tanh"),
-    ERF("erf"), ERFC("erfc"),
+    SINH("sinh"), COSH("cosh"), TANH("tanh"), ASINH("asinh"), ACOSH("acosh"), ATANH("atanh"),
+    SINPI("sinpi"), COSPI("cospi"),
+    ERF("erf"), ERFC("erfc"), ERFINV("erfinv"), ERFCINV("erfcinv"), NORMCDF("normcdf"), NORMCDFINV("normcdfinv"),
+    LGAMMA("lgamma"), TGAMMA("tgamma"), RCBRT("rcbrt"), LOGB("logb"),
     FABS("fabs"), FLOOR("floor"), CEIL("ceil"), ROUND("round"), TRUNC("trunc"), RINT("rint"),
     POW("pow"), ATAN2("atan2"), FMOD("fmod"), HYPOT("hypot"), COPYSIGN("copysign"),
     FMIN("fmin"), FMAX("fmax"), FMA("fma"),
+    REMAINDER("remainder"), FDIM("fdim"), RHYPOT("rhypot"), NORM3D("norm3d"),
+    /** {@code modf}'s result, the fractional part (semantic analysis stores {@code trunc(x)} through the pointer). */
+    MODF("modf"),
+    /** {@code ldexp(x, n)}, {@code scalbn(x, n)}: a floating and an int argument. */
+    LDEXP("ldexp"), SCALBN("scalbn"),
+    /** {@code ilogb(x)}: an int result. */
+    ILOGB("ilogb"),
+    /** {@code frexp}'s result, the mantissa; FREXP_EXP is the int exponent it stores through its pointer. */
+    FREXP("frexp"), FREXP_EXP("the exponent of frexp"),
     /** Integer or floating: the usual arithmetic conversions pick the variant, as CUDA's overloads do. */
     MIN("min"),
     MAX("max"),

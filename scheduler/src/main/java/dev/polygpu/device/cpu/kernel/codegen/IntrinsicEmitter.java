@@ -55,7 +55,13 @@ final class IntrinsicEmitter {
             case POPCLL, FFSLL, CLZLL -> bits(in, args, K.J, CD_int);
             case ATOMIC_ADD, ATOMIC_SUB, ATOMIC_EXCH, ATOMIC_MIN, ATOMIC_MAX, ATOMIC_INC, ATOMIC_DEC, ATOMIC_CAS,
                  ATOMIC_AND, ATOMIC_OR, ATOMIC_XOR -> atomic(call);
-            case ISNAN, ISINF, ISFINITE, SIGNBIT -> {
+            case LDEXP, SCALBN -> {
+                K k = Jvm.kind(call.type());
+                x.value(args.get(0));
+                x.value(args.get(1));
+                c.invokestatic(MATH, name(in), mt(k.desc, k.desc, CD_int));
+            }
+            case ISNAN, ISINF, ISFINITE, SIGNBIT, ILOGB, FREXP_EXP -> {
                 K k = Jvm.kind(args.get(0).type());
                 x.value(args.get(0));
                 c.invokestatic(MATH, name(in), mt(CD_int, k.desc));
@@ -119,6 +125,7 @@ final class IntrinsicEmitter {
         return switch (in) {
             case SATURATE -> "saturate";
             case FDIVIDE -> "fdivide";
+            case FREXP_EXP -> "frexpExponent";
             default -> in.name().toLowerCase(Locale.ROOT);
         };
     }

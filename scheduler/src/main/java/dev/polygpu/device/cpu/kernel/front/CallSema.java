@@ -106,7 +106,9 @@ final class CallSema {
 
     private Expr finish(Expr.CallByName c, String name, Program.Analyzed a, List<Expr> args) {
         if (a == null) {
-            throw diags.fail(c.pos(), "recursive __device__ function '" + name + "' is not supported");
+            throw diags.fail(c.pos(), "recursive __device__ function '" + name + "' is not supported by the CPU "
+                    + "device's kernel engine; rewrite it as a loop (with a local array as an explicit stack if it "
+                    + "needs one)");
         }
         diags.addAll(a.errors());
         Function fn = a.fn();

@@ -47,6 +47,11 @@ final class IntrinsicTable {
     static {
         SINCOS.put("sincos", null);
     }
+    /**
+     * Math functions whose parameters or result are not all of the variant's floating type: {@code ldexp(x, n)},
+     * {@code scalbn(x, n)}, {@code ilogb(x)} and the pointer-writing {@code frexp(x, &e)}, {@code modf(x, &i)}.
+     */
+    private static final Map<String, Math> MIXED = new HashMap<>();
     private static final Set<String> OTHERS = Set.of("__syncthreads", "__syncthreads_count", "__syncthreads_and",
             "__syncthreads_or", "__syncwarp", "__threadfence", "__threadfence_block", "__threadfence_system",
             "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
@@ -61,9 +66,12 @@ final class IntrinsicTable {
             Intrinsic.EXP10, Intrinsic.EXPM1, Intrinsic.LOG, Intrinsic.LOG2, Intrinsic.LOG10, Intrinsic.LOG1P,
             Intrinsic.SIN, Intrinsic.COS, Intrinsic.TAN, Intrinsic.ASIN, Intrinsic.ACOS, Intrinsic.ATAN,
             Intrinsic.SINH, Intrinsic.COSH, Intrinsic.TANH, Intrinsic.ERF, Intrinsic.ERFC, Intrinsic.FABS,
-            Intrinsic.FLOOR, Intrinsic.CEIL, Intrinsic.ROUND, Intrinsic.TRUNC, Intrinsic.RINT};
+            Intrinsic.FLOOR, Intrinsic.CEIL, Intrinsic.ROUND, Intrinsic.TRUNC, Intrinsic.RINT, Intrinsic.ASINH,
+            Intrinsic.ACOSH, Intrinsic.ATANH, Intrinsic.SINPI, Intrinsic.COSPI, Intrinsic.ERFINV, Intrinsic.ERFCINV,
+            Intrinsic.NORMCDF, Intrinsic.NORMCDFINV, Intrinsic.LGAMMA, Intrinsic.TGAMMA, Intrinsic.RCBRT,
+            Intrinsic.LOGB};
         Intrinsic[] binary = {Intrinsic.POW, Intrinsic.ATAN2, Intrinsic.FMOD, Intrinsic.HYPOT, Intrinsic.COPYSIGN,
-            Intrinsic.FMIN, Intrinsic.FMAX};
+            Intrinsic.FMIN, Intrinsic.FMAX, Intrinsic.REMAINDER, Intrinsic.FDIM, Intrinsic.RHYPOT};
         for (Intrinsic i : unary) {
             math(i, 1);
         }
@@ -71,6 +79,12 @@ final class IntrinsicTable {
             math(i, 2);
         }
         math(Intrinsic.FMA, 3);
+        math(Intrinsic.NORM3D, 3);
+        for (Intrinsic i : List.of(Intrinsic.LDEXP, Intrinsic.SCALBN, Intrinsic.ILOGB, Intrinsic.FREXP,
+                Intrinsic.MODF)) {
+            MIXED.put(i.cudaName, new Math(i, i == Intrinsic.ILOGB ? 1 : 2, null));
+            MIXED.put(i.cudaName + "f", new Math(i, i == Intrinsic.ILOGB ? 1 : 2, Prim.FLOAT));
+        }
         MATH.put("nearbyint", new Math(Intrinsic.RINT, 1, null));
         MATH.put("nearbyintf", new Math(Intrinsic.RINT, 1, Prim.FLOAT));
         for (String fast : List.of("exp", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "pow")) {
@@ -102,7 +116,7 @@ final class IntrinsicTable {
 
     static boolean knows(String name) {
         return MATH.containsKey(name) || ATOMICS.containsKey(name) || BITCASTS.containsKey(name)
-                || CONVERSIONS.containsKey(name) || SINCOS.containsKey(name) || OTHERS.contains(name);
+                || CONVERSIONS.containsKey(name) || SINCOS.containsKey(name) || MIXED.containsKey(name) || OTHERS.contains(name);
     }
 
     private static Diagnostics.Abort arity(ExprSema es, Pos pos, String name, String expected, int actual) {
@@ -157,7 +171,46 @@ final class IntrinsicTable {
         if (SINCOS.containsKey(name)) {
             return sincos(name, pos, args, es, SINCOS.get(name));
         }
+        Math mixed = MIXED.get(name);
+        if (mixed != null) {
+            return mixed(name, pos, args, es, mixed);
+        }
         return WarpAndMisc.resolve(name, pos, args, es);
+    }
+
+    /**
+     * {@code ldexp(x, n)} and {@code scalbn(x, n)} (n converted to int), {@code ilogb(x)} (an int), and
+     * {@code frexp(x, &e)} / {@code modf(x, &i)}, which are {@code *e = exponent(x), mantissa(x)} and
+     * {@code *i = trunc(x), fraction(x)}, with {@code x} evaluated twice as in {@link #sincos}.
+     */
+    private static Expr mixed(String name, Pos pos, List<Expr> args, ExprSema es, Math m) {
+        count(es, pos, name, args, m.arity);
+        Prim t = m.fixed != null ? m.fixed : floatingVariant(es, name, args.subList(0, 1));
+        Expr x = arg(es, name, args, 0, t);
+        switch (m.op) {
+            case ILOGB -> {
+                return call(pos, Prim.INT, m.op, List.of(x));
+            }
+            case LDEXP, SCALBN -> {
+                return call(pos, t, m.op, List.of(x, arg(es, name, args, 1, Prim.INT)));
+            }
+            default -> {
+                if (!WarpLockstep.pure(x)) {
+                    throw es.diags.fail(x.pos(), "the first argument of '" + name + "' has side effects, which the "
+                            + "CPU device's kernel engine would repeat; assign it to a variable first");
+                }
+                boolean frexp = m.op == Intrinsic.FREXP;
+                Prim stored = frexp ? Prim.INT : t;
+                Expr p = args.get(1);
+                if (!(p.type() instanceof CType.Pointer ptr) || ptr.pointee() != stored) {
+                    throw es.diags.fail(p.pos(), "argument 2 of '" + name + "' must be " + (frexp ? "an" : "a")
+                            + " '" + stored + "*', not '" + p.type() + "'");
+                }
+                Expr part = call(pos, stored, frexp ? Intrinsic.FREXP_EXP : Intrinsic.TRUNC, List.of(x));
+                Expr store = new Expr.Assign(pos, stored, new Expr.Deref(pos, stored, p), part);
+                return new Expr.Comma(pos, t, store, call(pos, t, m.op, List.of(x)));
+            }
+        }
     }
 
     /** {@code sincosf(x, sp, cp)} is {@code *sp = sinf(x), *cp = cosf(x)}, with {@code x} evaluated twice. */

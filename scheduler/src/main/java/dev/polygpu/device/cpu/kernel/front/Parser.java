@@ -522,7 +522,7 @@ final class Parser {
                 throw diags.fail(t.pos(), w + " types are not supported by the CPU device's kernel engine");
             }
             if (Unsupported.isVectorType(w)) {
-                throw diags.fail(t.pos(), "vector type '" + w + "' is not supported by the CPU device's kernel engine");
+                throw diags.fail(t.pos(), Unsupported.vectorTypeMessage(w));
             }
             if (Unsupported.isTextureType(w)) {
                 throw diags.fail(t.pos(), "texture and surface types are not supported by the CPU device's kernel engine");

@@ -26,6 +26,26 @@ final class Unsupported {
                 || name.matches("(u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]");
     }
 
+    /** The message for a declaration with a type that {@link #isVectorType} accepts: what it is and what to use. */
+    static String vectorTypeMessage(String name) {
+        String engine = " is not supported by the CPU device's kernel engine";
+        if (name.equals("dim3")) {
+            return "type 'dim3' is not supported in kernel code by the CPU device's kernel engine; use blockDim.x, "
+                    + "gridDim.y … directly or int variables";
+        }
+        if (name.contains("half") || name.contains("bfloat16")) {
+            return "half-precision type '" + name + "'" + engine
+                    + "; use float, and float arrays for the data";
+        }
+        String scalar = name.substring(0, name.length() - 1).replace("longlong", "long long");
+        if (scalar.startsWith("u")) {
+            scalar = "unsigned " + scalar.substring(1);
+        }
+        String article = "aeiou".indexOf(scalar.charAt(0)) >= 0 ? "an " : "a ";
+        return "vector type '" + name + "'" + engine + "; use one scalar per component (" + scalar
+                + " v_x, v_y) or index " + article + scalar + " array";
+    }
+
     static boolean isTextureType(String name) {
         return name.equals("texture") || name.equals("surface") || name.equals("cudaTextureObject_t")
                 || name.equals("cudaSurfaceObject_t");

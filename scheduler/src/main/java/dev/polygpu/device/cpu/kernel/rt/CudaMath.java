@@ -9,13 +9,19 @@ package dev.polygpu.device.cpu.kernel.rt;
  * operand, {@code pow(1, NaN)} and {@code pow(-1, ±inf)} are 1. The {@code float} overloads compute in double
  * and round once to float, so they are within 1 ulp of the correctly rounded result (usually exact);
  * CUDA's own single-precision functions allow 1 to 4 ulp. The double overloads have the accuracy of
- * {@code java.lang.Math} (at most 1 to 2 ulp), {@code erf}/{@code erfc} that of {@link ErrorFunction}.
+ * {@code java.lang.Math} (at most 1 to 2 ulp), {@code erf}/{@code erfc} that of {@link ErrorFunction}, the
+ * gamma, inverse error and inverse hyperbolic functions and sinpi/cospi that of {@link SpecialFunctions} (a few
+ * ulp); {@code rcbrt} and {@code rhypot} round twice (under 1.5 ulp).
  *
  * <p>Stateless and thread-safe.
  */
 public final class CudaMath {
     private static final double INV_LN2 = 1.4426950408889634;
     private static final double SQRT2 = 1.4142135623730951;
+    /** 1/√2 as a double, and the double nearest to its error (1/√2 - INV_SQRT2). */
+    private static final double INV_SQRT2 = 0.7071067811865476;
+    private static final double INV_SQRT2_LO = -4.833646656726457e-17;
+    private static final double TWO_OVER_SQRT_PI = 1.1283791670955126;
     /** From 2^52 up every double is an integer, so rounding functions return their argument. */
     private static final double TWO_POW_52 = 0x1p52;
 
@@ -224,6 +230,50 @@ public final class CudaMath {
         return Math.tanh(x);
     }
 
+    public static float asinh(float x) {
+        return (float) SpecialFunctions.asinh(x);
+    }
+
+    public static double asinh(double x) {
+        return SpecialFunctions.asinh(x);
+    }
+
+    public static float acosh(float x) {
+        return (float) SpecialFunctions.acosh(x);
+    }
+
+    /** NaN below 1, +0 at 1. */
+    public static double acosh(double x) {
+        return SpecialFunctions.acosh(x);
+    }
+
+    public static float atanh(float x) {
+        return (float) SpecialFunctions.atanh(x);
+    }
+
+    /** ±inf at ±1, NaN beyond. */
+    public static double atanh(double x) {
+        return SpecialFunctions.atanh(x);
+    }
+
+    public static float sinpi(float x) {
+        return (float) SpecialFunctions.sinpi(x);
+    }
+
+    /** sin(πx) with x reduced exactly: ±0 at the integers (sign of x), NaN at ±inf. */
+    public static double sinpi(double x) {
+        return SpecialFunctions.sinpi(x);
+    }
+
+    public static float cospi(float x) {
+        return (float) SpecialFunctions.cospi(x);
+    }
+
+    /** cos(πx) with x reduced exactly: +0 at the half-integers, NaN at ±inf. */
+    public static double cospi(double x) {
+        return SpecialFunctions.cospi(x);
+    }
+
     // ---- error function ----
 
     public static float erf(float x) {
@@ -240,6 +290,75 @@ public final class CudaMath {
 
     public static double erfc(double x) {
         return ErrorFunction.erfc(x);
+    }
+
+    public static float erfinv(float x) {
+        return (float) SpecialFunctions.erfinv(x);
+    }
+
+    /** Inverse of erf on [-1, 1]: ±inf at ±1, NaN outside. */
+    public static double erfinv(double x) {
+        return SpecialFunctions.erfinv(x);
+    }
+
+    public static float erfcinv(float x) {
+        return (float) SpecialFunctions.erfcinv(x);
+    }
+
+    /** Inverse of erfc on [0, 2]: +inf at 0, -inf at 2, NaN outside. */
+    public static double erfcinv(double x) {
+        return SpecialFunctions.erfcinv(x);
+    }
+
+    public static float normcdf(float x) {
+        return (float) normcdf((double) x);
+    }
+
+    /**
+     * The standard normal distribution function, erfc(-x/√2) / 2. The rounding error of -x/√2 (its exact
+     * remainder by FMA plus the error of the constant) is put back to first order, as it is magnified by
+     * erfc's steep slope for large |x|.
+     */
+    public static double normcdf(double x) {
+        if (Double.isInfinite(x)) {
+            return x > 0 ? 1.0 : 0.0;
+        }
+        double t = -x * INV_SQRT2;
+        double dt = Math.fma(-x, INV_SQRT2, -t) + -x * INV_SQRT2_LO;
+        double e = ErrorFunction.erfc(t);
+        return 0.5 * (e - dt * TWO_OVER_SQRT_PI * Math.exp(-t * t));
+    }
+
+    public static float normcdfinv(float x) {
+        return (float) normcdfinv((double) x);
+    }
+
+    /** Inverse of {@link #normcdf(double)}: -inf at 0, +inf at 1, NaN outside [0, 1]. */
+    public static double normcdfinv(double x) {
+        if (!(x >= 0 && x <= 1)) {
+            return Double.NaN;
+        }
+        return -SQRT2 * SpecialFunctions.erfcinv(2 * x);
+    }
+
+    // ---- gamma ----
+
+    public static float tgamma(float x) {
+        return (float) SpecialFunctions.tgamma(x);
+    }
+
+    /** Γ(x): ±inf at ±0, NaN at negative integers and -inf, +inf past 171.62. */
+    public static double tgamma(double x) {
+        return SpecialFunctions.tgamma(x);
+    }
+
+    public static float lgamma(float x) {
+        return (float) SpecialFunctions.lgamma(x);
+    }
+
+    /** log |Γ(x)|: +0 at 1 and 2, +inf at 0, at the negative integers and at ±inf. */
+    public static double lgamma(double x) {
+        return SpecialFunctions.lgamma(x);
     }
 
     // ---- rounding and remainder ----
@@ -312,6 +431,123 @@ public final class CudaMath {
         return x % y;
     }
 
+    /** IEEE remainder: x - n y with n = x / y rounded to nearest, ties to even; exact. NaN for y = 0 or x = ±inf. */
+    public static float remainder(float x, float y) {
+        return (float) Math.IEEEremainder(x, y);
+    }
+
+    public static double remainder(double x, double y) {
+        return Math.IEEEremainder(x, y);
+    }
+
+    /** Positive difference: x - y if x &gt; y, else +0; NaN if either is NaN. */
+    public static float fdim(float x, float y) {
+        return x > y ? x - y : x <= y ? 0f : Float.NaN;
+    }
+
+    public static double fdim(double x, double y) {
+        return x > y ? x - y : x <= y ? 0.0 : Double.NaN;
+    }
+
+    /** The fractional part of x with x's sign (±0 for ±inf); {@code modf} stores {@link #trunc} through its pointer. */
+    public static float modf(float x) {
+        return Float.isInfinite(x) ? Math.copySign(0f, x) : Math.copySign(x - trunc(x), x);
+    }
+
+    public static double modf(double x) {
+        return Double.isInfinite(x) ? Math.copySign(0.0, x) : Math.copySign(x - trunc(x), x);
+    }
+
+    // ---- exponent manipulation ----
+
+    /** floor(log2 |x|) of a finite non-zero x, subnormals included. */
+    private static int exponentOf(double x) {
+        int e = Math.getExponent(x);
+        if (e == Double.MIN_EXPONENT - 1) {
+            long m = Double.doubleToRawLongBits(x) & 0x000f_ffff_ffff_ffffL;
+            e = 63 - Long.numberOfLeadingZeros(m) - 1074;
+        }
+        return e;
+    }
+
+    /** x 2^n, rounded once. */
+    public static float ldexp(float x, int n) {
+        return Math.scalb(x, n);
+    }
+
+    public static double ldexp(double x, int n) {
+        return Math.scalb(x, n);
+    }
+
+    /** Same as {@link #ldexp(float, int)} (the radix is 2). */
+    public static float scalbn(float x, int n) {
+        return Math.scalb(x, n);
+    }
+
+    public static double scalbn(double x, int n) {
+        return Math.scalb(x, n);
+    }
+
+    /** The exponent of x as a floating value: -inf at ±0, +inf at ±inf, NaN for NaN. */
+    public static float logb(float x) {
+        return (float) logb((double) x); // every float, subnormal ones too, is normal as a double
+    }
+
+    public static double logb(double x) {
+        if (x == 0) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        if (!Double.isFinite(x)) {
+            return Math.abs(x);
+        }
+        return exponentOf(x);
+    }
+
+    /** The exponent of x as an int: INT_MIN at ±0 and NaN, INT_MAX at ±inf (CUDA's values). */
+    public static int ilogb(float x) {
+        return ilogb((double) x);
+    }
+
+    public static int ilogb(double x) {
+        if (x == 0 || x != x) {
+            return Integer.MIN_VALUE;
+        }
+        return Double.isInfinite(x) ? Integer.MAX_VALUE : exponentOf(x);
+    }
+
+    /** The mantissa of {@code frexp}: m with |m| in [1/2, 1) and x = m 2^e; x itself for ±0, ±inf and NaN. */
+    public static float frexp(float x) {
+        return (float) frexp((double) x);
+    }
+
+    public static double frexp(double x) {
+        if (x == 0 || !Double.isFinite(x)) {
+            return x;
+        }
+        return Math.scalb(x, -(exponentOf(x) + 1)); // exact: the result is normal
+    }
+
+    /** The exponent that {@code frexp} stores: 0 for ±0, ±inf and NaN. */
+    public static int frexpExponent(float x) {
+        return frexpExponent((double) x);
+    }
+
+    public static int frexpExponent(double x) {
+        if (x == 0 || !Double.isFinite(x)) {
+            return 0;
+        }
+        return exponentOf(x) + 1;
+    }
+
+    /** 1 / cbrt(x): ±inf at ±0, ±0 at ±inf. */
+    public static float rcbrt(float x) {
+        return (float) (1.0 / Math.cbrt(x));
+    }
+
+    public static double rcbrt(double x) {
+        return 1.0 / Math.cbrt(x);
+    }
+
     /** sqrt(x² + y²) without intermediate overflow; +inf if either is infinite, even when the other is NaN. */
     public static float hypot(float x, float y) {
         if (Float.isInfinite(x) || Float.isInfinite(y)) {
@@ -325,6 +561,47 @@ public final class CudaMath {
 
     public static double hypot(double x, double y) {
         return Math.hypot(x, y);
+    }
+
+    /** 1 / sqrt(x² + y²): +0 if either is infinite (even when the other is NaN), +inf at (0, 0). */
+    public static float rhypot(float x, float y) {
+        if (Float.isInfinite(x) || Float.isInfinite(y)) {
+            return 0f;
+        }
+        double dx = x;
+        double dy = y;
+        return (float) (1.0 / Math.sqrt(dx * dx + dy * dy));
+    }
+
+    public static double rhypot(double x, double y) {
+        return 1.0 / Math.hypot(x, y);
+    }
+
+    /** sqrt(a² + b² + c²) without intermediate overflow; +inf if any is infinite, even when another is NaN. */
+    public static float norm3d(float a, float b, float c) {
+        if (Float.isInfinite(a) || Float.isInfinite(b) || Float.isInfinite(c)) {
+            return Float.POSITIVE_INFINITY;
+        }
+        double da = a;
+        double db = b;
+        double dc = c;
+        return (float) Math.sqrt(da * da + db * db + dc * dc); // exact squares, no overflow in double
+    }
+
+    public static double norm3d(double a, double b, double c) {
+        if (Double.isInfinite(a) || Double.isInfinite(b) || Double.isInfinite(c)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double m = Math.max(Math.abs(a), Math.max(Math.abs(b), Math.abs(c)));
+        if (m != m || m == 0) {
+            return m != m ? Double.NaN : 0.0;
+        }
+        // Scale by a power of two (exact) so that the squares neither overflow nor underflow.
+        int e = exponentOf(m);
+        double sa = Math.scalb(a, -e);
+        double sb = Math.scalb(b, -e);
+        double sc = Math.scalb(c, -e);
+        return Math.scalb(Math.sqrt(sa * sa + sb * sb + sc * sc), e);
     }
 
     /** The magnitude of x with the sign bit of y (a NaN's sign bit counts too, as in C). */
