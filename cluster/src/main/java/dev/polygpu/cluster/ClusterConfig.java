@@ -134,8 +134,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         }
         if (secret == null && !isLoopback(bindAddress)) {
             throw new IllegalArgumentException("binding to " + bindAddress + " (not loopback) needs a cluster "
-                    + "secret: set --cluster-secret / grcuda.ClusterSecret, or the POLYGPU_CLUSTER_SECRET "
-                    + "environment variable, to the same value on every member");
+                    + "secret: set the POLYGPU_CLUSTER_SECRET environment variable (or a program's --cluster-secret "
+                    + "/ grcuda.ClusterSecret, a worker's --secret) to the same value on every member");
         }
     }
 

@@ -3,6 +3,7 @@ package dev.polygpu.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.polygpu.device.cuda.CudaProbe;
 import java.io.ByteArrayOutputStream;
@@ -81,6 +82,16 @@ class WorkerOptionsTest {
         Run words = run("--rank-factor=high");
         assertEquals(2, words.status(), words.err());
         assertTrue(words.err().contains("cluster option 'rankFactor' must be a number, got 'high'"), words.err());
+    }
+
+    @Test
+    void aNonLoopbackBindWithoutASecretNamesTheWorkersFlag() {
+        assumeTrue(System.getenv("POLYGPU_CLUSTER_SECRET") == null, "POLYGPU_CLUSTER_SECRET is set here");
+        Run r = run("--bind=10.1.2.3", "--join=127.0.0.1:1");
+        assertEquals(2, r.status(), r.err());
+        assertTrue(r.err().startsWith("polygpu worker: binding to 10.1.2.3 (not loopback) needs a cluster secret"),
+                r.err());
+        assertTrue(r.err().contains("a worker's --secret"), r.err());
     }
 
     @Test
