@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.graalvm.options.OptionDescriptor;
@@ -91,8 +92,13 @@ public final class Main {
         }
         Map<String, String> options = new LinkedHashMap<>();
         int i = 0;
-        for (; i < args.length && args[i].startsWith("--"); i++) {
+        for (; i < args.length && (args[i].startsWith("--") || args[i].equals("-h")); i++) {
             String a = args[i];
+            if (a.equals("--")) {
+                // the end of the options: what follows is the file, even if its name starts with --
+                i++;
+                break;
+            }
             switch (a) {
                 case "--help", "-h" -> {
                     printHelp();
@@ -107,14 +113,18 @@ public final class Main {
                 case "--cluster-stats" -> options.put("grcuda.ClusterStats", "true");
                 default -> {
                     int eq = a.indexOf('=');
-                    if (eq < 0 && CLUSTER_FLAGS.containsKey(a.substring(2))) {
+                    String name = a.substring(2, eq < 0 ? a.length() : eq);
+                    if (eq < 0 && CLUSTER_FLAGS.containsKey(name)) {
                         return usage(a + " needs a value: write " + a + "=" + (a.equals("--cluster")
                                 ? "HOST:PORT,HOST:PORT" : "VALUE") + " (polygpu --help lists the cluster flags)");
                     }
-                    if (eq < 0 || eq == 2) {
+                    if (!name.contains(".") && !CLUSTER_FLAGS.containsKey(name)) {
+                        // not a language option (those are --<lang>.<Name>): a flag of polygpu's own, misspelled
+                        return usage(unknownFlag(name));
+                    }
+                    if (eq < 0) {
                         return usage("an option needs a value: " + a + " (write --name=value)");
                     }
-                    String name = a.substring(2, eq);
                     options.put(CLUSTER_FLAGS.getOrDefault(name, name), a.substring(eq + 1));
                 }
             }
@@ -153,7 +163,19 @@ public final class Main {
         }
         try (context) {
             try {
-                err.println("polygpu: " + deviceLine(context));
+                String device;
+                try {
+                    device = deviceLine(context);
+                } catch (PolyglotException e) {
+                    if (!e.isGuestException() || e.isExit() || e.isInterrupted() || e.isCancelled()) {
+                        throw e;
+                    }
+                    // The grcuda language could not open its device or join the cluster, before the program's
+                    // first line: its message says which option and why; no guest frames or exception class.
+                    err.println("polygpu: " + e.getMessage());
+                    return 1;
+                }
+                err.println("polygpu: " + device);
                 context.eval(source);
                 return 0;
             } catch (PolyglotException e) {
@@ -258,9 +280,10 @@ public final class Main {
                 (polygpu notebook --help for more).
 
                 Options:
-                  --help                 print this help
+                  -h, --help             print this help
                   --version              print the versions of polygpu, GraalVM polyglot and Java
                   --<lang>.<Name>=value  set a language option (e.g. --grcuda.ExecutionPolicy=sync)
+                  --                     end of the options: the file follows (for a name that starts with -)
 
                 Cluster (docs/cluster.md):
                   --cluster=HOST:PORT,...  join the cluster of these members: idle members steal ready kernels
@@ -281,6 +304,48 @@ public final class Main {
                 out.println("        " + d.getHelp());
             }
         }
+    }
+
+    /** The flags {@code polygpu} itself takes before the file (the language options aside). */
+    private static final List<String> FLAGS = List.of("help", "version", "cluster", "cluster-name", "cluster-bind",
+            "cluster-port", "cluster-secret", "cluster-stats");
+
+    /** What is wrong with {@code --name}, which is neither a flag of polygpu's nor a language option. */
+    static String unknownFlag(String name) {
+        if (name.equals("help") || name.equals("version")) {
+            return "--" + name + " takes no value";
+        }
+        String closest = null;
+        int best = 3;
+        for (String f : FLAGS) {
+            int d = editDistance(name, f);
+            if (d < best) {
+                best = d;
+                closest = f;
+            }
+        }
+        return "unknown option --" + name + (closest != null ? " (did you mean --" + closest + "?)" : "")
+                + "; polygpu takes --help, --version, the --cluster… flags and language options written"
+                + " --<lang>.<Name>=value, such as --grcuda.ExecutionPolicy=sync";
+    }
+
+    /** Levenshtein distance: the fewest single-character insertions, deletions and changes from a to b. */
+    private static int editDistance(String a, String b) {
+        int[] row = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            row[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            int diagonal = row[0];
+            row[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int above = row[j];
+                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1),
+                        diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+                diagonal = above;
+            }
+        }
+        return row[b.length()];
     }
 
     private int usage(String problem) {

@@ -98,4 +98,17 @@ class LauncherClusterTest {
         assertTrue(r.err().contains("of the cluster at 127.0.0.1:5941"), r::toString);
         assertTrue(r.err().contains("cluster member "), r::toString);
     }
+
+    @Test
+    @Tag("cluster")
+    void aBindAddressThatIsNotThisMachinesIsRefusedWithoutAStackTrace() throws IOException {
+        Path f = file("x.py", "print('never')\n");
+        // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): never an address of this machine.
+        Guests.Run r = Guests.launch("--cluster=127.0.0.1:15756", "--cluster-port=15756", "--cluster-bind=192.0.2.7",
+                "--cluster-secret=s", f.toString());
+        assertEquals(1, r.status(), r::toString);
+        assertTrue(r.err().startsWith("polygpu: grcuda.Cluster=127.0.0.1:15756: a cluster option was refused: the "
+                + "bind address '192.0.2.7' is not an address of this machine; bind to one of: "), r::toString);
+        assertFalse(r.err().contains("\tat ") || r.err().contains("ForeignException"), r::toString);
+    }
 }
