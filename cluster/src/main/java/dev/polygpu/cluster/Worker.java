@@ -78,6 +78,10 @@ public final class Worker {
                     continue;
                 }
                 int eq = a.indexOf('=');
+                if (a.startsWith("--") && eq < 0 && USAGE.contains(" " + a + "=")) {
+                    throw new IllegalArgumentException(a + " needs a value: write " + a + "=…, as 'polygpu worker "
+                            + "--help' shows");
+                }
                 if (!a.startsWith("--") || eq < 0) {
                     throw new IllegalArgumentException("unexpected argument '" + a + "' (options are --name=value)");
                 }

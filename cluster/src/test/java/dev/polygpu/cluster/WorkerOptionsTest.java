@@ -85,6 +85,16 @@ class WorkerOptionsTest {
     }
 
     @Test
+    void anOptionWithoutItsValueSaysSoAndAMisspelledOneIsUnknown() {
+        Run join = run("--join");
+        assertEquals(2, join.status(), join.err());
+        assertTrue(join.err().startsWith("polygpu worker: --join needs a value: write --join=…"), join.err());
+        Run typo = run("--jion=127.0.0.1:1");
+        assertEquals(2, typo.status(), typo.err());
+        assertTrue(typo.err().startsWith("polygpu worker: unknown worker option --jion\n"), typo.err());
+    }
+
+    @Test
     void aNonLoopbackBindWithoutASecretNamesTheWorkersFlag() {
         assumeTrue(System.getenv("POLYGPU_CLUSTER_SECRET") == null, "POLYGPU_CLUSTER_SECRET is set here");
         Run r = run("--bind=10.1.2.3", "--join=127.0.0.1:1");
