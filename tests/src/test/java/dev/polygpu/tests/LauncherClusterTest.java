@@ -95,7 +95,8 @@ class LauncherClusterTest {
                 f.toString());
         assertEquals(0, r.status(), r::toString);
         assertEquals("5.0 1 True\n", r.out(), r::toString);
-        assertTrue(r.err().contains("of the cluster at 127.0.0.1:5941"), r::toString);
+        assertTrue(r.err().contains("of the cluster at 127.0.0.1:5941 (1 member so far: no other member answered at "
+                + "those addresses)\n"), r::toString);
         assertTrue(r.err().contains("cluster member "), r::toString);
     }
 
