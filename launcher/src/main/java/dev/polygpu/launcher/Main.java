@@ -139,7 +139,8 @@ public final class Main {
             return usage("cannot tell the language of " + file + ": polygpu runs .py (Python) and .js (JavaScript) files");
         }
         if (!file.isFile()) {
-            err.println("polygpu: no such file: " + file);
+            err.println("polygpu: " + (file.isDirectory() ? file + " is a folder, not a file to run"
+                    : "no such file: " + file));
             return EXIT_USAGE;
         }
         Source source;

@@ -170,4 +170,16 @@ class LauncherTest {
                 + "grcuda.Device=cpu (or auto) with DeviceChaos\n", r.err(), r::toString);
         assertEquals("", r.out(), r::toString);
     }
+
+    @Test
+    void aMissingFileOrAFolderIsAUsageErrorThatSaysWhich() throws IOException {
+        Path missing = dir.resolve("missing.py");
+        Guests.Run r = Guests.launch(missing.toString());
+        assertEquals(2, r.status(), r::toString);
+        assertEquals("polygpu: no such file: " + missing + "\n", r.err(), r::toString);
+        Path folder = Files.createDirectory(dir.resolve("looks_like_a.py"));
+        Guests.Run f = Guests.launch(folder.toString());
+        assertEquals(2, f.status(), f::toString);
+        assertEquals("polygpu: " + folder + " is a folder, not a file to run\n", f.err(), f::toString);
+    }
 }
