@@ -49,8 +49,7 @@ class WorkerOptionsTest {
     void aWarmUpThatIsNeitherTrueNorFalseIsRefusedBeforeJoining() {
         Run r = run("--warm-up=later", "--join=127.0.0.1:1");
         assertEquals(2, r.status(), r.err());
-        assertTrue(r.err().startsWith("polygpu worker: cluster option 'warmUp' must be true or false, got 'later'\n"),
-                r.err());
+        assertTrue(r.err().startsWith("polygpu worker: --warm-up must be true or false, got 'later'\n"), r.err());
     }
 
     @Test
@@ -81,7 +80,14 @@ class WorkerOptionsTest {
                 + " at least 1, got 0.5\n"), r.err());
         Run words = run("--rank-factor=high");
         assertEquals(2, words.status(), words.err());
-        assertTrue(words.err().contains("cluster option 'rankFactor' must be a number, got 'high'"), words.err());
+        assertTrue(words.err().startsWith("polygpu worker: --rank-factor must be a number, got 'high'\n"), words.err());
+        Run cache = run("--input-cache=lots");
+        assertEquals(2, cache.status(), cache.err());
+        assertTrue(cache.err().startsWith("polygpu worker: --input-cache: bad size 'lots'"), cache.err());
+        Run heartbeat = run("--heartbeat=often");
+        assertEquals(2, heartbeat.status(), heartbeat.err());
+        assertTrue(heartbeat.err().startsWith("polygpu worker: --heartbeat must be a duration such as 500ms or 2s, got "
+                + "'often'\n"), heartbeat.err());
     }
 
     @Test

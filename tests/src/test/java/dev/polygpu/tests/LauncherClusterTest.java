@@ -112,4 +112,14 @@ class LauncherClusterTest {
                 + "bind address '192.0.2.7' is not an address of this machine; bind to one of: "), r::toString);
         assertFalse(r.err().contains("\tat ") || r.err().contains("ForeignException"), r::toString);
     }
+
+    @Test
+    void aBadClusterOptionValueIsNamedAsTheGrcudaOption() throws IOException {
+        Path f = file("x.js", "console.log('never');\n");
+        Guests.Run r = Guests.launch("--cluster=127.0.0.1:15757", "--cluster-port=15757",
+                "--grcuda.ClusterInputCache=lots", f.toString());
+        assertEquals(1, r.status(), r::toString);
+        assertTrue(r.err().startsWith("polygpu: grcuda.Cluster=127.0.0.1:15757: a cluster option was refused: "
+                + "grcuda.ClusterInputCache: bad size 'lots'"), r::toString);
+    }
 }
