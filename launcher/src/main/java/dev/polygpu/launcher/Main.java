@@ -132,6 +132,7 @@ public final class Main {
         if (i >= args.length) {
             return usage("no file to run");
         }
+        warnClusterOptionsWithoutCluster(options);
         File file = new File(args[i]);
         String[] scriptArgs = Arrays.copyOfRange(args, i + 1, args.length);
         String language = languageOf(file.getName());
@@ -304,6 +305,29 @@ public final class Main {
                 out.println(head);
                 out.println("        " + d.getHelp());
             }
+        }
+    }
+
+    /**
+     * The cluster's options do nothing without {@code --cluster=} (no member is started): says so, since a user
+     * who gave {@code --cluster-port} or {@code --cluster-stats} alone expects a cluster.
+     */
+    private void warnClusterOptionsWithoutCluster(Map<String, String> options) {
+        String members = options.getOrDefault("grcuda.Cluster", "");
+        if (!members.isBlank()) {
+            return;
+        }
+        List<String> ignored = new java.util.ArrayList<>();
+        for (String name : options.keySet()) {
+            if (name.startsWith("grcuda.Cluster") && !name.equals("grcuda.Cluster")) {
+                String flag = CLUSTER_FLAGS.entrySet().stream().filter(f -> f.getValue().equals(name))
+                        .map(f -> "--" + f.getKey()).findFirst().orElse("--" + name);
+                ignored.add(flag);
+            }
+        }
+        if (!ignored.isEmpty()) {
+            err.println("polygpu: " + String.join(", ", ignored) + (ignored.size() == 1 ? " does" : " do")
+                    + " nothing without --cluster=HOST:PORT,…: this program joins no cluster");
         }
     }
 
