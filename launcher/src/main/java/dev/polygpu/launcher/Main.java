@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +50,10 @@ public final class Main {
             "cluster-port", "grcuda.ClusterPort",
             "cluster-secret", "grcuda.ClusterSecret",
             "cluster-stats", "grcuda.ClusterStats");
+
+    /** The flags {@code polygpu} itself takes before the file (the language options aside). */
+    private static final List<String> FLAGS = List.of("help", "version", "cluster", "cluster-name", "cluster-bind",
+            "cluster-port", "cluster-secret", "cluster-stats");
 
     private final InputStream in;
     private final PrintStream out;
@@ -317,7 +322,7 @@ public final class Main {
         if (!members.isBlank()) {
             return;
         }
-        List<String> ignored = new java.util.ArrayList<>();
+        List<String> ignored = new ArrayList<>();
         for (String name : options.keySet()) {
             if (name.startsWith("grcuda.Cluster") && !name.equals("grcuda.Cluster")) {
                 String flag = CLUSTER_FLAGS.entrySet().stream().filter(f -> f.getValue().equals(name))
@@ -330,10 +335,6 @@ public final class Main {
                     + " nothing without --cluster=HOST:PORT,…: this program joins no cluster");
         }
     }
-
-    /** The flags {@code polygpu} itself takes before the file (the language options aside). */
-    private static final List<String> FLAGS = List.of("help", "version", "cluster", "cluster-name", "cluster-bind",
-            "cluster-port", "cluster-secret", "cluster-stats");
 
     /** What is wrong with {@code --name}, which is neither a flag of polygpu's nor a language option. */
     static String unknownFlag(String name) {
