@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * How a member joins the cluster and steals. Immutable; build with {@link #loopback()} or {@link #parse} and the
@@ -134,8 +135,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         }
         if (secret == null && !isLoopback(bindAddress)) {
             throw new IllegalArgumentException("binding to " + bindAddress + " (not loopback) needs a cluster "
-                    + "secret: set --cluster-secret / grcuda.ClusterSecret, or the POLYGPU_CLUSTER_SECRET "
-                    + "environment variable, to the same value on every member");
+                    + "secret: set the POLYGPU_CLUSTER_SECRET environment variable (or a program's --cluster-secret "
+                    + "/ grcuda.ClusterSecret, a worker's --secret) to the same value on every member");
         }
     }
 
@@ -185,6 +186,15 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
      * not matter for the secret: it is applied first, since a non-loopback {@code bind} is checked against it.
      */
     public static ClusterConfig parse(Map<String, String> options) {
+        return parse(options, name -> "cluster option '" + name + "'");
+    }
+
+    /**
+     * {@link #parse(Map)}, with the errors about a value naming the option as {@code label} gives it for an option
+     * name: as the user wrote it ({@code --rank-factor} for a worker, {@code grcuda.ClusterInputCache} for a
+     * program).
+     */
+    public static ClusterConfig parse(Map<String, String> options, UnaryOperator<String> label) {
         ClusterConfig c = loopback();
         String secret = options.get("secret");
         if (secret != null) {
@@ -196,24 +206,24 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 case "members" -> c.withMembers(parseMembers(v));
                 case "name" -> c.withName(v);
                 case "bind" -> c.withBind(v);
-                case "port" -> c.withPort(intValue(e.getKey(), v));
+                case "port" -> c.withPort(intValue(label.apply(e.getKey()), v));
                 case "secret" -> c.withSecret(v);
                 case "role" -> c.withRole(role(v));
                 // Both are applied together after the loop, whatever their order.
                 case "heartbeat", "failAfter" -> c;
-                case "stealing" -> c.withStealing(bool(e.getKey(), v));
-                case "threshold" -> c.withThreshold(intValue(e.getKey(), v));
-                case "chunk" -> c.withChunk(intValue(e.getKey(), v));
-                case "rankFactor" -> c.withRankFactor(doubleValue(e.getKey(), v));
-                case "maxHops" -> c.withMaxHops(intValue(e.getKey(), v));
-                case "inputCache" -> c.withInputCacheBytes(size(e.getKey(), v));
-                case "stolenOverflow" -> c.withStolenOverflow(intValue(e.getKey(), v));
-                case "randomEvery" -> c.withRandomEvery(intValue(e.getKey(), v));
-                case "rankChunk" -> c.withRankChunk(intValue(e.getKey(), v));
-                case "directories" -> c.withDirectories(intValue(e.getKey(), v));
-                case "pushContinuations" -> c.withPushContinuations(bool(e.getKey(), v));
-                case "wakeThieves" -> c.withWakeThieves(bool(e.getKey(), v));
-                case "warmUp" -> c.withWarmUp(bool(e.getKey(), v));
+                case "stealing" -> c.withStealing(bool(label.apply(e.getKey()), v));
+                case "threshold" -> c.withThreshold(intValue(label.apply(e.getKey()), v));
+                case "chunk" -> c.withChunk(intValue(label.apply(e.getKey()), v));
+                case "rankFactor" -> c.withRankFactor(doubleValue(label.apply(e.getKey()), v));
+                case "maxHops" -> c.withMaxHops(intValue(label.apply(e.getKey()), v));
+                case "inputCache" -> c.withInputCacheBytes(size(label.apply(e.getKey()), v));
+                case "stolenOverflow" -> c.withStolenOverflow(intValue(label.apply(e.getKey()), v));
+                case "randomEvery" -> c.withRandomEvery(intValue(label.apply(e.getKey()), v));
+                case "rankChunk" -> c.withRankChunk(intValue(label.apply(e.getKey()), v));
+                case "directories" -> c.withDirectories(intValue(label.apply(e.getKey()), v));
+                case "pushContinuations" -> c.withPushContinuations(bool(label.apply(e.getKey()), v));
+                case "wakeThieves" -> c.withWakeThieves(bool(label.apply(e.getKey()), v));
+                case "warmUp" -> c.withWarmUp(bool(label.apply(e.getKey()), v));
                 case "faults" -> c.withFaults(v.isEmpty() ? null : FaultInjection.parse(v));
                 default -> throw new IllegalArgumentException("unknown cluster option '" + e.getKey()
                         + "'; known: members, name, bind, port, secret, role, heartbeat, failAfter, stealing, "
@@ -224,9 +234,9 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         String every = options.get("heartbeat");
         String dead = options.get("failAfter");
         if (every != null || dead != null) {
-            Duration hb = every == null ? c.heartbeat : duration("heartbeat", every.strip());
+            Duration hb = every == null ? c.heartbeat : duration(label.apply("heartbeat"), every.strip());
             // Without an explicit failAfter, the default stretches to two heartbeats.
-            Duration fa = dead != null ? duration("failAfter", dead.strip())
+            Duration fa = dead != null ? duration(label.apply("failAfter"), dead.strip())
                     : c.failAfter.compareTo(hb.multipliedBy(2)) < 0 ? hb.multipliedBy(2) : c.failAfter;
             c = c.withHeartbeat(hb, fa);
         }
@@ -475,7 +485,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         try {
             return parseSize(v);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("cluster option '" + name + "': " + e.getMessage(), e);
+            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
         }
     }
 
@@ -483,7 +493,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         try {
             return Integer.parseInt(v);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("cluster option '" + name + "' must be an integer, got '" + v + "'");
+            throw new IllegalArgumentException(name + " must be an integer, got '" + v + "'");
         }
     }
 
@@ -491,7 +501,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         try {
             return Double.parseDouble(v);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("cluster option '" + name + "' must be a number, got '" + v + "'");
+            throw new IllegalArgumentException(name + " must be a number, got '" + v + "'");
         }
     }
 
@@ -499,8 +509,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         return switch (v.toLowerCase(Locale.ROOT)) {
             case "true", "on", "yes" -> true;
             case "false", "off", "no" -> false;
-            default -> throw new IllegalArgumentException("cluster option '" + name + "' must be true or false, got '"
-                    + v + "'");
+            default -> throw new IllegalArgumentException(name + " must be true or false, got '" + v + "'");
         };
     }
 
@@ -516,8 +525,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
             }
             return Duration.ofNanos(Math.round(Double.parseDouble(s) * 1e9));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("cluster option '" + name + "' must be a duration such as 500ms or "
-                    + "2s, got '" + v + "'");
+            throw new IllegalArgumentException(name + " must be a duration such as 500ms or 2s, got '" + v + "'");
         }
     }
 

@@ -78,6 +78,9 @@ import java.util.random.RandomGenerator;
  */
 public final class ClusterNode implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ClusterNode.class.getName());
+    /** Where members get the secret from, for the warnings about a member without it. */
+    static final String SECRET_SETTINGS = "secret (the POLYGPU_CLUSTER_SECRET environment variable, a program's "
+            + "--cluster-secret, a worker's --secret)";
     /** How long a graceful leave waits for the elements it holds to finish before handing them back. */
     static final Duration LEAVE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -624,7 +627,7 @@ public final class ClusterNode implements AutoCloseable {
             if (refusedLogged.add("frame:" + from + ":" + e.reason())) {
                 LOG.log(System.Logger.Level.WARNING, "refused a message from " + who + ": " + e.getMessage()
                         + (e.reason() == WireException.Reason.BAD_MAC ? " (it does not prove the cluster secret; "
-                        + "give every member the same --cluster-secret)" : ""));
+                        + "give every member the same " + SECRET_SETTINGS + ")" : ""));
             }
             return;
         }
@@ -1383,7 +1386,7 @@ public final class ClusterNode implements AutoCloseable {
             rejected.incrementAndGet();
             LOG.log(System.Logger.Level.WARNING, "refusing cluster member " + p.address() + " (" + p.id()
                     + "): it does not prove the cluster secret. It gets no work and its messages are dropped; "
-                    + "give every member the same --cluster-secret");
+                    + "give every member the same " + SECRET_SETTINGS);
         }
         return ok;
     }

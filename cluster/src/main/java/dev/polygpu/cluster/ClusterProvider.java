@@ -12,7 +12,7 @@ public final class ClusterProvider implements WorkExchange.Provider {
 
     @Override
     public WorkExchange attach(Scheduler scheduler, Map<String, String> options) {
-        ClusterNode node = ClusterNode.start(ClusterConfig.parse(options), scheduler);
+        ClusterNode node = ClusterNode.start(ClusterConfig.parse(options, ClusterProvider::grcudaOption), scheduler);
         return new WorkExchange() {
             @Override
             public String memberId() {
@@ -34,5 +34,14 @@ public final class ClusterProvider implements WorkExchange.Provider {
                 node.close();
             }
         };
+    }
+
+    /**
+     * The {@code grcuda} option that sets the cluster option {@code option} ({@code members}:
+     * {@code grcuda.Cluster}, {@code inputCache}: {@code grcuda.ClusterInputCache}), for errors in the user's terms.
+     */
+    static String grcudaOption(String option) {
+        return option.equals("members") ? "grcuda.Cluster"
+                : "grcuda.Cluster" + Character.toUpperCase(option.charAt(0)) + option.substring(1);
     }
 }

@@ -76,7 +76,7 @@ public record ClusterStats(String member, int members, long stolen, long given, 
         StringBuilder b = new StringBuilder("cluster member ").append(member).append(" (").append(members)
                 .append(" members)\n");
         row(b, "stolen (ran here for others)", stolen);
-        row(b, "given (ran elsewhere)", given);
+        row(b, "given (taken by others)", given);
         row(b, "results accepted", completedRemote);
         row(b, "re-run here", rerun);
         row(b, "messages rejected", rejected);

@@ -11,7 +11,12 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.topic.ITopic;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,6 +37,13 @@ final class HazelcastTransport implements Transport {
     static final String NONCE = "polygpu.nonce";
     static final String PROOF = "polygpu.proof";
     private static final String INBOX = "polygpu.inbox.";
+    /**
+     * How long a member tries to join the members it was given before it gives up and fails to start. Members
+     * that are not there (connection refused) are given up at once and the member forms a cluster of its own;
+     * this bounds the other case: something answers at a listed address but never lets the member in (a port
+     * that is not a polygpu member's, a firewall that drops packets), where Hazelcast's default is 300 s.
+     */
+    static final int JOIN_SECONDS = 30;
     /** Hazelcast logs only SEVERE unless -Dpolygpu.cluster.log=WARNING, INFO (or another java.util.logging level). */
     private static final Logger HAZELCAST_LOG = Logger.getLogger("com.hazelcast");
 
@@ -59,19 +71,36 @@ final class HazelcastTransport implements Transport {
         c.setProperty("hazelcast.max.no.heartbeat.seconds", Long.toString(config.failAfter().toSeconds()));
         c.setProperty("hazelcast.wait.seconds.before.join", "0");
         c.setProperty("hazelcast.max.wait.seconds.before.join", "0");
+        c.setProperty("hazelcast.max.join.seconds", Integer.toString(JOIN_SECONDS));
         c.setProperty("hazelcast.health.monitoring.level", "OFF");
         c.setProperty("hazelcast.graceful.shutdown.max.wait", "10");
         NetworkConfig net = c.getNetworkConfig();
         net.setPort(config.port()).setPortAutoIncrement(true).setPortCount(ClusterConfig.PORT_COUNT);
-        net.getInterfaces().setEnabled(true).addInterface(config.bindAddress());
+        // Hazelcast matches interfaces by IP address only (a host name matches none), and with interfaces on it
+        // drops the members named by a host name that resolves outside them: both are given as IP addresses.
+        net.getInterfaces().setEnabled(true).addInterface(bindableAddress(config.bindAddress()));
         net.setPublicAddress(null);
         JoinConfig join = net.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true).setMembers(new ArrayList<>(config.members()));
+        List<String> members = new ArrayList<>();
+        for (String m : config.members()) {
+            members.add(resolvedMember(m));
+        }
+        join.getTcpIpConfig().setEnabled(true).setMembers(members);
         c.getMemberAttributeConfig().setAttributes(attributes);
         c.addTopicConfig(new TopicConfig(INBOX + "*").setStatisticsEnabled(false));
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(c);
+        HazelcastInstance hz;
+        try {
+            hz = Hazelcast.newHazelcastInstance(c);
+        } catch (IllegalStateException e) {
+            // Hazelcast's "Node failed to start!": it did not get into the cluster within JOIN_SECONDS.
+            throw new IllegalStateException("this member could not join the members at "
+                    + String.join(",", config.members()) + " within " + JOIN_SECONDS + " s (Hazelcast: "
+                    + e.getMessage() + "); most likely something answers there that is not a polygpu member of "
+                    + "cluster '" + config.clusterName() + "' (check the ports), or a firewall drops the connections",
+                    e);
+        }
         try {
             HazelcastTransport t = new HazelcastTransport(hz);
             t.listen(listener);
@@ -81,6 +110,57 @@ final class HazelcastTransport implements Transport {
             hz.getLifecycleService().terminate();
             throw e;
         }
+    }
+
+    /**
+     * {@code address} as the IP address Hazelcast can match against this machine's interfaces; an
+     * IllegalArgumentException that says what is wrong when it names no address of this machine (Hazelcast's own
+     * error is a logged stack trace that does not name the address).
+     */
+    static String bindableAddress(String address) {
+        InetAddress a;
+        try {
+            a = InetAddress.getByName(address);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("the bind address '" + address + "' is not a known host name or IP "
+                    + "address; bind to an address of this machine: " + localAddresses());
+        }
+        List<String> local = localAddresses();
+        if (!local.contains(a.getHostAddress())) {
+            throw new IllegalArgumentException("the bind address '" + address + "'"
+                    + (address.equals(a.getHostAddress()) ? "" : " (" + a.getHostAddress() + ")")
+                    + " is not an address of this machine; bind to one of: " + String.join(", ", local));
+        }
+        return a.getHostAddress();
+    }
+
+    /** A member address {@code host:port} with its host resolved to an IP address. */
+    static String resolvedMember(String member) {
+        int colon = member.lastIndexOf(':');
+        String host = member.substring(0, colon);
+        try {
+            return InetAddress.getByName(host).getHostAddress() + member.substring(colon);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("member address '" + member + "': '" + host + "' is not a known host "
+                    + "name; fix the name or give the member's IP address");
+        }
+    }
+
+    /** The IP addresses of this machine's network interfaces that are up (what Hazelcast can bind to). */
+    private static List<String> localAddresses() {
+        List<String> out = new ArrayList<>();
+        try {
+            for (NetworkInterface ni : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (ni.isUp()) {
+                    for (InetAddress a : Collections.list(ni.getInetAddresses())) {
+                        out.add(a.getHostAddress());
+                    }
+                }
+            }
+        } catch (SocketException e) {
+            // Listed as far as it went: the check then refuses more than it should, and says which it knows.
+        }
+        return out;
     }
 
     private void listen(Listener listener) {

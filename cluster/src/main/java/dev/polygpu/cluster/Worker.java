@@ -50,6 +50,16 @@ public final class Worker {
               --faults=drop=P,delay=MS,seed=N  lose and delay outgoing messages (testing)
             """;
 
+    /** The worker's flags that are cluster options, and their names in {@link ClusterConfig#parse}. */
+    private static final Map<String, String> CLUSTER_OPTIONS = Map.ofEntries(
+            Map.entry("join", "members"), Map.entry("cluster-name", "name"), Map.entry("bind", "bind"),
+            Map.entry("port", "port"), Map.entry("secret", "secret"), Map.entry("heartbeat", "heartbeat"),
+            Map.entry("fail-after", "failAfter"), Map.entry("faults", "faults"), Map.entry("stealing", "stealing"),
+            Map.entry("threshold", "threshold"), Map.entry("chunk", "chunk"), Map.entry("rank-factor", "rankFactor"),
+            Map.entry("input-cache", "inputCache"), Map.entry("warm-up", "warmUp"),
+            Map.entry("stolen-overflow", "stolenOverflow"), Map.entry("random-every", "randomEvery"),
+            Map.entry("rank-chunk", "rankChunk"), Map.entry("directories", "directories"));
+
     private Worker() {
     }
 
@@ -78,38 +88,33 @@ public final class Worker {
                     continue;
                 }
                 int eq = a.indexOf('=');
+                if (a.startsWith("--") && eq < 0 && USAGE.contains(" " + a + "=")) {
+                    throw new IllegalArgumentException(a + " needs a value: write " + a + "=…, as 'polygpu worker "
+                            + "--help' shows");
+                }
                 if (!a.startsWith("--") || eq < 0) {
                     throw new IllegalArgumentException("unexpected argument '" + a + "' (options are --name=value)");
                 }
                 String name = a.substring(2, eq);
                 String value = a.substring(eq + 1);
                 switch (name) {
-                    case "join" -> options.put("members", value);
                     case "device" -> device = value.toLowerCase(Locale.ROOT);
                     case "cpu-blocks" -> cpuBlocks = positive(name, value);
-                    case "cluster-name" -> options.put("name", value);
-                    case "bind" -> options.put("bind", value);
-                    case "port" -> options.put("port", value);
-                    case "secret" -> options.put("secret", value);
-                    case "heartbeat" -> options.put("heartbeat", value);
-                    case "fail-after" -> options.put("failAfter", value);
-                    case "faults" -> options.put("faults", value);
-                    case "stealing" -> options.put("stealing", value);
-                    case "threshold" -> options.put("threshold", value);
-                    case "chunk" -> options.put("chunk", value);
-                    case "rank-factor" -> options.put("rankFactor", value);
-                    case "input-cache" -> options.put("inputCache", value);
-                    case "warm-up" -> options.put("warmUp", value);
-                    case "stolen-overflow" -> options.put("stolenOverflow", value);
-                    case "random-every" -> options.put("randomEvery", value);
-                    case "rank-chunk" -> options.put("rankChunk", value);
-                    case "directories" -> options.put("directories", value);
                     case "stats-every" -> statsEvery = positiveDuration(name, value);
                     case "for" -> runFor = positiveDuration(name, value);
-                    default -> throw new IllegalArgumentException("unknown worker option --" + name);
+                    default -> {
+                        String option = CLUSTER_OPTIONS.get(name);
+                        if (option == null) {
+                            throw new IllegalArgumentException("unknown worker option --" + name);
+                        }
+                        options.put(option, value);
+                    }
                 }
             }
-            ClusterConfig config = ClusterConfig.parse(options);
+            // Errors about a value name the worker's flag, as the user wrote it.
+            ClusterConfig config = ClusterConfig.parse(options, option -> CLUSTER_OPTIONS.entrySet().stream()
+                    .filter(f -> f.getValue().equals(option)).map(f -> "--" + f.getKey()).findFirst()
+                    .orElse("cluster option '" + option + "'"));
             Device d = switch (device) {
                 case "cpu" -> newCpuDevice(cpuBlocks);
                 case "cuda" -> openCuda();

@@ -3,6 +3,7 @@ package dev.polygpu.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.polygpu.device.cuda.CudaProbe;
 import java.io.ByteArrayOutputStream;
@@ -48,8 +49,7 @@ class WorkerOptionsTest {
     void aWarmUpThatIsNeitherTrueNorFalseIsRefusedBeforeJoining() {
         Run r = run("--warm-up=later", "--join=127.0.0.1:1");
         assertEquals(2, r.status(), r.err());
-        assertTrue(r.err().startsWith("polygpu worker: cluster option 'warmUp' must be true or false, got 'later'\n"),
-                r.err());
+        assertTrue(r.err().startsWith("polygpu worker: --warm-up must be true or false, got 'later'\n"), r.err());
     }
 
     @Test
@@ -80,7 +80,34 @@ class WorkerOptionsTest {
                 + " at least 1, got 0.5\n"), r.err());
         Run words = run("--rank-factor=high");
         assertEquals(2, words.status(), words.err());
-        assertTrue(words.err().contains("cluster option 'rankFactor' must be a number, got 'high'"), words.err());
+        assertTrue(words.err().startsWith("polygpu worker: --rank-factor must be a number, got 'high'\n"), words.err());
+        Run cache = run("--input-cache=lots");
+        assertEquals(2, cache.status(), cache.err());
+        assertTrue(cache.err().startsWith("polygpu worker: --input-cache: bad size 'lots'"), cache.err());
+        Run heartbeat = run("--heartbeat=often");
+        assertEquals(2, heartbeat.status(), heartbeat.err());
+        assertTrue(heartbeat.err().startsWith("polygpu worker: --heartbeat must be a duration such as 500ms or 2s, got "
+                + "'often'\n"), heartbeat.err());
+    }
+
+    @Test
+    void anOptionWithoutItsValueSaysSoAndAMisspelledOneIsUnknown() {
+        Run join = run("--join");
+        assertEquals(2, join.status(), join.err());
+        assertTrue(join.err().startsWith("polygpu worker: --join needs a value: write --join=…"), join.err());
+        Run typo = run("--jion=127.0.0.1:1");
+        assertEquals(2, typo.status(), typo.err());
+        assertTrue(typo.err().startsWith("polygpu worker: unknown worker option --jion\n"), typo.err());
+    }
+
+    @Test
+    void aNonLoopbackBindWithoutASecretNamesTheWorkersFlag() {
+        assumeTrue(System.getenv("POLYGPU_CLUSTER_SECRET") == null, "POLYGPU_CLUSTER_SECRET is set here");
+        Run r = run("--bind=10.1.2.3", "--join=127.0.0.1:1");
+        assertEquals(2, r.status(), r.err());
+        assertTrue(r.err().startsWith("polygpu worker: binding to 10.1.2.3 (not loopback) needs a cluster secret"),
+                r.err());
+        assertTrue(r.err().contains("a worker's --secret"), r.err());
     }
 
     @Test

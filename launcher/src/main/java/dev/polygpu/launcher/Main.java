@@ -10,8 +10,10 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.graalvm.options.OptionDescriptor;
@@ -48,6 +50,10 @@ public final class Main {
             "cluster-port", "grcuda.ClusterPort",
             "cluster-secret", "grcuda.ClusterSecret",
             "cluster-stats", "grcuda.ClusterStats");
+
+    /** The flags {@code polygpu} itself takes before the file (the language options aside). */
+    private static final List<String> FLAGS = List.of("help", "version", "cluster", "cluster-name", "cluster-bind",
+            "cluster-port", "cluster-secret", "cluster-stats");
 
     private final InputStream in;
     private final PrintStream out;
@@ -91,8 +97,13 @@ public final class Main {
         }
         Map<String, String> options = new LinkedHashMap<>();
         int i = 0;
-        for (; i < args.length && args[i].startsWith("--"); i++) {
+        for (; i < args.length && (args[i].startsWith("--") || args[i].equals("-h")); i++) {
             String a = args[i];
+            if (a.equals("--")) {
+                // the end of the options: what follows is the file, even if its name starts with --
+                i++;
+                break;
+            }
             switch (a) {
                 case "--help", "-h" -> {
                     printHelp();
@@ -107,14 +118,18 @@ public final class Main {
                 case "--cluster-stats" -> options.put("grcuda.ClusterStats", "true");
                 default -> {
                     int eq = a.indexOf('=');
-                    if (eq < 0 && CLUSTER_FLAGS.containsKey(a.substring(2))) {
+                    String name = a.substring(2, eq < 0 ? a.length() : eq);
+                    if (eq < 0 && CLUSTER_FLAGS.containsKey(name)) {
                         return usage(a + " needs a value: write " + a + "=" + (a.equals("--cluster")
                                 ? "HOST:PORT,HOST:PORT" : "VALUE") + " (polygpu --help lists the cluster flags)");
                     }
-                    if (eq < 0 || eq == 2) {
+                    if (!name.contains(".") && !CLUSTER_FLAGS.containsKey(name)) {
+                        // not a language option (those are --<lang>.<Name>): a flag of polygpu's own, misspelled
+                        return usage(unknownFlag(name));
+                    }
+                    if (eq < 0) {
                         return usage("an option needs a value: " + a + " (write --name=value)");
                     }
-                    String name = a.substring(2, eq);
                     options.put(CLUSTER_FLAGS.getOrDefault(name, name), a.substring(eq + 1));
                 }
             }
@@ -122,6 +137,7 @@ public final class Main {
         if (i >= args.length) {
             return usage("no file to run");
         }
+        warnClusterOptionsWithoutCluster(options);
         File file = new File(args[i]);
         String[] scriptArgs = Arrays.copyOfRange(args, i + 1, args.length);
         String language = languageOf(file.getName());
@@ -129,7 +145,8 @@ public final class Main {
             return usage("cannot tell the language of " + file + ": polygpu runs .py (Python) and .js (JavaScript) files");
         }
         if (!file.isFile()) {
-            err.println("polygpu: no such file: " + file);
+            err.println("polygpu: " + (file.isDirectory() ? file + " is a folder, not a file to run"
+                    : "no such file: " + file));
             return EXIT_USAGE;
         }
         Source source;
@@ -153,7 +170,19 @@ public final class Main {
         }
         try (context) {
             try {
-                err.println("polygpu: " + deviceLine(context));
+                String device;
+                try {
+                    device = deviceLine(context);
+                } catch (PolyglotException e) {
+                    if (!e.isGuestException() || e.isExit() || e.isInterrupted() || e.isCancelled()) {
+                        throw e;
+                    }
+                    // The grcuda language could not open its device or join the cluster, before the program's
+                    // first line: its message says which option and why; no guest frames or exception class.
+                    err.println("polygpu: " + e.getMessage());
+                    return 1;
+                }
+                err.println("polygpu: " + device);
                 context.eval(source);
                 return 0;
             } catch (PolyglotException e) {
@@ -258,9 +287,10 @@ public final class Main {
                 (polygpu notebook --help for more).
 
                 Options:
-                  --help                 print this help
+                  -h, --help             print this help
                   --version              print the versions of polygpu, GraalVM polyglot and Java
                   --<lang>.<Name>=value  set a language option (e.g. --grcuda.ExecutionPolicy=sync)
+                  --                     end of the options: the file follows (for a name that starts with -)
 
                 Cluster (docs/cluster.md):
                   --cluster=HOST:PORT,...  join the cluster of these members: idle members steal ready kernels
@@ -281,6 +311,67 @@ public final class Main {
                 out.println("        " + d.getHelp());
             }
         }
+    }
+
+    /**
+     * The cluster's options do nothing without {@code --cluster=} (no member is started): says so, since a user
+     * who gave {@code --cluster-port} or {@code --cluster-stats} alone expects a cluster.
+     */
+    private void warnClusterOptionsWithoutCluster(Map<String, String> options) {
+        String members = options.getOrDefault("grcuda.Cluster", "");
+        if (!members.isBlank()) {
+            return;
+        }
+        List<String> ignored = new ArrayList<>();
+        for (String name : options.keySet()) {
+            if (name.startsWith("grcuda.Cluster") && !name.equals("grcuda.Cluster")) {
+                String flag = CLUSTER_FLAGS.entrySet().stream().filter(f -> f.getValue().equals(name))
+                        .map(f -> "--" + f.getKey()).findFirst().orElse("--" + name);
+                ignored.add(flag);
+            }
+        }
+        if (!ignored.isEmpty()) {
+            err.println("polygpu: " + String.join(", ", ignored) + (ignored.size() == 1 ? " does" : " do")
+                    + " nothing without --cluster=HOST:PORT,…: this program joins no cluster");
+        }
+    }
+
+    /** What is wrong with {@code --name}, which is neither a flag of polygpu's nor a language option. */
+    static String unknownFlag(String name) {
+        if (name.equals("help") || name.equals("version")) {
+            return "--" + name + " takes no value";
+        }
+        String closest = null;
+        int best = 3;
+        for (String f : FLAGS) {
+            int d = editDistance(name, f);
+            if (d < best) {
+                best = d;
+                closest = f;
+            }
+        }
+        return "unknown option --" + name + (closest != null ? " (did you mean --" + closest + "?)" : "")
+                + "; polygpu takes --help, --version, the --cluster… flags and language options written"
+                + " --<lang>.<Name>=value, such as --grcuda.ExecutionPolicy=sync";
+    }
+
+    /** Levenshtein distance: the fewest single-character insertions, deletions and changes from a to b. */
+    private static int editDistance(String a, String b) {
+        int[] row = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            row[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            int diagonal = row[0];
+            row[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int above = row[j];
+                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1),
+                        diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+                diagonal = above;
+            }
+        }
+        return row[b.length()];
     }
 
     private int usage(String problem) {

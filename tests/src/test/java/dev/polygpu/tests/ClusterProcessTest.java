@@ -83,7 +83,7 @@ class ClusterProcessTest {
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(120);
     private static final String STOLEN = "stolen (ran here for others)";
-    private static final String GIVEN = "given (ran elsewhere)";
+    private static final String GIVEN = "given (taken by others)";
     private static final String ACCEPTED = "results accepted";
     private static final String RERUN = "re-run here";
     /** A worker's first line, with the members of the cluster it joined. */

@@ -58,6 +58,9 @@ class LauncherClusterTest {
                 "--cluster-secret=not-shown", "--cluster-stats", f.toString());
         assertEquals(0, r.status(), r::toString);
         assertEquals(" lab localhost 5990 **** true\n", r.out(), r::toString);
+        assertTrue(r.err().startsWith("polygpu: --cluster-name, --cluster-bind, --cluster-port, --cluster-secret, "
+                + "--cluster-stats do nothing without --cluster=HOST:PORT,…: this program joins no cluster\n"),
+                r::toString);
     }
 
     @Test
@@ -95,7 +98,43 @@ class LauncherClusterTest {
                 f.toString());
         assertEquals(0, r.status(), r::toString);
         assertEquals("5.0 1 True\n", r.out(), r::toString);
-        assertTrue(r.err().contains("of the cluster at 127.0.0.1:5941"), r::toString);
+        assertTrue(r.err().contains("of the cluster at 127.0.0.1:5941 (1 member so far: no other member answered at "
+                + "those addresses)\n"), r::toString);
         assertTrue(r.err().contains("cluster member "), r::toString);
+        assertFalse(r.err().contains("without --cluster"), r::toString);
+    }
+
+    @Test
+    @Tag("cluster")
+    void aBindAddressThatIsNotThisMachinesIsRefusedWithoutAStackTrace() throws IOException {
+        Path f = file("x.py", "print('never')\n");
+        // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): never an address of this machine.
+        Guests.Run r = Guests.launch("--cluster=127.0.0.1:15756", "--cluster-port=15756", "--cluster-bind=192.0.2.7",
+                "--cluster-secret=s", f.toString());
+        assertEquals(1, r.status(), r::toString);
+        assertTrue(r.err().startsWith("polygpu: grcuda.Cluster=127.0.0.1:15756: a cluster option was refused: the "
+                + "bind address '192.0.2.7' is not an address of this machine; bind to one of: "), r::toString);
+        assertFalse(r.err().contains("\tat ") || r.err().contains("ForeignException"), r::toString);
+    }
+
+    @Test
+    void aBadClusterOptionValueIsNamedAsTheGrcudaOption() throws IOException {
+        Path f = file("x.js", "console.log('never');\n");
+        Guests.Run r = Guests.launch("--cluster=127.0.0.1:15757", "--cluster-port=15757",
+                "--grcuda.ClusterInputCache=lots", f.toString());
+        assertEquals(1, r.status(), r::toString);
+        assertTrue(r.err().startsWith("polygpu: grcuda.Cluster=127.0.0.1:15757: a cluster option was refused: "
+                + "grcuda.ClusterInputCache: bad size 'lots'"), r::toString);
+    }
+
+    @Test
+    void aGrcudaClusterOptionAloneIsNamedTooAndOtherOptionsAreNot() throws IOException {
+        Path f = file("quiet.js", "console.log(1);\n");
+        Guests.Run one = Guests.launch("--grcuda.ClusterHeartbeat=2s", f.toString());
+        assertEquals(0, one.status(), one::toString);
+        assertTrue(one.err().startsWith("polygpu: --grcuda.ClusterHeartbeat does nothing without --cluster="),
+                one::toString);
+        Guests.Run none = Guests.launch("--grcuda.ExecutionPolicy=sync", f.toString());
+        assertFalse(none.err().contains("without --cluster"), none::toString);
     }
 }

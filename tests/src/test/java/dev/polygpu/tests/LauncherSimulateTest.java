@@ -22,8 +22,7 @@ class LauncherSimulateTest {
     void simulateRejectsAnUnknownOption() {
         Guests.Run r = Guests.launch("simulate", "--bogus");
         assertEquals(2, r.status(), r::toString);
-        assertTrue(r.err().startsWith("polygpu simulate: "), r::toString);
-        assertTrue(r.err().contains("--bogus"), r::toString);
+        assertTrue(r.err().startsWith("polygpu simulate: unknown option --bogus\n"), r::toString);
         assertFalse(r.err().contains("\tat "), r::toString);
         assertEquals("", r.out(), r::toString);
     }

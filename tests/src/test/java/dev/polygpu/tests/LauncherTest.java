@@ -120,4 +120,66 @@ class LauncherTest {
         assertEquals(2, r.status(), r::toString);
         assertTrue(r.err().contains(".py (Python) and .js (JavaScript)"), r::toString);
     }
+
+    @Test
+    void dashHPrintsTheHelpToo() {
+        Guests.Run r = Guests.launch("-h");
+        assertEquals(0, r.status(), r::toString);
+        assertTrue(r.out().startsWith("Usage: polygpu [options] FILE.py|FILE.js"), r::toString);
+    }
+
+    @Test
+    void aMisspelledFlagIsUnknownAndTheClosestIsSuggested() throws IOException {
+        Path f = file("x.js", "1");
+        Guests.Run r = Guests.launch("--cluster-nam=lab", f.toString());
+        assertEquals(2, r.status(), r::toString);
+        assertTrue(r.err().startsWith("polygpu: unknown option --cluster-nam (did you mean --cluster-name?); "),
+                r::toString);
+        Guests.Run stats = Guests.launch("--cluster-stat", f.toString());
+        assertEquals(2, stats.status(), stats::toString);
+        assertTrue(stats.err().startsWith("polygpu: unknown option --cluster-stat (did you mean --cluster-stats?)"),
+                stats::toString);
+        Guests.Run bare = Guests.launch("--verbose", f.toString());
+        assertEquals(2, bare.status(), bare::toString);
+        assertTrue(bare.err().startsWith("polygpu: unknown option --verbose; polygpu takes --help, --version"),
+                bare::toString);
+        Guests.Run help = Guests.launch("--help=yes");
+        assertEquals(2, help.status(), help::toString);
+        assertTrue(help.err().startsWith("polygpu: --help takes no value"), help::toString);
+        Guests.Run option = Guests.launch("--grcuda.ExecutionPolicy", f.toString());
+        assertEquals(2, option.status(), option::toString);
+        assertTrue(option.err().startsWith("polygpu: an option needs a value: --grcuda.ExecutionPolicy"),
+                option::toString);
+    }
+
+    @Test
+    void doubleDashEndsTheOptions() throws IOException {
+        Path f = file("args.js", "console.log(JSON.stringify(arguments));\n");
+        Guests.Run r = Guests.launch("--grcuda.ExecutionPolicy=sync", "--", f.toString(), "--flag");
+        assertEquals(0, r.status(), r::toString);
+        assertEquals("[\"--flag\"]\n", r.out(), r::toString);
+    }
+
+    @Test
+    void aDeviceThatCannotStartIsTheLaunchersErrorNotAGuestException() throws IOException {
+        // Refused whether or not this machine has a GPU: chaos is a mode of the CPU device.
+        Path f = file("x.py", "print('never')\n");
+        Guests.Run r = Guests.launch("--grcuda.Device=cuda", "--grcuda.DeviceChaos=1", f.toString());
+        assertEquals(1, r.status(), r::toString);
+        assertEquals("polygpu: grcuda.DeviceChaos=1 is a mode of the CPU device, but grcuda.Device=cuda; use "
+                + "grcuda.Device=cpu (or auto) with DeviceChaos\n", r.err(), r::toString);
+        assertEquals("", r.out(), r::toString);
+    }
+
+    @Test
+    void aMissingFileOrAFolderIsAUsageErrorThatSaysWhich() throws IOException {
+        Path missing = dir.resolve("missing.py");
+        Guests.Run r = Guests.launch(missing.toString());
+        assertEquals(2, r.status(), r::toString);
+        assertEquals("polygpu: no such file: " + missing + "\n", r.err(), r::toString);
+        Path folder = Files.createDirectory(dir.resolve("looks_like_a.py"));
+        Guests.Run f = Guests.launch(folder.toString());
+        assertEquals(2, f.status(), f::toString);
+        assertEquals("polygpu: " + folder + " is a folder, not a file to run\n", f.err(), f::toString);
+    }
 }

@@ -233,7 +233,7 @@ final class PolygpuProcess implements AutoCloseable {
     }
 
     /**
-     * The last value of a row of the cluster counters table in {@code text} ({@code "given (ran elsewhere)"}),
+     * The last value of a row of the cluster counters table in {@code text} ({@code "given (taken by others)"}),
      * or -1 when there is none.
      */
     static long counter(String text, String row) {

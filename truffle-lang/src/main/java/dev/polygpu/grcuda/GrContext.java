@@ -153,7 +153,7 @@ public final class GrContext {
                 exchange = joinCluster(scheduler, settings.cluster());
                 joined = true;
                 deviceReason += ", as member " + exchange.memberId() + " of the cluster at "
-                        + settings.cluster().members();
+                        + settings.cluster().members() + " (" + membersNow(exchange) + ")";
             } finally {
                 if (!joined) {
                     // Nothing ran yet: give the device back, so that a later use tries again from the start.
@@ -165,6 +165,18 @@ public final class GrContext {
                 }
             }
         }
+    }
+
+    /**
+     * How many members the cluster has as this one joins; alone, it says so, since a port or cluster name that
+     * matches no member also gives a cluster of one.
+     */
+    private static String membersNow(WorkExchange exchange) {
+        Object members = exchange.stats().get("members");
+        if (members instanceof Number n && n.intValue() == 1) {
+            return "1 member so far: no other member answered at those addresses";
+        }
+        return members + " members";
     }
 
     /** Attaches {@code s} to the cluster {@code cluster} describes; a failure is a guest error naming the option. */

@@ -146,7 +146,7 @@ class GrClusterTest {
             assertEquals(1L << 33, stats.getMember("bytesSent").asLong());
             assertFalse(stats.canExecute());
             String reason = c.eval("grcuda", "polygpu_device_info()").asString();
-            assertTrue(reason.endsWith(", as member member-7 of the cluster at 127.0.0.1:5741"), reason);
+            assertTrue(reason.endsWith(", as member member-7 of the cluster at 127.0.0.1:5741 (3 members)"), reason);
         }
     }
 

@@ -240,7 +240,8 @@ public final class SimulateCommand {
                 case "central" -> o.central = flag(name, value);
                 case "push-continuations" -> o.pushContinuations = flag(name, value);
                 case "wake-thieves" -> o.wakeThieves = flag(name, value);
-                default -> named(name, () -> option(o, name, required(name, value)));
+                default -> named(name, () -> option(o, name,
+                        value == null ? missingValue(name) : required(name, value)));
             }
         }
         if (o.interRackLatency < 0) {
@@ -748,6 +749,21 @@ public final class SimulateCommand {
             default -> throw new IllegalArgumentException("--" + name + " takes no value (or true/false), got '"
                     + value + "'");
         };
+    }
+
+    /**
+     * Throws why {@code --name} came without a value: it is no option at all (found by trying it on options
+     * nobody uses), or one that needs a value.
+     */
+    private static String missingValue(String name) {
+        try {
+            option(new Options(), name, "");
+        } catch (IllegalArgumentException e) {
+            if (("unknown option --" + name).equals(e.getMessage())) {
+                throw e;
+            }
+        }
+        throw new IllegalArgumentException("--" + name + " needs a value: --" + name + "=...");
     }
 
     private static String required(String name, String value) {

@@ -1,0 +1,126 @@
+package dev.polygpu.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The addresses a member binds to and joins, as users write them: host names as well as IP addresses, and a
+ * clear error, before Hazelcast starts, for an address that is not this machine's or not a host at all; and a
+ * join that nobody answers properly ends with an error instead of Hazelcast's 300 s wait.
+ */
+class HazelcastTransportAddressesTest {
+
+    @Test
+    void aHostNameOfThisMachineIsBoundByItsAddress() throws IOException {
+        String expected = InetAddress.getByName("localhost").getHostAddress();
+        assertEquals(expected, HazelcastTransport.bindableAddress("localhost"));
+        assertEquals("127.0.0.1", HazelcastTransport.bindableAddress("127.0.0.1"));
+    }
+
+    @Test
+    void anAddressOfAnotherMachineOrNoHostIsRefusedSayingWhy() {
+        // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): never an address of this machine.
+        IllegalArgumentException other = assertThrows(IllegalArgumentException.class,
+                () -> HazelcastTransport.bindableAddress("192.0.2.7"));
+        assertTrue(other.getMessage().startsWith("the bind address '192.0.2.7' is not an address of this machine; "
+                + "bind to one of: "), other.getMessage());
+        assertTrue(other.getMessage().contains("127.0.0.1"), other.getMessage());
+        IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
+                () -> HazelcastTransport.bindableAddress("no-such-host.invalid"));
+        assertTrue(none.getMessage().startsWith("the bind address 'no-such-host.invalid' is not a known host name "
+                + "or IP address"), none.getMessage());
+    }
+
+    @Test
+    void membersNamedByHostAreResolvedAndAnUnknownHostIsRefused() throws IOException {
+        String local = InetAddress.getByName("localhost").getHostAddress();
+        assertEquals(local + ":15751", HazelcastTransport.resolvedMember("localhost:15751"));
+        assertEquals("10.0.0.5:5701", HazelcastTransport.resolvedMember("10.0.0.5:5701"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> HazelcastTransport.resolvedMember("no-such-host.invalid:5701"));
+        assertEquals("member address 'no-such-host.invalid:5701': 'no-such-host.invalid' is not a known host name; "
+                + "fix the name or give the member's IP address", e.getMessage());
+    }
+
+    private record Run(int status, String out, String err) {
+    }
+
+    private static Run worker(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Worker.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    @Tag("cluster")
+    void aWorkerBoundByHostNameJoins() {
+        Run r = worker("--bind=localhost", "--port=15752", "--join=localhost:15752", "--device=cpu",
+                "--cpu-blocks=1", "--warm-up=false", "--for=200ms");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains(" joined cluster 'polygpu' with cpu device 0 (1 members)"), r.out());
+    }
+
+    @Test
+    @Tag("cluster")
+    void aWorkerBoundToAnotherMachinesAddressSaysSoWithoutAStackTrace() {
+        Run r = worker("--bind=192.0.2.7", "--secret=s", "--port=15753", "--join=127.0.0.1:15753", "--device=cpu",
+                "--warm-up=false", "--for=200ms");
+        assertEquals(1, r.status(), r.err());
+        assertTrue(r.err().contains("could not join the cluster: the bind address '192.0.2.7' is not an address of "
+                + "this machine"), r.err());
+        assertTrue(!r.err().contains("\tat ") && !r.err().contains("SEVERE"), r.err());
+    }
+
+    @Test
+    @Tag("cluster")
+    void aJoinThatNothingAnswersProperlyEndsWithAnError() throws Exception {
+        // A listener that takes connections and never speaks: a port that is not a polygpu member's.
+        List<Socket> held = new ArrayList<>();
+        try (ServerSocket silent = new ServerSocket(15754, 50, InetAddress.getByName("127.0.0.1"))) {
+            Thread accepter = Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    while (true) {
+                        Socket s = silent.accept();
+                        synchronized (held) {
+                            held.add(s);
+                        }
+                    }
+                } catch (IOException closed) {
+                    // The test is over.
+                }
+            });
+            long start = System.nanoTime();
+            Run r = worker("--port=15755", "--join=127.0.0.1:15754", "--device=cpu", "--cpu-blocks=1",
+                    "--warm-up=false", "--for=200ms");
+            double seconds = (System.nanoTime() - start) / 1e9;
+            assertEquals(1, r.status(), r.out() + r.err());
+            assertTrue(r.err().contains("could not join the members at 127.0.0.1:15754 within "
+                    + HazelcastTransport.JOIN_SECONDS + " s"), r.err());
+            assertTrue(r.err().contains("not a polygpu member of cluster 'polygpu'"), r.err());
+            // Bounded by the join time (plus Hazelcast's start), not Hazelcast's default of 300 s.
+            assertTrue(seconds < 4 * HazelcastTransport.JOIN_SECONDS, seconds + " s");
+            accepter.interrupt();
+        } finally {
+            synchronized (held) {
+                for (Socket s : held) {
+                    s.close();
+                }
+            }
+        }
+    }
+}
