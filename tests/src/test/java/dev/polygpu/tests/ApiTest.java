@@ -139,6 +139,22 @@ class ApiTest {
                 const legacy = cu.buildkernel(SRC, "square", "pointer, sint32");
                 legacy([2], [32, 1])(x, 100);
                 console.log(x[3], k.name, k.launchCount);""".formatted(NIDL), "81 square 1"),
+        // A name CU does not have is the guest's own "no such attribute" error, not an internal error.
+        new Ok("unknown name of CU", "python", PY + """
+                try:
+                    cu.cudaMallocc(16)
+                except AttributeError as e:
+                    print("AttributeError", "cudaMallocc" in str(e))""", "AttributeError True"),
+        new Ok("CU and getoptions() as strings", "js", JS + """
+                console.log(String(cu), `${cu.getoptions()}`, typeof cu.cudaMallocc);""",
+                "[object Object] [object Object] undefined"),
+        // Same size, both integers: a kernel may read a char array as uint8.
+        new Ok("typed pointer, array of the same representation", "python", PY + """
+                k = cu.buildkernel('__global__ void inc(unsigned char *b) { b[0] += 1; }', 'inc(b: inout pointer uint8)')
+                b = cu.DeviceArray('char', 1)
+                b[0] = 41
+                k(1, 1)(b)
+                print(b[0])""", "42"),
     };
 
     private static final Fails[] FAILS = {
@@ -169,6 +185,20 @@ class ApiTest {
         new Fails("index past the end", "js", "'use strict';\n" + JS + "const a = cu.DeviceArray('float', 3);\na[5] = 1;",
                 "TypeError", "index 5"),
         new Fails("DeviceArray without arguments", "js", JS + "cu.DeviceArray();", "TypeError", ""),
+        // The kernel would read the ints' bytes as floats: refused instead of a silently wrong result.
+        new Fails("array of another element type for a typed pointer", "python", PY_SQUARE
+                + "k = cu.buildkernel(SRC, '" + NIDL + "')\nk(1, 32)(cu.DeviceArray('int', 100), 100)", "",
+                "argument 1 ('x') of kernel 'square' is a pointer to float, but the device array passed holds int"),
+        new Fails("array of another element type for a typed pointer", "js", JS_SQUARE
+                + "const k = cu.buildkernel(SRC, '" + NIDL + "');\nk(1, 32)(cu.DeviceArray('double', 100), 100);", "",
+                "is a pointer to float, but the device array passed holds double"),
+        new Fails("signature's pointer type differs from the kernel's", "python", PY_SQUARE
+                + "cu.buildkernel(SRC, 'square(x: inout pointer double, n: sint32)')", "",
+                "parameter 1 ('x') of kernel 'square' is a pointer to double in the signature, but the kernel declares"
+                + " 'float* x'"),
+        new Fails("a string for an integer argument is shown quoted", "js", JS_SQUARE
+                + "const k = cu.buildkernel(SRC, '" + NIDL + "');\nk(1, 32)(x, '100');", "TypeError",
+                "argument 2 ('n') of kernel 'square' (sint32) must be an integer, got \"100\""),
         new Fails("kernel arguments of the wrong number", "js", JS_SQUARE
                 + "const k = cu.buildkernel(SRC, '" + NIDL + "');\nk(1, 32)(x);", "TypeError", ""),
     };

@@ -50,6 +50,12 @@ public final class ArgumentConverter {
                 if (m.isFreed()) {
                     throw GrError.of(role(signature, i) + " is a device array that was freed");
                 }
+                if (p.type() != null && !NidlSignature.sameRepresentation(m.elementType(), p.type())) {
+                    // the kernel would read the array's bytes as another type: a silently wrong result
+                    throw GrError.of(role(signature, i) + " is a pointer to " + NidlSignature.typeName(p.type())
+                            + ", but the device array passed holds " + m.elementType().cName + "; pass an array of "
+                            + NidlSignature.typeName(p.type()) + " or change the kernel's signature");
+                }
                 b.pointer(m.buffer(), m.byteOffset());
                 accesses.add(new Access(m.tracked(), p.access()));
             } else {

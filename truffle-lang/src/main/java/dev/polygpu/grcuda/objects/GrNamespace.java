@@ -71,7 +71,8 @@ public final class GrNamespace implements TruffleObject {
     @ExportMessage
     @TruffleBoundary
     boolean isMemberInvocable(String member) {
-        return INTEROP.isExecutable(members.get(member));
+        Object v = members.get(member);
+        return v != null && INTEROP.isExecutable(v);
     }
 
     @ExportMessage
