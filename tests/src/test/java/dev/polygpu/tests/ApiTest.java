@@ -155,6 +155,15 @@ class ApiTest {
                 b[0] = 41
                 k(1, 1)(b)
                 print(b[0])""", "42"),
+        // A row of a row-major array is contiguous: the kernel gets exactly that row.
+        new Ok("a row of a C-order array as a kernel argument", "python", PY_SQUARE + """
+                k = cu.buildkernel(SRC, "%s")
+                m = cu.DeviceArray("float", 3, 4)
+                for i in range(3):
+                    for j in range(4): m[i][j] = 10 * i + j
+                k(1, 32)(m[1], 4)
+                print([[int(v) for v in row] for row in m])""".formatted(NIDL),
+                "[[0, 1, 2, 3], [100, 121, 144, 169], [20, 21, 22, 23]]"),
     };
 
     private static final Fails[] FAILS = {
@@ -199,6 +208,13 @@ class ApiTest {
         new Fails("a string for an integer argument is shown quoted", "js", JS_SQUARE
                 + "const k = cu.buildkernel(SRC, '" + NIDL + "');\nk(1, 32)(x, '100');", "TypeError",
                 "argument 2 ('n') of kernel 'square' (sint32) must be an integer, got \"100\""),
+        // Its elements are strided in memory: a kernel or a byte copy would see other elements.
+        new Fails("a row of an F-order array as a kernel argument", "python", PY_SQUARE
+                + "k = cu.buildkernel(SRC, '" + NIDL + "')\nm = cu.DeviceArray('float', 4, 5, 'F')\nk(1, 32)(m[1], 5)",
+                "", "argument 1 ('x') of kernel 'square' is a row of a column-major (\"F\") array"),
+        new Fails("a row of an F-order array to cudaMemcpy", "js", JS
+                + "const m = cu.DeviceArray('float', 4, 5, 'F');\ncu.cudaMemcpy(m[1], cu.DeviceArray('float', 5), 20);",
+                "", "cudaMemcpy: the destination is a row of a column-major (\"F\") array"),
         new Fails("kernel arguments of the wrong number", "js", JS_SQUARE
                 + "const k = cu.buildkernel(SRC, '" + NIDL + "');\nk(1, 32)(x);", "TypeError", ""),
     };

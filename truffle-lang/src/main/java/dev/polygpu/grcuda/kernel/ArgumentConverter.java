@@ -29,6 +29,12 @@ public final class ArgumentConverter {
     public record Converted(KernelArgs args, List<Access> accesses) {
     }
 
+    /** Why {@code user} (a kernel, a byte copy) cannot take a view whose elements are strided. */
+    public static String notContiguous(String user) {
+        return "a row of a column-major (\"F\") array, whose elements are not next to each other in memory: "
+                + user + " would see other elements. Pass the whole array, or make the array row-major (\"C\")";
+    }
+
     private ArgumentConverter() {
     }
 
@@ -49,6 +55,9 @@ public final class ArgumentConverter {
                 }
                 if (m.isFreed()) {
                     throw GrError.of(role(signature, i) + " is a device array that was freed");
+                }
+                if (!m.isContiguous()) {
+                    throw GrError.of(role(signature, i) + " is " + notContiguous("the kernel"));
                 }
                 if (p.type() != null && !NidlSignature.sameRepresentation(m.elementType(), p.type())) {
                     // the kernel would read the array's bytes as another type: a silently wrong result
