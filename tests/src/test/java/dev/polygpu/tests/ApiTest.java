@@ -164,6 +164,36 @@ class ApiTest {
                 k(1, 32)(m[1], 4)
                 print([[int(v) for v in row] for row in m])""".formatted(NIDL),
                 "[[0, 1, 2, 3], [100, 121, 144, 169], [20, 21, 22, 23]]"),
+        // What the README says about errors in Python: grcuda errors are polyglot.ForeignException, which
+        // 'except Exception' does not catch; GraalPy replaces the reason of an argument TypeError. If GraalPy
+        // changes either, this fails and the README's "Errors in Python" needs updating.
+        new Ok("errors as Python sees them", "python", PY_SQUARE + """
+                try:
+                    try:
+                        cu.DeviceArray("float", 0)
+                    except Exception:
+                        print("caught by Exception")
+                except polyglot.ForeignException as e:
+                    print("ForeignException", "must be positive" in str(e))
+                k = cu.buildkernel(SRC, "%s")
+                try:
+                    k(1, 32)(x)
+                except TypeError as e:
+                    print("TypeError", e)""".formatted(NIDL),
+                "ForeignException True\nTypeError invalid instantiation of foreign object"),
+        // GrCUDA's getoptions() is a hash: scripts index it and turn it into a dict (Python) or iterate it (JS).
+        new Ok("getoptions() and properties as dicts", "python", PY + """
+                opts = cu.getoptions()
+                print(opts["grcuda.ExecutionPolicy"], dict(opts)["grcuda.DependencyPolicy"], "grcuda.Device" in opts,
+                      getattr(opts, "grcuda.ExecutionPolicy"))
+                p = cu.getdevice(0).properties
+                print(p["warpSize"] == p.warpSize, "maxThreadsPerBlock" in p.keys())""",
+                "async with-const True async\nTrue True"),
+        new Ok("getoptions() as a Map", "js", JS + """
+                const o = cu.getoptions();
+                const entries = [...o].filter(([k, v]) => k === "grcuda.DependencyPolicy");
+                console.log(o.get("grcuda.ExecutionPolicy"), o["grcuda.ExecutionPolicy"], JSON.stringify(entries));""",
+                "async async [[\"grcuda.DependencyPolicy\",\"with-const\"]]"),
     };
 
     private static final Fails[] FAILS = {
