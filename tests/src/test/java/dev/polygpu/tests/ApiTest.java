@@ -150,7 +150,8 @@ class ApiTest {
                 "[object Object] [object Object] undefined"),
         // Same size, both integers: a kernel may read a char array as uint8.
         new Ok("typed pointer, array of the same representation", "python", PY + """
-                k = cu.buildkernel('__global__ void inc(unsigned char *b) { b[0] += 1; }', 'inc(b: inout pointer uint8)')
+                k = cu.buildkernel('__global__ void inc(unsigned char *b) { b[0] += 1; }',
+                                   'inc(b: inout pointer uint8)')
                 b = cu.DeviceArray('char', 1)
                 b[0] = 41
                 k(1, 1)(b)
@@ -194,6 +195,12 @@ class ApiTest {
                 const entries = [...o].filter(([k, v]) => k === "grcuda.DependencyPolicy");
                 console.log(o.get("grcuda.ExecutionPolicy"), o["grcuda.ExecutionPolicy"], JSON.stringify(entries));""",
                 "async async [[\"grcuda.DependencyPolicy\",\"with-const\"]]"),
+        // GrCUDA scripts name the attribute by its cudaDeviceAttr code (10 = cudaDevAttrWarpSize).
+        new Ok("cudaDeviceGetAttribute by CUDA code and by name", "python", PY + """
+                p = cu.getdevice(0).properties
+                print(cu.cudaDeviceGetAttribute(10, 0), cu.cudaDeviceGetAttribute("warpSize", 0),
+                      cu.cudaDeviceGetAttribute(1, 0) == p.maxThreadsPerBlock,
+                      cu.cudaDeviceGetAttribute(75, 0) == p.computeCapabilityMajor)""", "32 32 True True"),
     };
 
     private static final Fails[] FAILS = {
@@ -245,6 +252,16 @@ class ApiTest {
         new Fails("a row of an F-order array to cudaMemcpy", "js", JS
                 + "const m = cu.DeviceArray('float', 4, 5, 'F');\ncu.cudaMemcpy(m[1], cu.DeviceArray('float', 5), 20);",
                 "", "cudaMemcpy: the destination is a row of a column-major (\"F\") array"),
+        new Fails("cudaDeviceGetAttribute, a code the device does not report", "js", JS
+                + "cu.cudaDeviceGetAttribute(9, 0);", "",
+                "cudaDeviceGetAttribute: attribute code 9 is not one the device reports; codes are"
+                + " 1 (maxThreadsPerBlock)"),
+        new Fails("source without kernels", "python", PY + "cu.buildkernel('', 'k(x: out pointer sint32)')", "",
+                "no kernel named 'k' in k.cu; it declares no __global__ function"),
+        // GraalPy's own message names the array by its toString: the description, not a Java class name.
+        new Fails("assigning to a row of a multi-dimensional array", "python", PY
+                + "m = cu.DeviceArray('int', 2, 3)\nm[0] = 1", "IndexError",
+                "item 0 of DeviceArray(int, 2, 3) object is not writable"),
         new Fails("kernel arguments of the wrong number", "js", JS_SQUARE
                 + "const k = cu.buildkernel(SRC, '" + NIDL + "');\nk(1, 32)(x);", "TypeError", ""),
     };
