@@ -55,6 +55,23 @@ class LauncherTest {
         assertEquals("sync\n", r.out(), r::toString);
     }
 
+    /** GrCUDA's multi-GPU scripts set NumberOfGPUs; they run, on one device, and the start line says so. */
+    @Test
+    void moreThanOneGpuIsAcceptedAndSaidToRunOnOne() throws IOException {
+        Path f = file("gpus.py", """
+                import polyglot
+                cu = polyglot.eval(language="grcuda", string="CU")
+                a = cu.DeviceArray("int", 3)
+                a[2] = 5
+                print(a[2], cu.getoptions()["grcuda.NumberOfGPUs"])
+                """);
+        Guests.Run r = Guests.launch("--grcuda.NumberOfGPUs=2", f.toString());
+        assertEquals(0, r.status(), r::toString);
+        assertEquals("5 2\n", r.out(), r::toString);
+        assertTrue(r.err().contains("grcuda.NumberOfGPUs=2 is not supported: polygpu runs a context's kernels on one"
+                + " device"), r::toString);
+    }
+
     @Test
     void unknownOptionIsACleanError() throws IOException {
         Path f = file("x.js", "1");
