@@ -72,6 +72,22 @@ class LauncherTest {
                 + " device"), r::toString);
     }
 
+    /** A file to write at the end is checked at the start: a long run must not end without it. */
+    @Test
+    void exportPathThatCannotBeWrittenIsRefusedAtTheStart() throws IOException {
+        Path f = file("never.py", "print('ran')\n");
+        Path missing = f.resolveSibling("no-such-folder").resolve("run.dot");
+        Guests.Run r = Guests.launch("--grcuda.ExportDAG=" + missing, f.toString());
+        assertEquals(2, r.status(), r::toString);
+        assertEquals("", r.out(), r::toString);
+        assertTrue(r.err().contains("grcuda.ExportDAG=" + missing + " cannot be written: the folder "
+                + missing.getParent() + " does not exist"), r::toString);
+        Guests.Run folder = Guests.launch("--grcuda.Timeline=" + f.getParent(), f.toString());
+        assertEquals(2, folder.status(), folder::toString);
+        assertTrue(folder.err().contains("cannot be written: it is a folder; name a file in it"), folder::toString);
+        assertFalse(folder.err().contains("\tat "), folder::toString);
+    }
+
     @Test
     void unknownOptionIsACleanError() throws IOException {
         Path f = file("x.js", "1");
