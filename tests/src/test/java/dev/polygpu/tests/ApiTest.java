@@ -201,6 +201,19 @@ class ApiTest {
                 print(cu.cudaDeviceGetAttribute(10, 0), cu.cudaDeviceGetAttribute("warpSize", 0),
                       cu.cudaDeviceGetAttribute(1, 0) == p.maxThreadsPerBlock,
                       cu.cudaDeviceGetAttribute(75, 0) == p.computeCapabilityMajor)""", "32 32 True True"),
+        // A uint64 scalar takes the whole range up to 2^64 - 1 (beyond a long), from Python ints and JS BigInts.
+        new Ok("uint64 scalar beyond a long", "python", PY + """
+                src = '__global__ void top(int *r, unsigned long long v) { r[0] = v == ~0ull; r[1] = v >> 60; }'
+                k = cu.buildkernel(src, 'top(r: out pointer sint32, v: uint64)')
+                r = cu.DeviceArray('int', 2)
+                k(1, 1)(r, 2 ** 64 - 1)
+                print(r[0], r[1])""", "1 15"),
+        new Ok("uint64 scalar beyond a long", "js", JS + """
+                const k = cu.buildkernel('__global__ void top(int *r, unsigned long long v) { r[0] = v == ~0ull; }',
+                                         'top(r: out pointer sint32, v: uint64)');
+                const r = cu.DeviceArray('int', 1);
+                k(1, 1)(r, 2n ** 64n - 1n);
+                console.log(r[0]);""", "1"),
     };
 
     private static final Fails[] FAILS = {
@@ -262,6 +275,14 @@ class ApiTest {
         new Fails("assigning to a row of a multi-dimensional array", "python", PY
                 + "m = cu.DeviceArray('int', 2, 3)\nm[0] = 1", "IndexError",
                 "item 0 of DeviceArray(int, 2, 3) object is not writable"),
+        new Fails("uint64 scalar past 2^64 - 1", "js", JS
+                + "const k = cu.buildkernel('__global__ void top(int *r, unsigned long long v) { r[0] = 1; }',"
+                + " 'top(r: out pointer sint32, v: uint64)');\nk(1, 1)(cu.DeviceArray('int', 1), 2n ** 64n);",
+                "TypeError", "argument 2 ('v') of kernel 'top' (uint64) must be between 0 and 18446744073709551615"),
+        new Fails("sint64 scalar past 2^63 - 1", "js", JS
+                + "const k = cu.buildkernel('__global__ void s(int *r, long long v) { r[0] = 1; }',"
+                + " 's(r: out pointer sint32, v: sint64)');\nk(1, 1)(cu.DeviceArray('int', 1), 2n ** 63n);",
+                "TypeError", "(sint64) must be between -9223372036854775808 and 9223372036854775807, got"),
         new Fails("kernel arguments of the wrong number", "js", JS_SQUARE
                 + "const k = cu.buildkernel(SRC, '" + NIDL + "');\nk(1, 32)(x);", "TypeError", ""),
     };

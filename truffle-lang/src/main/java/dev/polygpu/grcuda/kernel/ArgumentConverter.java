@@ -13,6 +13,7 @@ import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.builtins.Args;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,6 +35,8 @@ public final class ArgumentConverter {
         return "a row of a column-major (\"F\") array, whose elements are not next to each other in memory: "
                 + user + " would see other elements. Pass the whole array, or make the array row-major (\"C\")";
     }
+
+    private static final String UINT64_MAX = "18446744073709551615";
 
     private ArgumentConverter() {
     }
@@ -110,20 +113,25 @@ public final class ArgumentConverter {
                             typed(signature, i, type) + " must be a boolean, got " + Args.display(a));
                 }
                 default -> {
-                    if (!INTEROP.fitsInLong(a)) {
+                    if (INTEROP.fitsInLong(a)) {
+                        long v = INTEROP.asLong(a);
+                        if (v >= type.minValue() && v <= type.maxValue()) {
+                            return v;
+                        }
+                    } else if (INTEROP.fitsInBigInteger(a)) {
+                        // beyond a long: only uint64 reaches there (up to 2^64 - 1), passed as its 64 bits
+                        BigInteger v = INTEROP.asBigInteger(a);
+                        if (type == ElementType.UINT64 && v.signum() >= 0 && v.bitLength() <= 64) {
+                            return v.longValue();
+                        }
+                    } else {
                         throw UnsupportedTypeException.create(args,
                                 typed(signature, i, type) + " must be an integer, got "
                                 + Args.display(a));
                     }
-                    long v = INTEROP.asLong(a);
-                    long min = type.minValue();
-                    long max = type.maxValue();
-                    if (v < min || v > max) {
-                        throw UnsupportedTypeException.create(args,
-                                typed(signature, i, type) + " must be between " + min + " and "
-                                + max + ", got " + v);
-                    }
-                    return v;
+                    String max = type == ElementType.UINT64 ? UINT64_MAX : Long.toString(type.maxValue());
+                    throw UnsupportedTypeException.create(args, typed(signature, i, type) + " must be between "
+                            + type.minValue() + " and " + max + ", got " + Args.display(a));
                 }
             }
         } catch (UnsupportedMessageException e) {
