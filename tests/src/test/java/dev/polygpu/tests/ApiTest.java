@@ -139,6 +139,81 @@ class ApiTest {
                 const legacy = cu.buildkernel(SRC, "square", "pointer, sint32");
                 legacy([2], [32, 1])(x, 100);
                 console.log(x[3], k.name, k.launchCount);""".formatted(NIDL), "81 square 1"),
+        // A name CU does not have is the guest's own "no such attribute" error, not an internal error.
+        new Ok("unknown name of CU", "python", PY + """
+                try:
+                    cu.cudaMallocc(16)
+                except AttributeError as e:
+                    print("AttributeError", "cudaMallocc" in str(e))""", "AttributeError True"),
+        new Ok("CU and getoptions() as strings", "js", JS + """
+                console.log(String(cu), `${cu.getoptions()}`, typeof cu.cudaMallocc);""",
+                "[object Object] [object Object] undefined"),
+        // Same size, both integers: a kernel may read a char array as uint8.
+        new Ok("typed pointer, array of the same representation", "python", PY + """
+                k = cu.buildkernel('__global__ void inc(unsigned char *b) { b[0] += 1; }',
+                                   'inc(b: inout pointer uint8)')
+                b = cu.DeviceArray('char', 1)
+                b[0] = 41
+                k(1, 1)(b)
+                print(b[0])""", "42"),
+        // A row of a row-major array is contiguous: the kernel gets exactly that row.
+        new Ok("a row of a C-order array as a kernel argument", "python", PY_SQUARE + """
+                k = cu.buildkernel(SRC, "%s")
+                m = cu.DeviceArray("float", 3, 4)
+                for i in range(3):
+                    for j in range(4): m[i][j] = 10 * i + j
+                k(1, 32)(m[1], 4)
+                print([[int(v) for v in row] for row in m])""".formatted(NIDL),
+                "[[0, 1, 2, 3], [100, 121, 144, 169], [20, 21, 22, 23]]"),
+        // What the README says about errors in Python: grcuda errors are polyglot.ForeignException, which
+        // 'except Exception' does not catch; GraalPy replaces the reason of an argument TypeError. If GraalPy
+        // changes either, this fails and the README's "Errors in Python" needs updating.
+        new Ok("errors as Python sees them", "python", PY_SQUARE + """
+                try:
+                    try:
+                        cu.DeviceArray("float", 0)
+                    except Exception:
+                        print("caught by Exception")
+                except polyglot.ForeignException as e:
+                    print("ForeignException", "must be positive" in str(e))
+                k = cu.buildkernel(SRC, "%s")
+                try:
+                    k(1, 32)(x)
+                except TypeError as e:
+                    print("TypeError", e)""".formatted(NIDL),
+                "ForeignException True\nTypeError invalid instantiation of foreign object"),
+        // GrCUDA's getoptions() is a hash: scripts index it and turn it into a dict (Python) or iterate it (JS).
+        new Ok("getoptions() and properties as dicts", "python", PY + """
+                opts = cu.getoptions()
+                print(opts["grcuda.ExecutionPolicy"], dict(opts)["grcuda.DependencyPolicy"], "grcuda.Device" in opts,
+                      getattr(opts, "grcuda.ExecutionPolicy"))
+                p = cu.getdevice(0).properties
+                print(p["warpSize"] == p.warpSize, "maxThreadsPerBlock" in p.keys())""",
+                "async with-const True async\nTrue True"),
+        new Ok("getoptions() as a Map", "js", JS + """
+                const o = cu.getoptions();
+                const entries = [...o].filter(([k, v]) => k === "grcuda.DependencyPolicy");
+                console.log(o.get("grcuda.ExecutionPolicy"), o["grcuda.ExecutionPolicy"], JSON.stringify(entries));""",
+                "async async [[\"grcuda.DependencyPolicy\",\"with-const\"]]"),
+        // GrCUDA scripts name the attribute by its cudaDeviceAttr code (10 = cudaDevAttrWarpSize).
+        new Ok("cudaDeviceGetAttribute by CUDA code and by name", "python", PY + """
+                p = cu.getdevice(0).properties
+                print(cu.cudaDeviceGetAttribute(10, 0), cu.cudaDeviceGetAttribute("warpSize", 0),
+                      cu.cudaDeviceGetAttribute(1, 0) == p.maxThreadsPerBlock,
+                      cu.cudaDeviceGetAttribute(75, 0) == p.computeCapabilityMajor)""", "32 32 True True"),
+        // A uint64 scalar takes the whole range up to 2^64 - 1 (beyond a long), from Python ints and JS BigInts.
+        new Ok("uint64 scalar beyond a long", "python", PY + """
+                src = '__global__ void top(int *r, unsigned long long v) { r[0] = v == ~0ull; r[1] = v >> 60; }'
+                k = cu.buildkernel(src, 'top(r: out pointer sint32, v: uint64)')
+                r = cu.DeviceArray('int', 2)
+                k(1, 1)(r, 2 ** 64 - 1)
+                print(r[0], r[1])""", "1 15"),
+        new Ok("uint64 scalar beyond a long", "js", JS + """
+                const k = cu.buildkernel('__global__ void top(int *r, unsigned long long v) { r[0] = v == ~0ull; }',
+                                         'top(r: out pointer sint32, v: uint64)');
+                const r = cu.DeviceArray('int', 1);
+                k(1, 1)(r, 2n ** 64n - 1n);
+                console.log(r[0]);""", "1"),
     };
 
     private static final Fails[] FAILS = {
@@ -169,6 +244,45 @@ class ApiTest {
         new Fails("index past the end", "js", "'use strict';\n" + JS + "const a = cu.DeviceArray('float', 3);\na[5] = 1;",
                 "TypeError", "index 5"),
         new Fails("DeviceArray without arguments", "js", JS + "cu.DeviceArray();", "TypeError", ""),
+        // The kernel would read the ints' bytes as floats: refused instead of a silently wrong result.
+        new Fails("array of another element type for a typed pointer", "python", PY_SQUARE
+                + "k = cu.buildkernel(SRC, '" + NIDL + "')\nk(1, 32)(cu.DeviceArray('int', 100), 100)", "",
+                "argument 1 ('x') of kernel 'square' is a pointer to float, but the device array passed holds int"),
+        new Fails("array of another element type for a typed pointer", "js", JS_SQUARE
+                + "const k = cu.buildkernel(SRC, '" + NIDL + "');\nk(1, 32)(cu.DeviceArray('double', 100), 100);", "",
+                "is a pointer to float, but the device array passed holds double"),
+        new Fails("signature's pointer type differs from the kernel's", "python", PY_SQUARE
+                + "cu.buildkernel(SRC, 'square(x: inout pointer double, n: sint32)')", "",
+                "parameter 1 ('x') of kernel 'square' is a pointer to double in the signature, but the kernel declares"
+                + " 'float* x'"),
+        new Fails("a string for an integer argument is shown quoted", "js", JS_SQUARE
+                + "const k = cu.buildkernel(SRC, '" + NIDL + "');\nk(1, 32)(x, '100');", "TypeError",
+                "argument 2 ('n') of kernel 'square' (sint32) must be an integer, got \"100\""),
+        // Its elements are strided in memory: a kernel or a byte copy would see other elements.
+        new Fails("a row of an F-order array as a kernel argument", "python", PY_SQUARE
+                + "k = cu.buildkernel(SRC, '" + NIDL + "')\nm = cu.DeviceArray('float', 4, 5, 'F')\nk(1, 32)(m[1], 5)",
+                "", "argument 1 ('x') of kernel 'square' is a row of a column-major (\"F\") array"),
+        new Fails("a row of an F-order array to cudaMemcpy", "js", JS
+                + "const m = cu.DeviceArray('float', 4, 5, 'F');\ncu.cudaMemcpy(m[1], cu.DeviceArray('float', 5), 20);",
+                "", "cudaMemcpy: the destination is a row of a column-major (\"F\") array"),
+        new Fails("cudaDeviceGetAttribute, a code the device does not report", "js", JS
+                + "cu.cudaDeviceGetAttribute(9, 0);", "",
+                "cudaDeviceGetAttribute: attribute code 9 is not one the device reports; codes are"
+                + " 1 (maxThreadsPerBlock)"),
+        new Fails("source without kernels", "python", PY + "cu.buildkernel('', 'k(x: out pointer sint32)')", "",
+                "no kernel named 'k' in k.cu; it declares no __global__ function"),
+        // GraalPy's own message names the array by its toString: the description, not a Java class name.
+        new Fails("assigning to a row of a multi-dimensional array", "python", PY
+                + "m = cu.DeviceArray('int', 2, 3)\nm[0] = 1", "IndexError",
+                "item 0 of DeviceArray(int, 2, 3) object is not writable"),
+        new Fails("uint64 scalar past 2^64 - 1", "js", JS
+                + "const k = cu.buildkernel('__global__ void top(int *r, unsigned long long v) { r[0] = 1; }',"
+                + " 'top(r: out pointer sint32, v: uint64)');\nk(1, 1)(cu.DeviceArray('int', 1), 2n ** 64n);",
+                "TypeError", "argument 2 ('v') of kernel 'top' (uint64) must be between 0 and 18446744073709551615"),
+        new Fails("sint64 scalar past 2^63 - 1", "js", JS
+                + "const k = cu.buildkernel('__global__ void s(int *r, long long v) { r[0] = 1; }',"
+                + " 's(r: out pointer sint32, v: sint64)');\nk(1, 1)(cu.DeviceArray('int', 1), 2n ** 63n);",
+                "TypeError", "(sint64) must be between -9223372036854775808 and 9223372036854775807, got"),
         new Fails("kernel arguments of the wrong number", "js", JS_SQUARE
                 + "const k = cu.buildkernel(SRC, '" + NIDL + "');\nk(1, 32)(x);", "TypeError", ""),
     };

@@ -55,6 +55,39 @@ class LauncherTest {
         assertEquals("sync\n", r.out(), r::toString);
     }
 
+    /** GrCUDA's multi-GPU scripts set NumberOfGPUs; they run, on one device, and the start line says so. */
+    @Test
+    void moreThanOneGpuIsAcceptedAndSaidToRunOnOne() throws IOException {
+        Path f = file("gpus.py", """
+                import polyglot
+                cu = polyglot.eval(language="grcuda", string="CU")
+                a = cu.DeviceArray("int", 3)
+                a[2] = 5
+                print(a[2], cu.getoptions()["grcuda.NumberOfGPUs"])
+                """);
+        Guests.Run r = Guests.launch("--grcuda.NumberOfGPUs=2", f.toString());
+        assertEquals(0, r.status(), r::toString);
+        assertEquals("5 2\n", r.out(), r::toString);
+        assertTrue(r.err().contains("grcuda.NumberOfGPUs=2 is not supported: polygpu runs a context's kernels on one"
+                + " device"), r::toString);
+    }
+
+    /** A file to write at the end is checked at the start: a long run must not end without it. */
+    @Test
+    void exportPathThatCannotBeWrittenIsRefusedAtTheStart() throws IOException {
+        Path f = file("never.py", "print('ran')\n");
+        Path missing = f.resolveSibling("no-such-folder").resolve("run.dot");
+        Guests.Run r = Guests.launch("--grcuda.ExportDAG=" + missing, f.toString());
+        assertEquals(2, r.status(), r::toString);
+        assertEquals("", r.out(), r::toString);
+        assertTrue(r.err().contains("grcuda.ExportDAG=" + missing + " cannot be written: the folder "
+                + missing.getParent() + " does not exist"), r::toString);
+        Guests.Run folder = Guests.launch("--grcuda.Timeline=" + f.getParent(), f.toString());
+        assertEquals(2, folder.status(), folder::toString);
+        assertTrue(folder.err().contains("cannot be written: it is a folder; name a file in it"), folder::toString);
+        assertFalse(folder.err().contains("\tat "), folder::toString);
+    }
+
     @Test
     void unknownOptionIsACleanError() throws IOException {
         Path f = file("x.js", "1");

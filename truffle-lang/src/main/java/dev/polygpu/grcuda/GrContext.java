@@ -145,6 +145,11 @@ public final class GrContext {
                 }
             }
         }
+        if (settings.numberOfGpus() > 1) {
+            // accepted, so that GrCUDA's multi-GPU scripts run, but not silently: they run on one device
+            deviceReason += "; grcuda.NumberOfGPUs=" + settings.numberOfGpus() + " is not supported: polygpu runs"
+                    + " a context's kernels on one device";
+        }
         scheduler = new Scheduler(device, settings.schedulerConfig());
         recorder = ScheduleExports.install(scheduler, settings, env.err());
         if (settings.cluster().enabled()) {

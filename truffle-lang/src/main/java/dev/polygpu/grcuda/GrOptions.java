@@ -5,6 +5,9 @@ import dev.polygpu.device.cpu.CpuDevice;
 import org.graalvm.options.OptionCategory;
 import org.graalvm.options.OptionKey;
 import org.graalvm.options.OptionStability;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.regex.Pattern;
 import org.graalvm.options.OptionType;
 
@@ -70,12 +73,12 @@ public final class GrOptions {
     @Option(help = "Write the computation DAG as a Graphviz .dot file at this path when the context closes"
             + " ('false': do not).", category = OptionCategory.USER, stability = OptionStability.STABLE,
             usageSyntax = "false|<path>")
-    public static final OptionKey<String> ExportDAG = new OptionKey<>("false");
+    public static final OptionKey<String> ExportDAG = new OptionKey<>("false", outputPath("ExportDAG"));
 
     @Option(help = "Write a Chrome trace (JSON; open it in ui.perfetto.dev) of every computation at this path when the"
             + " context closes ('false': do not).", category = OptionCategory.USER,
             stability = OptionStability.STABLE, usageSyntax = "false|<path>")
-    public static final OptionKey<String> Timeline = new OptionKey<>("false");
+    public static final OptionKey<String> Timeline = new OptionKey<>("false", outputPath("Timeline"));
 
     @Option(help = "Print a summary of the computation DAG (size, width, critical path, makespan) to standard error"
             + " when the context closes.", category = OptionCategory.USER, stability = OptionStability.STABLE)
@@ -277,6 +280,38 @@ public final class GrOptions {
                 throw new IllegalArgumentException(expected + s.trim());
             }
             return v;
+        });
+    }
+
+    /**
+     * The option type of a file written when the context closes ({@code false}, or a path): the path is checked
+     * when the context is created, so that a long run does not end without the file it was started for.
+     */
+    static OptionType<String> outputPath(String name) {
+        return new OptionType<>(name, s -> {
+            String t = s.trim();
+            if (t.isEmpty() || t.equals("false")) {
+                return s;
+            }
+            Path path;
+            try {
+                path = Path.of(t).toAbsolutePath();
+            } catch (InvalidPathException e) {
+                throw new IllegalArgumentException("grcuda." + name + "=" + s + " is not a valid path: "
+                        + e.getReason());
+            }
+            Path folder = path.getParent();
+            String why = Files.isDirectory(path) ? "it is a folder; name a file in it"
+                    : folder == null || !Files.isDirectory(folder) ? "the folder " + folder
+                            + " does not exist"
+                    : !Files.isWritable(folder) ? "the folder " + folder + " cannot be written"
+                    : Files.exists(path) && !Files.isWritable(path)
+                            ? "the file exists and cannot be written"
+                    : null;
+            if (why != null) {
+                throw new IllegalArgumentException("grcuda." + name + "=" + s + " cannot be written: " + why);
+            }
+            return s;
         });
     }
 

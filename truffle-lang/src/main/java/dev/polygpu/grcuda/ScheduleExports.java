@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -45,13 +47,20 @@ final class ScheduleExports {
         return t.isEmpty() || t.equals("false") ? null : t;
     }
 
+    /** An I/O failure in words: NoSuchFileException and its kin carry only the path as their message. */
+    private static String reason(Exception e) {
+        return e instanceof NoSuchFileException ? "no such file or folder: " + e.getMessage()
+                : e instanceof AccessDeniedException ? "access denied: " + e.getMessage()
+                : e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
     private static void write(RecordedDag dag, String dot, String trace, boolean report, PrintStream out) {
         if (dot != null) {
             try {
                 new DotExporter().write(dag, Path.of(dot));
                 out.println("polygpu: wrote the computation DAG to " + dot + " (render: dot -Tsvg " + dot + ")");
             } catch (IOException | RuntimeException e) {
-                out.println("polygpu: could not write grcuda.ExportDAG=" + dot + ": " + e.getMessage());
+                out.println("polygpu: could not write grcuda.ExportDAG=" + dot + ": " + reason(e));
             }
         }
         if (trace != null) {
@@ -59,7 +68,7 @@ final class ScheduleExports {
                 new ChromeTraceWriter().write(dag, Path.of(trace));
                 out.println("polygpu: wrote the timeline to " + trace + " (open it in https://ui.perfetto.dev)");
             } catch (IOException | RuntimeException e) {
-                out.println("polygpu: could not write grcuda.Timeline=" + trace + ": " + e.getMessage());
+                out.println("polygpu: could not write grcuda.Timeline=" + trace + ": " + reason(e));
             }
         }
         if (report) {

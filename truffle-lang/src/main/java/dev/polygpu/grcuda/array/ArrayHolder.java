@@ -11,5 +11,6 @@ sealed interface ArrayHolder extends GrDeviceMemory permits GrDeviceArray, GrMul
     long firstElement();
 
     /** True if the {@link #elementCount()} elements lie one after the other from {@link #firstElement()}. */
+    @Override
     boolean isContiguous();
 }

@@ -198,4 +198,10 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
         return ArrayDisplay.show(memory, "view of " + memory.description, shape.dims(), shape.strides(), level,
                 first);
     }
+
+    /** What host-side messages (GraalPy's, for one) show for the array: its description, without contents. */
+    @Override
+    public String toString() {
+        return "view of " + memory.description;
+    }
 }

@@ -316,4 +316,10 @@ public final class GrDeviceArray implements TruffleObject, ArrayHolder {
     Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
         return ArrayDisplay.show(memory, memory.description, new long[]{memory.count}, UNIT_STRIDE, 0, 0);
     }
+
+    /** What host-side messages (GraalPy's, for one) show for the array: its description, without contents. */
+    @Override
+    public String toString() {
+        return memory.description;
+    }
 }

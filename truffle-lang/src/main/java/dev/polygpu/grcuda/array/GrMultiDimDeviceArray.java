@@ -165,4 +165,10 @@ public final class GrMultiDimDeviceArray implements TruffleObject, ArrayHolder {
     Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
         return ArrayDisplay.show(memory, memory.description, shape.dims(), shape.strides(), 0, 0);
     }
+
+    /** What host-side messages (GraalPy's, for one) show for the array: its description, without contents. */
+    @Override
+    public String toString() {
+        return memory.description;
+    }
 }

@@ -47,9 +47,13 @@ public final class Args {
                 + ") must be an integer, got " + display(a));
     }
 
+    /** How a message shows a value the user passed; strings are quoted, so that "100" is not taken for 100. */
     @TruffleBoundary
     public static String display(Object value) {
         try {
+            if (INTEROP.isString(value)) {
+                return '"' + INTEROP.asString(value) + '"';
+            }
             return INTEROP.asString(INTEROP.toDisplayString(value));
         } catch (UnsupportedMessageException e) {
             return String.valueOf(value);

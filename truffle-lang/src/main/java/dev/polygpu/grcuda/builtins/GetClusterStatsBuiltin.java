@@ -29,7 +29,7 @@ final class GetClusterStatsBuiltin extends GrBuiltin {
     protected Object call(Object[] args) throws ArityException {
         Args.arity(args, 0, 0);
         WorkExchange exchange = context.exchange();
-        return new GrNamespace("clusterStats", exchange == null ? alone() : guestValues(exchange.stats()));
+        return GrNamespace.record("clusterStats", exchange == null ? alone() : guestValues(exchange.stats()));
     }
 
     private static Map<String, Object> alone() {

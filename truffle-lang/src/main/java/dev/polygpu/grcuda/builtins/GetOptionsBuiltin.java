@@ -17,6 +17,6 @@ final class GetOptionsBuiltin extends GrBuiltin {
     @Override
     protected Object call(Object[] args) throws ArityException {
         Args.arity(args, 0, 0);
-        return new GrNamespace("options", context.settings().asMap());
+        return GrNamespace.record("options", context.settings().asMap());
     }
 }

@@ -7,6 +7,7 @@ import dev.polygpu.runtime.ComputationalElement;
 import dev.polygpu.runtime.Work;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
+import dev.polygpu.grcuda.kernel.ArgumentConverter;
 import dev.polygpu.grcuda.kernel.Handles;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
 import dev.polygpu.grcuda.objects.GrNone;
@@ -38,6 +39,9 @@ final class GrCudaMemcpyBuiltin extends GrDeviceBuiltin {
     private void check(long bytes, GrDeviceMemory m, String what) {
         if (m.isFreed()) {
             throw GrError.of(name() + ": the " + what + " array was freed");
+        }
+        if (!m.isContiguous()) {
+            throw GrError.of(name() + ": the " + what + " is " + ArgumentConverter.notContiguous("the copy"));
         }
         long size = m.elementCount() * m.elementType().size;
         if (bytes < 0 || bytes > size) {

@@ -13,6 +13,7 @@ import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.builtins.Args;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,6 +29,14 @@ public final class ArgumentConverter {
     /** The converted arguments, and the arrays among them with how the kernel uses each. */
     public record Converted(KernelArgs args, List<Access> accesses) {
     }
+
+    /** Why {@code user} (a kernel, a byte copy) cannot take a view whose elements are strided. */
+    public static String notContiguous(String user) {
+        return "a row of a column-major (\"F\") array, whose elements are not next to each other in memory: "
+                + user + " would see other elements. Pass the whole array, or make the array row-major (\"C\")";
+    }
+
+    private static final String UINT64_MAX = "18446744073709551615";
 
     private ArgumentConverter() {
     }
@@ -49,6 +58,15 @@ public final class ArgumentConverter {
                 }
                 if (m.isFreed()) {
                     throw GrError.of(role(signature, i) + " is a device array that was freed");
+                }
+                if (!m.isContiguous()) {
+                    throw GrError.of(role(signature, i) + " is " + notContiguous("the kernel"));
+                }
+                if (p.type() != null && !NidlSignature.sameRepresentation(m.elementType(), p.type())) {
+                    // the kernel would read the array's bytes as another type: a silently wrong result
+                    throw GrError.of(role(signature, i) + " is a pointer to " + NidlSignature.typeName(p.type())
+                            + ", but the device array passed holds " + m.elementType().cName + "; pass an array of "
+                            + NidlSignature.typeName(p.type()) + " or change the kernel's signature");
                 }
                 b.pointer(m.buffer(), m.byteOffset());
                 accesses.add(new Access(m.tracked(), p.access()));
@@ -95,20 +113,25 @@ public final class ArgumentConverter {
                             typed(signature, i, type) + " must be a boolean, got " + Args.display(a));
                 }
                 default -> {
-                    if (!INTEROP.fitsInLong(a)) {
+                    if (INTEROP.fitsInLong(a)) {
+                        long v = INTEROP.asLong(a);
+                        if (v >= type.minValue() && v <= type.maxValue()) {
+                            return v;
+                        }
+                    } else if (INTEROP.fitsInBigInteger(a)) {
+                        // beyond a long: only uint64 reaches there (up to 2^64 - 1), passed as its 64 bits
+                        BigInteger v = INTEROP.asBigInteger(a);
+                        if (type == ElementType.UINT64 && v.signum() >= 0 && v.bitLength() <= 64) {
+                            return v.longValue();
+                        }
+                    } else {
                         throw UnsupportedTypeException.create(args,
                                 typed(signature, i, type) + " must be an integer, got "
                                 + Args.display(a));
                     }
-                    long v = INTEROP.asLong(a);
-                    long min = type.minValue();
-                    long max = type.maxValue();
-                    if (v < min || v > max) {
-                        throw UnsupportedTypeException.create(args,
-                                typed(signature, i, type) + " must be between " + min + " and "
-                                + max + ", got " + v);
-                    }
-                    return v;
+                    String max = type == ElementType.UINT64 ? UINT64_MAX : Long.toString(type.maxValue());
+                    throw UnsupportedTypeException.create(args, typed(signature, i, type) + " must be between "
+                            + type.minValue() + " and " + max + ", got " + Args.display(a));
                 }
             }
         } catch (UnsupportedMessageException e) {

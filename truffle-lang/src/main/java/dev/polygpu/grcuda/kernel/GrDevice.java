@@ -78,7 +78,7 @@ public final class GrDevice implements TruffleObject {
     Object readMember(String member) throws UnknownIdentifierException {
         return switch (member) {
             case "id" -> id;
-            case "properties" -> new GrNamespace("properties", context.device().properties().asMap());
+            case "properties" -> GrNamespace.record("properties", context.device().properties().asMap());
             case "isCurrent" -> new GrMethod("isCurrent", this::isCurrent);
             case "setCurrent" -> new GrMethod("setCurrent", this::setCurrent);
             default -> throw UnknownIdentifierException.create(member);

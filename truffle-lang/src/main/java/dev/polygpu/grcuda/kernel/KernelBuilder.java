@@ -87,9 +87,15 @@ public final class KernelBuilder {
                 throw GrError.of(which + (p.pointer() ? "a pointer" : "a scalar " + NidlSignature.typeName(p.type()))
                         + " in the signature, but the kernel declares '" + d + "'");
             }
-            if (!p.pointer() && (p.type().size != d.type().size || p.type().isFloating() != d.type().isFloating())) {
+            if (!p.pointer() && !NidlSignature.sameRepresentation(p.type(), d.type())) {
                 throw GrError.of(which + NidlSignature.typeName(p.type()) + " in the signature, but the kernel"
                         + " declares '" + d + "'");
+            }
+            // an untyped side (a legacy 'pointer', a void* or template parameter) says nothing to check against
+            if (p.pointer() && p.type() != null && d.type() != null
+                    && !NidlSignature.sameRepresentation(p.type(), d.type())) {
+                throw GrError.of(which + "a pointer to " + NidlSignature.typeName(p.type()) + " in the signature,"
+                        + " but the kernel declares '" + d + "'");
             }
         }
     }

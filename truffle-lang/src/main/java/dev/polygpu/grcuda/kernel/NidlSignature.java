@@ -52,6 +52,14 @@ public record NidlSignature(String name, List<Param> params, boolean legacy) {
     }
 
     /** The NIDL name of a C type ({@code sint32}, {@code float}). */
+    /**
+     * Whether a value of type {@code a} may stand where {@code b} is expected: the same size and both integer
+     * or both floating point (signedness and {@code bool} vs an 8-bit integer do not change the bytes).
+     */
+    public static boolean sameRepresentation(ElementType a, ElementType b) {
+        return a.size == b.size && a.isFloating() == b.isFloating();
+    }
+
     public static String typeName(ElementType t) {
         return switch (t) {
             case BOOL -> "bool";

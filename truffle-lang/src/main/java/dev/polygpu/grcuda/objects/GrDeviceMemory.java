@@ -24,6 +24,14 @@ public interface GrDeviceMemory {
 
     boolean isFreed();
 
+    /**
+     * True if the {@link #elementCount()} elements lie one after the other from {@link #byteOffset()}, as a
+     * kernel or a byte copy sees them. Not so for a row of a column-major ("F") array.
+     */
+    default boolean isContiguous() {
+        return true;
+    }
+
     /** The scheduler's handle on the array's memory (shared by all views of one array). */
     TrackedArray tracked();
 }

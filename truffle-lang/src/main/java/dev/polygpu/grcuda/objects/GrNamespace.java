@@ -5,6 +5,7 @@ import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.interop.UnknownIdentifierException;
+import com.oracle.truffle.api.interop.UnknownKeyException;
 import com.oracle.truffle.api.interop.UnsupportedMessageException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
@@ -16,7 +17,9 @@ import java.util.Map;
 
 /**
  * A namespace of grcuda names ({@code CU}, and read-only records such as the result of {@code getoptions()}):
- * an interop object whose members are its entries, in registration order.
+ * an interop object whose members are its entries, in registration order. A record ({@link #record}) is also
+ * a hash, as GrCUDA's {@code getoptions()} result is: Python reads it as a dict ({@code opts["grcuda.X"]},
+ * {@code dict(opts)}), JavaScript as a Map ({@code opts.get("grcuda.X")}).
  */
 @ExportLibrary(InteropLibrary.class)
 public final class GrNamespace implements TruffleObject {
@@ -24,10 +27,21 @@ public final class GrNamespace implements TruffleObject {
 
     private final String name;
     private final Map<String, Object> members;
+    private final boolean record;
 
     public GrNamespace(String name, Map<String, ?> members) {
+        this(name, members, false);
+    }
+
+    private GrNamespace(String name, Map<String, ?> members, boolean record) {
         this.name = name;
         this.members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
+        this.record = record;
+    }
+
+    /** A read-only record whose entries are both members and hash entries. */
+    public static GrNamespace record(String name, Map<String, ?> entries) {
+        return new GrNamespace(name, entries, true);
     }
 
     public String name() {
@@ -71,7 +85,8 @@ public final class GrNamespace implements TruffleObject {
     @ExportMessage
     @TruffleBoundary
     boolean isMemberInvocable(String member) {
-        return INTEROP.isExecutable(members.get(member));
+        Object v = members.get(member);
+        return v != null && INTEROP.isExecutable(v);
     }
 
     @ExportMessage
@@ -79,6 +94,57 @@ public final class GrNamespace implements TruffleObject {
     Object invokeMember(String member, Object[] arguments)
             throws UnknownIdentifierException, UnsupportedMessageException, ArityException, UnsupportedTypeException {
         return INTEROP.execute(readMember(member), arguments);
+    }
+
+    @ExportMessage
+    boolean hasHashEntries() {
+        return record;
+    }
+
+    @ExportMessage
+    long getHashSize() throws UnsupportedMessageException {
+        if (!record) {
+            throw UnsupportedMessageException.create();
+        }
+        return members.size();
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    boolean isHashEntryReadable(Object key) {
+        return record && members.containsKey(keyString(key));
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object readHashValue(Object key) throws UnsupportedMessageException, UnknownKeyException {
+        if (!record) {
+            throw UnsupportedMessageException.create();
+        }
+        Object v = members.get(keyString(key));
+        if (v == null) {
+            throw UnknownKeyException.create(key);
+        }
+        return v;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    Object getHashEntriesIterator() throws UnsupportedMessageException {
+        if (!record) {
+            throw UnsupportedMessageException.create();
+        }
+        Object[] entries = members.entrySet().stream().map(e -> new GrList(e.getKey(), e.getValue())).toArray();
+        return INTEROP.getIterator(new GrList(entries));
+    }
+
+    /** The key as a Java string, or null if it is not a string (then no entry has it). */
+    private static String keyString(Object key) {
+        try {
+            return INTEROP.isString(key) ? INTEROP.asString(key) : null;
+        } catch (UnsupportedMessageException e) {
+            return null;
+        }
     }
 
     @ExportMessage

@@ -151,7 +151,7 @@ class GrDeviceArrayTest {
             {"ulong", "-1", "cannot store -1 in a DeviceArray of ulong: out of range 0 to 18446744073709551615"},
             {"int", "2.5", "cannot store 2.5 in a DeviceArray of int: expected an integer"},
             {"bool", "1", "cannot store 1 in a DeviceArray of bool: expected a boolean"},
-            {"float", "x", "cannot store x in a DeviceArray of float: expected a number"},
+            {"float", "x", "cannot store \"x\" in a DeviceArray of float: expected a number"},
         };
         for (String[] c : cases) {
             Object v = c[1].equals("x") ? "x" : c[1].contains(".") ? (Object) Double.parseDouble(c[1])

@@ -181,7 +181,8 @@ class GrKernelTest {
         assertEquals((byte) 255, b.host().getByte(0));
 
         String grid = error(() -> k.execute("big", 1));
-        assertTrue(grid.contains("kernel 'square': grid must be an int or a sequence of 1 to 3 ints, got big"), grid);
+        assertTrue(grid.contains("kernel 'square': grid must be an int or a sequence of 1 to 3 ints, got \"big\""),
+                grid);
         assertTrue(error(() -> k.execute(new int[] {1, 2, 3, 4}, 1)).contains("grid must be an int or a sequence"));
         assertTrue(error(() -> k.execute(0, 1)).contains("kernel 'square': grid extents must be positive, got 0"));
         String configArity = error(() -> k.execute(1));

@@ -252,7 +252,9 @@ final class Program {
 
     private DeviceException notFound(String name, String why) {
         return new DeviceException(CudaError.NOT_FOUND, "no kernel named '" + name + "' in " + diags.file
-                + (why == null ? "" : " (" + why + ")") + "; its kernels are: " + String.join(", ", kernelNames()));
+                + (why == null ? "" : " (" + why + ")") + (kernelNames().isEmpty()
+                        ? "; it declares no __global__ function"
+                        : "; its kernels are: " + String.join(", ", kernelNames())));
     }
 
     /** The analyzed kernel {@code name} ("saxpy", "k<float>", "reduce<256>"). */
