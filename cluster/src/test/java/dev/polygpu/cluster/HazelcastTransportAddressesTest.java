@@ -4,13 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -55,22 +52,11 @@ class HazelcastTransportAddressesTest {
                 + "fix the name or give the member's IP address", e.getMessage());
     }
 
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run worker(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Worker.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     @Test
     @Tag("cluster")
     void aWorkerBoundByHostNameJoins() {
-        Run r = worker("--bind=localhost", "--port=15752", "--join=localhost:15752", "--device=cpu",
-                "--cpu-blocks=1", "--warm-up=false", "--for=200ms");
+        WorkerOptionsTest.Run r = WorkerOptionsTest.run("--bind=localhost", "--port=15752", "--join=localhost:15752",
+                "--device=cpu", "--cpu-blocks=1", "--warm-up=false", "--for=200ms");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains(" joined cluster 'polygpu' with cpu device 0 (1 members)"), r.out());
     }
@@ -78,8 +64,8 @@ class HazelcastTransportAddressesTest {
     @Test
     @Tag("cluster")
     void aWorkerBoundToAnotherMachinesAddressSaysSoWithoutAStackTrace() {
-        Run r = worker("--bind=192.0.2.7", "--secret=s", "--port=15753", "--join=127.0.0.1:15753", "--device=cpu",
-                "--warm-up=false", "--for=200ms");
+        WorkerOptionsTest.Run r = WorkerOptionsTest.run("--bind=192.0.2.7", "--secret=s", "--port=15753",
+                "--join=127.0.0.1:15753", "--device=cpu", "--warm-up=false", "--for=200ms");
         assertEquals(1, r.status(), r.err());
         assertTrue(r.err().contains("could not join the cluster: the bind address '192.0.2.7' is not an address of "
                 + "this machine"), r.err());
@@ -105,8 +91,8 @@ class HazelcastTransportAddressesTest {
                 }
             });
             long start = System.nanoTime();
-            Run r = worker("--port=15755", "--join=127.0.0.1:15754", "--device=cpu", "--cpu-blocks=1",
-                    "--warm-up=false", "--for=200ms");
+            WorkerOptionsTest.Run r = WorkerOptionsTest.run("--port=15755", "--join=127.0.0.1:15754", "--device=cpu",
+                    "--cpu-blocks=1", "--warm-up=false", "--for=200ms");
             double seconds = (System.nanoTime() - start) / 1e9;
             assertEquals(1, r.status(), r.out() + r.err());
             assertTrue(r.err().contains("could not join the members at 127.0.0.1:15754 within "

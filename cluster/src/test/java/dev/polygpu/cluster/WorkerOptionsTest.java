@@ -14,10 +14,12 @@ import org.junit.jupiter.api.Test;
 /** {@code polygpu worker}'s options that are refused or shown before it joins anything. */
 class WorkerOptionsTest {
 
-    private record Run(int status, String out, String err) {
+    /** What a worker command printed and returned. */
+    record Run(int status, String out, String err) {
     }
 
-    private static Run run(String... args) {
+    /** Runs {@code polygpu worker} with {@code args} in this JVM. */
+    static Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = Worker.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),

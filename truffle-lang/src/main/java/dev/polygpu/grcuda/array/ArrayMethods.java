@@ -11,7 +11,7 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.builtins.Args;
-import dev.polygpu.grcuda.objects.GrStringList;
+import dev.polygpu.grcuda.objects.GrList;
 
 /**
  * The methods of a whole device array (1-D or multi-dimensional, in memory order): {@code copyFrom(src[, n])},
@@ -51,7 +51,7 @@ final class ArrayMethods {
     }
 
     static Object names() {
-        return new GrStringList(NAMES.clone());
+        return new GrList(NAMES.clone());
     }
 
     @TruffleBoundary

@@ -11,7 +11,7 @@ import com.oracle.truffle.api.library.ExportMessage;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrContext;
-import dev.polygpu.grcuda.objects.GrStringList;
+import dev.polygpu.grcuda.objects.GrList;
 
 /**
  * {@code CU.DeviceArray}: executable as {@code DeviceArray(type, n)} (1-D), {@code DeviceArray(type, d1, d2, …
@@ -56,7 +56,7 @@ public final class GrDeviceArrayFunction implements TruffleObject {
 
     @ExportMessage
     Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
-        return new GrStringList(new String[]{MAP});
+        return new GrList(new String[]{MAP});
     }
 
     @ExportMessage(name = "isMemberReadable")

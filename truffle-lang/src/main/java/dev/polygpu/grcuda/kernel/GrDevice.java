@@ -16,7 +16,7 @@ import dev.polygpu.grcuda.builtins.Args;
 import dev.polygpu.grcuda.objects.GrMethod;
 import dev.polygpu.grcuda.objects.GrNamespace;
 import dev.polygpu.grcuda.objects.GrNone;
-import dev.polygpu.grcuda.objects.GrStringList;
+import dev.polygpu.grcuda.objects.GrList;
 
 /**
  * A device as {@code getdevice(i)} / {@code getdevices()} return it: {@code id}, {@code properties} (a
@@ -58,7 +58,7 @@ public final class GrDevice implements TruffleObject {
 
     @ExportMessage
     Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
-        return new GrStringList(MEMBERS);
+        return new GrList(MEMBERS);
     }
 
     @ExportMessage

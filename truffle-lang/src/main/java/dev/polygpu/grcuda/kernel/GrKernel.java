@@ -14,7 +14,7 @@ import dev.polygpu.runtime.KernelSource;
 import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.objects.GrNone;
-import dev.polygpu.grcuda.objects.GrStringList;
+import dev.polygpu.grcuda.objects.GrList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -87,7 +87,7 @@ public final class GrKernel implements TruffleObject {
 
     @ExportMessage
     Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
-        return new GrStringList(MEMBERS);
+        return new GrList(MEMBERS);
     }
 
     @ExportMessage

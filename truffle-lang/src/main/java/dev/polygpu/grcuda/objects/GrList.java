@@ -6,7 +6,10 @@ import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 
-/** A read-only interop array of interop values (the {@code [key, value]} entries of a record). */
+/**
+ * A read-only interop array of interop values: member and kernel names (Java strings), the {@code [key, value]}
+ * entries of a record.
+ */
 @ExportLibrary(InteropLibrary.class)
 public final class GrList implements TruffleObject {
     private final Object[] values;

@@ -62,7 +62,7 @@ public final class GrNamespace implements TruffleObject {
     @ExportMessage
     @TruffleBoundary
     Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
-        return new GrStringList(members.keySet().toArray(String[]::new));
+        return new GrList(members.keySet().toArray(String[]::new));
     }
 
     @ExportMessage
