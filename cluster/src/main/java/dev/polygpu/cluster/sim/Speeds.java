@@ -98,24 +98,6 @@ public final class Speeds {
         return true;
     }
 
-    /** {@return the fastest speed among members 0 to {@code members - 1}} */
-    public double fastest(int members) {
-        double max = 0;
-        for (int i = 0; i < Math.min(members, pattern.length); i++) {
-            max = Math.max(max, pattern[i]);
-        }
-        return max;
-    }
-
-    /** {@return the speeds of members 0 to {@code members - 1} added up: the cluster's speed in reference devices} */
-    public double total(int members) {
-        double sum = 0;
-        for (int i = 0; i < members; i++) {
-            sum += speed(i);
-        }
-        return sum;
-    }
-
     private static void check(double f) {
         if (!(f > 0) || Double.isInfinite(f)) {
             throw new IllegalArgumentException("a speed must be a finite number above 0, was " + f);

@@ -36,8 +36,6 @@ public final class ArgumentConverter {
                 + user + " would see other elements. Pass the whole array, or make the array row-major (\"C\")";
     }
 
-    private static final String UINT64_MAX = "18446744073709551615";
-
     private ArgumentConverter() {
     }
 
@@ -129,7 +127,8 @@ public final class ArgumentConverter {
                                 typed(signature, i, type) + " must be an integer, got "
                                 + Args.display(a));
                     }
-                    String max = type == ElementType.UINT64 ? UINT64_MAX : Long.toString(type.maxValue());
+                    String max = type == ElementType.UINT64 ? Long.toUnsignedString(-1L)
+                            : Long.toString(type.maxValue());
                     throw UnsupportedTypeException.create(args, typed(signature, i, type) + " must be between "
                             + type.minValue() + " and " + max + ", got " + Args.display(a));
                 }

@@ -51,7 +51,6 @@ public record NidlSignature(String name, List<Param> params, boolean legacy) {
         params = List.copyOf(params);
     }
 
-    /** The NIDL name of a C type ({@code sint32}, {@code float}). */
     /**
      * Whether a value of type {@code a} may stand where {@code b} is expected: the same size and both integer
      * or both floating point (signedness and {@code bool} vs an 8-bit integer do not change the bytes).
@@ -60,6 +59,7 @@ public record NidlSignature(String name, List<Param> params, boolean legacy) {
         return a.size == b.size && a.isFloating() == b.isFloating();
     }
 
+    /** The NIDL name of a C type ({@code sint32}, {@code float}). */
     public static String typeName(ElementType t) {
         return switch (t) {
             case BOOL -> "bool";
