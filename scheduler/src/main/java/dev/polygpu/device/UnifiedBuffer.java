@@ -34,6 +34,15 @@ public interface UnifiedBuffer extends AutoCloseable {
      */
     void free();
 
+    /**
+     * Gives the device a usage hint for {@code bytes} bytes from {@code offset} ({@code cudaMemAdvise}): one of
+     * CUDA's {@code cudaMemoryAdvise} codes, 1 (set read-mostly) to 6 (unset accessed-by), about the device
+     * with ordinal {@code deviceOrdinal}, or the host for -1. Hints never change results; the default, for
+     * devices whose memory has no placement (the CPU device), ignores them.
+     */
+    default void advise(long offset, long bytes, int advice, int deviceOrdinal) {
+    }
+
     @Override
     default void close() {
         free();

@@ -10,6 +10,7 @@ import dev.polygpu.device.cpu.Chaos;
 import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.cuda.CudaDevice;
 import dev.polygpu.device.cuda.CudaProbe;
+import dev.polygpu.grcuda.array.Allocations;
 import dev.polygpu.grcuda.builtins.Builtins;
 import dev.polygpu.grcuda.objects.GrNamespace;
 import dev.polygpu.runtime.Scheduler;
@@ -40,6 +41,7 @@ public final class GrContext {
     private Scheduler scheduler;
     private ScheduleRecorder recorder;
     private WorkExchange exchange;
+    private final Allocations allocations = new Allocations();
 
     GrContext(GrCUDALanguage language, TruffleLanguage.Env env) {
         this.language = language;
@@ -62,6 +64,11 @@ public final class GrContext {
 
     public GrSettings settings() {
         return settings;
+    }
+
+    /** The live device memory of the context by address: how raw addresses are checked and resolved. */
+    public Allocations allocations() {
+        return allocations;
     }
 
     public GrNamespace root() {

@@ -104,6 +104,21 @@ final class CudaBuffer implements UnifiedBuffer {
         release("free()");
     }
 
+    /**
+     * {@code cuMemAdvise} for this device. Hints about the host (-1), and hints on a device without concurrent
+     * managed access (where the driver places pages at launch), are not passed on.
+     */
+    @Override
+    public void advise(long offset, long bytes, int advice, int deviceOrdinal) {
+        Checks.range(this, "advise", offset, bytes);
+        if (bytes == 0 || deviceOrdinal < 0 || !device.concurrentManagedAccess()) {
+            return;
+        }
+        device.bind();
+        Cuda.check(JCudaDriver.cuMemAdvise(pointer(offset), bytes, advice, device.handle()),
+                "cuMemAdvise(" + advice + ") of " + bytes + " bytes of buffer #" + id);
+    }
+
     /** The device address of byte {@code offset}, for driver calls. */
     CUdeviceptr pointer(long offset) {
         return offset == 0 ? pointer : pointer.withByteOffset(offset);

@@ -113,7 +113,8 @@ final class ArrayFactory {
     private static ArrayMemory allocate(GrContext context, ElementType type, long count, String description) {
         try {
             UnifiedBuffer buffer = context.device().allocate(count * type.size);
-            return new ArrayMemory(context.scheduler(), buffer, type, count, description);
+            return new ArrayMemory(context.scheduler(), context.allocations(), buffer, type, count, description,
+                    true);
         } catch (DeviceException e) {
             throw GrError.of(e);
         }

@@ -50,16 +50,31 @@ final class ArrayMemory {
     /** The scheduler's dependency state of this array: whether outstanding device work touches it. */
     final TrackedArray tracked;
     private final Scheduler scheduler;
+    /** False for raw memory from {@code cudaMalloc}: bytes ({@link #type} UINT8) that kernels may see as any type. */
+    final boolean typed;
+    private final Allocations allocations;
 
-    ArrayMemory(Scheduler scheduler, UnifiedBuffer buffer, ElementType type, long count, String description) {
+    ArrayMemory(Scheduler scheduler, Allocations allocations, UnifiedBuffer buffer, ElementType type, long count,
+            String description, boolean typed) {
         this.scheduler = scheduler;
+        this.allocations = allocations;
         this.buffer = buffer;
         this.type = type;
         this.count = count;
         this.description = description;
+        this.typed = typed;
         this.segment = buffer.hostView();
         this.address = segment.address();
         this.tracked = scheduler.track(description, buffer, count * type.size);
+        allocations.add(this);
+    }
+
+    Scheduler scheduler() {
+        return scheduler;
+    }
+
+    long byteSize() {
+        return count * type.size;
     }
 
     boolean isFreed() {
@@ -186,6 +201,7 @@ final class ArrayMemory {
         }
         scheduler.release(tracked);
         freed = true;
+        allocations.remove(this);
         buffer.free();
     }
 }

@@ -11,24 +11,36 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.builtins.Args;
+import dev.polygpu.grcuda.kernel.Handles;
+import dev.polygpu.grcuda.objects.GrDeviceMemory;
 import dev.polygpu.grcuda.objects.GrList;
 
 /**
  * The methods of a whole device array (1-D or multi-dimensional, in memory order): {@code copyFrom(src[, n])},
  * {@code copyTo(dst[, n])}, {@code free()}, its Java name {@code freeMemory()}, and the read-only property
  * {@code isMemoryFreed} (a boolean, as GrCUDA has it: {@code a.isMemoryFreed}, not a call).
- * A source or destination is another device array of the same element type (a device copy), a Java
- * primitive array (a bulk copy), or any interop array (element by element, converted and range-checked).
+ * A source or destination is another device array of the same element type (a device copy), raw memory
+ * ({@code cudaMalloc}) or an address inside an allocation (a copy of the array's bytes), a Java primitive array
+ * (a bulk copy), or any interop array (element by element, converted and range-checked).
  */
 final class ArrayMethods {
     static final String[] NAMES = {"copyFrom", "copyTo", "free", "freeMemory", "isMemoryFreed"};
     /** The one member that is a property, not a method. */
     static final String IS_MEMORY_FREED = "isMemoryFreed";
+    /**
+     * A readable member not listed among the members (as in GrCUDA): the address of the first element, for
+     * the functions that take addresses ({@code cudaMemcpy(dst.pointer + 8, src.pointer, 16)}).
+     */
+    static final String POINTER = "pointer";
 
     private ArrayMethods() {
     }
 
     static boolean has(String name) {
+        return POINTER.equals(name) || listed(name);
+    }
+
+    private static boolean listed(String name) {
         for (String n : NAMES) {
             if (n.equals(name)) {
                 return true;
@@ -39,13 +51,16 @@ final class ArrayMethods {
 
     /** True for the members that can be invoked (all but the {@code isMemoryFreed} property). */
     static boolean invocable(String name) {
-        return has(name) && !IS_MEMORY_FREED.equals(name);
+        return listed(name) && !IS_MEMORY_FREED.equals(name);
     }
 
-    /** The value of a readable member: the property's boolean, or a bound method. */
+    /** The value of a readable member: a property's value, or a bound method. */
     static Object read(ArrayMemory m, String name) throws UnknownIdentifierException {
         if (!has(name)) {
             throw UnknownIdentifierException.create(name);
+        }
+        if (POINTER.equals(name)) {
+            return m.liveAddress();
         }
         return IS_MEMORY_FREED.equals(name) ? m.isFreed() : new GrArrayMethod(m, name);
     }
@@ -87,6 +102,11 @@ final class ArrayMethods {
             ArrayAccess.copy("copyFrom", m, 0, s, h.firstElement(), n);
             return;
         }
+        GrDeviceMemory raw = rawOperand(src, "copyFrom: the source");
+        if (raw != null) {
+            ByteCopy.submit(m.scheduler(), "copyFrom", Allocations.whole(m), raw, n * m.type.size, null);
+            return;
+        }
         Object host = javaArray(src);
         if (host != null && java.lang.reflect.Array.getLength(host) >= n
                 && ArrayAccess.copyFromJavaArray(m, 0, host, (int) n)) {
@@ -112,6 +132,11 @@ final class ArrayMethods {
             ArrayAccess.copy("copyTo", d, h.firstElement(), m, 0, n);
             return;
         }
+        GrDeviceMemory raw = rawOperand(dst, "copyTo: the destination");
+        if (raw != null) {
+            ByteCopy.submit(m.scheduler(), "copyTo", raw, Allocations.whole(m), n * m.type.size, null);
+            return;
+        }
         Object host = javaArray(dst);
         if (host != null && java.lang.reflect.Array.getLength(host) >= n
                 && ArrayAccess.copyToJavaArray(m, 0, host, (int) n)) {
@@ -126,6 +151,16 @@ final class ArrayMethods {
                 throw GrError.of("copyTo: cannot write element " + i + " of the destination: " + e.getMessage());
             }
         }
+    }
+
+    /**
+     * Raw device memory as a copy's other side: a GPUPointer (or memory an embedder passes), or an address
+     * inside a live allocation; null for anything else (host arrays and lists).
+     */
+    private static GrDeviceMemory rawOperand(Object o, String role) {
+        GrContext context = GrContext.get(null);
+        GrDeviceMemory m = Handles.memoryOrNull(context, o);
+        return m != null ? m : Handles.atAddress(context, o, role);
     }
 
     private static ArrayMemory deviceOperand(ArrayMemory m, ArrayHolder h, long n, String function, String role) {
@@ -149,7 +184,7 @@ final class ArrayMethods {
         InteropLibrary interop = InteropLibrary.getUncached();
         if (!interop.hasArrayElements(o)) {
             throw UnsupportedTypeException.create(new Object[]{o}, function + ": the " + role + " must be a device"
-                    + " array, a host array or list, got " + Args.display(o));
+                    + " array, a GPUPointer, an address inside either, or a host array or list, got " + Args.display(o));
         }
         try {
             long size = interop.getArraySize(o);

@@ -32,7 +32,16 @@ public final class Builtins {
         add(m, new GrCudaSetDeviceBuiltin(context));
         add(m, new GrCudaDeviceGetAttributeBuiltin(context));
         add(m, new GrCudaGetErrorStringBuiltin(context));
-        add(m, new GrCudaMemcpyBuiltin(context));
+        add(m, GrRawMemoryBuiltins.malloc(context));
+        add(m, GrRawMemoryBuiltins.mallocManaged(context));
+        add(m, GrRawMemoryBuiltins.free(context));
+        add(m, GrCudaMemcpyBuiltin.memcpy(context));
+        add(m, GrCudaMemcpyBuiltin.memcpyAsync(context));
+        add(m, GrCudaMemsetBuiltin.memset(context));
+        add(m, GrCudaMemsetBuiltin.memsetAsync(context));
+        add(m, GrRawMemoryBuiltins.prefetch(context));
+        add(m, GrRawMemoryBuiltins.advise(context));
+        add(m, GrRawMemoryBuiltins.attach(context));
         add(m, new GrCudaStreamCreateBuiltin(context));
         add(m, new GrCudaStreamSynchronizeBuiltin(context));
         add(m, new GrCudaStreamDestroyBuiltin(context));
@@ -41,6 +50,9 @@ public final class Builtins {
         add(m, new GrCudaEventRecordBuiltin(context));
         add(m, new GrCudaEventElapsedTimeBuiltin(context));
         add(m, new GrCudaStreamWaitEventBuiltin(context));
+        add(m, GrPeerAccessBuiltins.canAccessPeer(context));
+        add(m, GrPeerAccessBuiltins.enablePeerAccess(context));
+        add(m, GrPeerAccessBuiltins.disablePeerAccess(context));
         add(m, new GrCudaProfilerStartBuiltin(context));
         add(m, new GrCudaProfilerStopBuiltin(context));
         // polygpu extensions

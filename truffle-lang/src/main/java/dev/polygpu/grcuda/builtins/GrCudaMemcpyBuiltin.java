@@ -1,51 +1,66 @@
 package dev.polygpu.grcuda.builtins;
 
 import com.oracle.truffle.api.interop.ArityException;
+import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
-import dev.polygpu.runtime.AccessMode;
-import dev.polygpu.runtime.ComputationalElement;
-import dev.polygpu.runtime.Work;
+import dev.polygpu.device.Stream;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
-import dev.polygpu.grcuda.kernel.ArgumentConverter;
+import dev.polygpu.grcuda.array.ByteCopy;
 import dev.polygpu.grcuda.kernel.Handles;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
 import dev.polygpu.grcuda.objects.GrNone;
+import dev.polygpu.runtime.AccessMode;
 
 /**
- * {@code cudaMemcpy(dst, src, bytes)}: copies the first {@code bytes} bytes of device array {@code src} to
- * device array {@code dst} on the default stream and waits for the copy, as the synchronous CUDA call does.
+ * {@code cudaMemcpy(dst, src, bytes[, kind])} and {@code cudaMemcpyAsync(dst, src, bytes[, kind][, stream])}:
+ * copy bytes between device arrays, raw memory ({@code cudaMalloc}) or addresses inside either. Both are
+ * copy elements of the schedule, ordered after the work on both memories. {@code cudaMemcpy} returns once the
+ * copy is done, as the CUDA call does; {@code cudaMemcpyAsync} returns at once, on the user's stream if one is
+ * given, else on one the scheduler chooses. A {@code kind} (CUDA's {@code cudaMemcpyKind}, 0 to 4) is checked
+ * and otherwise ignored: all memory is unified, so every copy is {@code cudaMemcpyDefault}.
  */
 final class GrCudaMemcpyBuiltin extends GrDeviceBuiltin {
-    GrCudaMemcpyBuiltin(GrContext context) {
-        super("cudaMemcpy", context);
+    /** cudaMemcpyHostToHost (0) to cudaMemcpyDefault (4). */
+    private static final int MAX_KIND = 4;
+
+    private final boolean async;
+
+    private GrCudaMemcpyBuiltin(String name, GrContext context, boolean async) {
+        super(name, context);
+        this.async = async;
+    }
+
+    static GrCudaMemcpyBuiltin memcpy(GrContext context) {
+        return new GrCudaMemcpyBuiltin("cudaMemcpy", context, false);
+    }
+
+    static GrCudaMemcpyBuiltin memcpyAsync(GrContext context) {
+        return new GrCudaMemcpyBuiltin("cudaMemcpyAsync", context, true);
     }
 
     @Override
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
-        Args.arity(args, 3, 3);
+        Args.arity(args, 3, async ? 5 : 4);
         GrDeviceMemory dst = Handles.memory(context, args, 0, name(), "destination");
         GrDeviceMemory src = Handles.memory(context, args, 1, name(), "source");
         long bytes = Args.integer(args, 2, name(), "byte count");
-        check(bytes, dst, "destination");
-        check(bytes, src, "source");
-        // A copy element ordered after the work on both arrays; cudaMemcpy returns once it is done.
-        Work.Copy work = new Work.Copy(dst.buffer(), dst.byteOffset(), src.buffer(), src.byteOffset(), bytes);
-        scheduler().submit(ComputationalElement.copy(name(), dst.tracked(), src.tracked(), work, null));
-        scheduler().awaitHost(dst.tracked(), AccessMode.READ, name());
+        int n = args.length;
+        Stream stream = null;
+        if (async && (n == 5 || n == 4 && !InteropLibrary.getUncached().isNumber(args[3]))) {
+            stream = Handles.streamOrDefault(context, args, --n, name());
+        }
+        if (n == 4) {
+            long kind = Args.integer(args, 3, name(), "kind");
+            if (kind < 0 || kind > MAX_KIND) {
+                throw GrError.of(name() + ": argument 4 (kind) must be a cudaMemcpyKind from 0 (host to host) to 4"
+                        + " (default), got " + kind);
+            }
+        }
+        ByteCopy.submit(scheduler(), name(), dst, src, bytes, stream);
+        if (!async && bytes > 0) {
+            scheduler().awaitHost(dst.tracked(), AccessMode.READ, name());
+        }
         return GrNone.INSTANCE;
-    }
-
-    private void check(long bytes, GrDeviceMemory m, String what) {
-        if (m.isFreed()) {
-            throw GrError.of(name() + ": the " + what + " array was freed");
-        }
-        if (!m.isContiguous()) {
-            throw GrError.of(name() + ": the " + what + " is " + ArgumentConverter.notContiguous("the copy"));
-        }
-        long size = m.elementCount() * m.elementType().size;
-        if (bytes < 0 || bytes > size) {
-            throw GrError.of(name() + ": cannot copy " + bytes + " bytes; the " + what + " array has " + size);
-        }
     }
 }

@@ -18,8 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns the guest's kernel arguments into device {@link KernelArgs} by the kernel's signature: device arrays
- * for pointers, numbers checked against the range of the parameter's C type for scalars. Integer-valued
+ * Turns the guest's kernel arguments into device {@link KernelArgs} by the kernel's signature: device arrays,
+ * raw memory ({@code cudaMalloc}) or addresses inside either for pointers, numbers checked against the range of the parameter's C type for scalars. Integer-valued
  * floating-point numbers are accepted for integer parameters (JavaScript has no other numbers); a fraction
  * is not.
  */
@@ -51,20 +51,21 @@ public final class ArgumentConverter {
             if (p.pointer()) {
                 GrDeviceMemory m = Handles.memoryOrNull(context, args[i]);
                 if (m == null) {
-                    throw UnsupportedTypeException.create(args, role(signature, i) + " must be a device array, got "
-                            + Args.display(args[i]));
+                    m = Handles.atAddress(context, args[i], role(signature, i));
+                    if (m == null) {
+                        throw UnsupportedTypeException.create(args, role(signature, i) + " must be a device array,"
+                                + " a GPUPointer from cudaMalloc or an address inside one, got "
+                                + Args.display(args[i]));
+                    }
                 }
                 if (m.isFreed()) {
-                    throw GrError.of(role(signature, i) + " is a device array that was freed");
+                    throw GrError.of(role(signature, i) + " is " + m.describe() + ", which was freed");
                 }
                 if (!m.isContiguous()) {
                     throw GrError.of(role(signature, i) + " is " + notContiguous("the kernel"));
                 }
-                if (p.type() != null && !NidlSignature.sameRepresentation(m.elementType(), p.type())) {
-                    // the kernel would read the array's bytes as another type: a silently wrong result
-                    throw GrError.of(role(signature, i) + " is a pointer to " + NidlSignature.typeName(p.type())
-                            + ", but the device array passed holds " + m.elementType().cName + "; pass an array of "
-                            + NidlSignature.typeName(p.type()) + " or change the kernel's signature");
+                if (p.type() != null) {
+                    checkPointee(signature, i, m, p.type());
                 }
                 b.pointer(m.buffer(), m.byteOffset());
                 accesses.add(new Access(m.tracked(), p.access()));
@@ -73,6 +74,23 @@ public final class ArgumentConverter {
             }
         }
         return new Converted(b.build(), accesses);
+    }
+
+    /**
+     * Refuses memory the kernel would read as another type (a silently wrong result), and, for raw memory or
+     * an address, a start that is not on a boundary of the parameter's type (CUDA faults on such an access).
+     */
+    private static void checkPointee(NidlSignature signature, int i, GrDeviceMemory m, ElementType type) {
+        if (m.isTyped() && !NidlSignature.sameRepresentation(m.elementType(), type)) {
+            throw GrError.of(role(signature, i) + " is a pointer to " + NidlSignature.typeName(type)
+                    + ", but the device array passed holds " + m.elementType().cName + "; pass an array of "
+                    + NidlSignature.typeName(type) + " or change the kernel's signature");
+        }
+        if (m.byteOffset() % type.size != 0) {
+            throw GrError.of(role(signature, i) + " is a pointer to " + NidlSignature.typeName(type) + ", but "
+                    + m.describe() + " is not a multiple of " + type.size + " bytes from the start of its"
+                    + " allocation; CUDA faults on such a misaligned pointer");
+        }
     }
 
     /** How messages name argument {@code i}; built only when there is something to say. */

@@ -1,14 +1,19 @@
 package dev.polygpu.grcuda.kernel;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.interop.UnsupportedMessageException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import dev.polygpu.device.Stream;
 import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.GrError;
+import dev.polygpu.grcuda.array.Allocations;
 import dev.polygpu.grcuda.builtins.Args;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
 
 /**
- * Takes the grcuda objects that functions receive as arguments (device arrays, streams, events) out of
- * interop values, with a message naming the argument when it is something else. A Java object passed by a
+ * Takes the grcuda objects that functions receive as arguments (device arrays, raw memory and addresses inside
+ * them, streams, events) out of interop values, with a message naming the argument when it is something else. A Java object passed by a
  * host program is unwrapped, so embedders may pass their own {@link GrDeviceMemory}.
  */
 public final class Handles {
@@ -30,13 +35,57 @@ public final class Handles {
         return unwrap(context, value) instanceof GrDeviceMemory m ? m : null;
     }
 
+    /**
+     * The memory an address names (an integer, such as an array's {@code pointer} plus an offset, or any interop
+     * pointer): from that byte to the end of the live allocation of the context that holds it. Null if
+     * {@code value} is no address; a guest error naming it as {@code role} if no live allocation holds it.
+     */
+    @TruffleBoundary
+    public static GrDeviceMemory atAddress(GrContext context, Object value, String role) {
+        Long address = address(value);
+        if (address == null) {
+            return null;
+        }
+        GrDeviceMemory m = context.allocations().resolve(address);
+        if (m == null) {
+            throw GrError.of(role + " is the address " + Allocations.hex(address) + ", which is not inside any live"
+                    + " allocation of this context (a device array or cudaMalloc memory not freed yet); pass the"
+                    + " array or GPUPointer itself, or an address inside one");
+        }
+        return m;
+    }
+
+    private static Long address(Object value) {
+        InteropLibrary interop = InteropLibrary.getUncached();
+        try {
+            if (interop.isNumber(value) && interop.fitsInLong(value)) {
+                return interop.asLong(value);
+            }
+            if (interop.isPointer(value)) {
+                return interop.asPointer(value);
+            }
+        } catch (UnsupportedMessageException e) {
+            throw new IllegalStateException(e);
+        }
+        return null;
+    }
+
+    /** Argument {@code i} as device memory: a device array, a GPUPointer, or an address inside one. */
     @TruffleBoundary
     public static GrDeviceMemory memory(GrContext context, Object[] args, int i, String function, String what)
             throws UnsupportedTypeException {
         GrDeviceMemory m = memoryOrNull(context, args[i]);
         if (m == null) {
+            m = atAddress(context, args[i], function + ": argument " + (i + 1) + " (" + what + ")");
+        }
+        if (m == null) {
             throw UnsupportedTypeException.create(args, function + ": argument " + (i + 1) + " (" + what
-                    + ") must be a device array, got " + Args.display(args[i]));
+                    + ") must be a device array, a GPUPointer from cudaMalloc or an address inside one, got "
+                    + Args.display(args[i]));
+        }
+        if (m.isFreed()) {
+            throw GrError.of(function + ": argument " + (i + 1) + " (" + what + ") is " + m.describe()
+                    + ", which was freed");
         }
         return m;
     }
@@ -49,6 +98,24 @@ public final class Handles {
         }
         throw UnsupportedTypeException.create(args, function + ": argument " + (i + 1)
                 + " must be a stream from cudaStreamCreate(), got " + Args.display(args[i]));
+    }
+
+    /**
+     * Argument {@code i} as a stream, or null for CUDA's default stream ({@code 0} or none), on which the
+     * scheduler places the work by its dependencies.
+     */
+    @TruffleBoundary
+    public static Stream streamOrDefault(GrContext context, Object[] args, int i, String function)
+            throws UnsupportedTypeException {
+        InteropLibrary interop = InteropLibrary.getUncached();
+        try {
+            if (interop.isNull(args[i]) || interop.fitsInLong(args[i]) && interop.asLong(args[i]) == 0) {
+                return null;
+            }
+        } catch (UnsupportedMessageException e) {
+            throw new IllegalStateException(e);
+        }
+        return stream(context, args, i, function).stream();
     }
 
     @TruffleBoundary

@@ -22,6 +22,16 @@ public interface GrDeviceMemory {
     /** Number of elements. */
     long elementCount();
 
+    /** Number of bytes from {@link #byteOffset()} that belong to this memory. */
+    default long byteCount() {
+        return elementCount() * elementType().size;
+    }
+
+    /** How messages name this memory (the array's description by default). */
+    default String describe() {
+        return toString();
+    }
+
     boolean isFreed();
 
     /**
@@ -29,6 +39,14 @@ public interface GrDeviceMemory {
      * kernel or a byte copy sees them. Not so for a row of a column-major ("F") array.
      */
     default boolean isContiguous() {
+        return true;
+    }
+
+    /**
+     * False for raw memory ({@code cudaMalloc}, {@code cudaMallocManaged}): bytes without an element type, which
+     * a kernel's pointer parameter of any type may take (as {@code void*} converts to any pointer in C).
+     */
+    default boolean isTyped() {
         return true;
     }
 

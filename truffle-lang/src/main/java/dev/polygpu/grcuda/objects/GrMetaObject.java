@@ -21,6 +21,8 @@ public final class GrMetaObject implements TruffleObject {
             "dev.polygpu.grcuda.kernel.GrConfiguredKernel");
     public static final GrMetaObject DEVICE = new GrMetaObject("Device", "dev.polygpu.grcuda.kernel.GrDevice");
     public static final GrMetaObject STREAM = new GrMetaObject("Stream", "dev.polygpu.grcuda.kernel.GrStream");
+    public static final GrMetaObject GPU_POINTER = new GrMetaObject("GPUPointer",
+            "dev.polygpu.grcuda.array.GrPointer");
     public static final GrMetaObject EVENT = new GrMetaObject("Event", "dev.polygpu.grcuda.kernel.GrEvent");
     public static final GrMetaObject FUNCTION = new GrMetaObject("Function", "dev.polygpu.grcuda.objects.GrBuiltin");
     public static final GrMetaObject NAMESPACE = new GrMetaObject("Namespace", "dev.polygpu.grcuda.objects.GrNamespace");

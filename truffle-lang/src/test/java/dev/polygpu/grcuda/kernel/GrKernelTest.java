@@ -159,8 +159,11 @@ class GrKernelTest {
         TestMemory x = randomFloats(N);
         Value launch = k.execute(1, 32);
         String notArray = error(() -> launch.execute(42, x, N));
-        assertTrue(notArray.contains("argument 1 ('x') of kernel 'square' must be a device array, got 42"),
-                notArray);
+        assertTrue(notArray.contains("argument 1 ('x') of kernel 'square' is the address 0x2a, which is not inside"
+                + " any live allocation of this context"), notArray);
+        String notPointer = error(() -> launch.execute(true, x, N));
+        assertTrue(notPointer.contains("argument 1 ('x') of kernel 'square' must be a device array, a GPUPointer"
+                + " from cudaMalloc or an address inside one, got true"), notPointer);
         String fraction = error(() -> launch.execute(x, x, 2.5));
         assertTrue(fraction.contains("argument 3 ('n') of kernel 'square' (sint32) must be an integer, got 2.5"),
                 fraction);

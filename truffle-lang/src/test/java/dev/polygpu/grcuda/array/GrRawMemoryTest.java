@@ -1,0 +1,259 @@
+package dev.polygpu.grcuda.array;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Engine;
+import org.graalvm.polyglot.PolyglotException;
+import org.graalvm.polyglot.Value;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CUDA runtime's raw-memory functions as a GrCUDA script calls them ({@code cudaMalloc},
+ * {@code cudaMallocManaged}, {@code cudaFree}, {@code cudaMemcpy[Async]}, {@code cudaMemset[Async]}, prefetch,
+ * advice, attach, peer access) and addresses ({@code array.pointer} plus an offset), through the polyglot API.
+ * The CPU device runs in chaos mode (random delays and reordering within CUDA's rules), so a copy or kernel
+ * that were not ordered after the work it depends on would read stale bytes.
+ */
+class GrRawMemoryTest {
+    private static Engine engine;
+    private Context context;
+    private Value cu;
+
+    private static final String FILL = """
+            __global__ void fill(float *y, float base, int n) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n) y[i] = base + 0.5f * i;
+            }""";
+    private static final String FILL_SIG = "fill(y: out pointer float, base: float, n: sint32)";
+
+    @BeforeAll
+    static void start() {
+        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
+    }
+
+    @AfterAll
+    static void stop() {
+        engine.close();
+    }
+
+    @BeforeEach
+    void open() {
+        context = Context.newBuilder("grcuda").engine(engine).allowExperimentalOptions(true)
+                .option("grcuda.DeviceChaos", "seed=11,delay=200").build();
+        cu = context.eval("grcuda", "CU");
+    }
+
+    @AfterEach
+    void close() {
+        context.close();
+    }
+
+    private Value call(String function, Object... args) {
+        return cu.getMember(function).execute(args);
+    }
+
+    private String error(String function, Object... args) {
+        return assertThrows(PolyglotException.class, () -> call(function, args)).getMessage();
+    }
+
+    private Value floats(int n) {
+        return call("DeviceArray", "float", n);
+    }
+
+    private static long address(Value array) {
+        return array.getMember("pointer").asLong();
+    }
+
+    @Test
+    void kernelsWriteMallocMemoryAndCopiesReadItInOrder() {
+        int n = 300;
+        Value fill = call("buildkernel", FILL, FILL_SIG);
+        Value stream = call("cudaStreamCreate");
+        for (String alloc : new String[] {"cudaMalloc", "cudaMallocManaged"}) {
+            Value p = call(alloc, 4L * n);
+            Value host = floats(n);
+            for (int round = 0; round < 5; round++) {
+                float base = 10 * round + 1;
+                fill.execute(3, 128).execute(p, base, n);   // asynchronous
+                if (round % 2 == 0) {
+                    call("cudaMemcpy", host, p, 4L * n);
+                } else {
+                    call("cudaMemcpyAsync", host, p, 4L * n, stream);   // the host read below waits for it
+                }
+                for (int i = 0; i < n; i++) {
+                    assertEquals(base + 0.5f * i, host.getArrayElement(i).asFloat(), alloc + " round " + round
+                            + " element " + i);
+                }
+            }
+            call("cudaFree", p);
+        }
+    }
+
+    @Test
+    void aPointerIsAnOpaqueGpuPointer() {
+        Value p = call("cudaMalloc", 4096);
+        assertTrue(p.isNativePointer());
+        assertEquals("GPUPointer", p.getMetaObject().getMetaSimpleName());
+        assertTrue(p.toString().startsWith("GPUPointer(0x" + Long.toHexString(p.asNativePointer()) + ", 4096 bytes,"
+                + " cudaMalloc"), p.toString());
+        assertFalse(p.hasArrayElements());
+        call("cudaFree", p);
+        assertTrue(p.toString().endsWith(", freed)"), p.toString());
+    }
+
+    @Test
+    void addressesInsideArraysAreCheckedAndOrdered() {
+        int n = 64;
+        Value a = floats(n);
+        Value b = floats(n);
+        for (int i = 0; i < n; i++) {
+            a.setArrayElement(i, 100f + i);
+        }
+        // b[8..24) = a[0..16), by addresses as GrCUDA's cudaMemcpy takes them
+        call("cudaMemcpy", address(b) + 8 * 4, address(a), 16 * 4);
+        for (int i = 0; i < n; i++) {
+            assertEquals(i >= 8 && i < 24 ? 100f + i - 8 : 0f, b.getArrayElement(i).asFloat(), "element " + i);
+        }
+        // a kernel on the second half of a: fill(a + 32, 5, 32)
+        Value fill = call("buildkernel", FILL, FILL_SIG);
+        fill.execute(1, 64).execute(address(a) + 32 * 4, 5f, 32);
+        for (int i = 0; i < n; i++) {
+            assertEquals(i < 32 ? 100f + i : 5f + 0.5f * (i - 32), a.getArrayElement(i).asFloat(), "element " + i);
+        }
+        String misaligned = assertThrows(PolyglotException.class,
+                () -> fill.execute(1, 64).execute(address(a) + 2, 5f, 4)).getMessage();
+        assertTrue(misaligned.contains("is not a multiple of 4 bytes from the start of its allocation; CUDA faults"
+                + " on such a misaligned pointer"), misaligned);
+        Value ints = call("DeviceArray", "int", n);
+        String wrongType = assertThrows(PolyglotException.class,
+                () -> fill.execute(1, 64).execute(address(ints) + 4, 5f, 4)).getMessage();
+        assertTrue(wrongType.contains("is a pointer to float, but the device array passed holds int"), wrongType);
+        String tooFar = error("cudaMemcpy", address(b) + 60 * 4, address(a), 16 * 4);
+        assertTrue(tooFar.contains("cannot copy 64 bytes; the destination 0x") && tooFar.contains(
+                "(byte 240 of DeviceArray(float, 64)) has 16 bytes from there on"), tooFar);
+        String overlap = error("cudaMemcpy", address(a) + 4, address(a), 8);
+        assertTrue(overlap.contains("overlap within 8 bytes; CUDA leaves the result of such a copy undefined"),
+                overlap);
+        long end = address(b) + 4L * n;
+        Value c = floats(n);
+        if (address(c) != end) {   // an address just past an allocation belongs to none
+            String outside = error("cudaMemcpy", end, address(a), 4);
+            assertTrue(outside.contains("argument 1 (destination) is the address 0x" + Long.toHexString(end)
+                    + ", which is not inside any live allocation of this context"), outside);
+        }
+        long freedAddress = address(c);
+        c.invokeMember("free");
+        String freed = error("cudaMemcpy", freedAddress, address(a), 4);
+        assertTrue(freed.contains("which is not inside any live allocation"), freed);
+    }
+
+    @Test
+    void arraysCopyFromAndToRawMemory() {
+        int n = 10;
+        Value p = call("cudaMalloc", 4L * n);
+        Value a = floats(n);
+        for (int i = 0; i < n; i++) {
+            a.setArrayElement(i, i * i);
+        }
+        a.invokeMember("copyTo", p);
+        Value b = floats(n);
+        b.invokeMember("copyFrom", p, 4);
+        for (int i = 0; i < n; i++) {
+            assertEquals(i < 4 ? i * i : 0f, b.getArrayElement(i).asFloat(), "element " + i);
+        }
+        b.invokeMember("copyFrom", address(a) + 4 * 5, 5);   // a raw pointer as an integer
+        assertEquals(25f, b.getArrayElement(0).asFloat());
+        assertEquals(81f, b.getArrayElement(4).asFloat());
+        String tooMany = assertThrows(PolyglotException.class, () -> b.invokeMember("copyFrom", address(a) + 4 * 5,
+                6)).getMessage();
+        assertTrue(tooMany.contains("copyFrom: cannot copy 24 bytes; the source"), tooMany);
+    }
+
+    @Test
+    void memsetSetsBytes() {
+        Value ints = call("DeviceArray", "int", 4);
+        call("cudaMemset", ints, 0x3f, 16);
+        assertEquals(0x3f3f3f3f, ints.getArrayElement(3).asInt());
+        call("cudaMemset", address(ints) + 4, 255, 4);
+        assertEquals(-1, ints.getArrayElement(1).asInt());
+        assertEquals(0x3f3f3f3f, ints.getArrayElement(2).asInt());
+        Value stream = call("cudaStreamCreate");
+        call("cudaMemsetAsync", ints, 0, 8, stream);
+        assertEquals(0, ints.getArrayElement(1).asInt());
+        assertEquals(0x3f3f3f3f, ints.getArrayElement(2).asInt());
+        assertTrue(error("cudaMemset", ints, 300, 4).contains("argument 2 (value) is the value of each byte, from"
+                + " -128 to 255, got 300"));
+        assertTrue(error("cudaMemset", ints, 0, 17).contains("cannot set 17 bytes; DeviceArray(int, 4) has 16 bytes"));
+    }
+
+    @Test
+    void freeingChecksWhatItFrees() {
+        Value p = call("cudaMalloc", 64);
+        Value fill = call("buildkernel", FILL, FILL_SIG);
+        call("cudaFree", p);
+        assertTrue(error("cudaFree", p).contains("cudaFree: cudaMalloc(64) was already freed"));
+        String used = assertThrows(PolyglotException.class, () -> fill.execute(1, 16).execute(p, 1f, 16))
+                .getMessage();
+        assertTrue(used.contains("argument 1 ('y') of kernel 'fill' is GPUPointer(") && used.contains(
+                "which was freed"), used);
+        call("cudaFree", 0);   // cudaFree(NULL) does nothing
+        Value a = floats(8);
+        String inside = error("cudaFree", address(a) + 4);
+        assertTrue(inside.contains("is not the start of a live allocation of this context"), inside);
+        call("cudaFree", a);
+        assertTrue(a.getMember("isMemoryFreed").asBoolean());
+        Value b = floats(8);
+        call("cudaFree", address(b));
+        assertTrue(b.getMember("isMemoryFreed").asBoolean());
+        assertTrue(error("cudaMalloc", 0).contains("cudaMalloc: the size must be a positive number of bytes, got 0"));
+        assertTrue(error("cudaMallocManaged", 8, 4).contains("argument 2 (flags) must be one of 1"
+                + " (cudaMemAttachGlobal), 2 (cudaMemAttachHost), got 4"));
+    }
+
+    @Test
+    void hintsAreCheckedAndKeepResults() {
+        int n = 100;
+        Value p = call("cudaMallocManaged", 4L * n);
+        Value stream = call("cudaStreamCreate");
+        Value fill = call("buildkernel", FILL, FILL_SIG);
+        call("cudaMemAdvise", p, 4L * n, 1, 0);
+        call("cudaMemAdvise", p, 4L * n, 3, -1);
+        call("cudaStreamAttachMemAsync", p);
+        call("cudaStreamAttachMemAsync", stream, p);
+        call("cudaStreamAttachMemAsync", stream, p, 4);
+        call("cudaStreamAttachMemAsync", stream, p, 0, 1);
+        fill.execute(1, 128).execute(p, 2f, n);
+        call("cudaMemPrefetchAsync", p, 4L * n, 0, stream);
+        call("cudaMemPrefetchAsync", p, 4L * n, -1);
+        Value host = floats(n);
+        call("cudaMemcpy", host, p, 4L * n);
+        assertEquals(2f + 0.5f * 99, host.getArrayElement(99).asFloat());
+        assertTrue(error("cudaMemPrefetchAsync", p, 4L * n + 1, 0).contains("argument 2 (byte count) must be 0 to"
+                + " 400"));
+        assertTrue(error("cudaMemPrefetchAsync", p, 4, 3).contains("there is no device 3"));
+        assertTrue(error("cudaMemAdvise", p, 4, 9, 0).contains("argument 3 (advice) must be a cudaMemoryAdvise from 1"));
+        assertTrue(error("cudaStreamAttachMemAsync", stream, p, 3).contains("argument 3 (flags) must be one of 1"
+                + " (cudaMemAttachGlobal), 2 (cudaMemAttachHost), 4 (cudaMemAttachSingle), got 3"));
+        assertTrue(error("cudaStreamAttachMemAsync", stream, p, 8, 4).contains("argument 3 (length) must be 0 or"
+                + " the whole 400 bytes"));
+    }
+
+    @Test
+    void peerAccessSaysThereIsNoPeer() {
+        assertEquals(0, call("cudaDeviceCanAccessPeer", 0, 0).asInt());
+        assertTrue(error("cudaDeviceCanAccessPeer", 0, 1).contains("there is no device 1"));
+        String enable = error("cudaDeviceEnablePeerAccess", 0, 0);
+        assertTrue(enable.contains("a device is not its own peer; this context runs on 1 device, so there is no peer"
+                + " access to enable"), enable);
+        assertTrue(error("cudaDeviceEnablePeerAccess", 0, 1).contains("argument 2 (flags) must be 0"));
+        assertTrue(error("cudaDeviceDisablePeerAccess", 0).contains("no peer access to disable"));
+    }
+}
