@@ -214,6 +214,26 @@ class ApiTest {
                 const r = cu.DeviceArray('int', 1);
                 k(1, 1)(r, 2n ** 64n - 1n);
                 console.log(r[0]);""", "1"),
+        // GrCUDA's raw memory: a kernel fills cudaMalloc memory, copies move it by pointer and by address.
+        new Ok("cudaMalloc, kernels and copies by address", "python", PY_SQUARE + """
+                k = cu.buildkernel(SRC, "%s")
+                p = cu.cudaMalloc(4 * 100)
+                cu.cudaMemcpy(p, x, 4 * 100)
+                k(1, 32)(p, 100)
+                y = cu.DeviceArray("float", 100)
+                cu.cudaMemcpy(y.pointer + 4 * 90, p, 4 * 10)
+                print(int(y[0]), int(y[93]), cu.cudaDeviceCanAccessPeer(0, 0))
+                cu.cudaFree(p)""".formatted(NIDL), "0 9 0"),
+        new Ok("cudaMallocManaged and cudaMemcpyAsync on a stream", "js", JS_SQUARE + """
+                const k = cu.buildkernel(SRC, "%s");
+                const p = cu.cudaMallocManaged(400);
+                const s = cu.cudaStreamCreate();
+                x.copyTo(p);
+                k(1, 32, 0, s)(p, 100);
+                const y = cu.DeviceArray("float", 100);
+                cu.cudaMemcpyAsync(y, p, 400, s);
+                console.log(y[7]);
+                cu.cudaFree(p);""".formatted(NIDL), "49"),
     };
 
     private static final Fails[] FAILS = {
@@ -232,7 +252,14 @@ class ApiTest {
         new Fails("kernel arguments of the wrong number", "python", PY_SQUARE
                 + "k = cu.buildkernel(SRC, '" + NIDL + "')\nk(1, 32)(x)", "TypeError", ""),
         new Fails("kernel argument of the wrong type", "python", PY_SQUARE
-                + "k = cu.buildkernel(SRC, '" + NIDL + "')\nk(1, 32)(5, 100)", "TypeError", ""),
+                + "k = cu.buildkernel(SRC, '" + NIDL + "')\nk(1, 32)('x', 100)", "TypeError", ""),
+        // An integer for a pointer is an address (GrCUDA's raw pointers): checked against the live allocations.
+        new Fails("an integer for a pointer that is no live address", "python", PY_SQUARE
+                + "k = cu.buildkernel(SRC, '" + NIDL + "')\nk(1, 32)(5, 100)", "",
+                "argument 1 ('x') of kernel 'square' is the address 0x5, which is not inside any live allocation"),
+        new Fails("cudaMemcpy past the end of cudaMalloc memory", "js", JS
+                + "const p = cu.cudaMalloc(16);\ncu.cudaMemcpy(p, cu.DeviceArray('float', 8), 32);", "",
+                "cudaMemcpy: cannot copy 32 bytes; the destination GPUPointer("),
         new Fails("bad signature", "python", PY_SQUARE + "cu.buildkernel(SRC, 'square(x: inout pointr float)')",
                 "", "pointr"),
         new Fails("source that does not compile", "python", PY
