@@ -34,10 +34,38 @@ public final class GuestErrors {
                     + "    return ''.join(traceback.format_exception(e)) if isinstance(e, BaseException) else None\n"
                     + "__polygpu_format");
             Value text = format.execute(exc);
-            return text.isNull() ? null : text.asString();
+            if (text.isNull()) {
+                return null;
+            }
+            String traceback = text.asString();
+            return traceback.startsWith(TRACEBACK) ? traceback : callChain(e) + traceback;
         } catch (PolyglotException again) {
             return null;
         }
+    }
+
+    private static final String TRACEBACK = "Traceback (most recent call last):";
+
+    /**
+     * For an error of another language (a grcuda error) that went through Python: GraalPy gives such an
+     * exception no traceback, and its frames in the polyglot stack no line numbers, so this names the Python
+     * functions it went through, outermost first, with their file where known.
+     */
+    private static String callChain(PolyglotException e) {
+        StringBuilder b = new StringBuilder(TRACEBACK).append(" (GraalPy keeps no line numbers for errors"
+                + " raised by other languages)\n");
+        List<PolyglotException.StackFrame> python = new ArrayList<>();
+        for (PolyglotException.StackFrame f : e.getPolyglotStackTrace()) {
+            if (f.isGuestFrame() && f.getLanguage().getId().equals("python")) {
+                python.add(f);
+            }
+        }
+        for (int k = python.size() - 1; k >= 0; k--) {
+            SourceSection s = python.get(k).getSourceLocation();
+            b.append(s == null ? "  in " : "  File \"" + s.getSource().getName() + "\", in ")
+                    .append(python.get(k).getRootName()).append('\n');
+        }
+        return b.toString();
     }
 
     /**

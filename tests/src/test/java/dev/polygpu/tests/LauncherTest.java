@@ -117,6 +117,29 @@ class LauncherTest {
     }
 
     @Test
+    void grcudaErrorInPythonNamesTheFunctionsItWentThrough() throws IOException {
+        Path f = file("bad.py", """
+                import polyglot
+                cu = polyglot.eval(language="grcuda", string="CU")
+                def make(n):
+                    return cu.DeviceArray("float", n)
+                def main():
+                    make(0)
+                main()
+                """);
+        Guests.Run r = Guests.launch(f.toString());
+        assertEquals(1, r.status(), r::toString);
+        String err = r.err();
+        int module = err.indexOf("in <module>");
+        int main = err.indexOf("in main");
+        int make = err.indexOf("in make");   // with the file name when GraalPy gives the frame a location
+        assertTrue(err.contains("Traceback (most recent call last): (GraalPy keeps no line numbers") && module > 0
+                && main > module && make > main, r::toString);
+        assertTrue(err.contains("polyglot.ForeignException: DeviceArray: the size of dimension 1 must be positive,"
+                + " got 0"), r::toString);
+    }
+
+    @Test
     void javascriptErrorIsAJavascriptStack() throws IOException {
         Path f = file("boom.js", "function f() { null.x; }\nf();\n");
         Guests.Run r = Guests.launch(f.toString());
