@@ -125,7 +125,7 @@ class ApiTest {
                 cases = (("char", -7), ("uchar", 200), ("ushort", 65535), ("uint", 4000000000), ("ulong", 2 ** 64 - 1),
                          ("float", 1.5), ("double", 0.1), ("bool", True))
                 print([rw(t, v) for t, v in cases])""",
-                "[-7, 200, 65535, 4000000000, 1.8446744073709552e+19, 1.5, 0.1, True]"),
+                "[-7, 200, 65535, 4000000000, 18446744073709551615, 1.5, 0.1, True]"),
         new Ok("reads past the end after many in range", "js", JS + """
                 const a = cu.DeviceArray("float", 3);
                 a[0] = 1; a[1] = 2; a[2] = 3;
@@ -214,6 +214,31 @@ class ApiTest {
                 const r = cu.DeviceArray('int', 1);
                 k(1, 1)(r, 2n ** 64n - 1n);
                 console.log(r[0]);""", "1"),
+        // ulong elements of 2^63 or more read back as exact integers: Python ints, values JS turns into BigInts.
+        new Ok("ulong elements beyond a long", "python", PY + """
+                a = cu.DeviceArray("ulong", 3)
+                a[0] = 2 ** 64 - 1
+                a[1] = 2 ** 63
+                a[2] = 2 ** 63 - 1
+                print(a[0], a[1] + 1, a[0] == 2 ** 64 - 1, isinstance(a[1], int), a[2], a)""",
+                "18446744073709551615 9223372036854775809 True True 9223372036854775807"
+                + " [18446744073709551615, 9223372036854775808, 9223372036854775807]"),
+        new Ok("ulong elements written by a kernel", "python", PY + """
+                src = '__global__ void down(unsigned long long *a, unsigned long long top, int n) {' \\
+                      '    int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = top - i; }'
+                k = cu.buildkernel(src, 'down(a: out pointer uint64, top: uint64, n: sint32)')
+                a = cu.DeviceArray('ulong', 300)
+                k(3, 128)(a, 2 ** 64 - 1, 300)
+                print([v for v in a] == [2 ** 64 - 1 - i for i in range(300)], a[299])""",
+                "True 18446744073709551316"),
+        new Ok("ulong elements beyond a long", "js", JS + """
+                const a = cu.DeviceArray("ulong", 2);
+                a[0] = 2n ** 64n - 1n;
+                a[1] = 2n ** 63n;
+                const b = cu.DeviceArray("ulong", 1);
+                b[0] = a[0];
+                console.log(BigInt(a[0]) === 2n ** 64n - 1n, String(BigInt(a[1]) + 1n), String(b[0]));""",
+                "true 9223372036854775809 18446744073709551615"),
     };
 
     private static final Fails[] FAILS = {
@@ -279,6 +304,11 @@ class ApiTest {
                 + "const k = cu.buildkernel('__global__ void top(int *r, unsigned long long v) { r[0] = 1; }',"
                 + " 'top(r: out pointer sint32, v: uint64)');\nk(1, 1)(cu.DeviceArray('int', 1), 2n ** 64n);",
                 "TypeError", "argument 2 ('v') of kernel 'top' (uint64) must be between 0 and 18446744073709551615"),
+        new Fails("ulong element past 2^64 - 1", "js", "'use strict';\n" + JS
+                + "const a = cu.DeviceArray('ulong', 1);\na[0] = 2n ** 64n;", "TypeError",
+                "cannot store 18446744073709551616n in a DeviceArray of ulong: out of range 0 to 18446744073709551615"),
+        new Fails("negative ulong element", "python", PY + "a = cu.DeviceArray('ulong', 1)\na[0] = -1", "TypeError",
+                ""),
         new Fails("sint64 scalar past 2^63 - 1", "js", JS
                 + "const k = cu.buildkernel('__global__ void s(int *r, long long v) { r[0] = 1; }',"
                 + " 's(r: out pointer sint32, v: sint64)');\nk(1, 1)(cu.DeviceArray('int', 1), 2n ** 63n);",
