@@ -12,8 +12,8 @@ import java.math.BigInteger;
  * Converts an interop value into an element of a device array and stores it through {@link ArrayAccess}:
  * any interop number that the C type holds exactly (integers range-checked, a {@code ulong} up to 2^64 - 1
  * from any exact integer such as a Python int, a JavaScript BigInt or a Java BigInteger), any number for float
- * and double arrays (rounded to the nearest, as C converts), booleans for bool arrays. A value that does not fit is an {@link UnsupportedTypeException} naming
- * the value and the array's type.
+ * and double arrays (rounded to the nearest, as C converts), booleans for bool arrays. A value that does not
+ * fit is an {@link UnsupportedTypeException} naming the value and the array's type.
  */
 final class ElementConversion {
     private static final BigInteger ULONG_LIMIT = BigInteger.ONE.shiftLeft(64);
