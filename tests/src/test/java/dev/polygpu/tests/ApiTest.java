@@ -239,6 +239,26 @@ class ApiTest {
                 b[0] = a[0];
                 console.log(BigInt(a[0]) === 2n ** 64n - 1n, String(BigInt(a[1]) + 1n), String(b[0]));""",
                 "true 9223372036854775809 18446744073709551615"),
+        // CUDA allows shared memory declared at file scope: the extern one is the launch's dynamic shared memory.
+        new Ok("file-scope extern __shared__, dynamic shared memory of the launch", "python", PY + """
+                src = '''extern __shared__ float partial[];
+                __global__ void blockSums(const float *x, float *sums, int n) {
+                    unsigned int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+                    partial[t] = i < n ? x[i] : 0.0f;
+                    __syncthreads();
+                    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+                        if (t < s) partial[t] += partial[t + s];
+                        __syncthreads();
+                    }
+                    if (t == 0) sums[blockIdx.x] = partial[0];
+                }'''
+                k = cu.buildkernel(src, 'blockSums(x: in pointer float, sums: out pointer float, n: sint32)')
+                x = cu.DeviceArray('float', 1000)
+                for i in range(1000): x[i] = i % 7
+                sums = cu.DeviceArray('float', 8)
+                k(8, 128, 128 * 4)(x, sums, 1000)
+                print([s for s in sums] == [float(sum(i % 7 for i in range(b * 128, min(1000, b * 128 + 128))))
+                                            for b in range(8)], sum(sums))""", "True 2997.0"),
     };
 
     private static final Fails[] FAILS = {
