@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -192,7 +193,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
     /**
      * {@link #parse(Map)}, with the errors about a value naming the option as {@code label} gives it for an option
      * name: as the user wrote it ({@code --rank-factor} for a worker, {@code grcuda.ClusterInputCache} for a
-     * program).
+     * program). Every value is checked here, with the range it must be in (and, for the failure timeout, which
+     * of the two options to change), so the constructor's own checks, in field names, are never what a user sees.
      */
     public static ClusterConfig parse(Map<String, String> options, UnaryOperator<String> label) {
         ClusterConfig c = loopback();
@@ -202,30 +204,43 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         }
         for (Map.Entry<String, String> e : options.entrySet()) {
             String v = e.getValue() == null ? "" : e.getValue().strip();
-            c = switch (e.getKey()) {
-                case "members" -> c.withMembers(parseMembers(v));
-                case "name" -> c.withName(v);
-                case "bind" -> c.withBind(v);
-                case "port" -> c.withPort(intValue(label.apply(e.getKey()), v));
+            String key = e.getKey();
+            // Every value is checked here, in the user's terms, before the constructor's own checks see it.
+            c = switch (key) {
+                case "members" -> c.withMembers(prefixed(label.apply(key), () -> parseMembers(v)));
+                case "name" -> c.withName(notEmpty(label.apply(key), v, "the name every member of the cluster "
+                        + "is started with"));
+                case "bind" -> c.withBind(notEmpty(label.apply(key), v, "an address of this machine, such as "
+                        + "127.0.0.1"));
+                case "port" -> c.withPort(intIn(label.apply(key), v, 1, 65536 - PORT_COUNT, "a port number in 1.."
+                        + (65536 - PORT_COUNT) + " (a member listens on the first free one of the " + PORT_COUNT
+                        + " ports from there)"));
                 case "secret" -> c.withSecret(v);
                 case "role" -> c.withRole(role(v));
                 // Both are applied together after the loop, whatever their order.
                 case "heartbeat", "failAfter" -> c;
-                case "stealing" -> c.withStealing(bool(label.apply(e.getKey()), v));
-                case "threshold" -> c.withThreshold(intValue(label.apply(e.getKey()), v));
-                case "chunk" -> c.withChunk(intValue(label.apply(e.getKey()), v));
-                case "rankFactor" -> c.withRankFactor(doubleValue(label.apply(e.getKey()), v));
-                case "maxHops" -> c.withMaxHops(intValue(label.apply(e.getKey()), v));
-                case "inputCache" -> c.withInputCacheBytes(size(label.apply(e.getKey()), v));
-                case "stolenOverflow" -> c.withStolenOverflow(intValue(label.apply(e.getKey()), v));
-                case "randomEvery" -> c.withRandomEvery(intValue(label.apply(e.getKey()), v));
-                case "rankChunk" -> c.withRankChunk(intValue(label.apply(e.getKey()), v));
-                case "directories" -> c.withDirectories(intValue(label.apply(e.getKey()), v));
-                case "pushContinuations" -> c.withPushContinuations(bool(label.apply(e.getKey()), v));
-                case "wakeThieves" -> c.withWakeThieves(bool(label.apply(e.getKey()), v));
-                case "warmUp" -> c.withWarmUp(bool(label.apply(e.getKey()), v));
-                case "faults" -> c.withFaults(v.isEmpty() ? null : FaultInjection.parse(v));
-                default -> throw new IllegalArgumentException("unknown cluster option '" + e.getKey()
+                case "stealing" -> c.withStealing(bool(label.apply(key), v));
+                case "threshold" -> c.withThreshold(intIn(label.apply(key), v, 0, Integer.MAX_VALUE,
+                        "0 (automatic: the device's window + 2) or a positive number of elements"));
+                case "chunk" -> c.withChunk(intIn(label.apply(key), v, 0, Integer.MAX_VALUE,
+                        "0 (automatic: half the window) or a positive number of elements"));
+                case "rankFactor" -> c.withRankFactor(rankFactor(label.apply(key), v));
+                case "maxHops" -> c.withMaxHops(intIn(label.apply(key), v, 0, 16, "a number of hops in 0..16"));
+                case "inputCache" -> c.withInputCacheBytes(size(label.apply(key), v));
+                case "stolenOverflow" -> c.withStolenOverflow(intIn(label.apply(key), v, 0, Integer.MAX_VALUE,
+                        "0 (off) or a positive number of elements"));
+                case "randomEvery" -> c.withRandomEvery(intIn(label.apply(key), v, 0, Integer.MAX_VALUE,
+                        "0 (off) or a positive number N (every Nth steal request goes to a member drawn at random)"));
+                case "rankChunk" -> c.withRankChunk(intIn(label.apply(key), v, 0, Integer.MAX_VALUE,
+                        "0 (as many as " + label.apply("chunk") + ") or a positive number of elements"));
+                case "directories" -> c.withDirectories(intIn(label.apply(key), v, 0, Integer.MAX_VALUE,
+                        "0 (none) or a positive number of programs, the same on every member"));
+                case "pushContinuations" -> c.withPushContinuations(bool(label.apply(key), v));
+                case "wakeThieves" -> c.withWakeThieves(bool(label.apply(key), v));
+                case "warmUp" -> c.withWarmUp(bool(label.apply(key), v));
+                case "faults" -> c.withFaults(v.isEmpty() ? null
+                        : prefixed(label.apply(key), () -> FaultInjection.parse(v)));
+                default -> throw new IllegalArgumentException("unknown cluster option '" + key
                         + "'; known: members, name, bind, port, secret, role, heartbeat, failAfter, stealing, "
                         + "threshold, chunk, rankFactor, maxHops, inputCache, stolenOverflow, randomEvery, rankChunk, "
                         + "directories, pushContinuations, wakeThieves, warmUp, faults");
@@ -234,10 +249,30 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         String every = options.get("heartbeat");
         String dead = options.get("failAfter");
         if (every != null || dead != null) {
-            Duration hb = every == null ? c.heartbeat : duration(label.apply("heartbeat"), every.strip());
-            // Without an explicit failAfter, the default stretches to two heartbeats.
-            Duration fa = dead != null ? duration(label.apply("failAfter"), dead.strip())
-                    : c.failAfter.compareTo(hb.multipliedBy(2)) < 0 ? hb.multipliedBy(2) : c.failAfter;
+            String heartbeatName = label.apply("heartbeat");
+            Duration hb = c.heartbeat;
+            if (every != null) {
+                hb = duration(heartbeatName, every.strip());
+                // Hazelcast counts both in whole seconds.
+                if (hb.toMillis() < 1000 || hb.toMillis() % 1000 != 0) {
+                    throw new IllegalArgumentException(heartbeatName + " must be a whole number of seconds, at "
+                            + "least 1s (such as 1s or 2s), got " + human(hb));
+                }
+            }
+            Duration fa;
+            if (dead != null) {
+                String failAfterName = label.apply("failAfter");
+                fa = duration(failAfterName, dead.strip());
+                Duration least = hb.multipliedBy(2);
+                if (fa.toMillis() % 1000 != 0 || fa.compareTo(least) < 0) {
+                    throw new IllegalArgumentException(failAfterName + " must be a whole number of seconds, at least"
+                            + " two heartbeats (" + human(least) + ", with " + heartbeatName + " at " + human(hb)
+                            + "), got " + human(fa) + ": raise " + failAfterName + " or lower " + heartbeatName);
+                }
+            } else {
+                // Without an explicit failAfter, the default stretches to two heartbeats.
+                fa = c.failAfter.compareTo(hb.multipliedBy(2)) < 0 ? hb.multipliedBy(2) : c.failAfter;
+            }
             c = c.withHeartbeat(hb, fa);
         }
         return c;
@@ -489,11 +524,45 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
         }
     }
 
-    private static int intValue(String name, String v) {
+    /** An integer in {@code min..max}; else an error naming {@code name} and saying what it must be. */
+    private static int intIn(String name, String v, int min, int max, String what) {
+        int n;
         try {
-            return Integer.parseInt(v);
+            n = Integer.parseInt(v);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be an integer, got '" + v + "'");
+            throw new IllegalArgumentException(name + " must be " + what + ", got '" + v + "'");
+        }
+        if (n < min || n > max) {
+            throw new IllegalArgumentException(name + " must be " + what + ", got " + n);
+        }
+        return n;
+    }
+
+    private static double rankFactor(String name, String v) {
+        double f = doubleValue(name, v);
+        if (!StealSettings.validRankFactor(f)) {
+            throw new IllegalArgumentException(name + " must be 0 (never ask by rank) or a number of at least 1, got "
+                    + v);
+        }
+        return f;
+    }
+
+    private static String notEmpty(String name, String v, String what) {
+        if (v.isEmpty()) {
+            throw new IllegalArgumentException(name + " must not be empty: give " + what);
+        }
+        return v;
+    }
+
+    /** Runs {@code parse}, its error prefixed with {@code name} unless it names it already. */
+    private static <T> T prefixed(String name, Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith(name)) {
+                throw e;
+            }
+            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
         }
     }
 

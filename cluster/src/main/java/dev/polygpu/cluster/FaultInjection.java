@@ -16,14 +16,17 @@ public record FaultInjection(double drop, long maxDelayMillis, long seed) {
 
     public FaultInjection {
         if (!(drop >= 0 && drop < 1)) {
-            throw new IllegalArgumentException("fault drop probability must be in [0, 1), got " + drop);
+            throw new IllegalArgumentException("drop (a probability) must be in [0, 1), got " + drop);
         }
         if (maxDelayMillis < 0 || maxDelayMillis > 60_000) {
-            throw new IllegalArgumentException("fault delay must be in 0..60000 ms, got " + maxDelayMillis);
+            throw new IllegalArgumentException("delay must be in 0..60000 ms, got " + maxDelayMillis);
         }
     }
 
-    /** Parses {@code drop=0.1,delay=50,seed=7} (delay in milliseconds; every key optional). */
+    /**
+     * Parses {@code drop=0.1,delay=50,seed=7} (delay in milliseconds; every key optional). Errors name the key;
+     * the caller says which option the spec came from.
+     */
     public static FaultInjection parse(String spec) {
         double drop = 0;
         long delay = 0;
@@ -35,7 +38,7 @@ public record FaultInjection(double drop, long maxDelayMillis, long seed) {
             }
             int eq = p.indexOf('=');
             if (eq < 0) {
-                throw new IllegalArgumentException("cluster faults: '" + p + "' must be key=value (drop, delay, seed)");
+                throw new IllegalArgumentException("'" + p + "' must be key=value (drop, delay, seed)");
             }
             String key = p.substring(0, eq).strip().toLowerCase(Locale.ROOT);
             String value = p.substring(eq + 1).strip();
@@ -45,11 +48,11 @@ public record FaultInjection(double drop, long maxDelayMillis, long seed) {
                     case "delay" -> delay = Long.parseLong(value.endsWith("ms") ? value.substring(0, value.length() - 2)
                             : value);
                     case "seed" -> seed = Long.parseLong(value);
-                    default -> throw new IllegalArgumentException("cluster faults: unknown key '" + key
+                    default -> throw new IllegalArgumentException("unknown key '" + key
                             + "'; known: drop, delay, seed");
                 }
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("cluster faults: " + key + " must be a number, got '" + value + "'");
+                throw new IllegalArgumentException(key + " must be a number, got '" + value + "'");
             }
         }
         return new FaultInjection(drop, delay, seed);

@@ -88,7 +88,8 @@ class ClusterConfigTest {
         assertTrue(kept.pushContinuations(), "kept by the other withers");
         IllegalArgumentException d = assertThrows(IllegalArgumentException.class,
                 () -> ClusterConfig.parse(options("directories", "-1")));
-        assertEquals("directories must be 0 (none) or positive, got -1", d.getMessage());
+        assertEquals("cluster option 'directories' must be 0 (none) or a positive number of programs, the same on every"
+                + " member, got -1", d.getMessage());
         IllegalArgumentException p = assertThrows(IllegalArgumentException.class,
                 () -> ClusterConfig.parse(options("pushContinuations", "sometimes")));
         assertEquals("cluster option 'pushContinuations' must be true or false, got 'sometimes'", p.getMessage());
@@ -119,10 +120,13 @@ class ClusterConfigTest {
         assertTrue(on.toString().contains("stolenOverflow=2, randomEvery=7"), on.toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ClusterConfig.parse(options("stolenOverflow", "-1")));
-        assertEquals("the stolen overflow must be 0 (off) or positive, got -1", e.getMessage());
+        assertEquals("cluster option 'stolenOverflow' must be 0 (off) or a positive number of elements, got -1",
+                e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.parse(options("randomEvery", "-8")));
-        assertEquals("randomEvery must be 0 (off) or positive, got -8", e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> ClusterConfig.parse(options("randomEvery", "often")));
+        assertEquals("cluster option 'randomEvery' must be 0 (off) or a positive number N (every Nth steal request goes"
+                + " to a member drawn at random), got -8", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.parse(options("randomEvery", "often")));
+        assertTrue(e.getMessage().endsWith(", got 'often'"), e.getMessage());
     }
 
     @Test
@@ -133,7 +137,8 @@ class ClusterConfigTest {
         assertTrue(two.toString().contains("rankChunk=2"), two.toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ClusterConfig.parse(options("rankChunk", "-1")));
-        assertEquals("rankChunk must be 0 (the chunk) or positive, got -1", e.getMessage());
+        assertEquals("cluster option 'rankChunk' must be 0 (as many as cluster option 'chunk') or a positive number of"
+                + " elements, got -1", e.getMessage());
     }
 
     @Test
@@ -162,8 +167,8 @@ class ClusterConfigTest {
         for (String bad : new String[] {"0.5", "-2", "NaN", "Infinity"}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> ClusterConfig.parse(options("rankFactor", bad)), bad);
-            assertTrue(e.getMessage().contains("the rank factor must be 0 (never ask by rank) or a number of at least"
-                    + " 1, got"), e.getMessage());
+            assertEquals("cluster option 'rankFactor' must be 0 (never ask by rank) or a number of at least 1, got "
+                    + bad, e.getMessage());
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ClusterConfig.parse(options("rankFactor", "double")));
@@ -180,7 +185,9 @@ class ClusterConfigTest {
     void heartbeatAndFailureTimeoutAreCheckedTogetherWhateverTheirOrder() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ClusterConfig.parse(options("failAfter", "3s", "heartbeat", "2s")));
-        assertTrue(e.getMessage().contains("at least two heartbeats (4s), got 3s"), e.getMessage());
+        assertEquals("cluster option 'failAfter' must be a whole number of seconds, at least two heartbeats (4s, with"
+                + " cluster option 'heartbeat' at 2s), got 3s: raise cluster option 'failAfter' or lower cluster option"
+                + " 'heartbeat'", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.parse(options("heartbeat", "500ms")));
         assertTrue(e.getMessage().endsWith("got 500ms"), e.getMessage());
         assertEquals(Duration.ofSeconds(6), ClusterConfig.parse(options("failAfter", "6s", "heartbeat", "3s"))
@@ -216,18 +223,23 @@ class ClusterConfigTest {
         "members|10.0.0.1:57x1|not a number",
         "members|10.0.0.1:70000|outside 1..65535",
         "members|:5701|must be host:port",
-        "port|0|the port must be in",
-        "port|ten|must be an integer",
+        "port|0|cluster option 'port' must be a port number in 1..65436 (a member listens on the first free one of the 100 ports from there), got 0",
+        "port|65437|must be a port number in 1..65436",
+        "port|ten|must be a port number in 1..65436 (a member listens on the first free one of the 100 ports from there), got 'ten'",
         "role|boss|'program' or 'worker'",
         "heartbeat|500ms|whole number of seconds",
         "failAfter|1s|at least two heartbeats",
         "stealing|maybe|true or false",
-        "threshold|-1|0 (automatic) or positive",
+        "threshold|-1|cluster option 'threshold' must be 0 (automatic: the device's window + 2) or a positive number of elements, got -1",
+        "chunk|x|cluster option 'chunk' must be 0 (automatic: half the window) or a positive number of elements, got 'x'",
         "maxHops|99|0..16",
-        "faults|drop=2|[0, 1)",
-        "faults|jitter=3|unknown key 'jitter'",
+        "faults|drop=2|cluster option 'faults': drop (a probability) must be in [0, 1), got 2.0",
+        "faults|jitter=3|cluster option 'faults': unknown key 'jitter'",
         "colour|red|unknown cluster option 'colour'",
-        "name|'  '|must not be empty",
+        "name|'  '|cluster option 'name' must not be empty: give the name every member of the cluster is started with",
+        "bind|'  '|cluster option 'bind' must not be empty: give an address of this machine, such as 127.0.0.1",
+        "members|10.0.0.1:x|cluster option 'members': member address '10.0.0.1:x' has port 'x'",
+        "heartbeat|0|cluster option 'heartbeat' must be a whole number of seconds, at least 1s (such as 1s or 2s), got 0s",
     })
     void badValuesSayWhatIsWrong(String name, String value, String expected) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

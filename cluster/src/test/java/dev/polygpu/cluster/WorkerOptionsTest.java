@@ -58,27 +58,27 @@ class WorkerOptionsTest {
     void aNegativeStolenOverflowOrRandomEveryIsRefusedBeforeJoining() {
         Run r = run("--stolen-overflow=-1", "--join=127.0.0.1:1");
         assertEquals(2, r.status(), r.err());
-        assertTrue(r.err().startsWith("polygpu worker: the stolen overflow must be 0 (off) or positive, got -1\n"),
-                r.err());
+        assertTrue(r.err().startsWith("polygpu worker: --stolen-overflow must be 0 (off) or a positive number of"
+                + " elements, got -1\n"), r.err());
         Run every = run("--random-every=-8", "--join=127.0.0.1:1");
         assertEquals(2, every.status(), every.err());
-        assertTrue(every.err().startsWith("polygpu worker: randomEvery must be 0 (off) or positive, got -8\n"),
-                every.err());
+        assertTrue(every.err().startsWith("polygpu worker: --random-every must be 0 (off) or a positive number N"
+                + " (every Nth steal request goes to a member drawn at random), got -8\n"), every.err());
         Run chunk = run("--rank-chunk=-1", "--join=127.0.0.1:1");
         assertEquals(2, chunk.status(), chunk.err());
-        assertTrue(chunk.err().startsWith("polygpu worker: rankChunk must be 0 (the chunk) or positive, got -1\n"),
-                chunk.err());
+        assertTrue(chunk.err().startsWith("polygpu worker: --rank-chunk must be 0 (as many as --chunk) or a positive"
+                + " number of elements, got -1\n"), chunk.err());
         Run directories = run("--directories=-2", "--join=127.0.0.1:1");
         assertEquals(2, directories.status(), directories.err());
-        assertTrue(directories.err().startsWith("polygpu worker: directories must be 0 (none) or positive, got -2\n"),
-                directories.err());
+        assertTrue(directories.err().startsWith("polygpu worker: --directories must be 0 (none) or a positive number of"
+                + " programs, the same on every member, got -2\n"), directories.err());
     }
 
     @Test
     void aBadRankFactorIsRefusedBeforeJoining() {
         Run r = run("--rank-factor=0.5", "--join=127.0.0.1:1");
         assertEquals(2, r.status(), r.err());
-        assertTrue(r.err().startsWith("polygpu worker: the rank factor must be 0 (never ask by rank) or a number of"
+        assertTrue(r.err().startsWith("polygpu worker: --rank-factor must be 0 (never ask by rank) or a number of"
                 + " at least 1, got 0.5\n"), r.err());
         Run words = run("--rank-factor=high");
         assertEquals(2, words.status(), words.err());
@@ -90,6 +90,43 @@ class WorkerOptionsTest {
         assertEquals(2, heartbeat.status(), heartbeat.err());
         assertTrue(heartbeat.err().startsWith("polygpu worker: --heartbeat must be a duration such as 500ms or 2s, got "
                 + "'often'\n"), heartbeat.err());
+    }
+
+    /**
+     * Every range or format that the cluster checks is refused before joining, naming the worker's flag as
+     * written, the values it takes and what to change; no internal field name reaches the user.
+     */
+    @Test
+    void everyRangeErrorNamesTheFlagAsWritten() {
+        String[][] cases = {
+            {"--port=65500", "--port must be a port number in 1..65436 (a member listens on the first free one of the"
+                    + " 100 ports from there), got 65500"},
+            {"--port=0", "--port must be a port number in 1..65436"},
+            {"--heartbeat=1500ms", "--heartbeat must be a whole number of seconds, at least 1s (such as 1s or 2s), got"
+                    + " 1.5s"},
+            {"--fail-after=1s", "--fail-after must be a whole number of seconds, at least two heartbeats (2s, with"
+                    + " --heartbeat at 1s), got 1s: raise --fail-after or lower --heartbeat"},
+            {"--threshold=-1", "--threshold must be 0 (automatic: the device's window + 2) or a positive number of"
+                    + " elements, got -1"},
+            {"--chunk=-3", "--chunk must be 0 (automatic: half the window) or a positive number of elements, got -3"},
+            {"--cluster-name= ", "--cluster-name must not be empty: give the name every member of the cluster is"
+                    + " started with"},
+            {"--bind=", "--bind must not be empty: give an address of this machine, such as 127.0.0.1"},
+            {"--join=127.0.0.1:http", "--join: member address '127.0.0.1:http' has port 'http', which is not a"
+                    + " number"},
+            {"--faults=drop=2", "--faults: drop (a probability) must be in [0, 1), got 2.0"},
+        };
+        for (String[] c : cases) {
+            // An unknown device is refused after the cluster options: a value that passed would show here.
+            Run r = c[0].startsWith("--join") ? run(c[0], "--device=none")
+                    : run(c[0], "--join=127.0.0.1:1", "--device=none");
+            assertEquals(2, r.status(), c[0] + ": " + r.err());
+            assertTrue(r.err().startsWith("polygpu worker: " + c[1]), c[0] + ": " + r.err());
+            assertTrue(r.err().contains("run 'polygpu worker --help' for the options"), r.err());
+        }
+        Run both = run("--heartbeat=3s", "--fail-after=4s", "--join=127.0.0.1:1", "--device=none");
+        assertTrue(both.err().startsWith("polygpu worker: --fail-after must be a whole number of seconds, at least two"
+                + " heartbeats (6s, with --heartbeat at 3s), got 4s"), both.err());
     }
 
     @Test

@@ -16,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.graalvm.options.OptionDescriptor;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
@@ -96,6 +98,8 @@ public final class Main {
             return NotebookCommand.run(Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         Map<String, String> options = new LinkedHashMap<>();
+        // How the user wrote each option that a cluster flag set, for errors in the user's terms.
+        Map<String, String> written = new LinkedHashMap<>();
         int i = 0;
         for (; i < args.length && (args[i].startsWith("--") || args[i].equals("-h")); i++) {
             String a = args[i];
@@ -115,7 +119,10 @@ public final class Main {
                             + v.getProperty("graalvm", "unknown") + ", Java " + Runtime.version() + ")");
                     return 0;
                 }
-                case "--cluster-stats" -> options.put("grcuda.ClusterStats", "true");
+                case "--cluster-stats" -> {
+                    options.put("grcuda.ClusterStats", "true");
+                    written.put("grcuda.ClusterStats", "--cluster-stats");
+                }
                 default -> {
                     int eq = a.indexOf('=');
                     String name = a.substring(2, eq < 0 ? a.length() : eq);
@@ -130,7 +137,9 @@ public final class Main {
                     if (eq < 0) {
                         return usage("an option needs a value: " + a + " (write --name=value)");
                     }
-                    options.put(CLUSTER_FLAGS.getOrDefault(name, name), a.substring(eq + 1));
+                    String option = CLUSTER_FLAGS.getOrDefault(name, name);
+                    options.put(option, a.substring(eq + 1));
+                    written.put(option, "--" + name);
                 }
             }
         }
@@ -156,16 +165,17 @@ public final class Main {
             err.println("polygpu: cannot read " + file + ": " + e.getMessage());
             return EXIT_USAGE;
         }
-        return runFile(language, source, file, scriptArgs, options);
+        return runFile(language, source, file, scriptArgs, options, written);
     }
 
-    private int runFile(String language, Source source, File file, String[] scriptArgs, Map<String, String> options) {
+    private int runFile(String language, Source source, File file, String[] scriptArgs, Map<String, String> options,
+            Map<String, String> written) {
         Context context;
         try {
             context = newContext(language, file, scriptArgs, options);
         } catch (IllegalArgumentException e) {
             // unknown option or bad option value: polyglot's message says which and suggests names
-            err.println("polygpu: " + e.getMessage());
+            err.println("polygpu: " + asWritten(e.getMessage(), written));
             return EXIT_USAGE;
         }
         try (context) {
@@ -179,7 +189,7 @@ public final class Main {
                     }
                     // The grcuda language could not open its device or join the cluster, before the program's
                     // first line: its message says which option and why; no guest frames or exception class.
-                    err.println("polygpu: " + e.getMessage());
+                    err.println("polygpu: " + asWritten(e.getMessage(), written));
                     return 1;
                 }
                 err.println("polygpu: " + device);
@@ -334,6 +344,25 @@ public final class Main {
             err.println("polygpu: " + String.join(", ", ignored) + (ignored.size() == 1 ? " does" : " do")
                     + " nothing without --cluster=HOST:PORT,…: this program joins no cluster");
         }
+    }
+
+    /**
+     * {@code message} with each {@code grcuda.Cluster…} option that the user set through a short flag named by that
+     * flag, as written ({@code grcuda.ClusterPort} becomes {@code --cluster-port}); {@code written} maps an
+     * option to the flag that set it ({@code --grcuda.ClusterPort} for the long form, which stays as it is).
+     */
+    static String asWritten(String message, Map<String, String> written) {
+        if (message == null) {
+            return null;
+        }
+        String m = message;
+        for (Map.Entry<String, String> w : written.entrySet()) {
+            if (CLUSTER_FLAGS.containsKey(w.getValue().substring(2))) {
+                // whole names only: grcuda.Cluster is the start of every other one, and of "grcuda.Cluster*"
+                m = m.replaceAll(Pattern.quote(w.getKey()) + "(?![A-Za-z*])", Matcher.quoteReplacement(w.getValue()));
+            }
+        }
+        return m;
     }
 
     /** What is wrong with {@code --name}, which is neither a flag of polygpu's nor a language option. */

@@ -125,7 +125,7 @@ class ApiTest {
                 cases = (("char", -7), ("uchar", 200), ("ushort", 65535), ("uint", 4000000000), ("ulong", 2 ** 64 - 1),
                          ("float", 1.5), ("double", 0.1), ("bool", True))
                 print([rw(t, v) for t, v in cases])""",
-                "[-7, 200, 65535, 4000000000, 1.8446744073709552e+19, 1.5, 0.1, True]"),
+                "[-7, 200, 65535, 4000000000, 18446744073709551615, 1.5, 0.1, True]"),
         new Ok("reads past the end after many in range", "js", JS + """
                 const a = cu.DeviceArray("float", 3);
                 a[0] = 1; a[1] = 2; a[2] = 3;
@@ -234,6 +234,51 @@ class ApiTest {
                 cu.cudaMemcpyAsync(y, p, 400, s);
                 console.log(y[7]);
                 cu.cudaFree(p);""".formatted(NIDL), "49"),
+        // ulong elements of 2^63 or more read back as exact integers: Python ints, values JS turns into BigInts.
+        new Ok("ulong elements beyond a long", "python", PY + """
+                a = cu.DeviceArray("ulong", 3)
+                a[0] = 2 ** 64 - 1
+                a[1] = 2 ** 63
+                a[2] = 2 ** 63 - 1
+                print(a[0], a[1] + 1, a[0] == 2 ** 64 - 1, isinstance(a[1], int), a[2], a)""",
+                "18446744073709551615 9223372036854775809 True True 9223372036854775807"
+                + " [18446744073709551615, 9223372036854775808, 9223372036854775807]"),
+        new Ok("ulong elements written by a kernel", "python", PY + """
+                src = '__global__ void down(unsigned long long *a, unsigned long long top, int n) {' \\
+                      '    int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = top - i; }'
+                k = cu.buildkernel(src, 'down(a: out pointer uint64, top: uint64, n: sint32)')
+                a = cu.DeviceArray('ulong', 300)
+                k(3, 128)(a, 2 ** 64 - 1, 300)
+                print([v for v in a] == [2 ** 64 - 1 - i for i in range(300)], a[299])""",
+                "True 18446744073709551316"),
+        new Ok("ulong elements beyond a long", "js", JS + """
+                const a = cu.DeviceArray("ulong", 2);
+                a[0] = 2n ** 64n - 1n;
+                a[1] = 2n ** 63n;
+                const b = cu.DeviceArray("ulong", 1);
+                b[0] = a[0];
+                console.log(BigInt(a[0]) === 2n ** 64n - 1n, String(BigInt(a[1]) + 1n), String(b[0]));""",
+                "true 9223372036854775809 18446744073709551615"),
+        // CUDA allows shared memory declared at file scope: the extern one is the launch's dynamic shared memory.
+        new Ok("file-scope extern __shared__, dynamic shared memory of the launch", "python", PY + """
+                src = '''extern __shared__ float partial[];
+                __global__ void blockSums(const float *x, float *sums, int n) {
+                    unsigned int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+                    partial[t] = i < n ? x[i] : 0.0f;
+                    __syncthreads();
+                    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+                        if (t < s) partial[t] += partial[t + s];
+                        __syncthreads();
+                    }
+                    if (t == 0) sums[blockIdx.x] = partial[0];
+                }'''
+                k = cu.buildkernel(src, 'blockSums(x: in pointer float, sums: out pointer float, n: sint32)')
+                x = cu.DeviceArray('float', 1000)
+                for i in range(1000): x[i] = i % 7
+                sums = cu.DeviceArray('float', 8)
+                k(8, 128, 128 * 4)(x, sums, 1000)
+                print([s for s in sums] == [float(sum(i % 7 for i in range(b * 128, min(1000, b * 128 + 128))))
+                                            for b in range(8)], sum(sums))""", "True 2997.0"),
     };
 
     private static final Fails[] FAILS = {
@@ -306,6 +351,11 @@ class ApiTest {
                 + "const k = cu.buildkernel('__global__ void top(int *r, unsigned long long v) { r[0] = 1; }',"
                 + " 'top(r: out pointer sint32, v: uint64)');\nk(1, 1)(cu.DeviceArray('int', 1), 2n ** 64n);",
                 "TypeError", "argument 2 ('v') of kernel 'top' (uint64) must be between 0 and 18446744073709551615"),
+        new Fails("ulong element past 2^64 - 1", "js", "'use strict';\n" + JS
+                + "const a = cu.DeviceArray('ulong', 1);\na[0] = 2n ** 64n;", "TypeError",
+                "cannot store 18446744073709551616n in a DeviceArray of ulong: out of range 0 to 18446744073709551615"),
+        new Fails("negative ulong element", "python", PY + "a = cu.DeviceArray('ulong', 1)\na[0] = -1", "TypeError",
+                ""),
         new Fails("sint64 scalar past 2^63 - 1", "js", JS
                 + "const k = cu.buildkernel('__global__ void s(int *r, long long v) { r[0] = 1; }',"
                 + " 's(r: out pointer sint32, v: sint64)');\nk(1, 1)(cu.DeviceArray('int', 1), 2n ** 63n);",

@@ -68,7 +68,13 @@ class LauncherClusterTest {
         Path f = file("x.js", "1");
         Guests.Run port = Guests.launch("--cluster=127.0.0.1:5701", "--cluster-port=0", f.toString());
         assertEquals(2, port.status(), port::toString);
-        assertTrue(port.err().contains("grcuda.ClusterPort must be a port number in 1..65535, got '0'"), port::toString);
+        // named as the user wrote it: the flag, not the grcuda option it sets
+        assertTrue(port.err().contains("--cluster-port must be a port number in 1..65436 (a member listens on the first"
+                + " free one of the 100 ports from there), got '0'"), port::toString);
+        assertFalse(port.err().contains("grcuda.ClusterPort"), port::toString);
+        Guests.Run high = Guests.launch("--cluster=127.0.0.1:5701", "--grcuda.ClusterPort=65500", f.toString());
+        assertEquals(2, high.status(), high::toString);
+        assertTrue(high.err().contains("grcuda.ClusterPort must be a port number in 1..65436"), high::toString);
         Guests.Run address = Guests.launch("--cluster=127.0.0.1:57o1", f.toString());
         assertEquals(2, address.status(), address::toString);
         assertTrue(address.err().contains("member address '127.0.0.1:57o1' has port '57o1'"), address::toString);
@@ -112,7 +118,7 @@ class LauncherClusterTest {
         Guests.Run r = Guests.launch("--cluster=127.0.0.1:15756", "--cluster-port=15756", "--cluster-bind=192.0.2.7",
                 "--cluster-secret=s", f.toString());
         assertEquals(1, r.status(), r::toString);
-        assertTrue(r.err().startsWith("polygpu: grcuda.Cluster=127.0.0.1:15756: a cluster option was refused: the "
+        assertTrue(r.err().startsWith("polygpu: --cluster=127.0.0.1:15756: a cluster option was refused: the "
                 + "bind address '192.0.2.7' is not an address of this machine; bind to one of: "), r::toString);
         assertFalse(r.err().contains("\tat ") || r.err().contains("ForeignException"), r::toString);
     }
@@ -123,8 +129,25 @@ class LauncherClusterTest {
         Guests.Run r = Guests.launch("--cluster=127.0.0.1:15757", "--cluster-port=15757",
                 "--grcuda.ClusterInputCache=lots", f.toString());
         assertEquals(1, r.status(), r::toString);
-        assertTrue(r.err().startsWith("polygpu: grcuda.Cluster=127.0.0.1:15757: a cluster option was refused: "
+        assertTrue(r.err().startsWith("polygpu: --cluster=127.0.0.1:15757: a cluster option was refused: "
                 + "grcuda.ClusterInputCache: bad size 'lots'"), r::toString);
+    }
+
+    @Test
+    void aValueTheClusterRefusesIsNamedAsWrittenWithItsRange() throws IOException {
+        Path f = file("x.js", "console.log('never');\n");
+        Guests.Run r = Guests.launch("--cluster=127.0.0.1:15758", "--cluster-port=15758",
+                "--grcuda.ClusterHeartbeat=1500ms", f.toString());
+        assertEquals(1, r.status(), r::toString);
+        assertTrue(r.err().startsWith("polygpu: --cluster=127.0.0.1:15758: a cluster option was refused: "
+                + "grcuda.ClusterHeartbeat must be a whole number of seconds, at least 1s (such as 1s or 2s), got 1.5s"),
+                r::toString);
+        Guests.Run fail = Guests.launch("--cluster=127.0.0.1:15758", "--cluster-port=15758",
+                "--grcuda.ClusterFailAfter=3s", "--grcuda.ClusterHeartbeat=2s", f.toString());
+        assertEquals(1, fail.status(), fail::toString);
+        assertTrue(fail.err().contains("grcuda.ClusterFailAfter must be a whole number of seconds, at least two "
+                + "heartbeats (4s, with grcuda.ClusterHeartbeat at 2s), got 3s: raise grcuda.ClusterFailAfter or lower "
+                + "grcuda.ClusterHeartbeat"), fail::toString);
     }
 
     @Test

@@ -126,8 +126,8 @@ public final class GrOptions {
             usageSyntax = "<address>")
     public static final OptionKey<String> ClusterBind = new OptionKey<>("127.0.0.1", notBlank("ClusterBind"));
 
-    @Option(help = "First port this member tries to listen on; the next free one is taken.",
-            category = OptionCategory.USER, stability = OptionStability.STABLE, usageSyntax = "<1..65535>")
+    @Option(help = "First port this member tries to listen on; the first free one of the 100 from there is taken.",
+            category = OptionCategory.USER, stability = OptionStability.STABLE, usageSyntax = "<1..65436>")
     public static final OptionKey<Integer> ClusterPort = new OptionKey<>(5701, port("ClusterPort"));
 
     @Option(help = "Shared secret every cluster message proves; the same on every member. Empty (default): the"
@@ -382,13 +382,18 @@ public final class GrOptions {
     /** The option type of a port number, with a message naming the option. */
     static OptionType<Integer> port(String name) {
         return new OptionType<>(name, s -> {
-            if (!validPort(s)) {
-                throw new IllegalArgumentException("grcuda." + name + " must be a port number in 1..65535, got '"
-                        + s + "'");
+            // A member tries 100 ports from this one (the cluster's ClusterConfig.PORT_COUNT): all must exist.
+            if (!validPort(s) || Integer.parseInt(s.strip()) > LAST_FIRST_PORT) {
+                throw new IllegalArgumentException("grcuda." + name + " must be a port number in 1.."
+                        + LAST_FIRST_PORT + " (a member listens on the first free one of the 100 ports from there),"
+                        + " got '" + s + "'");
             }
             return Integer.parseInt(s.strip());
         });
     }
+
+    /** The highest port a member may start from: it tries 100 ports, and 65535 is the last. */
+    private static final int LAST_FIRST_PORT = 65535 - 99;
 
     /** The option type of a string that must not be empty, with a message naming the option. */
     static OptionType<String> notBlank(String name) {

@@ -198,9 +198,9 @@ class GrClusterTest {
             PolyglotException e = assertThrows(PolyglotException.class,
                     () -> c.eval("grcuda", "DeviceArray(\"float\", 4)"));
             assertTrue(e.isGuestException(), e::toString);
-            assertEquals("grcuda.Cluster=127.0.0.1:5761: a cluster option was refused: the heartbeat interval must be"
-                    + " a whole number of seconds, at least 1 s, got PT0.5S (fix the grcuda.Cluster* option it names;"
-                    + " polygpu --help lists them)", e.getMessage());
+            assertEquals("grcuda.Cluster=127.0.0.1:5761: a cluster option was refused: grcuda.ClusterHeartbeat must be"
+                    + " a whole number of seconds, at least 1s (such as 1s or 2s), got 500ms (fix the grcuda.Cluster*"
+                    + " option it names; polygpu --help lists them)", e.getMessage());
             // The context is not left half-made: the next use tries to join again and fails the same way.
             e = assertThrows(PolyglotException.class, () -> c.eval("grcuda", "getClusterStats()"));
             assertTrue(e.getMessage().startsWith("grcuda.Cluster=127.0.0.1:5761: a cluster option was refused"),
@@ -226,8 +226,10 @@ class GrClusterTest {
                     + " which is not a port number in 1..65535"},
             {"grcuda.Cluster", ":5701", "member address ':5701' has no host"},
             {"grcuda.Cluster", " , ", "names no member"},
-            {"grcuda.ClusterPort", "0", "grcuda.ClusterPort must be a port number in 1..65535, got '0'"},
-            {"grcuda.ClusterPort", "http", "grcuda.ClusterPort must be a port number in 1..65535, got 'http'"},
+            {"grcuda.ClusterPort", "0", "grcuda.ClusterPort must be a port number in 1..65436 (a member listens on"
+                    + " the first free one of the 100 ports from there), got '0'"},
+            {"grcuda.ClusterPort", "65437", "grcuda.ClusterPort must be a port number in 1..65436"},
+            {"grcuda.ClusterPort", "http", "grcuda.ClusterPort must be a port number in 1..65436"},
             {"grcuda.ClusterName", " ", "grcuda.ClusterName must not be empty"},
             {"grcuda.ClusterHeartbeat", "soon", "grcuda.ClusterHeartbeat must be a duration such as 500ms, 1s or"
                     + " 2.5s, got 'soon'"},
@@ -259,7 +261,7 @@ class GrClusterTest {
             {"grcuda.ClusterHeartbeat", "1500ms"},
             {"grcuda.ClusterFailAfter", "2.5s"},
             {"grcuda.ClusterFailAfter", "7"},
-            {"grcuda.ClusterPort", "65535"},
+            {"grcuda.ClusterPort", "65436"},
         };
         for (String[] t : cases) {
             try (Context c = builder(t[0], t[1]).build()) {

@@ -33,8 +33,8 @@ public final class RecordingExchangeProvider implements WorkExchange.Provider {
     @Override
     public WorkExchange attach(Scheduler scheduler, Map<String, String> options) {
         switch (options.getOrDefault("name", "")) {
-            case "refuse" -> throw new IllegalArgumentException("the heartbeat interval must be a whole number of"
-                    + " seconds, at least 1 s, got PT0.5S");
+            case "refuse" -> throw new IllegalArgumentException("grcuda.ClusterHeartbeat must be a whole number of"
+                    + " seconds, at least 1s (such as 1s or 2s), got 500ms");
             case "unreachable" -> throw new UncheckedIOException("cannot listen on 127.0.0.1:5701..5800",
                     new BindException("Address already in use"));
             default -> {

@@ -3,6 +3,7 @@ package dev.polygpu.grcuda.array;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
+import dev.polygpu.grcuda.objects.GrUnsignedLong;
 import dev.polygpu.runtime.ComputationalElement;
 import dev.polygpu.runtime.Work;
 import java.lang.foreign.MemorySegment;
@@ -29,8 +30,6 @@ import java.nio.ByteOrder;
  * <p>Thread-safety: as the unified buffer's: concurrent accesses to distinct elements are safe.
  */
 public final class ArrayAccess {
-    private static final double TWO_TO_64 = 18446744073709551616.0;
-
     private ArrayAccess() {
     }
 
@@ -67,7 +66,7 @@ public final class ArrayAccess {
     /**
      * Reads element {@code index} as an interop value: Boolean, Byte, Short, Integer, Long, Float or Double.
      * Unsigned types read back non-negative in the next wider type; a {@code ulong} of 2^63 or more reads as
-     * a double.
+     * a {@link GrUnsignedLong}, an exact interop integer beyond a long.
      */
     static Object read(ArrayMemory m, long index) {
         return read(m, m.type, index);
@@ -88,14 +87,10 @@ public final class ArrayAccess {
             case INT32 -> ((int) INT.get(ALL, a));
             case UINT32 -> ((int) INT.get(ALL, a)) & 0xffffffffL;
             case INT64 -> ((long) LONG.get(ALL, a));
-            case UINT64 -> unsignedLong(((long) LONG.get(ALL, a)));
+            case UINT64 -> GrUnsignedLong.of((long) LONG.get(ALL, a));
             case FLOAT -> ((float) FLOAT.get(ALL, a));
             case DOUBLE -> ((double) DOUBLE.get(ALL, a));
         };
-    }
-
-    private static Object unsignedLong(long bits) {
-        return bits >= 0 ? (Object) bits : (Object) (bits + TWO_TO_64);
     }
 
     /**

@@ -10,9 +10,10 @@ import java.math.BigInteger;
 
 /**
  * Converts an interop value into an element of a device array and stores it through {@link ArrayAccess}:
- * any interop number that the C type holds exactly (integers range-checked, floats for float and double
- * arrays), booleans for bool arrays. A value that does not fit is an {@link UnsupportedTypeException} naming
- * the value and the array's type.
+ * any interop number that the C type holds exactly (integers range-checked, a {@code ulong} up to 2^64 - 1
+ * from any exact integer such as a Python int, a JavaScript BigInt or a Java BigInteger), any number for float
+ * and double arrays (rounded to the nearest, as C converts), booleans for bool arrays. A value that does not
+ * fit is an {@link UnsupportedTypeException} naming the value and the array's type.
  */
 final class ElementConversion {
     private static final BigInteger ULONG_LIMIT = BigInteger.ONE.shiftLeft(64);
@@ -38,6 +39,9 @@ final class ElementConversion {
                     d = values.asDouble(value);
                 } else if (values.fitsInLong(value)) {
                     d = values.asLong(value);
+                } else if (values.fitsInBigInteger(value)) {
+                    // beyond a long and a double's exact range (a ulong past 2^63): rounded, as C converts
+                    d = nearestDouble(values.asBigInteger(value));
                 } else {
                     throw unsupported(value, type, "expected a number");
                 }
@@ -67,12 +71,17 @@ final class ElementConversion {
         return v.longValue();
     }
 
+    @TruffleBoundary
+    private static double nearestDouble(BigInteger v) {
+        return v.doubleValue();
+    }
+
     private static boolean fits(ElementType type, long v) {
         return v >= type.minValue() && v <= type.maxValue();
     }
 
     private static String range(ElementType type) {
-        return type == ElementType.UINT64 ? "0 to 18446744073709551615" : type.minValue() + " to " + type.maxValue();
+        return type.minValue() + " to " + (type == ElementType.UINT64 ? Long.toUnsignedString(-1L) : type.maxValue());
     }
 
     @TruffleBoundary

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
@@ -122,12 +123,69 @@ class GrDeviceArrayTest {
         Value u = deviceArray().execute("uint", 2);
         u.setArrayElement(0, 4294967295L);
         assertEquals(4294967295L, u.getArrayElement(0).asLong());
-        Value ul = deviceArray().execute("ulong", 2);
-        ul.setArrayElement(0, new java.math.BigInteger("18446744073709551615"));
-        assertEquals(1.8446744073709552E19, ul.getArrayElement(0).asDouble());
         Value uc = deviceArray().execute("uchar", 2);
         uc.invokeMember("copyFrom", (Object) new byte[]{-1, 1});
         assertEquals(255, uc.getArrayElement(0).asInt());
+    }
+
+    @Test
+    void ulongElementsBeyondALongReadBackAsExactIntegers() {
+        BigInteger twoTo63 = BigInteger.ONE.shiftLeft(63);
+        BigInteger twoTo64 = BigInteger.ONE.shiftLeft(64);
+        Random r = new Random(SEED);
+        List<BigInteger> values = new ArrayList<>(List.of(twoTo63, twoTo63.add(BigInteger.ONE),
+                twoTo64.subtract(BigInteger.ONE), twoTo64.subtract(BigInteger.valueOf(2048))));
+        for (int i = 0; i < 8; i++) {
+            values.add(new BigInteger(63, r).add(twoTo63));
+        }
+        Value a = deviceArray().execute("uint64", values.size() + 1);
+        for (int i = 0; i < values.size(); i++) {
+            a.setArrayElement(i, values.get(i));
+        }
+        a.setArrayElement(values.size(), Long.MAX_VALUE);
+        for (int i = 0; i < values.size(); i++) {
+            Value v = a.getArrayElement(i);
+            String what = values.get(i) + " seed " + SEED;
+            assertTrue(v.isNumber() && v.fitsInBigInteger() && !v.fitsInLong(), what);
+            assertEquals(values.get(i), v.asBigInteger(), what);
+            // a double holds the value exactly only where its 11 lowest bits are zero
+            boolean exactInDouble = values.get(i).getLowestSetBit() >= 11;
+            assertEquals(exactInDouble, v.fitsInDouble(), what);
+            if (exactInDouble) {
+                assertEquals(values.get(i).doubleValue(), v.asDouble(), what);
+            }
+        }
+        // below 2^63 a ulong stays a plain long
+        Value max = a.getArrayElement(values.size());
+        assertTrue(max.fitsInLong(), max.toString());
+        assertEquals(Long.MAX_VALUE, max.as(Object.class));
+        assertEquals("18446744073709551615", a.getArrayElement(2).toString());
+        assertTrue(a.toString().contains("9223372036854775808, 9223372036854775809, 18446744073709551615"),
+                a.toString());
+
+        // a value read back is written back unchanged, into a ulong array; rounded into a double array
+        Value b = deviceArray().execute("ulong", 1);
+        b.setArrayElement(0, a.getArrayElement(2));
+        assertEquals(twoTo64.subtract(BigInteger.ONE), b.getArrayElement(0).asBigInteger());
+        Value d = deviceArray().execute("double", 1);
+        d.setArrayElement(0, a.getArrayElement(1));
+        assertEquals(0x1p63, d.getArrayElement(0).asDouble());
+    }
+
+    @Test
+    void ulongElementsWrittenByAKernelReadBackExactly() {
+        Value k = eval("buildkernel").execute("""
+                __global__ void down(unsigned long long *a, unsigned long long top, int n) {
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    if (i < n) a[i] = top - (unsigned long long) i * 3;
+                }""", "down(a: out pointer uint64, top: uint64, n: sint32)");
+        int n = 100;
+        BigInteger top = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.valueOf(7));
+        Value a = deviceArray().execute("ulong", n);
+        k.execute(2, 64).execute(a, top, n);
+        for (int i = 0; i < n; i++) {
+            assertEquals(top.subtract(BigInteger.valueOf(3L * i)), a.getArrayElement(i).asBigInteger(), "a[" + i + "]");
+        }
     }
 
     @Test
@@ -149,13 +207,17 @@ class GrDeviceArrayTest {
                     + " -2147483648 to 2147483647"},
             {"uint", "-5", "cannot store -5 in a DeviceArray of uint: out of range 0 to 4294967295"},
             {"ulong", "-1", "cannot store -1 in a DeviceArray of ulong: out of range 0 to 18446744073709551615"},
+            {"ulong", "18446744073709551616", "cannot store 18446744073709551616 in a DeviceArray of ulong: out"
+                    + " of range 0 to 18446744073709551615"},
+            {"long", "9223372036854775808", "cannot store 9223372036854775808 in a DeviceArray of long: out of"
+                    + " range -9223372036854775808 to 9223372036854775807"},
             {"int", "2.5", "cannot store 2.5 in a DeviceArray of int: expected an integer"},
             {"bool", "1", "cannot store 1 in a DeviceArray of bool: expected a boolean"},
             {"float", "x", "cannot store \"x\" in a DeviceArray of float: expected a number"},
         };
         for (String[] c : cases) {
             Object v = c[1].equals("x") ? "x" : c[1].contains(".") ? (Object) Double.parseDouble(c[1])
-                    : (Object) Long.parseLong(c[1]);
+                    : new BigInteger(c[1]).bitLength() < 64 ? (Object) Long.parseLong(c[1]) : new BigInteger(c[1]);
             Value a = deviceArray().execute(c[0], 1);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> a.invokeMember("copyFrom", ProxyArray.fromArray(v)), c[0] + " " + c[1]);

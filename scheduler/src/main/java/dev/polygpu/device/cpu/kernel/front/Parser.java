@@ -37,6 +37,8 @@ final class Parser {
 
     final List<Syntax.FuncDecl> functions = new ArrayList<>();
     final List<Syntax.ConstDecl> consts = new ArrayList<>();
+    /** File-scope {@code __shared__} and {@code extern __shared__} variables, in source order. */
+    final List<Syntax.Declarator> sharedVariables = new ArrayList<>();
     final List<Syntax.TemplateDecl> templates = new ArrayList<>();
 
     Parser(List<Token> ts, Diagnostics diags, Map<String, CType> typedefs, Set<String> templateNames) {
@@ -130,7 +132,10 @@ final class Parser {
 
     // ---------------------------------------------------------------- top level
 
-    /** Parses a whole translation unit into {@link #functions}, {@link #consts} and {@link #templates}. */
+    /**
+     * Parses a whole translation unit into {@link #functions}, {@link #consts}, {@link #sharedVariables} and
+     * {@link #templates}.
+     */
     void parseUnit() {
         while (!atEof()) {
             int start = k;
@@ -216,9 +221,13 @@ final class Parser {
 
     private void fileScopeVariables(DeclSpec sp, Decl first) {
         String what = sp.constant ? "__constant__ variables" : sp.device ? "__device__ variables"
-                : sp.shared ? "file-scope __shared__ variables" : sp.managed ? "__managed__ variables" : null;
+                : sp.managed ? "__managed__ variables" : null;
         if (what != null) {
             throw diags.fail(sp.pos, what + " are not supported by the CPU device's kernel engine");
+        }
+        if (sp.shared) {
+            fileScopeShared(sp, first);
+            return;
         }
         Decl d = first;
         while (true) {
@@ -232,6 +241,34 @@ final class Parser {
             }
             expect("=", "file-scope constant '" + d.name + "' needs an initializer");
             consts.add(new Syntax.ConstDecl(d.pos, d.name, d.type, assign()));
+            if (!accept(",")) {
+                break;
+            }
+            d = declarator(sp.type, sp.isConst, true);
+        }
+        expect(";", "expected ';' after top level declarator");
+    }
+
+    /**
+     * {@code __shared__ float tile[256];} or {@code extern __shared__ float sdata[];} at file scope: as the same
+     * declaration inside each kernel that uses it (a block's own copy; the launch's dynamic shared memory).
+     * Initializers are parsed here and refused by semantic analysis, as inside a function.
+     */
+    private void fileScopeShared(DeclSpec sp, Decl first) {
+        Syntax.Storage storage = sp.extern ? Syntax.Storage.EXTERN_SHARED : Syntax.Storage.SHARED;
+        Decl d = first;
+        while (true) {
+            Expr init = null;
+            Syntax.InitList list = null;
+            if (accept("=")) {
+                if (at("{")) {
+                    list = initList();
+                } else {
+                    init = assign();
+                }
+            }
+            sharedVariables.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst,
+                    sp.isVolatile, init, list));
             if (!accept(",")) {
                 break;
             }

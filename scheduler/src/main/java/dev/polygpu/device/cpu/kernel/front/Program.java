@@ -6,6 +6,7 @@ import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.Expr;
 import dev.polygpu.device.cpu.kernel.ast.Function;
+import dev.polygpu.device.cpu.kernel.ast.Pos;
 import dev.polygpu.device.cpu.kernel.ast.Var;
 
 import java.util.ArrayList;
@@ -39,6 +40,11 @@ final class Program {
     private final Map<String, List<Syntax.FuncDecl>> decls = new LinkedHashMap<>();
     private final Map<String, Syntax.TemplateDecl> templates = new LinkedHashMap<>();
     final Map<String, ConstVal> consts = new HashMap<>();
+    /**
+     * File-scope {@code __shared__} variables: one {@link Var} each, shared by every function that uses it; the
+     * code generator lays out, per kernel, those the kernel and its callees refer to.
+     */
+    private final Map<String, Var> sharedVariables = new LinkedHashMap<>();
     private final Map<Syntax.FuncDecl, Analyzed> done = new IdentityHashMap<>();
     private final Map<String, Analyzed> instances = new HashMap<>();
     private final Set<Syntax.FuncDecl> inProgress = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -77,6 +83,9 @@ final class Program {
         }
         for (Syntax.ConstDecl c : p.consts) {
             prog.defineConstant(c);
+        }
+        for (Syntax.Declarator v : p.sharedVariables) {
+            prog.defineShared(v);
         }
         for (List<Syntax.FuncDecl> fs : prog.decls.values()) {
             for (Syntax.FuncDecl f : fs) {
@@ -117,6 +126,36 @@ final class Program {
         } catch (Diagnostics.Abort a) {
             // recorded
         }
+    }
+
+    private void defineShared(Syntax.Declarator d) {
+        Sema g = new Sema(this, diags, Map.of());
+        try {
+            Var v = g.fileScopeShared(d);
+            Var before = sharedVariables.get(d.name());
+            boolean redeclared = before != null && before.kind == Var.Kind.EXTERN_SHARED
+                    && v.kind == Var.Kind.EXTERN_SHARED && before.type.equals(v.type);
+            if (consts.containsKey(d.name()) || before != null && !redeclared) {
+                diags.error(d.pos(), "redefinition of '" + d.name() + "'");
+            } else if (before == null) {
+                sharedVariables.put(d.name(), v);
+            }
+        } catch (Diagnostics.Abort a) {
+            // recorded
+        }
+    }
+
+    /**
+     * The file-scope {@code __shared__} variable {@code name} as seen from a function that starts at {@code
+     * from}: null if there is none, or if it is declared after that function (C declares before use).
+     */
+    Var sharedVariable(String name, Pos from) {
+        Var v = sharedVariables.get(name);
+        if (v == null || v.pos.line() > from.line()
+                || v.pos.line() == from.line() && v.pos.column() > from.column()) {
+            return null;
+        }
+        return v;
     }
 
     boolean hasFunction(String name) {

@@ -34,6 +34,8 @@ final class Sema {
     private int switches;
     private CType returnType = Prim.VOID;
     private String fnName = "";
+    /** Where the function being analyzed starts: file-scope variables declared before it are visible. */
+    private Pos fnPos;
 
     Sema(Program prog, Diagnostics diags, Map<String, Program.ConstVal> templateConsts) {
         this.prog = prog;
@@ -50,7 +52,7 @@ final class Sema {
                 return v;
             }
         }
-        return null;
+        return fnPos == null ? null : prog.sharedVariable(name, fnPos);
     }
 
     Program.ConstVal constant(String name) {
@@ -77,6 +79,7 @@ final class Sema {
 
     List<Var> declareParams(Syntax.FuncDecl f) {
         fnName = f.name();
+        fnPos = f.pos();
         returnType = f.returnType();
         List<Var> params = new ArrayList<>();
         for (Syntax.Param p : f.params()) {
@@ -329,6 +332,11 @@ final class Sema {
     }
 
     // ---------------------------------------------------------------- declarations
+
+    /** Analyzes a file-scope {@code __shared__} declaration as a function's own one: its variable. */
+    Var fileScopeShared(Syntax.Declarator d) {
+        return ((Stmt.VarDecl) variable(d)).var();
+    }
 
     private Stmt variable(Syntax.Declarator d) {
         CType t = d.type();

@@ -47,6 +47,13 @@ class DiagnosticsTest {
                 Arguments.of(k + "  x[0] = make_float2(1, 2);\n}", 2, 10, "vector types ('make_float2') are not supported by the CPU device's kernel engine"),
                 Arguments.of("__constant__ float c[4];\n", 1, 1, "__constant__ variables are not supported by the CPU device's kernel engine"),
                 Arguments.of("__device__ int counter;\n", 1, 1, "__device__ variables are not supported by the CPU device's kernel engine"),
+                // file-scope __shared__ follows C's rules: declared before use, once, without an initializer
+                Arguments.of(k + "  x[0] = late[0];\n}\nextern __shared__ float late[];\n", 2, 10, "use of undeclared identifier 'late'"),
+                Arguments.of("__shared__ float t[4];\n__shared__ int t[8];\n", 2, 16, "redefinition of 't'"),
+                Arguments.of("const int N = 4;\nextern __shared__ float N[];\n", 2, 25, "redefinition of 'N'"),
+                Arguments.of("__shared__ float t[2] = {1, 2};\n", 1, 18, "initialization is not supported for __shared__ variables"),
+                Arguments.of("extern __shared__ float s;\n", 1, 25, "extern __shared__ variable 's' must be an array"),
+                Arguments.of("__shared__ float t[];\n", 1, 18, "array size missing in declaration of 't'"),
                 Arguments.of(k + "  int* p = new int[4];\n}", 2, 12, "'new' is not supported by the CPU device's kernel engine"),
                 Arguments.of(k + "  asm(\"nop\");\n}", 2, 3, "inline assembly is not supported by the CPU device's kernel engine"),
                 Arguments.of("__device__ int f(int a, ...) { return a; }\n", 1, 25, "variadic functions are not supported by the CPU device's kernel engine"),
