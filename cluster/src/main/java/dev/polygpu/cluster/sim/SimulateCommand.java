@@ -62,6 +62,9 @@ public final class SimulateCommand {
                                      member i takes entry i mod the list's length (default 1: all alike);
                                      1*3,0.25 makes every fourth member four times slower; the lower bound
                                      counts each member at its speed
+              --scale-by-speed       members scale their steal threshold and in-flight window by their
+                                     speed over the fastest member's (a member 4x slower keeps a quarter),
+                                     as a cluster configured per member's GPU would
               --threshold=N --chunk=N --max-hops=N
                                      stealing settings (default: from the window, as the cluster does)
               --rank-chunk=N         the most tasks a request by rank asks for (default 1, as the cluster; 0:
@@ -155,6 +158,7 @@ public final class SimulateCommand {
         int traceSlots;
         List<Long> seeds = List.of(1L);
         boolean central;
+        boolean scaleBySpeed;
         List<Integer> members = List.of(16, 64, 256, 1024);
         int slots = 2;
         int window = 4;
@@ -238,6 +242,7 @@ public final class SimulateCommand {
                 case "baseline" -> o.baseline = flag(name, value);
                 case "quiet" -> o.quiet = flag(name, value);
                 case "central" -> o.central = flag(name, value);
+                case "scale-by-speed" -> o.scaleBySpeed = flag(name, value);
                 case "push-continuations" -> o.pushContinuations = flag(name, value);
                 case "wake-thieves" -> o.wakeThieves = flag(name, value);
                 default -> named(name, () -> option(o, name,
@@ -476,7 +481,7 @@ public final class SimulateCommand {
         }
         return new SimConfig(members, o.slots, o.window, settings(o), stealing, network, o.failAfter, o.events,
                 o.inputCache, o.order, o.priorityLevels, seed, o.stolenOverflow, o.forgetAfter,
-                o.randomEvery, hostCpu(o), o.directories, o.speeds);
+                o.randomEvery, hostCpu(o), o.directories, o.speeds.withScaledLimits(o.scaleBySpeed));
     }
 
     private static HostCpu hostCpu(Options o) {
@@ -565,7 +570,8 @@ public final class SimulateCommand {
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),
                 o.tileTime, Units.bytes(o.tileBytes), o.workload.startsWith("bspgemm") ? ", density " + o.density
                         + ", skew " + o.skew + owned(o) : owned(o), o.slots, o.window, o.speeds.uniform() ? ""
-                        : "speeds " + o.speeds + ", ", settings, o.inputCache == 0 ? "no input cache"
+                        : "speeds " + o.speeds + (o.scaleBySpeed ? " (threshold and window scaled by speed)" : "")
+                        + ", ", settings, o.inputCache == 0 ? "no input cache"
                         : "input cache " + Units.bytes(o.inputCache), network,
                 o.events.isEmpty() ? "" : " Membership: " + o.events + ", failure noticed after "
                         + Units.nanos(o.failAfter) + ".") + (hostCpu(o).on() ? " Host CPU per message: "
@@ -604,7 +610,7 @@ public final class SimulateCommand {
                 + "input_cache_bytes,input_bytes_sent,input_bytes_saved,cache_misses,missing_input_hand_backs,order,"
                 + "rank_factor,rank_requests,priority_levels,host_cpu_per_message_ns,host_cpu_per_byte_ns,"
                 + "host_cpu_per_member_mean_ns,host_cpu_per_member_max_ns,kernel_delay_ns,central_makespan_ns,directories,"
-                + "speeds,owners\n");
+                + "speeds,owners,scaled_by_speed\n");
         for (Row row : rows) {
             SimResult r = row.result();
             b.append(String.join(",", List.of(csvText(r.workload()), Long.toString(r.tasks()),
@@ -632,7 +638,7 @@ public final class SimulateCommand {
                     String.format(Locale.ROOT, "%.0f", r.hostCpuPerMember().mean()),
                     Long.toString(r.hostCpuPerMember().max()), Long.toString(r.kernelDelayNanos()),
                     Long.toString(row.centralNanos()), Integer.toString(o.directories), csvText(o.speeds.toString()),
-                    Integer.toString(row.owners()))))
+                    Integer.toString(row.owners()), Boolean.toString(o.scaleBySpeed))))
                     .append('\n');
         }
         return b.toString();

@@ -34,7 +34,8 @@ import java.util.random.RandomGeneratorFactory;
  *
  * <ul>
  *   <li><b>Members and their scheduler.</b> A member's ready tasks wait highest rank (bottom level) first,
- *       then oldest first ({@link SimConfig.Order}); up to {@code window} of them are on its streams, of which
+ *       then oldest first ({@link SimConfig.Order}); up to {@code window} of them (or its own window, when
+ *       {@link Speeds#scaledLimits()}) are on its streams, of which
  *       its device runs {@code slots} at once, each for its duration: with
  *       {@link SimConfig.Order#RANK_AND_PRIORITIES} (as the scheduler does) each task put on the streams gets the
  *       stream priority level {@link PriorityLevels#level} gives its rank against the lowest rank on the
@@ -217,13 +218,23 @@ public final class Simulator {
             this.index = index;
             this.id = "m" + index;
             this.program = program;
+            this.speed = config.speeds().speed(index);
             StealSettings s = config.settings();
+            Speeds speeds = config.speeds();
+            if (speeds.scaledLimits()) {
+                s = s.withThreshold(speeds.threshold(index, s.threshold()));
+            }
+            this.settings = s;
+            this.windowLimit = speeds.window(index, config.window(), config.slots());
             this.thief = new Thief(id, s, config.forgetAfterEmpty(), config.randomEvery(), config.directories());
             this.victim = new Victim(id, new CostGate(s, costs, bandwidth), now);
             this.rnd = seeded(config.seed() * 1_000_003L + index);
             this.joinedAt = now;
-            this.speed = config.speeds().speed(index);
         }
+
+        /** The stealing settings and in-flight window of this member (scaled by its speed if so configured). */
+        final StealSettings settings;
+        final int windowLimit;
 
         int ready() {
             return pending.size();
@@ -503,9 +514,9 @@ public final class Simulator {
      */
     private void dispatch(Member m) {
         while (m.alive && !m.pending.isEmpty()
-                && (m.inFlight < config.window() || m.inFlight < config.window() + config.stolenOverflow())) {
+                && (m.inFlight < m.windowLimit || m.inFlight < m.windowLimit + config.stolenOverflow())) {
             int t = m.pending.pollFirst();
-            if (m.inFlight >= config.window() && !overflows(m, t)) {
+            if (m.inFlight >= m.windowLimit && !overflows(m, t)) {
                 m.pending.addFirst(t);
                 break;
             }
@@ -522,7 +533,7 @@ public final class Simulator {
                 }
                 levels[t] = PriorityLevels.level(ranks[t], lowest, config.priorityLevels());
             }
-            if (m.inFlight >= config.window()) {
+            if (m.inFlight >= m.windowLimit) {
                 overflowed++;
             }
             m.inFlight++;
@@ -546,7 +557,7 @@ public final class Simulator {
         if (m.turnedAway.isEmpty() || !m.alive || m.leaving) {
             return;
         }
-        int surplus = LoadDirectory.surplus(m.ready(), m.stealable(), m.inFlight, config.settings());
+        int surplus = LoadDirectory.surplus(m.ready(), m.stealable(), m.inFlight, m.settings);
         if (surplus == 0) {
             return;
         }
@@ -573,7 +584,7 @@ public final class Simulator {
             return;
         }
         int surplus = m.linkFreeAt - now > LoadDirectory.backlogLimitNanos(config.settings()) || m.leaving ? 0
-                : LoadDirectory.surplus(m.ready(), m.stealable(), m.inFlight, config.settings());
+                : LoadDirectory.surplus(m.ready(), m.stealable(), m.inFlight, m.settings);
         int top = surplus > 0 ? topStealableRank(m) : 0;
         if (!LoadDirectory.reportDue(m.reported, m.reportedTop, surplus, top)) {
             return;
@@ -903,7 +914,7 @@ public final class Simulator {
             return;
         }
         if (e.minRank == 0 && config.settings().wakeThieves() && v.program && config.stealing() && !v.leaving
-                && LoadDirectory.surplus(v.ready(), v.stealable(), v.inFlight, config.settings()) == 0) {
+                && LoadDirectory.surplus(v.ready(), v.stealable(), v.inFlight, v.settings) == 0) {
             // Sent away starving: told as soon as there is surplus here.
             v.turnedAway.add(thief.id);
         }

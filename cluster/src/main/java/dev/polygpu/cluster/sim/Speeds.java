@@ -20,9 +20,58 @@ public final class Speeds {
     public static final int MAX_PATTERN = 1 << 20;
 
     private final double[] pattern;
+    /** Whether each member scales its steal threshold and in-flight window by its relative speed. */
+    private final boolean scaledLimits;
 
     private Speeds(double[] pattern) {
+        this(pattern, false);
+    }
+
+    private Speeds(double[] pattern, boolean scaledLimits) {
         this.pattern = pattern;
+        this.scaledLimits = scaledLimits;
+    }
+
+    /**
+     * {@return these speeds, with members that scale (or not) their steal threshold and in-flight window by
+     * their speed against the fastest member's} A member {@code k} times slower then keeps about {@code 1/k} of
+     * the elements for itself that the others keep (see {@link #threshold} and {@link #window}): the ones it
+     * holds are the run's tail otherwise, as they take {@code k} times as long there.
+     */
+    public Speeds withScaledLimits(boolean scaled) {
+        return new Speeds(pattern, scaled);
+    }
+
+    /** {@return whether members scale their threshold and window by their relative speed} */
+    public boolean scaledLimits() {
+        return scaledLimits;
+    }
+
+    /** {@return member {@code index}'s speed over the fastest member's, from above 0 to 1} */
+    public double relative(int index) {
+        double fastest = 0;
+        for (double f : pattern) {
+            fastest = Math.max(fastest, f);
+        }
+        return speed(index) / fastest;
+    }
+
+    /**
+     * {@return the steal threshold of member {@code index}: {@code threshold}, or with scaled limits
+     * {@code max(1, round(threshold x relative speed))}}
+     */
+    public int threshold(int index, int threshold) {
+        return scaledLimits ? (int) Math.max(1, Math.round(threshold * relative(index))) : threshold;
+    }
+
+    /**
+     * {@return the in-flight window of member {@code index}: {@code window}, or with scaled limits
+     * {@code round(window x relative speed)} but at least {@code min(slots, window)}, so that its device still
+     * has a task for each slot}
+     */
+    public int window(int index, int window, int slots) {
+        return scaledLimits ? (int) Math.max(Math.min(slots, window), Math.round(window * relative(index)))
+                : window;
     }
 
     /**
@@ -106,15 +155,18 @@ public final class Speeds {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Speeds s && Arrays.equals(pattern, s.pattern);
+        return o instanceof Speeds s && Arrays.equals(pattern, s.pattern) && scaledLimits == s.scaledLimits;
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(pattern);
+        return Arrays.hashCode(pattern) * 31 + Boolean.hashCode(scaledLimits);
     }
 
-    /** {@return the pattern as {@link #parse} reads it, runs of a factor written {@code F*N}} */
+    /**
+     * {@return the pattern as {@link #parse} reads it, runs of a factor written {@code F*N} (whether limits are
+     * scaled is not part of it)}
+     */
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder();

@@ -63,6 +63,27 @@ class SimulatorTest {
     }
 
     @Test
+    void aSlowMemberThatKeepsLessForItselfNoLongerMakesTheTail() {
+        // Two owners of 40 tasks of 10 ms, one slot each; member 1 runs at a quarter of member 0's speed. With the
+        // default limits it keeps a window of 4 (not stealable) and a threshold of 6, which at 40 ms a task are
+        // the run's tail; scaled by its speed it keeps a window of 1 and a threshold of 2.
+        Workload.Builder b = Workload.builder("two owners");
+        int k = b.kernel("k");
+        for (int i = 0; i < 80; i++) {
+            b.task(i % 2, k, 10 * MS, 0, new int[0]);
+        }
+        Workload w = b.build();
+        SimConfig c = SimConfig.of(2, 1, 4, FAST, 1).withSpeeds(Speeds.of(1, 0.25));
+        SimResult plain = new Simulator(w, c).run();
+        SimResult scaled = new Simulator(w, c.withSpeeds(Speeds.of(1, 0.25).withScaledLimits(true))).run();
+        assertEquals(plain.lowerBoundNanos(), scaled.lowerBoundNanos());
+        assertTrue(scaled.makespanNanos() < plain.makespanNanos(), "scaled " + scaled.makespanNanos() / MS
+                + " ms, plain " + plain.makespanNanos() / MS + " ms");
+        // The slow member's last task, at the latest, starts when the fast one's last ends: one 40 ms task over.
+        assertTrue(scaled.makespanNanos() - scaled.lowerBoundNanos() <= 40 * MS, scaled::toString);
+    }
+
+    @Test
     void stealingSpreadsOneOwnersTasksOverTheCluster() {
         SimResult r = new Simulator(independent(400, 10 * MS, 1024), SimConfig.of(4, 2, 4, FAST, 1)).run();
         System.out.println(r);

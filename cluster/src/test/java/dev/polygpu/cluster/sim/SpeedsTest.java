@@ -63,6 +63,27 @@ class SpeedsTest {
     }
 
     @Test
+    void scaledLimitsKeepAShareByRelativeSpeed() {
+        Speeds plain = Speeds.parse("2,0.5,1");
+        Speeds scaled = plain.withScaledLimits(true);
+        assertFalse(plain.scaledLimits());
+        assertTrue(scaled.scaledLimits());
+        assertNotEquals(plain, scaled);
+        assertEquals(plain.toString(), scaled.toString());
+        // relative to the fastest (2): 1, 0.25, 0.5
+        assertEquals(0.25, scaled.relative(1));
+        assertEquals(6, plain.threshold(1, 6));
+        assertEquals(4, plain.window(1, 4, 2));
+        assertEquals(6, scaled.threshold(0, 6));
+        assertEquals(2, scaled.threshold(1, 6), "6 x 0.25 = 1.5, rounded");
+        assertEquals(3, scaled.threshold(2, 6));
+        assertEquals(4, scaled.window(0, 4, 2));
+        assertEquals(2, scaled.window(1, 4, 2), "4 x 0.25 = 1, but a task for each of its 2 slots");
+        assertEquals(4, scaled.window(1, 16, 2));
+        assertEquals(1, Speeds.of(1, 0.01).withScaledLimits(true).threshold(1, 6), "never below 1");
+    }
+
+    @Test
     void ofChecksItsFactors() {
         assertThrows(IllegalArgumentException.class, Speeds::of);
         assertThrows(IllegalArgumentException.class, () -> Speeds.of(1, 0));
