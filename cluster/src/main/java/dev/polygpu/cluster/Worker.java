@@ -31,6 +31,9 @@ public final class Worker {
               --secret=S             shared secret (better: the POLYGPU_CLUSTER_SECRET environment variable)
               --heartbeat=1s --fail-after=5s   failure detection
               --stealing=false       join without stealing (a baseline: every member must say so)
+              --window=N             kernels this worker keeps on its device's streams at once (default: twice
+                                     the device's multiprocessors, at least 4; on a GPU slower than the
+                                     cluster's others, scale it and --threshold down by its speed)
               --threshold=N --chunk=N          steal threshold and reply size (default: from the window)
               --rank-factor=F        while busy, ask for kernels ranked above F times those run next (default 2; 0: off)
               --stolen-overflow=N    run up to N stolen kernels of a higher stream priority beyond a full
@@ -70,6 +73,7 @@ public final class Worker {
         options.put("warmUp", "true");
         String device = "auto";
         int cpuBlocks = 0;
+        int window = 0;
         Duration statsEvery = null;
         Duration runFor = null;
         boolean check = false;
@@ -100,6 +104,7 @@ public final class Worker {
                 switch (name) {
                     case "device" -> device = value.toLowerCase(Locale.ROOT);
                     case "cpu-blocks" -> cpuBlocks = positive(name, value);
+                    case "window" -> window = positive(name, value);
                     case "stats-every" -> statsEvery = positiveDuration(name, value);
                     case "for" -> runFor = positiveDuration(name, value);
                     default -> {
@@ -122,7 +127,7 @@ public final class Worker {
                 default -> throw new IllegalArgumentException("--device must be auto, cpu or cuda, got '" + device
                         + "'");
             };
-            return check ? check(config, d, out, err) : serve(config, d, statsEvery, runFor, out, err);
+            return check ? check(config, d, out, err) : serve(config, d, window, statsEvery, runFor, out, err);
         } catch (IllegalArgumentException e) {
             err.println("polygpu worker: " + e.getMessage());
             err.println("run 'polygpu worker --help' for the options");
@@ -180,10 +185,10 @@ public final class Worker {
         }
     }
 
-    private static int serve(ClusterConfig config, Device device, Duration statsEvery, Duration runFor,
+    private static int serve(ClusterConfig config, Device device, int window, Duration statsEvery, Duration runFor,
             PrintStream out, PrintStream err) {
         Scheduler scheduler = new Scheduler(device,
-                SchedulerConfig.DEFAULT.withStolenOverflow(config.stolenOverflow()));
+                SchedulerConfig.DEFAULT.withStolenOverflow(config.stolenOverflow()).withInFlightWindow(window));
         ClusterNode node;
         try {
             node = ClusterNode.start(config, scheduler);

@@ -109,6 +109,7 @@ class WorkerOptionsTest {
             {"--threshold=-1", "--threshold must be 0 (automatic: the device's window + 2) or a positive number of"
                     + " elements, got -1"},
             {"--chunk=-3", "--chunk must be 0 (automatic: half the window) or a positive number of elements, got -3"},
+            {"--window=0", "--window must be a positive integer, got '0'"},
             {"--cluster-name= ", "--cluster-name must not be empty: give the name every member of the cluster is"
                     + " started with"},
             {"--bind=", "--bind must not be empty: give an address of this machine, such as 127.0.0.1"},
