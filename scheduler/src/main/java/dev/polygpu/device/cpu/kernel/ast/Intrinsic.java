@@ -74,7 +74,22 @@ public enum Intrinsic {
     FABS("fabs"), FLOOR("floor"), CEIL("ceil"), ROUND("round"), TRUNC("trunc"), RINT("rint"),
     POW("pow"), ATAN2("atan2"), FMOD("fmod"), HYPOT("hypot"), COPYSIGN("copysign"),
     FMIN("fmin"), FMAX("fmax"), FMA("fma"),
-    REMAINDER("remainder"), FDIM("fdim"), RHYPOT("rhypot"), NORM3D("norm3d"),
+    REMAINDER("remainder"), FDIM("fdim"), RHYPOT("rhypot"), NORM3D("norm3d"), RNORM3D("rnorm3d"),
+    NORM4D("norm4d"), RNORM4D("rnorm4d"), NEXTAFTER("nextafter"), ERFCX("erfcx"),
+    J0("j0"), J1("j1"), Y0("y0"), Y1("y1"), CYL_BESSEL_I0("cyl_bessel_i0"), CYL_BESSEL_I1("cyl_bessel_i1"),
+    /** {@code jn(n, x)}, {@code yn(n, x)}: an int order, then the floating argument. */
+    JN("jn"), YN("yn"),
+    /**
+     * {@code norm(dim, p)}, {@code rnorm(dim, p)}: an int count and a pointer to that many elements of the
+     * variant's type, which the generated code bounds-checks before the call.
+     */
+    NORM("norm"), RNORM("rnorm"),
+    /** The int that {@code remquo(x, y, &q)} stores (its result is {@link #REMAINDER}). */
+    REMQUO_QUOTIENT("the quotient of remquo"),
+    /** {@code scalbln(x, n)}: a floating and a long argument. */
+    SCALBLN("scalbln"),
+    /** {@code lrint}, {@code llrint}, {@code lround}, {@code llround}: a long (long long) result. */
+    LRINT("lrint"), LROUND("lround"),
     /** {@code modf}'s result, the fractional part (semantic analysis stores {@code trunc(x)} through the pointer). */
     MODF("modf"),
     /** {@code ldexp(x, n)}, {@code scalbn(x, n)}: a floating and an int argument. */

@@ -61,11 +61,35 @@ final class IntrinsicEmitter {
                 x.value(args.get(1));
                 c.invokestatic(MATH, name(in), mt(k.desc, k.desc, CD_int));
             }
+            case SCALBLN -> {
+                K k = Jvm.kind(call.type());
+                x.value(args.get(0));
+                x.value(args.get(1));
+                c.invokestatic(MATH, name(in), mt(k.desc, k.desc, CD_long));
+            }
+            case JN, YN -> {
+                K k = Jvm.kind(call.type());
+                x.value(args.get(0));
+                x.value(args.get(1));
+                c.invokestatic(MATH, name(in), mt(k.desc, CD_int, k.desc));
+            }
             case ISNAN, ISINF, ISFINITE, SIGNBIT, ILOGB, FREXP_EXP -> {
                 K k = Jvm.kind(args.get(0).type());
                 x.value(args.get(0));
                 c.invokestatic(MATH, name(in), mt(CD_int, k.desc));
             }
+            case LRINT, LROUND -> {
+                K k = Jvm.kind(args.get(0).type());
+                x.value(args.get(0));
+                c.invokestatic(MATH, name(in), mt(CD_long, k.desc));
+            }
+            case REMQUO_QUOTIENT -> {
+                K k = Jvm.kind(args.get(0).type());
+                x.value(args.get(0));
+                x.value(args.get(1));
+                c.invokestatic(MATH, name(in), mt(CD_int, k.desc, k.desc));
+            }
+            case NORM, RNORM -> norm(call);
             case MIN, MAX -> {
                 K k = Jvm.kind(call.type());
                 x.value(args.get(0));
@@ -126,8 +150,37 @@ final class IntrinsicEmitter {
             case SATURATE -> "saturate";
             case FDIVIDE -> "fdivide";
             case FREXP_EXP -> "frexpExponent";
+            case REMQUO_QUOTIENT -> "remquoQuotient";
             default -> in.name().toLowerCase(Locale.ROOT);
         };
+    }
+
+    /**
+     * {@code norm(dim, p)} / {@code rnorm(dim, p)}: checks that the {@code dim} elements at p lie within their
+     * buffer (a fault naming the first that does not, as a load would), then calls the runtime on the segment.
+     */
+    private void norm(Expr.IntrinsicCall call) {
+        K k = Jvm.kind(call.type());
+        int size = k == K.F ? 4 : 8;
+        String method = name(call.intrinsic()) + (k == K.F ? "f" : "");
+        x.value(call.args().get(0));
+        int[] dim = x.stash(K.I);
+        x.value(call.args().get(1));
+        int[] p = x.stash(K.P);
+        c.aload(p[0]);
+        c.lload(p[1]);
+        c.iload(dim[0]);
+        c.loadConstant(size);
+        c.loadConstant(method);
+        c.aload(Emitter.STATE_SLOT);
+        c.loadConstant(Emitter.pos(call.pos()));
+        c.invokestatic(MEM, "checkRead", mt(CD_void, SEGMENT, CD_long, CD_int, CD_int, Jvm.STRING, STATE, CD_int));
+        c.iload(dim[0]);
+        c.aload(p[0]);
+        c.lload(p[1]);
+        x.free(K.P, p);
+        x.free(K.I, dim);
+        c.invokestatic(MATH, method, mt(k.desc, CD_int, SEGMENT, CD_long));
     }
 
     private void atomic(Expr.IntrinsicCall call) {

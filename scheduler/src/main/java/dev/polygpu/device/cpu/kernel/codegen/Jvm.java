@@ -31,6 +31,7 @@ final class Jvm {
     static final ClassDesc FLOAT = ClassDesc.of("java.lang.Float");
     static final ClassDesc DOUBLE = ClassDesc.of("java.lang.Double");
     static final ClassDesc VAR_HANDLE = ClassDesc.of("java.lang.invoke.VarHandle");
+    static final ClassDesc STRING = ClassDesc.of("java.lang.String");
 
     static final MethodTypeDesc RUN_BLOCK = MethodTypeDesc.of(CD_void, FRAME, STATE, CD_int, CD_int, CD_int);
     static final MethodTypeDesc RESUME = MethodTypeDesc.of(CD_void, FRAME, STATE, CD_int, CD_int, CD_int, CD_int, CD_int);

@@ -1,5 +1,6 @@
 package dev.polygpu.device.cpu.kernel.exec;
 
+import dev.polygpu.device.CudaError;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
@@ -135,6 +136,30 @@ public final class Mem {
             throw st.outOfBounds(s, off, 8, true, pos);
         }
         ALL.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, s.address() + off, v);
+    }
+
+    /**
+     * Checks that the {@code count} elements of {@code size} bytes from {@code off} lie within the segment, for a
+     * built-in that reads an array through a pointer ({@code norm(dim, p)}); {@code fn} names it in the fault.
+     * A negative count is a fault of its own.
+     */
+    public static void checkRead(MemorySegment s, long off, int count, int size, String fn, BlockState st, int pos) {
+        if (count < 0) {
+            throw st.fault(CudaError.INVALID_VALUE, fn + " was called with dim = " + count
+                    + "; dim is the number of elements to read and must not be negative", pos);
+        }
+        if (count == 0) {
+            return;
+        }
+        long n = s.byteSize();
+        if (off < 0 || off > n - size) {
+            throw st.outOfBounds(s, off, size, false, pos);
+        }
+        long last = off + (long) (count - 1) * size;
+        if (last > n - size) {
+            long first = off + (n - off) / size * size; // the first element that does not fit
+            throw st.outOfBounds(s, first, size, false, pos);
+        }
     }
 
     /** Checks an atomic access: in bounds and naturally aligned (the address, not just the offset). */

@@ -11,7 +11,8 @@ import java.util.Set;
 
 /**
  * Resolves calls: {@code __device__} functions (overloads by argument types, templates by explicit arguments
- * or deduction), then the built-ins of {@link IntrinsicTable}, and names the unsupported ones.
+ * or deduction), then the built-ins of {@link IntrinsicTable} (also where the program only declares one, as
+ * code written against libdevice does), and names the unsupported ones.
  */
 final class CallSema {
     private static final Set<String> QUALIFIER_WORDS = Set.of("const", "volatile", "__restrict__", "restrict",
@@ -27,7 +28,7 @@ final class CallSema {
     Expr call(Expr.CallByName c) {
         String name = c.name();
         Program prog = es.s.prog;
-        if (prog.hasFunction(name) && es.s.lookup(name) == null) {
+        if (prog.hasFunction(name) && es.s.lookup(name) == null && !declaredBuiltin(c)) {
             return userCall(c);
         }
         if (c.templateArgs() == null && IntrinsicTable.knows(name)) {
@@ -42,6 +43,16 @@ final class CallSema {
             throw diags.fail(c.pos(), "called object type '" + v.type + "' is not a function");
         }
         throw diags.fail(c.pos(), "no function named '" + name + "'");
+    }
+
+    /**
+     * A built-in the program only declares, as code written against libdevice does
+     * ({@code extern "C" __device__ double __nv_sin(double);}): the declaration names the built-in.
+     */
+    private boolean declaredBuiltin(Expr.CallByName c) {
+        Program prog = es.s.prog;
+        return c.templateArgs() == null && IntrinsicTable.knows(c.name()) && prog.template(c.name()) == null
+                && prog.declarations(c.name()).stream().allMatch(d -> d.body() == null);
     }
 
     private List<Expr> values(List<Expr> args) {

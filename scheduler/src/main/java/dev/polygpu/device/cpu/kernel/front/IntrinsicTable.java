@@ -14,7 +14,8 @@ import java.util.Set;
 
 /**
  * Maps CUDA built-in function names to {@link Intrinsic}s, choosing the variant (float/double, int/unsigned…)
- * as CUDA's overloaded headers do, and converting the arguments to the variant's parameter types.
+ * as CUDA's overloaded headers do, and converting the arguments to the variant's parameter types. libdevice's
+ * {@code __nv_} names of the floating-point math functions map to the same intrinsics, each with its one type.
  */
 final class IntrinsicTable {
     private IntrinsicTable() {}
@@ -43,13 +44,16 @@ final class IntrinsicTable {
             "__double2float_rn", new Prim[] {Prim.DOUBLE, Prim.FLOAT});
     /** {@code sincosf(x, &s, &c)} and its variants: the fixed type, or null for the overloaded name. */
     private static final Map<String, Prim> SINCOS = new HashMap<>(Map.of("sincosf", Prim.FLOAT,
-            "__sincosf", Prim.FLOAT));
+            "__sincosf", Prim.FLOAT, "sincospif", Prim.FLOAT));
     static {
         SINCOS.put("sincos", null);
+        SINCOS.put("sincospi", null);
     }
     /**
      * Math functions whose parameters or result are not all of the variant's floating type: {@code ldexp(x, n)},
-     * {@code scalbn(x, n)}, {@code ilogb(x)} and the pointer-writing {@code frexp(x, &e)}, {@code modf(x, &i)}.
+     * {@code scalbn(x, n)}, {@code scalbln(x, l)}, {@code ilogb(x)}, {@code lrint(x)} and its kin, the Bessel
+     * functions {@code jn(n, x)} and {@code yn(n, x)}, {@code norm(dim, p)} and {@code rnorm(dim, p)}, and the
+     * pointer-writing {@code frexp(x, &e)}, {@code modf(x, &i)}, {@code remquo(x, y, &q)}.
      */
     private static final Map<String, Math> MIXED = new HashMap<>();
     private static final Set<String> OTHERS = Set.of("__syncthreads", "__syncthreads_count", "__syncthreads_and",
@@ -69,9 +73,11 @@ final class IntrinsicTable {
             Intrinsic.FLOOR, Intrinsic.CEIL, Intrinsic.ROUND, Intrinsic.TRUNC, Intrinsic.RINT, Intrinsic.ASINH,
             Intrinsic.ACOSH, Intrinsic.ATANH, Intrinsic.SINPI, Intrinsic.COSPI, Intrinsic.ERFINV, Intrinsic.ERFCINV,
             Intrinsic.NORMCDF, Intrinsic.NORMCDFINV, Intrinsic.LGAMMA, Intrinsic.TGAMMA, Intrinsic.RCBRT,
-            Intrinsic.LOGB};
+            Intrinsic.LOGB, Intrinsic.ERFCX, Intrinsic.J0, Intrinsic.J1, Intrinsic.Y0, Intrinsic.Y1,
+            Intrinsic.CYL_BESSEL_I0, Intrinsic.CYL_BESSEL_I1};
         Intrinsic[] binary = {Intrinsic.POW, Intrinsic.ATAN2, Intrinsic.FMOD, Intrinsic.HYPOT, Intrinsic.COPYSIGN,
-            Intrinsic.FMIN, Intrinsic.FMAX, Intrinsic.REMAINDER, Intrinsic.FDIM, Intrinsic.RHYPOT};
+            Intrinsic.FMIN, Intrinsic.FMAX, Intrinsic.REMAINDER, Intrinsic.FDIM, Intrinsic.RHYPOT,
+            Intrinsic.NEXTAFTER};
         for (Intrinsic i : unary) {
             math(i, 1);
         }
@@ -80,11 +86,19 @@ final class IntrinsicTable {
         }
         math(Intrinsic.FMA, 3);
         math(Intrinsic.NORM3D, 3);
-        for (Intrinsic i : List.of(Intrinsic.LDEXP, Intrinsic.SCALBN, Intrinsic.ILOGB, Intrinsic.FREXP,
-                Intrinsic.MODF)) {
-            MIXED.put(i.cudaName, new Math(i, i == Intrinsic.ILOGB ? 1 : 2, null));
-            MIXED.put(i.cudaName + "f", new Math(i, i == Intrinsic.ILOGB ? 1 : 2, Prim.FLOAT));
+        math(Intrinsic.RNORM3D, 3);
+        math(Intrinsic.NORM4D, 4);
+        math(Intrinsic.RNORM4D, 4);
+        for (Intrinsic i : List.of(Intrinsic.LDEXP, Intrinsic.SCALBN, Intrinsic.SCALBLN, Intrinsic.FREXP,
+                Intrinsic.MODF, Intrinsic.JN, Intrinsic.YN, Intrinsic.NORM, Intrinsic.RNORM)) {
+            mixed(i.cudaName, i, 2);
         }
+        for (Intrinsic i : List.of(Intrinsic.ILOGB, Intrinsic.LRINT, Intrinsic.LROUND)) {
+            mixed(i.cudaName, i, 1);
+        }
+        mixed("llrint", Intrinsic.LRINT, 1);
+        mixed("llround", Intrinsic.LROUND, 1);
+        mixed("remquo", Intrinsic.REMQUO_QUOTIENT, 3);
         MATH.put("nearbyint", new Math(Intrinsic.RINT, 1, null));
         MATH.put("nearbyintf", new Math(Intrinsic.RINT, 1, Prim.FLOAT));
         for (String fast : List.of("exp", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "pow")) {
@@ -114,9 +128,41 @@ final class IntrinsicTable {
         MATH.put(i.cudaName + "f", new Math(i, arity, Prim.FLOAT));
     }
 
+    private static void mixed(String name, Intrinsic i, int arity) {
+        MIXED.put(name, new Math(i, arity, null));
+        MIXED.put(name + "f", new Math(i, arity, Prim.FLOAT));
+    }
+
     static boolean knows(String name) {
         return MATH.containsKey(name) || ATOMICS.containsKey(name) || BITCASTS.containsKey(name)
-                || CONVERSIONS.containsKey(name) || SINCOS.containsKey(name) || MIXED.containsKey(name) || OTHERS.contains(name);
+                || CONVERSIONS.containsKey(name) || SINCOS.containsKey(name) || MIXED.containsKey(name)
+                || OTHERS.contains(name) || libdeviceBase(name) != null;
+    }
+
+    /**
+     * The CUDA name that a libdevice name stands for, or null: {@code __nv_sin} is {@code sin}'s double form,
+     * {@code __nv_sinf} its float form, {@code __nv_fast_expf} is {@code __expf} and {@code __nv_fmaf_rn} is
+     * {@code __fmaf_rn}. Only the floating-point math functions are mapped.
+     */
+    private static String libdeviceBase(String name) {
+        if (!name.startsWith("__nv_")) {
+            return null;
+        }
+        String base = name.substring(5);
+        if (base.startsWith("fast_")) {
+            base = "__" + base.substring(5);
+        }
+        for (String b : List.of(base, "__" + base)) {
+            if (MATH.containsKey(b) || MIXED.containsKey(b) || SINCOS.containsKey(b)) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    /** A libdevice name has one type: an overloaded CUDA name's double form (its float form ends in f). */
+    private static Math libdeviceForm(Math m) {
+        return m == null || m.fixed != null ? m : new Math(m.op, m.arity, Prim.DOUBLE);
     }
 
     private static Diagnostics.Abort arity(ExprSema es, Pos pos, String name, String expected, int actual) {
@@ -144,15 +190,21 @@ final class IntrinsicTable {
     }
 
     static Expr resolve(String name, Pos pos, List<Expr> args, ExprSema es) {
+        String base = libdeviceBase(name);
+        if (base != null) {
+            Math m = libdeviceForm(MATH.get(base));
+            if (m != null) {
+                return math(name, pos, args, es, m);
+            }
+            if (SINCOS.containsKey(base)) {
+                Prim fixed = SINCOS.get(base);
+                return sincos(name, pos, args, es, fixed != null ? fixed : Prim.DOUBLE, base.contains("pi"));
+            }
+            return mixed(name, pos, args, es, libdeviceForm(MIXED.get(base)));
+        }
         Math m = MATH.get(name);
         if (m != null) {
-            count(es, pos, name, args, m.arity);
-            Prim t = m.fixed != null ? m.fixed : floatingVariant(es, name, args);
-            List<Expr> conv = new ArrayList<>();
-            for (int i = 0; i < args.size(); i++) {
-                conv.add(arg(es, name, args, i, t));
-            }
-            return call(pos, t, m.op, conv);
+            return math(name, pos, args, es, m);
         }
         Intrinsic atomic = ATOMICS.get(name);
         if (atomic != null) {
@@ -169,7 +221,7 @@ final class IntrinsicTable {
             return new Expr.Cast(pos, cv[1], arg(es, name, args, 0, cv[0]));
         }
         if (SINCOS.containsKey(name)) {
-            return sincos(name, pos, args, es, SINCOS.get(name));
+            return sincos(name, pos, args, es, SINCOS.get(name), name.startsWith("sincospi"));
         }
         Math mixed = MIXED.get(name);
         if (mixed != null) {
@@ -178,27 +230,56 @@ final class IntrinsicTable {
         return WarpAndMisc.resolve(name, pos, args, es);
     }
 
+    /** A math function whose arguments all convert to the variant's floating type. */
+    private static Expr math(String name, Pos pos, List<Expr> args, ExprSema es, Math m) {
+        count(es, pos, name, args, m.arity);
+        Prim t = m.fixed != null ? m.fixed : floatingVariant(es, name, args);
+        List<Expr> conv = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            conv.add(arg(es, name, args, i, t));
+        }
+        return call(pos, t, m.op, conv);
+    }
+
     /**
-     * {@code ldexp(x, n)} and {@code scalbn(x, n)} (n converted to int), {@code ilogb(x)} (an int), and
-     * {@code frexp(x, &e)} / {@code modf(x, &i)}, which are {@code *e = exponent(x), mantissa(x)} and
-     * {@code *i = trunc(x), fraction(x)}, with {@code x} evaluated twice as in {@link #sincos}.
+     * {@code ldexp(x, n)} and {@code scalbn(x, n)} (n converted to int), {@code scalbln(x, n)} (to long),
+     * {@code ilogb(x)} (an int), {@code lrint(x)} and its kin (a long or long long), and {@code frexp(x, &e)} /
+     * {@code modf(x, &i)}, which are {@code *e = exponent(x), mantissa(x)} and {@code *i = trunc(x),
+     * fraction(x)}, with {@code x} evaluated twice as in {@link #sincos}; the functions whose floating argument
+     * is not the first go to their own methods.
      */
     private static Expr mixed(String name, Pos pos, List<Expr> args, ExprSema es, Math m) {
         count(es, pos, name, args, m.arity);
+        switch (m.op) {
+            case JN, YN -> {
+                return besselOfOrder(name, pos, args, es, m);
+            }
+            case NORM, RNORM -> {
+                return norm(name, pos, args, es, m);
+            }
+            case REMQUO_QUOTIENT -> {
+                return remquo(name, pos, args, es, m);
+            }
+            default -> { }
+        }
         Prim t = m.fixed != null ? m.fixed : floatingVariant(es, name, args.subList(0, 1));
         Expr x = arg(es, name, args, 0, t);
         switch (m.op) {
             case ILOGB -> {
                 return call(pos, Prim.INT, m.op, List.of(x));
             }
+            case LRINT, LROUND -> {
+                boolean longLong = name.startsWith("ll") || name.startsWith("__nv_ll");
+                return call(pos, longLong ? Prim.LONGLONG : Prim.LONG, m.op, List.of(x));
+            }
             case LDEXP, SCALBN -> {
                 return call(pos, t, m.op, List.of(x, arg(es, name, args, 1, Prim.INT)));
             }
+            case SCALBLN -> {
+                return call(pos, t, m.op, List.of(x, arg(es, name, args, 1, Prim.LONG)));
+            }
             default -> {
-                if (!WarpLockstep.pure(x)) {
-                    throw es.diags.fail(x.pos(), "the first argument of '" + name + "' has side effects, which the "
-                            + "CPU device's kernel engine would repeat; assign it to a variable first");
-                }
+                requirePure(es, name, x, "first");
                 boolean frexp = m.op == Intrinsic.FREXP;
                 Prim stored = frexp ? Prim.INT : t;
                 Expr p = args.get(1);
@@ -213,15 +294,65 @@ final class IntrinsicTable {
         }
     }
 
-    /** {@code sincosf(x, sp, cp)} is {@code *sp = sinf(x), *cp = cosf(x)}, with {@code x} evaluated twice. */
-    private static Expr sincos(String name, Pos pos, List<Expr> args, ExprSema es, Prim fixed) {
+    /** The engine evaluates {@code x} twice; that is only right if it has no side effects. */
+    private static void requirePure(ExprSema es, String name, Expr x, String which) {
+        if (!WarpLockstep.pure(x)) {
+            throw es.diags.fail(x.pos(), "the " + which + " argument of '" + name + "' has side effects, which the "
+                    + "CPU device's kernel engine would repeat; assign it to a variable first");
+        }
+    }
+
+    /** {@code jn(n, x)}, {@code yn(n, x)}: the order must be an integer (C would silently truncate 2.5 to 2). */
+    private static Expr besselOfOrder(String name, Pos pos, List<Expr> args, ExprSema es, Math m) {
+        Expr order = args.get(0);
+        if (!order.type().isInteger()) {
+            throw es.diags.fail(order.pos(), "argument 1 of '" + name + "' is the order and must be an integer, "
+                    + "not '" + order.type() + "'; for a fractional order there is no CUDA function");
+        }
+        Prim t = m.fixed != null ? m.fixed : args.get(1).type() == Prim.FLOAT ? Prim.FLOAT : Prim.DOUBLE;
+        return call(pos, t, m.op, List.of(arg(es, name, args, 0, Prim.INT), arg(es, name, args, 1, t)));
+    }
+
+    /** {@code norm(dim, p)}, {@code rnorm(dim, p)} (double), {@code normf}, {@code rnormf} (float). */
+    private static Expr norm(String name, Pos pos, List<Expr> args, ExprSema es, Math m) {
+        Prim t = m.fixed != null ? m.fixed : Prim.DOUBLE;
+        Expr dim = arg(es, name, args, 0, Prim.INT);
+        Expr p = args.get(1);
+        if (!(p.type() instanceof CType.Pointer ptr) || ptr.pointee() != t) {
+            String other = t == Prim.FLOAT ? name.substring(0, name.length() - 1) : name + "f";
+            String hint = p.type() instanceof CType.Pointer ptr && ptr.pointee() == (t == Prim.FLOAT ? Prim.DOUBLE
+                    : Prim.FLOAT) && !name.startsWith("__nv_") ? "; '" + other + "' takes that" : "";
+            throw es.diags.fail(p.pos(), "argument 2 of '" + name + "' must be a 'const " + t + "*', not '"
+                    + p.type() + "'" + hint);
+        }
+        return call(pos, t, m.op, List.of(dim, p));
+    }
+
+    /** {@code remquo(x, y, qp)} is {@code *qp = quotient bits(x, y), remainder(x, y)}, x and y evaluated twice. */
+    private static Expr remquo(String name, Pos pos, List<Expr> args, ExprSema es, Math m) {
+        Prim t = m.fixed != null ? m.fixed : floatingVariant(es, name, args.subList(0, 2));
+        Expr x = arg(es, name, args, 0, t);
+        Expr y = arg(es, name, args, 1, t);
+        requirePure(es, name, x, "first");
+        requirePure(es, name, y, "second");
+        Expr p = args.get(2);
+        if (!(p.type() instanceof CType.Pointer ptr) || ptr.pointee() != Prim.INT) {
+            throw es.diags.fail(p.pos(), "argument 3 of '" + name + "' must be an 'int*', not '" + p.type() + "'");
+        }
+        Expr quotient = call(pos, Prim.INT, Intrinsic.REMQUO_QUOTIENT, List.of(x, y));
+        Expr store = new Expr.Assign(pos, Prim.INT, new Expr.Deref(pos, Prim.INT, p), quotient);
+        return new Expr.Comma(pos, t, store, call(pos, t, Intrinsic.REMAINDER, List.of(x, y)));
+    }
+
+    /**
+     * {@code sincosf(x, sp, cp)} is {@code *sp = sinf(x), *cp = cosf(x)}, with {@code x} evaluated twice;
+     * {@code sincospi} the same with sinpi and cospi.
+     */
+    private static Expr sincos(String name, Pos pos, List<Expr> args, ExprSema es, Prim fixed, boolean pi) {
         count(es, pos, name, args, 3);
         Prim t = fixed != null ? fixed : floatingVariant(es, name, args.subList(0, 1));
         Expr x = arg(es, name, args, 0, t);
-        if (!WarpLockstep.pure(x)) {
-            throw es.diags.fail(x.pos(), "the first argument of '" + name + "' has side effects, which the CPU "
-                    + "device's kernel engine would repeat; assign it to a variable first");
-        }
+        requirePure(es, name, x, "first");
         List<Expr> stores = new ArrayList<>();
         for (int i = 1; i <= 2; i++) {
             Expr p = args.get(i);
@@ -229,7 +360,7 @@ final class IntrinsicTable {
                 throw es.diags.fail(p.pos(), "argument " + (i + 1) + " of '" + name + "' must be a '" + t
                         + "*', not '" + p.type() + "'");
             }
-            Intrinsic op = i == 1 ? Intrinsic.SIN : Intrinsic.COS;
+            Intrinsic op = i == 1 ? (pi ? Intrinsic.SINPI : Intrinsic.SIN) : (pi ? Intrinsic.COSPI : Intrinsic.COS);
             stores.add(new Expr.Assign(pos, t, new Expr.Deref(pos, t, p), call(pos, t, op, List.of(x))));
         }
         return new Expr.Comma(pos, Prim.VOID, stores.get(0), stores.get(1));

@@ -1,5 +1,7 @@
 package dev.polygpu.device.cpu.kernel.rt;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * CUDA's device math library and integer intrinsics, called by the JVM code that the CPU kernel engine
  * generates (the code generator emits {@code invokestatic} to these exact names and descriptors).
@@ -11,7 +13,8 @@ package dev.polygpu.device.cpu.kernel.rt;
  * CUDA's own single-precision functions allow 1 to 4 ulp. The double overloads have the accuracy of
  * {@code java.lang.Math} (at most 1 to 2 ulp), {@code erf}/{@code erfc} that of {@link ErrorFunction}, the
  * gamma, inverse error and inverse hyperbolic functions and sinpi/cospi that of {@link SpecialFunctions} (a few
- * ulp); {@code rcbrt} and {@code rhypot} round twice (under 1.5 ulp).
+ * ulp), the Bessel functions that of {@link BesselFunctions}; {@code rcbrt} rounds twice (under 1.5 ulp), the
+ * norms and their reciprocals ({@link Norms}) are within about half an ulp.
  *
  * <p>Stateless and thread-safe.
  */
@@ -292,6 +295,15 @@ public final class CudaMath {
         return ErrorFunction.erfc(x);
     }
 
+    public static float erfcx(float x) {
+        return (float) ErrorFunction.erfcx(x);
+    }
+
+    /** The scaled complementary error function e^(x²) erfc(x): +inf below about -26.63, +0 at +inf. */
+    public static double erfcx(double x) {
+        return ErrorFunction.erfcx(x);
+    }
+
     public static float erfinv(float x) {
         return (float) SpecialFunctions.erfinv(x);
     }
@@ -361,6 +373,79 @@ public final class CudaMath {
         return SpecialFunctions.lgamma(x);
     }
 
+    // ---- Bessel functions ----
+
+    public static float j0(float x) {
+        return (float) BesselFunctions.j0(x);
+    }
+
+    /** J0(x): +0 at ±inf. */
+    public static double j0(double x) {
+        return BesselFunctions.j0(x);
+    }
+
+    public static float j1(float x) {
+        return (float) BesselFunctions.j1(x);
+    }
+
+    /** J1(x): ±0 at ±0 and ±inf. */
+    public static double j1(double x) {
+        return BesselFunctions.j1(x);
+    }
+
+    public static float jn(int n, float x) {
+        return (float) BesselFunctions.jn(n, x);
+    }
+
+    /** J_n(x): NaN for n &lt; 0 (as CUDA's jn), 0 at ±inf. */
+    public static double jn(int n, double x) {
+        return BesselFunctions.jn(n, x);
+    }
+
+    public static float y0(float x) {
+        return (float) BesselFunctions.y0(x);
+    }
+
+    /** Y0(x): -inf at ±0, NaN below zero, +0 at +inf. */
+    public static double y0(double x) {
+        return BesselFunctions.y0(x);
+    }
+
+    public static float y1(float x) {
+        return (float) BesselFunctions.y1(x);
+    }
+
+    public static double y1(double x) {
+        return BesselFunctions.y1(x);
+    }
+
+    public static float yn(int n, float x) {
+        return (float) BesselFunctions.yn(n, x);
+    }
+
+    /** Y_n(x): NaN for n &lt; 0 or x &lt; 0, -inf at ±0 (and where it overflows), +0 at +inf. */
+    public static double yn(int n, double x) {
+        return BesselFunctions.yn(n, x);
+    }
+
+    public static float cyl_bessel_i0(float x) {
+        return (float) BesselFunctions.i0(x);
+    }
+
+    /** I0(x), the modified Bessel function of the first kind of order 0: +inf at ±inf and past |x| ≈ 713.99. */
+    public static double cyl_bessel_i0(double x) {
+        return BesselFunctions.i0(x);
+    }
+
+    public static float cyl_bessel_i1(float x) {
+        return (float) BesselFunctions.i1(x);
+    }
+
+    /** I1(x): odd, ±inf at ±inf. */
+    public static double cyl_bessel_i1(double x) {
+        return BesselFunctions.i1(x);
+    }
+
     // ---- rounding and remainder ----
 
     public static float fabs(float x) {
@@ -422,6 +507,27 @@ public final class CudaMath {
         return Math.rint(x);
     }
 
+    /**
+     * {@code lrint}, {@code llrint}: x rounded to nearest (ties to even) as a 64-bit integer. Out of range it
+     * saturates and NaN gives 0, as the GPU's conversion instruction does (C leaves both unspecified).
+     */
+    public static long lrint(float x) {
+        return (long) Math.rint(x);
+    }
+
+    public static long lrint(double x) {
+        return (long) Math.rint(x);
+    }
+
+    /** {@code lround}, {@code llround}: x rounded to nearest, ties away from zero, as a 64-bit integer (saturating). */
+    public static long lround(float x) {
+        return (long) round((double) x);
+    }
+
+    public static long lround(double x) {
+        return (long) round(x);
+    }
+
     /** C fmod: x - n y with n = trunc(x / y), exact, with the sign of x; Java's % on floating types is exactly this. */
     public static float fmod(float x, float y) {
         return x % y;
@@ -438,6 +544,41 @@ public final class CudaMath {
 
     public static double remainder(double x, double y) {
         return Math.IEEEremainder(x, y);
+    }
+
+    /**
+     * What {@code remquo(x, y, &q)} stores in q: the integral quotient n of {@link #remainder} (x/y rounded to
+     * nearest, ties to even), its magnitude reduced modulo 2^31 and its sign that of x/y (C99 asks for at least
+     * the 3 low bits; this keeps 31, so it is exact whenever |n| &lt; 2^31). 0 where the remainder is NaN, y is
+     * infinite or x is zero.
+     */
+    public static int remquoQuotient(float x, float y) {
+        return remquoQuotient((double) x, y); // floats are doubles, and the quotient is the same
+    }
+
+    public static int remquoQuotient(double x, double y) {
+        double a = Math.abs(x);
+        double b = Math.abs(y);
+        if (!(a < Double.POSITIVE_INFINITY) || !(b > 0) || b == Double.POSITIVE_INFINITY || a == 0) {
+            return 0; // NaN, x = ±inf, y = 0, y = ±inf, x = 0
+        }
+        // a mod (b 2^32) has the quotient's low 32 bits; the step is exact (fmod is), and b 2^32 is exact or
+        // overflows, in which case a / b < 2^32 already.
+        double big = b * 0x1p32;
+        double r = big == Double.POSITIVE_INFINITY ? a : a % big;
+        long t = (long) (r / b); // within one of trunc(r / b) < 2^32
+        if (Math.fma(-t, b, r) < 0) {
+            t--;
+        } else if (Math.fma(-(t + 1), b, r) >= 0) {
+            t++;
+        }
+        double f = r % b; // r - t b, exact
+        double twice = 2 * f; // exact: f < b <= MAX / 2 or b is the largest binade, where f < b/2 suffices
+        if (twice > b || twice == b && (t & 1) != 0) {
+            t++;
+        }
+        int q = (int) (t & 0x7fff_ffff);
+        return (x < 0) != (y < 0) ? -q : q;
     }
 
     /** Positive difference: x - y if x &gt; y, else +0; NaN if either is NaN. */
@@ -486,6 +627,28 @@ public final class CudaMath {
 
     public static double scalbn(double x, int n) {
         return Math.scalb(x, n);
+    }
+
+    /** {@code scalbln(x, n)}: x 2^n with a long n (any n beyond int's range over- or underflows). */
+    public static float scalbln(float x, long n) {
+        return Math.scalb(x, clampToInt(n));
+    }
+
+    public static double scalbln(double x, long n) {
+        return Math.scalb(x, clampToInt(n));
+    }
+
+    private static int clampToInt(long n) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, n));
+    }
+
+    /** The next representable value after x in the direction of y; y itself if they are equal, NaN if either is. */
+    public static float nextafter(float x, float y) {
+        return Math.nextAfter(x, y);
+    }
+
+    public static double nextafter(double x, double y) {
+        return Math.nextAfter(x, y);
     }
 
     /** The exponent of x as a floating value: -inf at ±0, +inf at ±inf, NaN for NaN. */
@@ -574,7 +737,7 @@ public final class CudaMath {
     }
 
     public static double rhypot(double x, double y) {
-        return 1.0 / Math.hypot(x, y);
+        return Norms.norm(x, y, 0, 0, true);
     }
 
     /** sqrt(a² + b² + c²) without intermediate overflow; +inf if any is infinite, even when another is NaN. */
@@ -589,19 +752,77 @@ public final class CudaMath {
     }
 
     public static double norm3d(double a, double b, double c) {
-        if (Double.isInfinite(a) || Double.isInfinite(b) || Double.isInfinite(c)) {
-            return Double.POSITIVE_INFINITY;
+        return Norms.norm(a, b, c, 0, false);
+    }
+
+    /** 1 / sqrt(a² + b² + c²): +0 if any is infinite (even when another is NaN), +inf at the origin. */
+    public static float rnorm3d(float a, float b, float c) {
+        if (Float.isInfinite(a) || Float.isInfinite(b) || Float.isInfinite(c)) {
+            return 0f;
         }
-        double m = Math.max(Math.abs(a), Math.max(Math.abs(b), Math.abs(c)));
-        if (m != m || m == 0) {
-            return m != m ? Double.NaN : 0.0;
+        double da = a;
+        double db = b;
+        double dc = c;
+        return (float) (1.0 / Math.sqrt(da * da + db * db + dc * dc));
+    }
+
+    public static double rnorm3d(double a, double b, double c) {
+        return Norms.norm(a, b, c, 0, true);
+    }
+
+    /** sqrt(a² + b² + c² + d²) without intermediate overflow; +inf if any is infinite, even when another is NaN. */
+    public static float norm4d(float a, float b, float c, float d) {
+        if (Float.isInfinite(a) || Float.isInfinite(b) || Float.isInfinite(c) || Float.isInfinite(d)) {
+            return Float.POSITIVE_INFINITY;
         }
-        // Scale by a power of two (exact) so that the squares neither overflow nor underflow.
-        int e = exponentOf(m);
-        double sa = Math.scalb(a, -e);
-        double sb = Math.scalb(b, -e);
-        double sc = Math.scalb(c, -e);
-        return Math.scalb(Math.sqrt(sa * sa + sb * sb + sc * sc), e);
+        double da = a;
+        double db = b;
+        double dc = c;
+        double dd = d;
+        return (float) Math.sqrt(da * da + db * db + dc * dc + dd * dd);
+    }
+
+    public static double norm4d(double a, double b, double c, double d) {
+        return Norms.norm(a, b, c, d, false);
+    }
+
+    /** 1 / sqrt(a² + b² + c² + d²): +0 if any is infinite (even when another is NaN), +inf at the origin. */
+    public static float rnorm4d(float a, float b, float c, float d) {
+        if (Float.isInfinite(a) || Float.isInfinite(b) || Float.isInfinite(c) || Float.isInfinite(d)) {
+            return 0f;
+        }
+        double da = a;
+        double db = b;
+        double dc = c;
+        double dd = d;
+        return (float) (1.0 / Math.sqrt(da * da + db * db + dc * dc + dd * dd));
+    }
+
+    public static double rnorm4d(double a, double b, double c, double d) {
+        return Norms.norm(a, b, c, d, true);
+    }
+
+    /**
+     * {@code norm(dim, p)}: the Euclidean norm of the {@code dim} doubles at byte offset {@code off} of
+     * {@code seg}, which the caller has bounds-checked; +inf if any is infinite, +0 for {@code dim} = 0.
+     */
+    public static double norm(int dim, MemorySegment seg, long off) {
+        return Norms.norm(seg, off, dim, false, false);
+    }
+
+    /** {@code normf(dim, p)} over floats. */
+    public static float normf(int dim, MemorySegment seg, long off) {
+        return (float) Norms.norm(seg, off, dim, true, false);
+    }
+
+    /** {@code rnorm(dim, p)}: 1 / norm; +0 if any element is infinite, +inf if all are zero (or dim = 0). */
+    public static double rnorm(int dim, MemorySegment seg, long off) {
+        return Norms.norm(seg, off, dim, false, true);
+    }
+
+    /** {@code rnormf(dim, p)} over floats. */
+    public static float rnormf(int dim, MemorySegment seg, long off) {
+        return (float) Norms.norm(seg, off, dim, true, true);
     }
 
     /** The magnitude of x with the sign bit of y (a NaN's sign bit counts too, as in C). */
