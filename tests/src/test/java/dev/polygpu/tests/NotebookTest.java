@@ -294,7 +294,8 @@ class NotebookTest {
 
         // completion of names in the CU namespace, through a Python variable and by its own name in JavaScript
         assertEquals("[\"buildkernel\"]", steps.get(15).getAsJsonObject("reply").get("matches").toString());
-        assertEquals("[\"cudaDeviceGetAttribute\",\"cudaDeviceReset\",\"cudaDeviceSynchronize\"]",
+        assertEquals("[\"cudaDeviceCanAccessPeer\",\"cudaDeviceDisablePeerAccess\",\"cudaDeviceEnablePeerAccess\","
+                + "\"cudaDeviceGetAttribute\",\"cudaDeviceReset\",\"cudaDeviceSynchronize\"]",
                 steps.get(16).getAsJsonObject("reply").get("matches").toString());
         assertEquals("%%js\nCU.cudaDevice".length(),
                 steps.get(16).getAsJsonObject("reply").get("cursor_end").getAsInt());
