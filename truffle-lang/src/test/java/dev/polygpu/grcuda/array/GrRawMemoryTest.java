@@ -6,6 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
@@ -229,6 +236,8 @@ class GrRawMemoryTest {
         assertTrue(m.getMember("isMemoryFreed").asBoolean());
         assertEquals("cudaFree: DeviceArray(float, 3, 4) was already freed", error("cudaFree", m));
         assertTrue(error("cudaMalloc", 0).contains("cudaMalloc: the size must be a positive number of bytes, got 0"));
+        String huge = error("cudaMalloc", 1L << 62);
+        assertTrue(huge.startsWith("cudaMalloc: cannot allocate 4611686018427387904 bytes"), huge);
         assertTrue(error("cudaMallocManaged", 8, 4).contains("argument 2 (flags) must be one of 1"
                 + " (cudaMemAttachGlobal), 2 (cudaMemAttachHost), got 4"));
     }
@@ -386,6 +395,58 @@ class GrRawMemoryTest {
         }
         call("cudaMemset", old + 8, 0x7f, 4);
         assertEquals(0x7f7f7f7f, again.getArrayElement(2).asInt(), "the old address names the new array");
+    }
+
+    /**
+     * Contexts on several Java threads at once (one thread per context, as the polyglot API requires) each see
+     * only their own allocations: an address of another context's memory is refused, never written.
+     */
+    @Test
+    void contextsOnSeveralThreadsKeepTheirAddressesApart() throws Exception {
+        int threads = 4;
+        int n = 64;
+        long[] published = new long[threads];
+        CyclicBarrier allocated = new CyclicBarrier(threads);
+        List<Future<String>> results = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int t = 0; t < threads; t++) {
+                int me = t;
+                results.add(pool.submit(() -> {
+                    try (Context c = Context.newBuilder("grcuda").engine(engine).allowExperimentalOptions(true)
+                            .option("grcuda.DeviceChaos", "seed=" + (20 + me) + ",delay=100").build()) {
+                        Value cu = c.eval("grcuda", "CU");
+                        Value fill = cu.getMember("buildkernel").execute(FILL, FILL_SIG);
+                        Value p = cu.getMember("cudaMalloc").execute(4L * n + 64);
+                        published[me] = p.asNativePointer();
+                        allocated.await(30, TimeUnit.SECONDS);
+                        long other = published[(me + 1) % threads];
+                        PolyglotException e = assertThrows(PolyglotException.class,
+                                () -> cu.getMember("cudaMemset").execute(other, 0, 4));
+                        assertTrue(e.getMessage().contains("which is not inside any live allocation of this context"),
+                                e.getMessage());
+                        Value host = cu.getMember("DeviceArray").execute("float", n);
+                        for (int round = 0; round < 10; round++) {
+                            float base = 1000 * me + round;
+                            fill.execute(1, 64).execute(p.asNativePointer() + 64, base, n);
+                            cu.getMember("cudaMemcpy").execute(host, p.asNativePointer() + 64, 4L * n);
+                            for (int i = 0; i < n; i++) {
+                                assertEquals(base + 0.5f * i, host.getArrayElement(i).asFloat(),
+                                        "thread " + me + " round " + round + " element " + i);
+                            }
+                        }
+                        allocated.await(30, TimeUnit.SECONDS);   // none frees while another may still try it
+                        cu.getMember("cudaFree").execute(p);
+                        return "ok";
+                    }
+                }));
+            }
+            for (Future<String> r : results) {
+                assertEquals("ok", r.get(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
