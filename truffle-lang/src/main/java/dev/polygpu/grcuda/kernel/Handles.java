@@ -45,8 +45,8 @@ public final class Handles {
         Long address = address(value);
         if (address == null) {
             if (InteropLibrary.getUncached().isNumber(value)) {
-                throw GrError.of(role + " is the number " + Args.display(value) + ", which is no address: an address"
-                        + " is a whole number, an array's pointer plus a whole number of bytes");
+                throw GrError.of(role + " is the number " + Args.display(value) + ", which is not an address: an"
+                        + " address is an array's pointer plus a whole number of bytes");
             }
             return null;
         }

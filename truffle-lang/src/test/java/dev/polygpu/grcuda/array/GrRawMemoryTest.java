@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -284,12 +285,15 @@ class GrRawMemoryTest {
         assertEquals(0, ints.getArrayElement(0).asInt());
         String fraction = error("cudaMemset", address(ints) + 4.5, 1, 4);
         assertTrue(fraction.startsWith("cudaMemset: argument 1 (memory) is the number ") && fraction.endsWith(
-                ", which is no address: an address is a whole number, an array's pointer plus a whole number of"
-                + " bytes"), fraction);
+                ", which is not an address: an address is an array's pointer plus a whole number of bytes"),
+                fraction);
+        String huge = error("cudaMemcpy", ints, new BigInteger("2").pow(70), 4);
+        assertTrue(huge.startsWith("cudaMemcpy: argument 2 (source) is the number 1180591620717411303424, which is"
+                + " not an address"), huge);
         Value fill = call("buildkernel", FILL, FILL_SIG);
         String kernel = assertThrows(PolyglotException.class,
                 () -> fill.execute(1, 4).execute(Double.NaN, 1f, 4)).getMessage();
-        assertTrue(kernel.contains("argument 1 ('y') of kernel 'fill' is the number NaN, which is no address"),
+        assertTrue(kernel.contains("argument 1 ('y') of kernel 'fill' is the number NaN, which is not an address"),
                 kernel);
     }
 
