@@ -234,6 +234,17 @@ class ApiTest {
                 cu.cudaMemcpyAsync(y, p, 400, s);
                 console.log(y[7]);
                 cu.cudaFree(p);""".formatted(NIDL), "49"),
+        // A row of a 2-D array has no pointer; the array's pointer plus the row's bytes (a JS number) names it.
+        new Ok("a row of a 2-D array by address, ordered with the array", "js", JS + """
+                const k = cu.buildkernel('__global__ void set(int *r, int v, int n) {'
+                                         + ' if (threadIdx.x < n) r[threadIdx.x] = v + threadIdx.x; }',
+                                         'set(r: out pointer sint32, v: sint32, n: sint32)');
+                const m = cu.DeviceArray('int', 3, 4);
+                k(1, 16)(m, 10, 12);
+                k(1, 4)(m.pointer + 4 * 4, 100, 4);
+                cu.cudaMemsetAsync(m.pointer + 2 * 16 + 4, 0, 8, null);
+                console.log([0, 1, 2].map(i => Array.from(m[i]).join(' ')).join(' | '));""",
+                "10 11 12 13 | 100 101 102 103 | 18 0 0 21"),
         // ulong elements of 2^63 or more read back as exact integers: Python ints, values JS turns into BigInts.
         new Ok("ulong elements beyond a long", "python", PY + """
                 a = cu.DeviceArray("ulong", 3)
@@ -302,6 +313,13 @@ class ApiTest {
         new Fails("an integer for a pointer that is no live address", "python", PY_SQUARE
                 + "k = cu.buildkernel(SRC, '" + NIDL + "')\nk(1, 32)(5, 100)", "",
                 "argument 1 ('x') of kernel 'square' is the address 0x5, which is not inside any live allocation"),
+        new Fails("an address with a fraction", "js", JS
+                + "const a = cu.DeviceArray('float', 8);\ncu.cudaMemset(a.pointer + 0.5, 0, 4);", "",
+                "cudaMemset: argument 1 (memory) is the number "),
+        new Fails("cudaFree of a row of a 2-D array", "python", PY
+                + "m = cu.DeviceArray('float', 3, 4)\ncu.cudaFree(m[0])", "",
+                "cudaFree: argument 1 is a view of DeviceArray(float, 3, 4) (m[i] of a multi-dimensional array),"
+                + " which is part of an allocation, not one; free the whole array (cudaFree(m) or m.free())"),
         new Fails("cudaMemcpy past the end of cudaMalloc memory", "js", JS
                 + "const p = cu.cudaMalloc(16);\ncu.cudaMemcpy(p, cu.DeviceArray('float', 8), 32);", "",
                 "cudaMemcpy: cannot copy 32 bytes; the destination GPUPointer("),

@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.polygpu.runtime.AccessMode;
+import dev.polygpu.runtime.ElementMessage;
+import dev.polygpu.runtime.Scheduler;
+import dev.polygpu.runtime.StolenElement;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -216,6 +220,68 @@ class GrClusterTest {
             assertTrue(e.isGuestException(), e::toString);
             assertTrue(e.getMessage().startsWith("grcuda.Cluster=127.0.0.1:5771: could not join the cluster: cannot"
                     + " listen on 127.0.0.1:5701..5800 (this member listens on grcuda.ClusterBind"), e.getMessage());
+        }
+    }
+
+    /**
+     * What a thief would get for kernels on raw memory and on addresses: the message names the whole allocation
+     * (its id and size) with the byte offset the argument starts at; and an {@code out} argument that is only
+     * part of an array is sent as read and written, since the thief sends the whole array back and the bytes the
+     * kernel does not write must be the owner's, not zeros.
+     */
+    @Test
+    void aKernelOnPartOfAnArrayCarriesTheWholeArrayToAThief() {
+        String members = "127.0.0.1:5781";
+        try (Context c = builder("grcuda.Cluster", members, "grcuda.InFlightWindow", "1").build()) {
+            Value cu = c.eval("grcuda", "CU");
+            Value nap = cu.getMember("buildkernel").execute("""
+                    __global__ void nap(float *y, int ms) {
+                        for (int k = 0; k < ms; k++) __nanosleep(1000000);
+                        y[0] = ms;
+                    }""", "nap(y: inout pointer float, ms: sint32)");
+            Value fill = cu.getMember("buildkernel").execute("""
+                    __global__ void fill(float *y, int n) {
+                        int i = blockIdx.x * blockDim.x + threadIdx.x;
+                        if (i < n) y[i] = 1.0f + i;
+                    }""", "fill(y: out pointer float, n: sint32)");
+            Value whole = cu.getMember("DeviceArray").execute("float", 3, 64);   // 768 bytes
+            Value byAddress = cu.getMember("DeviceArray").execute("float", 4, 64);   // 1024 bytes
+            Value byView = cu.getMember("DeviceArray").execute("float", 5, 64);   // 1280 bytes
+            Value raw = cu.getMember("cudaMalloc").execute(400);
+            for (int j = 0; j < 64; j++) {
+                byAddress.getArrayElement(0).setArrayElement(j, -2f);
+                byView.getArrayElement(4).setArrayElement(j, -3f);
+            }
+            // the device is busy with one kernel (a window of 1), so the next ones wait, ready, to be stolen
+            nap.execute(1, 1).execute(cu.getMember("DeviceArray").execute("float", 1), 1500);
+            fill.execute(1, 256).execute(whole, 3 * 64);
+            fill.execute(1, 64).execute(byAddress.getMember("pointer").asLong() + 4 * 64, 64);
+            fill.execute(1, 64).execute(byView.getArrayElement(2), 64);
+            fill.execute(1, 128).execute(raw, 100);
+
+            Scheduler scheduler = RecordingExchangeProvider.attachedWith(members).scheduler();
+            Map<Long, ElementMessage.ArrayArg> bySize = new java.util.TreeMap<>();
+            List<StolenElement> taken = new java.util.ArrayList<>();
+            for (StolenElement e = scheduler.steal(); e != null; e = scheduler.steal()) {
+                taken.add(e);
+                ElementMessage m = e.message();
+                assertEquals("fill", m.label());
+                assertEquals(2, m.args().size(), m::toString);
+                ElementMessage.ArrayArg a = (ElementMessage.ArrayArg) m.args().get(0);
+                bySize.put(a.arrayBytes(), a);
+            }
+            assertEquals(List.of(400L, 768L, 1024L, 1280L), List.copyOf(bySize.keySet()), bySize::toString);
+            assertEquals(List.of(0L, 0L, 256L, 512L),
+                    bySize.values().stream().map(ElementMessage.ArrayArg::byteOffset).toList());
+            assertEquals(List.of(AccessMode.WRITE, AccessMode.WRITE, AccessMode.READ_WRITE, AccessMode.READ_WRITE),
+                    bySize.values().stream().map(ElementMessage.ArrayArg::mode).toList());
+            taken.forEach(StolenElement::giveBack);   // they run here after all
+
+            assertEquals(1f + 63, byAddress.getArrayElement(1).getArrayElement(63).asFloat());
+            assertEquals(-2f, byAddress.getArrayElement(0).getArrayElement(5).asFloat());
+            assertEquals(1f + 10, byView.getArrayElement(2).getArrayElement(10).asFloat());
+            assertEquals(-3f, byView.getArrayElement(4).getArrayElement(63).asFloat());
+            assertEquals(1f + 191, whole.getArrayElement(2).getArrayElement(63).asFloat());
         }
     }
 

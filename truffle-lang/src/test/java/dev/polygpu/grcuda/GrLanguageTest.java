@@ -248,6 +248,17 @@ class GrLanguageTest {
             assertTrue(sync != null && sync.isInterrupted(), String.valueOf(sync));
             cu.getMember("cudaDeviceSynchronize").execute();
             assertEquals(3001.0, y.getArrayElement(0).asDouble());
+
+            // cudaMemcpy and cudaMemset wait for what they submit, behind the kernel: that wait ends too
+            nap.execute(1, 1).execute(y, 3002);
+            Value z = cu.getMember("DeviceArray").execute("float", 1);
+            PolyglotException copy = interruptWhileWaiting(c, () -> cu.getMember("cudaMemcpy").execute(z, y, 4));
+            assertTrue(copy != null && copy.isInterrupted(), String.valueOf(copy));
+            assertEquals(3002.0, z.getArrayElement(0).asDouble(), "the copy still ran, after the kernel");
+            nap.execute(1, 1).execute(y, 3003);
+            PolyglotException fill = interruptWhileWaiting(c, () -> cu.getMember("cudaMemset").execute(y, 0, 4));
+            assertTrue(fill != null && fill.isInterrupted(), String.valueOf(fill));
+            assertEquals(0.0, y.getArrayElement(0).asDouble(), "the fill still ran, after the kernel");
         }
     }
 }

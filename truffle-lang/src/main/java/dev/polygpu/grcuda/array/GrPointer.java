@@ -44,7 +44,7 @@ public final class GrPointer implements TruffleObject, GrDeviceMemory {
             return new GrPointer(new ArrayMemory(context.scheduler(), context.allocations(), buffer,
                     ElementType.UINT8, bytes, function + "(" + bytes + ")", false));
         } catch (DeviceException e) {
-            throw GrError.of(e);
+            throw GrError.of(function + ": " + e.getMessage(), e);
         }
     }
 

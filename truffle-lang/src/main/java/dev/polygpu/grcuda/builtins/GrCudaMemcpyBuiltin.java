@@ -6,6 +6,7 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import dev.polygpu.device.Stream;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
+import dev.polygpu.grcuda.InterruptibleWaits;
 import dev.polygpu.grcuda.array.ByteCopy;
 import dev.polygpu.grcuda.kernel.Handles;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
@@ -59,7 +60,9 @@ final class GrCudaMemcpyBuiltin extends GrDeviceBuiltin {
         }
         ByteCopy.submit(scheduler(), name(), dst, src, bytes, stream);
         if (!async && bytes > 0) {
-            scheduler().awaitHost(dst.tracked(), AccessMode.READ, name());
+            // a wait the context's interrupt can stop, as every host wait
+            InterruptibleWaits.await(s -> s.awaitHostInterruptibly(dst.tracked(), AccessMode.READ, name()),
+                    scheduler());
         }
         return GrNone.INSTANCE;
     }

@@ -5,6 +5,7 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import dev.polygpu.device.Stream;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
+import dev.polygpu.grcuda.InterruptibleWaits;
 import dev.polygpu.grcuda.kernel.ArgumentConverter;
 import dev.polygpu.grcuda.kernel.Handles;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
@@ -48,7 +49,10 @@ final class GrCudaMemsetBuiltin extends GrDeviceBuiltin {
         if (!m.isContiguous()) {
             throw GrError.of(name() + ": argument 1 is " + ArgumentConverter.notContiguous("the fill"));
         }
-        if (bytes < 0 || bytes > m.byteCount()) {
+        if (bytes < 0) {
+            throw GrError.of(name() + ": argument 3 (byte count) must not be negative, got " + bytes);
+        }
+        if (bytes > m.byteCount()) {
             throw GrError.of(name() + ": cannot set " + bytes + " bytes; " + m.describe() + " has " + m.byteCount()
                     + " bytes from there on");
         }
@@ -58,7 +62,8 @@ final class GrCudaMemsetBuiltin extends GrDeviceBuiltin {
         Work.Fill work = new Work.Fill(m.buffer(), m.byteOffset(), bytes, (byte) value);
         scheduler().submit(ComputationalElement.fill(name(), m.tracked(), work, stream));
         if (!async) {
-            scheduler().awaitHost(m.tracked(), AccessMode.READ, name());
+            // a wait the context's interrupt can stop, as every host wait
+            InterruptibleWaits.await(s -> s.awaitHostInterruptibly(m.tracked(), AccessMode.READ, name()), scheduler());
         }
         return GrNone.INSTANCE;
     }

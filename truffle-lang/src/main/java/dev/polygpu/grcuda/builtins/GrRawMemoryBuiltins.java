@@ -8,6 +8,7 @@ import dev.polygpu.device.Stream;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.array.Allocations;
+import dev.polygpu.grcuda.array.GrArrayView;
 import dev.polygpu.grcuda.array.GrPointer;
 import dev.polygpu.grcuda.kernel.GrDevice;
 import dev.polygpu.grcuda.kernel.Handles;
@@ -100,7 +101,15 @@ final class GrRawMemoryBuiltins extends GrDeviceBuiltin {
             if (interop.isNull(p) || interop.fitsInLong(p) && interop.asLong(p) == 0) {
                 return GrNone.INSTANCE; // cudaFree(NULL) does nothing
             }
+            if (p instanceof GrArrayView view) {
+                throw GrError.of(name() + ": argument 1 is a " + view.describe() + " (m[i] of a multi-dimensional"
+                        + " array), which is part of an allocation, not one; free the whole array (cudaFree(m) or"
+                        + " m.free())");
+            }
             if (p instanceof GrDeviceMemory m) {
+                if (m.isFreed()) {
+                    throw GrError.of(name() + ": " + m.describe() + " was already freed");
+                }
                 address = m.buffer().hostView().address() + m.byteOffset();
             } else if (interop.isNumber(p) && interop.fitsInLong(p)) {
                 address = interop.asLong(p);

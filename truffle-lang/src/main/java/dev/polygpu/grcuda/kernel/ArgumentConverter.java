@@ -1,6 +1,7 @@
 package dev.polygpu.grcuda.kernel;
 
 import dev.polygpu.runtime.Access;
+import dev.polygpu.runtime.AccessMode;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
@@ -68,7 +69,7 @@ public final class ArgumentConverter {
                     checkPointee(signature, i, m, p.type());
                 }
                 b.pointer(m.buffer(), m.byteOffset());
-                accesses.add(new Access(m.tracked(), p.access()));
+                accesses.add(new Access(m.tracked(), access(m, p.access())));
             } else {
                 b.add(new KernelArg.Scalar(p.type(), scalarBits(args, i, p.type(), signature)));
             }
@@ -91,6 +92,19 @@ public final class ArgumentConverter {
                     + m.describe() + " is not a multiple of " + type.size + " bytes from the start of its"
                     + " allocation; CUDA faults on such a misaligned pointer");
         }
+    }
+
+    /**
+     * How the kernel uses the array behind {@code m}. An {@code out} pointer to part of an array (an address inside
+     * it, a row of a multi-dimensional one) leaves the rest as it was, so the array's bytes are an input too: the
+     * dependencies are the same either way, but a cluster thief must get those bytes, or the whole array it
+     * sends back would hold zeros outside the part the kernel wrote.
+     */
+    private static AccessMode access(GrDeviceMemory m, AccessMode declared) {
+        if (declared == AccessMode.WRITE && (m.byteOffset() != 0 || m.byteCount() != m.tracked().bytes())) {
+            return AccessMode.READ_WRITE;
+        }
+        return declared;
     }
 
     /** How messages name argument {@code i}; built only when there is something to say. */

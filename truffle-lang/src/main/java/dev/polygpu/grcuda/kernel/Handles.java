@@ -44,6 +44,10 @@ public final class Handles {
     public static GrDeviceMemory atAddress(GrContext context, Object value, String role) {
         Long address = address(value);
         if (address == null) {
+            if (InteropLibrary.getUncached().isNumber(value)) {
+                throw GrError.of(role + " is the number " + Args.display(value) + ", which is not an address: an"
+                        + " address is an array's pointer plus a whole number of bytes");
+            }
             return null;
         }
         GrDeviceMemory m = context.allocations().resolve(address);

@@ -2,9 +2,18 @@ package dev.polygpu.grcuda.array;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
@@ -192,6 +201,8 @@ class GrRawMemoryTest {
         assertTrue(error("cudaMemset", ints, 300, 4).contains("argument 2 (value) is the value of each byte, from"
                 + " -128 to 255, got 300"));
         assertTrue(error("cudaMemset", ints, 0, 17).contains("cannot set 17 bytes; DeviceArray(int, 4) has 16 bytes"));
+        assertEquals("cudaMemset: argument 3 (byte count) must not be negative, got -4",
+                error("cudaMemset", ints, 0, -4));
     }
 
     @Test
@@ -213,7 +224,21 @@ class GrRawMemoryTest {
         Value b = floats(8);
         call("cudaFree", address(b));
         assertTrue(b.getMember("isMemoryFreed").asBoolean());
+        // a row of a multi-dimensional array is part of an allocation, even the first one that starts with it
+        Value m = call("DeviceArray", "float", 3, 4);
+        for (int row : new int[] {0, 1}) {
+            String view = error("cudaFree", m.getArrayElement(row));
+            assertTrue(view.contains("cudaFree: argument 1 is a view of DeviceArray(float, 3, 4) (m[i] of a"
+                    + " multi-dimensional array), which is part of an allocation, not one; free the whole array"),
+                    view);
+        }
+        assertFalse(m.getMember("isMemoryFreed").asBoolean());
+        call("cudaFree", m);
+        assertTrue(m.getMember("isMemoryFreed").asBoolean());
+        assertEquals("cudaFree: DeviceArray(float, 3, 4) was already freed", error("cudaFree", m));
         assertTrue(error("cudaMalloc", 0).contains("cudaMalloc: the size must be a positive number of bytes, got 0"));
+        String huge = error("cudaMalloc", 1L << 62);
+        assertTrue(huge.startsWith("cudaMalloc: cannot allocate 4611686018427387904 bytes"), huge);
         assertTrue(error("cudaMallocManaged", 8, 4).contains("argument 2 (flags) must be one of 1"
                 + " (cudaMemAttachGlobal), 2 (cudaMemAttachHost), got 4"));
     }
@@ -244,6 +269,188 @@ class GrRawMemoryTest {
                 + " (cudaMemAttachGlobal), 2 (cudaMemAttachHost), 4 (cudaMemAttachSingle), got 3"));
         assertTrue(error("cudaStreamAttachMemAsync", stream, p, 8, 4).contains("argument 3 (length) must be 0 or"
                 + " the whole 400 bytes"));
+    }
+
+    private static final String COPY = """
+            __global__ void copy(float *y, const float *x, int n) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n) y[i] = x[i];
+            }""";
+
+    @Test
+    void addressesAsJavaScriptNumbersAndTheirMistakes() {
+        Value ints = call("DeviceArray", "int", 4);
+        call("cudaMemset", (double) (address(ints) + 4), 1, 4);   // a whole double is an address
+        assertEquals(0x01010101, ints.getArrayElement(1).asInt());
+        assertEquals(0, ints.getArrayElement(0).asInt());
+        String fraction = error("cudaMemset", address(ints) + 4.5, 1, 4);
+        assertTrue(fraction.startsWith("cudaMemset: argument 1 (memory) is the number ") && fraction.endsWith(
+                ", which is not an address: an address is an array's pointer plus a whole number of bytes"),
+                fraction);
+        String huge = error("cudaMemcpy", ints, new BigInteger("2").pow(70), 4);
+        assertTrue(huge.startsWith("cudaMemcpy: argument 2 (source) is the number 1180591620717411303424, which is"
+                + " not an address"), huge);
+        Value fill = call("buildkernel", FILL, FILL_SIG);
+        String kernel = assertThrows(PolyglotException.class,
+                () -> fill.execute(1, 4).execute(Double.NaN, 1f, 4)).getMessage();
+        assertTrue(kernel.contains("argument 1 ('y') of kernel 'fill' is the number NaN, which is not an address"),
+                kernel);
+    }
+
+    /**
+     * A row of a 2-D array has no {@code pointer}, but the array's pointer plus the row's bytes names it: work
+     * through that address is ordered with work on the whole array, under many chaos seeds.
+     */
+    @Test
+    void anAddressOfARowIsOrderedWithWorkOnTheWholeArray() {
+        int rows = 3;
+        int cols = 96;
+        for (int seed = 1; seed <= 6; seed++) {
+            try (Context c = Context.newBuilder("grcuda").engine(engine).allowExperimentalOptions(true)
+                    .option("grcuda.DeviceChaos", "seed=" + seed + ",delay=300").build()) {
+                Value cu = c.eval("grcuda", "CU");
+                Value fill = cu.getMember("buildkernel").execute(FILL, FILL_SIG);
+                Value copy = cu.getMember("buildkernel").execute(COPY,
+                        "copy(y: out pointer float, x: in pointer float, n: sint32)");
+                Value m = cu.getMember("DeviceArray").execute("float", rows, cols);
+                Value whole = cu.getMember("DeviceArray").execute("float", rows * cols);
+                long row1 = m.getMember("pointer").asLong() + 4L * cols;
+                for (int round = 0; round < 4; round++) {
+                    float base = 7 * round + seed;
+                    fill.execute(3, 128).execute(m, -1f, rows * cols);                  // all of m
+                    fill.execute(1, 128).execute(row1, base, cols);                     // then row 1, by address
+                    copy.execute(1, 512).execute(whole, m, rows * cols);                // reads all of m
+                    fill.execute(1, 128).execute(row1 + 4L * cols, 1000f + base, cols); // row 2 after the read
+                    for (int i = 0; i < rows * cols; i++) {
+                        int r = i / cols;
+                        int j = i % cols;
+                        float expected = r == 1 ? base + 0.5f * j : -1f + 0.5f * i;
+                        assertEquals(expected, whole.getArrayElement(i).asFloat(),
+                                "seed " + seed + " round " + round + " element " + i);
+                    }
+                    assertEquals(1000f + base + 0.5f * 5, m.getArrayElement(2).getArrayElement(5).asFloat(),
+                            "seed " + seed + " round " + round);
+                }
+            }
+        }
+    }
+
+    /** A kernel reads cudaMalloc memory ({@code in}) that other kernels write before and after it. */
+    @Test
+    void aReaderOfRawMemoryIsOrderedBetweenItsWriters() {
+        int n = 200;
+        for (int seed = 1; seed <= 6; seed++) {
+            for (String policy : new String[] {"with-const", "no-const"}) {
+                try (Context c = Context.newBuilder("grcuda").engine(engine).allowExperimentalOptions(true)
+                        .option("grcuda.DeviceChaos", "seed=" + seed + ",delay=300")
+                        .option("grcuda.DependencyPolicy", policy).build()) {
+                    Value cu = c.eval("grcuda", "CU");
+                    Value fill = cu.getMember("buildkernel").execute(FILL, FILL_SIG);
+                    Value copy = cu.getMember("buildkernel").execute(COPY,
+                            "copy(y: out pointer float, x: in pointer float, n: sint32)");
+                    Value p = cu.getMember("cudaMalloc").execute(4L * n);
+                    Value[] outs = new Value[4];
+                    for (int k = 0; k < outs.length; k++) {
+                        outs[k] = cu.getMember("DeviceArray").execute("float", n);
+                        fill.execute(2, 128).execute(p, 100f * k + seed, n);
+                        copy.execute(2, 128).execute(outs[k], p, n);
+                        copy.execute(2, 128).execute(outs[k], p, n / 2);   // a second reader beside the first
+                    }
+                    for (int k = 0; k < outs.length; k++) {
+                        for (int i = 0; i < n; i += 7) {
+                            assertEquals(100f * k + seed + 0.5f * i, outs[k].getArrayElement(i).asFloat(),
+                                    policy + " seed " + seed + " output " + k + " element " + i);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * cudaFree waits for the kernels queued on the memory, so they cannot write into memory handed out again;
+     * and an old integer address names whatever is allocated there now, as in CUDA.
+     */
+    @Test
+    void freeingWaitsForQueuedWorkAndAnOldAddressNamesTheNewAllocation() {
+        Value nap = call("buildkernel", """
+                __global__ void nap(int *y, int ms, int v) {
+                    for (int k = 0; k < ms; k++) __nanosleep(1000000);
+                    y[threadIdx.x] = v;
+                }""", "nap(y: out pointer sint32, ms: sint32, v: sint32)");
+        Value q = call("cudaMalloc", 64);
+        long old = q.asNativePointer();
+        nap.execute(1, 16).execute(q, 200, 99);
+        call("cudaFree", q);
+        Value again = null;
+        for (int i = 0; i < 50 && again == null; i++) {
+            Value a = call("DeviceArray", "int", 16);
+            if (address(a) == old) {
+                again = a;
+            }
+        }
+        assertNotNull(again, "the CPU device hands out a freed block of the same size again (this test needs it)");
+        for (int i = 0; i < 16; i++) {
+            again.setArrayElement(i, -i);
+        }
+        call("cudaDeviceSynchronize");   // a kernel still running on the old memory would have written 99s
+        for (int i = 0; i < 16; i++) {
+            assertEquals(-i, again.getArrayElement(i).asInt(), "element " + i + " of the new allocation");
+        }
+        call("cudaMemset", old + 8, 0x7f, 4);
+        assertEquals(0x7f7f7f7f, again.getArrayElement(2).asInt(), "the old address names the new array");
+    }
+
+    /**
+     * Contexts on several Java threads at once (one thread per context, as the polyglot API requires) each see
+     * only their own allocations: an address of another context's memory is refused, never written.
+     */
+    @Test
+    void contextsOnSeveralThreadsKeepTheirAddressesApart() throws Exception {
+        int threads = 4;
+        int n = 64;
+        long[] published = new long[threads];
+        CyclicBarrier allocated = new CyclicBarrier(threads);
+        List<Future<String>> results = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int t = 0; t < threads; t++) {
+                int me = t;
+                results.add(pool.submit(() -> {
+                    try (Context c = Context.newBuilder("grcuda").engine(engine).allowExperimentalOptions(true)
+                            .option("grcuda.DeviceChaos", "seed=" + (20 + me) + ",delay=100").build()) {
+                        Value cu = c.eval("grcuda", "CU");
+                        Value fill = cu.getMember("buildkernel").execute(FILL, FILL_SIG);
+                        Value p = cu.getMember("cudaMalloc").execute(4L * n + 64);
+                        published[me] = p.asNativePointer();
+                        allocated.await(30, TimeUnit.SECONDS);
+                        long other = published[(me + 1) % threads];
+                        PolyglotException e = assertThrows(PolyglotException.class,
+                                () -> cu.getMember("cudaMemset").execute(other, 0, 4));
+                        assertTrue(e.getMessage().contains("which is not inside any live allocation of this context"),
+                                e.getMessage());
+                        Value host = cu.getMember("DeviceArray").execute("float", n);
+                        for (int round = 0; round < 10; round++) {
+                            float base = 1000 * me + round;
+                            fill.execute(1, 64).execute(p.asNativePointer() + 64, base, n);
+                            cu.getMember("cudaMemcpy").execute(host, p.asNativePointer() + 64, 4L * n);
+                            for (int i = 0; i < n; i++) {
+                                assertEquals(base + 0.5f * i, host.getArrayElement(i).asFloat(),
+                                        "thread " + me + " round " + round + " element " + i);
+                            }
+                        }
+                        allocated.await(30, TimeUnit.SECONDS);   // none frees while another may still try it
+                        cu.getMember("cudaFree").execute(p);
+                        return "ok";
+                    }
+                }));
+            }
+            for (Future<String> r : results) {
+                assertEquals("ok", r.get(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
