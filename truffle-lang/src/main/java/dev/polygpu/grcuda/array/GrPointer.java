@@ -3,6 +3,7 @@ package dev.polygpu.grcuda.array;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.TruffleObject;
+import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import dev.polygpu.device.DeviceException;
@@ -12,14 +13,16 @@ import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
+import dev.polygpu.grcuda.objects.GrList;
 import dev.polygpu.grcuda.objects.GrMetaObject;
 import dev.polygpu.runtime.TrackedArray;
 
 /**
  * Raw device memory, as {@code cudaMalloc(bytes)} and {@code cudaMallocManaged(bytes)} return it (GrCUDA's
  * {@code GPUPointer}): bytes without an element type, which kernels take for a pointer parameter of any type,
- * {@code cudaMemcpy} copies to and from, and {@code cudaFree} releases. To guest languages it is an opaque
- * pointer ({@code isPointer}, {@code asPointer} gives its address).
+ * {@code cudaMemcpy} copies to and from, and {@code cudaFree} releases. To guest languages it is a pointer
+ * ({@code isPointer}, {@code asPointer} gives its address) with one member, {@code pointer}, the same address as
+ * an integer, as arrays have it: {@code p.pointer + 16} addresses its 17th byte.
  *
  * <p>Both functions return unified memory (the device SPI has no other kind), so the results of a program are
  * those CUDA gives; the scheduler tracks the memory like an array, so work on it is ordered by the same
@@ -27,6 +30,7 @@ import dev.polygpu.runtime.TrackedArray;
  */
 @ExportLibrary(InteropLibrary.class)
 public final class GrPointer implements TruffleObject, GrDeviceMemory {
+    private static final String POINTER = ArrayMethods.POINTER;
     private final ArrayMemory memory;
 
     private GrPointer(ArrayMemory memory) {
@@ -95,6 +99,30 @@ public final class GrPointer implements TruffleObject, GrDeviceMemory {
     @ExportMessage
     boolean isPointer() {
         return true;
+    }
+
+    /** One member, {@code pointer}: the address as an integer, so guests can address inside the memory. */
+    @ExportMessage
+    boolean hasMembers() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
+        return new GrList(POINTER);
+    }
+
+    @ExportMessage
+    boolean isMemberReadable(String member) {
+        return POINTER.equals(member);
+    }
+
+    @ExportMessage
+    Object readMember(String member) throws UnknownIdentifierException {
+        if (!POINTER.equals(member)) {
+            throw UnknownIdentifierException.create(member);
+        }
+        return memory.address;
     }
 
     @ExportMessage

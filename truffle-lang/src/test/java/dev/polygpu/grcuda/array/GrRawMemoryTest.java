@@ -107,13 +107,27 @@ class GrRawMemoryTest {
     }
 
     @Test
-    void aPointerIsAnOpaqueGpuPointer() {
+    void aPointerIsAGpuPointerWithItsAddress() {
         Value p = call("cudaMalloc", 4096);
         assertTrue(p.isNativePointer());
         assertEquals("GPUPointer", p.getMetaObject().getMetaSimpleName());
         assertTrue(p.toString().startsWith("GPUPointer(0x" + Long.toHexString(p.asNativePointer()) + ", 4096 bytes,"
                 + " cudaMalloc"), p.toString());
         assertFalse(p.hasArrayElements());
+        assertEquals(java.util.Set.of("pointer"), p.getMemberKeys());
+        long at = p.getMember("pointer").asLong();
+        assertEquals(p.asNativePointer(), at);
+        // bytes 16..23 of the raw memory, by address: written from an array, read back into another
+        Value a = floats(2);
+        a.setArrayElement(0, 1.5f);
+        a.setArrayElement(1, -2f);
+        call("cudaMemcpy", at + 16, a, 8);
+        Value b = floats(4);
+        call("cudaMemcpy", b, p, 16);   // bytes 0..15: untouched, zero
+        assertEquals(0f, b.getArrayElement(3).asFloat());
+        call("cudaMemcpy", b, at + 16, 8);
+        assertEquals(1.5f, b.getArrayElement(0).asFloat());
+        assertEquals(-2f, b.getArrayElement(1).asFloat());
         call("cudaFree", p);
         assertTrue(p.toString().endsWith(", freed)"), p.toString());
     }
