@@ -369,10 +369,26 @@ public final class Scheduler implements AutoCloseable {
      * such an element is not thrown here (the array is going away); it stays for {@link #synchronize()}.
      */
     public void release(TrackedArray array) {
+        try {
+            release(array, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible wait was interrupted", e);
+        }
+    }
+
+    /**
+     * As {@link #release(TrackedArray)}, but an interrupt of the waiting thread ends the wait with
+     * {@link InterruptedException}: the memory must not be released then, and a later release waits again.
+     */
+    public void releaseInterruptibly(TrackedArray array) throws InterruptedException {
+        release(array, true);
+    }
+
+    private void release(TrackedArray array, boolean interruptible) throws InterruptedException {
         lock.lock();
         try {
             for (Vertex d : tracker.hostParents(array, AccessMode.WRITE)) {
-                awaitLocked(d);
+                awaitLocked(d, interruptible);
             }
             array.failure = null;
             array.refresh();

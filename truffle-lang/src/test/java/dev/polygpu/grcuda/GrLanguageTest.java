@@ -259,6 +259,22 @@ class GrLanguageTest {
             PolyglotException fill = interruptWhileWaiting(c, () -> cu.getMember("cudaMemset").execute(y, 0, 4));
             assertTrue(fill != null && fill.isInterrupted(), String.valueOf(fill));
             assertEquals(0.0, y.getArrayElement(0).asDouble(), "the fill still ran, after the kernel");
+
+            // free() and cudaFree wait for the kernels that use the memory: that wait ends too, freeing nothing
+            nap.execute(1, 1).execute(y, 3004);
+            PolyglotException free = interruptWhileWaiting(c, () -> y.invokeMember("free"));
+            assertTrue(free != null && free.isInterrupted(), String.valueOf(free));
+            assertEquals(false, y.getMember("isMemoryFreed").asBoolean());
+            assertEquals(3004.0, y.getArrayElement(0).asDouble(), "the array is still there, with the kernel's result");
+            Value p = cu.getMember("cudaMalloc").execute(4);
+            nap.execute(1, 1).execute(p, 3005);
+            PolyglotException cudaFree = interruptWhileWaiting(c, () -> cu.getMember("cudaFree").execute(p));
+            assertTrue(cudaFree != null && cudaFree.isInterrupted(), String.valueOf(cudaFree));
+            cu.getMember("cudaMemcpy").execute(z, p, 4);
+            assertEquals(3005.0, z.getArrayElement(0).asDouble(), "the memory is still there");
+            cu.getMember("cudaFree").execute(p);
+            y.invokeMember("free");
+            assertTrue(y.getMember("isMemoryFreed").asBoolean());
         }
     }
 }

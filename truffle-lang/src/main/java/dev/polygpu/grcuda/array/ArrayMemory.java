@@ -193,13 +193,16 @@ final class ArrayMemory {
                 + " written or copied");
     }
 
-    /** Waits for the outstanding device work on the array, then releases its memory. */
+    /**
+     * Waits for the outstanding device work on the array (a wait the context's interrupt can end, leaving the
+     * array as it was), then releases its memory.
+     */
     @TruffleBoundary
     void free() {
         if (freed) {
             return;
         }
-        scheduler.release(tracked);
+        InterruptibleWaits.await(s -> s.releaseInterruptibly(tracked), scheduler);
         freed = true;
         allocations.remove(this);
         buffer.free();
