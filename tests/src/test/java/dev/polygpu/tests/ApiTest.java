@@ -202,6 +202,15 @@ class ApiTest {
                       cu.cudaDeviceGetAttribute(1, 0) == p.maxThreadsPerBlock,
                       cu.cudaDeviceGetAttribute(75, 0) == p.computeCapabilityMajor)""", "32 32 True True"),
         // A uint64 scalar takes the whole range up to 2^64 - 1 (beyond a long), from Python ints and JS BigInts.
+        // An integer a double cannot hold exactly is rounded once, as C converts it; one beyond the range is refused.
+        new Ok("large integers for float and double scalars", "python", PY + """
+                k = cu.buildkernel('__global__ void f(double *r, double v, float w) { r[0] = v; r[1] = w; }',
+                                   'f(r: out pointer double, v: double, w: float)')
+                r = cu.DeviceArray('double', 2)
+                k(1, 1)(r, 2 ** 64 - 1, 2 ** 53 + 1)
+                print(r[0] == float(2 ** 64 - 1), r[1] == 2.0 ** 53)
+                k(1, 1)(r, 2 ** 53 + 1, 2 ** 24 + 1)
+                print(r[0] == 2.0 ** 53, r[1] == 2.0 ** 24)""", "True True\nTrue True"),
         new Ok("uint64 scalar beyond a long", "python", PY + """
                 src = '__global__ void top(int *r, unsigned long long v) { r[0] = v == ~0ull; r[1] = v >> 60; }'
                 k = cu.buildkernel(src, 'top(r: out pointer sint32, v: uint64)')
@@ -374,6 +383,10 @@ class ApiTest {
                 "cannot store 18446744073709551616n in a DeviceArray of ulong: out of range 0 to 18446744073709551615"),
         new Fails("negative ulong element", "python", PY + "a = cu.DeviceArray('ulong', 1)\na[0] = -1", "TypeError",
                 ""),
+        new Fails("an integer beyond a double's range for a double scalar", "js", JS
+                + "const k = cu.buildkernel('__global__ void f(double *r, double v) { r[0] = v; }',"
+                + " 'f(r: out pointer double, v: double)');\nk(1, 1)(cu.DeviceArray('double', 1), 10n ** 400n);",
+                "TypeError", "argument 2 ('v') of kernel 'f' (double) cannot hold"),
         new Fails("sint64 scalar past 2^63 - 1", "js", JS
                 + "const k = cu.buildkernel('__global__ void s(int *r, long long v) { r[0] = 1; }',"
                 + " 's(r: out pointer sint32, v: sint64)');\nk(1, 1)(cu.DeviceArray('int', 1), 2n ** 63n);",

@@ -123,14 +123,28 @@ public final class ArgumentConverter {
         try {
             switch (type) {
                 case FLOAT, DOUBLE -> {
-                    if (!INTEROP.fitsInDouble(a)) {
-                        throw UnsupportedTypeException.create(args,
-                                typed(signature, i, type) + " must be a number, got "
-                                + Args.display(a));
+                    boolean single = type == ElementType.FLOAT;
+                    if (INTEROP.fitsInDouble(a)) {
+                        double d = INTEROP.asDouble(a);
+                        return single ? Float.floatToRawIntBits((float) d) : Double.doubleToRawLongBits(d);
                     }
-                    double d = INTEROP.asDouble(a);
-                    return type == ElementType.FLOAT ? Float.floatToRawIntBits((float) d)
-                            : Double.doubleToRawLongBits(d);
+                    // An integer a double cannot hold exactly (2^53 + 1, a Python 2**64 - 1): rounded once to
+                    // the nearest value of the parameter's type, as C converts it.
+                    if (INTEROP.fitsInLong(a)) {
+                        long v = INTEROP.asLong(a);
+                        return single ? Float.floatToRawIntBits((float) v) : Double.doubleToRawLongBits((double) v);
+                    }
+                    if (INTEROP.fitsInBigInteger(a)) {
+                        BigInteger v = INTEROP.asBigInteger(a);
+                        double d = single ? v.floatValue() : v.doubleValue();
+                        if (Double.isInfinite(d)) {
+                            throw UnsupportedTypeException.create(args, typed(signature, i, type)
+                                    + " cannot hold " + Args.display(a) + ": it is beyond the type's range");
+                        }
+                        return single ? Float.floatToRawIntBits((float) d) : Double.doubleToRawLongBits(d);
+                    }
+                    throw UnsupportedTypeException.create(args,
+                            typed(signature, i, type) + " must be a number, got " + Args.display(a));
                 }
                 case BOOL -> {
                     if (INTEROP.isBoolean(a)) {
