@@ -29,7 +29,7 @@ public final class Handles {
         return value;
     }
 
-    /** A device array, or null if {@code value} is none. */
+    /** Device memory (a device array, a GPUPointer, an embedder's own), or null if {@code value} is none. */
     @TruffleBoundary
     public static GrDeviceMemory memoryOrNull(GrContext context, Object value) {
         return unwrap(context, value) instanceof GrDeviceMemory m ? m : null;
