@@ -22,6 +22,8 @@ public final class Speeds {
     private final double[] pattern;
     /** Whether each member scales its steal threshold and in-flight window by its relative speed. */
     private final boolean scaledLimits;
+    /** The largest factor of the pattern (patterns hold up to a million entries: found once, not per member). */
+    private final double fastest;
 
     private Speeds(double[] pattern) {
         this(pattern, false);
@@ -30,6 +32,11 @@ public final class Speeds {
     private Speeds(double[] pattern, boolean scaledLimits) {
         this.pattern = pattern;
         this.scaledLimits = scaledLimits;
+        double max = 0;
+        for (double f : pattern) {
+            max = Math.max(max, f);
+        }
+        this.fastest = max;
     }
 
     /**
@@ -49,10 +56,6 @@ public final class Speeds {
 
     /** {@return member {@code index}'s speed over the fastest member's, from above 0 to 1} */
     public double relative(int index) {
-        double fastest = 0;
-        for (double f : pattern) {
-            fastest = Math.max(fastest, f);
-        }
         return speed(index) / fastest;
     }
 

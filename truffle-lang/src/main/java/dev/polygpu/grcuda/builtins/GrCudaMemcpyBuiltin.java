@@ -6,12 +6,10 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import dev.polygpu.device.Stream;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
-import dev.polygpu.grcuda.InterruptibleWaits;
 import dev.polygpu.grcuda.array.ByteCopy;
 import dev.polygpu.grcuda.kernel.Handles;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
 import dev.polygpu.grcuda.objects.GrNone;
-import dev.polygpu.runtime.AccessMode;
 
 /**
  * {@code cudaMemcpy(dst, src, bytes[, kind])} and {@code cudaMemcpyAsync(dst, src, bytes[, kind][, stream])}:
@@ -60,9 +58,7 @@ final class GrCudaMemcpyBuiltin extends GrDeviceBuiltin {
         }
         ByteCopy.submit(scheduler(), name(), dst, src, bytes, stream);
         if (!async && bytes > 0) {
-            // a wait the context's interrupt can stop, as every host wait
-            InterruptibleWaits.await(s -> s.awaitHostInterruptibly(dst.tracked(), AccessMode.READ, name()),
-                    scheduler());
+            awaitWriters(dst.tracked());
         }
         return GrNone.INSTANCE;
     }

@@ -5,12 +5,10 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import dev.polygpu.device.Stream;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
-import dev.polygpu.grcuda.InterruptibleWaits;
 import dev.polygpu.grcuda.kernel.ArgumentConverter;
 import dev.polygpu.grcuda.kernel.Handles;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
 import dev.polygpu.grcuda.objects.GrNone;
-import dev.polygpu.runtime.AccessMode;
 import dev.polygpu.runtime.ComputationalElement;
 import dev.polygpu.runtime.Work;
 
@@ -62,8 +60,7 @@ final class GrCudaMemsetBuiltin extends GrDeviceBuiltin {
         Work.Fill work = new Work.Fill(m.buffer(), m.byteOffset(), bytes, (byte) value);
         scheduler().submit(ComputationalElement.fill(name(), m.tracked(), work, stream));
         if (!async) {
-            // a wait the context's interrupt can stop, as every host wait
-            InterruptibleWaits.await(s -> s.awaitHostInterruptibly(m.tracked(), AccessMode.READ, name()), scheduler());
+            awaitWriters(m.tracked());
         }
         return GrNone.INSTANCE;
     }

@@ -45,6 +45,15 @@ abstract class GrDeviceBuiltin extends GrBuiltin {
         stream.synchronize();
     }
 
+    /**
+     * Waits for the outstanding work that writes {@code array} (what a synchronous copy or fill just submitted,
+     * and what it was ordered after); a wait the context's interrupt can stop, as every host wait.
+     */
+    protected final void awaitWriters(dev.polygpu.runtime.TrackedArray array) {
+        InterruptibleWaits.await(s -> s.awaitHostInterruptibly(array, dev.polygpu.runtime.AccessMode.READ, name()),
+                context.scheduler());
+    }
+
     /** The builtin's work; device failures may be thrown as they are. */
     protected abstract Object run(Object[] args) throws ArityException, UnsupportedTypeException;
 
