@@ -26,6 +26,26 @@ public interface Device extends AutoCloseable {
      */
     Module compile(String source, String fileName);
 
+    /**
+     * Loads precompiled device code as {@code cuModuleLoadData} does: PTX (text, {@code .version}/{@code
+     * .target}/{@code .entry} directives) or a cubin (an ELF image of machine code for one GPU architecture).
+     * {@code fileName} names the image in messages. Kernels are found by {@link Module#function} by their {@code
+     * extern "C"} name, their mangled name, or their C++ name ({@code ns::k}, {@code k<float>}) matched against
+     * the image's mangled names; their {@link KernelFunction#parameters()} are empty and {@link
+     * KernelFunction#imageParameters()} gives what the image declares. {@link Module#intermediateCode()} is the
+     * PTX text for a PTX image, null for a cubin.
+     *
+     * <p>The default serves devices that run no precompiled code.
+     *
+     * @throws DeviceException NOT_SUPPORTED where this device cannot run that kind of image, saying what it can
+     *         run instead; INVALID_IMAGE or INVALID_PTX, naming the file, for an image it cannot read (with the
+     *         line for PTX); NO_BINARY_FOR_GPU for a cubin built for another architecture
+     */
+    default Module load(byte[] image, String fileName) {
+        throw new DeviceException(CudaError.NOT_SUPPORTED, backend() + " device " + ordinal() + " cannot load "
+                + "precompiled code (" + fileName + "); compile the kernel's CUDA C source instead");
+    }
+
     /** The default stream (stream 0). */
     Stream defaultStream();
 

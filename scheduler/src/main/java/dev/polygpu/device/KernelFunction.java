@@ -13,6 +13,14 @@ public interface KernelFunction {
     /** The parameters, where the backend knows them; empty otherwise. */
     List<KernelParam> parameters();
 
+    /**
+     * The parameters as precompiled code declares them (sizes, not C types) for a kernel of a {@linkplain
+     * Device#load loaded image}; empty for kernels compiled from source, whose {@link #parameters()} say more.
+     */
+    default List<ImageParam> imageParameters() {
+        return List.of();
+    }
+
     /** Bytes of statically declared {@code __shared__} memory. */
     int staticSharedBytes();
 }
