@@ -26,8 +26,11 @@ public final class ComputationalElement {
         if (kind == null || label == null || work == null) {
             throw new IllegalArgumentException("an element needs a kind, a label and work");
         }
-        if (kind.onHost()) {
+        if (kind == ElementKind.HOST_READ || kind == ElementKind.HOST_WRITE) {
             throw new IllegalArgumentException("host accesses are not submitted as elements; use Scheduler.awaitHost");
+        }
+        if ((kind == ElementKind.HOST_CALL) != (work instanceof Work.HostCall)) {
+            throw new IllegalArgumentException("a host call, and only a host call, has Work.HostCall as its work");
         }
         this.kind = kind;
         this.label = label;
@@ -54,6 +57,14 @@ public final class ComputationalElement {
     public static ComputationalElement fill(String label, TrackedArray dst, Work.Fill work, Stream stream) {
         return new ComputationalElement(ElementKind.FILL, label, List.of(new Access(dst, AccessMode.WRITE)), work,
                 stream);
+    }
+
+    /**
+     * A call of a host function that touches {@code accesses}; run with {@link Scheduler#callOnHost}, never
+     * submitted to a stream.
+     */
+    public static ComputationalElement hostCall(String label, List<Access> accesses) {
+        return new ComputationalElement(ElementKind.HOST_CALL, label, accesses, Work.HostCall.INSTANCE, null);
     }
 
     /** A prefetch of {@code array}: ordered after its writers like a read. */

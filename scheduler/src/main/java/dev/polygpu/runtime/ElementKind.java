@@ -13,10 +13,16 @@ public enum ElementKind {
     /** A host read of array elements: a synchronization point that runs on the host. */
     HOST_READ,
     /** A host write of array elements: a synchronization point that runs on the host. */
-    HOST_WRITE;
+    HOST_WRITE,
+    /**
+     * A call of a host function on arrays (a function of a shared library bound with {@code bind}): it runs on
+     * the host thread that submits it, after the elements it depends on, and the elements that depend on it wait
+     * for it to return ({@link Scheduler#callOnHost}).
+     */
+    HOST_CALL;
 
     /** True for the elements that run on the host thread that submits them rather than on a stream. */
     public boolean onHost() {
-        return this == HOST_READ || this == HOST_WRITE;
+        return this == HOST_READ || this == HOST_WRITE || this == HOST_CALL;
     }
 }

@@ -126,6 +126,8 @@ public record ElementMessage(long elementId, ElementKind kind, String label, Ker
                 args.add(arrayArg(e, p.buffer(), p.offset()));
                 return rangeMessage(id, e, p.bytes(), args);
             }
+            case Work.HostCall h -> throw new IllegalArgumentException(e.describe() + " runs on the host that calls"
+                    + " it; it is never stolen, so it has no message");
         }
     }
 

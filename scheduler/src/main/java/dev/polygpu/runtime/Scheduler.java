@@ -355,6 +355,93 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a host call on this thread as an element of the DAG: {@code call} (an element made by {@link
+     * ComputationalElement#hostCall}) gets its parents from the arrays it touches like any element; this thread
+     * waits for them, runs {@code action}, and returns what it returns. While the action runs the call is
+     * outstanding: elements submitted meanwhile (by other threads) that touch its arrays wait for it, as do
+     * host accesses, {@link #release} and {@link #synchronize()}. It is never taken by a cluster layer.
+     *
+     * <p>If an element it waited for failed, that failure is thrown (once, as {@link #awaitHost} throws it) and
+     * the action does not run. An exception of the action is thrown as it is; the call is complete then, and
+     * work that depends on it goes on (the caller has seen the error).
+     *
+     * @param interruptible whether an interrupt of this thread ends the wait for the parents with {@link
+     *        InterruptedException} (the action has not run then); the action itself is not interrupted
+     */
+    public <T> T callOnHost(ComputationalElement call, java.util.function.Supplier<T> action, boolean interruptible)
+            throws InterruptedException {
+        if (call.kind() != ElementKind.HOST_CALL) {
+            throw new IllegalArgumentException(call.describe() + " is not a host call");
+        }
+        for (Access a : call.accesses()) {
+            if (a.array().owner != this) {
+                throw new IllegalArgumentException(a.array() + " is tracked by another scheduler");
+            }
+        }
+        Vertex v;
+        long start;
+        lock.lock();
+        try {
+            ensureOpen();
+            v = new Vertex(nextElementId++, call, tracker.parentsOf(call));
+            v.state = Vertex.State.ON_HOST;
+            linkAndRank(v);
+            tracker.record(v, !observers.isEmpty());
+            v.submitNanos = System.nanoTime();
+            submitted++;
+            outstanding++;
+            notifySubmitted(v.id, call.kind(), call.label(), call.accesses(), v.parents);
+            try {
+                for (Vertex p : v.parents) {
+                    awaitLocked(p, interruptible);
+                }
+            } catch (InterruptedException e) {
+                // It never ran: complete it as an element that did nothing, so nothing waits for it.
+                v.endNanos = System.nanoTime();
+                finish(v, null, v.endNanos);
+                throw e;
+            }
+            start = System.nanoTime();
+            v.launchNanos = start;
+            Vertex[] parents = v.parents;
+            boolean parentFailed = false;
+            for (Vertex p : parents) {
+                parentFailed |= p.failure != null && v.id < p.failure.reportedBefore;
+            }
+            if (parentFailed) {
+                // finish() gives it its parent's failure; the parent's is thrown (once) instead of running, as a
+                // host access throws it, and the call's own copy of it counts as reported with it.
+                v.endNanos = start;
+                finish(v, null, start);
+                DeviceException thrown = v.failure.report(nextElementId);
+                for (Vertex p : parents) {
+                    if (p.failure != null && !p.failure.reported()) {
+                        thrown = p.failure.report(nextElementId);
+                        break;
+                    }
+                }
+                throw thrown;
+            }
+        } finally {
+            lock.unlock();
+        }
+        try {
+            return action.get();
+        } finally {
+            lock.lock();
+            try {
+                v.endNanos = System.nanoTime();
+                finish(v, null, start);
+                if (!pending.isEmpty()) {
+                    dispatchable.signal();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
     private static boolean hasOutstanding(Vertex[] vertices) {
         for (Vertex v : vertices) {
             if (!v.done()) {

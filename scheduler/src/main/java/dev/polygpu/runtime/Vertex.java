@@ -17,6 +17,8 @@ final class Vertex {
         LAUNCHED,
         /** Taken by a cluster layer; it will complete or give it back. */
         REMOTE,
+        /** A host call running on the thread that made it ({@link Scheduler#callOnHost}). */
+        ON_HOST,
         /** Complete (successfully or not). */
         DONE
     }
@@ -110,7 +112,7 @@ final class Vertex {
 
     /** True while it is pending or taken by a cluster layer: its children may not be placed yet. */
     boolean unplaced() {
-        return state == State.PENDING || state == State.REMOTE;
+        return state == State.PENDING || state == State.REMOTE || state == State.ON_HOST;
     }
 
     /** Records that {@code child}, just submitted, waits for this unplaced vertex to be placed. */

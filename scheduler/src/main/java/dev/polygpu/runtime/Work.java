@@ -39,6 +39,20 @@ public sealed interface Work {
         }
     }
 
+    /**
+     * The work of a {@linkplain ComputationalElement#hostCall host call}: it runs on the thread that calls {@link
+     * Scheduler#callOnHost}, which supplies what runs, so there is nothing to queue on a stream.
+     */
+    enum HostCall implements Work {
+        INSTANCE;
+
+        @Override
+        public void enqueue(Stream stream) {
+            throw new IllegalStateException("a host call runs on the thread that calls Scheduler.callOnHost, never"
+                    + " on a stream");
+        }
+    }
+
     /** A prefetch of a buffer range to the device (cuMemPrefetchAsync). */
     record Prefetch(UnifiedBuffer buffer, long offset, long bytes) implements Work {
         @Override
