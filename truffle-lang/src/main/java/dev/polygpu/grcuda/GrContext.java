@@ -42,6 +42,7 @@ public final class GrContext {
     private ScheduleRecorder recorder;
     private WorkExchange exchange;
     private final Allocations allocations = new Allocations();
+    private final dev.polygpu.grcuda.kernel.HostFunctions hostFunctions = new dev.polygpu.grcuda.kernel.HostFunctions(this);
 
     GrContext(GrCUDALanguage language, TruffleLanguage.Env env) {
         this.language = language;
@@ -69,6 +70,11 @@ public final class GrContext {
     /** The live device memory of the context by address: how raw addresses are checked and resolved. */
     public Allocations allocations() {
         return allocations;
+    }
+
+    /** Binds functions of shared libraries ({@code bind}, {@code bindall}); it keeps the libraries it loaded. */
+    public dev.polygpu.grcuda.kernel.HostFunctions hostFunctions() {
+        return hostFunctions;
     }
 
     public GrNamespace root() {

@@ -24,6 +24,7 @@ public final class Builtins {
         add(m, new GrBuildKernelBuiltin(context));
         add(m, GrBindKernelBuiltin.bindkernel(context));
         add(m, GrBindKernelBuiltin.bind(context));
+        add(m, GrBindKernelBuiltin.bindall(context));
         // CUDA runtime functions
         add(m, new GrCudaDeviceSynchronizeBuiltin(context));
         add(m, new GrCudaDeviceResetBuiltin(context));
@@ -60,7 +61,7 @@ public final class Builtins {
         add(m, new GetClusterStatsBuiltin(context));
         add(m, new ScheduleBuiltin(context));
         add(m, new ScheduleBuiltin.Clear(context));
-        return new GrNamespace("CU", m);
+        return GrNamespace.extensible("CU", m);
     }
 
     private static void add(Map<String, Object> m, GrBuiltin b) {

@@ -43,6 +43,16 @@ public final class ArgumentConverter {
     @TruffleBoundary
     public static Converted convert(GrContext context, NidlSignature signature, Object[] args)
             throws ArityException, UnsupportedTypeException {
+        return convert(context, signature, "kernel", args);
+    }
+
+    /**
+     * Converts the arguments of a call of {@code signature}'s function, which messages call a {@code callee}
+     * ({@code kernel}, {@code host function}); arrays become pointers, with how the signature says it uses them.
+     */
+    @TruffleBoundary
+    public static Converted convert(GrContext context, NidlSignature signature, String callee, Object[] args)
+            throws ArityException, UnsupportedTypeException {
         List<NidlSignature.Param> params = signature.params();
         Args.arity(args, params.size(), params.size());
         KernelArgs.Builder b = KernelArgs.builder();
@@ -52,26 +62,26 @@ public final class ArgumentConverter {
             if (p.pointer()) {
                 GrDeviceMemory m = Handles.memoryOrNull(context, args[i]);
                 if (m == null) {
-                    m = Handles.atAddress(context, args[i], role(signature, i));
+                    m = Handles.atAddress(context, args[i], role(signature, callee, i));
                     if (m == null) {
-                        throw UnsupportedTypeException.create(args, role(signature, i) + " must be a device array,"
+                        throw UnsupportedTypeException.create(args, role(signature, callee, i) + " must be a device array,"
                                 + " a GPUPointer from cudaMalloc or an address inside one, got "
                                 + Args.display(args[i]));
                     }
                 }
                 if (m.isFreed()) {
-                    throw GrError.of(role(signature, i) + " is " + m.describe() + ", which was freed");
+                    throw GrError.of(role(signature, callee, i) + " is " + m.describe() + ", which was freed");
                 }
                 if (!m.isContiguous()) {
-                    throw GrError.of(role(signature, i) + " is " + notContiguous("the kernel"));
+                    throw GrError.of(role(signature, callee, i) + " is " + notContiguous("the " + callee));
                 }
                 if (p.type() != null) {
-                    checkPointee(signature, i, m, p.type());
+                    checkPointee(signature, callee, i, m, p.type());
                 }
                 b.pointer(m.buffer(), m.byteOffset());
                 accesses.add(new Access(m.tracked(), access(m, p.access())));
             } else {
-                b.add(new KernelArg.Scalar(p.type(), scalarBits(args, i, p.type(), signature)));
+                b.add(new KernelArg.Scalar(p.type(), scalarBits(args, i, p.type(), signature, callee)));
             }
         }
         return new Converted(b.build(), accesses);
@@ -81,14 +91,14 @@ public final class ArgumentConverter {
      * Refuses memory the kernel would read as another type (a silently wrong result), and, for raw memory or
      * an address, a start that is not on a boundary of the parameter's type (CUDA faults on such an access).
      */
-    private static void checkPointee(NidlSignature signature, int i, GrDeviceMemory m, ElementType type) {
+    private static void checkPointee(NidlSignature signature, String callee, int i, GrDeviceMemory m, ElementType type) {
         if (m.isTyped() && !NidlSignature.sameRepresentation(m.elementType(), type)) {
-            throw GrError.of(role(signature, i) + " is a pointer to " + NidlSignature.typeName(type)
+            throw GrError.of(role(signature, callee, i) + " is a pointer to " + NidlSignature.typeName(type)
                     + ", but the device array passed holds " + m.elementType().cName + "; pass an array of "
-                    + NidlSignature.typeName(type) + " or change the kernel's signature");
+                    + NidlSignature.typeName(type) + " or change the " + callee + "'s signature");
         }
         if (m.byteOffset() % type.size != 0) {
-            throw GrError.of(role(signature, i) + " is a pointer to " + NidlSignature.typeName(type) + ", but "
+            throw GrError.of(role(signature, callee, i) + " is a pointer to " + NidlSignature.typeName(type) + ", but "
                     + m.describe() + " is not a multiple of " + type.size + " bytes from the start of its"
                     + " allocation; CUDA faults on such a misaligned pointer");
         }
@@ -108,16 +118,17 @@ public final class ArgumentConverter {
     }
 
     /** How messages name argument {@code i}; built only when there is something to say. */
-    private static String role(NidlSignature signature, int i) {
-        return "argument " + (i + 1) + " ('" + signature.params().get(i).name() + "') of kernel '" + signature.name()
-                + "'";
+    private static String role(NidlSignature signature, String callee, int i) {
+        return "argument " + (i + 1) + " ('" + signature.params().get(i).name() + "') of " + callee + " '"
+                + signature.name() + "'";
     }
 
-    private static String typed(NidlSignature signature, int i, ElementType type) {
-        return role(signature, i) + " (" + NidlSignature.typeName(type) + ")";
+    private static String typed(NidlSignature signature, String callee, int i, ElementType type) {
+        return role(signature, callee, i) + " (" + NidlSignature.typeName(type) + ")";
     }
 
-    private static long scalarBits(Object[] args, int i, ElementType type, NidlSignature signature)
+    private static long scalarBits(Object[] args, int i, ElementType type, NidlSignature signature,
+            String callee)
             throws UnsupportedTypeException {
         Object a = args[i];
         try {
@@ -138,13 +149,13 @@ public final class ArgumentConverter {
                         BigInteger v = INTEROP.asBigInteger(a);
                         double d = single ? v.floatValue() : v.doubleValue();
                         if (Double.isInfinite(d)) {
-                            throw UnsupportedTypeException.create(args, typed(signature, i, type)
+                            throw UnsupportedTypeException.create(args, typed(signature, callee, i, type)
                                     + " cannot hold " + Args.display(a) + ": it is beyond the type's range");
                         }
                         return single ? Float.floatToRawIntBits((float) d) : Double.doubleToRawLongBits(d);
                     }
                     throw UnsupportedTypeException.create(args,
-                            typed(signature, i, type) + " must be a number, got " + Args.display(a));
+                            typed(signature, callee, i, type) + " must be a number, got " + Args.display(a));
                 }
                 case BOOL -> {
                     if (INTEROP.isBoolean(a)) {
@@ -154,7 +165,7 @@ public final class ArgumentConverter {
                         return INTEROP.asLong(a);
                     }
                     throw UnsupportedTypeException.create(args,
-                            typed(signature, i, type) + " must be a boolean, got " + Args.display(a));
+                            typed(signature, callee, i, type) + " must be a boolean, got " + Args.display(a));
                 }
                 default -> {
                     if (INTEROP.fitsInLong(a)) {
@@ -170,18 +181,18 @@ public final class ArgumentConverter {
                         }
                     } else {
                         throw UnsupportedTypeException.create(args,
-                                typed(signature, i, type) + " must be an integer, got "
+                                typed(signature, callee, i, type) + " must be an integer, got "
                                 + Args.display(a));
                     }
                     String max = type == ElementType.UINT64 ? Long.toUnsignedString(-1L)
                             : Long.toString(type.maxValue());
-                    throw UnsupportedTypeException.create(args, typed(signature, i, type) + " must be between "
+                    throw UnsupportedTypeException.create(args, typed(signature, callee, i, type) + " must be between "
                             + type.minValue() + " and " + max + ", got " + Args.display(a));
                 }
             }
         } catch (UnsupportedMessageException e) {
             throw UnsupportedTypeException.create(args,
-                    typed(signature, i, type) + " cannot be read: " + Args.display(a));
+                    typed(signature, callee, i, type) + " cannot be read: " + Args.display(a));
         }
     }
 }

@@ -40,10 +40,13 @@ public final class GrKernel implements TruffleObject {
         this.signature = signature;
         this.module = module;
         this.function = function;
-        this.kernelSource = new KernelSource(source, signature.name(), signature.toString());
+        this.kernelSource = source == null ? null : new KernelSource(source, signature.name(), signature.toString());
     }
 
-    /** The kernel's CUDA C source, name and signature: what a cluster layer needs to build it elsewhere. */
+    /**
+     * The kernel's CUDA C source, name and signature: what a cluster layer needs to build it elsewhere; null for a
+     * kernel of precompiled code ({@code bindkernel}), which runs only where it was bound.
+     */
     public KernelSource kernelSource() {
         return kernelSource;
     }

@@ -2,6 +2,7 @@ package dev.polygpu.grcuda.kernel;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.ImageParam;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.KernelParam;
 import dev.polygpu.device.Module;
@@ -34,12 +35,103 @@ public final class KernelBuilder {
         return build(source, parse(() -> NidlSignature.parseLegacy(name, signature)));
     }
 
+    /** {@code bindkernel(file, nidlSignature)}: a kernel of precompiled PTX or a cubin. */
+    @TruffleBoundary
+    public GrKernel bind(String file, String signature) {
+        return bind(file, parse(() -> NidlSignature.parse(signature)));
+    }
+
+    /** {@code bindkernel(file, name, legacySignature)}. */
+    @TruffleBoundary
+    public GrKernel bindLegacy(String file, String name, String signature) {
+        return bind(file, parse(() -> NidlSignature.parseLegacy(name, signature)));
+    }
+
     private static NidlSignature parse(java.util.function.Supplier<NidlSignature> parser) {
+        NidlSignature s;
         try {
-            return parser.get();
+            s = parser.get();
         } catch (SignatureException e) {
             throw GrError.of(e.getMessage());
         }
+        if (s.returns() != null) {
+            throw GrError.of("kernel '" + s.name() + "' returns " + NidlSignature.typeName(s.returns())
+                    + " in its signature, but kernels return nothing: drop ': " + NidlSignature.typeName(s.returns())
+                    + "' (a function of a shared library that returns a value is bound with bind)");
+        }
+        return s;
+    }
+
+    /**
+     * Loads {@code file} (PTX text or a cubin) on the context's device and looks the kernel up, checking the
+     * signature's parameters against the sizes the image declares. Bound kernels run only here: a cluster layer
+     * cannot build them elsewhere (it gets no source).
+     */
+    @TruffleBoundary
+    public GrKernel bind(String file, NidlSignature signature) {
+        return bind(load(file, "bindkernel"), fileName(file), signature);
+    }
+
+    /** Loads {@code file} (PTX text or a cubin) on the context's device; {@code who} names the caller in errors. */
+    @TruffleBoundary
+    public Module load(String file, String who) {
+        byte[] image = ImageFiles.read(context, file, who);
+        try {
+            return context.device().load(image, fileName(file));
+        } catch (DeviceException e) {
+            throw GrError.of(e);
+        }
+    }
+
+    /** How messages name the image {@code file}: its file name. */
+    public static String fileName(String file) {
+        int slash = file.lastIndexOf('/');
+        return slash < 0 ? file : file.substring(slash + 1);
+    }
+
+    /**
+     * The kernel {@code signature} names in {@code module} (an image {@link #load}ed from {@code fileName}), its
+     * signature checked.
+     */
+    @TruffleBoundary
+    public GrKernel bind(Module module, String fileName, NidlSignature signature) {
+        KernelFunction function;
+        try {
+            function = module.function(signature.name());
+        } catch (DeviceException e) {
+            throw GrError.of(e);
+        }
+        List<ImageParam> declared = function.imageParameters();
+        List<NidlSignature.Param> params = signature.params();
+        String kernel = "kernel '" + signature.name() + "' of " + fileName;
+        if (!declared.isEmpty() || !params.isEmpty()) {
+            if (params.size() != declared.size()) {
+                throw GrError.of("bindkernel: the signature of " + kernel + " has " + params.size() + " parameter"
+                        + (params.size() == 1 ? "" : "s") + ", but the image declares " + declared.size() + ": "
+                        + shown(declared));
+            }
+            for (int i = 0; i < params.size(); i++) {
+                NidlSignature.Param p = params.get(i);
+                int bytes = p.pointer() ? 8 : p.type().size;
+                ImageParam d = declared.get(i);
+                if (bytes != d.bytes()) {
+                    throw GrError.of("bindkernel: parameter " + (i + 1) + " ('" + p.name() + "') of " + kernel
+                            + " is " + (p.pointer() ? "a pointer" : NidlSignature.typeName(p.type())) + " (" + bytes
+                            + " bytes) in the signature, but the image declares "
+                            + (d.name() == null ? "" : d.name() + " as ") + d.declaredAs() + " (" + d.bytes()
+                            + " bytes)");
+                }
+            }
+        }
+        return new GrKernel(context, signature, module, function, null);
+    }
+
+    private static String shown(List<ImageParam> declared) {
+        StringBuilder sb = new StringBuilder("(");
+        for (ImageParam d : declared) {
+            sb.append(sb.length() == 1 ? "" : ", ").append(d.declaredAs());
+        }
+        return sb.append(')').toString();
     }
 
     private GrKernel build(String source, NidlSignature signature) {

@@ -8,18 +8,22 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * A kernel's signature: its name (a template instantiation such as {@code k<float>} included) and its
- * parameters with their kind, C type and {@link AccessMode}. Parsed from GrCUDA's two notations:
+ * A kernel's or host function's signature: its name (C++ namespaces and a template instantiation such as {@code
+ * k<float>} included), its parameters with their kind, C type and {@link AccessMode}, whether the name is a C++
+ * name ({@code cxx}) and what the function returns. Parsed from GrCUDA's two notations:
  * <ul>
  * <li>NIDL, {@link #parse}: {@code "square(x: inout pointer float, y: out pointer float, n: sint32)"};
- * directions {@code in}/{@code const} (read), {@code out} (write-only), {@code inout}; a pointer needs one.</li>
+ * directions {@code in}/{@code const} (read), {@code out} (write-only), {@code inout}; a pointer needs one.
+ * {@code "cxx aa::bb::inc(x: inout pointer sint32, n: sint32): sint32"}: {@code cxx} marks a C++ function
+ * (its name is mangled; without it the name is a C name), and {@code : type} (or {@code : void}) is the return
+ * type of a host function.</li>
  * <li>legacy, {@link #parseLegacy}: a name and {@code "pointer, const pointer, sint32"}; {@code const pointer}
  * or {@code pointer const} is read-only, a plain {@code pointer} read-write and untyped; parameters are named
  * {@code arg1}, {@code arg2}… until {@link #withNames} gives them the kernel's names.</li>
  * </ul>
  * Immutable.
  */
-public record NidlSignature(String name, List<Param> params, boolean legacy) {
+public record NidlSignature(String name, List<Param> params, boolean legacy, boolean cxx, ElementType returns) {
 
     /** One parameter; {@code type} is the pointee type of a pointer (null for an untyped legacy pointer). */
     public record Param(String name, boolean pointer, ElementType type, AccessMode access) {
@@ -51,6 +55,11 @@ public record NidlSignature(String name, List<Param> params, boolean legacy) {
         params = List.copyOf(params);
     }
 
+    /** A C-named signature that returns nothing (every kernel's). */
+    public NidlSignature(String name, List<Param> params, boolean legacy) {
+        this(name, params, legacy, false, null);
+    }
+
     /**
      * Whether a value of type {@code a} may stand where {@code b} is expected: the same size and both integer
      * or both floating point (signedness and {@code bool} vs an 8-bit integer do not change the bytes).
@@ -80,6 +89,7 @@ public record NidlSignature(String name, List<Param> params, boolean legacy) {
     public static NidlSignature parse(String text) {
         Scanner s = new Scanner(text);
         s.skipSpaces();
+        boolean cxx = s.cxxKeyword();
         String name = s.kernelName();
         s.skipSpaces();
         s.expect('(', "expected '(' after kernel name '" + name + "'");
@@ -95,8 +105,34 @@ public record NidlSignature(String name, List<Param> params, boolean legacy) {
         s.expect(')', params.isEmpty() ? "expected a parameter or ')'" : "expected ',' or ')' after parameter '"
                 + params.getLast().name() + "'");
         s.skipSpaces();
+        ElementType returns = s.returnType();
+        s.skipSpaces();
         s.expectEnd();
-        return new NidlSignature(name, params, false);
+        return new NidlSignature(name, params, false, cxx, returns);
+    }
+
+    /**
+     * Parses the legacy form of a host function's signature ({@code bind(library, name, signature)}): the
+     * parameter types as {@link #parseLegacy} takes them, optionally in parentheses and followed by {@code :
+     * type}, as in NFI's {@code "(pointer, sint32): sint32"}.
+     */
+    public static NidlSignature parseLegacyFunction(String name, String types) {
+        String t = types.strip();
+        ElementType returns = null;
+        if (t.startsWith("(")) {
+            int close = t.lastIndexOf(')');
+            if (close < 0) {
+                throw new SignatureException(1, "unclosed '(' in the parameter list", types);
+            }
+            Scanner r = new Scanner(t.substring(close + 1));
+            r.skipSpaces();
+            returns = r.returnType();
+            r.skipSpaces();
+            r.expectEnd();
+            t = t.substring(1, close);
+        }
+        NidlSignature s = parseLegacy(name, t);
+        return new NidlSignature(s.name(), s.params(), true, false, returns);
     }
 
     /** Parses the legacy form: {@code name} and a comma-separated type list such as {@code "pointer, sint32"}. */
@@ -127,16 +163,24 @@ public record NidlSignature(String name, List<Param> params, boolean legacy) {
             Param p = params.get(i);
             renamed.add(new Param(names.get(i), p.pointer(), p.type(), p.access()));
         }
-        return new NidlSignature(name, renamed, legacy);
+        return new NidlSignature(name, renamed, legacy, cxx, returns);
+    }
+
+    /** The name without its C++ namespaces ({@code inc} for {@code aa::bb::inc}), as bindall registers it. */
+    public String simpleName() {
+        int template = name.indexOf('<');
+        String plain = template < 0 ? name : name.substring(0, template);
+        int colons = plain.lastIndexOf("::");
+        return colons < 0 ? name : name.substring(colons + 2);
     }
 
     @Override
     public String toString() {
-        StringJoiner j = new StringJoiner(", ", name + "(", ")");
+        StringJoiner j = new StringJoiner(", ", (cxx ? "cxx " : "") + name + "(", ")");
         for (Param p : params) {
             j.add(p.toString());
         }
-        return j.toString();
+        return j + (returns == null ? "" : ": " + typeName(returns));
     }
 
     /** A hand-written scanner over one signature text; positions are 0-based, messages 1-based. */
@@ -198,13 +242,42 @@ public record NidlSignature(String name, List<Param> params, boolean legacy) {
             return start == pos ? null : text.substring(start, pos);
         }
 
-        /** A kernel name with an optional template argument list, kept as written ({@code reduce<float, 256>}). */
+        /** True (and past it) if the text goes on with the keyword {@code cxx} followed by a name. */
+        boolean cxxKeyword() {
+            int save = pos;
+            if ("cxx".equals(identifier()) && pos < text.length() && Character.isWhitespace(text.charAt(pos))) {
+                skipSpaces();
+                if (pos < text.length() && Character.isJavaIdentifierStart(text.charAt(pos))) {
+                    return true;
+                }
+            }
+            pos = save;
+            return false;
+        }
+
+        /** After the parameters: {@code : type} or {@code : void} (null), or nothing (null). */
+        ElementType returnType() {
+            if (!accept(':')) {
+                return null;
+            }
+            skipSpaces();
+            int at = pos;
+            String word = identifier();
+            return "void".equals(word) ? null : type(word, at, "the return value");
+        }
+
+        /**
+         * A kernel name, C++ namespaces ({@code aa::bb::k}) and an optional template argument list included, kept
+         * as written ({@code reduce<float, 256>}).
+         */
         String kernelName() {
             int start = pos;
-            if (identifier() == null) {
-                throw error(pos, atEnd() ? "expected a kernel name" : "expected a kernel name, got '"
-                        + text.charAt(pos) + "'");
-            }
+            do {
+                if (identifier() == null) {
+                    throw error(pos, atEnd() ? "expected a kernel name" : "expected a kernel name, got '"
+                            + text.charAt(pos) + "'");
+                }
+            } while (acceptColons());
             skipSpaces();
             if (!at('<')) {
                 return text.substring(start, pos).strip();
@@ -219,6 +292,14 @@ public record NidlSignature(String name, List<Param> params, boolean legacy) {
                 depth += c == '<' ? 1 : c == '>' ? -1 : 0;
             } while (depth > 0);
             return text.substring(start, pos);
+        }
+
+        private boolean acceptColons() {
+            if (text.startsWith("::", pos)) {
+                pos += 2;
+                return true;
+            }
+            return false;
         }
 
         Param nidlParam(List<Param> earlier) {

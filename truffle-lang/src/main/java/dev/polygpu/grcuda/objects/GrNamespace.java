@@ -20,6 +20,10 @@ import java.util.Map;
  * an interop object whose members are its entries, in registration order. A record ({@link #record}) is also
  * a hash, as GrCUDA's {@code getoptions()} result is: Python reads it as a dict ({@code opts["grcuda.X"]},
  * {@code dict(opts)}), JavaScript as a Map ({@code opts.get("grcuda.X")}).
+ *
+ * <p>{@code CU} also takes namespaces that {@code bindall} creates ({@link #subNamespace}), whose functions it
+ * {@linkplain #bind binds}; its own entries are fixed. Thread-safety: the members map is synchronized; entries
+ * are added, never removed.
  */
 @ExportLibrary(InteropLibrary.class)
 public final class GrNamespace implements TruffleObject {
@@ -28,15 +32,80 @@ public final class GrNamespace implements TruffleObject {
     private final String name;
     private final Map<String, Object> members;
     private final boolean record;
+    private final boolean extensible;
 
     public GrNamespace(String name, Map<String, ?> members) {
         this(name, members, false);
     }
 
     private GrNamespace(String name, Map<String, ?> members, boolean record) {
+        this(name, Collections.unmodifiableMap(new LinkedHashMap<>(members)), record, false);
+    }
+
+    private GrNamespace(String name, Map<String, Object> members, boolean record, boolean extensible) {
         this.name = name;
-        this.members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
+        this.members = members;
         this.record = record;
+        this.extensible = extensible;
+    }
+
+    /** A namespace whose fixed entries are {@code members} and which takes {@link #subNamespace}s. */
+    public static GrNamespace extensible(String name, Map<String, ?> members) {
+        return new GrNamespace(name, Collections.synchronizedMap(new LinkedHashMap<String, Object>(members)), false,
+                true);
+    }
+
+    /**
+     * The namespace {@code child} of this one, made empty (and extensible) the first time it is asked for.
+     *
+     * @throws IllegalArgumentException naming the entry, if {@code child} is an entry of another kind (a builtin
+     *         of {@code CU}), or if this namespace does not take new entries
+     */
+    @TruffleBoundary
+    public GrNamespace subNamespace(String child) {
+        synchronized (members) {
+            Object existing = members.get(child);
+            if (existing instanceof GrNamespace n && n.extensible) {
+                return n;
+            }
+            if (existing != null) {
+                throw new IllegalArgumentException(name + "." + child + " is already " + describe(existing)
+                        + "; choose another namespace name");
+            }
+            GrNamespace n = extensible(name + "." + child, Map.of());
+            put(child, n);
+            return n;
+        }
+    }
+
+    /**
+     * Adds or replaces the function {@code member} of a namespace made by {@link #subNamespace} (binding a name
+     * again, as re-running a notebook cell does, replaces it).
+     *
+     * @throws IllegalArgumentException if {@code member} names a namespace here
+     */
+    @TruffleBoundary
+    public void bind(String member, Object function) {
+        synchronized (members) {
+            Object existing = members.get(member);
+            if (existing instanceof GrNamespace) {
+                throw new IllegalArgumentException(name + "." + member + " is a namespace; a function cannot"
+                        + " replace it");
+            }
+            put(member, function);
+        }
+    }
+
+    private void put(String member, Object value) {
+        if (!extensible) {
+            throw new IllegalArgumentException("namespace " + name + " is read-only; it takes no new entries");
+        }
+        members.put(member, value);
+    }
+
+    private static String describe(Object existing) {
+        return existing instanceof GrBuiltin b ? "the builtin function " + b.name() : existing instanceof GrNamespace
+                ? "a read-only namespace" : "defined";
     }
 
     /** A read-only record whose entries are both members and hash entries. */
@@ -62,7 +131,9 @@ public final class GrNamespace implements TruffleObject {
     @ExportMessage
     @TruffleBoundary
     Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
-        return new GrList(members.keySet().toArray(String[]::new));
+        synchronized (members) {
+            return new GrList(members.keySet().toArray(String[]::new));
+        }
     }
 
     @ExportMessage
@@ -134,7 +205,10 @@ public final class GrNamespace implements TruffleObject {
         if (!record) {
             throw UnsupportedMessageException.create();
         }
-        Object[] entries = members.entrySet().stream().map(e -> new GrList(e.getKey(), e.getValue())).toArray();
+        Object[] entries;
+        synchronized (members) {
+            entries = members.entrySet().stream().map(e -> new GrList(e.getKey(), e.getValue())).toArray();
+        }
         return INTEROP.getIterator(new GrList(entries));
     }
 

@@ -210,13 +210,4 @@ class GrKernelTest {
         k.execute(1, 1).execute(x, 3);
         assertEquals(1.0f, x.host().getFloat(3));
     }
-
-    @Test
-    void bindNeedsTheCudaDevice() {
-        String m = error(() -> cu.getMember("bindkernel").execute("k.ptx", "k(x: in pointer float)"));
-        assertEquals("bindkernel binds precompiled PTX or cubin files, which needs the CUDA device; this context runs"
-                + " kernels on the cpu device. Use buildkernel(source, signature) with the kernel's CUDA C source"
-                + " instead", m);
-        assertTrue(error(() -> cu.getMember("bind").execute("lib.so", "f(): void")).startsWith("bind binds"));
-    }
 }
