@@ -32,6 +32,55 @@ class LauncherTest {
         assertTrue(r.err().startsWith("polygpu: running kernels on the CPU device"), r::toString);
     }
 
+    /**
+     * GrCUDA's bind tutorial, as users run it: a C++ library with a namespaced and an extern "C" function, bound
+     * from JavaScript and Python and called on device arrays between kernels; and a function of the C library.
+     */
+    @Test
+    void bindCallsFunctionsOfASharedLibraryFromJavaScriptAndPython() throws Exception {
+        Path src = file("increment.cpp", """
+                namespace aa { namespace bb {
+                int cxx_inc_host(int *a, int n, int by) { for (int i = 0; i < n; i++) a[i] += by; return n; }
+                } }
+                extern "C" int c_inc_host(int *a, int n, int by) { for (int i = 0; i < n; i++) a[i] += by; return n; }
+                """);
+        Path lib = dir.resolve("libincrement.so");
+        Process cc;
+        try {
+            cc = new ProcessBuilder("c++", "-shared", "-fPIC", "-o", lib.toString(), src.toString())
+                    .redirectErrorStream(true).start();
+        } catch (IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("no C++ compiler (c++) to build the library: " + e.getMessage());
+            return;
+        }
+        String log = new String(cc.getInputStream().readAllBytes());
+        assertEquals(0, cc.waitFor(), log);
+        String kernel = "__global__ void twice(int *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                + " if (i < n) a[i] *= 2; }";
+        Path js = file("bind.js", "const cu = Polyglot.eval('grcuda', 'CU');\n"
+                + "const cxx = cu.bind('" + lib + "', `cxx aa::bb::cxx_inc_host(a: inout pointer sint32,"
+                + " n: sint32, by: sint32): sint32`);\n"
+                + "const c = cu.bind('" + lib + "', 'c_inc_host(a: inout pointer sint32, n: sint32, by: sint32):"
+                + " sint32');\n"
+                + "const twice = cu.buildkernel('" + kernel + "', 'twice(a: inout pointer sint32, n: sint32)');\n"
+                + "const a = cu.DeviceArray('int', 100);\nfor (let i = 0; i < 100; i++) a[i] = i;\n"
+                + "twice(4, 32)(a, 100);\nconst r1 = cxx(a, 100, 1);\ntwice(4, 32)(a, 100);\n"
+                + "const r2 = c(a, 100, 3);\nconsole.log(r1, r2, a[0], a[99]);\n");
+        Guests.Run r = Guests.launch(js.toString());
+        assertEquals(0, r.status(), r::toString);
+        // a[i] = ((2i + 1) * 2) + 3
+        assertEquals("100 100 5 401\n", r.out(), r::toString);
+        Path py = file("bind.py", "import polyglot\ncu = polyglot.eval(language='grcuda', string='CU')\n"
+                + "inc = cu.bind('" + lib + "', 'cxx aa::bb::cxx_inc_host(a: inout pointer sint32, n: sint32,"
+                + " by: sint32): sint32')\n"
+                + "cos = cu.bind('libm.so.6', 'cos(x: double): double')\n"
+                + "a = cu.DeviceArray('int', 10)\nfor i in range(10): a[i] = i\n"
+                + "print(inc(a, 10, 5), a[9], cos(0.0), inc.name, inc.symbol)\n");
+        r = Guests.launch(py.toString());
+        assertEquals(0, r.status(), r::toString);
+        assertEquals("10 14 1.0 aa::bb::cxx_inc_host _ZN2aa2bb12cxx_inc_hostEPiii\n", r.out(), r::toString);
+    }
+
     @Test
     void javascriptSeesItsArguments() throws IOException {
         Path f = file("args.js", """
