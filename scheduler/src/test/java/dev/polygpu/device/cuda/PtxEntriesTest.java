@@ -18,6 +18,15 @@ class PtxEntriesTest {
         return new PtxParam(type, bytes);
     }
 
+    private static PtxParam p(String type, int bytes, int align, String name) {
+        return new PtxParam(type, bytes, align, name);
+    }
+
+    /** The parameters with only their types and sizes (names dropped, alignment that of the element type). */
+    static List<PtxParam> typesAndSizes(List<PtxParam> params) {
+        return params.stream().map(q -> new PtxParam(q.ptxType(), q.bytes())).toList();
+    }
+
     @Test
     void readsEntriesVisibleOrNotWithTheirParameters() {
         String ptx = """
@@ -50,8 +59,10 @@ class PtxEntriesTest {
                 """;
         List<PtxEntry> entries = PtxEntries.parse(ptx);
         assertEquals(List.of(
-                new PtxEntry("saxpy", List.of(p(".u64", 8), p(".f32", 4), p(".u32", 4))),
-                new PtxEntry("hidden", List.of(p(".b8", 24), p(".u8", 1), p(".u16", 2), p(".f64", 8))),
+                new PtxEntry("saxpy", List.of(p(".u64", 8, 8, "saxpy_param_0"), p(".f32", 4, 4, "saxpy_param_1"),
+                        p(".u32", 4, 4, "saxpy_param_2"))),
+                new PtxEntry("hidden", List.of(p(".b8", 24, 8, "hidden_param_0"), p(".u8", 1, 1, "hidden_param_1"),
+                        p(".u16", 2, 2, "hidden_param_2"), p(".f64", 8, 8, "hidden_param_3"))),
                 new PtxEntry("_Z6novoidv", List.of())), entries);
     }
 
@@ -73,8 +84,9 @@ class PtxEntriesTest {
                 {
                 }
                 """;
-        assertEquals(List.of(new PtxEntry("k", List.of(p(".u64", 8), p(".u64", 8), p(".b32", 16), p(".s32", 4)))),
-                PtxEntries.parse(ptx));
+        // The .align after .ptr is the pointee's: the parameter itself is aligned as its type.
+        assertEquals(List.of(new PtxEntry("k", List.of(p(".u64", 8, 8, "k_param_0"), p(".u64", 8, 8, "k_param_1"),
+                p(".b32", 16, 4, "k_param_2"), p(".s32", 4, 4, "k_param_3")))), PtxEntries.parse(ptx));
     }
 
     @Test
@@ -109,7 +121,7 @@ class PtxEntriesTest {
             assertTrue(ptx.contains("\n.entry _Z8internalPi("), ptx);
             Map<String, List<PtxParam>> byName = new HashMap<>();
             for (PtxEntry e : PtxEntries.parse(ptx)) {
-                byName.put(e.name(), e.params());
+                byName.put(e.name(), typesAndSizes(e.params()));
             }
             assertEquals(Set.of("saxpy", "mixed", "_Z8internalPi", "none"), byName.keySet(), arch);
             assertEquals(List.of(p(".u64", 8), p(".u64", 8), p(".f32", 4), p(".u32", 4)), byName.get("saxpy"));
