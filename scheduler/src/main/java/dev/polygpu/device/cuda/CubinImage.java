@@ -71,7 +71,8 @@ final class CubinImage {
         }
         int machine = u16(18);
         if (machine != EM_CUDA) {
-            throw invalid("is an ELF file for machine " + machine + machineName(machine) + ", not a cubin (machine "
+            throw new DeviceException(CudaError.INVALID_IMAGE, fileName + " is an ELF file for machine " + machine
+                    + machineName(machine) + ", not a cubin (machine "
                     + EM_CUDA + ", NVIDIA CUDA): a host object or library holds device code only embedded; build "
                     + "the kernels with nvcc -cubin, -ptx or -fatbin");
         }

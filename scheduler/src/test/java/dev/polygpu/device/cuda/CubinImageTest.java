@@ -114,7 +114,10 @@ class CubinImageTest {
         byte[] host = b.clone();
         host[18] = 62; // EM_X86_64
         host[19] = 0;
-        assertInvalid(host, "machine 62 (x86-64), not a cubin");
+        DeviceException hostElf = assertThrows(DeviceException.class, () -> CubinImage.read(host, "k.o"));
+        assertEquals(CudaError.INVALID_IMAGE, hostElf.error());
+        assertTrue(hostElf.getMessage().startsWith("k.o is an ELF file for machine 62 (x86-64), not a cubin"),
+                hostElf.getMessage());
         byte[] noArch = b.clone();
         putU32(noArch, 48, 0x6000004); // SM 0
         assertInvalid(noArch, "names no GPU architecture");
