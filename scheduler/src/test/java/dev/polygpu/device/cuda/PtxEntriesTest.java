@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.ImageParam;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,6 +96,29 @@ class PtxEntriesTest {
                 () -> PtxEntries.parse(".visible .entry k(\n .param .u64 k_param_0,\n garbage\n)\n{}\n"));
         assertEquals(CudaError.INVALID_PTX, e.error());
         assertEquals("cannot read parameter 'garbage' of PTX entry 'k' [CUDA_ERROR_INVALID_PTX]", e.getMessage());
+    }
+
+    @Test
+    void imageParametersSayHowThePtxDeclaresThem() {
+        assertEquals(new ImageParam("a", 8, 8, ".u64"), p(".u64", 8, 8, "a").image());
+        assertEquals(new ImageParam("s", 12, 4, ".align 4 .b8[12]"), p(".b8", 12, 4, "s").image());
+        assertEquals(new ImageParam(null, 16, 4, ".align 4 .b32[4]"), p(".b32", 16, 4, null).image());
+        assertEquals(new ImageParam("v", 16, 16, ".align 16 .f32[4]"), p(".f32", 16, 16, "v").image());
+        assertEquals(new ImageParam("w", 8, 16, ".align 16 .u64"), p(".u64", 8, 16, "w").image());
+    }
+
+    @Test
+    void impossibleSizesAndAlignmentsAreInvalidPtx() {
+        for (String[] c : new String[][] {
+                {".param .align 3 .b8 x[4]", "not a power of two"},
+                {".param .b8 x[0]", "no elements"},
+                {".param .b8 x[99999999999]", "out of range: 99999999999"},
+                {".param .b32 x[1000000]", "more than 1048576 bytes"}}) {
+            DeviceException e = assertThrows(DeviceException.class,
+                    () -> PtxEntries.parse(".visible .entry k(\n " + c[0] + "\n)\n{}\n"));
+            assertEquals(CudaError.INVALID_PTX, e.error());
+            assertTrue(e.getMessage().contains(c[1]), e.getMessage());
+        }
     }
 
     @Test
