@@ -263,6 +263,35 @@ class PrecompiledImageTest {
     }
 
     @Test
+    void garbledPtxFailsOnlyWithDeviceExceptions() throws IOException {
+        long seed = 0x9e7a1L;
+        Random random = new Random(seed);
+        byte[] original = fixture("increment.ptx");
+        String alphabet = "().,[]; \n0123456789_.alignparamentrytargetsm_b8u64f32";
+        for (int round = 0; round < 2000; round++) {
+            byte[] b = original.clone();
+            for (int i = 0, n = 1 + random.nextInt(4); i < n; i++) {
+                b[random.nextInt(b.length)] = (byte) alphabet.charAt(random.nextInt(alphabet.length()));
+            }
+            if (random.nextInt(4) == 0) {
+                b = Arrays.copyOf(b, random.nextInt(b.length));
+            }
+            try {
+                PrecompiledImage image = PrecompiledImage.read(b, "garbled.ptx");
+                image.checkRunsOn(9, 0, "H100");
+                for (ImageKernel k : image.kernels()) {
+                    assertTrue(k.params().stream().allMatch(p -> p.bytes() > 0), k.toString());
+                }
+            } catch (DeviceException e) {
+                assertTrue(e.getMessage().contains("garbled.ptx"), "seed " + seed + ", round " + round + ": "
+                        + e.getMessage());
+            } catch (RuntimeException e) {
+                fail("seed " + seed + ", round " + round + ": " + e, e);
+            }
+        }
+    }
+
+    @Test
     void demangledNamesForMessages() {
         assertEquals("aa::bb::inc_kernel", CxxNames.demangledName("_ZN2aa2bb10inc_kernelEPii"));
         assertEquals("scale<float>", CxxNames.demangledName("_Z5scaleIfEvPT_S0_i"));
