@@ -26,8 +26,9 @@ final class ArgPacking {
 
     /**
      * The bytes of each argument. {@code params} is the kernel's C parameter list, empty when unknown;
-     * {@code image} its parameters as the compiled code declares them; {@code address} gives the device address of a pointer argument's buffer
-     * (checking that it is usable; {@code role} names the argument), and is not called for null pointers.
+     * {@code image} its parameters as the compiled code declares them; {@code address} gives the device address of
+     * a pointer argument's buffer (checking that it is usable; {@code role} names the argument), and is not called
+     * for null pointers.
      */
     static byte[][] pack(String kernel, List<KernelParam> params, List<ImageParam> image, KernelArgs args,
             ToLongBiFunction<KernelArg.Pointer, String> address) {

@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
  * Reads the kernels of a PTX module: every {@code .entry} (visible or not) with its parameters.
  *
  * <p>A parameter is {@code .param [.align N] .TYPE [.ptr [.SPACE] [.align N]] NAME [[COUNT]]}; its size is the
- * type's width times COUNT (1 without an array), its alignment the first N (the type's width without it). Comments are removed first, so a commented-out entry is not
- * seen.
+ * type's width times COUNT (1 without an array), its alignment the first N (the type's width without it).
+ * Comments are removed first, so a commented-out entry is not seen.
  */
 final class PtxEntries {
     private static final Pattern ENTRY = Pattern.compile("\\.entry\\s+([A-Za-z_$%][\\w$%.]*)\\s*\\(([^)]*)\\)");
