@@ -27,7 +27,9 @@ import jcuda.driver.JCudaDriver;
 /**
  * A CUDA GPU behind the device SPI, over JCuda's driver API: the device's primary context, unified memory
  * ({@code cuMemAllocManaged}, as GrCUDA uses, so the host reads and writes arrays in place), non-blocking
- * streams (with the device's stream priorities, {@code cuStreamCreateWithPriority}), events, modules compiled from CUDA C to PTX by {@link PtxCompiler} and loaded by the driver, and
+ * streams (with the device's stream priorities, {@code cuStreamCreateWithPriority}), events, modules compiled
+ * from CUDA C to PTX by {@link PtxCompiler} and loaded by the driver, precompiled PTX, cubins and fatbinaries
+ * ({@link #load}), and
  * {@code cuLaunchKernel}. Completion is observed without a host synchronization: every completion callback is a
  * {@code cuStreamAddCallback} whose CUDA-side half only hands the callback to this device's <em>completion
  * thread</em>, which runs it — CUDA forbids calling the driver from its own callback thread, and the scheduler's
@@ -153,6 +155,21 @@ public final class CudaDevice implements Device {
         }
         bind();
         return new CudaModule(this, source, fileName == null ? "kernel.cu" : fileName);
+    }
+
+    /**
+     * Loads PTX, a cubin or a fatbinary ({@link PrecompiledImage}): the image is read and its architecture checked
+     * against this device's compute capability before the driver sees it, so that an image this GPU cannot run is
+     * NO_BINARY_FOR_GPU naming both architectures; then {@code cuModuleLoadDataEx} loads it, with the JIT's log in
+     * the error where PTX does not compile.
+     */
+    @Override
+    public Module load(byte[] image, String fileName) {
+        ensureOpen();
+        PrecompiledImage read = PrecompiledImage.read(image, fileName);
+        read.checkRunsOn(properties.computeCapabilityMajor(), properties.computeCapabilityMinor(), toString());
+        bind();
+        return new CudaImageModule(this, read);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.polygpu.device.cuda;
 
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.ImageParam;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.KernelParam;
 import dev.polygpu.device.Module;
@@ -11,26 +12,33 @@ import jcuda.driver.CUfunction_attribute;
 import jcuda.driver.JCudaDriver;
 
 /**
- * A kernel of a {@link CudaModule}: its driver handle, its C parameters when the source declares them plainly
- * (empty otherwise: GrCUDA's signature then says what the parameters are), its PTX parameters (always known,
- * what launches are checked against), and the limits the driver reports for it.
+ * A kernel of a {@link CudaModule} or a {@link CudaImageModule}: its driver handle, its C parameters when the
+ * source declares them plainly (empty otherwise, and always for a loaded image: GrCUDA's signature then says what
+ * the parameters are), the parameters its compiled code declares (always known, what launches are checked
+ * against; shown as {@link #imageParameters()} for a loaded image only), and the limits the driver reports for it.
  */
 final class CudaFunction implements KernelFunction {
-    private final CudaModule module;
+    private final DriverModule module;
     private final String name;
     private final CUfunction handle;
     private final List<KernelParam> parameters;
-    private final List<PtxParam> ptxParameters;
+    private final List<ImageParam> declared;
+    private final boolean fromImage;
     private final int staticSharedBytes;
     private final int maxThreadsPerBlock;
 
-    CudaFunction(CudaModule module, String name, CUfunction handle, List<KernelParam> parameters,
-            List<PtxParam> ptxParameters) {
+    /**
+     * {@code declared}: the parameters the compiled code declares; {@code fromImage}: whether the module is a
+     * loaded image (then {@link #imageParameters()} gives them).
+     */
+    CudaFunction(DriverModule module, String name, CUfunction handle, List<KernelParam> parameters,
+            List<ImageParam> declared, boolean fromImage) {
         this.module = module;
         this.name = name;
         this.handle = handle;
         this.parameters = List.copyOf(parameters);
-        this.ptxParameters = List.copyOf(ptxParameters);
+        this.declared = List.copyOf(declared);
+        this.fromImage = fromImage;
         this.staticSharedBytes = attribute(CUfunction_attribute.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
         this.maxThreadsPerBlock = attribute(CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
     }
@@ -55,8 +63,14 @@ final class CudaFunction implements KernelFunction {
         return staticSharedBytes;
     }
 
-    List<PtxParam> ptxParameters() {
-        return ptxParameters;
+    @Override
+    public List<ImageParam> imageParameters() {
+        return fromImage ? declared : List.of();
+    }
+
+    /** The parameters the compiled code declares, for a module compiled from source too. */
+    List<ImageParam> declaredParameters() {
+        return declared;
     }
 
     int maxThreadsPerBlock() {

@@ -5,18 +5,14 @@ import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.KernelParam;
-import dev.polygpu.device.Module;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import jcuda.Pointer;
 import jcuda.driver.CUfunction;
-import jcuda.driver.CUjit_option;
 import jcuda.driver.CUmodule;
 import jcuda.driver.JCudaDriver;
-import jcuda.driver.JITOptions;
 
 /**
  * CUDA C compiled to PTX for the device's compute capability ({@link PtxCompiler}, cached on disk) and loaded
@@ -28,9 +24,7 @@ import jcuda.driver.JITOptions;
  * for later) and the functions found are guarded by {@code this}; {@link #close()} waits for the device's queued
  * work, then unloads every image, after which the module's functions refuse launches.
  */
-final class CudaModule implements Module {
-    private static final int JIT_LOG_BYTES = 16 * 1024;
-
+final class CudaModule implements DriverModule {
     private final CudaDevice device;
     private final String source;
     private final String fileName;
@@ -97,7 +91,8 @@ final class CudaModule implements Module {
         CUfunction handle = new CUfunction();
         Cuda.check(JCudaDriver.cuModuleGetFunction(handle, image.handle(), entry),
                 "cuModuleGetFunction('" + entry + "') in " + fileName);
-        f = new CudaFunction(this, key, handle, parametersOf(key, ptx.params()), ptx.params());
+        f = new CudaFunction(this, key, handle, parametersOf(key, ptx.params()),
+                ptx.params().stream().map(PtxParam::image).toList(), false);
         functions.put(key, f);
         return f;
     }
@@ -120,11 +115,13 @@ final class CudaModule implements Module {
         }
     }
 
-    synchronized boolean isClosed() {
+    @Override
+    public synchronized boolean isClosed() {
         return closed;
     }
 
-    String fileName() {
+    @Override
+    public String fileName() {
         return fileName;
     }
 
@@ -140,22 +137,9 @@ final class CudaModule implements Module {
     }
 
     private Image load(PtxCompiler.Ptx ptx) {
-        device.bind();
-        byte[] text = ptx.text().getBytes(StandardCharsets.UTF_8);
-        byte[] image = new byte[text.length + 1]; // the driver reads PTX up to a NUL
-        System.arraycopy(text, 0, image, 0, text.length);
-        JITOptions options = new JITOptions();
-        options.putBytes(CUjit_option.CU_JIT_ERROR_LOG_BUFFER, new byte[JIT_LOG_BYTES]);
-        options.putInt(CUjit_option.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, JIT_LOG_BYTES);
-        CUmodule handle = new CUmodule();
-        int status = JCudaDriver.cuModuleLoadDataJIT(handle, Pointer.to(image), options);
-        if (status != 0) {
-            String log = options.getString(CUjit_option.CU_JIT_ERROR_LOG_BUFFER);
-            DeviceException e = Cuda.error(status, "loading the PTX of " + fileName + " (compiled by "
-                    + device.compiler().describe() + ") on " + device);
-            throw new DeviceException(e.error(), e.detail() + (log == null || log.isBlank() ? ""
-                    : "\nthe driver's JIT log:\n" + log.strip()), e);
-        }
+        byte[] image = PtxText.nulTerminated(ptx.text().getBytes(StandardCharsets.UTF_8));
+        CUmodule handle = ModuleLoading.load(device, image, "the PTX of " + fileName + " (compiled by "
+                + device.compiler().describe() + ")");
         return new Image(handle, ptx);
     }
 

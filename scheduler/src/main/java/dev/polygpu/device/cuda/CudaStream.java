@@ -93,7 +93,7 @@ final class CudaStream implements Stream, PendingFailures.Source {
                     + f.maxThreadsPerBlock() + " threads per block on " + device + " (its registers limit it), but"
                     + " block " + config.block() + " has " + threads + "; use smaller blocks");
         }
-        byte[][] packed = ArgPacking.pack(f.name(), f.parameters(), f.ptxParameters(), args,
+        byte[][] packed = ArgPacking.pack(f.name(), f.parameters(), f.declaredParameters(), args,
                 (ptr, role) -> CudaBuffer.check(ptr.buffer(), device, role).address());
         Pointer[] each = new Pointer[packed.length];
         for (int i = 0; i < packed.length; i++) {

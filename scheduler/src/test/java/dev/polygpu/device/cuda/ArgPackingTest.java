@@ -33,7 +33,7 @@ class ArgPackingTest {
     }
 
     private static byte[][] pack(List<KernelParam> params, List<PtxParam> ptx, KernelArgs args) {
-        return ArgPacking.pack("k", params, ptx, args, (ptr, role) -> BASE);
+        return ArgPacking.pack("k", params, ptx.stream().map(PtxParam::image).toList(), args, (ptr, role) -> BASE);
     }
 
     private static DeviceException refused(Executable call) {
@@ -120,7 +120,7 @@ class ArgPackingTest {
                 .getMessage();
         assertTrue(intForFloat.contains("argument 3") && intForFloat.contains("floating point (.f32)"), intForFloat);
         String count = refused(() -> pack(List.of(), ptx, KernelArgs.builder().i64(1).build())).getMessage();
-        assertTrue(count.contains("takes 3 arguments (PTX: .u64, .u32, .f32), got 1"), count);
+        assertTrue(count.contains("takes 3 arguments (declared: .u64, .u32, .f32), got 1"), count);
         // .b32 says nothing about the kind: either fits.
         List<PtxParam> untyped = List.of(new PtxParam(".b32", 4));
         assertEquals(1, pack(List.of(), untyped, KernelArgs.builder().f32(1f).build()).length);

@@ -33,7 +33,8 @@ class PtxCompilerTest {
     }
 
     private static Map<String, List<PtxParam>> byName(PtxCompiler.Ptx ptx) {
-        return ptx.entries().stream().collect(java.util.stream.Collectors.toMap(PtxEntry::name, PtxEntry::params));
+        return ptx.entries().stream().collect(java.util.stream.Collectors.toMap(PtxEntry::name,
+                e -> PtxEntriesTest.typesAndSizes(e.params())));
     }
 
     @Test

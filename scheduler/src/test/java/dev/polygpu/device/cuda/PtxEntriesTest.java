@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.ImageParam;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,15 @@ class PtxEntriesTest {
 
     private static PtxParam p(String type, int bytes) {
         return new PtxParam(type, bytes);
+    }
+
+    private static PtxParam p(String type, int bytes, int align, String name) {
+        return new PtxParam(type, bytes, align, name);
+    }
+
+    /** The parameters with only their types and sizes (names dropped, alignment that of the element type). */
+    static List<PtxParam> typesAndSizes(List<PtxParam> params) {
+        return params.stream().map(q -> new PtxParam(q.ptxType(), q.bytes())).toList();
     }
 
     @Test
@@ -50,8 +60,10 @@ class PtxEntriesTest {
                 """;
         List<PtxEntry> entries = PtxEntries.parse(ptx);
         assertEquals(List.of(
-                new PtxEntry("saxpy", List.of(p(".u64", 8), p(".f32", 4), p(".u32", 4))),
-                new PtxEntry("hidden", List.of(p(".b8", 24), p(".u8", 1), p(".u16", 2), p(".f64", 8))),
+                new PtxEntry("saxpy", List.of(p(".u64", 8, 8, "saxpy_param_0"), p(".f32", 4, 4, "saxpy_param_1"),
+                        p(".u32", 4, 4, "saxpy_param_2"))),
+                new PtxEntry("hidden", List.of(p(".b8", 24, 8, "hidden_param_0"), p(".u8", 1, 1, "hidden_param_1"),
+                        p(".u16", 2, 2, "hidden_param_2"), p(".f64", 8, 8, "hidden_param_3"))),
                 new PtxEntry("_Z6novoidv", List.of())), entries);
     }
 
@@ -73,8 +85,9 @@ class PtxEntriesTest {
                 {
                 }
                 """;
-        assertEquals(List.of(new PtxEntry("k", List.of(p(".u64", 8), p(".u64", 8), p(".b32", 16), p(".s32", 4)))),
-                PtxEntries.parse(ptx));
+        // The .align after .ptr is the pointee's: the parameter itself is aligned as its type.
+        assertEquals(List.of(new PtxEntry("k", List.of(p(".u64", 8, 8, "k_param_0"), p(".u64", 8, 8, "k_param_1"),
+                p(".b32", 16, 4, "k_param_2"), p(".s32", 4, 4, "k_param_3")))), PtxEntries.parse(ptx));
     }
 
     @Test
@@ -83,6 +96,29 @@ class PtxEntriesTest {
                 () -> PtxEntries.parse(".visible .entry k(\n .param .u64 k_param_0,\n garbage\n)\n{}\n"));
         assertEquals(CudaError.INVALID_PTX, e.error());
         assertEquals("cannot read parameter 'garbage' of PTX entry 'k' [CUDA_ERROR_INVALID_PTX]", e.getMessage());
+    }
+
+    @Test
+    void imageParametersSayHowThePtxDeclaresThem() {
+        assertEquals(new ImageParam("a", 8, 8, ".u64"), p(".u64", 8, 8, "a").image());
+        assertEquals(new ImageParam("s", 12, 4, ".align 4 .b8[12]"), p(".b8", 12, 4, "s").image());
+        assertEquals(new ImageParam(null, 16, 4, ".align 4 .b32[4]"), p(".b32", 16, 4, null).image());
+        assertEquals(new ImageParam("v", 16, 16, ".align 16 .f32[4]"), p(".f32", 16, 16, "v").image());
+        assertEquals(new ImageParam("w", 8, 16, ".align 16 .u64"), p(".u64", 8, 16, "w").image());
+    }
+
+    @Test
+    void impossibleSizesAndAlignmentsAreInvalidPtx() {
+        for (String[] c : new String[][] {
+                {".param .align 3 .b8 x[4]", "not a power of two"},
+                {".param .b8 x[0]", "no elements"},
+                {".param .b8 x[99999999999]", "out of range: 99999999999"},
+                {".param .b32 x[1000000]", "more than 1048576 bytes"}}) {
+            DeviceException e = assertThrows(DeviceException.class,
+                    () -> PtxEntries.parse(".visible .entry k(\n " + c[0] + "\n)\n{}\n"));
+            assertEquals(CudaError.INVALID_PTX, e.error());
+            assertTrue(e.getMessage().contains(c[1]), e.getMessage());
+        }
     }
 
     @Test
@@ -109,7 +145,7 @@ class PtxEntriesTest {
             assertTrue(ptx.contains("\n.entry _Z8internalPi("), ptx);
             Map<String, List<PtxParam>> byName = new HashMap<>();
             for (PtxEntry e : PtxEntries.parse(ptx)) {
-                byName.put(e.name(), e.params());
+                byName.put(e.name(), typesAndSizes(e.params()));
             }
             assertEquals(Set.of("saxpy", "mixed", "_Z8internalPi", "none"), byName.keySet(), arch);
             assertEquals(List.of(p(".u64", 8), p(".u64", 8), p(".f32", 4), p(".u32", 4)), byName.get("saxpy"));
