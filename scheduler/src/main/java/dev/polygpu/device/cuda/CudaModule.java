@@ -54,11 +54,7 @@ final class CudaModule implements DriverModule {
     @Override
     public synchronized KernelFunction function(String name) {
         ensureOpen();
-        if (name == null || name.isBlank()) {
-            throw new DeviceException(CudaError.INVALID_VALUE, "a kernel name is needed, got "
-                    + (name == null ? "null" : "'" + name + "'"));
-        }
-        String key = name.strip();
+        String key = ModuleLoading.kernelName(name);
         CudaFunction f = functions.get(key);
         if (f != null) {
             return f;

@@ -19,6 +19,15 @@ final class ModuleLoading {
     private ModuleLoading() {
     }
 
+    /** The kernel name {@code name} as modules look it up (stripped); INVALID_VALUE for none. */
+    static String kernelName(String name) {
+        if (name == null || name.isBlank()) {
+            throw new DeviceException(dev.polygpu.device.CudaError.INVALID_VALUE, "a kernel name is needed, got "
+                    + (name == null ? "null" : "'" + name + "'"));
+        }
+        return name.strip();
+    }
+
     /**
      * Loads {@code image} (PTX ending with a NUL, a cubin or a fatbinary) into the device's context.
      * {@code what} names it for the error ({@code "the PTX of k.cu (compiled by nvcc 13.0)"}).

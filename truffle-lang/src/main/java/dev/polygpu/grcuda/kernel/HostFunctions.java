@@ -46,21 +46,14 @@ public final class HostFunctions {
     /** {@code bind(library, nidlSignature)}. */
     @TruffleBoundary
     public GrHostFunction bind(String library, String signature) {
-        return bind(library, parse(() -> NidlSignature.parse(signature)));
+        return bind(library, NidlSignature.parseOrFail("bind: ", () -> NidlSignature.parse(signature)));
     }
 
     /** {@code bind(library, name, legacySignature)}, the signature as NFI wrote it: {@code "(pointer, sint32): sint32"}. */
     @TruffleBoundary
     public GrHostFunction bindLegacy(String library, String name, String signature) {
-        return bind(library, parse(() -> NidlSignature.parseLegacyFunction(name, signature)));
-    }
-
-    private static NidlSignature parse(java.util.function.Supplier<NidlSignature> parser) {
-        try {
-            return parser.get();
-        } catch (SignatureException e) {
-            throw GrError.of("bind: " + e.getMessage());
-        }
+        return bind(library, NidlSignature.parseOrFail("bind: ",
+                () -> NidlSignature.parseLegacyFunction(name, signature)));
     }
 
     /** Binds {@code signature}'s function of {@code library}. */

@@ -48,12 +48,7 @@ public final class KernelBuilder {
     }
 
     private static NidlSignature parse(java.util.function.Supplier<NidlSignature> parser) {
-        NidlSignature s;
-        try {
-            s = parser.get();
-        } catch (SignatureException e) {
-            throw GrError.of(e.getMessage());
-        }
+        NidlSignature s = NidlSignature.parseOrFail("", parser);
         if (s.returns() != null) {
             throw GrError.of("kernel '" + s.name() + "' returns " + NidlSignature.typeName(s.returns())
                     + " in its signature, but kernels return nothing: drop ': " + NidlSignature.typeName(s.returns())

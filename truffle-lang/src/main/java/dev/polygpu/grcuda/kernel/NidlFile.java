@@ -198,12 +198,7 @@ public record NidlFile(List<Entry> entries) {
 
         private String word() {
             int start = pos;
-            if (pos < text.length() && Character.isJavaIdentifierStart(text.charAt(pos))) {
-                pos++;
-                while (pos < text.length() && Character.isJavaIdentifierPart(text.charAt(pos))) {
-                    pos++;
-                }
-            }
+            pos = NidlSignature.identifierEnd(text, pos);
             return start == pos ? null : text.substring(start, pos);
         }
 

@@ -85,6 +85,18 @@ public record NidlSignature(String name, List<Param> params, boolean legacy, boo
         };
     }
 
+    /**
+     * Runs {@code parser}, turning a {@link SignatureException} into a guest error whose message starts with
+     * {@code prefix} (empty, or e.g. {@code "bind: "}).
+     */
+    static NidlSignature parseOrFail(String prefix, java.util.function.Supplier<NidlSignature> parser) {
+        try {
+            return parser.get();
+        } catch (SignatureException e) {
+            throw dev.polygpu.grcuda.GrError.of(prefix + e.getMessage());
+        }
+    }
+
     /** Parses a NIDL signature; throws {@link SignatureException} naming the column of the problem. */
     public static NidlSignature parse(String text) {
         Scanner s = new Scanner(text);
@@ -183,6 +195,17 @@ public record NidlSignature(String name, List<Param> params, boolean legacy, boo
         return j + (returns == null ? "" : ": " + typeName(returns));
     }
 
+    /** Where the identifier that starts at {@code pos} of {@code text} ends; {@code pos} if none starts there. */
+    static int identifierEnd(String text, int pos) {
+        if (pos < text.length() && Character.isJavaIdentifierStart(text.charAt(pos))) {
+            pos++;
+            while (pos < text.length() && Character.isJavaIdentifierPart(text.charAt(pos))) {
+                pos++;
+            }
+        }
+        return pos;
+    }
+
     /** A hand-written scanner over one signature text; positions are 0-based, messages 1-based. */
     private static final class Scanner {
         private final String text;
@@ -233,12 +256,7 @@ public record NidlSignature(String name, List<Param> params, boolean legacy, boo
         /** An identifier, or null (position unchanged) if there is none here. */
         String identifier() {
             int start = pos;
-            if (pos < text.length() && Character.isJavaIdentifierStart(text.charAt(pos))) {
-                pos++;
-                while (pos < text.length() && Character.isJavaIdentifierPart(text.charAt(pos))) {
-                    pos++;
-                }
-            }
+            pos = identifierEnd(text, pos);
             return start == pos ? null : text.substring(start, pos);
         }
 
