@@ -13,10 +13,14 @@ import dev.polygpu.device.StreamPriorities;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.device.cpu.kernel.CompiledModule;
 import dev.polygpu.device.cpu.kernel.KernelEngine;
+import dev.polygpu.device.cpu.ptx.GlobalMemory;
+import dev.polygpu.device.cpu.ptx.PtxModule;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -75,6 +79,8 @@ public final class CpuDevice implements Device {
     private final CpuStream defaultStream;
     private final Set<CpuStream> streams = ConcurrentHashMap.newKeySet();
     private final Set<CpuBuffer> buffers = ConcurrentHashMap.newKeySet();
+    /** Live buffers by their segment's address: how PTX kernels find the buffer a raw pointer points into. */
+    private final ConcurrentSkipListMap<Long, GlobalMemory.Region> byAddress = new ConcurrentSkipListMap<>();
     private final PendingFailures failures = new PendingFailures();
     private final AtomicInteger nextStreamId = new AtomicInteger(1);
     private final AtomicLong nextBufferId = new AtomicLong(1);
@@ -168,6 +174,8 @@ public final class CpuDevice implements Device {
         ensureOpen();
         CpuBuffer b = CpuBuffer.allocate(this, nextBufferId.getAndIncrement(), bytes);
         buffers.add(b);
+        byAddress.put(b.address(), new GlobalMemory.Region(b.address(), b.hostView(), "buffer #" + b.id() + " ("
+                + bytes + " bytes)"));
         if (closed.get()) {
             b.release("closing its device");
             ensureOpen();
@@ -187,6 +195,29 @@ public final class CpuDevice implements Device {
             throw new DeviceException(CudaError.INVALID_SOURCE, "the kernel engine returned no module for " + name);
         }
         return new CpuModule(this, m, name);
+    }
+
+    /**
+     * Loads PTX text (what {@code nvcc -ptx} writes) into a module whose kernels the CPU device interprets
+     * ({@code device.cpu.ptx}); every instruction is checked here, so an unsupported one is refused now, naming
+     * file and line, and never while a kernel runs. A cubin or fatbinary is NOT_SUPPORTED (machine code for a
+     * GPU), CUDA C source INVALID_IMAGE (it goes to {@link #compile}).
+     */
+    @Override
+    public Module load(byte[] image, String fileName) {
+        ensureOpen();
+        String name = fileName == null ? "kernel.ptx" : fileName;
+        PtxModule m = PtxModule.load(image, name, this::regionAt);
+        return new CpuModule(this, m, name, m.text());
+    }
+
+    /** The live buffer holding {@code address}, as a region of global memory; null if none does. */
+    private GlobalMemory.Region regionAt(long address) {
+        Map.Entry<Long, GlobalMemory.Region> e = byAddress.floorEntry(address);
+        if (e == null || address - e.getKey() >= e.getValue().size()) {
+            return null;
+        }
+        return e.getValue();
     }
 
     @Override
@@ -293,6 +324,7 @@ public final class CpuDevice implements Device {
     /** Called by a buffer once freed. */
     void forget(CpuBuffer b) {
         buffers.remove(b);
+        byAddress.remove(b.address());
     }
 
     /** Called by a stream once shut down, with the failure it could no longer report. */
