@@ -105,13 +105,6 @@ extern "C" __global__ void ints(int64_t *out, unsigned *uout, const int64_t *a, 
     }
 }
 
-namespace aa { namespace bb {
-__global__ void inc_kernel(int *p, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) p[i] += 1;
-}
-} }
-
 template <typename T>
 __global__ void scale(T *p, T f, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -119,12 +112,6 @@ __global__ void scale(T *p, T f, int n) {
 }
 template __global__ void scale<float>(float *, float, int);
 template __global__ void scale<double>(double *, double, int);
-
-struct Affine { float a; float b; int n; };
-extern "C" __global__ void affine(float *p, Affine t) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < t.n) p[i] = t.a * p[i] + t.b;
-}
 
 __device__ __noinline__ int collatz_steps(int v) {
     int steps = 0;
