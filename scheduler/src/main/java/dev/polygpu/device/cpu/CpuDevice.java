@@ -211,13 +211,13 @@ public final class CpuDevice implements Device {
         return new CpuModule(this, m, name, m.text());
     }
 
-    /** The live buffer holding {@code address}, as a region of global memory; null if none does. */
+    /**
+     * The live buffer with the greatest address at or below {@code address}, as a region of global memory (it
+     * holds the address unless the address lies past its end); null if there is none.
+     */
     private GlobalMemory.Region regionAt(long address) {
         Map.Entry<Long, GlobalMemory.Region> e = byAddress.floorEntry(address);
-        if (e == null || address - e.getKey() >= e.getValue().size()) {
-            return null;
-        }
-        return e.getValue();
+        return e == null ? null : e.getValue();
     }
 
     @Override

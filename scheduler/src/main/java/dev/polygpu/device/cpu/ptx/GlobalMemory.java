@@ -10,7 +10,10 @@ import java.lang.foreign.MemorySegment;
 @FunctionalInterface
 public interface GlobalMemory {
 
-    /** The region that contains byte {@code address}, or null when no live buffer does. Thread-safe. */
+    /**
+     * The live region with the greatest base at or below {@code address} (it holds the address unless the
+     * address lies past its end), or null when there is none. Thread-safe.
+     */
     Region regionAt(long address);
 
     /**

@@ -89,11 +89,11 @@ final class PtxMemory {
             return addr - c.base();
         }
         c = find(addr);
-        if (c == null || addr - c.base() > c.size() - size) {
+        if (c == null || addr - c.base() < 0 || addr - c.base() > c.size() - size) {
             throw new PtxTrap(CudaError.ILLEGAL_ADDRESS, addr == 0 ? "null pointer dereference (" + size
                     + " bytes)" : "access of " + size + " bytes at global address 0x" + Long.toHexString(addr)
-                    + (c == null ? ", which is in no buffer" : ", past the end of " + c.name() + " (offset "
-                    + (addr - c.base()) + ")"));
+                    + (c == null ? ", which is in no buffer" : ", " + (addr - c.base()) + " bytes from the start of "
+                    + c.name() + ", past its end"));
         }
         cache = c;
         seg = c.segment();
@@ -106,7 +106,13 @@ final class PtxMemory {
                 return r;
             }
         }
-        return global.regionAt(addr);
+        GlobalMemory.Region r = global.regionAt(addr);
+        for (GlobalMemory.Region m : moduleRegions) {
+            if (addr - m.base() >= 0 && (r == null || m.base() > r.base())) {
+                r = m; // the nearest region below, for the message
+            }
+        }
+        return r;
     }
 
     long shared(long addr, int size) {
