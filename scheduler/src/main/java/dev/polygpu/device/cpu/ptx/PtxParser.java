@@ -27,8 +27,8 @@ import java.util.List;
  * bodies as statements. It checks the grammar only; what instructions mean is the {@link PtxDecoder}'s.
  *
  * <p>Implementation notes: a hand-written tokenizer (PTX words contain dots: {@code ld.global.u32} is one token)
- * and a recursive-descent reader over the token list. Debug directives ({@code .file}, {@code .loc}) and
- * {@code .pragma} are skipped: they do not change what a kernel computes. Performance directives after an entry's
+ * and a recursive-descent reader over the token list. Debug information ({@code .file}, {@code .loc},
+ * {@code .section .debug_…}) and {@code .pragma} are skipped: they do not change what a kernel computes. Performance directives after an entry's
  * parameters ({@code .maxntid}, {@code .reqntid}, {@code .minnctapersm}, {@code .maxnreg}) are read and dropped.
  * Anything else the reader does not know is INVALID_PTX or NOT_SUPPORTED with file and line.
  */
@@ -215,8 +215,7 @@ final class PtxParser {
                 }
                 case ".entry", ".func" -> funcs.add(function(t));
                 case ".global", ".const", ".shared" -> vars.add(variable(t, t.text().substring(1)));
-                case ".section" -> throw PtxSyntax.unsupported(file, t.line(), "debug section (.section, from"
-                        + " nvcc -G)");
+                case ".section" -> skipSection(t);
                 default -> {
                     if (t.text().startsWith(".")) {
                         throw PtxSyntax.unsupported(file, t.line(), "module directive " + t);
@@ -235,6 +234,27 @@ final class PtxParser {
     }
 
     /** {@code .global [.align N] [.v2|.v4] .type name[[N]]… [= init];} (the space already read). */
+    /**
+     * Skips {@code .section .debug_… { … }}: DWARF debug information (nvcc -G), which does not change what a
+     * kernel computes. Other sections are refused.
+     */
+    private void skipSection(Token start) {
+        Token name = next("a section name");
+        if (!name.text().startsWith(".debug")) {
+            throw PtxSyntax.unsupported(file, start.line(), "section " + name);
+        }
+        expect("{");
+        int depth = 1;
+        while (depth > 0) {
+            Token t = next("'}' closing the section");
+            if (t.is("{")) {
+                depth++;
+            } else if (t.is("}")) {
+                depth--;
+            }
+        }
+    }
+
     private Var variable(Token start, String space) {
         int align = 0;
         String type = null;

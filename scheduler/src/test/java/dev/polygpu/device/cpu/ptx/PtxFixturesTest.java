@@ -56,6 +56,49 @@ class PtxFixturesTest {
         }
     }
 
+    /** PTX with line information (-lineinfo) or full debug information (-G) loads and computes the same. */
+    @ParameterizedTest
+    @CsvSource({"-lineinfo", "-G"})
+    void debugInformationIsSkipped(String flag, @TempDir Path dir) throws Exception {
+        Path nvcc = NvccTool.require();
+        Files.write(dir.resolve("kernels.cu"), PtxTestSupport.resource("kernels.cu"));
+        Process p = new ProcessBuilder(nvcc.toString(), "-ptx", "-arch=sm_75", flag, "-o", "out.ptx", "kernels.cu")
+                .directory(dir.toFile()).redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "nvcc did not finish in 2 minutes");
+        assertEquals(0, p.exitValue(), log);
+        try (CpuDevice device = new CpuDevice(2)) {
+            Module m = device.load(Files.readAllBytes(dir.resolve("out.ptx")), "kernels" + flag + ".ptx");
+            int n = 300;
+            int[] in = new int[n];
+            for (int i = 0; i < n; i++) {
+                in[i] = i - 100;
+            }
+            UnifiedBuffer out = device.allocate(4L * 2);
+            launch(m, "block_sum", 2, 256, KernelArgs.builder().pointer(PtxTestSupport.ints(device, in))
+                    .pointer(out).i32(n).build());
+            int first = 0;
+            int second = 0;
+            for (int i = 0; i < n; i++) {
+                if (i < 256) {
+                    first += in[i];
+                } else {
+                    second += in[i];
+                }
+            }
+            assertEquals(List.of(first, second), java.util.Arrays.stream(PtxTestSupport.readInts(out, 2)).boxed()
+                    .toList());
+            float[] x = {0.5f, 1f, 2f, 4f};
+            UnifiedBuffer r = device.allocate(4L * 5 * 4);
+            launch(m, "math_f", 1, 32, KernelArgs.builder().pointer(floats(device, x)).pointer(r).i32(4).build());
+            float[] got = readFloats(r, 20);
+            for (int i = 0; i < 4; i++) {
+                assertEquals((float) Math.sqrt(x[i]), got[5 * i]);
+                assertTrue(PtxTestSupport.ulps((float) Math.sin(x[i]), got[5 * i + 2]) <= 2, "sinf " + x[i]);
+            }
+        }
+    }
+
     @Test
     void committedFixturesNameTheirTarget() {
         assertTrue(PtxTestSupport.text("kernels_sm75.ptx").contains(".target sm_75"));
