@@ -48,8 +48,12 @@ import java.util.function.BiFunction;
  * wrong result. Chaos keeps stream priorities: a higher-priority launch's blocks still start first.
  * {@link #chaos()} and {@link #toString()} tell whether a device is in chaos mode.
  *
+ * <p>Precompiled PTX ({@link #load}) runs on the same path: its kernels are interpreted block by block on the
+ * same worker pool, with the same streams, events, pins and sticky faults (package {@code device.cpu.ptx}).
+ *
  * <p>Implementation notes: the device's own state is the sets of open streams and live buffers (concurrent
- * sets, changed by the threads that create and close or free them), id counters (atomics), the list of
+ * sets, changed by the threads that create and close or free them), the address index of the live buffers
+ * (a concurrent sorted map from segment address to buffer, through which PTX kernels resolve raw pointers), id counters (atomics), the list of
  * failures left by closed streams (guarded by itself) and {@link #closed}. Streams have their own locks; the
  * device's {@link PendingFailures} never holds its lock while calling into a stream, so there is no lock order.
  * Creation racing with {@link #close()} is settled by re-checking {@link #closed} after registering: a stream

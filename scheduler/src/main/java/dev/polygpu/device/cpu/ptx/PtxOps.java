@@ -24,7 +24,7 @@ import java.util.Set;
  * does what the PTX ISA says, after checking its modifiers, types and operands. Whatever is not listed here
  * is refused with NOT_SUPPORTED naming the file, line and instruction.
  *
- * <p>Register convention: every register is a {@code long}. Integer values of 8 to 32 bits sit in the low bits;
+ * <p>Implementation notes. Register convention: every register is a {@code long}. Integer values of 8 to 32 bits sit in the low bits;
  * readers narrow (and sign- or zero-extend as the instruction's type says), so arithmetic need not clear the
  * high bits, while {@code ld} and {@code cvt} write values extended to 64 bits as PTX specifies for wider
  * destination registers. A {@code .f32} value is its raw bits in the low 32 bits, a {@code .f64} its raw bits,

@@ -2,7 +2,6 @@ package dev.polygpu.device.cpu.ptx;
 
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.DeviceException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -130,9 +129,5 @@ final class PtxSyntax {
         return new DeviceException(CudaError.NOT_SUPPORTED, file + ":" + line + ": " + what
                 + " is not supported by the CPU device's PTX interpreter (see docs/ptx.md for what it runs);"
                 + " pass the kernel's CUDA C source to buildkernel instead");
-    }
-
-    static <T> List<T> copy(List<T> l) {
-        return List.copyOf(new ArrayList<>(l));
     }
 }
