@@ -47,7 +47,8 @@ class PtxInstructionsTest {
         }
     }
 
-    private static long run(String instruction, long a, long b, long c) {
+    /** Runs {@code instruction} on operands {@code a}, {@code b}, {@code c}; returns the output buffer. */
+    private static UnifiedBuffer run(String instruction, long a, long b, long c) {
         String text = ".version 8.0\n.target sm_75\n.address_size 64\n"
                 + ".visible .entry k(.param .u64 k_out, .param .b64 k_a, .param .b64 k_b, .param .b64 k_c)\n{\n"
                 + "\t.reg .b64 %rd<2>;\n\t.reg .b64 %x<4>;\n\t.reg .b32 %w<10>;\n\t.reg .b16 %h<4>;\n"
@@ -62,19 +63,16 @@ class PtxInstructionsTest {
         Module m = PtxTestSupport.ptx(device, text, "one.ptx");
         UnifiedBuffer out = device.allocate(32);
         launch(m, "k", 1, 1, KernelArgs.builder().pointer(out).u64(a).u64(b).u64(c).build());
-        slotOut = out;
-        return 0;
+        return out;
     }
-
-    private static UnifiedBuffer slotOut;
 
     private static String load(String type, String reg) {
         return "\tld.param." + type + " %" + reg + "1, [k_a];\n\tld.param." + type + " %" + reg + "2, [k_b];\n"
                 + "\tld.param." + type + " %" + reg + "3, [k_c];\n";
     }
 
-    private static long read(Slot s) {
-        var seg = slotOut.hostView();
+    private static long read(UnifiedBuffer out, Slot s) {
+        var seg = out.hostView();
         return switch (s.bytes) {
             case 8 -> seg.get(ValueLayout.JAVA_LONG_UNALIGNED, s.offset);
             case 4 -> seg.get(ValueLayout.JAVA_INT_UNALIGNED, s.offset) & 0xFFFF_FFFFL;
@@ -223,8 +221,9 @@ class PtxInstructionsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("rows")
     void instruction(String insn, long a, long b, long c, Slot slot, long expected) {
-        run(insn, a, b, c);
-        long got = read(slot);
+        UnifiedBuffer out = run(insn, a, b, c);
+        long got = read(out, slot);
+        out.free();
         assertEquals(Long.toHexString(expected & mask(slot)), Long.toHexString(got), insn + " with a=0x"
                 + Long.toHexString(a) + " b=0x" + Long.toHexString(b) + " c=0x" + Long.toHexString(c));
     }

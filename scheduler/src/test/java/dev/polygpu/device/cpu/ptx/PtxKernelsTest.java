@@ -12,7 +12,6 @@ import static dev.polygpu.device.cpu.ptx.PtxTestSupport.readLongs;
 import static dev.polygpu.device.cpu.ptx.PtxTestSupport.ulps;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.polygpu.device.CudaError;
