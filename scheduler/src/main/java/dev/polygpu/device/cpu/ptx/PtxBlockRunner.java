@@ -112,27 +112,26 @@ final class PtxBlockRunner implements BlockRunner {
     /** Round-robin over the block's threads until all have exited (see the class notes). */
     private void schedule(int n) {
         while (true) {
-            boolean ran = false;
+            int runnable = 0;
+            int live = 0;
+            int atWarp = 0;
             for (int i = 0; i < n; i++) {
                 PtxThread t = threads[i];
                 if (t.state == PtxThread.RUNNABLE) {
                     run(t, SLICE);
-                    ran = true;
                 }
-            }
-            if (ran) {
-                continue;
-            }
-            int live = 0;
-            int atWarp = 0;
-            for (int i = 0; i < n; i++) {
-                int s = threads[i].state;
+                int s = t.state;
+                if (s == PtxThread.RUNNABLE) {
+                    runnable++;
+                } else if (s == PtxThread.AT_WARP) {
+                    atWarp++;
+                }
                 if (s != PtxThread.EXITED) {
                     live++;
                 }
-                if (s == PtxThread.AT_WARP) {
-                    atWarp++;
-                }
+            }
+            if (runnable > 0) {
+                continue;
             }
             if (live == 0) {
                 return;

@@ -15,7 +15,7 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Implementation notes: one instance per {@link PtxBlockRunner}, so per worker thread; not thread-safe. A
  * lookup leaves the segment in {@link #seg} and returns the offset in it, to spare an allocation per access.
- * The last global region found is cached; a region freed since makes its segment's accesses throw
+ * The last four global regions found are cached; a region freed since makes its segment's accesses throw
  * {@link IllegalStateException}, which the runner reports as an illegal address.
  */
 final class PtxMemory {
@@ -30,7 +30,8 @@ final class PtxMemory {
 
     private final GlobalMemory global;
     private final GlobalMemory.Region[] moduleRegions;
-    private GlobalMemory.Region cache;
+    /** The last regions found, most recent first (a kernel usually walks a few buffers at once). */
+    private final GlobalMemory.Region[] cache = new GlobalMemory.Region[4];
 
     MemorySegment shared;
     /** Shared memory: [0, staticEnd) static variables, [dynBase, dynEnd) the launch's dynamic shared memory. */
@@ -83,19 +84,27 @@ final class PtxMemory {
     }
 
     long global(long addr, int size) {
-        GlobalMemory.Region c = cache;
-        if (c != null && addr - c.base() >= 0 && addr - c.base() <= c.size() - size) {
-            seg = c.segment();
-            return addr - c.base();
+        GlobalMemory.Region[] cached = cache;
+        for (int i = 0; i < cached.length; i++) {
+            GlobalMemory.Region c = cached[i];
+            if (c != null && addr - c.base() >= 0 && addr - c.base() <= c.size() - size) {
+                if (i != 0) {
+                    cached[i] = cached[0];
+                    cached[0] = c;
+                }
+                seg = c.segment();
+                return addr - c.base();
+            }
         }
-        c = find(addr);
+        GlobalMemory.Region c = find(addr);
         if (c == null || addr - c.base() < 0 || addr - c.base() > c.size() - size) {
             throw new PtxTrap(CudaError.ILLEGAL_ADDRESS, addr == 0 ? "null pointer dereference (" + size
                     + " bytes)" : "access of " + size + " bytes at global address 0x" + Long.toHexString(addr)
                     + (c == null ? ", which is in no buffer" : ", " + (addr - c.base()) + " bytes from the start of "
                     + c.name() + ", past its end"));
         }
-        cache = c;
+        System.arraycopy(cached, 0, cached, 1, cached.length - 1);
+        cached[0] = c;
         seg = c.segment();
         return addr - c.base();
     }
