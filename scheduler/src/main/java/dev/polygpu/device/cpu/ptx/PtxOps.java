@@ -245,14 +245,20 @@ final class PtxOps {
                 allow("uni");
                 fd.emit(in, Insn.RET, null);
             }
-            case "exit" -> fd.emit(in, Insn.EXIT, null);
+            case "exit" -> {
+                allow();
+                fd.emit(in, Insn.EXIT, null);
+            }
             case "call" -> {
                 allow("uni");
                 fd.call(in, ops);
             }
-            case "trap" -> step((t, r) -> {
-                throw new PtxTrap(CudaError.ILLEGAL_INSTRUCTION, "trap instruction executed");
-            });
+            case "trap" -> {
+                allow();
+                step((t, r) -> {
+                    throw new PtxTrap(CudaError.ILLEGAL_INSTRUCTION, "trap instruction executed");
+                });
+            }
             case "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh" -> unaryMath(base);
             case "copysign" -> copysign();
             case "testp" -> testp();
@@ -265,6 +271,7 @@ final class PtxOps {
             case "membar", "fence" -> fence();
             case "shfl", "vote", "activemask", "redux" -> PtxCollectives.decode(this, base);
             case "nanosleep" -> {
+                allow();
                 arity(1);
                 int a = src(0, "u32");
                 step((t, r) -> java.util.concurrent.locks.LockSupport.parkNanos(r[a] & 0xFFFF_FFFFL));
