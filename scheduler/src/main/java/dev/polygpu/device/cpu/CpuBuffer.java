@@ -73,6 +73,11 @@ final class CpuBuffer implements UnifiedBuffer {
         return segment;
     }
 
+    /** The native address of the first byte (also once freed: it keys the device's address index). */
+    long address() {
+        return segment.address();
+    }
+
     @Override
     public long id() {
         return id;

@@ -13,10 +13,14 @@ import dev.polygpu.device.StreamPriorities;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.device.cpu.kernel.CompiledModule;
 import dev.polygpu.device.cpu.kernel.KernelEngine;
+import dev.polygpu.device.cpu.ptx.GlobalMemory;
+import dev.polygpu.device.cpu.ptx.PtxModule;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,8 +48,12 @@ import java.util.function.BiFunction;
  * wrong result. Chaos keeps stream priorities: a higher-priority launch's blocks still start first.
  * {@link #chaos()} and {@link #toString()} tell whether a device is in chaos mode.
  *
+ * <p>Precompiled PTX ({@link #load}) runs on the same path: its kernels are interpreted block by block on the
+ * same worker pool, with the same streams, events, pins and sticky faults (package {@code device.cpu.ptx}).
+ *
  * <p>Implementation notes: the device's own state is the sets of open streams and live buffers (concurrent
- * sets, changed by the threads that create and close or free them), id counters (atomics), the list of
+ * sets, changed by the threads that create and close or free them), the address index of the live buffers
+ * (a concurrent sorted map from segment address to buffer, through which PTX kernels resolve raw pointers), id counters (atomics), the list of
  * failures left by closed streams (guarded by itself) and {@link #closed}. Streams have their own locks; the
  * device's {@link PendingFailures} never holds its lock while calling into a stream, so there is no lock order.
  * Creation racing with {@link #close()} is settled by re-checking {@link #closed} after registering: a stream
@@ -75,6 +83,8 @@ public final class CpuDevice implements Device {
     private final CpuStream defaultStream;
     private final Set<CpuStream> streams = ConcurrentHashMap.newKeySet();
     private final Set<CpuBuffer> buffers = ConcurrentHashMap.newKeySet();
+    /** Live buffers by their segment's address: how PTX kernels find the buffer a raw pointer points into. */
+    private final ConcurrentSkipListMap<Long, GlobalMemory.Region> byAddress = new ConcurrentSkipListMap<>();
     private final PendingFailures failures = new PendingFailures();
     private final AtomicInteger nextStreamId = new AtomicInteger(1);
     private final AtomicLong nextBufferId = new AtomicLong(1);
@@ -168,6 +178,8 @@ public final class CpuDevice implements Device {
         ensureOpen();
         CpuBuffer b = CpuBuffer.allocate(this, nextBufferId.getAndIncrement(), bytes);
         buffers.add(b);
+        byAddress.put(b.address(), new GlobalMemory.Region(b.address(), b.hostView(), "buffer #" + b.id() + " ("
+                + bytes + " bytes)"));
         if (closed.get()) {
             b.release("closing its device");
             ensureOpen();
@@ -187,6 +199,29 @@ public final class CpuDevice implements Device {
             throw new DeviceException(CudaError.INVALID_SOURCE, "the kernel engine returned no module for " + name);
         }
         return new CpuModule(this, m, name);
+    }
+
+    /**
+     * Loads PTX text (what {@code nvcc -ptx} writes) into a module whose kernels the CPU device interprets
+     * ({@code device.cpu.ptx}); every instruction is checked here, so an unsupported one is refused now, naming
+     * file and line, and never while a kernel runs. A cubin or fatbinary is NOT_SUPPORTED (machine code for a
+     * GPU), CUDA C source INVALID_IMAGE (it goes to {@link #compile}).
+     */
+    @Override
+    public Module load(byte[] image, String fileName) {
+        ensureOpen();
+        String name = fileName == null ? "kernel.ptx" : fileName;
+        PtxModule m = PtxModule.load(image, name, this::regionAt);
+        return new CpuModule(this, m, name, m.text());
+    }
+
+    /**
+     * The live buffer with the greatest address at or below {@code address}, as a region of global memory (it
+     * holds the address unless the address lies past its end); null if there is none.
+     */
+    private GlobalMemory.Region regionAt(long address) {
+        Map.Entry<Long, GlobalMemory.Region> e = byAddress.floorEntry(address);
+        return e == null ? null : e.getValue();
     }
 
     @Override
@@ -293,6 +328,7 @@ public final class CpuDevice implements Device {
     /** Called by a buffer once freed. */
     void forget(CpuBuffer b) {
         buffers.remove(b);
+        byAddress.remove(b.address());
     }
 
     /** Called by a stream once shut down, with the failure it could no longer report. */

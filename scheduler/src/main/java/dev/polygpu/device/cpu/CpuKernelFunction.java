@@ -1,5 +1,6 @@
 package dev.polygpu.device.cpu;
 
+import dev.polygpu.device.ImageParam;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.KernelParam;
 import dev.polygpu.device.Module;
@@ -29,6 +30,11 @@ final class CpuKernelFunction implements KernelFunction {
     @Override
     public List<KernelParam> parameters() {
         return kernel.parameters();
+    }
+
+    @Override
+    public List<ImageParam> imageParameters() {
+        return kernel.imageParameters();
     }
 
     @Override

@@ -11,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * A module of the CPU device: a {@link CompiledModule} of the kernel engine, with its functions looked up once.
+ * A module of the CPU device: a {@link CompiledModule} of the kernel engine or a loaded PTX module, with its
+ * functions looked up once.
  *
  * <p>Implementation notes: {@link #functions} is a concurrent map, so lookups from several threads are safe
  * and each name is resolved once (the engine compiles a kernel on first lookup). Closing only forbids new
@@ -21,13 +22,20 @@ final class CpuModule implements Module {
     private final CpuDevice device;
     private final CompiledModule compiled;
     private final String fileName;
+    /** The PTX text of a loaded PTX module; null for one compiled from CUDA C. */
+    private final String intermediateCode;
     private final ConcurrentMap<String, CpuKernelFunction> functions = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     CpuModule(CpuDevice device, CompiledModule compiled, String fileName) {
+        this(device, compiled, fileName, null);
+    }
+
+    CpuModule(CpuDevice device, CompiledModule compiled, String fileName, String intermediateCode) {
         this.device = device;
         this.compiled = compiled;
         this.fileName = fileName;
+        this.intermediateCode = intermediateCode;
     }
 
     @Override
@@ -54,7 +62,7 @@ final class CpuModule implements Module {
 
     @Override
     public String intermediateCode() {
-        return null;
+        return intermediateCode;
     }
 
     void ensureOpen() {

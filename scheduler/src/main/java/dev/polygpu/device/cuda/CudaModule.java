@@ -1,6 +1,7 @@
 package dev.polygpu.device.cuda;
 
 import dev.polygpu.device.CudaError;
+import dev.polygpu.device.CxxNames;
 import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.KernelFunction;

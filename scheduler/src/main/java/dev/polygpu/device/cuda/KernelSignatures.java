@@ -1,5 +1,6 @@
 package dev.polygpu.device.cuda;
 
+import dev.polygpu.device.CTypeWords;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.KernelParam;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package dev.polygpu.device.cuda;
 import dev.polygpu.device.CompileException;
 import dev.polygpu.device.CompileException.Diagnostic;
 import dev.polygpu.device.CudaError;
+import dev.polygpu.device.CxxNames;
 import dev.polygpu.device.DeviceException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

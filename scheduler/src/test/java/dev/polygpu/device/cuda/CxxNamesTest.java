@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.polygpu.device.CudaError;
+import dev.polygpu.device.CxxNames;
 import dev.polygpu.device.DeviceException;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

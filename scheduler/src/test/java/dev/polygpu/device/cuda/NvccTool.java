@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /** The CUDA toolkit's nvcc for tests that compile, found the way {@link PtxCompiler#find()} looks for it. */
-final class NvccTool {
+public final class NvccTool {
     static final Path NVCC = locate();
 
     private NvccTool() {
@@ -44,7 +44,7 @@ final class NvccTool {
     }
 
     /** nvcc's path; skips the test, saying why, where the toolkit is not installed. */
-    static Path require() {
+    public static Path require() {
         Assumptions.assumeTrue(NVCC != null, "nvcc is not installed (not in POLYGPU_NVCC, on PATH or at"
                 + " /usr/local/cuda/bin/nvcc): this test compiles with the CUDA toolkit");
         return NVCC;

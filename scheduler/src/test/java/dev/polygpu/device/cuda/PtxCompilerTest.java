@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.polygpu.device.CompileException;
 import dev.polygpu.device.CompileException.Diagnostic;
 import dev.polygpu.device.CudaError;
+import dev.polygpu.device.CxxNames;
 import dev.polygpu.device.DeviceException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,11 +1,13 @@
 package dev.polygpu.device.cpu.kernel;
 
+import dev.polygpu.device.ImageParam;
 import dev.polygpu.device.KernelParam;
 import java.util.List;
 
 /**
- * A kernel compiled by the kernel engine into JVM code. Immutable and shareable across threads; each worker
- * thread that runs blocks takes its own {@link BlockRunner}.
+ * A kernel the CPU device runs block by block: one compiled by the kernel engine into JVM code, or one of a
+ * loaded PTX module, which {@code device.cpu.ptx} interprets. Immutable and shareable across threads; each
+ * worker thread that runs blocks takes its own {@link BlockRunner}.
  */
 public interface CompiledKernel {
 
@@ -13,6 +15,14 @@ public interface CompiledKernel {
     String name();
 
     List<KernelParam> parameters();
+
+    /**
+     * For a kernel of precompiled code (PTX), its parameters as the image declares them, which launches are
+     * checked against; empty for kernels compiled from source, whose {@link #parameters()} say more.
+     */
+    default List<ImageParam> imageParameters() {
+        return List.of();
+    }
 
     /** Bytes of the statically declared {@code __shared__} arrays. */
     int staticSharedBytes();

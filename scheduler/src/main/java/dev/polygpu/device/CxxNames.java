@@ -1,7 +1,5 @@
-package dev.polygpu.device.cuda;
+package dev.polygpu.device;
 
-import dev.polygpu.device.CudaError;
-import dev.polygpu.device.DeviceException;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,7 +21,7 @@ import java.util.Map;
  * written as the ABI says. An integer argument is mangled with the type of its literal, so {@code k<4>} of a
  * {@code template<unsigned N>} is written {@code k<4u>}.
  */
-final class CxxNames {
+public final class CxxNames {
     private CxxNames() {
     }
 
@@ -32,7 +30,7 @@ final class CxxNames {
      * {@code _ZN2ns1kE}, {@code k<float>} → {@code _Z1kIfE}, {@code k<float, 4>} → {@code _Z1kIfLi4EE}. Null when
      * the name is not one this class can mangle.
      */
-    static String mangledPrefix(String requested) {
+    public static String mangledPrefix(String requested) {
         if (requested == null) {
             return null;
         }
@@ -44,7 +42,7 @@ final class CxxNames {
     }
 
     /** {@link #resolve(String, String, Map, Collection)} for a module without a name. */
-    static String resolve(String requested, Map<String, String> loweredNames, Collection<String> entryNames) {
+    public static String resolve(String requested, Map<String, String> loweredNames, Collection<String> entryNames) {
         return resolve(null, requested, loweredNames, entryNames);
     }
 
@@ -57,7 +55,7 @@ final class CxxNames {
      * @throws DeviceException NOT_FOUND, listing the module's kernels, when there is no such entry or when several
      *         overloads match
      */
-    static String resolve(String moduleName, String requested, Map<String, String> loweredNames,
+    public static String resolve(String moduleName, String requested, Map<String, String> loweredNames,
             Collection<String> entryNames) {
         String module = moduleName == null ? "module" : "module '" + moduleName + "'";
         if (requested == null) {

@@ -1,4 +1,4 @@
-package dev.polygpu.device.cuda;
+package dev.polygpu.device;
 
 import java.util.List;
 
@@ -8,10 +8,10 @@ import java.util.List;
  * reader and the C++ name mangler need before mapping it to their own codes. A base is one of the words that
  * are not {@code int}, {@code long}, {@code signed} or {@code unsigned}; {@code int} alone or implied is "int".
  */
-record CTypeWords(String base, int longs, boolean signed, boolean unsigned) {
+public record CTypeWords(String base, int longs, boolean signed, boolean unsigned) {
 
     /** The words as one builtin type, or null when they do not name one (two bases, {@code int int}, …). */
-    static CTypeWords of(List<String> words) {
+    public static CTypeWords of(List<String> words) {
         int longs = 0;
         boolean signed = false;
         boolean unsigned = false;
@@ -47,7 +47,7 @@ record CTypeWords(String base, int longs, boolean signed, boolean unsigned) {
     }
 
     /** No {@code long}, {@code signed} or {@code unsigned}: the only form {@code bool}, {@code float} take. */
-    boolean plain() {
+    public boolean plain() {
         return !signed && !unsigned && longs == 0;
     }
 }

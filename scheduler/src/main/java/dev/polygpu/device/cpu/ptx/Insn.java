@@ -1,0 +1,73 @@
+package dev.polygpu.device.cpu.ptx;
+
+/**
+ * One decoded PTX instruction: its kind, for those the interpreter's loop handles itself (branches, calls,
+ * returns, barriers, warp collectives), or a {@link Step} for everything else; its guard predicate; and the
+ * source line and text for fault messages. Immutable once the decoder has patched branch targets.
+ */
+final class Insn {
+    static final int STEP = 0;
+    static final int BRA = 1;
+    static final int RET = 2;
+    static final int EXIT = 3;
+    static final int BAR = 4;
+    static final int WARP = 5;
+    static final int CALL = 6;
+
+    final int kind;
+    final Step step;
+    /** The guard predicate's register, or -1. */
+    final int guard;
+    final boolean guardNeg;
+    final int line;
+    final String text;
+    /** Branch target (BRA), patched once labels are known. */
+    int target;
+    /** The collective (WARP). */
+    Collective collective;
+    /** The call (CALL), its callee patched once every function is decoded. */
+    CallSite call;
+
+    Insn(int kind, Step step, int guard, boolean guardNeg, int line, String text) {
+        this.kind = kind;
+        this.step = step;
+        this.guard = guard;
+        this.guardNeg = guardNeg;
+        this.line = line;
+        this.text = text;
+    }
+
+    /** An operation on one thread's registers and memory. */
+    @FunctionalInterface
+    interface Step {
+        void run(PtxThread t, long[] r);
+    }
+
+    /**
+     * An operation that needs the lanes of a warp at the same instruction ({@code shfl.sync}, {@code vote.sync},
+     * {@code bar.warp.sync}, {@code activemask}). {@code lanes[0..count)} are the threads waiting at it.
+     */
+    interface Collective {
+        /** The register holding the member mask, or -1 for an instruction without one ({@code activemask}). */
+        int maskRegister();
+
+        void run(PtxThread[] lanes, int count);
+    }
+
+    /**
+     * A call: the callee, and where the arguments and results lie in the caller's and callee's parameter areas
+     * ({@code argOffsets[i]}, {@code sizes[i]} bytes, to the callee's parameter {@code i}).
+     */
+    static final class CallSite {
+        final String callee;
+        final int[] argOffsets;
+        final int[] retOffsets;
+        PtxFunction function;
+
+        CallSite(String callee, int[] argOffsets, int[] retOffsets) {
+            this.callee = callee;
+            this.argOffsets = argOffsets;
+            this.retOffsets = retOffsets;
+        }
+    }
+}

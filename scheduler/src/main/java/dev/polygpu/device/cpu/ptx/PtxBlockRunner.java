@@ -1,0 +1,346 @@
+package dev.polygpu.device.cpu.ptx;
+
+import dev.polygpu.device.CudaError;
+import dev.polygpu.device.Dim3;
+import dev.polygpu.device.cpu.kernel.BlockRunner;
+import dev.polygpu.device.cpu.kernel.KernelFault;
+import dev.polygpu.device.cpu.kernel.LaunchFrame;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Interprets the blocks of one PTX kernel on one worker thread.
+ *
+ * <p>Implementation notes. Each CUDA thread of the block is a {@link PtxThread} with its own register file
+ * (copied from the entry's template: zeros and constants). A kernel without barriers or warp collectives runs
+ * its threads one after the other, each to its end. A cooperative kernel runs them round-robin: each thread
+ * runs until it reaches {@code bar.sync}, a warp collective, its exit, or a slice of {@link #SLICE}
+ * instructions (so that a thread spinning on shared memory another thread of the block writes lets that one
+ * run). When no thread can run: a collective whose lanes are all there (every live lane its member masks name)
+ * is evaluated for them at once; else, if every live thread waits at the same barrier, the barrier opens
+ * (exited threads do not count, as in CUDA); else the block can never finish — threads wait at different
+ * barriers, or a collective waits for a lane that is at a barrier — and the runner raises a fault naming both
+ * sides instead of hanging.
+ *
+ * <p>State: everything here belongs to the worker thread that owns the runner (see {@code RunnerCache}); the
+ * only memory shared with other workers is global memory, which instructions access through segments
+ * (atomics through var handles). Faults of single instructions ({@link PtxTrap}) and accesses to a buffer
+ * freed meanwhile ({@link IllegalStateException} from its closed arena) become a {@link KernelFault} naming
+ * kernel, PTX line and instruction, block and thread.
+ */
+final class PtxBlockRunner implements BlockRunner {
+    /** Instructions a thread of a cooperative block runs before the next one gets its turn. */
+    static final int SLICE = 4096;
+
+    private final PtxKernel kernel;
+    private final PtxMemory mem;
+    private PtxThread[] threads = new PtxThread[0];
+    private long[][] regFiles = new long[0][];
+    private LaunchFrame lastFrame;
+    private final PtxThread[] group = new PtxThread[32];
+
+    PtxBlockRunner(PtxKernel kernel) {
+        this.kernel = kernel;
+        this.mem = new PtxMemory(kernel.global(), kernel.moduleRegions());
+    }
+
+    @Override
+    public void runBlock(LaunchFrame frame, int bx, int by, int bz) {
+        if (frame != lastFrame) {
+            setUp(frame);
+        }
+        mem.ctaX = bx;
+        mem.ctaY = by;
+        mem.ctaZ = bz;
+        int n = mem.ntX * mem.ntY * mem.ntZ;
+        PtxFunction entry = kernel.entry();
+        long[] template = entry.registerTemplate;
+        for (int i = 0; i < n; i++) {
+            PtxThread t = threads[i];
+            long[] regs = regFiles[i];
+            System.arraycopy(template, 0, regs, 0, template.length);
+            t.start(entry, regs, i % mem.ntX, (i / mem.ntX) % mem.ntY, i / (mem.ntX * mem.ntY),
+                    (long) i * mem.localPerThread);
+        }
+        if (!entry.cooperative) {
+            for (int i = 0; i < n; i++) {
+                PtxThread t = threads[i];
+                while (t.state == PtxThread.RUNNABLE) {
+                    run(t, Integer.MAX_VALUE);
+                }
+            }
+            return;
+        }
+        schedule(n);
+    }
+
+    private void setUp(LaunchFrame frame) {
+        Dim3 block = frame.block();
+        Dim3 grid = frame.grid();
+        mem.ntX = block.x();
+        mem.ntY = block.y();
+        mem.ntZ = block.z();
+        mem.nctaX = grid.x();
+        mem.nctaY = grid.y();
+        mem.nctaZ = grid.z();
+        int n = block.x() * block.y() * block.z();
+        if (threads.length < n) {
+            PtxThread[] more = new PtxThread[n];
+            long[][] files = new long[n][];
+            for (int i = 0; i < n; i++) {
+                more[i] = i < threads.length ? threads[i] : new PtxThread(mem, i);
+                files[i] = i < regFiles.length ? regFiles[i] : new long[kernel.entry().registerTemplate.length];
+            }
+            threads = more;
+            regFiles = files;
+        }
+        mem.staticEnd = kernel.staticSharedBytes();
+        mem.dynBase = frame.dynamicSharedBytes() > 0 ? kernel.dynamicSharedBase() : mem.staticEnd;
+        mem.dynEnd = mem.dynBase + frame.dynamicSharedBytes();
+        long sharedBytes = Math.max(mem.staticEnd, mem.dynEnd);
+        if (mem.shared == null || mem.shared.byteSize() < sharedBytes) {
+            mem.shared = MemorySegment.ofArray(new long[(int) ((sharedBytes + 7) / 8)]);
+        }
+        mem.localPerThread = kernel.localPerThread();
+        long localBytes = mem.localPerThread * n;
+        if (mem.local == null || mem.local.byteSize() < localBytes) {
+            mem.local = MemorySegment.ofArray(new long[(int) ((localBytes + 7) / 8)]);
+        }
+        mem.kernelParams = kernel.parameterBlock(frame);
+        lastFrame = frame;
+    }
+
+    /** Round-robin over the block's threads until all have exited (see the class notes). */
+    private void schedule(int n) {
+        while (true) {
+            int runnable = 0;
+            int live = 0;
+            int atWarp = 0;
+            for (int i = 0; i < n; i++) {
+                PtxThread t = threads[i];
+                if (t.state == PtxThread.RUNNABLE) {
+                    run(t, SLICE);
+                }
+                int s = t.state;
+                if (s == PtxThread.RUNNABLE) {
+                    runnable++;
+                } else if (s == PtxThread.AT_WARP) {
+                    atWarp++;
+                }
+                if (s != PtxThread.EXITED) {
+                    live++;
+                }
+            }
+            if (runnable > 0) {
+                continue;
+            }
+            if (live == 0) {
+                return;
+            }
+            if (atWarp > 0 && resolveCollectives(n)) {
+                continue;
+            }
+            if (atWarp == 0) {
+                releaseBarrier(n);
+                continue;
+            }
+            throw stuckCollective(n);
+        }
+    }
+
+    /** Evaluates every collective whose lanes are all there; true if one was. */
+    private boolean resolveCollectives(int n) {
+        boolean any = false;
+        for (int w = 0; w * 32 < n; w++) {
+            int first = w * 32;
+            int end = Math.min(n, first + 32);
+            long present = 0;
+            for (int i = first; i < end; i++) {
+                if (threads[i].state != PtxThread.EXITED) {
+                    present |= 1L << (i - first);
+                }
+            }
+            for (int i = first; i < end; i++) {
+                PtxThread t = threads[i];
+                if (t.state != PtxThread.AT_WARP) {
+                    continue;
+                }
+                Insn at = t.code[t.pc];
+                int count = 0;
+                long members = 0;
+                for (int k = i; k < end; k++) {
+                    PtxThread u = threads[k];
+                    if (u.state == PtxThread.AT_WARP && u.code[u.pc] == at) {
+                        group[count++] = u;
+                        members |= 1L << u.lane;
+                    }
+                }
+                if (ready(at, count, members, present)) {
+                    at.collective.run(group, count);
+                    for (int k = 0; k < count; k++) {
+                        group[k].pc++;
+                        group[k].state = PtxThread.RUNNABLE;
+                    }
+                    any = true;
+                }
+                break; // one collective per warp per round: the others may move meanwhile
+            }
+        }
+        return any;
+    }
+
+    /**
+     * True if every live lane the members' masks name is a member. Lanes that exited or lie past the end of a
+     * partial warp are not waited for.
+     */
+    private boolean ready(Insn at, int count, long members, long present) {
+        int maskReg = at.collective.maskRegister();
+        if (maskReg < 0) {
+            return true;
+        }
+        for (int k = 0; k < count; k++) {
+            PtxThread u = group[k];
+            long mask = u.regs[maskReg] & 0xFFFF_FFFFL;
+            if ((mask & (1L << u.lane)) == 0) {
+                throw fault(u, CudaError.ILLEGAL_INSTRUCTION, "the member mask 0x" + Long.toHexString(mask)
+                        + " of a warp collective does not name the lane itself (lane " + u.lane + ")");
+            }
+            if ((mask & present & ~members) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void releaseBarrier(int n) {
+        PtxThread first = null;
+        for (int i = 0; i < n; i++) {
+            PtxThread t = threads[i];
+            if (t.state != PtxThread.AT_BARRIER) {
+                continue;
+            }
+            if (first == null) {
+                first = t;
+            } else if (t.code[t.pc] != first.code[first.pc]) {
+                throw fault(t, CudaError.ILLEGAL_INSTRUCTION, "barrier divergence: this thread waits at the"
+                        + " barrier on line " + t.code[t.pc].line + " while thread " + dims(first) + " waits at"
+                        + " the one on line " + first.code[first.pc].line + "; the block can never go on (CUDA"
+                        + " requires every thread of a block to reach the same __syncthreads)");
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            PtxThread t = threads[i];
+            if (t.state == PtxThread.AT_BARRIER) {
+                t.pc++;
+                t.state = PtxThread.RUNNABLE;
+            }
+        }
+    }
+
+    private KernelFault stuckCollective(int n) {
+        for (int i = 0; i < n; i++) {
+            PtxThread t = threads[i];
+            if (t.state != PtxThread.AT_WARP) {
+                continue;
+            }
+            long mask = t.code[t.pc].collective.maskRegister() < 0 ? 0
+                    : t.regs[t.code[t.pc].collective.maskRegister()] & 0xFFFF_FFFFL;
+            for (int lane = 0; lane < 32; lane++) {
+                int k = t.warp * 32 + lane;
+                if ((mask & (1L << lane)) != 0 && k < n && threads[k].state != PtxThread.EXITED
+                        && !(threads[k].state == PtxThread.AT_WARP && threads[k].code[threads[k].pc]
+                        == t.code[t.pc])) {
+                    PtxThread o = threads[k];
+                    return fault(t, CudaError.ILLEGAL_INSTRUCTION, "the warp collective waits for lane " + lane
+                            + " (thread " + dims(o) + "), which waits at line " + o.code[o.pc].line + " ('"
+                            + o.code[o.pc].text + "') and can never reach it");
+                }
+            }
+        }
+        return fault(threads[0], CudaError.LAUNCH_FAILED, "the block's threads wait for each other");
+    }
+
+    /** Runs {@code t} until it blocks or exits, or for {@code budget} instructions. */
+    private void run(PtxThread t, int budget) {
+        Insn[] code = t.code;
+        long[] r = t.regs;
+        int pc = t.pc;
+        try {
+            while (budget-- > 0) {
+                Insn in = code[pc];
+                if (in.guard >= 0 && (r[in.guard] != 0) == in.guardNeg) {
+                    pc++;
+                    continue;
+                }
+                switch (in.kind) {
+                    case Insn.STEP -> {
+                        in.step.run(t, r);
+                        pc++;
+                    }
+                    case Insn.BRA -> pc = in.target;
+                    case Insn.BAR -> {
+                        t.pc = pc;
+                        t.state = PtxThread.AT_BARRIER;
+                        return;
+                    }
+                    case Insn.WARP -> {
+                        t.pc = pc;
+                        t.state = PtxThread.AT_WARP;
+                        return;
+                    }
+                    case Insn.CALL -> {
+                        t.pc = pc;
+                        t.call(in.call, mem.localPerThread);
+                        code = t.code;
+                        r = t.regs;
+                        pc = t.pc;
+                    }
+                    case Insn.RET -> {
+                        t.pc = pc;
+                        if (!t.ret()) {
+                            t.state = PtxThread.EXITED;
+                            return;
+                        }
+                        code = t.code;
+                        r = t.regs;
+                        pc = t.pc;
+                    }
+                    default -> {
+                        t.pc = pc;
+                        t.state = PtxThread.EXITED;
+                        return;
+                    }
+                }
+            }
+            t.pc = pc;
+        } catch (PtxTrap e) {
+            t.pc = pc;
+            throw fault(t, e.error, e.getMessage());
+        } catch (IllegalStateException e) {
+            t.pc = pc;
+            throw fault(t, CudaError.ILLEGAL_ADDRESS, "access to a buffer that was freed while the kernel ran ("
+                    + e.getMessage() + ")");
+        } catch (IndexOutOfBoundsException e) {
+            t.pc = pc;
+            throw fault(t, CudaError.ILLEGAL_ADDRESS, "access outside a memory region (" + e.getMessage() + ")");
+        }
+    }
+
+    private String dims(PtxThread t) {
+        return "(" + t.tx + "," + t.ty + "," + t.tz + ")";
+    }
+
+    private KernelFault fault(PtxThread t, CudaError error, String what) {
+        Insn in = t.pc < t.code.length ? t.code[t.pc] : null;
+        StringBuilder sb = new StringBuilder("kernel '").append(kernel.name()).append("' (")
+                .append(kernel.fileName());
+        if (in != null) {
+            sb.append(" line ").append(in.line).append(": ").append(in.text);
+        }
+        if (t.depth > 0) {
+            sb.append(", in function ").append(t.where());
+        }
+        sb.append(") at blockIdx (").append(mem.ctaX).append(',').append(mem.ctaY).append(',').append(mem.ctaZ)
+                .append(") threadIdx ").append(dims(t)).append(": ").append(what);
+        return new KernelFault(error, sb.toString());
+    }
+}
