@@ -98,7 +98,7 @@ public final class CxxNames {
      * Covers what {@link #mangledPrefix} writes except substitutions; null for anything else ({@code extern "C"}
      * names included).
      */
-    static String demangledName(String mangled) {
+    public static String demangledName(String mangled) {
         if (mangled == null || !mangled.startsWith("_Z")) {
             return null;
         }

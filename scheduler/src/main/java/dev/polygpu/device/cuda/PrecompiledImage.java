@@ -1,6 +1,7 @@
 package dev.polygpu.device.cuda;
 
 import dev.polygpu.device.CudaError;
+import dev.polygpu.device.CxxNames;
 import dev.polygpu.device.DeviceException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.polygpu.device.CxxNames;
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.ImageParam;

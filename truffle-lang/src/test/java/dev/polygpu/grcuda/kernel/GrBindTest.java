@@ -298,6 +298,69 @@ class GrBindTest {
         assertEquals(0, f.getMember("callCount").asLong());
     }
 
+    /** The CUDA device's fixtures (nvcc 13.0 output of scheduler/src/test/resources/bindkernel/increment.cu). */
+    private static String fixture(String name) {
+        return Path.of("..", "scheduler", "src", "test", "resources", "bindkernel", name).toAbsolutePath()
+                .normalize().toString();
+    }
+
+    @Test
+    void bindkernelRunsPtxOnTheCpuDeviceAndRefusesACubinSayingWhatToDo() {
+        Value c = cu.getMember("bindkernel").execute(fixture("increment.ptx"), "c_inc(a: inout pointer sint32,"
+                + " n: sint32)");
+        Value inc = cu.getMember("bindkernel").execute(fixture("increment.ptx"), "cxx aa::bb::inc_kernel(a: inout"
+                + " pointer sint32, n: sint32)");
+        Value scale = cu.getMember("bindkernel").execute(fixture("increment.ptx"), "scale<float>(a: inout pointer"
+                + " float, factor: float, n: sint32)");
+        Value a = ints(N);
+        c.execute(2, 32).execute(a, N);
+        inc.execute(2, 32).execute(a, N - 1);
+        assertEquals(3 * 5 - 7 + 1 + 2, a.getArrayElement(5).asInt());
+        assertEquals(3 * (N - 1) - 7 + 1, a.getArrayElement(N - 1).asInt(), "n = N - 1 leaves the last one");
+        Value f = cu.getMember("DeviceArray").execute("float", 10);
+        for (int i = 0; i < 10; i++) {
+            f.setArrayElement(i, i + 0.5f);
+        }
+        scale.execute(1, 32).execute(f, 4.0f, 10);
+        assertEquals(4 * 9.5f, f.getArrayElement(9).asFloat());
+        // a bound kernel has no CUDA C source, but its PTX
+        assertTrue(c.getMember("ptx").asString().contains(".entry c_inc"));
+        String wrongSize = error(() -> cu.getMember("bindkernel").execute(fixture("increment.ptx"),
+                "c_inc(a: inout pointer sint32, n: sint64)"));
+        assertTrue(wrongSize.contains("parameter 2 ('n') of kernel 'c_inc' of increment.ptx is sint64 (8 bytes) in"
+                + " the signature, but the image declares"), wrongSize);
+        String count = error(() -> cu.getMember("bindkernel").execute(fixture("increment.ptx"),
+                "c_inc(a: inout pointer sint32)"));
+        assertTrue(count.contains("has 1 parameter, but the image declares 2"), count);
+        String cubin = error(() -> cu.getMember("bindkernel").execute(fixture("increment.cubin"),
+                "c_inc(a: inout pointer sint32, n: sint32)"));
+        assertTrue(cubin.contains("increment.cubin") && cubin.contains("nvcc -ptx"), cubin);
+        String missing = error(() -> cu.getMember("bindkernel").execute(dir.resolve("none.ptx").toString(),
+                "c_inc(a: inout pointer sint32, n: sint32)"));
+        assertTrue(missing.startsWith("bindkernel: there is no file"), missing);
+        String returns = error(() -> cu.getMember("bindkernel").execute(fixture("increment.ptx"),
+                "c_inc(a: inout pointer sint32, n: sint32): sint32"));
+        assertTrue(returns.contains("kernels return nothing"), returns);
+    }
+
+    @Test
+    void bindallBindsTheKernelsOfAnImage() throws IOException {
+        Path nidl = Files.writeString(dir.resolve("kernels.nidl"), """
+                kernels aa::bb {
+                  inc_kernel(a: inout pointer sint32, n: sint32)
+                }
+                ckernels {
+                  c_inc(a: inout pointer sint32, n: sint32)
+                }
+                """);
+        cu.getMember("bindall").execute("incr", fixture("increment.ptx"), nidl.toString());
+        Value ns = cu.getMember("incr");
+        Value a = ints(N);
+        ns.getMember("inc_kernel").execute(2, 32).execute(a, N);
+        ns.getMember("c_inc").execute(2, 32).execute(a, N);
+        assertEquals(3 * 7 - 7 + 3, a.getArrayElement(7).asInt());
+    }
+
     @Test
     void aContextWithoutNativeAccessCannotBind() {
         try (Context closed = Context.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false")
