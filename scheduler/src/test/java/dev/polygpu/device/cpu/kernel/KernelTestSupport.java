@@ -13,29 +13,29 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /** Buffers to and from Java arrays, launches, and float comparisons for the kernel tests. */
-final class KernelTestSupport {
+public final class KernelTestSupport {
     private KernelTestSupport() {
     }
 
-    static UnifiedBuffer floats(Device d, float[] v) {
+    public static UnifiedBuffer floats(Device d, float[] v) {
         UnifiedBuffer b = d.allocate(Math.max(1, v.length) * 4L);
         MemorySegment.copy(v, 0, b.hostView(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, v.length);
         return b;
     }
 
-    static UnifiedBuffer doubles(Device d, double[] v) {
+    public static UnifiedBuffer doubles(Device d, double[] v) {
         UnifiedBuffer b = d.allocate(Math.max(1, v.length) * 8L);
         MemorySegment.copy(v, 0, b.hostView(), ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, v.length);
         return b;
     }
 
-    static UnifiedBuffer ints(Device d, int[] v) {
+    public static UnifiedBuffer ints(Device d, int[] v) {
         UnifiedBuffer b = d.allocate(Math.max(1, v.length) * 4L);
         MemorySegment.copy(v, 0, b.hostView(), ValueLayout.JAVA_INT_UNALIGNED, 0, v.length);
         return b;
     }
 
-    static UnifiedBuffer longs(Device d, long[] v) {
+    public static UnifiedBuffer longs(Device d, long[] v) {
         UnifiedBuffer b = d.allocate(Math.max(1, v.length) * 8L);
         MemorySegment.copy(v, 0, b.hostView(), ValueLayout.JAVA_LONG_UNALIGNED, 0, v.length);
         return b;
@@ -47,25 +47,25 @@ final class KernelTestSupport {
         return b;
     }
 
-    static float[] readFloats(UnifiedBuffer b, int n) {
+    public static float[] readFloats(UnifiedBuffer b, int n) {
         float[] r = new float[n];
         MemorySegment.copy(b.hostView(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, r, 0, n);
         return r;
     }
 
-    static double[] readDoubles(UnifiedBuffer b, int n) {
+    public static double[] readDoubles(UnifiedBuffer b, int n) {
         double[] r = new double[n];
         MemorySegment.copy(b.hostView(), ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, r, 0, n);
         return r;
     }
 
-    static int[] readInts(UnifiedBuffer b, int n) {
+    public static int[] readInts(UnifiedBuffer b, int n) {
         int[] r = new int[n];
         MemorySegment.copy(b.hostView(), ValueLayout.JAVA_INT_UNALIGNED, 0, r, 0, n);
         return r;
     }
 
-    static long[] readLongs(UnifiedBuffer b, int n) {
+    public static long[] readLongs(UnifiedBuffer b, int n) {
         long[] r = new long[n];
         MemorySegment.copy(b.hostView(), ValueLayout.JAVA_LONG_UNALIGNED, 0, r, 0, n);
         return r;
@@ -101,7 +101,7 @@ final class KernelTestSupport {
     }
 
     /** Distance in units in the last place between two floats (0 for equal values, including NaN and NaN). */
-    static long ulpsFloat(float a, float b) {
+    public static long ulpsFloat(float a, float b) {
         if (Float.isNaN(a) && Float.isNaN(b) || a == b) {
             return 0;
         }

@@ -1,10 +1,10 @@
 package dev.polygpu.device.cpu.ptx;
 
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.floats;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.floats;
 import static dev.polygpu.device.cpu.ptx.PtxTestSupport.launch;
 import static dev.polygpu.device.cpu.ptx.PtxTestSupport.ptx;
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.readFloats;
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.readInts;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readFloats;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readInts;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

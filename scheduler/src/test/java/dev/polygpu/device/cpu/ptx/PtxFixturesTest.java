@@ -1,8 +1,10 @@
 package dev.polygpu.device.cpu.ptx;
 
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.floats;
+import dev.polygpu.device.cpu.kernel.KernelTestSupport;
+
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.floats;
 import static dev.polygpu.device.cpu.ptx.PtxTestSupport.launch;
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.readFloats;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readFloats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,7 +77,7 @@ class PtxFixturesTest {
                 in[i] = i - 100;
             }
             UnifiedBuffer out = device.allocate(4L * 2);
-            launch(m, "block_sum", 2, 256, KernelArgs.builder().pointer(PtxTestSupport.ints(device, in))
+            launch(m, "block_sum", 2, 256, KernelArgs.builder().pointer(KernelTestSupport.ints(device, in))
                     .pointer(out).i32(n).build());
             int first = 0;
             int second = 0;
@@ -86,7 +88,7 @@ class PtxFixturesTest {
                     second += in[i];
                 }
             }
-            assertEquals(List.of(first, second), java.util.Arrays.stream(PtxTestSupport.readInts(out, 2)).boxed()
+            assertEquals(List.of(first, second), java.util.Arrays.stream(KernelTestSupport.readInts(out, 2)).boxed()
                     .toList());
             float[] x = {0.5f, 1f, 2f, 4f};
             UnifiedBuffer r = device.allocate(4L * 5 * 4);
@@ -94,7 +96,7 @@ class PtxFixturesTest {
             float[] got = readFloats(r, 20);
             for (int i = 0; i < 4; i++) {
                 assertEquals((float) Math.sqrt(x[i]), got[5 * i]);
-                assertTrue(PtxTestSupport.ulps((float) Math.sin(x[i]), got[5 * i + 2]) <= 2, "sinf " + x[i]);
+                assertTrue(KernelTestSupport.ulpsFloat((float) Math.sin(x[i]), got[5 * i + 2]) <= 2, "sinf " + x[i]);
             }
         }
     }

@@ -1,15 +1,15 @@
 package dev.polygpu.device.cpu.ptx;
 
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.doubles;
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.floats;
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.ints;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.doubles;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.floats;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ints;
 import static dev.polygpu.device.cpu.ptx.PtxTestSupport.launch;
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.longs;
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.readDoubles;
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.readFloats;
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.readInts;
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.readLongs;
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.ulps;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.longs;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readDoubles;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readFloats;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readInts;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readLongs;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ulpsFloat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -262,10 +262,10 @@ class PtxKernelsTest {
             for (int i = 0; i < n; i++) {
                 float v = x[i];
                 assertEquals((float) Math.sqrt(v), r[5 * i], label + " sqrtf(" + v + ")");
-                assertTrue(ulps((float) Math.exp(v * 0.25f), r[5 * i + 1]) <= 2, label + " expf " + v);
-                assertTrue(ulps((float) Math.sin(v), r[5 * i + 2]) <= 2 || Math.abs(Math.sin(v) - r[5 * i + 2])
+                assertTrue(ulpsFloat((float) Math.exp(v * 0.25f), r[5 * i + 1]) <= 2, label + " expf " + v);
+                assertTrue(ulpsFloat((float) Math.sin(v), r[5 * i + 2]) <= 2 || Math.abs(Math.sin(v) - r[5 * i + 2])
                         < 1e-6, label + " sinf(" + v + ") = " + r[5 * i + 2]);
-                assertTrue(ulps((float) Math.pow(v, 1.5), r[5 * i + 3]) <= 2, label + " powf " + v);
+                assertTrue(ulpsFloat((float) Math.pow(v, 1.5), r[5 * i + 3]) <= 2, label + " powf " + v);
                 assertEquals(Math.fma(v, 2.0f, 1.0f), r[5 * i + 4], label + " fmaf " + v);
             }
         });
@@ -273,7 +273,7 @@ class PtxKernelsTest {
         for (String label : List.of("ptx sm_75", "ptx sm_90")) {
             float[] p = results.get(label);
             for (int i = 0; i < 5 * n; i++) {
-                assertTrue(ulps(c[i], p[i]) <= 2, label + " vs the CUDA C engine at " + i + ": " + p[i] + " / "
+                assertTrue(ulpsFloat(c[i], p[i]) <= 2, label + " vs the CUDA C engine at " + i + ": " + p[i] + " / "
                         + c[i]);
             }
         }

@@ -1,8 +1,10 @@
 package dev.polygpu.device.cpu.ptx;
 
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.floats;
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.ints;
-import static dev.polygpu.device.cpu.ptx.PtxTestSupport.readFloats;
+import dev.polygpu.device.cpu.kernel.KernelTestSupport;
+
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.floats;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ints;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readFloats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -127,7 +129,7 @@ class PtxLaunchPathTest {
                     .pointer(out).i32(n).build());
             inb.free();
             // free() waited for the launch (its pin), so every result is there before any synchronization
-            int[] r = PtxTestSupport.readInts(out, n);
+            int[] r = KernelTestSupport.readInts(out, n);
             for (int i = 0; i < n; i += 997) {
                 int v = in[i];
                 int steps = 0;
