@@ -9,16 +9,23 @@ final class Kernels {
     private Kernels() {
     }
 
-    /** One element per thread; launched with 256-thread blocks. */
-    static final String SAXPY = """
-            extern "C" __global__ void saxpy(float *y, const float *x, float a, int n)
-            {
-                int i = blockIdx.x * blockDim.x + threadIdx.x;
-                if (i < n) {
-                    y[i] = a * x[i] + y[i];
-                }
+    /**
+     * The CUDA C of a kernel kept as a file ({@code src/main/resources/ptx/}) because nvcc also compiles it to the
+     * PTX that {@link PtxBench} runs: one source for both.
+     */
+    static String source(String name) {
+        try (java.io.InputStream in = Kernels.class.getResourceAsStream("/ptx/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("the bench's resource /ptx/" + name + " is missing");
             }
-            """;
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** One element per thread; launched with 256-thread blocks. */
+    static final String SAXPY = source("saxpy.cu");
 
     /**
      * The reduction as throughput-minded CUDA code writes it: each thread first accumulates a grid-stride
@@ -26,59 +33,13 @@ final class Kernels {
      * tree; thread 0 writes the block's partial sum, which the host adds up. Launched with the grid capped
      * at 1024 blocks.
      */
-    static final String REDUCE_GRID_STRIDE = """
-            extern "C" __global__ void reduce_gs(const float *in, float *partial, int n)
-            {
-                extern __shared__ float sdata[];
-                unsigned int tid = threadIdx.x;
-                float sum = 0.0f;
-                for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
-                    sum += in[i];
-                }
-                sdata[tid] = sum;
-                __syncthreads();
-
-                for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
-                    if (tid < s) {
-                        sdata[tid] += sdata[tid + s];
-                    }
-                    __syncthreads();
-                }
-                if (tid == 0) {
-                    partial[blockIdx.x] = sdata[0];
-                }
-            }
-            """;
+    static final String REDUCE_GRID_STRIDE = source("reduce_gs.cu");
 
     /**
      * The classic shared-memory tree reduction: each thread adds two elements while loading, then the block
      * halves the active threads each step; thread 0 writes the block's partial sum, which the host adds up.
      */
-    static final String REDUCE = """
-            extern "C" __global__ void reduce(const float *in, float *partial, int n)
-            {
-                extern __shared__ float sdata[];
-                unsigned int tid = threadIdx.x;
-                unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-
-                float sum = (i < n) ? in[i] : 0.0f;
-                if (i + blockDim.x < n) {
-                    sum += in[i + blockDim.x];
-                }
-                sdata[tid] = sum;
-                __syncthreads();
-
-                for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
-                    if (tid < s) {
-                        sdata[tid] += sdata[tid + s];
-                    }
-                    __syncthreads();
-                }
-                if (tid == 0) {
-                    partial[blockIdx.x] = sdata[0];
-                }
-            }
-            """;
+    static final String REDUCE = source("reduce.cu");
 
     /** Black-Scholes in double precision, the cumulative normal from Abramowitz and Stegun (26.2.17). */
     static final String BLACK_SCHOLES = """

@@ -6,9 +6,6 @@ import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.Module;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.device.cpu.CpuDevice;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
@@ -53,8 +50,8 @@ public final class PtxBench {
     }
 
     private static void row(CpuDevice device, String kernel, LaunchConfig config, KernelArgs args, int reps) {
-        Module engine = device.compile(resource(kernel + ".cu"), kernel + ".cu");
-        Module ptx = device.load(resource(kernel + ".ptx").getBytes(StandardCharsets.UTF_8), kernel + ".ptx");
+        Module engine = device.compile(Kernels.source(kernel + ".cu"), kernel + ".cu");
+        Module ptx = device.load(Kernels.source(kernel + ".ptx").getBytes(StandardCharsets.UTF_8), kernel + ".ptx");
         double c = median(device, engine, kernel, config, args, reps);
         double p = median(device, ptx, kernel, config, args, reps);
         System.out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %.1fx |%n", kernel, c, p, p / c);
@@ -74,13 +71,5 @@ public final class PtxBench {
         }
         Arrays.sort(ms);
         return ms[reps / 2];
-    }
-
-    private static String resource(String name) {
-        try (InputStream in = PtxBench.class.getResourceAsStream("/ptx/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
