@@ -92,11 +92,9 @@ final class GrBindKernelBuiltin extends GrDeviceBuiltin {
                 } else {
                     bound.put(member, context.hostFunctions().bind(file, e.signature()));
                 }
-            } catch (RuntimeException ex) {
-                if (ex instanceof com.oracle.truffle.api.exception.AbstractTruffleException t) {
-                    throw GrError.of("bindall: " + KernelBuilder.fileName(nidlFile) + ":" + e.line() + ": " + t.getMessage());
-                }
-                throw ex;
+            } catch (com.oracle.truffle.api.exception.AbstractTruffleException t) {
+                throw GrError.of("bindall: " + KernelBuilder.fileName(nidlFile) + ":" + e.line() + ": "
+                        + t.getMessage());
             }
         }
         GrNamespace target;
