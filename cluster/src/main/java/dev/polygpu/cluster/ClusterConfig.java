@@ -63,12 +63,17 @@ import java.util.function.UnaryOperator;
  *                      compiled and run on its device, its result encoded as a work result and checked against
  *                      the same computation in Java ({@link Warmup}). It runs while Hazelcast starts; a wrong
  *                      result or an error stops the member joining. Workers do it by default, programs not
+ * @param learnSpeeds   whether the member learns how fast its device is against the other members' (from run times
+ *                      of the work it shares with them: {@link dev.polygpu.cluster.policy.SpeedEstimate}) and, when
+ *                      it is slower, keeps fewer elements for itself: its steal threshold and in-flight window
+ *                      scaled by its relative speed, so that what a slow GPU holds does not become the run's tail;
+ *                      on by default ({@link #DEFAULT_LEARN_SPEEDS})
  */
 public record ClusterConfig(String clusterName, List<String> members, String bindAddress, int port, String secret,
         Role role, Duration heartbeat, Duration failAfter, boolean stealing, int threshold, int chunk,
         double rankFactor, int maxHops, Duration holdInterval, int maxFrameBytes, long inputCacheBytes,
         FaultInjection faults, int stolenOverflow, int randomEvery, int rankChunk, int directories,
-        boolean pushContinuations, boolean wakeThieves, boolean warmUp) {
+        boolean pushContinuations, boolean wakeThieves, boolean warmUp, boolean learnSpeeds) {
 
     /*
      * The defaults of the stolen overflow, random requests, the rank chunk, directories and pushed continuations:
@@ -87,6 +92,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
     public static final boolean DEFAULT_PUSH_CONTINUATIONS = true;
     /** Whether programs wake the starving thieves they sent away when they have work again: yes. */
     public static final boolean DEFAULT_WAKE_THIEVES = true;
+    /** Whether members learn their speed and scale their threshold and window by it: yes. */
+    public static final boolean DEFAULT_LEARN_SPEEDS = true;
 
     /** What a member is there for. */
     public enum Role {
@@ -147,7 +154,8 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 "127.0.0.1", DEFAULT_PORT, null, Role.PROGRAM, Duration.ofSeconds(1), Duration.ofSeconds(5), true,
                 0, 0, StealSettings.DEFAULT_RANK_FACTOR, 2, Duration.ofMillis(250), 512 << 20,
                 InputCache.DEFAULT_CAPACITY_BYTES, null, DEFAULT_STOLEN_OVERFLOW, DEFAULT_RANDOM_EVERY,
-                DEFAULT_RANK_CHUNK, DEFAULT_DIRECTORIES, DEFAULT_PUSH_CONTINUATIONS, DEFAULT_WAKE_THIEVES, false);
+                DEFAULT_RANK_CHUNK, DEFAULT_DIRECTORIES, DEFAULT_PUSH_CONTINUATIONS, DEFAULT_WAKE_THIEVES, false,
+                DEFAULT_LEARN_SPEEDS);
     }
 
     /**
@@ -182,7 +190,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
      * {@code inputCache} (a size: {@code 0}, {@code 512KB}, {@code 256MB}, {@code 1GB}),
      * {@code stolenOverflow} and {@code randomEvery} (integers, {@code 0} off), {@code rankChunk} (an integer,
      * {@code 0} for the chunk), {@code directories} (an integer, {@code 0} none), {@code pushContinuations},
-     * {@code wakeThieves}, {@code warmUp}
+     * {@code wakeThieves}, {@code warmUp}, {@code learnSpeeds}
      * ({@code true}/{@code false}), {@code faults}. Unknown names are an error. The order of the entries does
      * not matter for the secret: it is applied first, since a non-loopback {@code bind} is checked against it.
      */
@@ -238,12 +246,13 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 case "pushContinuations" -> c.withPushContinuations(bool(label.apply(key), v));
                 case "wakeThieves" -> c.withWakeThieves(bool(label.apply(key), v));
                 case "warmUp" -> c.withWarmUp(bool(label.apply(key), v));
+                case "learnSpeeds" -> c.withLearnSpeeds(bool(label.apply(key), v));
                 case "faults" -> c.withFaults(v.isEmpty() ? null
                         : prefixed(label.apply(key), () -> FaultInjection.parse(v)));
                 default -> throw new IllegalArgumentException("unknown cluster option '" + key
                         + "'; known: members, name, bind, port, secret, role, heartbeat, failAfter, stealing, "
                         + "threshold, chunk, rankFactor, maxHops, inputCache, stolenOverflow, randomEvery, rankChunk, "
-                        + "directories, pushContinuations, wakeThieves, warmUp, faults");
+                        + "directories, pushContinuations, wakeThieves, warmUp, learnSpeeds, faults");
             };
         }
         String every = options.get("heartbeat");
@@ -281,133 +290,139 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
     public ClusterConfig withInputCacheBytes(long bytes) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, bytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withName(String name) {
         return new ClusterConfig(name, members, bindAddress, port, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withMembers(List<String> list) {
         return new ClusterConfig(clusterName, list, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withBind(String address) {
         return new ClusterConfig(clusterName, members, address, port, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withPort(int p) {
         return new ClusterConfig(clusterName, members, bindAddress, p, secret, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withSecret(String s) {
         return new ClusterConfig(clusterName, members, bindAddress, port, s, role, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withRole(Role r) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, r, heartbeat, failAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withHeartbeat(Duration every, Duration deadAfter) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, every, deadAfter, stealing,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withStealing(boolean on) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter, on,
                 threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withThreshold(int t) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, t, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withChunk(int c) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, c, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withRankFactor(double f) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, f, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withMaxHops(int h) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, h, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withHoldInterval(Duration d) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, d, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withFaults(FaultInjection f) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, f,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withStolenOverflow(int n) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                n, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                n, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withRandomEvery(int n) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, n, rankChunk, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, n, rankChunk, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withRankChunk(int n) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, n, directories, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, n, directories, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withWarmUp(boolean on) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, on);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, on, learnSpeeds);
     }
 
     public ClusterConfig withDirectories(int n) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, n, pushContinuations, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, n, pushContinuations, wakeThieves, warmUp, learnSpeeds);
     }
 
     public ClusterConfig withPushContinuations(boolean on) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, on, wakeThieves, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, on, wakeThieves, warmUp, learnSpeeds);
+    }
+
+    public ClusterConfig withLearnSpeeds(boolean on) {
+        return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
+                stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, wakeThieves, warmUp, on);
     }
 
     public ClusterConfig withWakeThieves(boolean on) {
         return new ClusterConfig(clusterName, members, bindAddress, port, secret, role, heartbeat, failAfter,
                 stealing, threshold, chunk, rankFactor, maxHops, holdInterval, maxFrameBytes, inputCacheBytes, faults,
-                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, on, warmUp);
+                stolenOverflow, randomEvery, rankChunk, directories, pushContinuations, on, warmUp, learnSpeeds);
     }
 
     /**
@@ -432,6 +447,7 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
                 + ", rankChunk=" + (rankChunk == 0 ? "the chunk" : rankChunk)
                 + ", directories=" + (directories == 0 ? "none" : directories)
                 + ", pushContinuations=" + pushContinuations + ", wakeThieves=" + wakeThieves + ", warmUp=" + warmUp
+                + ", learnSpeeds=" + learnSpeeds
                 + (faults == null ? "" : ", faults="
                 + faults) + "]";
     }

@@ -8,6 +8,7 @@ import dev.polygpu.cluster.policy.LatencyHistogram;
 import dev.polygpu.cluster.policy.LoadDirectory;
 import dev.polygpu.cluster.policy.Priority;
 import dev.polygpu.cluster.policy.SentInputs;
+import dev.polygpu.cluster.policy.SpeedEstimate;
 import dev.polygpu.cluster.policy.Starvation;
 import dev.polygpu.cluster.policy.StealSettings;
 import dev.polygpu.cluster.policy.Thief;
@@ -32,6 +33,7 @@ import dev.polygpu.device.CudaError;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.runtime.Access;
+import dev.polygpu.runtime.ArrayUse;
 import dev.polygpu.runtime.ComputationalElement;
 import dev.polygpu.runtime.ElementInfo;
 import dev.polygpu.runtime.ElementMessage;
@@ -93,10 +95,12 @@ public final class ClusterNode implements AutoCloseable {
         final long sentNanos;
         final long inputBytes;
         final String kernel;
+        /** The element's shape ({@link #shape}), for learning the thief's speed from its result. */
+        final String shape;
         long lastHeardNanos;
 
         Given(long stealId, StolenElement element, String thief, long epoch, long sentNanos, long inputBytes,
-                String kernel) {
+                String kernel, String shape) {
             this.stealId = stealId;
             this.element = element;
             this.thief = thief;
@@ -104,6 +108,7 @@ public final class ClusterNode implements AutoCloseable {
             this.sentNanos = sentNanos;
             this.inputBytes = inputBytes;
             this.kernel = kernel;
+            this.shape = shape;
             this.lastHeardNanos = sentNanos;
         }
     }
@@ -114,21 +119,33 @@ public final class ClusterNode implements AutoCloseable {
         final long stealId;
         final long epoch;
         final long receivedNanos;
+        /** How long the owner expects it to run on its device ({@link WorkItem#expectedNanos()}); 0: unknown. */
+        final long ownerExpectedNanos;
         /** Set when the owner is gone or the element was handed back: the result is not sent. */
         volatile boolean abandoned;
 
-        Held(String owner, long stealId, long epoch, long receivedNanos) {
+        Held(String owner, long stealId, long epoch, long receivedNanos, long ownerExpectedNanos) {
             this.owner = owner;
             this.stealId = stealId;
             this.epoch = epoch;
             this.receivedNanos = receivedNanos;
+            this.ownerExpectedNanos = ownerExpectedNanos;
         }
     }
 
     private final ClusterConfig config;
     private final Scheduler scheduler;
     private final SharedSecret key;
-    private final StealSettings settings;
+    /** The stealing policy in force: its threshold follows the learnt speed ({@link #followSpeed}). */
+    private volatile StealSettings settings;
+    /** The threshold of a member of the fastest kind: what the configuration gives. */
+    private final int baseThreshold;
+    /** This member's speed against the others', learnt from run times ({@link ClusterConfig#learnSpeeds()}). */
+    private final SpeedEstimate speeds = new SpeedEstimate();
+    /** Held while the limits follow a new speed ({@link #followSpeed}), so that changes apply in order. */
+    private final Object followLock = new Object();
+    /** The relative speed the threshold and window follow now. */
+    private volatile double relativeSpeed = 1;
     /** How many elements the device runs at once (at least 1): for the cost gate and the floor rank. */
     private final int slots;
     /** The thief's protocol state (request out, victim asked first, back-off); its own lock. */
@@ -165,7 +182,12 @@ public final class ClusterNode implements AutoCloseable {
     private final Map<String, Boolean> proven = new ConcurrentHashMap<>();
     private final Set<String> leavingPeers = ConcurrentHashMap.newKeySet();
     /** Kernel names of this device's launched elements, for their run times (cost model). */
-    private final Map<Long, String> launchedKernels = new ConcurrentHashMap<>();
+    private final Map<Long, Launched> launchedKernels = new ConcurrentHashMap<>();
+    /**
+     * Elements of this member given to a thief (by the scheduler's id): when one completes, its time is the
+     * thief's, which this member's own times by shape ({@link SpeedEstimate#recordOwn}) must not take in.
+     */
+    private final Set<Long> givenAway = ConcurrentHashMap.newKeySet();
     private final Transport transport;
     private final Thread loop;
     private long nextStealId = 1;
@@ -232,6 +254,7 @@ public final class ClusterNode implements AutoCloseable {
         this.settings = s.withMaxHops(config.maxHops()).withRankFactor(config.rankFactor())
                 .withRankChunk(config.rankChunk()).withPushContinuations(config.pushContinuations())
                 .withWakeThieves(config.wakeThieves());
+        this.baseThreshold = settings.threshold();
         this.slots = Math.max(1, scheduler.device().properties().multiProcessorCount());
         this.gate = new CostGate(settings, costs, bandwidth);
         this.sentInputs = new SentInputs<>(config.inputCacheBytes());
@@ -244,16 +267,24 @@ public final class ClusterNode implements AutoCloseable {
             public void submitted(ElementInfo element, long[] parents) {
                 if (element.kind() == dev.polygpu.runtime.ElementKind.KERNEL
                         && !Warmup.KERNEL.equals(element.label())) {
-                    launchedKernels.put(element.id(), element.label());
+                    long bytes = 0;
+                    for (ArrayUse use : element.arrays()) {
+                        bytes += Math.max(0, use.bytes());
+                    }
+                    launchedKernels.put(element.id(), new Launched(element.label(), shape(element.label(), bytes)));
                 }
             }
 
             @Override
             public void completed(long elementId, long startNanos, long endNanos, String failure) {
-                String kernel = launchedKernels.remove(elementId);
+                Launched kernel = launchedKernels.remove(elementId);
+                boolean ranElsewhere = givenAway.remove(elementId);
                 if (kernel != null && failure == null && endNanos > startNanos) {
                     synchronized (costs) {
-                        costs.observe(kernel, endNanos - startNanos);
+                        costs.observe(kernel.label(), endNanos - startNanos);
+                    }
+                    if (!ranElsewhere) {
+                        speeds.recordOwn(kernel.shape(), endNanos - startNanos);
                     }
                 }
                 LockSupport.unpark(ClusterNode.this.loopThread());
@@ -416,7 +447,8 @@ public final class ClusterNode implements AutoCloseable {
                 emptyReplies.get(), forwarded.get(), bytesSent.get(), bytesReceived.get(), inputBytesSaved.get(),
                 inputCacheMisses.get(), pushed.get(), loadReports.get(), directoryForwards.get(), wakeUps.get(),
                 latency.count() == 0 ? -1
-                : latency.percentile(50), latency.count() == 0 ? -1 : latency.percentile(99), firstStolenNanos);
+                : latency.percentile(50), latency.count() == 0 ? -1 : latency.percentile(99), firstStolenNanos,
+                relativeSpeed, settings.threshold(), scheduler.inFlightWindow());
     }
 
     /** How many members' surplus this member keeps as a directory now (for tests). */
@@ -782,6 +814,11 @@ public final class ClusterNode implements AutoCloseable {
      */
     private WorkItem give(StolenElement e, String thief, Set<Long> packed) {
         List<ArrayData> inputs = new ArrayList<>();
+        long allBytes = 0;
+        for (Access a : e.element().accesses()) {
+            allBytes += a.array().bytes();
+        }
+        String shape = shape(e.element().label(), allBytes);
         long bytes = 0;
         for (Access a : e.element().accesses()) {
             if (a.mode().reads() && packed.add(a.array().id())) {
@@ -811,7 +848,8 @@ public final class ClusterNode implements AutoCloseable {
                 id = -1;
             } else {
                 id = nextStealId++;
-                given.put(id, new Given(id, e, thief, epoch, System.nanoTime(), bytes, e.element().label()));
+                given.put(id, new Given(id, e, thief, epoch, System.nanoTime(), bytes, e.element().label(), shape));
+                givenAway.add(e.id());
             }
         }
         if (id < 0) {
@@ -820,7 +858,8 @@ public final class ClusterNode implements AutoCloseable {
         }
         givenCount.incrementAndGet();
         bytesSent.addAndGet(bytes);
-        return new WorkItem(id, epoch, e.message(), inputs, e.rank());
+        return new WorkItem(id, epoch, e.message(), inputs, e.rank(),
+                config.learnSpeeds() ? Math.max(0, speeds.expectedOwn(shape)) : 0);
     }
 
     private void onStealReply(StealReply r) {
@@ -922,7 +961,7 @@ public final class ClusterNode implements AutoCloseable {
 
     /** Runs an element of {@code owner} here and sends its results home when it completes. */
     private void runStolen(String owner, WorkItem item, Map<Long, byte[]> inputs, long receivedNanos) {
-        Held h = new Held(owner, item.stealId(), item.epoch(), receivedNanos);
+        Held h = new Held(owner, item.stealId(), item.epoch(), receivedNanos, item.expectedNanos());
         if (leaving || lostReason != null) {
             send(owner, new Handback(transport.self(), List.of(item.stealId()), HandbackReason.LEAVING));
             return;
@@ -945,8 +984,8 @@ public final class ClusterNode implements AutoCloseable {
                 firstStolenNanos = submitted - joinedNanos;
             }
             // With its rank at home: an element asked for by rank runs ahead of the lower-ranked work here.
-            scheduler.submitHere(p.element(), item.rank(), error -> finishStolen(h, m, p.arrays(), submitted,
-                    error));
+            scheduler.submitHere(p.element(), item.rank(), (error, runNanos) -> finishStolen(h, m, p.arrays(),
+                    runNanos, error));
             stolen.incrementAndGet();
         } catch (RuntimeException e) {
             // It cannot run here (compile error on this device, a launch this device refuses, no memory):
@@ -959,9 +998,12 @@ public final class ClusterNode implements AutoCloseable {
         }
     }
 
-    private void finishStolen(Held h, ElementMessage m, Map<Long, TrackedArray> arrays, long submittedNanos,
+    private void finishStolen(Held h, ElementMessage m, Map<Long, TrackedArray> arrays, long runNanos,
             DeviceException error) {
         long now = System.nanoTime();
+        if (error == null && config.learnSpeeds() && speeds.observe(h.owner, runNanos, h.ownerExpectedNanos)) {
+            followSpeed();
+        }
         try {
             if (h.abandoned) {
                 return;
@@ -973,7 +1015,7 @@ public final class ClusterNode implements AutoCloseable {
             }
             WorkResult result = new WorkResult(transport.self(), h.stealId, h.epoch, error == null,
                     error == null ? null : shorten(error.error().name() + ": " + error.getMessage()),
-                    submittedNanos - h.receivedNanos, now - submittedNanos, outputs, othersHeld());
+                    Math.max(0, now - h.receivedNanos - runNanos), runNanos, outputs, othersHeld());
             if (send(h.owner, result)) {
                 bytesSent.addAndGet(bytes);
             }
@@ -1062,6 +1104,53 @@ public final class ClusterNode implements AutoCloseable {
             if (transfer > 0) {
                 bandwidth.observe(g.inputBytes + bytes, transfer);
             }
+        }
+        if (config.learnSpeeds() && speeds.observeShape(r.sender(), g.shape, r.runNanos())) {
+            followSpeed();
+        }
+    }
+
+    /**
+     * An element's shape for learning speeds: its kernel and the bytes of the arrays it uses. Run times of one
+     * kernel differ with its arrays' sizes; members compare times of elements of one shape. Computed alike by
+     * the owner (from the element) and by a thief (from the copy it runs, whose arrays have the owner's sizes).
+     */
+    static String shape(String kernel, long arrayBytes) {
+        return kernel + '/' + arrayBytes;
+    }
+
+    /** A kernel launched on this device: its name (the cost model's key) and its {@link #shape}. */
+    private record Launched(String label, String shape) {
+    }
+
+    /**
+     * After a sample of this member's speed: with {@link ClusterConfig#learnSpeeds()}, its steal threshold (thief,
+     * victim, the surplus it reports) and the scheduler's in-flight window follow the relative speed it has learnt
+     * ({@link SpeedEstimate#threshold}, {@link SpeedEstimate#window}): a member four times slower than the others
+     * keeps about a quarter of what they keep, so that what it holds does not become the run's tail.
+     */
+    private void followSpeed() {
+        // Not under the estimate's own lock: the scheduler's observer records run times into it while it holds
+        // the scheduler's lock, which setInFlightWindow takes.
+        synchronized (followLock) {
+            double relative = speeds.relative();
+            if (relative == relativeSpeed) {
+                return;
+            }
+            relativeSpeed = relative;
+            int threshold = SpeedEstimate.threshold(baseThreshold, relative);
+            int window = SpeedEstimate.window(scheduler.configuredInFlightWindow(), slots, relative);
+            if (threshold != settings.threshold()) {
+                settings = settings.withThreshold(threshold);
+                asThief.setThreshold(threshold);
+                asVictim.setThreshold(threshold);
+            }
+            if (window != scheduler.inFlightWindow()) {
+                scheduler.setInFlightWindow(window);
+            }
+            LOG.log(System.Logger.Level.DEBUG, () -> String.format(java.util.Locale.ROOT, "%s: speed %.2f of the "
+                    + "fastest member's; threshold %d, window %d", shortId(transport.self()), relative, threshold,
+                    window));
         }
     }
 
@@ -1213,6 +1302,7 @@ public final class ClusterNode implements AutoCloseable {
         List<Given> orphans = new ArrayList<>();
         synchronized (lock) {
             for (String id : left) {
+                speeds.forget(id);
                 sentInputs.forget(id);
                 inputCache.forgetOwner(id);
                 directory.forget(id);

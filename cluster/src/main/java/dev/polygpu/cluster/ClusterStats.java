@@ -37,11 +37,16 @@ import java.util.Map;
  * @param firstStolenNanos        time from joining (this member's Hazelcast member up and listening; the warm-up,
  *                                if it was still running then, included) to the first stolen element submitted
  *                                here, or -1
+ * @param relativeSpeed   how fast this member's device is against the fastest other member's it has shared work
+ *                        with, as it learnt it ({@code learnSpeeds}; 1 when alike, not yet known or not learning)
+ * @param threshold       the steal threshold in force (scaled by {@code relativeSpeed} when it is below 1)
+ * @param window          the scheduler's in-flight window in force (likewise)
  */
 public record ClusterStats(String member, int members, long stolen, long given, long completedRemote, long rerun,
         long rejected, long requests, long rankRequests, long emptyReplies, long forwarded, long bytesSent,
         long bytesReceived, long inputBytesSaved, long inputCacheMisses, long pushed, long loadReports,
-        long directoryForwards, long wakeUps, long stealLatencyMedianNanos, long stealLatencyP99Nanos, long firstStolenNanos) {
+        long directoryForwards, long wakeUps, long stealLatencyMedianNanos, long stealLatencyP99Nanos, long firstStolenNanos,
+        double relativeSpeed, int threshold, int window) {
 
     /** The counters by name, in declaration order (for the launcher's table and guest code). */
     public Map<String, Object> asMap() {
@@ -68,6 +73,9 @@ public record ClusterStats(String member, int members, long stolen, long given, 
         m.put("stealLatencyMedianNanos", stealLatencyMedianNanos);
         m.put("stealLatencyP99Nanos", stealLatencyP99Nanos);
         m.put("firstStolenNanos", firstStolenNanos);
+        m.put("relativeSpeed", relativeSpeed);
+        m.put("threshold", threshold);
+        m.put("window", window);
         return m;
     }
 
@@ -96,6 +104,8 @@ public record ClusterStats(String member, int members, long stolen, long given, 
                 millis(stealLatencyP99Nanos)));
         b.append(String.format("  %-30s %s%n", "join to first stolen kernel", firstStolenNanos < 0 ? "-"
                 : millis(firstStolenNanos)));
+        b.append(String.format(java.util.Locale.ROOT, "  %-30s %.2f (threshold %d, window %d)%n",
+                "speed against the fastest", relativeSpeed, threshold, window));
         return b.toString();
     }
 

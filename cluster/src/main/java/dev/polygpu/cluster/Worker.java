@@ -32,12 +32,14 @@ public final class Worker {
               --heartbeat=1s --fail-after=5s   failure detection
               --stealing=false       join without stealing (a baseline: every member must say so)
               --window=N             kernels this worker keeps on its device's streams at once (default: twice
-                                     the device's multiprocessors, at least 4; on a GPU slower than the
-                                     cluster's others, scale it and --threshold down by its speed)
+                                     the device's multiprocessors, at least 4; scaled down on its own on a
+                                     device slower than the cluster's others, see --learn-speeds)
               --threshold=N --chunk=N          steal threshold and reply size (default: from the window)
               --rank-factor=F        while busy, ask for kernels ranked above F times those run next (default 2; 0: off)
               --stolen-overflow=N    run up to N stolen kernels of a higher stream priority beyond a full
                                      in-flight window (default 1; 0: off)
+              --learn-speeds=false   keep --window and --threshold as given (default: a worker that learns its
+                                     device is slower than the cluster's others scales both down by its speed)
               --random-every=N       send every N-th steal request to a member drawn at random (default 8; 0: off)
               --rank-chunk=N         ask for at most N kernels per request by rank (default 1; 0: the chunk)
               --directories=N        after an empty reply, ask one of the first N programs of the cluster, which
@@ -61,7 +63,8 @@ public final class Worker {
             Map.entry("threshold", "threshold"), Map.entry("chunk", "chunk"), Map.entry("rank-factor", "rankFactor"),
             Map.entry("input-cache", "inputCache"), Map.entry("warm-up", "warmUp"),
             Map.entry("stolen-overflow", "stolenOverflow"), Map.entry("random-every", "randomEvery"),
-            Map.entry("rank-chunk", "rankChunk"), Map.entry("directories", "directories"));
+            Map.entry("rank-chunk", "rankChunk"), Map.entry("directories", "directories"),
+            Map.entry("learn-speeds", "learnSpeeds"));
 
     private Worker() {
     }

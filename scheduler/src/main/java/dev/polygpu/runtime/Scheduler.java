@@ -62,8 +62,10 @@ public final class Scheduler implements AutoCloseable {
     private final Device device;
     private final String deviceName;
     private final SchedulerConfig config;
-    /** Elements on streams at once (the configured window, or the device's default). */
-    private final int window;
+    /** Elements on streams at once as configured (the configured window, or the device's default). */
+    private final int configuredWindow;
+    /** Elements on streams at once now: the configured window, or what {@link #setInFlightWindow} made it. */
+    private volatile int window;
     /**
      * How many elements handed here by a cluster layer may be on the streams beyond a full {@link #window}
      * ({@link SchedulerConfig#stolenOverflow()}; 0 on a device without stream priorities, where no level is
@@ -126,7 +128,8 @@ public final class Scheduler implements AutoCloseable {
         this.device = device;
         this.deviceName = device.backend() + " device " + device.ordinal();
         this.config = config;
-        this.window = config.windowFor(device.properties().multiProcessorCount());
+        this.configuredWindow = config.windowFor(device.properties().multiProcessorCount());
+        this.window = configuredWindow;
         this.tracker = new DependencyTracker(config.dependencies());
         this.priorities = device.streamPriorities();
         this.levels = PriorityLevels.levelsOf(priorities);
@@ -154,6 +157,34 @@ public final class Scheduler implements AutoCloseable {
      */
     public int inFlightWindow() {
         return window;
+    }
+
+    /** {@return the in-flight window this scheduler was configured with, whatever it is now} */
+    public int configuredInFlightWindow() {
+        return configuredWindow;
+    }
+
+    /**
+     * Changes how many elements may be on this device's streams at once, from now on: a cluster layer that
+     * learnt its device is slower than other members' keeps fewer elements here. Elements already on the streams
+     * stay there when the window shrinks below them; when it grows, waiting elements go on at once.
+     *
+     * @param newWindow at least 1
+     * @throws IllegalArgumentException if {@code newWindow} is below 1
+     */
+    public void setInFlightWindow(int newWindow) {
+        if (newWindow < 1) {
+            throw new IllegalArgumentException("the in-flight window must be at least 1, was " + newWindow);
+        }
+        lock.lock();
+        try {
+            if (newWindow != window) {
+                window = newWindow;
+                dispatchable.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Installs an observer; it sees what is submitted from now on. */
@@ -211,6 +242,34 @@ public final class Scheduler implements AutoCloseable {
         if (whenDone == null) {
             throw new IllegalArgumentException("submitHere needs a completion callback");
         }
+        submitHere(element, rank, (error, runNanos) -> whenDone.accept(error));
+    }
+
+    /**
+     * What a cluster layer hears when an element it handed here ({@link #submitHere(ComputationalElement, int,
+     * Completion)}) completed.
+     */
+    @FunctionalInterface
+    public interface Completion {
+        /**
+         * @param error null, or the element's error (then considered reported)
+         * @param runNanos how long it ran on the device, from its start there (or its last parent's end, if
+         *     later) to its end: what the device took, without the wait for the window; 0 if it never ran
+         */
+        void done(DeviceException error, long runNanos);
+    }
+
+    /**
+     * As {@link #submitHere(ComputationalElement, int, Consumer)}, telling {@code whenDone} also how long the
+     * element ran on the device (a cluster layer compares that with its owner's time to learn how fast this
+     * device is).
+     *
+     * @throws IllegalArgumentException if {@code rank} is negative or {@code whenDone} is null
+     */
+    public void submitHere(ComputationalElement element, int rank, Completion whenDone) {
+        if (whenDone == null) {
+            throw new IllegalArgumentException("submitHere needs a completion callback");
+        }
         if (rank < 0) {
             throw new IllegalArgumentException("an element's rank is 0 (unknown) or more, got " + rank);
         }
@@ -218,10 +277,10 @@ public final class Scheduler implements AutoCloseable {
     }
 
     private void submit(ComputationalElement element, Consumer<DeviceException> whenDone) {
-        submit(element, 0, whenDone);
+        submit(element, 0, whenDone == null ? null : (error, runNanos) -> whenDone.accept(error));
     }
 
-    private void submit(ComputationalElement element, int rank, Consumer<DeviceException> whenDone) {
+    private void submit(ComputationalElement element, int rank, Completion whenDone) {
         for (Access a : element.accesses()) {
             if (a.array().owner != this) {
                 throw new IllegalArgumentException(a.array() + " is tracked by another scheduler");
@@ -1121,10 +1180,11 @@ public final class Scheduler implements AutoCloseable {
             }
         }
         if (v.whenDone != null) {
-            Consumer<DeviceException> done = v.whenDone;
+            Completion done = v.whenDone;
             DeviceException error = f == null ? null : f.error;
+            long ran = v.endNanos > 0 ? Math.max(0, v.endNanos - Math.min(startNanos, v.endNanos)) : 0;
             v.whenDone = null;
-            Thread.startVirtualThread(() -> done.accept(error));
+            Thread.startVirtualThread(() -> done.done(error, ran));
         }
         v.state = Vertex.State.DONE;
         v.parents = NO_PARENTS;

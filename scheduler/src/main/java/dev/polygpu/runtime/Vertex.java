@@ -55,7 +55,7 @@ final class Vertex {
      */
     boolean stolen;
     /** Called once when the vertex completes, with its own error or null (elements run for a cluster layer). */
-    java.util.function.Consumer<DeviceException> whenDone;
+    Scheduler.Completion whenDone;
     /** Set when a cluster layer took it: when, and (once it reports back) where and when it ran. */
     long takenNanos;
     /**

@@ -318,6 +318,61 @@ class SchedulerTest {
         assertEquals(1, s.stats().maxInFlight());
     }
 
+    @Test
+    void theWindowCanChangeWhileWorkRuns() throws InterruptedException {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT.withInFlightWindow(1));
+        UnifiedBuffer flag = flag();
+        TrackedArray[] xs = new TrackedArray[5];
+        for (int i = 0; i < xs.length; i++) {
+            xs[i] = k.array(s, "x" + i);
+        }
+        for (int i = 0; i < 3; i++) {
+            s.submit(k.gate(flag, xs[i]));
+        }
+        assertEquals(2, s.readyCount(), "one on the streams, two waiting for the window");
+        assertThrows(IllegalArgumentException.class, () -> s.setInFlightWindow(0));
+        s.setInFlightWindow(3);
+        assertEquals(3, s.inFlightWindow());
+        assertEquals(1, s.configuredInFlightWindow());
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (s.readyCount() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertEquals(0, s.readyCount(), "a wider window takes the waiting ones at once");
+        s.setInFlightWindow(1);
+        s.submit(k.gate(flag, xs[3]));
+        s.submit(k.gate(flag, xs[4]));
+        assertEquals(2, s.readyCount(), "three on the streams stay there; the narrower window takes no more");
+        flag.setInt(0, 1);
+        s.synchronize();
+        assertEquals(3, s.stats().maxInFlight());
+        for (TrackedArray x : xs) {
+            assertEquals(1, TestKernels.ints(x)[0]);
+        }
+    }
+
+    @Test
+    void aClusterLayerHearsHowLongItsElementRanOnTheDevice() throws InterruptedException {
+        Scheduler s = scheduler(SchedulerConfig.DEFAULT);
+        UnifiedBuffer flag = flag();
+        TrackedArray x = k.array(s, "x");
+        java.util.concurrent.CompletableFuture<Long> ran = new java.util.concurrent.CompletableFuture<>();
+        long submitted = System.nanoTime();
+        s.submitHere(k.gate(flag, x), 0, (error, runNanos) -> {
+            if (error != null) {
+                ran.completeExceptionally(error);
+            } else {
+                ran.complete(runNanos);
+            }
+        });
+        Thread.sleep(50);
+        flag.setInt(0, 1);
+        long runNanos = ran.join();
+        long wall = System.nanoTime() - submitted;
+        assertTrue(runNanos >= 40_000_000L && runNanos <= wall, "held 50 ms by its gate, within the " + wall
+                + " ns since it was submitted: " + runNanos);
+    }
+
     /**
      * A window of 1 held by a gate kernel (element 1) until {@link #open()}, with two ready kernels behind it:
      * 2 adds 3 to y, 3 increments z.

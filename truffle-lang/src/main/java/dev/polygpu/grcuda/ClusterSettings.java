@@ -82,6 +82,7 @@ public record ClusterSettings(String members, Map<String, String> exchangeOption
             putIfSet(exchange, o, "directories", GrOptions.ClusterDirectories);
             putIfSet(exchange, o, "pushContinuations", GrOptions.ClusterPushContinuations);
             putIfSet(exchange, o, "wakeThieves", GrOptions.ClusterWakeThieves);
+            putIfSet(exchange, o, "learnSpeeds", GrOptions.ClusterLearnSpeeds);
             String faults = o.get(GrOptions.ClusterFaults).strip();
             if (!faults.isEmpty()) {
                 exchange.put("faults", faults);
@@ -107,6 +108,7 @@ public record ClusterSettings(String members, Map<String, String> exchangeOption
         display.put("grcuda.ClusterDirectories", Integer.toString(o.get(GrOptions.ClusterDirectories)));
         display.put("grcuda.ClusterPushContinuations", Boolean.toString(o.get(GrOptions.ClusterPushContinuations)));
         display.put("grcuda.ClusterWakeThieves", Boolean.toString(o.get(GrOptions.ClusterWakeThieves)));
+        display.put("grcuda.ClusterLearnSpeeds", Boolean.toString(o.get(GrOptions.ClusterLearnSpeeds)));
         display.put("grcuda.ClusterFaults", o.get(GrOptions.ClusterFaults));
         display.put("grcuda.ClusterStats", Boolean.toString(o.get(GrOptions.ClusterStats)));
         return new ClusterSettings(members, exchange, display, secretSource, o.get(GrOptions.ClusterStats),

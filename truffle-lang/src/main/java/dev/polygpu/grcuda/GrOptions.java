@@ -196,6 +196,12 @@ public final class GrOptions {
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "true|false")
     public static final OptionKey<Boolean> ClusterWakeThieves = new OptionKey<>(true);
 
+    @Option(help = "Learn how fast this member's device is against the other members' (from run times of the"
+            + " kernels they share) and, on a slower one, keep fewer kernels here: the steal threshold and in-flight"
+            + " window scaled by the relative speed (default); false: keep the configured ones.",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "true|false")
+    public static final OptionKey<Boolean> ClusterLearnSpeeds = new OptionKey<>(true);
+
     @Option(help = "Bytes of other members' input arrays this member keeps when it runs their kernels, so that an"
             + " unchanged array is not sent again: a size such as 256MB (default), 1GB, or 0 (off).",
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE, usageSyntax = "<size>")

@@ -54,6 +54,8 @@ public final class Thief {
     public static final long MAX_RANK_BACKOFF_NANOS = 1_000_000_000L;
 
     private final StealSettings settings;
+    /** The threshold in force: the settings', or what {@link #setThreshold} made it (a member's learnt speed). */
+    private int threshold;
     private final VictimChooser chooser;
     private final RequestTracker requests = new RequestTracker();
     private final BackOff starving = new BackOff(MAX_BACKOFF_NANOS);
@@ -146,6 +148,7 @@ public final class Thief {
         }
         this.chooser = new VictimChooser(self);
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.threshold = settings.threshold();
         this.forgetAfterForwardedEmpty = forgetAfterForwardedEmpty;
     }
 
@@ -219,12 +222,12 @@ public final class Thief {
         }
         int minRank;
         int wanted;
-        if (Starvation.starving(ready, running, settings)) {
+        if (Starvation.starving(ready, running, threshold)) {
             if (starving.active(nowNanos)) {
                 return null;
             }
             minRank = 0;
-            wanted = (int) Math.max(1, settings.threshold() - (long) ready - running);
+            wanted = (int) Math.max(1, threshold - (long) ready - running);
         } else {
             minRank = Priority.minRankToAsk(floorRank, settings);
             if (minRank == 0 || byRank.active(nowNanos)) {
@@ -307,6 +310,25 @@ public final class Thief {
         }
         starving.reset();
         return true;
+    }
+
+    /**
+     * Changes the starvation threshold this thief asks by (a member that learnt it is slower than others keeps
+     * less: {@link SpeedEstimate#threshold}); the settings' other numbers stay.
+     *
+     * @param newThreshold at least 1
+     * @throws IllegalArgumentException if {@code newThreshold} is below 1
+     */
+    public synchronized void setThreshold(int newThreshold) {
+        if (newThreshold < 1) {
+            throw new IllegalArgumentException("threshold must be >= 1, was " + newThreshold);
+        }
+        threshold = newThreshold;
+    }
+
+    /** {@return the starvation threshold in force} */
+    public synchronized int threshold() {
+        return threshold;
     }
 
     /** Ends the back-off now (a member joined or left: there may be work to find again). */

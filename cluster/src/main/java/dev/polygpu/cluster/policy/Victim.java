@@ -25,6 +25,8 @@ public final class Victim {
     private final StealSettings settings;
     private final CostGate gate;
     private volatile long lastGivenNanos;
+    /** The threshold in force: the settings', or what {@link #setThreshold} made it (a member's learnt speed). */
+    private volatile int threshold;
 
     /**
      * A victim that counts as having given at {@code nowNanos} (so the first probe comes a second later).
@@ -38,6 +40,7 @@ public final class Victim {
         this.self = Objects.requireNonNull(self, "self");
         this.gate = Objects.requireNonNull(gate, "gate");
         this.settings = gate.settings();
+        this.threshold = settings.threshold();
         this.lastGivenNanos = nowNanos;
     }
 
@@ -53,7 +56,26 @@ public final class Victim {
      */
     public int offer(int ready, int stealable, int running, int wanted) {
         int chunk = Math.min(settings.chunk(), Math.max(1, wanted));
-        return Math.min(Math.max(0, stealable), Surplus.giveable(ready, running, settings.threshold(), chunk));
+        return Math.min(Math.max(0, stealable), Surplus.giveable(ready, running, threshold, chunk));
+    }
+
+    /**
+     * Changes the threshold this victim never gives below (a member that learnt it is slower than others keeps
+     * less: {@link SpeedEstimate#threshold}).
+     *
+     * @param newThreshold at least 1
+     * @throws IllegalArgumentException if {@code newThreshold} is below 1
+     */
+    public void setThreshold(int newThreshold) {
+        if (newThreshold < 1) {
+            throw new IllegalArgumentException("threshold must be >= 1, was " + newThreshold);
+        }
+        threshold = newThreshold;
+    }
+
+    /** {@return the threshold this victim keeps for itself} */
+    public int threshold() {
+        return threshold;
     }
 
     /**

@@ -62,9 +62,12 @@ public final class SimulateCommand {
                                      member i takes entry i mod the list's length (default 1: all alike);
                                      1*3,0.25 makes every fourth member four times slower; the lower bound
                                      counts each member at its speed
-              --scale-by-speed       members scale their steal threshold and in-flight window by their
-                                     speed over the fastest member's (a member 4x slower keeps a quarter),
-                                     as a cluster configured per member's GPU would
+              --scale-by-speed       members are told their speed over the fastest member's and scale their
+                                     steal threshold and in-flight window by it (a member 4x slower keeps a
+                                     quarter), as a cluster configured per member's GPU would; no learning
+              --learn-speeds=false   members keep their threshold and window (default: each learns its speed
+                                     from the run times of work it shares with others and scales both by
+                                     it, as the cluster node does: grcuda.ClusterLearnSpeeds)
               --threshold=N --chunk=N --max-hops=N
                                      stealing settings (default: from the window, as the cluster does)
               --rank-chunk=N         the most tasks a request by rank asks for (default 1, as the cluster; 0:
@@ -159,6 +162,8 @@ public final class SimulateCommand {
         List<Long> seeds = List.of(1L);
         boolean central;
         boolean scaleBySpeed;
+        /** Null: the default (on, unless --scale-by-speed tells members their speed). */
+        Boolean learnSpeeds;
         List<Integer> members = List.of(16, 64, 256, 1024);
         int slots = 2;
         int window = 4;
@@ -243,6 +248,7 @@ public final class SimulateCommand {
                 case "quiet" -> o.quiet = flag(name, value);
                 case "central" -> o.central = flag(name, value);
                 case "scale-by-speed" -> o.scaleBySpeed = flag(name, value);
+                case "learn-speeds" -> o.learnSpeeds = flag(name, value);
                 case "push-continuations" -> o.pushContinuations = flag(name, value);
                 case "wake-thieves" -> o.wakeThieves = flag(name, value);
                 default -> named(name, () -> option(o, name,
@@ -258,6 +264,13 @@ public final class SimulateCommand {
         if (o.central && !o.events.isEmpty()) {
             throw new IllegalArgumentException("--central compares with a cluster of fixed size; it cannot be "
                     + "combined with --expand, --shrink or --crash");
+        }
+        if (o.scaleBySpeed && Boolean.TRUE.equals(o.learnSpeeds)) {
+            throw new IllegalArgumentException("--scale-by-speed tells each member its speed and --learn-speeds "
+                    + "has it learn it: give one of them");
+        }
+        if (o.learnSpeeds == null) {
+            o.learnSpeeds = !o.scaleBySpeed;
         }
         if (o.window < o.slots) {
             throw new IllegalArgumentException("--window (" + o.window + ") must be at least --slots (" + o.slots
@@ -481,7 +494,8 @@ public final class SimulateCommand {
         }
         return new SimConfig(members, o.slots, o.window, settings(o), stealing, network, o.failAfter, o.events,
                 o.inputCache, o.order, o.priorityLevels, seed, o.stolenOverflow, o.forgetAfter,
-                o.randomEvery, hostCpu(o), o.directories, o.speeds.withScaledLimits(o.scaleBySpeed));
+                o.randomEvery, hostCpu(o), o.directories, o.speeds.withScaledLimits(o.scaleBySpeed)
+                .withLearnedLimits(o.learnSpeeds));
     }
 
     private static HostCpu hostCpu(Options o) {
@@ -570,7 +584,8 @@ public final class SimulateCommand {
                 o.workload, w.tasks(), Units.nanos(w.totalWorkNanos()), Units.nanos(w.criticalPathNanos()),
                 o.tileTime, Units.bytes(o.tileBytes), o.workload.startsWith("bspgemm") ? ", density " + o.density
                         + ", skew " + o.skew + owned(o) : owned(o), o.slots, o.window, o.speeds.uniform() ? ""
-                        : "speeds " + o.speeds + (o.scaleBySpeed ? " (threshold and window scaled by speed)" : "")
+                        : "speeds " + o.speeds + (o.scaleBySpeed ? " (threshold and window scaled by speed)"
+                        : o.learnSpeeds ? " (threshold and window scaled by the speed each member learns)" : "")
                         + ", ", settings, o.inputCache == 0 ? "no input cache"
                         : "input cache " + Units.bytes(o.inputCache), network,
                 o.events.isEmpty() ? "" : " Membership: " + o.events + ", failure noticed after "
@@ -610,7 +625,7 @@ public final class SimulateCommand {
                 + "input_cache_bytes,input_bytes_sent,input_bytes_saved,cache_misses,missing_input_hand_backs,order,"
                 + "rank_factor,rank_requests,priority_levels,host_cpu_per_message_ns,host_cpu_per_byte_ns,"
                 + "host_cpu_per_member_mean_ns,host_cpu_per_member_max_ns,kernel_delay_ns,central_makespan_ns,directories,"
-                + "speeds,owners,scaled_by_speed\n");
+                + "speeds,owners,scaled_by_speed,learnt_speeds\n");
         for (Row row : rows) {
             SimResult r = row.result();
             b.append(String.join(",", List.of(csvText(r.workload()), Long.toString(r.tasks()),
@@ -638,7 +653,8 @@ public final class SimulateCommand {
                     String.format(Locale.ROOT, "%.0f", r.hostCpuPerMember().mean()),
                     Long.toString(r.hostCpuPerMember().max()), Long.toString(r.kernelDelayNanos()),
                     Long.toString(row.centralNanos()), Integer.toString(o.directories), csvText(o.speeds.toString()),
-                    Integer.toString(row.owners()), Boolean.toString(o.scaleBySpeed))))
+                    Integer.toString(row.owners()), Boolean.toString(o.scaleBySpeed),
+                    Boolean.toString(o.learnSpeeds))))
                     .append('\n');
         }
         return b.toString();

@@ -8,6 +8,7 @@ import dev.polygpu.cluster.policy.LatencyHistogram;
 import dev.polygpu.cluster.policy.LoadDirectory;
 import dev.polygpu.cluster.policy.Priority;
 import dev.polygpu.cluster.policy.SentInputs;
+import dev.polygpu.cluster.policy.SpeedEstimate;
 import dev.polygpu.cluster.policy.StealSettings;
 import dev.polygpu.cluster.policy.Thief;
 import dev.polygpu.cluster.policy.ThiefCap;
@@ -226,15 +227,21 @@ public final class Simulator {
             }
             this.settings = s;
             this.windowLimit = speeds.window(index, config.window(), config.slots());
+            this.learning = speeds.learnedLimits() ? new SpeedEstimate() : null;
             this.thief = new Thief(id, s, config.forgetAfterEmpty(), config.randomEvery(), config.directories());
             this.victim = new Victim(id, new CostGate(s, costs, bandwidth), now);
             this.rnd = seeded(config.seed() * 1_000_003L + index);
             this.joinedAt = now;
         }
 
-        /** The stealing settings and in-flight window of this member (scaled by its speed if so configured). */
-        final StealSettings settings;
-        final int windowLimit;
+        /**
+         * The stealing settings and in-flight window of this member (scaled by its speed if so configured; the
+         * threshold and window follow the learnt speed with learned limits).
+         */
+        StealSettings settings;
+        int windowLimit;
+        /** With learned limits: this member's speed as it learns it (and its own run times by task shape). */
+        final SpeedEstimate learning;
 
         int ready() {
             return pending.size();
@@ -268,6 +275,8 @@ public final class Simulator {
     private final long[] sentAt;
     private final long[] arrivedAt;
     private final long[] startedAt;
+    /** With learned limits: the time each task's owner expected it to take when it gave it (-1: unknown). */
+    private final long[] ownerExpected;
     private final BitSet completed;
     /** Per array, the last reply that packed it: a reply carries each array once. */
     private final int[] packedIn;
@@ -339,6 +348,7 @@ public final class Simulator {
         this.sentAt = new long[n];
         this.arrivedAt = new long[n];
         this.startedAt = new long[n];
+        this.ownerExpected = config.speeds().learnedLimits() ? new long[n] : null;
         this.completed = new BitSet(n);
         this.packedIn = new int[work.arrays()];
         this.caching = config.inputCacheBytes() > 0;
@@ -674,6 +684,13 @@ public final class Simulator {
         long ran = now - startedAt[t];
         m.busyNanos += ran;
         m.costs.observe(work.kernelName(work.kernel(t)), ran);
+        if (m.learning != null) {
+            m.learning.recordOwn(shape(t), ran);
+            if (work.owner(t) != m.index && m.learning.observe(members.get(work.owner(t)).id, ran,
+                    ownerExpected[t])) {
+                followSpeed(m);
+            }
+        }
         if (!m.device.isEmpty()) {
             start(m, m.device.pollFirst());
         }
@@ -688,6 +705,30 @@ public final class Simulator {
         }
         dispatch(m);
         check(m);
+    }
+
+    /**
+     * The shape of task {@code t} for learning speeds: its kernel and the bytes it reads and writes. Run times of
+     * one kernel differ by its arrays' sizes; tasks of one shape are the ones whose times two members compare.
+     */
+    private String shape(int t) {
+        return work.kernelName(work.kernel(t)) + '/' + work.inputBytes(t) + '/' + work.outputBytes(t);
+    }
+
+    /**
+     * With learned limits, after {@code m} learnt something of its speed: its threshold (thief, victim, surplus
+     * it reports) and window follow its relative speed ({@link SpeedEstimate#threshold},
+     * {@link SpeedEstimate#window}). Elements already on its streams stay there.
+     */
+    private void followSpeed(Member m) {
+        double relative = m.learning.relative();
+        int threshold = SpeedEstimate.threshold(config.settings().threshold(), relative);
+        if (threshold != m.settings.threshold()) {
+            m.settings = m.settings.withThreshold(threshold);
+            m.thief.setThreshold(threshold);
+            m.victim.setThreshold(threshold);
+        }
+        m.windowLimit = SpeedEstimate.window(config.window(), config.slots(), relative);
     }
 
     /** Task {@code t} is done at its owner: its children may become ready there. */
@@ -1020,6 +1061,9 @@ public final class Simulator {
         for (int t : items) {
             givenTo[t] = thief.index;
             sentAt[t] = now;
+            if (ownerExpected != null) {
+                ownerExpected[t] = v.learning.expectedOwn(shape(t));
+            }
         }
         if (capping) {
             v.heldBy.merge(thief.index, items.length, Integer::sum);
@@ -1089,6 +1133,9 @@ public final class Simulator {
         long queued = startedAt[t] - arrivedAt[t];
         long transfer = now - sentAt[t] - queued - run;
         owner.costs.observe(work.kernelName(work.kernel(t)), run);
+        if (owner.learning != null && owner.learning.observeShape(members.get(e.from).id, shape(t), run)) {
+            followSpeed(owner);
+        }
         if (transfer > 0) {
             owner.bandwidth.observe(work.inputBytes(t) + work.outputBytes(t), transfer);
         }
@@ -1346,6 +1393,9 @@ public final class Simulator {
         if (!config.speeds().uniform()) {
             speedNotes();
         }
+        if (config.speeds().learnedLimits()) {
+            learntNotes();
+        }
         if (config.directories() > 0) {
             notes.add(String.format(java.util.Locale.ROOT, "%d directories: %,d load reports, %,d requests forwarded "
                     + "by a directory", config.directories(), loadReports, directoryForwards));
@@ -1384,6 +1434,26 @@ public final class Simulator {
                         + "busy %.1f%% of the makespan, last task ended at %s, ran %,d tasks (%.1f%% stolen)", a[0],
                 Specs.number(speed), makespan <= 0 ? 0 : 100.0 * a[1] / ((double) a[0] * config.slots() * makespan),
                 Units.nanos(a[2]), a[3], a[3] == 0 ? 0 : 100.0 * a[4] / a[3])));
+    }
+
+    /**
+     * With learned limits, a note per speed: the relative speed its members learnt by the end, against the one
+     * they have, so that a run shows whether the estimate was right.
+     */
+    private void learntNotes() {
+        // Per speed: members, sum of what they learnt, the least and the most, one member's index.
+        Map<Double, double[]> learnt = new java.util.TreeMap<>();
+        for (Member m : members) {
+            double r = m.learning.relative();
+            double[] a = learnt.computeIfAbsent(m.speed, k -> new double[] {0, 0, Double.MAX_VALUE, 0, m.index});
+            a[0]++;
+            a[1] += r;
+            a[2] = Math.min(a[2], r);
+            a[3] = Math.max(a[3], r);
+        }
+        learnt.forEach((speed, a) -> notes.add(String.format(java.util.Locale.ROOT, "%,d members of speed %s "
+                + "(%.2f of the fastest) learnt %.2f on average (%.2f to %.2f)", (long) a[0], Specs.number(speed),
+                config.speeds().relative((int) a[4]), a[1] / a[0], a[2], a[3])));
     }
 
     /**

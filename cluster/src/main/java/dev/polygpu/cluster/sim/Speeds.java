@@ -1,5 +1,6 @@
 package dev.polygpu.cluster.sim;
 
+import dev.polygpu.cluster.policy.SpeedEstimate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,16 +23,19 @@ public final class Speeds {
     private final double[] pattern;
     /** Whether each member scales its steal threshold and in-flight window by its relative speed. */
     private final boolean scaledLimits;
+    /** Whether each member scales them by the relative speed it learns as it runs ({@link SpeedEstimate}). */
+    private final boolean learnedLimits;
     /** The largest factor of the pattern (patterns hold up to a million entries: found once, not per member). */
     private final double fastest;
 
     private Speeds(double[] pattern) {
-        this(pattern, false);
+        this(pattern, false, false);
     }
 
-    private Speeds(double[] pattern, boolean scaledLimits) {
+    private Speeds(double[] pattern, boolean scaledLimits, boolean learnedLimits) {
         this.pattern = pattern;
         this.scaledLimits = scaledLimits;
+        this.learnedLimits = learnedLimits;
         double max = 0;
         for (double f : pattern) {
             max = Math.max(max, f);
@@ -46,7 +50,22 @@ public final class Speeds {
      * holds are the run's tail otherwise, as they take {@code k} times as long there.
      */
     public Speeds withScaledLimits(boolean scaled) {
-        return new Speeds(pattern, scaled);
+        return new Speeds(pattern, scaled, scaled ? false : learnedLimits);
+    }
+
+    /**
+     * {@return these speeds, with members that scale (or not) their steal threshold and in-flight window by the
+     * speed they learn as they run} As {@link #withScaledLimits}, but no member is told its speed: each learns
+     * it with a {@link SpeedEstimate}, from run times of the work it shares with other members, as the cluster
+     * node does. Turning this on turns the known scaling off.
+     */
+    public Speeds withLearnedLimits(boolean learned) {
+        return new Speeds(pattern, learned ? false : scaledLimits, learned);
+    }
+
+    /** {@return whether members scale their threshold and window by the speed they learn} */
+    public boolean learnedLimits() {
+        return learnedLimits;
     }
 
     /** {@return whether members scale their threshold and window by their relative speed} */
@@ -64,7 +83,7 @@ public final class Speeds {
      * {@code max(1, round(threshold x relative speed))}}
      */
     public int threshold(int index, int threshold) {
-        return scaledLimits ? (int) Math.max(1, Math.round(threshold * relative(index))) : threshold;
+        return scaledLimits ? SpeedEstimate.threshold(threshold, relative(index)) : threshold;
     }
 
     /**
@@ -73,8 +92,7 @@ public final class Speeds {
      * has a task for each slot}
      */
     public int window(int index, int window, int slots) {
-        return scaledLimits ? (int) Math.max(Math.min(slots, window), Math.round(window * relative(index)))
-                : window;
+        return scaledLimits ? SpeedEstimate.window(window, slots, relative(index)) : window;
     }
 
     /**
@@ -158,17 +176,18 @@ public final class Speeds {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Speeds s && Arrays.equals(pattern, s.pattern) && scaledLimits == s.scaledLimits;
+        return o instanceof Speeds s && Arrays.equals(pattern, s.pattern) && scaledLimits == s.scaledLimits
+                && learnedLimits == s.learnedLimits;
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(pattern) * 31 + Boolean.hashCode(scaledLimits);
+        return (Arrays.hashCode(pattern) * 31 + Boolean.hashCode(scaledLimits)) * 31 + Boolean.hashCode(learnedLimits);
     }
 
     /**
      * {@return the pattern as {@link #parse} reads it, runs of a factor written {@code F*N} (whether limits are
-     * scaled is not part of it)}
+     * scaled or learnt is not part of it)}
      */
     @Override
     public String toString() {

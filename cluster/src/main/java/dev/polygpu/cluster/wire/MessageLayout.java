@@ -32,7 +32,7 @@ final class MessageLayout {
     private static final int DATA_REFERENCE = 2;
     private static final int MIN_ARG = 1 + Math.min(8 + 8 + 8 + MIN_NAME, MIN_NAME + 8);
     private static final int MIN_ELEMENT = 8 + MIN_NAME + 4 + 1 + 3 * 4 + 3 * 4 + 8 + 8 + 4;
-    private static final int MIN_WORK_ITEM = 8 + 8 + MIN_ELEMENT + 4 + 4;
+    private static final int MIN_WORK_ITEM = 8 + 8 + MIN_ELEMENT + 4 + 4 + 8;
 
     private MessageLayout() {
     }
@@ -130,11 +130,12 @@ final class MessageLayout {
         writeElement(item.element(), w);
         writeData(item.inputs(), w);
         w.i32(item.rank());
+        w.i64(item.expectedNanos());
     }
 
     private static WorkItem readItem(FrameReader r) throws WireException {
         return new WorkItem(r.i64("WorkItem.stealId"), r.i64("WorkItem.epoch"), readElement(r),
-                readData(r, "WorkItem.inputs"), r.i32("WorkItem.rank"));
+                readData(r, "WorkItem.inputs"), r.i32("WorkItem.rank"), r.i64("WorkItem.expectedNanos"));
     }
 
     private static void writeElement(ElementMessage e, BodyWriter w) {

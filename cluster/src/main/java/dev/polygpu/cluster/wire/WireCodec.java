@@ -26,7 +26,8 @@ import java.util.Objects;
  * Leaving       str sender
  * LoadReport    str sender, i32 surplus, i32 topRank (0: none)
  *
- * WorkItem      i64 stealId, i64 epoch, Element element, list&lt;ArrayData&gt; inputs, i32 rank (0: unknown)
+ * WorkItem      i64 stealId, i64 epoch, Element element, list&lt;ArrayData&gt; inputs, i32 rank (0: unknown),
+ *               i64 expectedNanos (0: unknown)
  * ArrayData     i64 arrayId, i64 byteOffset, i8 form (0 contents, 1 contents and digest, 2 reference),
  *               [form 1, 2: i64 digestHi, i64 digestLo ({@link Digest})], [form 0, 1: bytes contents]
  * Element       i64 elementId, name kind, str label, bool hasSource,
@@ -51,11 +52,12 @@ public final class WireCodec {
     /** The first four bytes of every frame: ASCII "PGPU". */
     public static final int MAGIC = 0x50475055;
     /**
-     * The format version this codec writes and reads: 4 since members report their load to directories,
-     * owners push continuations and results say what else their thief holds (3: minimum ranks in steal requests
-     * and ranks in work items; 2: inputs as references to what the thief keeps; 1: the first).
+     * The format version this codec writes and reads: 5 since work items carry the run time their owner
+     * expects (4: members report their load to directories, owners push continuations and results say what else
+     * their thief holds; 3: minimum ranks in steal requests and ranks in work items; 2: inputs as references to
+     * what the thief keeps; 1: the first).
      */
-    public static final byte VERSION = 4;
+    public static final byte VERSION = 5;
     /** Magic, version and type. */
     public static final int HEADER_BYTES = 4 + 1 + 1;
     /** The smallest possible frame: a header and a MAC around an empty body. */

@@ -70,7 +70,8 @@ final class RandomMessages {
         int n = random.nextInt(4);
         List<WorkItem> items = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            items.add(new WorkItem(random.nextLong(), random.nextLong(), element(), data(3, 500), rank()));
+            items.add(new WorkItem(random.nextLong(), random.nextLong(), element(), data(3, 500), rank(),
+                    random.nextInt(3) == 0 ? 0 : random.nextLong() & Long.MAX_VALUE));
         }
         return items;
     }

@@ -58,6 +58,10 @@ class WireCodecRefusalTest {
         byte[] unreported = frame.clone();
         unreported[4] = 3;
         assertEquals(Reason.BAD_VERSION, refusal(unreported, KEY, frame.length), "version 3 had no load reports");
+        byte[] unexpected = frame.clone();
+        unexpected[4] = 4;
+        assertEquals(Reason.BAD_VERSION, refusal(unexpected, KEY, frame.length),
+                "version 4 had no expected run times");
         byte[] badType = frame.clone();
         badType[5] = WireCodec.TYPE_HOLDING;
         assertEquals(Reason.BAD_MAC, refusal(badType, KEY, frame.length), "the type byte is authenticated");
@@ -168,8 +172,10 @@ class WireCodecRefusalTest {
                         .i32(0).i32(0).i32(0), "wanted"),
                 new Case("negative minRank", HandFrame.ofType(WireCodec.TYPE_STEAL_REQUEST).str("m").i64(1)
                         .str("m").i32(0).i32(1).i32(-1), "minRank must be 0 (any element) or positive: -1"),
-                new Case("negative rank", elementPrefix().i32(0).i32(0).i32(-3),
+                new Case("negative rank", elementPrefix().i32(0).i32(0).i32(-3).i64(0),
                         "rank must be 0 (unknown) or positive: -3"),
+                new Case("negative expected time", elementPrefix().i32(0).i32(0).i32(1).i64(-5),
+                        "expectedNanos must be 0 (unknown) or positive: -5"),
                 new Case("overlong UTF-8", HandFrame.ofType(WireCodec.TYPE_LEAVING).i32(2)
                         .raw(new byte[] {(byte) 0xC0, (byte) 0x80}), "UTF-8"),
                 new Case("UTF-8 surrogate", HandFrame.ofType(WireCodec.TYPE_LEAVING).i32(3)

@@ -148,11 +148,12 @@ class WireCodecRoundTripTest {
         assertEquals(request, WireCodec.decode(frame, KEY, frame.length));
         byte[] encoded = WireCodec.encode(request, KEY);
         assertArrayEquals(frame, encoded);
-        assertEquals(4, encoded[4], "the format version");
+        assertEquals(5, encoded[4], "the format version");
         // magic, version, type; sender; requestId; thief; hops, wanted, minRank; MAC.
         assertEquals(6 + (4 + 8) + 8 + (4 + 8) + 3 * 4 + 32, encoded.length);
 
-        // A reply with one element of rank 9 that carries no inputs: the rank comes after the inputs.
+        // A reply with one element of rank 9 that carries no inputs: the rank comes after the inputs, then the
+        // run time the owner expects.
         ElementMessage copy = new ElementMessage(99, ElementKind.COPY, "c", null, new int[] {1, 2, 3},
                 new int[] {4, 5, 6}, 16, 4096, List.of());
         byte[] reply = HandFrame.ofType(WireCodec.TYPE_STEAL_REPLY)
@@ -162,9 +163,11 @@ class WireCodecRoundTripTest {
                 .i32(1).i32(2).i32(3).i32(4).i32(5).i32(6).i64(16).i64(4096).i32(0)
                 .i32(0)                                                  // inputs
                 .i32(9)                                                  // rank
+                .i64(12_345_678)                                         // expected nanoseconds
                 .i8(0)                                                   // not pushed
                 .sign(KEY);
-        StealReply withRank = new StealReply("o", 41, List.of(new WorkItem(10, 11, copy, List.of(), 9)));
+        StealReply withRank = new StealReply("o", 41, List.of(new WorkItem(10, 11, copy, List.of(), 9,
+                12_345_678)));
         assertEquals(withRank, WireCodec.decode(reply, KEY, reply.length));
         assertArrayEquals(reply, WireCodec.encode(withRank, KEY));
 
