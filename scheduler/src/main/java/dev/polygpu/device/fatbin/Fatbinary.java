@@ -137,7 +137,7 @@ public final class Fatbinary {
                     : ZstdFrame.decode(image, from, (int) compressed, (int) size);
         } catch (CorruptPayload e) {
             throw new DeviceException(CudaError.INVALID_IMAGE, entry + " is corrupt: its " + compressed
-                    + " compressed bytes " + e.getMessage());
+                    + "-byte compressed payload " + e.getMessage());
         } catch (IndexOutOfBoundsException e) {
             // Every read is checked before it is made; this is the JVM's bounds check catching one that was not.
             throw new DeviceException(CudaError.INVALID_IMAGE, entry + " is corrupt: decoding it read out of"
