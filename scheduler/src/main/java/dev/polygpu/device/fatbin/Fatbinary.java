@@ -56,10 +56,13 @@ public final class Fatbinary {
      * Reads the entries of {@code image}, decompressing their payloads, naming it {@code fileName} in messages.
      *
      * @throws DeviceException INVALID_IMAGE, saying what is wrong and in which entry, for a malformed fatbinary
-     *         or a compressed payload that does not decode to the size its entry declares
+     *         or a compressed payload that does not decode to the size its entry declares; INVALID_VALUE for null
      */
     public static Fatbinary read(byte[] image, String fileName) {
         String where = "fatbinary " + fileName;
+        if (image == null) {
+            throw new DeviceException(CudaError.INVALID_VALUE, "the image of " + where + " is null");
+        }
         if (image.length < 16 || !isFatbin(image)) {
             throw new DeviceException(CudaError.INVALID_IMAGE, where + " is shorter than its 16-byte header"
                     + " or lacks the magic number 50 ed 55 ba");

@@ -22,7 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -117,7 +116,6 @@ class FatbinaryTest {
         run(dir, nvcc.toString(), "-cubin", "-arch=sm_75", "-o", "k.cubin", "k.cu");
         List<String> ptx = normalized(Files.readString(dir.resolve("k.ptx")));
         byte[] cubin = Files.readAllBytes(dir.resolve("k.cubin"));
-        List<String> seen = new ArrayList<>();
         for (String mode : modes) {
             run(dir, nvcc.toString(), "-fatbin", "-arch=compute_75", "-compress-mode=" + mode, "-o", "p.fatbin",
                     "k.cu");
@@ -137,7 +135,6 @@ class FatbinaryTest {
             };
             assertEquals(expected, a.entries().get(0).compression(), mode);
             assertEquals(expected, p.entries().getFirst().compression(), mode);
-            seen.add(mode + ": " + a.describe());
         }
         run(dir, nvcc.toString(), "-fatbin", "-arch=compute_75", "-no-compress", "-o", "n.fatbin", "k.cu");
         FatbinEntry plain = Fatbinary.read(Files.readAllBytes(dir.resolve("n.fatbin")), "n.fatbin").entries().get(0);
