@@ -204,8 +204,9 @@ public final class CpuDevice implements Device {
     /**
      * Loads PTX text (what {@code nvcc -ptx} writes) into a module whose kernels the CPU device interprets
      * ({@code device.cpu.ptx}); every instruction is checked here, so an unsupported one is refused now, naming
-     * file and line, and never while a kernel runs. A cubin or fatbinary is NOT_SUPPORTED (machine code for a
-     * GPU), CUDA C source INVALID_IMAGE (it goes to {@link #compile}).
+     * file and line, and never while a kernel runs. A fatbinary runs its PTX entry (decompressed; the one for the
+     * newest architecture if there are several); a cubin, or a fatbinary of cubins only, is NOT_SUPPORTED
+     * (machine code for a GPU), CUDA C source INVALID_IMAGE (it goes to {@link #compile}).
      */
     @Override
     public Module load(byte[] image, String fileName) {

@@ -3,6 +3,8 @@ package dev.polygpu.device.cuda;
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.CxxNames;
 import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.fatbin.FatbinEntry;
+import dev.polygpu.device.fatbin.Fatbinary;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,9 +18,10 @@ import java.util.Map;
  * is refused here with a message that names the file, what it is, and what to do.
  *
  * <p>Kinds: PTX is text whose first directive (after comments) is {@code .version}; a cubin starts with the ELF
- * magic ({@link CubinImage}); a fatbinary with {@code 0xBA55ED50} ({@link FatbinImage}). The kernels of a
- * fatbinary are read from one of its entries that is stored uncompressed, a cubin if there is one (every entry of
- * one nvcc run holds the same kernels), else PTX.
+ * magic ({@link CubinImage}); a fatbinary with {@code 0xBA55ED50} ({@link Fatbinary}, which decompresses the
+ * entries nvcc compresses). The kernels of a fatbinary are read from one of its entries, a cubin if there is one
+ * (every entry of one nvcc run holds the same kernels, and a cubin gives the exact parameter layout), else PTX;
+ * the driver still gets the whole fatbinary, as it was given, and picks the entry for the device itself.
  */
 final class PrecompiledImage {
 
@@ -39,12 +42,12 @@ final class PrecompiledImage {
     private final String ptx;
     private final PtxText.Target target;
     private final int cubinSm;
-    private final FatbinImage fatbin;
+    private final Fatbinary fatbin;
     /** Null for a fatbinary none of whose entries can be read. */
     private final List<ImageKernel> kernels;
 
     private PrecompiledImage(Kind kind, String fileName, byte[] driverImage, String ptx, PtxText.Target target,
-            int cubinSm, FatbinImage fatbin, List<ImageKernel> kernels) {
+            int cubinSm, Fatbinary fatbin, List<ImageKernel> kernels) {
         this.kind = kind;
         this.fileName = fileName;
         this.driverImage = driverImage;
@@ -72,8 +75,8 @@ final class PrecompiledImage {
                     + " cubin (nvcc -cubin) or a fatbinary (nvcc -fatbin)");
         }
         byte[] copy = image.clone(); // the caller may reuse its array; the driver reads it later
-        if (FatbinImage.isFatbin(copy)) {
-            FatbinImage fat = FatbinImage.read(copy, name);
+        if (Fatbinary.isFatbin(copy)) {
+            Fatbinary fat = Fatbinary.read(copy, name);
             return new PrecompiledImage(Kind.FATBIN, name, copy, null, null, 0, fat, kernelsOf(fat, name));
         }
         if (CubinImage.isElf(copy)) {
@@ -109,13 +112,18 @@ final class PrecompiledImage {
     /**
      * The kernels, in the image's order.
      *
-     * @throws DeviceException NOT_SUPPORTED for a fatbinary whose entries are all compressed
+     * @throws DeviceException NOT_SUPPORTED for a fatbinary none of whose entries can be read (each compressed by
+     *         a method polygpu does not know), saying why for each
      */
     List<ImageKernel> kernels() {
         if (kernels == null) {
-            throw new DeviceException(CudaError.NOT_SUPPORTED, "fatbinary " + fileName + " holds only compressed"
-                    + " entries (" + fatbin.describe() + "), whose kernels polygpu cannot list; rebuild it with"
-                    + " nvcc -fatbin -no-compress, or load the .cubin or .ptx instead");
+            StringBuilder why = new StringBuilder();
+            for (FatbinEntry e : fatbin.entries()) {
+                why.append(why.isEmpty() ? "" : "; ").append(e.unreadable());
+            }
+            throw new DeviceException(CudaError.NOT_SUPPORTED, "fatbinary " + fileName + " holds no entry whose"
+                    + " kernels polygpu can list (" + why + "); rebuild it with nvcc -fatbin (any -compress-mode"
+                    + " nvcc 13 offers), or load the .cubin or .ptx instead");
         }
         return kernels;
     }
@@ -194,8 +202,8 @@ final class PrecompiledImage {
             }
             case FATBIN -> {
                 boolean runnable = false;
-                for (FatbinImage.Entry e : fatbin.entries()) {
-                    runnable |= e.ptx() ? e.sm() <= major * 10 + minor : cubinRunsOn(e.sm(), major, minor);
+                for (FatbinEntry e : fatbin.entries()) {
+                    runnable |= e.isPtx() ? e.sm() <= major * 10 + minor : cubinRunsOn(e.sm(), major, minor);
                 }
                 if (!runnable) {
                     throw new DeviceException(CudaError.NO_BINARY_FOR_GPU, "fatbinary " + fileName + " holds "
@@ -213,18 +221,14 @@ final class PrecompiledImage {
         return sm / 10 == major && sm % 10 <= minor;
     }
 
-    private static List<ImageKernel> kernelsOf(FatbinImage fat, String name) {
-        for (FatbinImage.Entry e : fat.entries()) {
-            if (!e.ptx() && e.payload() != null) {
-                return CubinImage.read(e.payload(), name + " (its sm_" + e.sm() + " entry)").kernels();
+    private static List<ImageKernel> kernelsOf(Fatbinary fat, String name) {
+        for (FatbinEntry e : fat.entries()) {
+            if (!e.isPtx() && e.unreadable() == null) {
+                return CubinImage.read(e.payload(), name + " (its " + e.describe() + " entry)").kernels();
             }
         }
-        for (FatbinImage.Entry e : fat.entries()) {
-            if (e.ptx() && e.payload() != null) {
-                return ptxKernels(FatbinImage.text(e), name + " (its compute_" + e.sm() + " entry)");
-            }
-        }
-        return null;
+        FatbinEntry ptx = fat.newestPtx();
+        return ptx == null ? null : ptxKernels(ptx.text(), name + " (its " + ptx.describe() + " entry)");
     }
 
     private static List<ImageKernel> ptxKernels(String text, String name) {

@@ -137,6 +137,26 @@ class CudaImageLoadTest {
     }
 
     @Test
+    void loadsCompressedFatbinaries(@TempDir Path dir) throws Exception {
+        // PTX only, zstd (nvcc's default): the kernels and their named parameters come from the decompressed PTX;
+        // the driver decompresses and compiles it for the device.
+        try (Module m = device.load(fixture("increment_ptx.fatbin"), "increment_ptx.fatbin")) {
+            runsItsKernels(m);
+            assertEquals(List.of("c_inc_param_0", "c_inc_param_1"), m.function("c_inc").imageParameters().stream()
+                    .map(ImageParam::name).toList());
+        }
+        // Every entry compressed, with LZ4 and with zstd: the kernels come from the decompressed cubin.
+        for (String mode : List.of("speed", "default")) {
+            byte[] fatbin = nvcc(dir, mode + ".fatbin", "-fatbin", "-arch=sm_" + arch(), "-Xfatbin", "-compress-all",
+                    "-compress-mode=" + mode);
+            try (Module m = device.load(fatbin, mode + ".fatbin")) {
+                runsItsKernels(m);
+                assertEquals(2, m.function("c_inc").imageParameters().size(), mode);
+            }
+        }
+    }
+
+    @Test
     void aCubinForAnotherArchitectureIsRefusedBeforeTheDriver(@TempDir Path dir) throws Exception {
         String other = device.properties().computeCapabilityMajor() == 9 ? "sm_80" : "sm_90";
         byte[] cubin = nvcc(dir, "other.cubin", "-cubin", "-arch=" + other);

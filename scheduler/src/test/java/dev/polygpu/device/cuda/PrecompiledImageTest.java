@@ -90,8 +90,8 @@ class PrecompiledImageTest {
 
         PrecompiledImage fat = PrecompiledImage.read(fixture("increment.fatbin"), "increment.fatbin");
         assertEquals(PrecompiledImage.Kind.FATBIN, fat.kind());
-        // nvcc -fatbin -arch=sm_75: a cubin for sm_75 and PTX for compute_75, which nvcc compresses.
-        assertEquals("fatbinary (sm_75 cubin, compute_75 PTX (compressed))", fat.describe());
+        // nvcc -fatbin -arch=sm_75: a cubin for sm_75 and PTX for compute_75, which nvcc compresses with zstd.
+        assertEquals("fatbinary (sm_75 cubin, compute_75 PTX (zstd))", fat.describe());
         assertNull(fat.ptx());
         assertEquals(EXPECTED, byName(fat.kernels()));
     }
@@ -221,21 +221,51 @@ class PrecompiledImageTest {
         fat.checkRunsOn(7, 5, t4);
         fat.checkRunsOn(9, 0, "H100"); // through its compute_75 PTX
         String fatOlder = refused(CudaError.NO_BINARY_FOR_GPU, () -> fat.checkRunsOn(7, 0, "V100")).getMessage();
-        assertTrue(fatOlder.startsWith("fatbinary increment.fatbin holds sm_75 cubin, compute_75 PTX (compressed),"
+        assertTrue(fatOlder.startsWith("fatbinary increment.fatbin holds sm_75 cubin, compute_75 PTX (zstd),"
                 + " none of which V100"), fatOlder);
     }
 
     @Test
-    void aFatbinaryOfCompressedEntriesOnlyCannotListItsKernels() throws IOException {
+    void compressedFatbinariesListTheKernelsOfTheirDecompressedEntries() throws IOException {
+        // Every entry compressed (zstd or LZ4): the kernels come from the decompressed cubin, exactly.
+        for (String name : List.of("increment_all.fatbin", "increment_speed.fatbin", "increment_sm75only.fatbin")) {
+            PrecompiledImage fat = PrecompiledImage.read(fixture(name), name);
+            assertEquals(EXPECTED, byName(fat.kernels()), name);
+            fat.checkRunsOn(7, 5, "T4");
+            assertArrayEquals(fixture(name), fat.driverImage(), "the driver gets the fatbinary as it is");
+        }
+        // PTX only (what nvcc -fatbin -arch=compute_75 writes, compressed by default): the kernels of the newest
+        // PTX, with the parameter names and types PTX declares.
+        PrecompiledImage ptx = PrecompiledImage.read(fixture("increment_multi.fatbin"), "multi.fatbin");
+        assertEquals("fatbinary (compute_75 PTX (zstd), compute_90 PTX (zstd))", ptx.describe());
+        assertEquals(List.of(new ImageParam("c_inc_param_0", 8, 8, ".u64"), new ImageParam("c_inc_param_1", 4, 4,
+                ".u32")), ptx.kernel("c_inc").params());
+        assertEquals(EXPECTED.keySet(), byName(ptx.kernels()).keySet());
+        ptx.checkRunsOn(7, 5, "T4");
+    }
+
+    @Test
+    void aFatbinaryOfUnreadableEntriesOnlyCannotListItsKernels() throws IOException {
         byte[] b = fixture("increment.fatbin");
-        // Hide the sm_75 cubin: its payload no longer starts with the ELF magic, as a compressed one would not.
-        int entry = FatbinImage.le16(b, 6);
-        int payload = entry + FatbinImage.le32(b, entry + 4);
-        b[payload] = 0x28;
+        // Set both compression flags (0x2000 LZ4, 0x8000 zstd) on both entries: a method polygpu does not know.
+        int entry = 16;
+        while (entry < b.length) {
+            b[entry + 41] |= (byte) 0xa0;
+            entry += u32(b, entry + 4) + u32(b, entry + 8); // header, then stored payload
+        }
         PrecompiledImage fat = PrecompiledImage.read(b, "packed.fatbin");
-        assertEquals("fatbinary (sm_75 cubin (compressed), compute_75 PTX (compressed))", fat.describe());
-        String e = refused(CudaError.NOT_SUPPORTED, () -> fat.checkRunsOn(7, 5, "T4")).getMessage();
-        assertTrue(e.contains("holds only compressed entries") && e.contains("nvcc -fatbin -no-compress"), e);
+        assertEquals("fatbinary (sm_75 cubin (compressed by an unknown method), compute_75 PTX (compressed by an"
+                + " unknown method))", fat.describe());
+        String e = refused(CudaError.NOT_SUPPORTED, () -> fat.checkRunsOn(7, 5, "T4")).detail();
+        assertEquals("fatbinary packed.fatbin holds no entry whose kernels polygpu can list (its sm_75 cubin entry"
+                + " has both compression flags set (flags 0xa011; 0x2000 is LZ4, 0x8000 zstd), a format polygpu"
+                + " does not know; its compute_75 PTX entry has both compression flags set (flags 0xa011; 0x2000 is"
+                + " LZ4, 0x8000 zstd), a format polygpu does not know); rebuild it with nvcc -fatbin (any"
+                + " -compress-mode nvcc 13 offers), or load the .cubin or .ptx instead", e);
+    }
+
+    private static int u32(byte[] b, int at) {
+        return (b[at] & 0xff) | (b[at + 1] & 0xff) << 8 | (b[at + 2] & 0xff) << 16 | (b[at + 3] & 0xff) << 24;
     }
 
     @Test

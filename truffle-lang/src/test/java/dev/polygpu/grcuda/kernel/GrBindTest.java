@@ -344,6 +344,36 @@ class GrBindTest {
     }
 
     @Test
+    void bindkernelRunsTheCompressedPtxOfAFatbinaryOnTheCpuDevice() {
+        // nvcc -fatbin -arch=sm_75 (zstd PTX beside the cubin) and -compress-mode=speed -Xfatbin -compress-all (LZ4)
+        for (String file : List.of("increment.fatbin", "increment_speed.fatbin")) {
+            Value c = cu.getMember("bindkernel").execute(fixture(file), "c_inc(a: inout pointer sint32, n: sint32)");
+            Value scale = cu.getMember("bindkernel").execute(fixture(file), "scale<float>(a: inout pointer float,"
+                    + " factor: float, n: sint32)");
+            Value a = ints(N);
+            c.execute(2, 32).execute(a, N - 1);
+            assertEquals(3 * 5 - 7 + 1, a.getArrayElement(5).asInt(), file);
+            assertEquals(3 * (N - 1) - 7, a.getArrayElement(N - 1).asInt(), file + ": n = N - 1 leaves the last one");
+            Value f = cu.getMember("DeviceArray").execute("float", 10);
+            for (int i = 0; i < 10; i++) {
+                f.setArrayElement(i, i - 2.25f);
+            }
+            scale.execute(1, 32).execute(f, -3.0f, 10);
+            for (int i = 0; i < 10; i++) {
+                assertEquals((i - 2.25f) * -3.0f, f.getArrayElement(i).asFloat(), file + " [" + i + "]");
+            }
+            assertTrue(c.getMember("ptx").asString().contains(".entry c_inc"), file);
+            String wrongSize = error(() -> cu.getMember("bindkernel").execute(fixture(file),
+                    "c_inc(a: inout pointer sint32, n: sint64)"));
+            assertTrue(wrongSize.contains("parameter 2 ('n') of kernel 'c_inc' of " + file), wrongSize);
+        }
+        String cubinsOnly = error(() -> cu.getMember("bindkernel").execute(fixture("increment_sm75only.fatbin"),
+                "c_inc(a: inout pointer sint32, n: sint32)"));
+        assertTrue(cubinsOnly.contains("fatbinary increment_sm75only.fatbin holds sm_75 cubin (zstd): the CPU device"
+                + " runs PTX") && cubinsOnly.contains("-gencode arch=compute_75,code=compute_75"), cubinsOnly);
+    }
+
+    @Test
     void bindallBindsTheKernelsOfAnImage() throws IOException {
         Path nidl = Files.writeString(dir.resolve("kernels.nidl"), """
                 kernels aa::bb {

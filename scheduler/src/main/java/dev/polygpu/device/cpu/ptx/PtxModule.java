@@ -5,6 +5,8 @@ import dev.polygpu.device.CxxNames;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.cpu.kernel.CompiledKernel;
 import dev.polygpu.device.cpu.kernel.CompiledModule;
+import dev.polygpu.device.fatbin.FatbinEntry;
+import dev.polygpu.device.fatbin.Fatbinary;
 import java.lang.foreign.Arena;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -41,14 +43,20 @@ public final class PtxModule implements CompiledModule {
     }
 
     /**
-     * Loads an image given to {@code cuModuleLoadData}: PTX text is read and decoded; a cubin or fatbinary is
-     * NOT_SUPPORTED, CUDA C source INVALID_IMAGE, anything else INVALID_IMAGE or INVALID_PTX, each naming
-     * {@code fileName} (and the line, for PTX) and saying what to pass instead.
+     * Loads an image given to {@code cuModuleLoadData}: PTX text is read and decoded; a fatbinary runs its PTX
+     * entry ({@link #fatbinPtx}); a cubin, or a fatbinary without PTX, is NOT_SUPPORTED; CUDA C source
+     * INVALID_IMAGE, anything else INVALID_IMAGE or INVALID_PTX, each naming {@code fileName} (and the line, for
+     * PTX) and saying what to pass instead.
      */
     public static PtxModule load(byte[] image, String fileName, GlobalMemory global) {
         if (image == null || image.length == 0) {
             throw new DeviceException(CudaError.INVALID_IMAGE, fileName + " is empty: give bindkernel the PTX"
                     + " text of the kernels (nvcc -ptx file.cu)");
+        }
+        if (Fatbinary.isFatbin(image)) {
+            FatbinEntry ptx = fatbinPtx(Fatbinary.read(image, fileName));
+            return load(ptx.text(), fileName + "[" + ptx.describe().replace(" (", ", ").replace(")", "") + "]",
+                    global);
         }
         if (isCubin(image)) {
             throw new DeviceException(CudaError.NOT_SUPPORTED, fileName + " is a cubin: machine code for one GPU"
@@ -64,6 +72,38 @@ public final class PtxModule implements CompiledModule {
             throw new DeviceException(CudaError.INVALID_IMAGE, fileName + " is neither PTX text (it has no"
                     + " .version and .target directives) nor a cubin; give bindkernel the output of nvcc -ptx");
         }
+        return load(text, fileName, global);
+    }
+
+    /**
+     * The PTX entry of a fatbinary the CPU device runs: the one for the newest architecture
+     * ({@link Fatbinary#newestPtx}). Every entry of one nvcc run holds the same kernels; the newest PTX is the
+     * source compiled with its newest {@code __CUDA_ARCH__} branches, what a current GPU would run too.
+     *
+     * @throws DeviceException NOT_SUPPORTED when the fatbinary holds no readable PTX (only cubins: machine code
+     *         for a GPU), saying how to build one with PTX
+     */
+    static FatbinEntry fatbinPtx(Fatbinary fat) {
+        FatbinEntry ptx = fat.newestPtx();
+        if (ptx != null) {
+            return ptx;
+        }
+        int sm = 0;
+        StringBuilder unreadable = new StringBuilder();
+        for (FatbinEntry e : fat.entries()) {
+            sm = Math.max(sm, e.sm());
+            if (e.unreadable() != null) {
+                unreadable.append("; ").append(e.unreadable());
+            }
+        }
+        throw new DeviceException(CudaError.NOT_SUPPORTED, "fatbinary " + fat.fileName() + " holds "
+                + fat.describe() + unreadable + ": the CPU device runs PTX, not the machine code of a cubin;"
+                + " rebuild it with PTX (nvcc -fatbin -gencode arch=compute_" + sm + ",code=compute_" + sm
+                + " … adds it) or give bindkernel the PTX (nvcc -ptx -arch=compute_" + sm + ")");
+    }
+
+    /** Parses and decodes PTX {@code text}, named {@code fileName} in messages. */
+    private static PtxModule load(String text, String fileName, GlobalMemory global) {
         PtxSyntax.Module syntax = PtxParser.parse(text, fileName);
         PtxDecoder decoder = new PtxDecoder(syntax, Arena.ofAuto());
         decoder.decode();
@@ -73,14 +113,17 @@ public final class PtxModule implements CompiledModule {
         return new PtxModule(fileName, text, global, decoder);
     }
 
-    /** ELF (a cubin, {@code 0x7F 'E' 'L' 'F'}) or a fatbinary ({@code 0xBA55ED50} little-endian, or its wrapper). */
+    /**
+     * ELF (a cubin, {@code 0x7F 'E' 'L' 'F'}) or the wrapper nvcc puts around a fatbinary in a host object
+     * ({@code 0x466243B1} little-endian), which points into host memory and is no image on its own.
+     */
     static boolean isCubin(byte[] b) {
         if (b.length >= 4 && b[0] == 0x7F && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') {
             return true;
         }
         if (b.length >= 4) {
             int magic = (b[0] & 0xFF) | (b[1] & 0xFF) << 8 | (b[2] & 0xFF) << 16 | (b[3] & 0xFF) << 24;
-            return magic == 0xBA55ED50 || magic == 0x466243B1; // fatbin data / fatbin wrapper
+            return magic == 0x466243B1;
         }
         return false;
     }
