@@ -159,13 +159,16 @@ public final class GrNamespace implements TruffleObject {
     @TruffleBoundary
     boolean isMemberInvocable(String member) {
         Object v = members.get(member);
-        return v != null && INTEROP.isExecutable(v);
+        return v != null ? INTEROP.isExecutable(v) : ToStringMember.is(member);
     }
 
     @ExportMessage
     @TruffleBoundary
     Object invokeMember(String member, Object[] arguments)
             throws UnknownIdentifierException, UnsupportedMessageException, ArityException, UnsupportedTypeException {
+        if (!members.containsKey(member) && ToStringMember.is(member)) {
+            return ToStringMember.invoke(this, arguments);
+        }
         return INTEROP.execute(readMember(member), arguments);
     }
 
