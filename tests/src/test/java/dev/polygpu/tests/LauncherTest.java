@@ -165,6 +165,20 @@ class LauncherTest {
         assertFalse(r.err().contains("\tat "), r::toString);
     }
 
+    /**
+     * A SyntaxError has no "Traceback" header (the program never ran), but it is Python's own and names its line:
+     * it is printed as CPython does, without the note about errors of other languages.
+     */
+    @Test
+    void pythonSyntaxErrorIsPrintedAsCPythonPrintsIt() throws IOException {
+        Path f = file("syntax.py", "x = 1\nprint(\"a\"\n");
+        Guests.Run r = Guests.launch(f.toString());
+        assertEquals(1, r.status(), r::toString);
+        assertTrue(r.err().contains("syntax.py\", line 2"), r::toString);
+        assertTrue(r.err().contains("SyntaxError: '(' was never closed"), r::toString);
+        assertFalse(r.err().contains("Traceback") || r.err().contains("other languages"), r::toString);
+    }
+
     @Test
     void grcudaErrorInPythonNamesTheFunctionsItWentThrough() throws IOException {
         Path f = file("bad.py", """
