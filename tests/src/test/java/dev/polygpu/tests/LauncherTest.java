@@ -142,8 +142,14 @@ class LauncherTest {
         Path f = file("x.js", "1");
         Guests.Run r = Guests.launch("--grcuda.NoSuchOption=1", f.toString());
         assertEquals(2, r.status(), r::toString);
-        assertTrue(r.err().contains("grcuda.NoSuchOption"), r::toString);
+        assertTrue(r.err().contains("grcuda.NoSuchOption; polygpu --help lists the grcuda options"), r::toString);
         assertFalse(r.err().contains("\tat "), r::toString);
+        // a near miss: polyglot suggests the name, and the pointer to the list is left out
+        Guests.Run near = Guests.launch("--grcuda.ExecutionPolcy=sync", f.toString());
+        assertEquals(2, near.status(), near::toString);
+        assertTrue(near.err().contains("Did you mean") && near.err().contains("grcuda.ExecutionPolicy="),
+                near::toString);
+        assertFalse(near.err().contains("polygpu --help lists"), near::toString);
     }
 
     @Test
