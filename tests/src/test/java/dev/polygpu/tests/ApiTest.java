@@ -145,6 +145,19 @@ class ApiTest {
                     cu.cudaMallocc(16)
                 except AttributeError as e:
                     print("AttributeError", "cudaMallocc" in str(e))""", "AttributeError True"),
+        // A tuple cannot take elements: the error says so (not interop's "Message not supported."), and the
+        // array keeps working.
+        new Ok("copyTo a read-only sequence, then to a list", "python", PY + """
+                a = cu.DeviceArray("int", 3)
+                a.copyFrom([1, 2, 3])
+                try:
+                    a.copyTo((0, 0, 0))
+                except polyglot.ForeignException as e:
+                    print(str(e))
+                out = [0, 0, 0]
+                a.copyTo(out)
+                print(out)""", "copyTo: the destination cannot be written: it is a read-only sequence (a Python"
+                + " tuple, a frozen JavaScript array, …); pass a list, a host array or a device array\n[1, 2, 3]"),
         // JavaScript prints a foreign object through its toString member, if it has one: grcuda's objects show
         // what they are (GraalJS's fallbacks were "[object Object]", "function () { [native code] }" and the
         // bare elements), a freed array included; toString is not listed among the members.

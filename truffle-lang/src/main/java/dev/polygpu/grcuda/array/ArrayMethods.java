@@ -158,6 +158,10 @@ final class ArrayMethods {
         for (long i = 0; i < n; i++) {
             try {
                 interop.writeArrayElement(dst, i, ArrayAccess.read(m, i));
+            } catch (UnsupportedMessageException e) {
+                throw GrError.of("copyTo: the destination cannot be written: it is a"
+                        + " read-only sequence (a Python tuple, a frozen JavaScript array, …); pass a list, a host"
+                        + " array or a device array");
             } catch (InteropException e) {
                 throw GrError.of("copyTo: cannot write element " + i + " of the destination: " + e.getMessage());
             }
