@@ -145,6 +145,14 @@ class ApiTest {
                     cu.cudaMallocc(16)
                 except AttributeError as e:
                     print("AttributeError", "cudaMallocc" in str(e))""", "AttributeError True"),
+        // DeviceArray looks like a constructor, and JavaScript programmers call it with new.
+        new Ok("new DeviceArray in JavaScript", "js", JS + """
+                const a = new cu.DeviceArray("float", 4);
+                const m = new cu.DeviceArray("int", 2, 3, "F");
+                a[3] = 1.5;
+                m[1][2] = 7;
+                console.log(a.length, a[3], m.length, m[0].length, m[1][2], cu.DeviceArray("int", 2).length);""",
+                "4 1.5 2 3 7 2"),
         // A tuple cannot take elements: the error says so (not interop's "Message not supported."), and the
         // array keeps working.
         new Ok("copyTo a read-only sequence, then to a list", "python", PY + """
