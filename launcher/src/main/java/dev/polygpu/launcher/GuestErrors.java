@@ -29,16 +29,21 @@ public final class GuestErrors {
             return null;
         }
         try {
-            Value format = context.eval("python", "import traceback\n"
+            // the text, and whether the error was raised by another language (a grcuda error)
+            Value format = context.eval("python", "import traceback, polyglot\n"
                     + "def __polygpu_format(e):\n"
-                    + "    return ''.join(traceback.format_exception(e)) if isinstance(e, BaseException) else None\n"
+                    + "    if not isinstance(e, BaseException): return None\n"
+                    + "    return (''.join(traceback.format_exception(e)), isinstance(e, polyglot.ForeignException))\n"
                     + "__polygpu_format");
-            Value text = format.execute(exc);
-            if (text.isNull()) {
+            Value result = format.execute(exc);
+            if (result.isNull()) {
                 return null;
             }
-            String traceback = text.asString();
-            return traceback.startsWith(TRACEBACK) ? traceback : callChain(e) + traceback;
+            String traceback = result.getArrayElement(0).asString();
+            boolean foreign = result.getArrayElement(1).asBoolean();
+            // A SyntaxError has no "Traceback" header either (it stops the program before it runs), but it is
+            // Python's own and names its line: only another language's error needs the call chain.
+            return traceback.startsWith(TRACEBACK) || !foreign ? traceback : callChain(e) + traceback;
         } catch (PolyglotException again) {
             return null;
         }

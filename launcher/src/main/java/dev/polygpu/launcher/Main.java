@@ -175,7 +175,7 @@ public final class Main {
             context = newContext(language, file, scriptArgs, options);
         } catch (IllegalArgumentException e) {
             // unknown option or bad option value: polyglot's message says which and suggests names
-            err.println("polygpu: " + asWritten(e.getMessage(), written));
+            err.println("polygpu: " + withHelpHint(asWritten(e.getMessage(), written)));
             return EXIT_USAGE;
         }
         try (context) {
@@ -363,6 +363,19 @@ public final class Main {
             }
         }
         return m;
+    }
+
+    /**
+     * Polyglot's message for an unknown option name, with a pointer to the list when it suggests no name close to
+     * the one written ({@code --grcuda.Bogus=1}); other messages unchanged.
+     */
+    static String withHelpHint(String message) {
+        if (message == null || !message.startsWith("Could not find option with name ")
+                || message.contains("Did you mean")) {
+            return message;
+        }
+        String m = message.strip();
+        return (m.endsWith(".") ? m.substring(0, m.length() - 1) : m) + "; polygpu --help lists the grcuda options";
     }
 
     /** What is wrong with {@code --name}, which is neither a flag of polygpu's nor a language option. */

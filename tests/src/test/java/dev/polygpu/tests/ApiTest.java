@@ -145,9 +145,46 @@ class ApiTest {
                     cu.cudaMallocc(16)
                 except AttributeError as e:
                     print("AttributeError", "cudaMallocc" in str(e))""", "AttributeError True"),
-        new Ok("CU and getoptions() as strings", "js", JS + """
-                console.log(String(cu), `${cu.getoptions()}`, typeof cu.cudaMallocc);""",
-                "[object Object] [object Object] undefined"),
+        // DeviceArray looks like a constructor, and JavaScript programmers call it with new.
+        new Ok("new DeviceArray in JavaScript", "js", JS + """
+                const a = new cu.DeviceArray("float", 4);
+                const m = new cu.DeviceArray("int", 2, 3, "F");
+                a[3] = 1.5;
+                m[1][2] = 7;
+                console.log(a.length, a[3], m.length, m[0].length, m[1][2], cu.DeviceArray("int", 2).length);""",
+                "4 1.5 2 3 7 2"),
+        // A tuple cannot take elements: the error says so (not interop's "Message not supported."), and the
+        // array keeps working.
+        new Ok("copyTo a read-only sequence, then to a list", "python", PY + """
+                a = cu.DeviceArray("int", 3)
+                a.copyFrom([1, 2, 3])
+                try:
+                    a.copyTo((0, 0, 0))
+                except polyglot.ForeignException as e:
+                    print(str(e))
+                out = [0, 0, 0]
+                a.copyTo(out)
+                print(out)""", "copyTo: the destination cannot be written: it is a read-only sequence (a Python"
+                + " tuple, a frozen JavaScript array, …); pass a list, a host array or a device array\n[1, 2, 3]"),
+        // JavaScript prints a foreign object through its toString member, if it has one: grcuda's objects show
+        // what they are (GraalJS's fallbacks were "[object Object]", "function () { [native code] }" and the
+        // bare elements), a freed array included; toString is not listed among the members.
+        new Ok("grcuda objects as JavaScript strings", "js", JS_SQUARE + """
+                const k = cu.buildkernel(SRC, "%s");
+                const a = cu.DeviceArray("int", 3);
+                a[0] = 7;
+                const m = cu.DeviceArray("int", 2, 2);
+                m[1][0] = 5;
+                const freed = cu.DeviceArray("float", 2);
+                freed.free();
+                console.log([String(k), `${k(2, 32)}`, "" + a, String(m[1]), String(freed),
+                    String(cu.cudaStreamCreate()).startsWith("stream "),
+                    String(cu) === `namespace CU (${Object.keys(cu).length} names)`, String(cu.getdevices()),
+                    Object.keys(a).includes("toString"), typeof cu.cudaMallocc].join(" | "));""".formatted(NIDL),
+                "kernel square(x: inout pointer float, n: sint32)"
+                        + " | kernel square(x: inout pointer float, n: sint32) with grid (2, 1, 1), block (32, 1, 1)"
+                        + " | DeviceArray(int, 3)[7, 0, 0] | view [1] of DeviceArray(int, 2, 2)[5, 0]"
+                        + " | DeviceArray(float, 2)[freed] | true | true | devices (1) | false | undefined"),
         // Same size, both integers: a kernel may read a char array as uint8.
         new Ok("typed pointer, array of the same representation", "python", PY + """
                 k = cu.buildkernel('__global__ void inc(unsigned char *b) { b[0] += 1; }',

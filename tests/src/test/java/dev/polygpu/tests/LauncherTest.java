@@ -142,8 +142,14 @@ class LauncherTest {
         Path f = file("x.js", "1");
         Guests.Run r = Guests.launch("--grcuda.NoSuchOption=1", f.toString());
         assertEquals(2, r.status(), r::toString);
-        assertTrue(r.err().contains("grcuda.NoSuchOption"), r::toString);
+        assertTrue(r.err().contains("grcuda.NoSuchOption; polygpu --help lists the grcuda options"), r::toString);
         assertFalse(r.err().contains("\tat "), r::toString);
+        // a near miss: polyglot suggests the name, and the pointer to the list is left out
+        Guests.Run near = Guests.launch("--grcuda.ExecutionPolcy=sync", f.toString());
+        assertEquals(2, near.status(), near::toString);
+        assertTrue(near.err().contains("Did you mean") && near.err().contains("grcuda.ExecutionPolicy="),
+                near::toString);
+        assertFalse(near.err().contains("polygpu --help lists"), near::toString);
     }
 
     @Test
@@ -163,6 +169,20 @@ class LauncherTest {
         assertTrue(r.err().contains("line 2, in f"), r::toString);
         assertTrue(r.err().contains("ZeroDivisionError: division by zero"), r::toString);
         assertFalse(r.err().contains("\tat "), r::toString);
+    }
+
+    /**
+     * A SyntaxError has no "Traceback" header (the program never ran), but it is Python's own and names its line:
+     * it is printed as CPython does, without the note about errors of other languages.
+     */
+    @Test
+    void pythonSyntaxErrorIsPrintedAsCPythonPrintsIt() throws IOException {
+        Path f = file("syntax.py", "x = 1\nprint(\"a\"\n");
+        Guests.Run r = Guests.launch(f.toString());
+        assertEquals(1, r.status(), r::toString);
+        assertTrue(r.err().contains("syntax.py\", line 2"), r::toString);
+        assertTrue(r.err().contains("SyntaxError: '(' was never closed"), r::toString);
+        assertFalse(r.err().contains("Traceback") || r.err().contains("other languages"), r::toString);
     }
 
     @Test

@@ -52,7 +52,8 @@ class GrLanguageTest {
         try (Context c = context()) {
             Value cu = c.eval("grcuda", "CU");
             assertTrue(cu.hasMember("getoptions"));
-            assertTrue(cu.toString().startsWith("namespace CU"), cu.toString());
+            // counted, not listed: GraalJS puts it in the message of every failed call through CU
+            assertEquals("namespace CU (" + cu.getMemberKeys().size() + " names)", cu.toString());
             assertTrue(c.eval("grcuda", "getoptions").canExecute());
         }
     }

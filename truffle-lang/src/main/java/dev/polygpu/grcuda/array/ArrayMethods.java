@@ -8,6 +8,7 @@ import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedMessageException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
+import dev.polygpu.device.ElementType;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.builtins.Args;
@@ -108,11 +109,16 @@ final class ArrayMethods {
             return;
         }
         Object host = javaArray(src);
-        if (host != null && java.lang.reflect.Array.getLength(host) >= n
-                && ArrayAccess.copyFromJavaArray(m, 0, host, (int) n)) {
-            return;
-        }
         InteropLibrary interop = InteropLibrary.getUncached();
+        if (host != null) {
+            int length = java.lang.reflect.Array.getLength(host);
+            if (length >= n && ArrayAccess.copyFromJavaArray(m, 0, host, (int) n)) {
+                return;
+            }
+            if (!interop.hasArrayElements(src)) {
+                throw javaArrayMismatch(m, host, length, n, "copyFrom", "source");
+            }
+        }
         long size = hostSize(src, n, "copyFrom", "source");
         try {
             for (long i = 0; i < n; i++) {
@@ -138,15 +144,24 @@ final class ArrayMethods {
             return;
         }
         Object host = javaArray(dst);
-        if (host != null && java.lang.reflect.Array.getLength(host) >= n
-                && ArrayAccess.copyToJavaArray(m, 0, host, (int) n)) {
-            return;
-        }
         InteropLibrary interop = InteropLibrary.getUncached();
+        if (host != null) {
+            int length = java.lang.reflect.Array.getLength(host);
+            if (length >= n && ArrayAccess.copyToJavaArray(m, 0, host, (int) n)) {
+                return;
+            }
+            if (!interop.hasArrayElements(dst)) {
+                throw javaArrayMismatch(m, host, length, n, "copyTo", "destination");
+            }
+        }
         hostSize(dst, n, "copyTo", "destination");
         for (long i = 0; i < n; i++) {
             try {
                 interop.writeArrayElement(dst, i, ArrayAccess.read(m, i));
+            } catch (UnsupportedMessageException e) {
+                throw GrError.of("copyTo: the destination cannot be written: it is a"
+                        + " read-only sequence (a Python tuple, a frozen JavaScript array, …); pass a list, a host"
+                        + " array or a device array");
             } catch (InteropException e) {
                 throw GrError.of("copyTo: cannot write element " + i + " of the destination: " + e.getMessage());
             }
@@ -196,6 +211,39 @@ final class ArrayMethods {
         } catch (UnsupportedMessageException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * Why a Java primitive array that the context's host access does not show as an array (the default
+     * {@code HostAccess} of an embedder's context) cannot be copied: too short, or of another element type than
+     * the bulk copy takes. With array access, such an array is copied element by element instead.
+     */
+    private static GrError javaArrayMismatch(ArrayMemory m, Object host, int length, long n, String function,
+            String role) {
+        String javaType = host.getClass().getComponentType().getName() + "[]";
+        if (length < n) {
+            return GrError.of(function + ": the " + role + " " + javaType + " has " + length
+                    + " elements, fewer than the " + n + " to copy");
+        }
+        String bulk = bulkJavaType(m.type);
+        return GrError.of(function + ": the " + role + " is a " + javaType + ", but " + m.description + " holds "
+                + ElementTypes.shortName(m.type) + " elements; "
+                + (bulk == null ? "" : "pass " + (bulk.startsWith("i") ? "an " : "a ") + bulk + " (copied in bulk), or ")
+                + "give the context host array access (allowHostAccess(HostAccess.ALL)) to have each element"
+                + " converted");
+    }
+
+    /** The Java array type that the bulk copy takes for {@code type}, or null (bool arrays have none). */
+    private static String bulkJavaType(ElementType type) {
+        return switch (type) {
+            case INT8, UINT8 -> "byte[]";
+            case INT16, UINT16 -> "short[]";
+            case INT32, UINT32 -> "int[]";
+            case INT64, UINT64 -> "long[]";
+            case FLOAT -> "float[]";
+            case DOUBLE -> "double[]";
+            case BOOL -> null;
+        };
     }
 
     /** The Java primitive array behind a host object, or null. */

@@ -1,10 +1,9 @@
 package dev.polygpu.grcuda.array;
 
-import dev.polygpu.grcuda.objects.GrMetaObject;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.dsl.Bind;
-import com.oracle.truffle.api.dsl.Cached;
 import com.oracle.truffle.api.dsl.Cached.Shared;
+import com.oracle.truffle.api.dsl.Cached;
 import com.oracle.truffle.api.dsl.Specialization;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
@@ -21,6 +20,8 @@ import com.oracle.truffle.api.profiles.InlinedBranchProfile;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.grcuda.GrCUDALanguage;
+import dev.polygpu.grcuda.objects.GrMetaObject;
+import dev.polygpu.grcuda.objects.ToStringMember;
 import java.nio.ByteOrder;
 
 /**
@@ -277,7 +278,7 @@ public final class GrDeviceArray implements TruffleObject, ArrayHolder {
 
     @ExportMessage
     boolean isMemberInvocable(String member) {
-        return ArrayMethods.invocable(member);
+        return ArrayMethods.invocable(member) || ToStringMember.is(member);
     }
 
     @ExportMessage
@@ -288,6 +289,9 @@ public final class GrDeviceArray implements TruffleObject, ArrayHolder {
     @ExportMessage
     Object invokeMember(String member, Object[] arguments)
             throws UnknownIdentifierException, ArityException, UnsupportedTypeException {
+        if (ToStringMember.is(member)) {
+            return ToStringMember.invoke(this, arguments);
+        }
         return ArrayMethods.invoke(memory, member, arguments);
     }
 

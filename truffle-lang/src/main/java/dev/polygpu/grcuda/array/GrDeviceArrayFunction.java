@@ -16,7 +16,8 @@ import dev.polygpu.grcuda.objects.GrList;
 /**
  * {@code CU.DeviceArray}: executable as {@code DeviceArray(type, n)} (1-D), {@code DeviceArray(type, d1, d2, …
  * [, "C"|"F"])} (multi-dimensional) and {@code DeviceArray(type)} (curried on the type), with the member
- * {@code map} ({@link GrArrayMapBuiltin}). The parser routes {@code float[10][20]} here too.
+ * {@code map} ({@link GrArrayMapBuiltin}); {@code new DeviceArray(…)} works the same. The parser routes
+ * {@code float[10][20]} here too.
  */
 @ExportLibrary(InteropLibrary.class)
 public final class GrDeviceArrayFunction implements TruffleObject {
@@ -31,12 +32,15 @@ public final class GrDeviceArrayFunction implements TruffleObject {
         this.map = new GrArrayMapBuiltin(context);
     }
 
-    @ExportMessage
+    /** Also a constructor: JavaScript programmers write {@code new cu.DeviceArray("float", 10)} as often as not. */
+    @ExportMessage(name = "isExecutable")
+    @ExportMessage(name = "isInstantiable")
     boolean isExecutable() {
         return true;
     }
 
-    @ExportMessage
+    @ExportMessage(name = "execute")
+    @ExportMessage(name = "instantiate")
     @TruffleBoundary
     Object execute(Object[] args) throws ArityException, UnsupportedTypeException {
         if (args.length == 0) {

@@ -1,6 +1,5 @@
 package dev.polygpu.grcuda.array;
 
-import dev.polygpu.grcuda.objects.GrMetaObject;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
@@ -13,6 +12,8 @@ import com.oracle.truffle.api.library.ExportMessage;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.grcuda.GrCUDALanguage;
+import dev.polygpu.grcuda.objects.GrMetaObject;
+import dev.polygpu.grcuda.objects.ToStringMember;
 
 /**
  * A multi-dimensional device array ({@code DeviceArray("float", 10, 20[, "C"|"F"])}, {@code float[10][20]}):
@@ -126,7 +127,7 @@ public final class GrMultiDimDeviceArray implements TruffleObject, ArrayHolder {
 
     @ExportMessage
     boolean isMemberInvocable(String member) {
-        return ArrayMethods.invocable(member);
+        return ArrayMethods.invocable(member) || ToStringMember.is(member);
     }
 
     @ExportMessage
@@ -137,6 +138,9 @@ public final class GrMultiDimDeviceArray implements TruffleObject, ArrayHolder {
     @ExportMessage
     Object invokeMember(String member, Object[] arguments)
             throws UnknownIdentifierException, ArityException, UnsupportedTypeException {
+        if (ToStringMember.is(member)) {
+            return ToStringMember.invoke(this, arguments);
+        }
         return ArrayMethods.invoke(memory, member, arguments);
     }
 

@@ -1,6 +1,7 @@
 package dev.polygpu.grcuda.array;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.interop.UnknownIdentifierException;
@@ -15,6 +16,7 @@ import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
 import dev.polygpu.grcuda.objects.GrList;
 import dev.polygpu.grcuda.objects.GrMetaObject;
+import dev.polygpu.grcuda.objects.ToStringMember;
 import dev.polygpu.runtime.TrackedArray;
 
 /**
@@ -128,6 +130,19 @@ public final class GrPointer implements TruffleObject, GrDeviceMemory {
     @ExportMessage
     long asPointer() {
         return memory.address;
+    }
+
+    @ExportMessage
+    boolean isMemberInvocable(String member) {
+        return ToStringMember.is(member);
+    }
+
+    @ExportMessage
+    Object invokeMember(String member, Object[] arguments) throws UnknownIdentifierException, ArityException {
+        if (!ToStringMember.is(member)) {
+            throw UnknownIdentifierException.create(member);
+        }
+        return ToStringMember.invoke(this, arguments);
     }
 
     @ExportMessage

@@ -4,11 +4,14 @@ import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.TruffleObject;
+import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.grcuda.GrCUDALanguage;
+import dev.polygpu.grcuda.objects.GrList;
+import dev.polygpu.grcuda.objects.ToStringMember;
 
 /** A kernel with its launch configuration ({@code k(grid, block)}); executing it with arguments launches it. */
 @ExportLibrary(InteropLibrary.class)
@@ -29,6 +32,30 @@ public final class GrConfiguredKernel implements TruffleObject {
     @ExportMessage
     Object execute(Object[] arguments) throws ArityException, UnsupportedTypeException {
         return kernel.launch(settings, arguments);
+    }
+
+    /** No members but the hidden {@link ToStringMember toString}, which JavaScript calls to print it. */
+    @ExportMessage
+    boolean hasMembers() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
+        return new GrList();
+    }
+
+    @ExportMessage
+    boolean isMemberInvocable(String member) {
+        return ToStringMember.is(member);
+    }
+
+    @ExportMessage
+    Object invokeMember(String member, Object[] arguments) throws UnknownIdentifierException, ArityException {
+        if (!ToStringMember.is(member)) {
+            throw UnknownIdentifierException.create(member);
+        }
+        return ToStringMember.invoke(this, arguments);
     }
 
     @ExportMessage

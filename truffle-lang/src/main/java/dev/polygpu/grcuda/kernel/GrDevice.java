@@ -13,10 +13,11 @@ import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.builtins.Args;
+import dev.polygpu.grcuda.objects.GrList;
 import dev.polygpu.grcuda.objects.GrMethod;
 import dev.polygpu.grcuda.objects.GrNamespace;
 import dev.polygpu.grcuda.objects.GrNone;
-import dev.polygpu.grcuda.objects.GrList;
+import dev.polygpu.grcuda.objects.ToStringMember;
 
 /**
  * A device as {@code getdevice(i)} / {@code getdevices()} return it: {@code id}, {@code properties} (a
@@ -70,7 +71,7 @@ public final class GrDevice implements TruffleObject {
     @ExportMessage
     @TruffleBoundary
     boolean isMemberInvocable(String member) {
-        return member.equals("isCurrent") || member.equals("setCurrent");
+        return member.equals("isCurrent") || member.equals("setCurrent") || ToStringMember.is(member);
     }
 
     @ExportMessage
@@ -92,6 +93,7 @@ public final class GrDevice implements TruffleObject {
         return switch (member) {
             case "isCurrent" -> isCurrent(arguments);
             case "setCurrent" -> setCurrent(arguments);
+            case ToStringMember.NAME -> ToStringMember.invoke(this, arguments);
             default -> throw UnknownIdentifierException.create(member);
         };
     }

@@ -19,6 +19,7 @@ import dev.polygpu.grcuda.objects.GrList;
 import dev.polygpu.grcuda.objects.GrMetaObject;
 import dev.polygpu.grcuda.objects.GrNone;
 import dev.polygpu.grcuda.objects.GrUnsignedLong;
+import dev.polygpu.grcuda.objects.ToStringMember;
 import dev.polygpu.runtime.ComputationalElement;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -168,6 +169,19 @@ public final class GrHostFunction implements TruffleObject {
             case "callCount" -> calls.get();
             default -> throw UnknownIdentifierException.create(member);
         };
+    }
+
+    @ExportMessage
+    boolean isMemberInvocable(String member) {
+        return ToStringMember.is(member);
+    }
+
+    @ExportMessage
+    Object invokeMember(String member, Object[] arguments) throws UnknownIdentifierException, ArityException {
+        if (!ToStringMember.is(member)) {
+            throw UnknownIdentifierException.create(member);
+        }
+        return ToStringMember.invoke(this, arguments);
     }
 
     @ExportMessage

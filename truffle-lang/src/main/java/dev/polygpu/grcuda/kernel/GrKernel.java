@@ -10,11 +10,12 @@ import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.Module;
-import dev.polygpu.runtime.KernelSource;
 import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrContext;
-import dev.polygpu.grcuda.objects.GrNone;
 import dev.polygpu.grcuda.objects.GrList;
+import dev.polygpu.grcuda.objects.GrNone;
+import dev.polygpu.grcuda.objects.ToStringMember;
+import dev.polygpu.runtime.KernelSource;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -114,6 +115,19 @@ public final class GrKernel implements TruffleObject {
             }
             default -> throw UnknownIdentifierException.create(member);
         };
+    }
+
+    @ExportMessage
+    boolean isMemberInvocable(String member) {
+        return ToStringMember.is(member);
+    }
+
+    @ExportMessage
+    Object invokeMember(String member, Object[] arguments) throws UnknownIdentifierException, ArityException {
+        if (!ToStringMember.is(member)) {
+            throw UnknownIdentifierException.create(member);
+        }
+        return ToStringMember.invoke(this, arguments);
     }
 
     @ExportMessage

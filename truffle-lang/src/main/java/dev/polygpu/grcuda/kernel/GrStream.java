@@ -1,12 +1,16 @@
 package dev.polygpu.grcuda.kernel;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.TruffleObject;
+import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import dev.polygpu.device.Stream;
 import dev.polygpu.grcuda.GrCUDALanguage;
+import dev.polygpu.grcuda.objects.GrList;
+import dev.polygpu.grcuda.objects.ToStringMember;
 
 /** A CUDA stream as guest code holds it: the result of {@code cudaStreamCreate()}, the 4th launch setting. */
 @ExportLibrary(InteropLibrary.class)
@@ -19,6 +23,30 @@ public final class GrStream implements TruffleObject {
 
     public Stream stream() {
         return stream;
+    }
+
+    /** No members but the hidden {@link ToStringMember toString}, which JavaScript calls to print it. */
+    @ExportMessage
+    boolean hasMembers() {
+        return true;
+    }
+
+    @ExportMessage
+    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
+        return new GrList();
+    }
+
+    @ExportMessage
+    boolean isMemberInvocable(String member) {
+        return ToStringMember.is(member);
+    }
+
+    @ExportMessage
+    Object invokeMember(String member, Object[] arguments) throws UnknownIdentifierException, ArityException {
+        if (!ToStringMember.is(member)) {
+            throw UnknownIdentifierException.create(member);
+        }
+        return ToStringMember.invoke(this, arguments);
     }
 
     @ExportMessage

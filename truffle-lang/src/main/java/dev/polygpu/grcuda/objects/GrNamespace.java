@@ -28,6 +28,8 @@ import java.util.Map;
 @ExportLibrary(InteropLibrary.class)
 public final class GrNamespace implements TruffleObject {
     private static final InteropLibrary INTEROP = InteropLibrary.getUncached();
+    /** Namespaces with up to this many names show them in their display string; larger ones their number. */
+    private static final int LISTED_NAMES = 8;
 
     private final String name;
     private final Map<String, Object> members;
@@ -157,13 +159,16 @@ public final class GrNamespace implements TruffleObject {
     @TruffleBoundary
     boolean isMemberInvocable(String member) {
         Object v = members.get(member);
-        return v != null && INTEROP.isExecutable(v);
+        return v != null ? INTEROP.isExecutable(v) : ToStringMember.is(member);
     }
 
     @ExportMessage
     @TruffleBoundary
     Object invokeMember(String member, Object[] arguments)
             throws UnknownIdentifierException, UnsupportedMessageException, ArityException, UnsupportedTypeException {
+        if (!members.containsKey(member) && ToStringMember.is(member)) {
+            return ToStringMember.invoke(this, arguments);
+        }
         return INTEROP.execute(readMember(member), arguments);
     }
 
@@ -234,7 +239,12 @@ public final class GrNamespace implements TruffleObject {
     @ExportMessage
     @TruffleBoundary
     Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
-        return "namespace " + name + " " + members.keySet();
+        // GraalJS puts this in every error of a call through the namespace ("invokeMember (DeviceArray) on …
+        // failed due to: …"), so a long one (CU has 40 names) is counted, not listed, to keep the reason in view
+        synchronized (members) {
+            return "namespace " + name + (members.size() <= LISTED_NAMES ? " " + members.keySet()
+                    : " (" + members.size() + " names)");
+        }
     }
 
     @ExportMessage

@@ -267,6 +267,34 @@ class GrDeviceArrayTest {
         assertThrows(IndexOutOfBoundsException.class, () -> a.readBufferFloat(ByteOrder.nativeOrder(), 21));
     }
 
+    /**
+     * An embedder's context with the default host access does not show Java arrays as arrays: the bulk copy
+     * still takes one of the array's element type, and any other says what to pass instead of calling a
+     * {@code float[]} "not a host array".
+     */
+    @Test
+    void javaArraysWithoutHostArrayAccessCopyInBulkOrSayWhatToPass() {
+        // its own engine: contexts of one engine share their host access
+        try (Context plain = Context.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build()) {
+            Value ints = plain.eval("grcuda", "DeviceArray").execute("int", 3);
+            ints.invokeMember("copyFrom", (Object) new int[]{4, -5, 6});
+            int[] back = new int[3];
+            ints.invokeMember("copyTo", (Object) back);
+            assertArrayEquals(new int[]{4, -5, 6}, back);
+            PolyglotException e = assertThrows(PolyglotException.class,
+                    () -> ints.invokeMember("copyTo", (Object) new float[3]));
+            assertTrue(e.getMessage().startsWith("copyTo: the destination is a float[], but DeviceArray(int, 3) holds"
+                    + " int elements; pass an int[] (copied in bulk), or give the context host array access"), e.getMessage());
+            e = assertThrows(PolyglotException.class, () -> ints.invokeMember("copyFrom", (Object) new int[2]));
+            assertEquals("copyFrom: the source int[] has 2 elements, fewer than the 3 to copy", e.getMessage());
+            Value flags = plain.eval("grcuda", "DeviceArray").execute("bool", 2);
+            e = assertThrows(PolyglotException.class, () -> flags.invokeMember("copyFrom", (Object) new boolean[2]));
+            assertTrue(e.getMessage().startsWith("copyFrom: the source is a boolean[], but DeviceArray(bool, 2) holds"
+                    + " bool elements; give the context host array access"), e.getMessage());
+            assertEquals(4, ints.getArrayElement(0).asInt());
+        }
+    }
+
     @Test
     void copyFromAndCopyToJavaArraysListsAndDeviceArrays() {
         Random r = new Random(SEED);

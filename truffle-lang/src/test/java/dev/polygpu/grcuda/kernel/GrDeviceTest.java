@@ -88,6 +88,30 @@ class GrDeviceTest {
         assertEquals("CUDA_ERROR_UNKNOWN", call("cudaGetErrorString", 12345).asString());
     }
 
+    /**
+     * As in CUDA, the time to an event whose work is still running is an error (not a wait); it says how to wait,
+     * and after the wait the same call works. The kernel naps for about a second, which the host's next calls
+     * take far less than.
+     */
+    @Test
+    void elapsedTimeToAnEventStillRunningSaysHowToWait() {
+        Value nap = call("buildkernel", "__global__ void nap(int *x) {"
+                + " for (int i = 0; i < 1000; i++) __nanosleep(1000000); x[0] = 7; }", "nap(x: inout pointer sint32)");
+        Value x = cu.getMember("DeviceArray").execute("int", 1);
+        Value start = call("cudaEventCreate");
+        Value end = call("cudaEventCreate");
+        call("cudaEventRecord", start);
+        nap.execute(1, 1).execute(x);
+        call("cudaEventRecord", end);
+        String e = error("cudaEventElapsedTime", start, end);
+        assertTrue(e.startsWith("cudaEventElapsedTime: the work recorded before an event is still running (")
+                && e.contains("wait for it first with cudaDeviceSynchronize(), or cudaStreamSynchronize(s)")
+                && e.endsWith("[CUDA_ERROR_NOT_READY]"), e);
+        call("cudaDeviceSynchronize");
+        assertTrue(call("cudaEventElapsedTime", start, end).asFloat() > 0);
+        assertEquals(7, x.getArrayElement(0).asInt());
+    }
+
     @Test
     void streamsAndEventsOrderAndTimeALaunch() {
         Value k = call("buildkernel", GrKernelTest.SQUARE, GrKernelTest.SIG);
