@@ -32,11 +32,13 @@ import java.io.PrintStream;
  * @param oldPolicies   every member runs without the five policies of issue #7 (stolen overflow, random
  *                      requests, rank chunk 1, directories, pushed continuations), as the defaults were before
  * @param noWake        the program does not wake the thieves it sent away ({@code ClusterConfig.wakeThieves})
+ * @param noLearn       no member learns its speed ({@code ClusterConfig.learnSpeeds}): thresholds and windows
+ *                      stay as configured
  */
 record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int msPerProduct, int cpuBlocks,
         int kernelBlocks, int workers, int warmup, int reps, int joinReps, int threshold, int chunk, long inputCache,
         int port, boolean join, boolean makespans, boolean warmUp, boolean bColumns, boolean trace,
-        java.nio.file.Path chromeTraces, boolean oldPolicies, boolean noWake) {
+        java.nio.file.Path chromeTraces, boolean oldPolicies, boolean noWake, boolean noLearn) {
 
     static final long DEFAULT_SEED = 8;
 
@@ -74,6 +76,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         s.println("  --no-join            skip the join-to-work measurement");
         s.println("  --old-policies       every member without the five policies of issue #7 (the defaults before them)");
         s.println("  --no-wake            the program does not wake the thieves it sent away when it has work again");
+        s.println("  --no-learn           no member learns its speed (thresholds and windows stay as configured)");
         s.println("  --join-only          only the join-to-work measurement (no makespans)");
         s.println("  --no-warm-up         workers skip their warm-up (worker --warm-up=false)");
         s.println("  --threshold N        steal threshold on every member (default: the cluster's, window + 2)");
@@ -103,6 +106,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         int chunk = 0;
         boolean oldPolicies = false;
         boolean noWake = false;
+        boolean noLearn = false;
         long inputCache = -1;
         int port = 18200;
         boolean join = true;
@@ -128,6 +132,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
                 case "--no-join" -> join = false;
                 case "--old-policies" -> oldPolicies = true;
                 case "--no-wake" -> noWake = true;
+                case "--no-learn" -> noLearn = true;
                 case "--join-only" -> makespans = false;
                 case "--no-warm-up" -> warmUp = false;
                 case "--trace" -> trace = true;
@@ -150,7 +155,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
                 : quick ? 2 : 4, cpuBlocks, kernelBlocks, workers, warmup != null ? warmup : quick ? 1 : 3, reps != null ? reps : quick ? 3 : 5,
                 joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, inputCache, port, join, makespans, warmUp,
                 bColumns, trace,
-                chromeTraces, oldPolicies, noWake);
+                chromeTraces, oldPolicies, noWake, noLearn);
     }
 
     private static long size(String[] args, int i) {

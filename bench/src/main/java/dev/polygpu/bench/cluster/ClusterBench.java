@@ -167,6 +167,9 @@ public final class ClusterBench {
         if (options.noWake()) {
             c = c.withWakeThieves(false);
         }
+        if (options.noLearn()) {
+            c = c.withLearnSpeeds(false);
+        }
         return c;
     }
 
@@ -186,6 +189,9 @@ public final class ClusterBench {
         }
         if (!options.warmUp()) {
             args.add("--warm-up=false");
+        }
+        if (options.noLearn()) {
+            args.add("--learn-speeds=false");
         }
         if (options.oldPolicies()) {
             // A worker owns nothing: pushing continuations is an owner's decision.
