@@ -284,12 +284,16 @@ class SimulateCommandTest {
                 "--speeds=1,0.5*3", "--quiet", "--central", "--csv=" + csv);
         assertEquals(0, r.status(), r::toString);
         assertTrue(r.out().contains("owned by the first 1 members"), r::toString);
-        assertTrue(r.out().contains("speeds 1,0.5*3, "), r::toString);
+        assertTrue(r.out().contains("speeds 1,0.5*3 (threshold and window scaled by the speed each member learns), "),
+                r::toString);
+        assertTrue(r.out().contains("note: 3 members of speed 0.5 (0.50 of the fastest) learnt "), r::toString);
         assertTrue(r.out().contains("note: 3 members of speed 0.5: busy "), r::toString);
         assertTrue(r.out().contains("note: 1 members of speed 1: busy "), r::toString);
         Map<String, String> line = csv(csv).getFirst();
         assertEquals("1,0.5*3", line.get("speeds"));
         assertEquals("1", line.get("owners"));
+        assertEquals("true", line.get("learnt_speeds"));
+        assertEquals("false", line.get("scaled_by_speed"));
         // Capacity is 2 slots x (1 + 3 x 0.5) = 5 reference slots: the bound is the work over 5, or the critical
         // path (one task here) on the fastest member.
         long work = Long.parseLong(line.get("total_work_ns"));
@@ -301,7 +305,15 @@ class SimulateCommandTest {
         assertTrue(slow.endsWith("(100.0% stolen)"), slow);
         Run plain = simulate("--workload=bspgemm-tiles", "--tiles=12", "--members=4", "--quiet");
         assertFalse(plain.out().contains("owned by"), plain::toString);
-        assertFalse(plain.out().contains("members of speed"), plain::toString);
+        assertFalse(plain.out().contains(": busy "), "no note per speed when all are alike: " + plain);
+        Run told = simulate("--workload=bspgemm-tiles", "--tiles=12", "--members=4", "--speeds=1,0.5",
+                "--scale-by-speed", "--quiet");
+        assertTrue(told.out().contains("(threshold and window scaled by speed)"), told::toString);
+        assertFalse(told.out().contains("learnt"), "told their speed, members do not learn it: " + told);
+        Run both = simulate("--workload=bspgemm-tiles", "--tiles=12", "--members=4", "--scale-by-speed",
+                "--learn-speeds");
+        assertEquals(2, both.status(), both::toString);
+        assertTrue(both.err().contains("give one of them"), both::toString);
     }
 
     @ParameterizedTest
@@ -495,7 +507,7 @@ class SimulateCommandTest {
         Path csv = dir.resolve("pinned.csv");
         List<String> all = new ArrayList<>(List.of(args.split(" ")));
         all.addAll(List.of("--quiet", "--csv=" + csv, "--directories=0", "--stolen-overflow=0", "--random-every=0",
-                "--rank-chunk=0", "--push-continuations=false", "--wake-thieves=false"));
+                "--rank-chunk=0", "--push-continuations=false", "--wake-thieves=false", "--learn-speeds=false"));
         Run r = simulate(all.toArray(String[]::new));
         assertEquals(0, r.status(), r::toString);
         assertFalse(r.out().contains("host CPU"), r::toString);
