@@ -181,7 +181,7 @@ public final class ClusterNode implements AutoCloseable {
     /** Whether each member seen proved the secret when it joined (by member id; dropped when it leaves). */
     private final Map<String, Boolean> proven = new ConcurrentHashMap<>();
     private final Set<String> leavingPeers = ConcurrentHashMap.newKeySet();
-    /** Kernel names of this device's launched elements, for their run times (cost model). */
+    /** Kernel names and shapes of this device's launched elements, for their run times (cost model, speed). */
     private final Map<Long, Launched> launchedKernels = new ConcurrentHashMap<>();
     /**
      * Elements of this member given to a thief (by the scheduler's id): when one completes, its time is the
