@@ -162,6 +162,7 @@ public final class SpeedEstimate {
             r.mean += step;
             r.variance = (1 - alpha) * (r.variance + diff * step);
             r.samples++;
+            r.corrected = variance(r);
         }
         return true;
     }
@@ -185,18 +186,21 @@ public final class SpeedEstimate {
         double pooled = 0;
         long weight = 0;
         for (Ratio r : peers.values()) {
-            pooled += variance(r) * (r.samples - 1);
+            pooled += r.corrected * (r.samples - 1);
             weight += r.samples - 1;
         }
         pooled = weight == 0 ? 0 : pooled / weight;
-        double slowest = 1;
+        // The fastest counted peer is the one whose log ratio, less its margin, is the largest: exp is monotonic,
+        // so it is taken once, of that one, rather than for every peer (this runs after every sample).
+        double fastest = 0;
         for (Ratio r : peers.values()) {
             if (r.samples >= minSamples) {
-                double standardError = Math.sqrt(Math.max(variance(r), pooled)
+                double standardError = Math.sqrt(Math.max(r.corrected, pooled)
                         / Math.min(r.samples, (2 - alpha) / alpha));
-                slowest = Math.min(slowest, Math.exp(-(r.mean - DEFAULT_CONFIDENCE * standardError)));
+                fastest = Math.max(fastest, r.mean - DEFAULT_CONFIDENCE * standardError);
             }
         }
+        double slowest = Math.exp(-fastest);
         return slowest >= deadBand ? 1 : Math.max(SLOWEST, slowest);
     }
 
@@ -258,6 +262,8 @@ public final class SpeedEstimate {
     private static final class Ratio {
         double mean;
         double variance;
+        /** {@link #variance(Ratio)}, kept as each sample comes (it is read for every peer after every sample). */
+        double corrected;
         int samples = 1;
 
         Ratio(double log) {
