@@ -95,7 +95,7 @@ public final class ClusterNode implements AutoCloseable {
         final long sentNanos;
         final long inputBytes;
         final String kernel;
-        /** The element's shape ({@link #shape}), for learning the thief's speed from its result. */
+        /** The element's shape ({@link #shape}), for learning the thief's speed from its result; null if not. */
         final String shape;
         long lastHeardNanos;
 
@@ -271,7 +271,7 @@ public final class ClusterNode implements AutoCloseable {
                     for (ArrayUse use : element.arrays()) {
                         bytes += Math.max(0, use.bytes());
                     }
-                    launchedKernels.put(element.id(), new Launched(element.label(), shape(element.label(), bytes)));
+                    launchedKernels.put(element.id(), new Launched(element.label(), bytes));
                 }
             }
 
@@ -283,8 +283,8 @@ public final class ClusterNode implements AutoCloseable {
                     synchronized (costs) {
                         costs.observe(kernel.label(), endNanos - startNanos);
                     }
-                    if (!ranElsewhere) {
-                        speeds.recordOwn(kernel.shape(), endNanos - startNanos);
+                    if (config.learnSpeeds() && !ranElsewhere) {
+                        speeds.recordOwn(shape(kernel.label(), kernel.arrayBytes()), endNanos - startNanos);
                     }
                 }
                 LockSupport.unpark(ClusterNode.this.loopThread());
@@ -818,7 +818,7 @@ public final class ClusterNode implements AutoCloseable {
         for (Access a : e.element().accesses()) {
             allBytes += a.array().bytes();
         }
-        String shape = shape(e.element().label(), allBytes);
+        String shape = config.learnSpeeds() ? shape(e.element().label(), allBytes) : null;
         long bytes = 0;
         for (Access a : e.element().accesses()) {
             if (a.mode().reads() && packed.add(a.array().id())) {
@@ -1119,8 +1119,11 @@ public final class ClusterNode implements AutoCloseable {
         return kernel + '/' + arrayBytes;
     }
 
-    /** A kernel launched on this device: its name (the cost model's key) and its {@link #shape}. */
-    private record Launched(String label, String shape) {
+    /**
+     * A kernel launched on this device: its name (the cost model's key) and the bytes of its arrays (its
+     * {@link #shape}, made only when a run time is recorded: the observer sees every launch).
+     */
+    private record Launched(String label, long arrayBytes) {
     }
 
     /**
