@@ -25,10 +25,10 @@ final class XxHash64 {
             long v3 = 0;
             long v4 = -P1;
             while (end - at >= 32) {
-                v1 = round(v1, le64(b, at));
-                v2 = round(v2, le64(b, at + 8));
-                v3 = round(v3, le64(b, at + 16));
-                v4 = round(v4, le64(b, at + 24));
+                v1 = round(v1, Fatbinary.le64(b, at));
+                v2 = round(v2, Fatbinary.le64(b, at + 8));
+                v3 = round(v3, Fatbinary.le64(b, at + 16));
+                v4 = round(v4, Fatbinary.le64(b, at + 24));
                 at += 32;
             }
             h = Long.rotateLeft(v1, 1) + Long.rotateLeft(v2, 7) + Long.rotateLeft(v3, 12) + Long.rotateLeft(v4, 18);
@@ -41,12 +41,12 @@ final class XxHash64 {
         }
         h += length;
         while (end - at >= 8) {
-            h ^= round(0, le64(b, at));
+            h ^= round(0, Fatbinary.le64(b, at));
             h = Long.rotateLeft(h, 27) * P1 + P4;
             at += 8;
         }
         if (end - at >= 4) {
-            h ^= (le32(b, at) & 0xffffffffL) * P1;
+            h ^= (Fatbinary.le32(b, at) & 0xffffffffL) * P1;
             h = Long.rotateLeft(h, 23) * P2 + P3;
             at += 4;
         }
@@ -68,13 +68,5 @@ final class XxHash64 {
 
     private static long merge(long h, long v) {
         return (h ^ round(0, v)) * P1 + P4;
-    }
-
-    private static int le32(byte[] b, int at) {
-        return (b[at] & 0xff) | (b[at + 1] & 0xff) << 8 | (b[at + 2] & 0xff) << 16 | (b[at + 3] & 0xff) << 24;
-    }
-
-    private static long le64(byte[] b, int at) {
-        return (le32(b, at) & 0xffffffffL) | (long) le32(b, at + 4) << 32;
     }
 }
