@@ -641,7 +641,19 @@ public final class ClusterNode implements AutoCloseable {
         int top = topRankThisTick();
         String self = transport.self();
         for (String thief : turnedAway.take(surplus)) {
-            if (isProven(thief) && !leavingPeers.contains(thief) && send(thief, new LoadReport(self, surplus, top))) {
+            if (!isProven(thief) || leavingPeers.contains(thief)) {
+                continue;
+            }
+            // The answer its request did not get then: work, as a reply would have carried it, so that the thief
+            // need not ask again first (two messages fewer before it runs). A load report if the gate keeps all.
+            List<WorkItem> items = List.of();
+            if (config.stealing()) {
+                Scheduler.Load load = scheduler.load();
+                items = take(thief, asVictim.offer(load.ready(), load.stealable(), load.running(),
+                        settings.threshold()), 0, load);
+            }
+            if (!items.isEmpty() ? deliver(thief, StealReply.pushed(self, items))
+                    : send(thief, new LoadReport(self, surplus, top))) {
                 wakeUps.incrementAndGet();
             }
         }
@@ -713,28 +725,13 @@ public final class ClusterNode implements AutoCloseable {
             onStealReply(new StealReply(transport.self(), r.requestId(), List.of()));
             return;
         }
-        List<WorkItem> items = new ArrayList<>();
+        List<WorkItem> items = List.of();
         boolean nothingToGive = false;
         if (config.stealing() && !leaving && lostReason == null && isProven(thief)) {
             Scheduler.Load load = scheduler.load();
             int n = asVictim.offer(load.ready(), load.stealable(), load.running(), r.wanted());
             nothingToGive = n == 0;
-            long now = System.nanoTime();
-            Set<Long> packed = new java.util.HashSet<>();
-            for (int i = 0; i < n; i++) {
-                int given = i;
-                // Highest rank first; a request by rank takes nothing below its minimum.
-                StolenElement e = scheduler.steal(r.minRank(), el -> worthMoving(el, given, load, slots, now));
-                if (e == null) {
-                    break;
-                }
-                WorkItem item = give(e, thief, packed);
-                if (item == null) {
-                    break;
-                }
-                items.add(item);
-                asVictim.gave(now);
-            }
+            items = take(thief, n, r.minRank(), load);
         } else if (!isProven(thief)) {
             rejected.incrementAndGet();
         }
@@ -769,6 +766,31 @@ public final class ClusterNode implements AutoCloseable {
         } else {
             send(thief, new StealReply(transport.self(), r.requestId(), List.of()));
         }
+    }
+
+    /**
+     * Takes up to {@code n} elements of rank at least {@code minRank} for {@code thief}, highest rank first,
+     * those the cost gate lets move ({@link #worthMoving}), each registered as given and packed with its inputs
+     * ({@link #give}); fewer (or none) when the queue or the gate runs out, or this member started leaving.
+     */
+    private List<WorkItem> take(String thief, int n, int minRank, Scheduler.Load load) {
+        List<WorkItem> items = new ArrayList<>(n);
+        long now = System.nanoTime();
+        Set<Long> packed = new java.util.HashSet<>();
+        for (int i = 0; i < n; i++) {
+            int given = i;
+            StolenElement e = scheduler.steal(minRank, el -> worthMoving(el, given, load, slots, now));
+            if (e == null) {
+                break;
+            }
+            WorkItem item = give(e, thief, packed);
+            if (item == null) {
+                break;
+            }
+            items.add(item);
+            asVictim.gave(now);
+        }
+        return items;
     }
 
     /**
@@ -920,6 +942,9 @@ public final class ClusterNode implements AutoCloseable {
         }
         if (!r.pushed()) {
             latency.record(latencyNanos);
+        } else if (settings.wakeThieves() && asThief.wake(r.sender(), now)) {
+            // Work from a member that has more: a back-off from empty replies ends.
+            LockSupport.unpark(loop);
         }
         List<Long> unrunnable = new ArrayList<>();
         for (WorkItem item : r.items()) {

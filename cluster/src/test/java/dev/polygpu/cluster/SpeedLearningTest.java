@@ -67,7 +67,7 @@ class SpeedLearningTest {
     }
 
     /** What a tile computes: out[i] = a[i] * k + i, from the item's input and its scalar k. */
-    private static byte[] tileOutput(WorkItem item) {
+    static byte[] tileOutput(WorkItem item) {
         ByteBuffer a = ByteBuffer.wrap(item.inputs().get(0).bytes()).order(ByteOrder.LITTLE_ENDIAN);
         float k = 0;
         for (ElementMessage.Arg arg : item.element().args()) {
@@ -82,7 +82,8 @@ class SpeedLearningTest {
         return out.array();
     }
 
-    private static long outputArray(WorkItem item) {
+    /** The array a tile that {@code item} carries writes. */
+    static long outputArray(WorkItem item) {
         for (ElementMessage.Arg arg : item.element().args()) {
             if (arg instanceof ElementMessage.ArrayArg a && a.mode().writes()) {
                 return a.arrayId();

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Wake-ups, message by message ({@link dev.polygpu.cluster.policy.TurnedAway}): a program that sent starving
- * thieves away tells them when it has work; a thief that is told asks again at once. The test plays the other
- * members over a {@link ScriptedTransport}.
+ * thieves away sends them work when it has some (a pushed reply), or tells them it has surplus when its gate keeps
+ * the work home; a thief that is told asks again at once. The test plays the other members over a
+ * {@link ScriptedTransport}, and runs the tiles it is sent in Java.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WakeUpTest {
@@ -78,25 +79,43 @@ class WakeUpTest {
     }
 
     @Test
-    void aProgramWakesTheStarvingThievesItSentAwayOnceWhenItHasWork() throws Exception {
+    void aProgramWakesTheStarvingThievesItSentAwayOnceWithWorkWhenItHasSome() throws Exception {
         try (Program p = new Program(config("wake").withThreshold(1), "w1", "w2", "w3")) {
             p.turnAway("w1", 1, 0);
             p.turnAway("w2", 2, 5);
             p.turnAway("w3", 3, 0);
             p.holdThenTiles(4);
             // One running (never given), up to four ready as the tiles come: up to four above the threshold of 1.
+            // Each starving thief it turned away gets work unasked, as the answer its request did not get.
+            int given = 0;
             for (String thief : List.of("w1", "w3")) {
-                LoadReport wake = p.t.await(thief, LoadReport.class, r -> true);
-                assertEquals("p1", wake.sender());
-                assertTrue(wake.surplus() >= 1 && wake.surplus() <= 4, "its surplus: " + wake);
-                assertEquals(1, wake.topRank(), "independent tiles rank 1");
+                StealReply work = p.t.await(thief, StealReply.class, r -> true);
+                assertEquals("p1", work.sender());
+                assertTrue(work.pushed(), "it answers no request: " + work);
+                assertTrue(!work.items().isEmpty() && work.items().size() <= 4, "its work: " + work);
+                runInJava(p.t, thief, work);
+                given += work.items().size();
             }
-            ScriptedTransport.until(() -> p.m.node.stats().wakeUps() == 2, "two thieves woken: " + p.m.node.stats());
-            assertNull(p.t.poll(null, LoadReport.class, r -> true, Duration.ofMillis(300)),
-                    "w2 asked by rank (it was not starving), and w1 and w3 are woken once");
+            int delivered = given;
+            ScriptedTransport.until(() -> p.m.node.stats().completedRemote() == delivered,
+                    "the thieves' results accepted: " + p.m.node.stats());
             assertEquals(2, p.m.node.stats().wakeUps());
+            assertNull(p.t.poll(null, LoadReport.class, r -> true, Duration.ofMillis(300)),
+                    "woken with work, nobody needs a load report");
+            assertNull(p.t.poll("w2", StealReply.class, r -> true, Duration.ofMillis(100)),
+                    "w2 asked by rank (it was not starving): it is not woken");
+            assertEquals(2, p.m.node.stats().wakeUps(), "w1 and w3 are woken once");
             assertTrue(p.m.node.stats().table().contains("thieves woken"), p.m.node.stats().table());
             p.releaseAndCheck();
+        }
+    }
+
+    /** What a thief does with the tiles it is sent: runs them (in Java) and sends each result home. */
+    private static void runInJava(ScriptedTransport t, String thief, StealReply reply) {
+        for (dev.polygpu.cluster.wire.WorkItem item : reply.items()) {
+            t.deliver(new dev.polygpu.cluster.wire.WorkResult(thief, item.stealId(), item.epoch(), true, null, 0,
+                    1_000, List.of(new dev.polygpu.cluster.wire.ArrayData(SpeedLearningTest.outputArray(item), 0,
+                    SpeedLearningTest.tileOutput(item))), 0));
         }
     }
 
@@ -108,8 +127,11 @@ class WakeUpTest {
             p.t.leave("w2");
             ScriptedTransport.until(() -> !p.m.node.peers().contains("w2"), "w2 gone");
             p.holdThenTiles(1);
-            assertEquals(new LoadReport("p1", 1, 1), p.t.await("w1", LoadReport.class, r -> true));
-            assertNull(p.t.poll("w2", LoadReport.class, r -> true, Duration.ofMillis(200)), "w2 left");
+            StealReply work = p.t.await("w1", StealReply.class, r -> true);
+            assertTrue(work.pushed() && work.items().size() == 1, "the one tile it can give: " + work);
+            runInJava(p.t, "w1", work);
+            assertNull(p.t.poll("w2", StealReply.class, r -> true, Duration.ofMillis(200)), "w2 left");
+            assertNull(p.t.poll("w2", LoadReport.class, r -> true, Duration.ofMillis(1)), "w2 left");
             assertEquals(1, p.m.node.stats().wakeUps());
             p.releaseAndCheck();
         }
@@ -122,6 +144,7 @@ class WakeUpTest {
             p.turnAway("w3", 3, 0);
             p.holdThenTiles(4);
             assertNull(p.t.poll(null, LoadReport.class, r -> true, Duration.ofMillis(400)));
+            assertNull(p.t.poll(null, StealReply.class, r -> true, Duration.ofMillis(1)), "nor sends work unasked");
             assertEquals(0, p.m.node.stats().wakeUps());
             p.releaseAndCheck();
         }

@@ -303,6 +303,8 @@ public final class Simulator {
     private long loadReports;
     /** Thieves woken by the owners that had sent them away ({@link StealSettings#wakeThieves()}). */
     private long wakeUps;
+    /** Of those, the ones woken with work rather than a load report. */
+    private long wakePushes;
     private long directoryForwards;
     private long timeouts;
     private long lostMessages;
@@ -572,15 +574,27 @@ public final class Simulator {
             return;
         }
         int top = topStealableRank(m);
+        boolean gave = false;
         for (String id : m.turnedAway.take(surplus)) {
             Member thief = byId.get(id);
             if (thief == null || !thief.alive || thief.leaving) {
                 continue;
             }
-            Event e = send(m, thief, LOAD, HEADER_BYTES);
-            e.wanted = surplus;
-            e.minRank = top;
+            // The answer its request did not get then: work, as a reply would have carried it.
+            int[] items = config.stealing() ? take(m, thief, m.settings.threshold(), 0) : NONE;
+            if (items.length > 0) {
+                give(m, thief, items).pushed = true;
+                wakePushes++;
+                gave = true;
+            } else {
+                Event e = send(m, thief, LOAD, HEADER_BYTES);
+                e.wanted = surplus;
+                e.minRank = top;
+            }
             wakeUps++;
+        }
+        if (gave) {
+            report(m);
         }
     }
 
@@ -862,6 +876,9 @@ public final class Simulator {
         }
         if (!e.pushed) {
             latency.record(m.thief.lastLatencyNanos());
+        } else if (config.settings().wakeThieves()) {
+            // Work from a member that has more: a back-off from empty replies ends.
+            m.thief.wake(sender.id, now);
         }
         int[] keep = missing.length == 0 ? e.items : handBackMissing(m, sender, e.items, missing);
         for (int t : keep) {
@@ -1402,7 +1419,7 @@ public final class Simulator {
         }
         if (config.settings().wakeThieves()) {
             notes.add(String.format(java.util.Locale.ROOT, "%,d thieves woken by the programs that had sent them "
-                    + "away", wakeUps));
+                    + "away, %,d of them with work", wakeUps, wakePushes));
         }
         if (config.settings().pushContinuations()) {
             notes.add(String.format(java.util.Locale.ROOT, "%,d continuations pushed to their thieves", pushes));

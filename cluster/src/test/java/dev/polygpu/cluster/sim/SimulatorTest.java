@@ -688,9 +688,13 @@ class SimulatorTest {
         SimResult with = new Simulator(w, plain.withSettings(plain.settings().withWakeThieves(true))).run();
         assertTrue(without.notes().isEmpty(), without.notes()::toString);
         java.util.regex.Matcher m = java.util.regex.Pattern.compile(
-                "([0-9,]+) thieves woken by the programs that had sent them away").matcher(with.notes().getFirst());
+                "([0-9,]+) thieves woken by the programs that had sent them away, ([0-9,]+) of them with work")
+                .matcher(with.notes().getFirst());
         assertTrue(m.matches(), with.notes()::toString);
         long woken = Long.parseLong(m.group(1).replace(",", ""));
+        long withWork = Long.parseLong(m.group(2).replace(",", ""));
+        assertTrue(withWork >= 3 && withWork <= woken, "each wave has work for every thief woken first: "
+                + withWork + " of " + woken);
         assertTrue(woken >= 6 && woken <= 12, "the three thieves, once per wave and maybe again within one: "
                 + woken);
         assertEquals(82, with.tasks());
