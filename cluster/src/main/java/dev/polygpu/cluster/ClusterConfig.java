@@ -55,9 +55,10 @@ import java.util.function.UnaryOperator;
  * @param pushContinuations whether an owner sends the element that a thief's result has just made ready (the
  *                      next link of a chain) straight to that thief when it holds no other stolen element
  *                      ({@link dev.polygpu.cluster.policy.Victim#pushContinuation}); on by default
- * @param wakeThieves   whether a program that sent starving thieves away with nothing tells them when it has work
- *                      again, so that they ask at once instead of waiting out their back-off
- *                      ({@link dev.polygpu.cluster.policy.TurnedAway}); on by default
+ * @param wakeThieves   whether a program that sent starving thieves away with nothing sends them work when it has
+ *                      some again (or, where its cost gate keeps it home, word of its surplus, so that they ask at
+ *                      once instead of waiting out their back-off) ({@link dev.polygpu.cluster.policy.TurnedAway});
+ *                      on by default
  * @param warmUp        before it asks for work, the member runs one stolen element's whole path on itself: a
  *                      test kernel with inputs, encoded and decoded as a steal reply with the cluster's key,
  *                      compiled and run on its device, its result encoded as a work result and checked against

@@ -13,10 +13,11 @@ import java.util.Objects;
  * <p>Why: a thief that meets only empty replies backs off up to {@link Thief#MAX_BACKOFF_NANOS}. When a program
  * that had nothing then submits a burst of kernels (its first launches, or the next iteration after a host
  * synchronization), its idle thieves would each wait out the rest of their back-off, on average half of it,
- * before asking again. A member that remembers whom it turned away tells them (a wake-up, {@code LoadReport}
- * on the wire) as soon as its surplus is above 0, and their next request comes at once
- * ({@link Thief#wake}). Nothing is sent while nothing changes, so an idle cluster stays as quiet as the back-off
- * makes it.
+ * before asking again. A member that remembers whom it turned away wakes them as soon as its surplus is above 0:
+ * it sends each the work it can give, as the reply to its request would have carried it (a pushed
+ * {@code StealReply}: no request and reply before the thief's first kernel), or, where its cost gate keeps every
+ * element home, a {@code LoadReport} of its surplus; either ends the thief's back-off ({@link Thief#wake}).
+ * Nothing is sent while nothing changes, so an idle cluster stays as quiet as the back-off makes it.
  *
  * <p>Bounded: it keeps the {@code capacity} thieves turned away most recently (a thief turned away again moves
  * to the back), and the member wakes them oldest first, at most as many per turn of its stealing loop as it has

@@ -119,9 +119,9 @@ public final class SimulateCommand {
                                      an owner sends the task a thief's result makes ready straight to that
                                      thief, unasked, when the thief held no other stolen task (default on, as
                                      the cluster node; false: never)
-              --wake-thieves=false   a program that sent starving thieves away with nothing does not tell them
-                                     when it has surplus again, so they come back when their back-off ends
-                                     (default on, as the cluster node)
+              --wake-thieves=false   a program that sent starving thieves away with nothing does not send them
+                                     work (or word of its surplus) when it has some again, so they come back
+                                     when their back-off ends (default on, as the cluster node)
               --thief-cap=off|all|repeat
                                      a victim gives a thief at most the thief's slots less the tasks of this
                                      victim it holds (not yet back): all: on every request; repeat: only on a

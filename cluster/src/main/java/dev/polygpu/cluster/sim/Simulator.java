@@ -68,9 +68,10 @@ import java.util.random.RandomGeneratorFactory;
  *       thief, unasked, if {@link Victim#pushContinuation} and the gate let it.
  *   <li><b>Wake-ups</b> (when the settings' {@link StealSettings#wakeThieves()} is on, as in the cluster node): a
  *       program remembers the starving thieves it sent away while it had no surplus ({@link TurnedAway}) and,
- *       when it has surplus again, sends each (oldest first, at most as many as its surplus) a load report; a
- *       thief that is backing off ends its back-off and asks again at once, choosing whom as always
- *       ({@link Thief#wake}).
+ *       when it has surplus again, sends each (oldest first, at most as many as its surplus) the tasks it can
+ *       give it, as a reply would carry them (pushed), or a load report where its gate keeps them home; a thief
+ *       that is backing off ends its back-off, and asks again at once if it still starves, choosing whom as
+ *       always ({@link Thief#wake}).
  *   <li><b>The network.</b> {@link Network}: latency and bandwidth per link, one message at a time per
  *       sender.
  *   <li><b>Membership.</b> {@link MembershipEvent}s: workers join, leave gracefully (finish what they hold) or
