@@ -984,7 +984,8 @@ public final class Scheduler implements AutoCloseable {
      * orders as a write, so nothing is marked.
      */
     private Work deviceWork(ComputationalElement e) {
-        if (e.work() instanceof Work.Kernel k && config.dependencies() == SchedulerConfig.DependencyPolicy.WITH_CONST) {
+        if (e.work() instanceof Work.Kernel k
+                && config.dependencies() == SchedulerConfig.DependencyPolicy.WITH_CONST) {
             return k.markReadOnly(e.accesses());
         }
         return e.work();

@@ -39,12 +39,12 @@ final class PtxMemory {
     static final int SHARED = 1;
     static final int LOCAL = 2;
     static final int GENERIC = 3;
+    private static final GlobalMemory.Region[] NO_REGIONS = new GlobalMemory.Region[0];
 
     private final GlobalMemory global;
     private final GlobalMemory.Region[] moduleRegions;
     /** The last regions found, most recent first (a kernel usually walks a few buffers at once). */
     private final GlobalMemory.Region[] cache = new GlobalMemory.Region[4];
-    private static final GlobalMemory.Region[] NO_REGIONS = new GlobalMemory.Region[0];
     /** The buffers the current launch passes read-only, over their read-only views. */
     private GlobalMemory.Region[] readOnly = NO_REGIONS;
     private LaunchFrame frame;
@@ -109,7 +109,7 @@ final class PtxMemory {
         long off = at(space, t, addr, size);
         if (seg.isReadOnly()) {
             throw new PtxTrap(CudaError.NOT_PERMITTED, KernelFault.readOnlyWrite(frame.readOnlyParameters(seg))
-                    + " (a store of " + size + " bytes at byte " + off + " of the buffer)");
+                    + " (a write of " + size + " bytes at byte " + off + " of the buffer)");
         }
         return off;
     }

@@ -26,8 +26,9 @@ import java.util.Objects;
  * <p>Since the stores bypass the segment's own checks, each store first asks the segment whether it is
  * {@linkplain MemorySegment#isReadOnly() read-only}: a kernel parameter the launch passed read-only is bound as
  * a read-only view of its buffer (pointer arithmetic keeps the segment), and a store through it faults naming
- * the parameter. The test reads a final field of the segment that the bounds check has just read beside, and
- * C2 hoists it out of loops with the segment; it measured within noise on the CPU device benchmarks.
+ * the parameter. The test reads one more field of the segment whose size the bounds check reads anyway; it
+ * measured within noise on the CPU device benchmarks (docs/benchmarks.md). Atomics are checked in
+ * {@link #checkAtomic}.
  */
 public final class Mem {
     /** The whole address space; addresses are checked before use. */
