@@ -24,7 +24,12 @@ public interface Stream extends AutoCloseable {
         return 0;
     }
 
-    /** Launches {@code function} (cuLaunchKernel). Argument count and types are checked before queueing. */
+    /**
+     * Launches {@code function} (cuLaunchKernel). Argument count and types are checked before queueing. A device
+     * that can check them fails a kernel that stores through a pointer {@code args} marks {@linkplain
+     * KernelArgs#isReadOnly read-only} (the CPU device, with a {@link KernelFaultException} of NOT_PERMITTED);
+     * the CUDA device ignores the marks.
+     */
     void launch(KernelFunction function, LaunchConfig config, KernelArgs args);
 
     /** Copies {@code bytes} bytes (cuMemcpyAsync); regions may be in the same buffer but must not overlap. */

@@ -977,6 +977,20 @@ public final class Scheduler implements AutoCloseable {
         return lowest;
     }
 
+    /**
+     * What goes to the device for {@code e}: under {@code WITH_CONST} a kernel's pointers into arrays it only
+     * reads are marked read-only, since its dependencies let it overlap other readers of them (a device that
+     * checks fails a kernel that writes there instead of letting it race); under {@code NO_CONST} every access
+     * orders as a write, so nothing is marked.
+     */
+    private Work deviceWork(ComputationalElement e) {
+        if (e.work() instanceof Work.Kernel k
+                && config.dependencies() == SchedulerConfig.DependencyPolicy.WITH_CONST) {
+            return k.markReadOnly(e.accesses());
+        }
+        return e.work();
+    }
+
     /** Puts {@code v} on a stream, one of priority level {@code level} unless the user chose its stream. */
     private void launchLocked(Vertex v, int level) {
         StreamSlot slot = pickStream(v, level);
@@ -994,7 +1008,7 @@ public final class Scheduler implements AutoCloseable {
                     }
                 }
             }
-            v.element.work().enqueue(s);
+            deviceWork(v.element).enqueue(s);
         } catch (DeviceException e) {
             v.launchRejected = true;
             long now = System.nanoTime();

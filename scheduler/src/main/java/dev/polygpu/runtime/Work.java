@@ -1,10 +1,13 @@
 package dev.polygpu.runtime;
 
+import dev.polygpu.device.KernelArg;
 import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.Stream;
 import dev.polygpu.device.UnifiedBuffer;
+import java.util.BitSet;
+import java.util.List;
 
 /**
  * What a device-side computational element runs once the scheduler has chosen its stream. Immutable.
@@ -20,6 +23,45 @@ public sealed interface Work {
         @Override
         public void enqueue(Stream stream) {
             stream.launch(function, config, args);
+        }
+
+        /**
+         * This launch with its pointer arguments into arrays that {@code accesses} only read marked {@linkplain
+         * KernelArgs#isReadOnly read-only}, and no others: what the scheduler lets run beside other readers of
+         * those arrays must not write them, and a device that checks (the CPU device) then fails a kernel that
+         * does. A pointer is matched to its array by buffer; one into an array the element also writes (the same
+         * array passed for an {@code in} and an {@code inout} parameter), or into a buffer no access names, stays
+         * writable. Itself when nothing changes, which is the common case of an element with no read-only array.
+         */
+        public Kernel markReadOnly(List<Access> accesses) {
+            BitSet marks = null;
+            List<KernelArg> list = args.list();
+            for (int i = 0; i < list.size(); i++) {
+                if (list.get(i) instanceof KernelArg.Pointer p && p.buffer() != null
+                        && onlyRead(p.buffer(), accesses)) {
+                    if (marks == null) {
+                        marks = new BitSet(list.size());
+                    }
+                    marks.set(i);
+                }
+            }
+            if (marks == null && !args.hasReadOnly()) {
+                return this;
+            }
+            return new Kernel(function, config, args.withReadOnly(marks == null ? new BitSet() : marks), source);
+        }
+
+        private static boolean onlyRead(UnifiedBuffer buffer, List<Access> accesses) {
+            boolean read = false;
+            for (Access a : accesses) {
+                if (a.array().buffer() == buffer) {
+                    if (a.mode().writes()) {
+                        return false;
+                    }
+                    read = true;
+                }
+            }
+            return read;
         }
     }
 

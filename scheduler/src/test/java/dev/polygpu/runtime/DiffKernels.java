@@ -16,8 +16,11 @@ import java.util.function.IntPredicate;
  *
  * <p>A factory made {@link #lyingAboutEveryStep() lying about step} declares the array {@code step} writes as
  * only read: a scheduler given its elements misses the edges after each step, which is what the meta-tests use
- * to show that the differential test catches a missing dependency. Such a factory counts the steps it made, so
- * it is for one run. Factories are thread-safe.
+ * to show that the differential test catches a missing dependency. The write is declared instead on a private
+ * alias of the array's buffer that no other element names, so it orders nothing; without it the scheduler
+ * would pass the buffer read-only and the CPU device would fail the step outright (that check has tests of its
+ * own), and the meta-tests would no longer show what the differential comparison notices. Such a factory
+ * counts the steps it made, so it is for one run. Factories are thread-safe.
  */
 final class DiffKernels {
     static final String SOURCE = """
@@ -104,9 +107,13 @@ final class DiffKernels {
 
     /** x = x * 31 + s */
     ComputationalElement step(TrackedArray x, int s, int n) {
-        AccessMode declared = lyingSteps.test(steps.getAndIncrement()) ? AccessMode.READ : AccessMode.READ_WRITE;
-        return kernel(step, "step", List.of(new Access(x, declared)),
-                KernelArgs.builder().pointer(x.buffer()).i32(s).i32(n).build(), grid(n));
+        List<Access> declared = List.of(new Access(x, AccessMode.READ_WRITE));
+        if (lyingSteps.test(steps.getAndIncrement())) {
+            TrackedArray alias = x.owner.track(x.name() + " (undeclared alias)", x.buffer(), x.bytes());
+            declared = List.of(new Access(x, AccessMode.READ), new Access(alias, AccessMode.READ_WRITE));
+        }
+        return kernel(step, "step", declared, KernelArgs.builder().pointer(x.buffer()).i32(s).i32(n).build(),
+                grid(n));
     }
 
     /** y = x * a */

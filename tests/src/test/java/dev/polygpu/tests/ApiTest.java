@@ -27,6 +27,17 @@ class ApiTest {
     private static final String JS_SQUARE = JS + "const SRC = `" + SQUARE + "`;\n"
             + "const x = cu.DeviceArray('float', 100);\nfor (let i = 0; i < 100; i++) x[i] = i;\n";
     private static final String NIDL = "square(x: inout pointer float, n: sint32)";
+    /** Writes y = 3x and then x = 7: a write through x, which a signature may wrongly declare 'in'. */
+    private static final String SCALE = """
+            __global__ void scale(float *x, float *y, int n) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n) { y[i] = 3 * x[i]; x[i] = 7; }
+            }""";
+    private static final String PY_SCALE = PY + "SRC = '''" + SCALE + "'''\n"
+            + "x = cu.DeviceArray('float', 100)\ny = cu.DeviceArray('float', 100)\nfor i in range(100): x[i] = i\n";
+    private static final String JS_SCALE = JS + "const SRC = `" + SCALE + "`;\n"
+            + "const x = cu.DeviceArray('float', 100);\nconst y = cu.DeviceArray('float', 100);\n"
+            + "for (let i = 0; i < 100; i++) x[i] = i;\n";
 
     private record Ok(String name, String language, String script, String expected) {
     }
@@ -35,6 +46,13 @@ class ApiTest {
     }
 
     private static final Ok[] OK = {
+        new Ok("a kernel that writes a parameter declared 'inout'", "python", PY_SCALE + """
+                k = cu.buildkernel(SRC, "scale(x: inout pointer float, y: out pointer float, n: sint32)")
+                k(4, 32)(x, y, 100)
+                print(y[9], x[9])""", "27.0 7.0"),
+        new Ok("a kernel that writes a parameter declared 'inout'", "js", JS_SCALE
+                + "const k = cu.buildkernel(SRC, 'scale(x: inout pointer float, y: out pointer float, n: sint32)');\n"
+                + "k(4, 32)(x, y, 100);\nconsole.log(y[9], x[9]);", "27 7"),
         new Ok("create, write, read, len", "python", PY + """
                 a = cu.DeviceArray("float", 10)
                 for i in range(10): a[i] = i * 1.5
@@ -339,6 +357,14 @@ class ApiTest {
     };
 
     private static final Fails[] FAILS = {
+        new Fails("a kernel writes a parameter its signature declares 'in'", "python", PY_SCALE + """
+                k = cu.buildkernel(SRC, "scale(x: in pointer float, y: out pointer float, n: sint32)")
+                k(4, 32)(x, y, 100)
+                print(y[9])""", "", "kernel 'scale' (line 3, column"),
+        new Fails("a kernel writes a parameter its signature declares 'in'", "js", JS_SCALE + """
+                const k = cu.buildkernel(SRC, "scale(x: in pointer float, y: out pointer float, n: sint32)");
+                k(4, 32)(x, y, 100);
+                console.log(y[9]);""", "", "wrote to its parameter 'x' (argument 1"),
         new Fails("index past the end", "python", PY + "a = cu.DeviceArray('float', 3)\na[3]", "IndexError", ""),
         new Fails("negative size", "python", PY + "cu.DeviceArray('float', -1)", "", "-1"),
         new Fails("element of the wrong type", "python", PY + "a = cu.DeviceArray('float', 3)\na[0] = 'x'",

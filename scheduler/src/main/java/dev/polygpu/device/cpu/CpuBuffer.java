@@ -30,6 +30,8 @@ final class CpuBuffer implements UnifiedBuffer {
     private final long bytes;
     private final Arena arena;
     private final MemorySegment segment;
+    /** {@link #segment} as a read-only view: what a launch that passes the buffer read-only binds. */
+    private final MemorySegment readOnlySegment;
     private final AtomicBoolean freed = new AtomicBoolean();
     private volatile String freedBy = "free()";
     private int pins;
@@ -40,6 +42,7 @@ final class CpuBuffer implements UnifiedBuffer {
         this.bytes = bytes;
         this.arena = arena;
         this.segment = segment;
+        this.readOnlySegment = segment.asReadOnly();
     }
 
     /** Allocates {@code bytes} zero-filled bytes; INVALID_VALUE for a size that is not positive. */
@@ -71,6 +74,16 @@ final class CpuBuffer implements UnifiedBuffer {
                     + " bytes) was freed by " + freedBy + "; it cannot be used any more");
         }
         return segment;
+    }
+
+    /**
+     * The buffer's memory as a read-only segment, the same for every call: kernel code checks stores against it
+     * ({@code isReadOnly}) and so fails one through a pointer the launch passed read-only. INVALID_VALUE once
+     * freed, as {@link #hostView()}.
+     */
+    MemorySegment readOnlyView() {
+        hostView();
+        return readOnlySegment;
     }
 
     /** The native address of the first byte (also once freed: it keys the device's address index). */

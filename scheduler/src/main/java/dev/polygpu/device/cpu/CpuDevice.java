@@ -51,6 +51,12 @@ import java.util.function.BiFunction;
  * <p>Precompiled PTX ({@link #load}) runs on the same path: its kernels are interpreted block by block on the
  * same worker pool, with the same streams, events, pins and sticky faults (package {@code device.cpu.ptx}).
  *
+ * <p>Unlike a GPU, the device checks the {@linkplain dev.polygpu.device.KernelArgs#isReadOnly read-only} marks
+ * of a launch: a pointer so marked is bound as a read-only view of its buffer, and a kernel that stores through
+ * it (or through pointer arithmetic from it, or with an atomic) fails with NOT_PERMITTED naming the kernel, the
+ * place and the parameter, so that a kernel writing where its signature says it reads is caught instead of
+ * racing with the kernels the scheduler runs beside it.
+ *
  * <p>Implementation notes: the device's own state is the sets of open streams and live buffers (concurrent
  * sets, changed by the threads that create and close or free them), the address index of the live buffers
  * (a concurrent sorted map from segment address to buffer, through which PTX kernels resolve raw pointers), id counters (atomics), the list of

@@ -15,7 +15,9 @@ import java.util.List;
 
 /**
  * Checks a launch's arguments against its kernel's parameters, as {@code cuLaunchKernel} would before queueing,
- * and builds the {@link LaunchFrame} the generated code reads. Stateless.
+ * and builds the {@link LaunchFrame} the generated code reads. A pointer the launch passes {@linkplain
+ * KernelArgs#isReadOnly read-only} is bound as its buffer's read-only view, which both engines check stores
+ * against. Stateless.
  */
 final class LaunchFrames {
 
@@ -49,7 +51,7 @@ final class LaunchFrames {
                 String role = Checks.argumentRole(name, i, p);
                 CpuBuffer b = CpuBuffer.check(ptr.buffer(), device, role);
                 Checks.pointerOffset(role, ptr);
-                segments[i] = b.hostView();
+                segments[i] = args.isReadOnly(i) ? b.readOnlyView() : b.hostView();
                 values[i] = ptr.offset();
                 bufferIds[i] = b.id();
             } else {
@@ -111,7 +113,7 @@ final class LaunchFrames {
                 }
                 CpuBuffer b = CpuBuffer.check(ptr.buffer(), device, role);
                 Checks.pointerOffset(role, ptr);
-                segments[i] = b.hostView();
+                segments[i] = args.isReadOnly(i) ? b.readOnlyView() : b.hostView();
                 bufferIds[i] = b.id();
             } else if (a instanceof KernelArg.Scalar sc) {
                 if (sc.type().size != p.bytes() || (floatParam && !sc.type().isFloating())

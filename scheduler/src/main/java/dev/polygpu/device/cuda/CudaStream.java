@@ -80,6 +80,12 @@ final class CudaStream implements Stream, PendingFailures.Source {
         return priority;
     }
 
+    /**
+     * {@inheritDoc} The {@linkplain KernelArgs#isReadOnly read-only} marks are ignored: a GPU has no way to
+     * refuse a store through one pointer of a buffer it may write through another, so a kernel that writes where
+     * its signature says it only reads races there with the kernels scheduled beside it. The CPU device checks
+     * the marks; run the program there to find such a kernel.
+     */
     @Override
     public void launch(KernelFunction function, LaunchConfig config, KernelArgs args) {
         ensureOpen();

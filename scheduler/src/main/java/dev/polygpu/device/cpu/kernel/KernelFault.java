@@ -18,4 +18,16 @@ public final class KernelFault extends RuntimeException {
     public CudaError error() {
         return error;
     }
+
+    /**
+     * What a fault for writing through a read-only pointer says after the kernel, place and thread; {@code
+     * params} names the parameters ({@link LaunchFrame#readOnlyParameters}). Both engines raise it with
+     * NOT_PERMITTED.
+     */
+    public static String readOnlyWrite(String params) {
+        return "wrote to its " + params + ", which its signature declares read-only ('in' or 'const'), so the"
+                + " scheduler may run the kernel beside others that read the same array and the write would race"
+                + " with them; declare the parameter 'inout' (or 'out') in the signature, or stop writing to it"
+                + " (only the CPU device checks this; a GPU lets the write race)";
+    }
 }

@@ -106,6 +106,7 @@ final class PtxBlockRunner implements BlockRunner {
             mem.local = MemorySegment.ofArray(new long[(int) ((localBytes + 7) / 8)]);
         }
         mem.kernelParams = kernel.parameterBlock(frame);
+        mem.beginLaunch(frame);
         lastFrame = frame;
     }
 

@@ -1,7 +1,12 @@
 package dev.polygpu.device.cpu.ptx;
 
 import dev.polygpu.device.CudaError;
+import dev.polygpu.device.cpu.kernel.KernelFault;
+import dev.polygpu.device.cpu.kernel.LaunchFrame;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The memory a block's threads address: global memory (device buffers and the module's {@code .global} and
@@ -17,6 +22,13 @@ import java.lang.foreign.MemorySegment;
  * lookup leaves the segment in {@link #seg} and returns the offset in it, to spare an allocation per access.
  * The last four global regions found are cached; a region freed since makes its segment's accesses throw
  * {@link IllegalStateException}, which the runner reports as an illegal address.
+ *
+ * <p>Read-only parameters: a buffer the launch passes read-only ({@link LaunchFrame}) is found first, as a
+ * region over its read-only view, so every access to it during the launch sees that view, whichever address
+ * arithmetic led there (a flat address does not say which parameter it came from, so a buffer that another
+ * parameter passes writable stays writable through every address); stores and atomics go
+ * through {@link #atWrite}, which refuses such a region with a fault naming the parameter. The cache is emptied
+ * at each launch, so that it holds no writable region of a buffer that this launch passes read-only.
  */
 final class PtxMemory {
     static final long SHARED_WINDOW = 1L << 60;
@@ -27,11 +39,15 @@ final class PtxMemory {
     static final int SHARED = 1;
     static final int LOCAL = 2;
     static final int GENERIC = 3;
+    private static final GlobalMemory.Region[] NO_REGIONS = new GlobalMemory.Region[0];
 
     private final GlobalMemory global;
     private final GlobalMemory.Region[] moduleRegions;
     /** The last regions found, most recent first (a kernel usually walks a few buffers at once). */
     private final GlobalMemory.Region[] cache = new GlobalMemory.Region[4];
+    /** The buffers the current launch passes read-only, over their read-only views. */
+    private GlobalMemory.Region[] readOnly = NO_REGIONS;
+    private LaunchFrame frame;
 
     MemorySegment shared;
     /** Shared memory: [0, staticEnd) static variables, [dynBase, dynEnd) the launch's dynamic shared memory. */
@@ -57,6 +73,45 @@ final class PtxMemory {
     PtxMemory(GlobalMemory global, GlobalMemory.Region[] moduleRegions) {
         this.global = global;
         this.moduleRegions = moduleRegions;
+    }
+
+    /** Prepares for the blocks of {@code f}: its read-only buffers, an empty region cache. */
+    void beginLaunch(LaunchFrame f) {
+        frame = f;
+        List<GlobalMemory.Region> found = new ArrayList<>();
+        MemorySegment[] segments = f.segments();
+        for (int i = 0; i < segments.length; i++) {
+            MemorySegment s = segments[i];
+            if (s != null && s.isReadOnly() && s.byteSize() > 0 && !passedWritable(segments, s)) {
+                found.add(new GlobalMemory.Region(s.address(), s, "buffer #" + f.bufferIds()[i] + " ("
+                        + s.byteSize() + " bytes, passed read-only as parameter '" + f.names()[i] + "')"));
+            }
+        }
+        readOnly = found.isEmpty() ? NO_REGIONS : found.toArray(NO_REGIONS);
+        Arrays.fill(cache, null);
+    }
+
+    /** True if some parameter is bound writable to the memory of {@code readOnly}, which it then may write. */
+    private static boolean passedWritable(MemorySegment[] segments, MemorySegment readOnly) {
+        for (MemorySegment s : segments) {
+            if (s != null && !s.isReadOnly() && s.address() == readOnly.address()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * As {@link #at}, for an access that writes: NOT_PERMITTED if it lands in a buffer the launch passes
+     * read-only.
+     */
+    long atWrite(int space, PtxThread t, long addr, int size) {
+        long off = at(space, t, addr, size);
+        if (seg.isReadOnly()) {
+            throw new PtxTrap(CudaError.NOT_PERMITTED, KernelFault.readOnlyWrite(frame.readOnlyParameters(seg))
+                    + " (a write of " + size + " bytes at byte " + off + " of the buffer)");
+        }
+        return off;
     }
 
     /** The offset of {@code [addr, addr + size)} in space {@code space}, its segment left in {@link #seg}. */
@@ -110,6 +165,11 @@ final class PtxMemory {
     }
 
     private GlobalMemory.Region find(long addr) {
+        for (GlobalMemory.Region r : readOnly) {
+            if (addr - r.base() >= 0 && addr - r.base() < r.size()) {
+                return r;
+            }
+        }
         for (GlobalMemory.Region r : moduleRegions) {
             if (addr - r.base() >= 0 && addr - r.base() < r.size()) {
                 return r;

@@ -515,22 +515,22 @@ final class PtxOps {
             int v0 = v[0];
             switch (size) {
                 case 4 -> step((t, r) -> {
-                    long off = t.mem.at(sp, t, a.eval(t, r), 4);
+                    long off = t.mem.atWrite(sp, t, a.eval(t, r), 4);
                     t.mem.seg.set(I32, off, (int) r[v0]);
                 });
                 case 8 -> step((t, r) -> {
-                    long off = t.mem.at(sp, t, a.eval(t, r), 8);
+                    long off = t.mem.atWrite(sp, t, a.eval(t, r), 8);
                     t.mem.seg.set(I64, off, r[v0]);
                 });
                 default -> step((t, r) -> {
-                    long off = t.mem.at(sp, t, a.eval(t, r), size);
+                    long off = t.mem.atWrite(sp, t, a.eval(t, r), size);
                     write(t.mem.seg, off, size, r[v0]);
                 });
             }
             return;
         }
         step((t, r) -> {
-            long off = t.mem.at(sp, t, a.eval(t, r), total);
+            long off = t.mem.atWrite(sp, t, a.eval(t, r), total);
             MemorySegment s = t.mem.seg;
             for (int k = 0; k < v.length; k++) {
                 write(s, off + (long) k * size, size, r[v[k]]);
@@ -1459,7 +1459,7 @@ final class PtxOps {
         AtomicOp f = atomicOp(op, type, size, signed);
         int space = sp;
         step((t, r) -> {
-            long off = t.mem.at(space, t, addr.eval(t, r), size);
+            long off = t.mem.atWrite(space, t, addr.eval(t, r), size);
             r[d] = f.apply(t.mem.seg, off, r[b], c < 0 ? 0 : r[c]);
         });
     }

@@ -663,31 +663,31 @@ final class ExprEmitter {
         }
     }
 
-    /** Pointers compare by offset; (in)equality also needs the same memory. */
+    /**
+     * Pointers compare by offset; (in)equality compares addresses (the segment's plus the offset), so that two
+     * segments over the same memory are equal pointers: a buffer bound read-only for one parameter and writable
+     * for another, or two {@code extern __shared__} arrays. Every segment a kernel sees is native, so its
+     * address is where it is.
+     */
     private void pointerCompare(Expr.BinaryOp op, boolean jumpIf, Label target) {
         int[] right = stash(K.P);
         int offA = e.temp(K.J);
         c.lstore(offA);
         if (op == Expr.BinaryOp.EQ || op == Expr.BinaryOp.NE) {
             boolean jumpWhenEqual = (op == Expr.BinaryOp.EQ) == jumpIf;
-            Label differ = c.newLabel();
-            Label end = c.newLabel();
-            c.aload(right[0]);
-            c.if_acmpne(differ);
+            c.invokeinterface(Jvm.SEGMENT, "address", mt(CD_long));
             c.lload(offA);
+            c.ladd();
+            c.aload(right[0]);
+            c.invokeinterface(Jvm.SEGMENT, "address", mt(CD_long));
             c.lload(right[1]);
+            c.ladd();
             c.lcmp();
-            c.ifne(differ);
             if (jumpWhenEqual) {
-                c.goto_(target);
+                c.ifeq(target);
             } else {
-                c.goto_(end);
+                c.ifne(target);
             }
-            c.labelBinding(differ);
-            if (!jumpWhenEqual) {
-                c.goto_(target);
-            }
-            c.labelBinding(end);
         } else {
             c.pop();
             c.lload(offA);

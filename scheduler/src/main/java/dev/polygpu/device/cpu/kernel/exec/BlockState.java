@@ -204,6 +204,14 @@ public final class BlockState {
                 + describe(seg, offset, size), pos);
     }
 
+    /**
+     * The fault for a store (or an atomic) through {@code seg}, a pointer parameter that the launch passed
+     * read-only, or one derived from it.
+     */
+    public KernelFault readOnlyWrite(MemorySegment seg, int pos) {
+        return fault(CudaError.NOT_PERMITTED, KernelFault.readOnlyWrite(frame.readOnlyParameters(seg)), pos);
+    }
+
     /** A fault with the kernel, block and thread named, as compute-sanitizer reports them. */
     public KernelFault fault(CudaError error, String what, int pos) {
         if (info.cooperative() && tid >= 0) {
