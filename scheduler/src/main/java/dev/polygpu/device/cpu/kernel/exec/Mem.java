@@ -46,10 +46,15 @@ public final class Mem {
         return ALL.get(ValueLayout.JAVA_BYTE, s.address() + off);
     }
 
-    public static void stB(MemorySegment s, long off, int v, BlockState st, int pos) {
+    /** Faults a store or atomic through {@code s} if the launch passed its memory read-only. */
+    private static void writable(MemorySegment s, BlockState st, int pos) {
         if (s.isReadOnly()) {
             throw st.readOnlyWrite(s, pos);
         }
+    }
+
+    public static void stB(MemorySegment s, long off, int v, BlockState st, int pos) {
+        writable(s, st, pos);
         try {
             Objects.checkIndex(off, s.byteSize());
         } catch (IndexOutOfBoundsException e) {
@@ -68,9 +73,7 @@ public final class Mem {
     }
 
     public static void stS(MemorySegment s, long off, int v, BlockState st, int pos) {
-        if (s.isReadOnly()) {
-            throw st.readOnlyWrite(s, pos);
-        }
+        writable(s, st, pos);
         try {
             Objects.checkIndex(off, s.byteSize() - 1);
         } catch (IndexOutOfBoundsException e) {
@@ -89,9 +92,7 @@ public final class Mem {
     }
 
     public static void stI(MemorySegment s, long off, int v, BlockState st, int pos) {
-        if (s.isReadOnly()) {
-            throw st.readOnlyWrite(s, pos);
-        }
+        writable(s, st, pos);
         try {
             Objects.checkIndex(off, s.byteSize() - 3);
         } catch (IndexOutOfBoundsException e) {
@@ -110,9 +111,7 @@ public final class Mem {
     }
 
     public static void stJ(MemorySegment s, long off, long v, BlockState st, int pos) {
-        if (s.isReadOnly()) {
-            throw st.readOnlyWrite(s, pos);
-        }
+        writable(s, st, pos);
         try {
             Objects.checkIndex(off, s.byteSize() - 7);
         } catch (IndexOutOfBoundsException e) {
@@ -131,9 +130,7 @@ public final class Mem {
     }
 
     public static void stF(MemorySegment s, long off, float v, BlockState st, int pos) {
-        if (s.isReadOnly()) {
-            throw st.readOnlyWrite(s, pos);
-        }
+        writable(s, st, pos);
         try {
             Objects.checkIndex(off, s.byteSize() - 3);
         } catch (IndexOutOfBoundsException e) {
@@ -152,9 +149,7 @@ public final class Mem {
     }
 
     public static void stD(MemorySegment s, long off, double v, BlockState st, int pos) {
-        if (s.isReadOnly()) {
-            throw st.readOnlyWrite(s, pos);
-        }
+        writable(s, st, pos);
         try {
             Objects.checkIndex(off, s.byteSize() - 7);
         } catch (IndexOutOfBoundsException e) {
@@ -192,9 +187,7 @@ public final class Mem {
      * naturally aligned (the address, not just the offset).
      */
     public static void checkAtomic(MemorySegment s, long off, int size, BlockState st, int pos) {
-        if (s.isReadOnly()) {
-            throw st.readOnlyWrite(s, pos);
-        }
+        writable(s, st, pos);
         if (off < 0 || off > s.byteSize() - size) {
             throw st.outOfBounds(s, off, size, true, pos);
         }
