@@ -37,6 +37,7 @@ import dev.polygpu.runtime.ArrayUse;
 import dev.polygpu.runtime.ComputationalElement;
 import dev.polygpu.runtime.ElementInfo;
 import dev.polygpu.runtime.ElementMessage;
+import dev.polygpu.runtime.KernelSource;
 import dev.polygpu.runtime.ScheduleObserver;
 import dev.polygpu.runtime.Scheduler;
 import dev.polygpu.runtime.StolenElement;
@@ -75,7 +76,8 @@ import java.util.random.RandomGenerator;
  * until the results are accepted, and re-runs them here if the thief is lost. Protocol and guarantees:
  * {@code docs/cluster.md}.
  *
- * <p>Thread-safety: messages are handled on virtual threads; {@link #lock} guards the owner's and thief's
+ * <p>Thread-safety: the messages of the steal round trip are handled on the transport's thread that received
+ * them, the others on virtual threads ({@link #isQuick}); {@link #lock} guards the owner's and thief's
  * tables; the stealing loop runs on a virtual thread of its own. Scheduler calls are made without the lock.
  */
 public final class ClusterNode implements AutoCloseable {
@@ -339,12 +341,24 @@ public final class ClusterNode implements AutoCloseable {
         return transports.start(config, attributes, new Transport.Listener() {
             @Override
             public void received(String from, byte[] frame) {
-                if (!closed) {
+                if (closed) {
+                    return;
+                }
+                if (started.getCount() > 0 || startFailed) {
                     handlers.execute(() -> {
                         if (awaitStarted()) {
-                            handle(from, frame);
+                            dispatch(decode(from, frame));
                         }
                     });
+                    return;
+                }
+                Message m = decode(from, frame);
+                if (m != null && isQuick(m)) {
+                    // On the receiving thread: a hand-off to another thread costs a wake-up, which on a busy
+                    // machine is a wait for a core (docs/benchmarks.md, issue #8, eighteenth session).
+                    dispatch(m);
+                } else if (m != null) {
+                    handlers.execute(() -> dispatch(m));
                 }
             }
 
@@ -661,7 +675,31 @@ public final class ClusterNode implements AutoCloseable {
 
     // ---- messages --------------------------------------------------------------------------------------------
 
-    private void handle(String from, byte[] frame) {
+    /**
+     * Whether a message is handled on the thread that received it rather than handed to a handler thread: those
+     * of the steal round trip whose handling never waits for long (a request, a load report, and a reply whose
+     * kernels are all compiled here). Results, hand-backs and replies that need a compilation go to a handler
+     * thread, so the transport's thread is not held up by them.
+     */
+    private boolean isQuick(Message m) {
+        return switch (m) {
+            case StealRequest r -> true;
+            case LoadReport l -> true;
+            case StealReply r -> {
+                for (WorkItem item : r.items()) {
+                    KernelSource source = item.element().source();
+                    if (source != null && !kernels.isCompiled(source)) {
+                        yield false;
+                    }
+                }
+                yield true;
+            }
+            default -> false;
+        };
+    }
+
+    /** The message a frame holds, or null (counted and logged) if it is refused. */
+    private Message decode(String from, byte[] frame) {
         Message m;
         try {
             m = WireCodec.decode(frame, key, config.maxFrameBytes());
@@ -673,12 +711,20 @@ public final class ClusterNode implements AutoCloseable {
                         + (e.reason() == WireException.Reason.BAD_MAC ? " (it does not prove the cluster secret; "
                         + "give every member the same " + SECRET_SETTINGS + ")" : ""));
             }
-            return;
+            return null;
         }
         if (from != null && !from.equals(m.sender())) {
             rejected.incrementAndGet();
             LOG.log(System.Logger.Level.WARNING, "refused a message that " + describe(from) + " sent in the name of "
                     + m.sender());
+            return null;
+        }
+        return m;
+    }
+
+    /** Handles a decoded message (nothing for null: a refused frame). */
+    private void dispatch(Message m) {
+        if (m == null) {
             return;
         }
         try {

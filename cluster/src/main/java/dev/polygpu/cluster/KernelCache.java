@@ -67,6 +67,18 @@ final class KernelCache {
         }
     }
 
+    /**
+     * Whether {@code source} is compiled here already, so that {@link #get} returns at once (a message handler
+     * may then run the element on the thread that received it).
+     */
+    boolean isCompiled(KernelSource source) {
+        String key = hash(source);
+        synchronized (this) {
+            CompletableFuture<KernelFunction> f = byHash.get(key);
+            return f != null && f.isDone() && !f.isCompletedExceptionally();
+        }
+    }
+
     /** Compiles {@code source} on {@code device}, caching nothing; throws the device's compile error. */
     static KernelFunction build(Device device, KernelSource source) {
         String name = source.name();
