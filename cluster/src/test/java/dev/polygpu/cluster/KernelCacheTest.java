@@ -1,9 +1,11 @@
 package dev.polygpu.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.KernelFunction;
@@ -43,6 +45,22 @@ class KernelCacheTest {
             }
             assertEquals(1, cache.compilations());
             assertEquals("inc", cache.get(INC).name());
+        }
+    }
+
+    /** What lets a node run a stolen element on the thread that received it: the kernel is ready here. */
+    @Test
+    void saysWhetherAKernelIsCompiledAlready() {
+        try (CpuDevice device = new CpuDevice(2)) {
+            KernelCache cache = new KernelCache(device);
+            assertFalse(cache.isCompiled(INC), "nothing compiled yet");
+            cache.get(INC);
+            assertTrue(cache.isCompiled(INC));
+            assertFalse(cache.isCompiled(new KernelSource(INC.source(), "inc", "inc(x: sint32)")),
+                    "another signature is another kernel");
+            KernelSource bad = new KernelSource("extern \"C\" __global__ void k(int* x) { x[0] = ; }", "k", "k");
+            assertThrows(DeviceException.class, () -> cache.get(bad));
+            assertFalse(cache.isCompiled(bad), "a kernel that failed to compile is not compiled");
         }
     }
 
