@@ -274,10 +274,6 @@ public final class ClusterNode implements AutoCloseable {
                         bytes += Math.max(0, use.bytes());
                     }
                     launchedKernels.put(element.id(), new Launched(element.label(), bytes));
-                    if (!turnedAway.isEmpty()) {
-                        // New work for the thieves it sent away: woken now, not at the loop's next tick.
-                        LockSupport.unpark(ClusterNode.this.loopThread());
-                    }
                 }
             }
 
