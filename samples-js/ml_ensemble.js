@@ -118,11 +118,11 @@ const FEATURES = 32, CLASSES = 8;
 
 function size(defaultSize, large) {
     const args = Array.from(globalThis.arguments || []);
-    const n = args.indexOf("-n");
-    if (n >= 0) return parseInt(args[n + 1], 10);
-    const s = args.indexOf("--size");
-    if (s >= 0 && args[s + 1] === "large") return large;
-    return defaultSize;
+    if (args.length === 0) return defaultSize;
+    if (args.length === 2 && args[0] === "--size" && args[1] === "large") return large;
+    if (args.length === 2 && args[0] === "-n" && /^[0-9]+$/.test(args[1]) && Number(args[1]) > 0) return Number(args[1]);
+    console.error("expected no arguments, -n N (a positive integer) or --size large; got: " + args.join(" "));
+    quit(2);
 }
 
 // The same 32-bit LCG as the Python samples, so both see the same inputs.

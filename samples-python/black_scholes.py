@@ -37,11 +37,16 @@ VECTORS = 10
 
 def size(default, large):
     args = sys.argv[1:]
-    if "-n" in args:
-        return int(args[args.index("-n") + 1])
-    if "--size" in args and args[args.index("--size") + 1] == "large":
+    if not args:
+        return default
+    if args == ["--size", "large"]:
         return large
-    return default
+    if len(args) == 2 and args[0] == "-n" and args[1].isdigit() and int(args[1]) > 0:
+        return int(args[1])
+    # print, then exit: GraalPy run by polygpu does not print the message of sys.exit("...")
+    print(f"{sys.argv[0]}: expected no arguments, -n N (a positive integer) or --size large; got: {' '.join(args)}",
+          file=sys.stderr)
+    sys.exit(2)
 
 
 def uniform(seed):

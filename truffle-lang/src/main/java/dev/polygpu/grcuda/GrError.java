@@ -2,6 +2,7 @@ package dev.polygpu.grcuda;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.exception.AbstractTruffleException;
+import com.oracle.truffle.api.nodes.EncapsulatingNodeReference;
 import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.device.DeviceException;
 
@@ -15,7 +16,38 @@ public final class GrError extends AbstractTruffleException {
     private static final long serialVersionUID = 1L;
 
     private GrError(String message, Throwable cause, Node location) {
-        super(message, cause, UNLIMITED_STACK_TRACE, location);
+        super(message, cause, UNLIMITED_STACK_TRACE, locate(location));
+    }
+
+    /**
+     * {@code location}, or when there is none (an error raised in a slow path, such as an interop message run
+     * behind a boundary) the node of the guest call that led here, so that the guest's stack trace keeps the
+     * frame that made the call (its function name and line) rather than starting at its caller.
+     */
+    private static Node locate(Node location) {
+        if (location != null && location.isAdoptable()) {
+            return location;
+        }
+        Node encapsulating = EncapsulatingNodeReference.getCurrent().get();
+        return encapsulating != null ? encapsulating : location;
+    }
+
+    /**
+     * Marks {@code node}, the node of the guest call being run (an interop message's {@code @Bind Node}), as the
+     * location of the errors raised until {@link #leaveCall} with the result: the guest's stack trace then shows
+     * the frame that made the call, with its line. Returns what {@code leaveCall} restores. An uncached call's
+     * node is not adoptable and changes nothing: whoever made it uncached has set the location already.
+     */
+    @TruffleBoundary
+    public static Node enterCall(Node node) {
+        EncapsulatingNodeReference current = EncapsulatingNodeReference.getCurrent();
+        return node != null && node.isAdoptable() ? current.set(node) : current.get();
+    }
+
+    /** Ends what {@link #enterCall} began. */
+    @TruffleBoundary
+    public static void leaveCall(Node previous) {
+        EncapsulatingNodeReference.getCurrent().set(previous);
     }
 
     @TruffleBoundary

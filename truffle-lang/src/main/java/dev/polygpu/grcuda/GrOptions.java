@@ -55,19 +55,24 @@ public final class GrOptions {
     public static final OptionKey<Policies.DeviceSelectionPolicy> DeviceSelectionPolicy =
             new OptionKey<>(Policies.DeviceSelectionPolicy.SINGLE_GPU, Policies.type("DeviceSelectionPolicy", Policies.DeviceSelectionPolicy.class));
 
-    @Option(help = "Prefetch kernel inputs to the device before a launch.", category = OptionCategory.USER,
-            stability = OptionStability.STABLE)
+    @Option(help = "Prefetch the arrays a kernel uses to the device before it launches (on a GPU that has concurrent"
+            + " managed access; the CPU device has nothing to move).", category = OptionCategory.USER,
+            stability = OptionStability.STABLE, usageSyntax = "false|true")
     public static final OptionKey<Boolean> InputPrefetch = new OptionKey<>(false);
 
-    @Option(help = "Attach managed memory to streams explicitly (GrCUDA compatibility; no effect on the CPU device).",
-            category = OptionCategory.USER, stability = OptionStability.STABLE)
+    @Option(help = "Accepted for GrCUDA's scripts and otherwise ignored: the scheduler already keeps the host off"
+            + " memory that queued work uses, so there is no memory to attach to streams.",
+            category = OptionCategory.USER, stability = OptionStability.STABLE, usageSyntax = "false|true")
     public static final OptionKey<Boolean> ForceStreamAttach = new OptionKey<>(false);
 
-    @Option(help = "Time each computation on the device.", category = OptionCategory.USER,
-            stability = OptionStability.STABLE)
+    @Option(help = "Accepted for GrCUDA's scripts and otherwise ignored: every computation is timed (see"
+            + " grcuda.Timeline and grcuda.ScheduleReport).", category = OptionCategory.USER,
+            stability = OptionStability.STABLE, usageSyntax = "false|true")
     public static final OptionKey<Boolean> EnableComputationTimers = new OptionKey<>(false);
 
-    @Option(help = "Number of GPUs to use.", category = OptionCategory.USER, stability = OptionStability.STABLE)
+    @Option(help = "Number of GPUs to use: 1 (default); a larger number is accepted for GrCUDA's multi-GPU scripts,"
+            + " which then run on one device.", category = OptionCategory.USER, stability = OptionStability.STABLE,
+            usageSyntax = "<integer >= 1>")
     public static final OptionKey<Integer> NumberOfGPUs = new OptionKey<>(1, positive("NumberOfGPUs"));
 
     @Option(help = "Write the computation DAG as a Graphviz .dot file at this path when the context closes"
@@ -81,12 +86,13 @@ public final class GrOptions {
     public static final OptionKey<String> Timeline = new OptionKey<>("false", outputPath("Timeline"));
 
     @Option(help = "Print a summary of the computation DAG (size, width, critical path, makespan) to standard error"
-            + " when the context closes.", category = OptionCategory.USER, stability = OptionStability.STABLE)
+            + " when the context closes.", category = OptionCategory.USER, stability = OptionStability.STABLE,
+            usageSyntax = "false|true")
     public static final OptionKey<Boolean> ScheduleReport = new OptionKey<>(false);
 
     @Option(help = "Record every computation from the start, so that the program can draw the DAG and timeline of"
             + " what ran with polygpu_schedule(format) (the notebook kernel sets it).", category = OptionCategory.USER,
-            stability = OptionStability.STABLE)
+            stability = OptionStability.STABLE, usageSyntax = "false|true")
     public static final OptionKey<Boolean> RecordSchedule = new OptionKey<>(false);
 
     @Option(help = "How many computations may be on the device's streams at once; the others wait, ready, in a queue"

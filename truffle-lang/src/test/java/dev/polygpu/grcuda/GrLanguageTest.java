@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.polygpu.device.cuda.CudaProbe;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.graalvm.options.OptionDescriptor;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
@@ -66,6 +69,24 @@ class GrLanguageTest {
             assertEquals("reuse", opts.getMember("grcuda.RetrieveNewStreamPolicy").asString());
             assertEquals("auto", opts.getMember("grcuda.Device").asString());
         }
+    }
+
+    /**
+     * {@code polygpu --help} prints each option as {@code --name=<usage syntax>}: an option without one showed
+     * as {@code --grcuda.ScheduleReport=null}. A boolean's syntax names both values, its default first.
+     */
+    @Test
+    void everyOptionSaysWhatValuesItTakes() {
+        List<String> missing = new ArrayList<>();
+        for (OptionDescriptor d : engine.getLanguages().get("grcuda").getOptions()) {
+            String syntax = d.getUsageSyntax();
+            if (syntax == null || syntax.isBlank()) {
+                missing.add(d.getName());
+            } else if (d.getKey().getDefaultValue() instanceof Boolean b) {
+                assertEquals(b + "|" + !b, syntax, d.getName());
+            }
+        }
+        assertEquals(List.of(), missing, "options without a usage syntax");
     }
 
     @Test

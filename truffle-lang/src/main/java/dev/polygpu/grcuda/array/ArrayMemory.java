@@ -144,7 +144,7 @@ final class ArrayMemory {
     void awaitRead(Node node, InlinedBranchProfile waited) {
         if (!tracked.hostReadReady()) {
             waited.enter(node);
-            awaitDevice(AccessMode.READ);
+            awaitDevice(AccessMode.READ, node);
         }
     }
 
@@ -152,7 +152,18 @@ final class ArrayMemory {
     void awaitWrite(Node node, InlinedBranchProfile waited) {
         if (!tracked.hostWriteReady()) {
             waited.enter(node);
-            awaitDevice(AccessMode.WRITE);
+            awaitDevice(AccessMode.WRITE, node);
+        }
+    }
+
+    /** {@link #awaitDevice(AccessMode)} with {@code node}, the guest's access, as the location of its errors. */
+    @TruffleBoundary
+    private void awaitDevice(AccessMode mode, Node node) {
+        Node previous = GrError.enterCall(node);
+        try {
+            awaitDevice(mode);
+        } finally {
+            GrError.leaveCall(previous);
         }
     }
 

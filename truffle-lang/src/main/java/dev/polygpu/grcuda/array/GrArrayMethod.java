@@ -1,6 +1,7 @@
 package dev.polygpu.grcuda.array;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.TruffleObject;
@@ -8,7 +9,9 @@ import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
+import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.grcuda.GrCUDALanguage;
+import dev.polygpu.grcuda.GrError;
 
 /**
  * A method of a device array read as a member ({@code f = a.copyFrom}), bound to its array: languages that
@@ -30,11 +33,14 @@ final class GrArrayMethod implements TruffleObject {
     }
 
     @ExportMessage
-    Object execute(Object[] arguments) throws ArityException, UnsupportedTypeException {
+    Object execute(Object[] arguments, @Bind Node node) throws ArityException, UnsupportedTypeException {
+        Node previous = GrError.enterCall(node);
         try {
             return ArrayMethods.invoke(memory, name, arguments);
         } catch (UnknownIdentifierException e) {
             throw new IllegalStateException(e);
+        } finally {
+            GrError.leaveCall(previous);
         }
     }
 

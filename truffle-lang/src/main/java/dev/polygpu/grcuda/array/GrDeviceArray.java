@@ -20,6 +20,7 @@ import com.oracle.truffle.api.profiles.InlinedBranchProfile;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.grcuda.GrCUDALanguage;
+import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.objects.GrMetaObject;
 import dev.polygpu.grcuda.objects.ToStringMember;
 import java.nio.ByteOrder;
@@ -287,12 +288,17 @@ public final class GrDeviceArray implements TruffleObject, ArrayHolder {
     }
 
     @ExportMessage
-    Object invokeMember(String member, Object[] arguments)
+    Object invokeMember(String member, Object[] arguments, @Bind Node node)
             throws UnknownIdentifierException, ArityException, UnsupportedTypeException {
         if (ToStringMember.is(member)) {
             return ToStringMember.invoke(this, arguments);
         }
-        return ArrayMethods.invoke(memory, member, arguments);
+        Node previous = GrError.enterCall(node);
+        try {
+            return ArrayMethods.invoke(memory, member, arguments);
+        } finally {
+            GrError.leaveCall(previous);
+        }
     }
 
     @ExportMessage

@@ -1,6 +1,7 @@
 package dev.polygpu.grcuda.array;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.TruffleObject;
@@ -8,9 +9,11 @@ import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
+import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.objects.GrList;
 
 /**
@@ -42,15 +45,20 @@ public final class GrDeviceArrayFunction implements TruffleObject {
     @ExportMessage(name = "execute")
     @ExportMessage(name = "instantiate")
     @TruffleBoundary
-    Object execute(Object[] args) throws ArityException, UnsupportedTypeException {
+    Object execute(Object[] args, @Bind Node node) throws ArityException, UnsupportedTypeException {
         if (args.length == 0) {
             throw ArityException.create(1, -1, 0);
         }
-        ElementType type = ArrayFactory.type(args, 0, NAME);
-        if (args.length == 1) {
-            return new GrArrayConstructor(context, type);
+        Node previous = GrError.enterCall(node);
+        try {
+            ElementType type = ArrayFactory.type(args, 0, NAME);
+            if (args.length == 1) {
+                return new GrArrayConstructor(context, type);
+            }
+            return ArrayFactory.create(context, type, args, 1);
+        } finally {
+            GrError.leaveCall(previous);
         }
-        return ArrayFactory.create(context, type, args, 1);
     }
 
     @ExportMessage
@@ -78,12 +86,17 @@ public final class GrDeviceArrayFunction implements TruffleObject {
     }
 
     @ExportMessage
-    Object invokeMember(String member, Object[] args)
+    Object invokeMember(String member, Object[] args, @Bind Node node)
             throws UnknownIdentifierException, ArityException, UnsupportedTypeException {
         if (!MAP.equals(member)) {
             throw UnknownIdentifierException.create(member);
         }
-        return map.call(args);
+        Node previous = GrError.enterCall(node);
+        try {
+            return map.call(args);
+        } finally {
+            GrError.leaveCall(previous);
+        }
     }
 
     @ExportMessage

@@ -1,6 +1,7 @@
 package dev.polygpu.grcuda.array;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.InvalidArrayIndexException;
@@ -9,9 +10,11 @@ import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
+import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.grcuda.GrCUDALanguage;
+import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.objects.GrMetaObject;
 import dev.polygpu.grcuda.objects.ToStringMember;
 
@@ -136,12 +139,17 @@ public final class GrMultiDimDeviceArray implements TruffleObject, ArrayHolder {
     }
 
     @ExportMessage
-    Object invokeMember(String member, Object[] arguments)
+    Object invokeMember(String member, Object[] arguments, @Bind Node node)
             throws UnknownIdentifierException, ArityException, UnsupportedTypeException {
         if (ToStringMember.is(member)) {
             return ToStringMember.invoke(this, arguments);
         }
-        return ArrayMethods.invoke(memory, member, arguments);
+        Node previous = GrError.enterCall(node);
+        try {
+            return ArrayMethods.invoke(memory, member, arguments);
+        } finally {
+            GrError.leaveCall(previous);
+        }
     }
 
     @ExportMessage

@@ -1,6 +1,7 @@
 package dev.polygpu.grcuda.kernel;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.TruffleObject;
@@ -8,8 +9,10 @@ import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
+import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.grcuda.GrCUDALanguage;
+import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.objects.GrList;
 import dev.polygpu.grcuda.objects.ToStringMember;
 
@@ -30,8 +33,13 @@ public final class GrConfiguredKernel implements TruffleObject {
     }
 
     @ExportMessage
-    Object execute(Object[] arguments) throws ArityException, UnsupportedTypeException {
-        return kernel.launch(settings, arguments);
+    Object execute(Object[] arguments, @Bind Node node) throws ArityException, UnsupportedTypeException {
+        Node previous = GrError.enterCall(node);
+        try {
+            return kernel.launch(settings, arguments);
+        } finally {
+            GrError.leaveCall(previous);
+        }
     }
 
     /** No members but the hidden {@link ToStringMember toString}, which JavaScript calls to print it. */

@@ -2,6 +2,7 @@ package dev.polygpu.grcuda.kernel;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.TruffleSafepoint;
+import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.TruffleObject;
@@ -10,6 +11,7 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import com.oracle.truffle.api.nodes.EncapsulatingNodeReference;
+import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.KernelArg;
 import dev.polygpu.grcuda.GrCUDALanguage;
@@ -76,7 +78,16 @@ public final class GrHostFunction implements TruffleObject {
 
     @ExportMessage
     @TruffleBoundary
-    Object execute(Object[] arguments) throws ArityException, UnsupportedTypeException {
+    Object execute(Object[] arguments, @Bind Node node) throws ArityException, UnsupportedTypeException {
+        Node previous = GrError.enterCall(node);
+        try {
+            return call(arguments);
+        } finally {
+            GrError.leaveCall(previous);
+        }
+    }
+
+    private Object call(Object[] arguments) throws ArityException, UnsupportedTypeException {
         ArgumentConverter.Converted c = ArgumentConverter.convert(context, signature, "host function", arguments);
         Object[] values = new Object[c.args().size()];
         for (int i = 0; i < values.length; i++) {

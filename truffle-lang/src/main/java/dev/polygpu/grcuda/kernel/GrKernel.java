@@ -1,6 +1,7 @@
 package dev.polygpu.grcuda.kernel;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.TruffleObject;
@@ -8,10 +9,12 @@ import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
+import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.Module;
 import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.objects.GrList;
 import dev.polygpu.grcuda.objects.GrNone;
 import dev.polygpu.grcuda.objects.ToStringMember;
@@ -80,8 +83,13 @@ public final class GrKernel implements TruffleObject {
 
     @ExportMessage
     @TruffleBoundary
-    Object execute(Object[] arguments) throws ArityException, UnsupportedTypeException {
-        return new GrConfiguredKernel(this, LaunchSettings.of(context, signature.name(), arguments));
+    Object execute(Object[] arguments, @Bind Node node) throws ArityException, UnsupportedTypeException {
+        Node previous = GrError.enterCall(node);
+        try {
+            return new GrConfiguredKernel(this, LaunchSettings.of(context, signature.name(), arguments));
+        } finally {
+            GrError.leaveCall(previous);
+        }
     }
 
     @ExportMessage

@@ -1,13 +1,16 @@
 package dev.polygpu.grcuda.objects;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
+import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.grcuda.GrCUDALanguage;
+import dev.polygpu.grcuda.GrError;
 
 /**
  * A function of the {@code CU} namespace ({@code buildkernel}, {@code getdevices}, {@code cudaDeviceSynchronize}
@@ -36,8 +39,13 @@ public abstract class GrBuiltin implements TruffleObject {
 
     @ExportMessage
     @TruffleBoundary
-    final Object execute(Object[] arguments) throws ArityException, UnsupportedTypeException {
-        return call(arguments);
+    final Object execute(Object[] arguments, @Bind Node node) throws ArityException, UnsupportedTypeException {
+        Node previous = GrError.enterCall(node);
+        try {
+            return call(arguments);
+        } finally {
+            GrError.leaveCall(previous);
+        }
     }
 
     @ExportMessage

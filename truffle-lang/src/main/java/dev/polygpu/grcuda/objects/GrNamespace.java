@@ -1,6 +1,7 @@
 package dev.polygpu.grcuda.objects;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.TruffleObject;
@@ -10,7 +11,9 @@ import com.oracle.truffle.api.interop.UnsupportedMessageException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
+import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.grcuda.GrCUDALanguage;
+import dev.polygpu.grcuda.GrError;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -164,12 +167,17 @@ public final class GrNamespace implements TruffleObject {
 
     @ExportMessage
     @TruffleBoundary
-    Object invokeMember(String member, Object[] arguments)
+    Object invokeMember(String member, Object[] arguments, @Bind Node node)
             throws UnknownIdentifierException, UnsupportedMessageException, ArityException, UnsupportedTypeException {
         if (!members.containsKey(member) && ToStringMember.is(member)) {
             return ToStringMember.invoke(this, arguments);
         }
-        return INTEROP.execute(readMember(member), arguments);
+        Node previous = GrError.enterCall(node);
+        try {
+            return INTEROP.execute(readMember(member), arguments);
+        } finally {
+            GrError.leaveCall(previous);
+        }
     }
 
     @ExportMessage
