@@ -677,25 +677,16 @@ public final class ClusterNode implements AutoCloseable {
 
     /**
      * Whether a message is handled on the thread that received it rather than handed to a handler thread: those
-     * of the steal round trip whose handling never waits for long (a request, a load report, and a reply whose
-     * kernels are all compiled here). Results, hand-backs and replies that need a compilation go to a handler
-     * thread, so the transport's thread is not held up by them.
+     * of the steal round trip, whose handling never waits for long (a request, a load report, a reply: a reply
+     * whose kernels need compiling hands its elements to a handler thread once their inputs are kept). Results,
+     * hand-backs and hold notices go to a handler thread, so the transport's thread is not held up by them.
+     *
+     * <p>Replies are handled in the order they arrive (Hazelcast delivers one member's messages to a topic in
+     * order, on one thread), so an input that one reply carries as bytes is kept before a later reply from the
+     * same owner refers to it: handled on handler threads, the later one could look first and miss it.
      */
-    private boolean isQuick(Message m) {
-        return switch (m) {
-            case StealRequest r -> true;
-            case LoadReport l -> true;
-            case StealReply r -> {
-                for (WorkItem item : r.items()) {
-                    KernelSource source = item.element().source();
-                    if (source != null && !kernels.isCompiled(source)) {
-                        yield false;
-                    }
-                }
-                yield true;
-            }
-            default -> false;
-        };
+    private static boolean isQuick(Message m) {
+        return m instanceof StealRequest || m instanceof LoadReport || m instanceof StealReply;
     }
 
     /** The message a frame holds, or null (counted and logged) if it is refused. */
@@ -992,6 +983,30 @@ public final class ClusterNode implements AutoCloseable {
             // Work from a member that has more: a back-off from empty replies ends.
             LockSupport.unpark(loop);
         }
+        if (compiledHere(r)) {
+            runReply(r, inputs, missing, now);
+        } else {
+            // Compiling takes long: not on the receiving thread, which the next messages wait for.
+            handlers.execute(() -> runReply(r, inputs, missing, now));
+        }
+    }
+
+    /** Whether the kernels of every element of {@code r} are compiled here already. */
+    private boolean compiledHere(StealReply r) {
+        for (WorkItem item : r.items()) {
+            KernelSource source = item.element().source();
+            if (source != null && !kernels.isCompiled(source)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Submits the elements of a current reply with work whose inputs are resolved ({@code inputs}); hands back
+     * those that read an array no longer kept here ({@code missing}).
+     */
+    private void runReply(StealReply r, Map<Long, byte[]> inputs, Set<Long> missing, long now) {
         List<Long> unrunnable = new ArrayList<>();
         for (WorkItem item : r.items()) {
             try {
