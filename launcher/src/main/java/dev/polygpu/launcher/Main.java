@@ -197,8 +197,14 @@ public final class Main {
                 return 0;
             } catch (PolyglotException e) {
                 // reported while the context is open: its stack frames refer to it
-                if (language.equals("python") && !e.isExit() && e.isGuestException() && pythonTraceback(context, e)) {
-                    return 1;
+                if (language.equals("python")) {
+                    GuestErrors.PythonExit exit = GuestErrors.pythonExit(context, e);
+                    if (exit != null) {
+                        return exit(exit);
+                    }
+                    if (!e.isExit() && e.isGuestException() && pythonTraceback(context, e)) {
+                        return 1;
+                    }
                 }
                 return report(e);
             }
@@ -257,6 +263,16 @@ public final class Main {
         }
         err.print(text);
         return true;
+    }
+
+    /** Ends a Python program stopped by {@code SystemExit} as CPython does: prints its message, if any. */
+    private int exit(GuestErrors.PythonExit exit) {
+        if (exit.message() != null) {
+            // after what the program printed, as CPython flushes sys.stdout before it writes the message
+            out.flush();
+            err.println(exit.message());
+        }
+        return exit.status();
     }
 
     /** Prints a guest error as its language would and returns the exit status. */
