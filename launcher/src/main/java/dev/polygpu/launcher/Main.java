@@ -146,7 +146,7 @@ public final class Main {
         if (i >= args.length) {
             return usage("no file to run");
         }
-        warnClusterOptionsWithoutCluster(options);
+        warnClusterOptionsWithoutCluster(options, written);
         File file = new File(args[i]);
         String[] scriptArgs = Arrays.copyOfRange(args, i + 1, args.length);
         String language = languageOf(file.getName());
@@ -341,9 +341,10 @@ public final class Main {
 
     /**
      * The cluster's options do nothing without {@code --cluster=} (no member is started): says so, since a user
-     * who gave {@code --cluster-port} or {@code --cluster-stats} alone expects a cluster.
+     * who gave {@code --cluster-port} or {@code --cluster-stats} alone expects a cluster. Each is named as the user
+     * wrote it ({@code written}: {@code --cluster-port} or {@code --grcuda.ClusterPort}).
      */
-    private void warnClusterOptionsWithoutCluster(Map<String, String> options) {
+    private void warnClusterOptionsWithoutCluster(Map<String, String> options, Map<String, String> written) {
         String members = options.getOrDefault("grcuda.Cluster", "");
         if (!members.isBlank()) {
             return;
@@ -351,9 +352,7 @@ public final class Main {
         List<String> ignored = new ArrayList<>();
         for (String name : options.keySet()) {
             if (name.startsWith("grcuda.Cluster") && !name.equals("grcuda.Cluster")) {
-                String flag = CLUSTER_FLAGS.entrySet().stream().filter(f -> f.getValue().equals(name))
-                        .map(f -> "--" + f.getKey()).findFirst().orElse("--" + name);
-                ignored.add(flag);
+                ignored.add(written.getOrDefault(name, "--" + name));
             }
         }
         if (!ignored.isEmpty()) {

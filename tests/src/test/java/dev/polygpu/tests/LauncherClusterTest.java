@@ -160,4 +160,15 @@ class LauncherClusterTest {
         Guests.Run none = Guests.launch("--grcuda.ExecutionPolicy=sync", f.toString());
         assertFalse(none.err().contains("without --cluster"), none::toString);
     }
+
+    /** The warning names each option as the user wrote it: the long form of a flag stays the long form. */
+    @Test
+    void theWarningNamesTheLongFormOfAClusterFlagAsWritten() throws IOException {
+        Path f = file("quiet.js", "console.log(1);\n");
+        Guests.Run r = Guests.launch("--grcuda.ClusterPort=5990", "--cluster-name=lab", "--grcuda.ClusterStats=true",
+                f.toString());
+        assertEquals(0, r.status(), r::toString);
+        assertTrue(r.err().startsWith("polygpu: --grcuda.ClusterPort, --cluster-name, --grcuda.ClusterStats do "
+                + "nothing without --cluster=HOST:PORT,…: this program joins no cluster\n"), r::toString);
+    }
 }
