@@ -89,7 +89,7 @@ public final class Main {
     /** Runs the command line {@code args} and returns the exit status. */
     public int run(String[] args) {
         if (args.length > 0 && args[0].equals("worker")) {
-            return Worker.run(Arrays.copyOfRange(args, 1, args.length), out, err);
+            return Worker.run(Arrays.copyOfRange(args, 1, args.length), out, err, ClosestFlag::among);
         }
         if (args.length > 0 && args[0].equals("simulate")) {
             return SimulateCommand.run(Arrays.copyOfRange(args, 1, args.length), out, err);
@@ -398,37 +398,10 @@ public final class Main {
         if (name.equals("help") || name.equals("version")) {
             return "--" + name + " takes no value";
         }
-        String closest = null;
-        int best = 3;
-        for (String f : FLAGS) {
-            int d = editDistance(name, f);
-            if (d < best) {
-                best = d;
-                closest = f;
-            }
-        }
+        String closest = ClosestFlag.among(name, FLAGS);
         return "unknown option --" + name + (closest != null ? " (did you mean --" + closest + "?)" : "")
                 + "; polygpu takes --help, --version, the --cluster… flags and language options written"
                 + " --<lang>.<Name>=value, such as --grcuda.ExecutionPolicy=sync";
-    }
-
-    /** Levenshtein distance: the fewest single-character insertions, deletions and changes from a to b. */
-    private static int editDistance(String a, String b) {
-        int[] row = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            row[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            int diagonal = row[0];
-            row[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int above = row[j];
-                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1),
-                        diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
-                diagonal = above;
-            }
-        }
-        return row[b.length()];
     }
 
     private int usage(String problem) {

@@ -45,6 +45,28 @@ class LauncherClusterTest {
         assertFalse(bad.err().contains("\tat "), bad::toString);
     }
 
+    /** A misspelled worker flag gets the suggestion the launcher gives for its own flags. */
+    @Test
+    void aMisspelledWorkerFlagIsUnknownAndTheClosestIsSuggested() {
+        Guests.Run joint = Guests.launch("worker", "--joint=127.0.0.1:1");
+        assertEquals(2, joint.status(), joint::toString);
+        assertEquals("polygpu worker: unknown worker option --joint (did you mean --join?)\n"
+                + "run 'polygpu worker --help' for the options\n", joint.err(), joint::toString);
+        Guests.Run stats = Guests.launch("worker", "--stats-evry=1s");
+        assertTrue(stats.err().startsWith("polygpu worker: unknown worker option --stats-evry (did you mean"
+                + " --stats-every?)\n"), stats::toString);
+        // a flag without a value is looked up the same way
+        Guests.Run chek = Guests.launch("worker", "--chek");
+        assertEquals(2, chek.status(), chek::toString);
+        assertTrue(chek.err().startsWith("polygpu worker: unknown worker option --chek (did you mean --check?)\n"),
+                chek::toString);
+        Guests.Run far = Guests.launch("worker", "--verbose=1");
+        assertTrue(far.err().startsWith("polygpu worker: unknown worker option --verbose\n"), far::toString);
+        Guests.Run value = Guests.launch("worker", "--check=yes");
+        assertEquals(2, value.status(), value::toString);
+        assertTrue(value.err().startsWith("polygpu worker: --check takes no value\n"), value::toString);
+    }
+
     @Test
     void clusterFlagsSetTheGrcudaOptions() throws IOException {
         // Without --cluster nothing joins: this only shows where the flags go.
