@@ -43,7 +43,7 @@ def size(default, large):
         return large
     if len(args) == 2 and args[0] == "-n" and args[1].isdigit() and int(args[1]) > 0:
         return int(args[1])
-    # print, then exit: GraalPy run by polygpu does not print the message of sys.exit("...")
+    # print, then exit 2 (a usage error, as for polygpu's own): sys.exit("...") prints the message but exits 1
     print(f"{sys.argv[0]}: expected no arguments, -n N (a positive integer) or --size large; got: {' '.join(args)}",
           file=sys.stderr)
     sys.exit(2)

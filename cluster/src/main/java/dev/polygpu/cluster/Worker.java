@@ -9,10 +9,17 @@ import dev.polygpu.runtime.Scheduler;
 import dev.polygpu.runtime.SchedulerConfig;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.BiFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code polygpu worker}: a member with a device and no program, living on stolen work until it is stopped
@@ -66,11 +73,29 @@ public final class Worker {
             Map.entry("rank-chunk", "rankChunk"), Map.entry("directories", "directories"),
             Map.entry("learn-speeds", "learnSpeeds"));
 
+    /** Every flag the worker takes (without {@code --}), in the order of {@link #USAGE}, which they are read from. */
+    private static final List<String> FLAGS = flags();
+
     private Worker() {
     }
 
-    /** Runs a worker with launcher-style arguments; returns the process exit status. */
-    public static int run(String[] args, PrintStream out, PrintStream err) {
+    private static List<String> flags() {
+        Set<String> flags = new LinkedHashSet<>();
+        Matcher m = Pattern.compile("--([a-z][a-z-]*)").matcher(USAGE);
+        while (m.find()) {
+            flags.add(m.group(1));
+        }
+        flags.add("help");
+        return List.copyOf(flags);
+    }
+
+    /**
+     * Runs a worker with launcher-style arguments; returns the process exit status. {@code closest} names the
+     * flag among the given ones that a misspelled name was most likely meant to be, or null when none is close
+     * (the launcher's, so that {@code polygpu} and {@code polygpu worker} suggest alike).
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err,
+            BiFunction<String, Collection<String>, String> closest) {
         Map<String, String> options = new LinkedHashMap<>();
         options.put("role", "worker");
         options.put("warmUp", "true");
@@ -99,7 +124,10 @@ public final class Worker {
                     throw new IllegalArgumentException(a + " needs a value: write " + a + "=…, as 'polygpu worker "
                             + "--help' shows");
                 }
-                if (!a.startsWith("--") || eq < 0) {
+                if (a.startsWith("--") && a.length() > 2 && eq < 0) {
+                    throw new IllegalArgumentException(unknownFlag(a.substring(2), closest));
+                }
+                if (!a.startsWith("--")) {
                     throw new IllegalArgumentException("unexpected argument '" + a + "' (options are --name=value)");
                 }
                 String name = a.substring(2, eq);
@@ -113,7 +141,7 @@ public final class Worker {
                     default -> {
                         String option = CLUSTER_OPTIONS.get(name);
                         if (option == null) {
-                            throw new IllegalArgumentException("unknown worker option --" + name);
+                            throw new IllegalArgumentException(unknownFlag(name, closest));
                         }
                         options.put(option, value);
                     }
@@ -136,6 +164,15 @@ public final class Worker {
             err.println("run 'polygpu worker --help' for the options");
             return 2;
         }
+    }
+
+    /** What is wrong with {@code --name} (written with or without a value), which no worker option matched. */
+    private static String unknownFlag(String name, BiFunction<String, Collection<String>, String> closest) {
+        if (name.equals("help") || name.equals("check")) {
+            return "--" + name + " takes no value";
+        }
+        String nearest = closest.apply(name, FLAGS);
+        return "unknown worker option --" + name + (nearest != null ? " (did you mean --" + nearest + "?)" : "");
     }
 
     private static Device newCpuDevice(int cpuBlocks) {
@@ -297,8 +334,11 @@ public final class Worker {
         return d;
     }
 
-    /** Entry point for running a worker without the launcher. */
+    /**
+     * Entry point for running a worker without the launcher (benchmarks start it so); a misspelled flag is then
+     * refused without a suggestion, since the code that makes them is the launcher's.
+     */
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        System.exit(run(args, System.out, System.err, (name, known) -> null));
     }
 }

@@ -18,12 +18,15 @@ class WorkerOptionsTest {
     record Run(int status, String out, String err) {
     }
 
-    /** Runs {@code polygpu worker} with {@code args} in this JVM. */
+    /**
+     * Runs {@code polygpu worker} with {@code args} in this JVM, with a suggester that finds none (the launcher's
+     * suggestions are tested through the launcher).
+     */
     static Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = Worker.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(err, true, StandardCharsets.UTF_8), (name, known) -> null);
         return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 

@@ -52,6 +52,52 @@ public final class GuestErrors {
     private static final String TRACEBACK = "Traceback (most recent call last):";
 
     /**
+     * How CPython ends a program that {@code e}, a {@code SystemExit} (or an instance of a subclass), stopped: the
+     * exit status, and the line it prints on stderr or null. A code that is None is status 0, an integer is the
+     * status, anything else ({@code sys.exit("message")}) is printed with {@code str()} and is status 1.
+     */
+    public record PythonExit(int status, String message) {
+    }
+
+    /**
+     * {@code e} as CPython would end the program when it is a Python {@code SystemExit}, or null when it is not
+     * (or is one that GraalPy gave only as an exit status: see below). {@code context} must be open.
+     *
+     * <p>Implementation notes: GraalPy gives the embedder a {@code SystemExit} whose code is None or an integer
+     * as a bare exit status (no guest object to read), one with any other code as an exit whose guest object
+     * is the exception, and prints nothing for either; an instance of a subclass of {@code SystemExit} is not an
+     * exit for GraalPy at all but an ordinary guest exception (CPython exits for it as for SystemExit). An
+     * integer code outside Java's {@code int} is status -1, as GraalPy makes it. When {@code str(code)} fails,
+     * GraalPy's own message ({@code SystemExit: …}) is the best left to print.
+     */
+    public static PythonExit pythonExit(Context context, PolyglotException e) {
+        if (!e.isExit() && !e.isGuestException()) {
+            return null;
+        }
+        Value exc = e.getGuestObject();
+        if (exc == null || exc.isNull()) {
+            return null;
+        }
+        Value exit;
+        try {
+            exit = context.eval("python", "def __polygpu_exit(e):\n"
+                    + "    if not isinstance(e, SystemExit): return None\n"
+                    + "    c = e.code\n"
+                    + "    if c is None: return (0, None)\n"
+                    + "    if isinstance(c, int): return (int(c) if -2**31 <= c < 2**31 else -1, None)\n"
+                    + "    return (1, str(c))\n"
+                    + "__polygpu_exit").execute(exc);
+        } catch (PolyglotException again) {
+            return e.isExit() && e.getMessage() != null ? new PythonExit(1, e.getMessage()) : null;
+        }
+        if (exit.isNull()) {
+            return null;
+        }
+        Value message = exit.getArrayElement(1);
+        return new PythonExit(exit.getArrayElement(0).asInt(), message.isNull() ? null : message.asString());
+    }
+
+    /**
      * For an error of another language (a grcuda error) that went through Python: GraalPy gives such an
      * exception no traceback, and its frames in the polyglot stack no line numbers, so this names the Python
      * functions it went through, outermost first, with their file where known.

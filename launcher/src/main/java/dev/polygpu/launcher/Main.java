@@ -89,7 +89,7 @@ public final class Main {
     /** Runs the command line {@code args} and returns the exit status. */
     public int run(String[] args) {
         if (args.length > 0 && args[0].equals("worker")) {
-            return Worker.run(Arrays.copyOfRange(args, 1, args.length), out, err);
+            return Worker.run(Arrays.copyOfRange(args, 1, args.length), out, err, ClosestFlag::among);
         }
         if (args.length > 0 && args[0].equals("simulate")) {
             return SimulateCommand.run(Arrays.copyOfRange(args, 1, args.length), out, err);
@@ -146,7 +146,7 @@ public final class Main {
         if (i >= args.length) {
             return usage("no file to run");
         }
-        warnClusterOptionsWithoutCluster(options);
+        warnClusterOptionsWithoutCluster(options, written);
         File file = new File(args[i]);
         String[] scriptArgs = Arrays.copyOfRange(args, i + 1, args.length);
         String language = languageOf(file.getName());
@@ -197,8 +197,14 @@ public final class Main {
                 return 0;
             } catch (PolyglotException e) {
                 // reported while the context is open: its stack frames refer to it
-                if (language.equals("python") && !e.isExit() && e.isGuestException() && pythonTraceback(context, e)) {
-                    return 1;
+                if (language.equals("python")) {
+                    GuestErrors.PythonExit exit = GuestErrors.pythonExit(context, e);
+                    if (exit != null) {
+                        return exit(exit);
+                    }
+                    if (!e.isExit() && e.isGuestException() && pythonTraceback(context, e)) {
+                        return 1;
+                    }
                 }
                 return report(e);
             }
@@ -257,6 +263,16 @@ public final class Main {
         }
         err.print(text);
         return true;
+    }
+
+    /** Ends a Python program stopped by {@code SystemExit} as CPython does: prints its message, if any. */
+    private int exit(GuestErrors.PythonExit exit) {
+        if (exit.message() != null) {
+            // after what the program printed, as CPython flushes sys.stdout before it writes the message
+            out.flush();
+            err.println(exit.message());
+        }
+        return exit.status();
     }
 
     /** Prints a guest error as its language would and returns the exit status. */
@@ -325,9 +341,10 @@ public final class Main {
 
     /**
      * The cluster's options do nothing without {@code --cluster=} (no member is started): says so, since a user
-     * who gave {@code --cluster-port} or {@code --cluster-stats} alone expects a cluster.
+     * who gave {@code --cluster-port} or {@code --cluster-stats} alone expects a cluster. Each is named as the user
+     * wrote it ({@code written}: {@code --cluster-port} or {@code --grcuda.ClusterPort}).
      */
-    private void warnClusterOptionsWithoutCluster(Map<String, String> options) {
+    private void warnClusterOptionsWithoutCluster(Map<String, String> options, Map<String, String> written) {
         String members = options.getOrDefault("grcuda.Cluster", "");
         if (!members.isBlank()) {
             return;
@@ -335,9 +352,7 @@ public final class Main {
         List<String> ignored = new ArrayList<>();
         for (String name : options.keySet()) {
             if (name.startsWith("grcuda.Cluster") && !name.equals("grcuda.Cluster")) {
-                String flag = CLUSTER_FLAGS.entrySet().stream().filter(f -> f.getValue().equals(name))
-                        .map(f -> "--" + f.getKey()).findFirst().orElse("--" + name);
-                ignored.add(flag);
+                ignored.add(written.getOrDefault(name, "--" + name));
             }
         }
         if (!ignored.isEmpty()) {
@@ -383,37 +398,10 @@ public final class Main {
         if (name.equals("help") || name.equals("version")) {
             return "--" + name + " takes no value";
         }
-        String closest = null;
-        int best = 3;
-        for (String f : FLAGS) {
-            int d = editDistance(name, f);
-            if (d < best) {
-                best = d;
-                closest = f;
-            }
-        }
+        String closest = ClosestFlag.among(name, FLAGS);
         return "unknown option --" + name + (closest != null ? " (did you mean --" + closest + "?)" : "")
                 + "; polygpu takes --help, --version, the --cluster… flags and language options written"
                 + " --<lang>.<Name>=value, such as --grcuda.ExecutionPolicy=sync";
-    }
-
-    /** Levenshtein distance: the fewest single-character insertions, deletions and changes from a to b. */
-    private static int editDistance(String a, String b) {
-        int[] row = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            row[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            int diagonal = row[0];
-            row[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int above = row[j];
-                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1),
-                        diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
-                diagonal = above;
-            }
-        }
-        return row[b.length()];
     }
 
     private int usage(String problem) {

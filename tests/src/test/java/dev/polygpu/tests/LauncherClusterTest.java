@@ -45,6 +45,28 @@ class LauncherClusterTest {
         assertFalse(bad.err().contains("\tat "), bad::toString);
     }
 
+    /** A misspelled worker flag gets the suggestion the launcher gives for its own flags. */
+    @Test
+    void aMisspelledWorkerFlagIsUnknownAndTheClosestIsSuggested() {
+        Guests.Run joint = Guests.launch("worker", "--joint=127.0.0.1:1");
+        assertEquals(2, joint.status(), joint::toString);
+        assertEquals("polygpu worker: unknown worker option --joint (did you mean --join?)\n"
+                + "run 'polygpu worker --help' for the options\n", joint.err(), joint::toString);
+        Guests.Run stats = Guests.launch("worker", "--stats-evry=1s");
+        assertTrue(stats.err().startsWith("polygpu worker: unknown worker option --stats-evry (did you mean"
+                + " --stats-every?)\n"), stats::toString);
+        // a flag without a value is looked up the same way
+        Guests.Run chek = Guests.launch("worker", "--chek");
+        assertEquals(2, chek.status(), chek::toString);
+        assertTrue(chek.err().startsWith("polygpu worker: unknown worker option --chek (did you mean --check?)\n"),
+                chek::toString);
+        Guests.Run far = Guests.launch("worker", "--verbose=1");
+        assertTrue(far.err().startsWith("polygpu worker: unknown worker option --verbose\n"), far::toString);
+        Guests.Run value = Guests.launch("worker", "--check=yes");
+        assertEquals(2, value.status(), value::toString);
+        assertTrue(value.err().startsWith("polygpu worker: --check takes no value\n"), value::toString);
+    }
+
     @Test
     void clusterFlagsSetTheGrcudaOptions() throws IOException {
         // Without --cluster nothing joins: this only shows where the flags go.
@@ -159,5 +181,16 @@ class LauncherClusterTest {
                 one::toString);
         Guests.Run none = Guests.launch("--grcuda.ExecutionPolicy=sync", f.toString());
         assertFalse(none.err().contains("without --cluster"), none::toString);
+    }
+
+    /** The warning names each option as the user wrote it: the long form of a flag stays the long form. */
+    @Test
+    void theWarningNamesTheLongFormOfAClusterFlagAsWritten() throws IOException {
+        Path f = file("quiet.js", "console.log(1);\n");
+        Guests.Run r = Guests.launch("--grcuda.ClusterPort=5990", "--cluster-name=lab", "--grcuda.ClusterStats=true",
+                f.toString());
+        assertEquals(0, r.status(), r::toString);
+        assertTrue(r.err().startsWith("polygpu: --grcuda.ClusterPort, --cluster-name, --grcuda.ClusterStats do "
+                + "nothing without --cluster=HOST:PORT,…: this program joins no cluster\n"), r::toString);
     }
 }

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -221,6 +224,54 @@ class LauncherTest {
     void exitCodesComeThrough() throws IOException {
         assertEquals(3, Guests.launch(file("e.py", "import sys\nsys.exit(3)\n").toString()).status());
         assertEquals(4, Guests.launch(file("e.js", "quit(4);\n").toString()).status());
+    }
+
+    /**
+     * {@code sys.exit} as CPython ends a program: a code that is neither None nor an integer is printed on
+     * stderr (with str()) after what the program printed, and the status is 1; an integer is the status, with
+     * nothing printed; None (or no argument) is status 0. A subclass of SystemExit is handled the same way.
+     */
+    @Test
+    void sysExitEndsAPythonProgramAsCPythonDoes() throws IOException {
+        Guests.Run message = Guests.launch(file("m.py", "import sys\nprint('before')\nsys.exit('no input file')\n")
+                .toString());
+        assertEquals(1, message.status(), message::toString);
+        assertEquals("before\n", message.out(), message::toString);
+        assertTrue(message.err().endsWith("\nno input file\n"), message::toString);
+        assertFalse(message.err().contains("SystemExit"), message::toString);
+
+        Guests.Run list = Guests.launch(file("l.py", "raise SystemExit([1, 'two'])\n").toString());
+        assertEquals(1, list.status(), list::toString);
+        assertTrue(list.err().endsWith("\n[1, 'two']\n"), list::toString);
+
+        Guests.Run sub = Guests.launch(file("s.py", "class Usage(SystemExit):\n    pass\n"
+                + "e = Usage('usage: s.py FILE')\ne.code = 'usage: s.py FILE (code)'\nraise e\n").toString());
+        assertEquals(1, sub.status(), sub::toString);
+        assertTrue(sub.err().endsWith("\nusage: s.py FILE (code)\n"), sub::toString);
+        assertFalse(sub.err().contains("Traceback"), sub::toString);
+        Guests.Run subCode = Guests.launch(file("t.py", "class Done(SystemExit):\n    pass\nraise Done(4)\n")
+                .toString());
+        assertEquals(4, subCode.status(), subCode::toString);
+        assertEquals(1, subCode.err().lines().count(), subCode::toString);
+
+        for (String code : new String[] {"sys.exit(5)", "sys.exit()", "sys.exit(None)", "sys.exit(0)"}) {
+            Guests.Run r = Guests.launch(file("c.py", "import sys\n" + code + "\n").toString());
+            assertEquals(code.equals("sys.exit(5)") ? 5 : 0, r.status(), () -> code + "\n" + r);
+            // only the device line: nothing printed for an integer or None
+            assertEquals(1, r.err().lines().count(), () -> code + "\n" + r);
+            assertTrue(r.err().startsWith("polygpu: running kernels on"), () -> code + "\n" + r);
+        }
+    }
+
+    /** The same as a process: the JVM exits with the status, after the message reached stderr. */
+    @Test
+    void sysExitWithAMessageEndsThePolygpuProcessWithStatus1() throws IOException {
+        Path f = file("m.py", "import sys\nprint('before')\nsys.exit('no input file')\n");
+        try (PolygpuProcess p = PolygpuProcess.start("sys-exit", Map.of(), List.of(f.toString()))) {
+            assertEquals(1, p.awaitExit(Duration.ofSeconds(120), List.of(p)), p::toString);
+            assertEquals("before\n", p.out(), p::toString);
+            assertTrue(p.err().endsWith("\nno input file\n"), p::toString);
+        }
     }
 
     @Test
