@@ -239,6 +239,12 @@ public final class ClusterNode implements AutoCloseable {
     private volatile boolean reportAgain;
     /** Owner side: which of this member's arrays each thief holds, and with which contents. */
     private final SentInputs<Digest> sentInputs;
+    /**
+     * Owner side: per thief, held while a reply to it is packed and sent ({@link #outboxOf}), so that replies
+     * leave in the order their inputs were recorded in {@link #sentInputs}: a reply that refers to an input
+     * never overtakes the one that carries its bytes.
+     */
+    private final Map<String, Object> outboxes = new ConcurrentHashMap<>();
     /** Thief side: other members' input arrays kept, so their owners may send references instead. */
     private final InputCache<Digest, byte[]> inputCache;
 
@@ -660,14 +666,18 @@ public final class ClusterNode implements AutoCloseable {
             }
             // The answer its request did not get then: work, as a reply would have carried it, so that the thief
             // need not ask again first (two messages fewer before it runs). A load report if the gate keeps all.
-            List<WorkItem> items = List.of();
-            if (config.stealing()) {
-                Scheduler.Load load = scheduler.load();
-                items = take(thief, asVictim.offer(load.ready(), load.stealable(), load.running(),
-                        settings.threshold()), 0, load);
+            boolean sent;
+            synchronized (outboxOf(thief)) {
+                List<WorkItem> items = List.of();
+                if (config.stealing()) {
+                    Scheduler.Load load = scheduler.load();
+                    items = take(thief, asVictim.offer(load.ready(), load.stealable(), load.running(),
+                            settings.threshold()), 0, load);
+                }
+                sent = !items.isEmpty() ? deliver(thief, StealReply.pushed(self, items))
+                        : send(thief, new LoadReport(self, surplus, top));
             }
-            if (!items.isEmpty() ? deliver(thief, StealReply.pushed(self, items))
-                    : send(thief, new LoadReport(self, surplus, top))) {
+            if (sent) {
                 wakeUps.incrementAndGet();
             }
         }
@@ -765,16 +775,20 @@ public final class ClusterNode implements AutoCloseable {
         List<WorkItem> items = List.of();
         boolean nothingToGive = false;
         if (config.stealing() && !leaving && lostReason == null && isProven(thief)) {
-            Scheduler.Load load = scheduler.load();
-            int n = asVictim.offer(load.ready(), load.stealable(), load.running(), r.wanted());
-            nothingToGive = n == 0;
-            items = take(thief, n, r.minRank(), load);
+            synchronized (outboxOf(thief)) {
+                Scheduler.Load load = scheduler.load();
+                int n = asVictim.offer(load.ready(), load.stealable(), load.running(), r.wanted());
+                nothingToGive = n == 0;
+                items = take(thief, n, r.minRank(), load);
+                if (!items.isEmpty()) {
+                    deliver(thief, new StealReply(transport.self(), r.requestId(), items));
+                }
+            }
         } else if (!isProven(thief)) {
             rejected.incrementAndGet();
         }
         if (!items.isEmpty()) {
             turnedAway.remove(thief);
-            deliver(thief, new StealReply(transport.self(), r.requestId(), items));
             return;
         }
         if (nothingToGive && r.minRank() == 0 && settings.wakeThieves()
@@ -1251,14 +1265,23 @@ public final class ClusterNode implements AutoCloseable {
 
     /** Sends {@code e}, the next link of a chain, to {@code thief} unasked ({@link Victim#pushContinuation}). */
     private void push(StolenElement e, String thief, long now) {
-        WorkItem item = give(e, thief, new java.util.HashSet<>());
-        if (item == null) {
-            return;
+        boolean sent;
+        synchronized (outboxOf(thief)) {
+            WorkItem item = give(e, thief, new java.util.HashSet<>());
+            if (item == null) {
+                return;
+            }
+            asVictim.gave(now);
+            sent = deliver(thief, StealReply.pushed(transport.self(), List.of(item)));
         }
-        asVictim.gave(now);
-        if (deliver(thief, StealReply.pushed(transport.self(), List.of(item)))) {
+        if (sent) {
             pushed.incrementAndGet();
         }
+    }
+
+    /** The lock held while a reply to {@code thief} is packed and sent ({@link #outboxes}). */
+    private Object outboxOf(String thief) {
+        return outboxes.computeIfAbsent(thief, t -> new Object());
     }
 
     /** Null if the outputs write only arrays the element writes, within their sizes; else what is wrong. */
@@ -1393,6 +1416,7 @@ public final class ClusterNode implements AutoCloseable {
             for (String id : left) {
                 speeds.forget(id);
                 sentInputs.forget(id);
+                outboxes.remove(id);
                 inputCache.forgetOwner(id);
                 directory.forget(id);
                 turnedAway.remove(id);
