@@ -464,21 +464,47 @@ class ClusterNodeTest {
         }
     }
 
+    /**
+     * The program's device is held by kernels that are never given away while its tiles wait, so the run is
+     * still going when the late worker has joined, however long a loaded machine takes to start it (run freely,
+     * the tiles took about a second, and a slow start found nothing left). Join to first stolen kernel is a time:
+     * a run over a second is tried again with a new cluster, up to three times, since a loaded machine can stall
+     * one; a worker that asks late by design is late every time.
+     */
     @Test
     void aWorkerJoiningMidRunGetsWorkWithinASecond() throws Exception {
-        try (Members c = new Members()) {
-            Members.Member p = c.program();
-            Members.Tiles tiles = new Members.Tiles(p, 80, 3f, 25);
-            Thread.sleep(150);
-            Members.Member late = c.worker();
-            p.scheduler.synchronize();
-            tiles.check();
-            ClusterStats s = late.node.stats();
-            assertTrue(late.node.warmUpNanos() > 0, "it warmed up first: " + late.node.warmUpNanos());
-            assertTrue(s.stolen() > 0, "the late worker got work: " + s);
-            assertTrue(s.firstStolenNanos() >= 0 && s.firstStolenNanos() < Duration.ofSeconds(1).toNanos(),
-                    "join to first stolen kernel: " + s.firstStolenNanos() / 1e6 + " ms");
+        List<Double> millis = new ArrayList<>();
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try (Members c = new Members()) {
+                Members.Member p = c.program();
+                UnifiedBuffer flag = p.device.allocate(4);
+                flag.setInt(0, 0);
+                try {
+                    for (int j = 0; j < p.scheduler.inFlightWindow(); j++) {
+                        p.hold(flag, p.ints("held" + j, 0));
+                    }
+                    Members.Tiles tiles = new Members.Tiles(p, 80, 3f, 25);
+                    Members.Member late = c.worker();
+                    awaitCount(() -> late.node.stats().stolen(), "the late worker to steal", p, late);
+                    flag.setInt(0, 1);
+                    p.scheduler.synchronize();
+                    tiles.check();
+                    ClusterStats s = late.node.stats();
+                    assertTrue(late.node.warmUpNanos() > 0, "it warmed up first: " + late.node.warmUpNanos());
+                    assertTrue(s.stolen() > 0, "the late worker got work: " + s);
+                    assertTrue(s.firstStolenNanos() >= 0, "join to first stolen kernel: " + s);
+                    millis.add(s.firstStolenNanos() / 1e6);
+                    if (s.firstStolenNanos() < Duration.ofSeconds(1).toNanos()) {
+                        System.out.println("join to first stolen kernel, ms, by attempt: " + millis);
+                        return;
+                    }
+                } finally {
+                    flag.setInt(0, 1);
+                }
+            }
         }
+        throw new AssertionError("join to first stolen kernel took " + millis + " ms in three clusters; expected "
+                + "under 1000 ms in one");
     }
 
     @Test
