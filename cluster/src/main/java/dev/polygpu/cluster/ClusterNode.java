@@ -652,9 +652,12 @@ public final class ClusterNode implements AutoCloseable {
                 items = take(thief, asVictim.offer(load.ready(), load.stealable(), load.running(),
                         settings.threshold()), 0, load);
             }
-            if (!items.isEmpty() ? deliver(thief, StealReply.pushed(self, items))
-                    : send(thief, new LoadReport(self, surplus, top))) {
-                wakeUps.incrementAndGet();
+            // Counted first, as the thief may answer (and a reader of the counters look) before this goes on.
+            wakeUps.incrementAndGet();
+            boolean sent = items.isEmpty() ? send(thief, new LoadReport(self, surplus, top))
+                    : deliver(thief, StealReply.pushed(self, items));
+            if (!sent) {
+                wakeUps.decrementAndGet();
             }
         }
     }
@@ -1008,10 +1011,17 @@ public final class ClusterNode implements AutoCloseable {
             if (firstStolenNanos < 0) {
                 firstStolenNanos = submitted - joinedNanos;
             }
-            // With its rank at home: an element asked for by rank runs ahead of the lower-ranked work here.
-            scheduler.submitHere(p.element(), item.rank(), (error, runNanos) -> finishStolen(h, m, p.arrays(),
-                    runNanos, error));
+            // Counted first: the element can run and its result settle at home before submitHere returns, and
+            // whoever then reads the counters must find it. Uncounted again if it is refused.
             stolen.incrementAndGet();
+            try {
+                // With its rank at home: an element asked for by rank runs ahead of the lower-ranked work here.
+                scheduler.submitHere(p.element(), item.rank(), (error, runNanos) -> finishStolen(h, m, p.arrays(),
+                        runNanos, error));
+            } catch (RuntimeException e) {
+                stolen.decrementAndGet();
+                throw e;
+            }
         } catch (RuntimeException e) {
             // It cannot run here (compile error on this device, a launch this device refuses, no memory):
             // the owner runs it, which gives the authoritative result.
