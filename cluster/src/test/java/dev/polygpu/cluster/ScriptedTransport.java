@@ -107,6 +107,21 @@ final class ScriptedTransport implements Transport {
     }
 
     /**
+     * The newest message of type {@code type} that the node has sent to {@code to} so far, or, if it sent none,
+     * the next one (waiting up to 10 s); every message queued before it is dropped. For steal requests: the
+     * node gives a request up when no reply came in time, so only its newest may still be answered.
+     */
+    <T extends Message> T awaitLatest(String to, Class<T> type) throws InterruptedException {
+        T latest = null;
+        for (Sent s = sent.poll(); s != null; s = sent.poll()) {
+            if (to.equals(s.to()) && type.isInstance(s.message())) {
+                latest = type.cast(s.message());
+            }
+        }
+        return latest != null ? latest : await(to, type, m -> true);
+    }
+
+    /**
      * As {@link #await} for any member, with the member it went to: the next message of type {@code type} the
      * node sends, waiting up to 10 s.
      */
