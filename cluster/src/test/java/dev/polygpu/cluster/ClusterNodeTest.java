@@ -53,7 +53,11 @@ class ClusterNodeTest {
                 assertTrue(s.stolen() > 0, "every worker got work: " + s);
                 stolen += s.stolen();
             }
-            assertEquals(owner.given(), stolen, "what was given was stolen");
+            // Not every element given reaches a thief to run: a reply that arrives after its thief gave the request
+            // up (200 ms) is handed back and runs at home, as on a loaded machine it can. So what the workers ran
+            // lies between what the owner accepted from them and what it gave.
+            assertTrue(owner.completedRemote() <= stolen && stolen <= owner.given(), "the workers ran " + stolen
+                    + " elements: " + owner);
             assertEquals(owner.given(), owner.completedRemote() + owner.rerun(), "each given element came back once");
             assertTrue(owner.stealLatencyMedianNanos() < 0 || owner.given() > 0);
             assertEquals(0, p.node.away());
