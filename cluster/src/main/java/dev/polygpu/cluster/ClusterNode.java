@@ -666,6 +666,8 @@ public final class ClusterNode implements AutoCloseable {
             }
             // The answer its request did not get then: work, as a reply would have carried it, so that the thief
             // need not ask again first (two messages fewer before it runs). A load report if the gate keeps all.
+            // Counted first, as the thief may answer (and a reader of the counters look) before this goes on.
+            wakeUps.incrementAndGet();
             boolean sent;
             synchronized (outboxOf(thief)) {
                 List<WorkItem> items = List.of();
@@ -677,8 +679,8 @@ public final class ClusterNode implements AutoCloseable {
                 sent = !items.isEmpty() ? deliver(thief, StealReply.pushed(self, items))
                         : send(thief, new LoadReport(self, surplus, top));
             }
-            if (sent) {
-                wakeUps.incrementAndGet();
+            if (!sent) {
+                wakeUps.decrementAndGet();
             }
         }
     }
@@ -787,8 +789,11 @@ public final class ClusterNode implements AutoCloseable {
         } else if (!isProven(thief)) {
             rejected.incrementAndGet();
         }
-        if (!items.isEmpty()) {
+        if (!items.isEmpty() || r.minRank() > 0) {
+            // Given work, or asking by rank (so not starving): no longer waiting to be woken with any work.
             turnedAway.remove(thief);
+        }
+        if (!items.isEmpty()) {
             return;
         }
         if (nothingToGive && r.minRank() == 0 && settings.wakeThieves()
@@ -1083,10 +1088,17 @@ public final class ClusterNode implements AutoCloseable {
             if (firstStolenNanos < 0) {
                 firstStolenNanos = submitted - joinedNanos;
             }
-            // With its rank at home: an element asked for by rank runs ahead of the lower-ranked work here.
-            scheduler.submitHere(p.element(), item.rank(), (error, runNanos) -> finishStolen(h, m, p.arrays(),
-                    runNanos, error));
+            // Counted first: the element can run and its result settle at home before submitHere returns, and
+            // whoever then reads the counters must find it. Uncounted again if it is refused.
             stolen.incrementAndGet();
+            try {
+                // With its rank at home: an element asked for by rank runs ahead of the lower-ranked work here.
+                scheduler.submitHere(p.element(), item.rank(), (error, runNanos) -> finishStolen(h, m, p.arrays(),
+                        runNanos, error));
+            } catch (RuntimeException e) {
+                stolen.decrementAndGet();
+                throw e;
+            }
         } catch (RuntimeException e) {
             // It cannot run here (compile error on this device, a launch this device refuses, no memory):
             // the owner runs it, which gives the authoritative result.

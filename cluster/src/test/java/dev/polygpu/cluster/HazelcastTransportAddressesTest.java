@@ -55,8 +55,9 @@ class HazelcastTransportAddressesTest {
     @Test
     @Tag("cluster")
     void aWorkerBoundByHostNameJoins() {
-        WorkerOptionsTest.Run r = WorkerOptionsTest.run("--bind=localhost", "--port=15752", "--join=localhost:15752",
-                "--device=cpu", "--cpu-blocks=1", "--warm-up=false", "--for=200ms");
+        int port = FreePorts.block(1);
+        WorkerOptionsTest.Run r = WorkerOptionsTest.run("--bind=localhost", "--port=" + port,
+                "--join=localhost:" + port, "--device=cpu", "--cpu-blocks=1", "--warm-up=false", "--for=200ms");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains(" joined cluster 'polygpu' with cpu device 0 (1 members)"), r.out());
     }
@@ -77,7 +78,8 @@ class HazelcastTransportAddressesTest {
     void aJoinThatNothingAnswersProperlyEndsWithAnError() throws Exception {
         // A listener that takes connections and never speaks: a port that is not a polygpu member's.
         List<Socket> held = new ArrayList<>();
-        try (ServerSocket silent = new ServerSocket(15754, 50, InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            String joins = "127.0.0.1:" + silent.getLocalPort();
             Thread accepter = Thread.ofPlatform().daemon().start(() -> {
                 try {
                     while (true) {
@@ -91,11 +93,11 @@ class HazelcastTransportAddressesTest {
                 }
             });
             long start = System.nanoTime();
-            WorkerOptionsTest.Run r = WorkerOptionsTest.run("--port=15755", "--join=127.0.0.1:15754", "--device=cpu",
-                    "--cpu-blocks=1", "--warm-up=false", "--for=200ms");
+            WorkerOptionsTest.Run r = WorkerOptionsTest.run("--port=" + FreePorts.block(1), "--join=" + joins,
+                    "--device=cpu", "--cpu-blocks=1", "--warm-up=false", "--for=200ms");
             double seconds = (System.nanoTime() - start) / 1e9;
             assertEquals(1, r.status(), r.out() + r.err());
-            assertTrue(r.err().contains("could not join the members at 127.0.0.1:15754 within "
+            assertTrue(r.err().contains("could not join the members at " + joins + " within "
                     + HazelcastTransport.JOIN_SECONDS + " s"), r.err());
             assertTrue(r.err().contains("not a polygpu member of cluster 'polygpu'"), r.err());
             // Bounded by the join time (plus Hazelcast's start), not Hazelcast's default of 300 s.

@@ -262,8 +262,9 @@ class HostCpuCalibrationTest {
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
                 ManagementFactory.getOperatingSystemMXBean();
         String name = "calibration-" + ProcessHandle.current().pid();
-        List<String> addresses = List.of("127.0.0.1:17300", "127.0.0.1:17301");
-        ClusterConfig config = ClusterConfig.loopback().withName(name).withMembers(addresses).withPort(17300)
+        int port = FreePorts.block(2);
+        List<String> addresses = List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1));
+        ClusterConfig config = ClusterConfig.loopback().withName(name).withMembers(addresses).withPort(port)
                 .withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(10));
         Semaphore arrived = new Semaphore(0);
         Transport.Listener quiet = listener(null);

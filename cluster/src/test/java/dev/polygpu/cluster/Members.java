@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * In-JVM cluster members on loopback for tests: each has its own CPU device (4 concurrent blocks), scheduler and
- * node, in a cluster of its own name so tests do not meet each other.
+ * node, in a cluster of its own name so tests do not meet each other, on ports that were free when the cluster
+ * was made ({@link FreePorts}) so that they do not meet another process's members either.
  */
 final class Members implements AutoCloseable {
     /** Each thread sleeps {@code ms} milliseconds of device time, then out[i] = a[i] * k + i (written in full). */
@@ -45,7 +46,8 @@ final class Members implements AutoCloseable {
             """;
     static final int N = 256;
     private static final AtomicInteger CLUSTERS = new AtomicInteger();
-    private static final int BASE_PORT = 17100;
+    /** Ports every member of one {@code Members} lists (and listens on the first free one of). */
+    private static final int PORTS = 8;
 
     /** One member. */
     static final class Member {
@@ -161,13 +163,15 @@ final class Members implements AutoCloseable {
 
     private final String name = "test-" + ProcessHandle.current().pid() + "-" + CLUSTERS.incrementAndGet();
     private final List<Member> all = new ArrayList<>();
+    /** The first of {@link #PORTS} ports that were free when this cluster was made. */
+    private final int basePort = FreePorts.block(PORTS);
 
     ClusterConfig config(ClusterConfig.Role role) {
         List<String> addresses = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-            addresses.add("127.0.0.1:" + (BASE_PORT + i));
+        for (int i = 0; i < PORTS; i++) {
+            addresses.add("127.0.0.1:" + (basePort + i));
         }
-        return ClusterConfig.loopback().withName(name).withMembers(addresses).withPort(BASE_PORT).withRole(role)
+        return ClusterConfig.loopback().withName(name).withMembers(addresses).withPort(basePort).withRole(role)
                 .withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(3)).withHoldInterval(Duration.ofMillis(100));
     }
 

@@ -23,6 +23,12 @@ import java.util.function.Predicate;
  * ({@link #deliver}). Other members prove the cluster secret unless told otherwise.
  */
 final class ScriptedTransport implements Transport {
+    /**
+     * How long the waits for the node wait: only a node that never acts runs into it, so it is far longer than a
+     * loaded 2-core machine may hold the node's threads off.
+     */
+    static final Duration WAIT = Duration.ofSeconds(30);
+
     /** A message the node sent, and to whom. */
     record Sent(String to, Message message) {
     }
@@ -95,27 +101,42 @@ final class ScriptedTransport implements Transport {
 
     /**
      * The next message of type {@code type} that the node sends to {@code to} (any member if null) that
-     * {@code matching} accepts, waiting up to 10 s; messages passed over on the way are dropped.
+     * {@code matching} accepts, waiting up to {@link #WAIT}; messages passed over on the way are dropped.
      */
     <T extends Message> T await(String to, Class<T> type, Predicate<T> matching) throws InterruptedException {
-        T m = poll(to, type, matching, Duration.ofSeconds(10));
+        T m = poll(to, type, matching, WAIT);
         if (m == null) {
             throw new AssertionError("the node sent no such " + type.getSimpleName() + (to == null ? "" : " to "
-                    + to) + " in 10 s");
+                    + to) + " in " + WAIT.toSeconds() + " s");
         }
         return m;
     }
 
     /**
+     * The newest message of type {@code type} that the node has sent to {@code to} so far, or, if it sent none,
+     * the next one (waiting up to {@link #WAIT}); every message queued before it is dropped. For steal requests: the
+     * node gives a request up when no reply came in time, so only its newest may still be answered.
+     */
+    <T extends Message> T awaitLatest(String to, Class<T> type) throws InterruptedException {
+        T latest = null;
+        for (Sent s = sent.poll(); s != null; s = sent.poll()) {
+            if (to.equals(s.to()) && type.isInstance(s.message())) {
+                latest = type.cast(s.message());
+            }
+        }
+        return latest != null ? latest : await(to, type, m -> true);
+    }
+
+    /**
      * As {@link #await} for any member, with the member it went to: the next message of type {@code type} the
-     * node sends, waiting up to 10 s.
+     * node sends, waiting up to {@link #WAIT}.
      */
     Sent awaitSent(Class<? extends Message> type) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long deadline = System.nanoTime() + WAIT.toNanos();
         while (true) {
             Sent s = sent.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             if (s == null) {
-                throw new AssertionError("the node sent no " + type.getSimpleName() + " in 10 s");
+                throw new AssertionError("the node sent no " + type.getSimpleName() + " in " + WAIT.toSeconds() + " s");
             }
             if (type.isInstance(s.message())) {
                 return s;
@@ -123,12 +144,12 @@ final class ScriptedTransport implements Transport {
         }
     }
 
-    /** Waits up to 10 s until {@code condition} holds (the node's state as the test sees it). */
+    /** Waits up to {@link #WAIT} until {@code condition} holds (the node's state as the test sees it). */
     static void until(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long deadline = System.nanoTime() + WAIT.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 10 s: " + what);
+                throw new AssertionError("not within " + WAIT.toSeconds() + " s: " + what);
             }
             Thread.sleep(1);
         }

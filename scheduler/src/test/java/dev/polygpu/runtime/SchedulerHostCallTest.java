@@ -80,7 +80,7 @@ class SchedulerHostCallTest {
                 throw new AssertionError(e);
             }
         });
-        assertTrue(running.await(10, TimeUnit.SECONDS));
+        assertTrue(running.await(30, TimeUnit.SECONDS));
         // Another thread queues a kernel on x while the call runs: it must not start before the call returns.
         s.submit(k.step(x, 1));
         AtomicBoolean released = new AtomicBoolean();
@@ -169,7 +169,7 @@ class SchedulerHostCallTest {
         });
         Thread.sleep(100);
         caller.interrupt();
-        caller.join(10_000);
+        caller.join(30_000);
         assertTrue(thrown.get() instanceof InterruptedException, String.valueOf(thrown.get()));
         assertFalse(ran.get());
         flag.setInt(0, 1);
@@ -186,7 +186,7 @@ class SchedulerHostCallTest {
 
     private static void await(CountDownLatch latch) {
         try {
-            assertTrue(latch.await(10, TimeUnit.SECONDS));
+            assertTrue(latch.await(30, TimeUnit.SECONDS));
         } catch (InterruptedException e) {
             throw new AssertionError(e);
         }

@@ -177,7 +177,7 @@ class SchedulerPriorityTest {
 
     private static void awaitAll(List<CompletableFuture<DeviceException>> done) throws Exception {
         for (CompletableFuture<DeviceException> f : done) {
-            assertNull(f.get(20, TimeUnit.SECONDS));
+            assertNull(f.get(30, TimeUnit.SECONDS));
         }
     }
 
@@ -351,7 +351,7 @@ class SchedulerPriorityTest {
         assertEquals(-3, d.priorityOf(levelThree));
         first.setInt(0, 1);
         s.synchronize();
-        assertNull(c.get(20, TimeUnit.SECONDS));
+        assertNull(c.get(30, TimeUnit.SECONDS));
         assertEquals(2, s.stats().streams());
         // Both streams are free now: one of level 0, one of level 3.
         UnifiedBuffer second = flag();
@@ -370,7 +370,7 @@ class SchedulerPriorityTest {
         assertEquals(2, s.stats().streams(), "streams held at the limit");
         second.setInt(0, 1);
         s.synchronize();
-        assertNull(e.get(20, TimeUnit.SECONDS));
-        assertNull(f.get(20, TimeUnit.SECONDS));
+        assertNull(e.get(30, TimeUnit.SECONDS));
+        assertNull(f.get(30, TimeUnit.SECONDS));
     }
 }

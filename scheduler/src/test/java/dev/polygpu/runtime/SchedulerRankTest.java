@@ -278,7 +278,7 @@ class SchedulerRankTest {
         assertEquals(List.of(1L), dag.launches());
         flag.setInt(0, 1);
         s.synchronize();
-        assertNull(done.get(5, TimeUnit.SECONDS));
+        assertNull(done.get(30, TimeUnit.SECONDS));
         // In submission order it would have been 1, 2, 3, 4, 5, 6, 7.
         assertEquals(List.of(1L, 7L, 3L, 4L, 2L, 5L, 6L), dag.launches());
         int[] bs = TestKernels.ints(b);
@@ -363,7 +363,7 @@ class SchedulerRankTest {
         assertThrows(IllegalArgumentException.class, () -> s.submitHere(k.inc(z), -1, e -> { }));
         flag.setInt(0, 1);
         s.synchronize();
-        assertNull(done.get(5, TimeUnit.SECONDS));
+        assertNull(done.get(30, TimeUnit.SECONDS));
         assertEquals(0, s.floorRank(1), "nothing held");
         assertEquals(Map.of(), s.ranks());
     }

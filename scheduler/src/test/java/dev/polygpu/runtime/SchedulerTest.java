@@ -334,7 +334,7 @@ class SchedulerTest {
         s.setInFlightWindow(3);
         assertEquals(3, s.inFlightWindow());
         assertEquals(1, s.configuredInFlightWindow());
-        long deadline = System.nanoTime() + 10_000_000_000L;
+        long deadline = System.nanoTime() + 30_000_000_000L;
         while (s.readyCount() > 0 && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
@@ -519,12 +519,12 @@ class SchedulerTest {
         assertNull(s.steal());
         assertFalse(done.isDone());
         flag.setInt(0, 1);
-        assertNull(done.get(5, java.util.concurrent.TimeUnit.SECONDS));
+        assertNull(done.get(30, java.util.concurrent.TimeUnit.SECONDS));
         assertEquals(9, TestKernels.ints(y)[0]);
         // A failing element: the callback gets the error, and it does not surface again at synchronize.
         java.util.concurrent.CompletableFuture<DeviceException> failed = new java.util.concurrent.CompletableFuture<>();
         s.submitHere(k.fault(y), failed::complete);
-        DeviceException e = failed.get(5, java.util.concurrent.TimeUnit.SECONDS);
+        DeviceException e = failed.get(30, java.util.concurrent.TimeUnit.SECONDS);
         assertNotNull(e);
         assertTrue(e.getMessage().contains("fault"), e.getMessage());
         s.synchronize();

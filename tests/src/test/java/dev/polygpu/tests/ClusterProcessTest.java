@@ -43,7 +43,8 @@ class ClusterProcessTest {
      * Launches {@code kernels} independent kernels, each on arrays of its own, that sleep {@code sleepMs} and
      * then write {@code y = 3x + salt}; checks every element against the host and prints the sum of all
      * {@code y}. Inputs are integers from 1 to 1000 (exact in float) from a seeded generator that {@link
-     * #expectedChecksum} repeats.
+     * #expectedChecksum} repeats. With a fourth argument, a file name, it launches the second half of the kernels
+     * only once that file exists.
      */
     private static final String PROGRAM = """
             const [kernels, sleepMs, seed] = arguments.map(Number);
@@ -63,7 +64,14 @@ class ClusterProcessTest {
                 for (let i = 0; i < N; i++) { const v = next(); x[i] = v; y[i] = -1; w.push(3 * v + 7 * k + 1); }
                 xs.push(x); ys.push(y); want.push(w);
             }
-            for (let k = 0; k < kernels; k++) work(1, 64)(ys[k], xs[k], N, 7 * k + 1, sleepMs);
+            const gate = arguments.length > 3 ? arguments[3] : null;
+            const firstHalf = gate === null ? kernels : Math.floor(kernels / 2);
+            for (let k = 0; k < firstHalf; k++) work(1, 64)(ys[k], xs[k], N, 7 * k + 1, sleepMs);
+            if (gate !== null) {
+                const File = Java.type("java.io.File"), Thread = Java.type("java.lang.Thread");
+                while (!new File(gate).exists()) Thread.sleep(20);
+                for (let k = firstHalf; k < kernels; k++) work(1, 64)(ys[k], xs[k], N, 7 * k + 1, sleepMs);
+            }
             let wrong = 0, first = "", sum = 0;
             for (let k = 0; k < kernels; k++) {
                 for (let i = 0; i < N; i++) {
@@ -163,12 +171,19 @@ class ClusterProcessTest {
         assertEveryGivenKernelSettledOnce(p);
     }
 
+    /**
+     * The program launches half of its kernels, and the other half once the late worker has joined (the test
+     * makes the program's gate file then): started freely, a worker that a loaded machine took longer to start
+     * than the program's 8 s of kernels found nothing left.
+     */
     @Test
-    void aWorkerThatJoinsMidRunGetsWork() {
+    void aWorkerThatJoinsMidRunGetsWork() throws IOException {
         usePorts(18430);
-        PolygpuProcess p = startProgram(Map.of(), List.of(), 40, 400);
+        Path gate = dir.resolve("late-worker-joined");
+        PolygpuProcess p = startProgram(Map.of(), List.of(), 40, 400, gate);
         p.await("the program's member", x -> x.err().contains("of the cluster at"), JOIN_TIMEOUT, processes);
         PolygpuProcess w = startWorker("late-worker");
+        Files.createFile(gate);
         assertProgramCorrect(p, 40, 400);
         assertTrue(counter(p.err(), GIVEN) > 0, () -> "the late worker got no work\n" + report(processes));
         assertEveryGivenKernelSettledOnce(p);
@@ -266,12 +281,21 @@ class ClusterProcessTest {
 
     /** Starts the program: {@code kernels} kernels of {@code sleepMs} each, on the CPU device with 2 blocks. */
     private PolygpuProcess startProgram(Map<String, String> env, List<String> flags, int kernels, int sleepMs) {
+        return startProgram(env, flags, kernels, sleepMs, null);
+    }
+
+    /** As above; if {@code gate} is not null, the second half of the kernels waits until that file exists. */
+    private PolygpuProcess startProgram(Map<String, String> env, List<String> flags, int kernels, int sleepMs,
+            Path gate) {
         List<String> args = new ArrayList<>(List.of("--cluster=" + members, "--cluster-port=" + basePort,
                 "--cluster-name=" + clusterName, "--cluster-stats", "--grcuda.CpuBlocks=2",
                 "--grcuda.ClusterHeartbeat=1s", "--grcuda.ClusterFailAfter=3s"));
         args.addAll(flags);
         args.addAll(List.of(program.toString(), Integer.toString(kernels), Integer.toString(sleepMs),
                 Long.toString(SEED)));
+        if (gate != null) {
+            args.add(gate.toString());
+        }
         return track(() -> PolygpuProcess.start("program", env, args));
     }
 

@@ -23,10 +23,13 @@ import org.junit.jupiter.api.Timeout;
  * How many blocks a CPU device runs at once: the constructor's count, reported as multiprocessors, shared by
  * all streams, independent of the cores when blocks sleep in {@code __nanosleep}, and checked.
  *
- * <p>The timed tests read the clock because waiting is what is under test. A grid of {@code G} blocks that
- * each sleep {@code T} on a device running {@code N} at once cannot finish before {@code ceil(G / N) * T}
- * (sleeps wait for absolute deadlines), so those lower bounds never fail by chance; the upper bounds are half
- * of what running the blocks one after another would take, far above the expected time.
+ * <p>How many run at once is counted, not timed: in {@link #MEET} each block waits until the other blocks of its
+ * round have arrived, so on a device that runs {@code N} at once the {@code N} blocks of a round are all running
+ * at one moment however late the machine starts their threads, and a counter of running blocks reaches exactly
+ * {@code N} (one that ran more at once would count more; one that ran fewer would leave blocks waiting in vain).
+ * The timed tests read the clock only for lower bounds, which never fail by chance: a grid of {@code G} blocks
+ * that each sleep {@code T} on a device running {@code N} at once cannot finish before {@code ceil(G / N) * T}
+ * (sleeps wait for absolute deadlines). An upper bound on the time would fail on a loaded machine.
  */
 @Timeout(60)
 class ConcurrentBlocksTest {
@@ -41,6 +44,31 @@ class ConcurrentBlocksTest {
             }
             """;
     private static final int THREADS = 32;
+    /**
+     * {@code meet(int *state, unsigned n, unsigned maxMs)}, one thread per block: {@code state[0]} counts the
+     * blocks that arrived, {@code state[1]} those running now, {@code state[2]} is the most that ran at once and
+     * {@code state[3]} counts the blocks that waited {@code maxMs} in vain. A block counts itself running, takes
+     * a ticket, and waits until the {@code n} blocks of its round (tickets {@code r * n} to {@code r * n + n - 1})
+     * have arrived: none of them can leave before the last one counted itself, so all {@code n} run at once.
+     */
+    private static final String MEET = """
+            __global__ void meet(int *state, unsigned n, unsigned maxMs) {
+                int now = atomicAdd(&state[1], 1) + 1;
+                atomicMax(&state[2], now);
+                unsigned ticket = atomicAdd(&state[0], 1);
+                int roundEnd = (int) ((ticket / n + 1) * n);
+                for (unsigned waited = 0; atomicAdd(&state[0], 0) < roundEnd; waited++) {
+                    if (waited == maxMs) {
+                        atomicAdd(&state[3], 1);
+                        break;
+                    }
+                    __nanosleep(1000000);
+                }
+                atomicSub(&state[1], 1);
+            }
+            """;
+    /** How long a block of {@link #MEET} waits for the others of its round: far longer than a loaded machine needs. */
+    private static final int MEET_WAIT_MS = 20_000;
 
     @Test
     void theCountIsTheWorkerThreadsAndTheMultiprocessors() {
@@ -78,9 +106,12 @@ class ConcurrentBlocksTest {
 
     @Test
     void aGridTakesRoundsOfConcurrentBlocks() {
-        // 8 blocks of 100 ms: 4 rounds with 2 at once (>= 400 ms), 1 round with 8 (well under the 800 ms serial).
-        assertBetween(400 * MS, Long.MAX_VALUE, napGrid(2, 8, 100), "8 blocks of 100 ms, 2 at once");
-        assertBetween(100 * MS, 400 * MS, napGrid(8, 8, 100), "8 blocks of 100 ms, 8 at once");
+        // 8 blocks of 100 ms: 4 rounds with 2 at once (>= 400 ms), 1 round with 8 (>= 100 ms).
+        assertAtLeast(400 * MS, napGrid(2, 8, 100), "8 blocks of 100 ms, 2 at once");
+        assertAtLeast(100 * MS, napGrid(8, 8, 100), "8 blocks of 100 ms, 8 at once");
+        // Counted: 2 at a time in 4 rounds, and all 8 at once in one.
+        assertMetInRounds(2, meetGrid(2, 8), 8);
+        assertMetInRounds(8, meetGrid(8, 8), 8);
     }
 
     @Test
@@ -97,8 +128,27 @@ class ConcurrentBlocksTest {
                     .u32(100).build());
             a.synchronize();
             b.synchronize();
-            assertBetween(200 * MS, 400 * MS, System.nanoTime() - start, "2 streams x 4 blocks of 100 ms, 4 at once");
+            assertAtLeast(200 * MS, System.nanoTime() - start, "2 streams x 4 blocks of 100 ms, 4 at once");
             assertAllMarked(out, 8 * THREADS);
+        }
+        // Counted: the blocks of both streams together meet in rounds of 4, never more at once (8 if each
+        // stream had 4 of its own); and with 2 blocks per stream a round of 4 needs both streams running at once.
+        try (CpuDevice d = new CpuDevice(4)) {
+            KernelFunction meet = d.compile(MEET, "meet.cu").function("meet");
+            UnifiedBuffer state = zeroedState(d);
+            Stream a = d.createStream();
+            Stream b = d.createStream();
+            a.launch(meet, LaunchConfig.of(4, 1), KernelArgs.builder().pointer(state).u32(4).u32(MEET_WAIT_MS).build());
+            b.launch(meet, LaunchConfig.of(4, 1), KernelArgs.builder().pointer(state).u32(4).u32(MEET_WAIT_MS).build());
+            a.synchronize();
+            b.synchronize();
+            assertMetInRounds(4, readState(state), 8);
+            state = zeroedState(d);
+            a.launch(meet, LaunchConfig.of(2, 1), KernelArgs.builder().pointer(state).u32(4).u32(MEET_WAIT_MS).build());
+            b.launch(meet, LaunchConfig.of(2, 1), KernelArgs.builder().pointer(state).u32(4).u32(MEET_WAIT_MS).build());
+            a.synchronize();
+            b.synchronize();
+            assertMetInRounds(4, readState(state), 4);
         }
     }
 
@@ -149,8 +199,45 @@ class ConcurrentBlocksTest {
         }
     }
 
-    private static void assertBetween(long lowNanos, long highNanos, long took, String what) {
-        assertTrue(took >= lowNanos && took < highNanos, what + " took " + took / MS + " ms; expected from "
-                + lowNanos / MS + " ms" + (highNanos == Long.MAX_VALUE ? "" : " to under " + highNanos / MS + " ms"));
+    /**
+     * Runs {@link #MEET} as a grid of {@code blocks} one-thread blocks on a device running {@code n} at once, in
+     * rounds of {@code n}; returns its state: arrived, running at the end, most at once, waited in vain.
+     */
+    private static int[] meetGrid(int n, int blocks) {
+        try (CpuDevice d = new CpuDevice(n)) {
+            KernelFunction meet = d.compile(MEET, "meet.cu").function("meet");
+            UnifiedBuffer state = zeroedState(d);
+            Stream s = d.defaultStream();
+            s.launch(meet, LaunchConfig.of(blocks, 1), KernelArgs.builder().pointer(state).u32(n).u32(MEET_WAIT_MS)
+                    .build());
+            s.synchronize();
+            return readState(state);
+        }
+    }
+
+    private static UnifiedBuffer zeroedState(CpuDevice d) {
+        UnifiedBuffer state = d.allocate(16);
+        for (int i = 0; i < 4; i++) {
+            state.setInt(i, 0);
+        }
+        return state;
+    }
+
+    private static int[] readState(UnifiedBuffer state) {
+        return new int[] {state.getInt(0), state.getInt(1), state.getInt(2), state.getInt(3)};
+    }
+
+    /** Every one of {@code blocks} blocks arrived, met the others of its round, and {@code n} ran at once at most. */
+    private static void assertMetInRounds(int n, int[] state, int blocks) {
+        String what = blocks + " blocks in rounds of " + n + ": arrived " + state[0] + ", running at the end "
+                + state[1] + ", most at once " + state[2] + ", waited in vain " + state[3];
+        assertEquals(blocks, state[0], what);
+        assertEquals(0, state[1], what);
+        assertEquals(0, state[3], what + " (fewer than " + n + " ran at once)");
+        assertEquals(n, state[2], what);
+    }
+
+    private static void assertAtLeast(long lowNanos, long took, String what) {
+        assertTrue(took >= lowNanos, what + " took " + took / MS + " ms; expected at least " + lowNanos / MS + " ms");
     }
 }

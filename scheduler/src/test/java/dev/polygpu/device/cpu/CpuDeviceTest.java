@@ -59,10 +59,32 @@ class CpuDeviceTest {
         times.set(2 * slot + 1, System.nanoTime());
     }, scalar("slot", ElementType.INT32), scalar("millis", ElementType.INT32));
 
-    /** {@code gate()}: waits until the test opens {@link #gateOpen} (at most 10 s). */
+    /**
+     * Counted down by each {@link #meet} kernel when it starts; {@code meet} kernels wait for the other so that
+     * their intervals intersect when (and only when) the device runs them at once.
+     */
+    private final CountDownLatch bothStarted = new CountDownLatch(2);
+
+    /**
+     * {@code meet(int slot)}: records its start in {@code slot}, then waits until the other {@code meet} started
+     * too (at most 30 s, far more than a loaded machine needs to start a thread) and records its end.
+     */
+    private final FakeKernel meet = FakeKernel.of("meet", (f, bx, by, bz) -> {
+        int slot = FakeKernels.intArg(f, 0);
+        times.set(2 * slot, System.nanoTime());
+        bothStarted.countDown();
+        try {
+            bothStarted.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        times.set(2 * slot + 1, System.nanoTime());
+    }, scalar("slot", ElementType.INT32));
+
+    /** {@code gate()}: waits until the test opens {@link #gateOpen} (at most 60 s). */
     private final FakeKernel gate = FakeKernel.of("gate", (f, bx, by, bz) -> {
         try {
-            if (!gateOpen.await(10, TimeUnit.SECONDS)) {
+            if (!gateOpen.await(60, TimeUnit.SECONDS)) {
                 throw new KernelFault(CudaError.LAUNCH_TIMEOUT, "gate was never opened");
             }
         } catch (InterruptedException e) {
@@ -97,7 +119,7 @@ class CpuDeviceTest {
     });
 
     private final CpuDevice device = new CpuDevice(WORKERS,
-            FakeKernels.compiler(spin, gate, fault, boom, who, FakeKernels.saxpy()));
+            FakeKernels.compiler(spin, meet, gate, fault, boom, who, FakeKernels.saxpy()));
 
     @AfterEach
     void closeDevice() {
@@ -135,10 +157,12 @@ class CpuDeviceTest {
 
     @Test
     void kernelsOnTwoStreamsOverlap() {
+        // Each waits for the other to start (a fixed spin of both would not meet if the loaded machine started
+        // the second worker only after the first had spun for its time).
         Stream a = device.createStream();
         Stream b = device.createStream();
-        spin(a, 0, 200);
-        spin(b, 1, 200);
+        a.launch(kernel("meet"), LaunchConfig.of(1, 1), KernelArgs.builder().i32(0).build());
+        b.launch(kernel("meet"), LaunchConfig.of(1, 1), KernelArgs.builder().i32(1).build());
         device.synchronize();
         assertTrue(start(0) < end(1) && start(1) < end(0),
                 "the two kernels' intervals do not intersect: " + times);
@@ -180,7 +204,7 @@ class CpuDeviceTest {
         assertFalse(e.isComplete());
         CountDownLatch bDone = new CountDownLatch(1);
         b.onComplete(bDone::countDown);
-        assertTrue(bDone.await(10, TimeUnit.SECONDS), "b waited for a recording made after its waitFor");
+        assertTrue(bDone.await(30, TimeUnit.SECONDS), "b waited for a recording made after its waitFor");
         // Now the common case: b waits for the pending recording and must not run before the gate opens.
         AtomicLong sawOpen = new AtomicLong(-1);
         b.waitFor(e);
@@ -255,7 +279,7 @@ class CpuDeviceTest {
         // The gate holds the stream, so the saxpy that reads x has not run and free must still be waiting.
         assertFalse(freed.await(200, TimeUnit.MILLISECONDS), "free returned while a queued kernel used the buffer");
         gateOpen.countDown();
-        assertTrue(freed.await(10, TimeUnit.SECONDS), "free did not return after the kernel ran");
+        assertTrue(freed.await(30, TimeUnit.SECONDS), "free did not return after the kernel ran");
         freer.join();
         s.synchronize();
         assertTrue(x.isFreed());

@@ -243,7 +243,7 @@ abstract class DeviceConformanceTest {
             seen[0] = a.getByte((1 << 20) - 1);
             done.countDown();
         });
-        assertTrue(done.await(10, TimeUnit.SECONDS), "callback did not run");
+        assertTrue(done.await(30, TimeUnit.SECONDS), "callback did not run");
         assertEquals(5, seen[0]);
         s.synchronize();
         s.close();

@@ -45,7 +45,7 @@ class StreamPriorityTest {
     private final FakeKernel gate = FakeKernel.of("gate", (f, bx, by, bz) -> {
         gateEntered.countDown();
         try {
-            if (!gateOpen.await(10, TimeUnit.SECONDS)) {
+            if (!gateOpen.await(60, TimeUnit.SECONDS)) {
                 throw new KernelFault(CudaError.LAUNCH_TIMEOUT, "gate was never opened");
             }
         } catch (InterruptedException e) {
@@ -86,20 +86,28 @@ class StreamPriorityTest {
         gateEntered = new CountDownLatch(1);
         g.launch(kernel(d, "gate"), LaunchConfig.of(1, 1), KernelArgs.builder().build());
         try {
-            assertTrue(gateEntered.await(10, TimeUnit.SECONDS), "the gate started");
+            assertTrue(gateEntered.await(30, TimeUnit.SECONDS), "the gate started");
         } catch (InterruptedException e) {
             throw new AssertionError(e);
         }
         assertEquals(0, d.pool().queuedTasks(), "tasks queued while the gate holds the worker");
     }
 
+    /**
+     * Waits (up to 30 s) until {@code condition} holds, looking every millisecond: a busy loop would take a core
+     * from the threads it waits for on a small machine.
+     */
     private static void await(BooleanSupplier condition, String what) {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > until) {
-                throw new AssertionError("timed out waiting until " + what);
+                throw new AssertionError("timed out (30 s) waiting until " + what);
             }
-            Thread.onSpinWait();
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
         }
     }
 

@@ -165,14 +165,17 @@ class PtxCompilerTest {
         assertFalse(Files.exists(Path.of(runs.get(0))), runs.get(0) + " is left behind");
 
         Path slowLog = tmp.resolve("slow.log");
-        Path slow = NvccTool.countingWrapper(Files.createDirectory(tmp.resolve("slow")), slowLog, 30);
-        PtxCompiler s = PtxCompiler.nvcc(slow, new PtxCache(null), Duration.ofSeconds(1));
+        // The wrapper logs its folder, then sleeps 120 s; the timeout leaves a loaded machine 5 s to start it
+        // and log (with 1 s it could be stopped before it logged), and is still far from the sleep.
+        Path slow = NvccTool.countingWrapper(Files.createDirectory(tmp.resolve("slow")), slowLog, 120);
+        PtxCompiler s = PtxCompiler.nvcc(slow, new PtxCache(null), Duration.ofSeconds(5));
         long start = System.nanoTime();
         DeviceException e = assertThrows(DeviceException.class, () -> s.compile(CXX, "cxx.cu", 7, 5, List.of()));
         long seconds = (System.nanoTime() - start) / 1_000_000_000L;
         assertEquals(CudaError.UNKNOWN, e.error());
-        assertEquals(s.describe() + " did not finish compiling 'cxx.cu' within 1 s", e.detail());
-        assertTrue(seconds < 20, "took " + seconds + " s");
+        assertEquals(s.describe() + " did not finish compiling 'cxx.cu' within 5 s", e.detail());
+        assertTrue(seconds < 60, "took " + seconds + " s: stopped at its timeout, not after the wrapper's 120 s");
+        assertEquals(1, NvccTool.runs(slowLog).size(), "the wrapper logged its folder before it was stopped");
         assertFalse(Files.exists(Path.of(NvccTool.runs(slowLog).get(0))));
     }
 
