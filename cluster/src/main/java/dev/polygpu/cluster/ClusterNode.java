@@ -789,11 +789,8 @@ public final class ClusterNode implements AutoCloseable {
         } else if (!isProven(thief)) {
             rejected.incrementAndGet();
         }
-        if (!items.isEmpty() || r.minRank() > 0) {
-            // Given work, or asking by rank (so not starving): no longer waiting to be woken with any work.
-            turnedAway.remove(thief);
-        }
         if (!items.isEmpty()) {
+            turnedAway.remove(thief);
             return;
         }
         if (nothingToGive && r.minRank() == 0 && settings.wakeThieves()

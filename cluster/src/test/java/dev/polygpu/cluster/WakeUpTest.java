@@ -137,25 +137,6 @@ class WakeUpTest {
         }
     }
 
-    /** A thief sent away starving that later asks by rank has work: it is not woken with work of any rank. */
-    @Test
-    void aThiefThatAskedByRankSinceIsNotWoken() throws Exception {
-        try (Program p = new Program(config("wake-rank").withThreshold(1), "w1", "w2")) {
-            p.turnAway("w1", 1, 0);
-            p.turnAway("w2", 2, 0);
-            p.turnAway("w2", 3, 5);
-            p.holdThenTiles(4);
-            StealReply work = p.t.await("w1", StealReply.class, r -> true);
-            assertTrue(work.pushed() && !work.items().isEmpty(), "w1 still starves as far as p1 knows: " + work);
-            runInJava(p.t, "w1", work);
-            assertNull(p.t.poll("w2", StealReply.class, r -> true, Duration.ofMillis(300)),
-                    "w2 asked by rank after it was sent away: it is busy");
-            assertNull(p.t.poll("w2", LoadReport.class, r -> true, Duration.ofMillis(1)), "nor told of surplus");
-            assertEquals(1, p.m.node.stats().wakeUps());
-            p.releaseAndCheck();
-        }
-    }
-
     @Test
     void turnedOffAProgramWakesNobody() throws Exception {
         try (Program p = new Program(config("no-wake").withThreshold(1).withWakeThieves(false), "w1", "w3")) {

@@ -966,12 +966,9 @@ public final class Simulator {
             return;
         }
         int[] items = config.stealing() && !v.leaving ? take(v, thief, e.wanted, e.minRank) : new int[0];
-        if (items.length > 0 || e.minRank > 0) {
-            // Given work, or asking by rank (so not starving): no longer waiting to be woken, as in the node.
-            v.turnedAway.remove(thief.id);
-        }
         if (items.length > 0) {
             give(v, thief, items).requestId = e.requestId;
+            v.turnedAway.remove(thief.id);
             report(v);
             return;
         }
