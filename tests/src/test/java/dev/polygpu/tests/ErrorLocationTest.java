@@ -37,6 +37,10 @@ class ErrorLocationTest {
             {"configuring a kernel", "async", "", "k(0, 32);"},
             {"a launch that faults, run synchronously", "sync", "", "k(1, 32)(x, 90);"},
             {"an element read that waits for a kernel that faulted", "async", "k(1, 32)(x, 90);", "x[0];"},
+            {"a read through a row of a multi-dimensional array, after a kernel that faulted", "async",
+                    "const m = cu.DeviceArray('float', 10, 10); k(1, 32)(m, 90);", "m[1][2];"},
+            {"a write through a row, after a kernel that faulted", "async",
+                    "const m = cu.DeviceArray('float', 10, 10); k(1, 32)(m, 90);", "m[1][2] = 5;"},
     };
 
     @TestFactory

@@ -125,13 +125,16 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
         static Object cached(GrArrayView receiver, long index,
                 @Bind Node node,
                 @Cached("receiver.elementType()") ElementType type,
-                @Shared("badIndex") @Cached InlinedBranchProfile badIndex) throws InvalidArrayIndexException {
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex,
+                @Shared("waited") @Cached InlinedBranchProfile waited) throws InvalidArrayIndexException {
             if (!receiver.isArrayElementReadable(index)) {
                 badIndex.enter(node);
                 throw InvalidArrayIndexException.create(index);
             }
             long at = receiver.first + index * receiver.shape.strides()[receiver.level];
             if (receiver.isInnermost()) {
+                // Waits here (not in the read), so that a failed kernel's error names the guest's access.
+                receiver.memory.awaitRead(node, waited);
                 return ArrayAccess.read(receiver.memory, type, at);
             }
             receiver.memory.live();
@@ -141,8 +144,9 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
         @Specialization(replaces = "cached")
         static Object generic(GrArrayView receiver, long index,
                 @Bind Node node,
-                @Shared("badIndex") @Cached InlinedBranchProfile badIndex) throws InvalidArrayIndexException {
-            return cached(receiver, index, node, receiver.memory.type, badIndex);
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex,
+                @Shared("waited") @Cached InlinedBranchProfile waited) throws InvalidArrayIndexException {
+            return cached(receiver, index, node, receiver.memory.type, badIndex, waited);
         }
     }
 
@@ -153,7 +157,8 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
                 @Bind Node node,
                 @Cached("receiver.elementType()") ElementType type,
                 @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values,
-                @Shared("badIndex") @Cached InlinedBranchProfile badIndex)
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex,
+                @Shared("waited") @Cached InlinedBranchProfile waited)
                 throws InvalidArrayIndexException, UnsupportedTypeException, UnsupportedMessageException {
             if (!receiver.isInnermost()) {
                 throw UnsupportedMessageException.create();
@@ -162,6 +167,7 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
                 badIndex.enter(node);
                 throw InvalidArrayIndexException.create(index);
             }
+            receiver.memory.awaitWrite(node, waited);
             ElementConversion.store(receiver.memory, type,
                     receiver.first + index * receiver.shape.strides()[receiver.level], value, values);
         }
@@ -170,9 +176,10 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
         static void generic(GrArrayView receiver, long index, Object value,
                 @Bind Node node,
                 @Shared("values") @CachedLibrary(limit = "3") InteropLibrary values,
-                @Shared("badIndex") @Cached InlinedBranchProfile badIndex)
+                @Shared("badIndex") @Cached InlinedBranchProfile badIndex,
+                @Shared("waited") @Cached InlinedBranchProfile waited)
                 throws InvalidArrayIndexException, UnsupportedTypeException, UnsupportedMessageException {
-            cached(receiver, index, value, node, receiver.memory.type, values, badIndex);
+            cached(receiver, index, value, node, receiver.memory.type, values, badIndex, waited);
         }
     }
 
