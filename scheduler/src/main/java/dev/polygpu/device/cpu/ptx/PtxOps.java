@@ -223,9 +223,22 @@ final class PtxOps {
             case "mov" -> mov();
             case "cvta" -> cvta();
             case "cvt" -> cvt();
-            case "add", "sub" -> addSub(base.equals("sub"));
+            case "add", "sub" -> {
+                if (has("cc")) {
+                    PtxIntegerOps.decode(this, base);
+                } else {
+                    addSub(base.equals("sub"));
+                }
+            }
             case "mul" -> mul();
-            case "mad" -> mad();
+            case "mad" -> {
+                if (has("cc")) {
+                    PtxIntegerOps.decode(this, base);
+                } else {
+                    mad();
+                }
+            }
+            case "addc", "subc", "madc", "mul24", "mad24", "sad" -> PtxIntegerOps.decode(this, base);
             case "fma" -> fma();
             case "div", "rem" -> divRem(base.equals("rem"));
             case "abs", "neg" -> absNeg(base.equals("neg"));
@@ -280,7 +293,7 @@ final class PtxOps {
         }
     }
 
-    // hooks for PtxCollectives
+    // hooks for PtxCollectives and PtxIntegerOps
     Instr instr() {
         return in;
     }
@@ -805,10 +818,7 @@ final class PtxOps {
     }
 
     private void addSub(boolean sub) {
-        allow("rn", "rz", "rm", "rp", "ftz", "sat", "cc");
-        if (has("cc")) {
-            throw unsupported("carry chains (." + "cc)");
-        }
+        allow("rn", "rz", "rm", "rp", "ftz", "sat");
         String type = type();
         arity(3);
         int d = dst(0);

@@ -25,6 +25,8 @@ final class PtxThread {
     Insn[] code;
     long[] regs;
     int pc;
+    /** The carry flag CC.CF (0 or 1) of the carry-chain instructions ({@link PtxIntegerOps}). */
+    int carry;
     /** The current frame's parameter area (formal parameters, results and call arguments). */
     MemorySegment params;
     /** Local-space address of the current frame's {@code .local} variables. */
@@ -47,6 +49,7 @@ final class PtxThread {
         this.code = entry.code;
         this.regs = regs;
         this.pc = 0;
+        this.carry = 0;
         this.state = RUNNABLE;
         this.tx = tx;
         this.ty = ty;

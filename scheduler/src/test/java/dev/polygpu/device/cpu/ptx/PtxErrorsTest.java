@@ -54,19 +54,19 @@ class PtxErrorsTest {
     @Test
     void unsupportedInstructionIsRefusedAtLoadWithFileLineAndInstruction() {
         String text = HEADER + ".visible .entry k(.param .u64 k_param_0)\n{\n\t.reg .b32 %r<3>;\n"
-                + "\tmul24.lo.s32 %r1, %r2, %r2;\n\tret;\n}\n";
-        DeviceException e = loadFails(text, "m24.ptx");
+                + "\tmatch.any.sync.b32 %r1, %r2, -1;\n\tret;\n}\n";
+        DeviceException e = loadFails(text, "match.ptx");
         assertEquals(CudaError.NOT_SUPPORTED, e.error());
-        assertTrue(e.getMessage().startsWith("m24.ptx:8: instruction mul24.lo.s32"), e.getMessage());
-        assertTrue(e.getMessage().contains("mul24.lo.s32 %r1, %r2, %r2"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("match.ptx:8: instruction match.any.sync.b32"), e.getMessage());
+        assertTrue(e.getMessage().contains("match.any.sync.b32 %r1, %r2, -1"), e.getMessage());
     }
 
     @Test
     void unsupportedModifiersAndTypesAreRefusedAtLoad() {
-        String cc = HEADER + ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n\tadd.cc.u32 %r1, %r2, %r2;\n\tret;\n}\n";
-        DeviceException e = loadFails(cc, "cc.ptx");
+        String sat = HEADER + ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n\tadd.sat.u32 %r1, %r2, %r2;\n\tret;\n}\n";
+        DeviceException e = loadFails(sat, "sat.ptx");
         assertEquals(CudaError.NOT_SUPPORTED, e.error());
-        assertTrue(e.getMessage().contains("cc.ptx:8") && e.getMessage().contains(".cc"), e.getMessage());
+        assertTrue(e.getMessage().contains("sat.ptx:8") && e.getMessage().contains(".sat on .u32"), e.getMessage());
         String half = HEADER + ".visible .entry k(.param .u64 k_param_0)\n{\n\t.reg .b16 %h<3>;\n\t.reg .b64 %rd<2>;\n"
                 + "\tld.param.u64 %rd1, [k_param_0];\n\tld.global.f16 %h1, [%rd1];\n\tret;\n}\n";
         e = loadFails(half, "half.ptx");
