@@ -999,37 +999,47 @@ public final class ClusterNode implements AutoCloseable {
             // Work from a member that has more: a back-off from empty replies ends.
             LockSupport.unpark(loop);
         }
-        if (compiledHere(r)) {
-            runReply(r, inputs, missing, now);
+        List<KernelFunction> compiled = compiledKernels(r);
+        if (compiled != null) {
+            runReply(r, compiled, inputs, missing, now);
         } else {
             // Compiling takes long: not on the receiving thread, which the next messages wait for.
-            handlers.execute(() -> runReply(r, inputs, missing, now));
+            handlers.execute(() -> runReply(r, null, inputs, missing, now));
         }
-    }
-
-    /** Whether the kernels of every element of {@code r} are compiled here already. */
-    private boolean compiledHere(StealReply r) {
-        for (WorkItem item : r.items()) {
-            KernelSource source = item.element().source();
-            if (source != null && !kernels.isCompiled(source)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
-     * Submits the elements of a current reply with work whose inputs are resolved ({@code inputs}); hands back
-     * those that read an array no longer kept here ({@code missing}).
+     * The kernels of the elements of {@code r}, in order, when every one is compiled here already (null for an
+     * element without source, which cannot run); null when one needs compiling.
      */
-    private void runReply(StealReply r, Map<Long, byte[]> inputs, Set<Long> missing, long now) {
-        List<Long> unrunnable = new ArrayList<>();
+    private List<KernelFunction> compiledKernels(StealReply r) {
+        List<KernelFunction> functions = new ArrayList<>(r.items().size());
         for (WorkItem item : r.items()) {
+            KernelSource source = item.element().source();
+            KernelFunction f = source == null ? null : kernels.compiled(source);
+            if (source != null && f == null) {
+                return null;
+            }
+            functions.add(f);
+        }
+        return functions;
+    }
+
+    /**
+     * Submits the elements of a current reply with work whose inputs are resolved ({@code inputs}), with their
+     * kernels when {@code compiled} has them (by position; null: from the kernel cache); hands back those that
+     * read an array no longer kept here ({@code missing}).
+     */
+    private void runReply(StealReply r, List<KernelFunction> compiled, Map<Long, byte[]> inputs,
+            Set<Long> missing, long now) {
+        List<Long> unrunnable = new ArrayList<>();
+        for (int i = 0; i < r.items().size(); i++) {
+            WorkItem item = r.items().get(i);
             try {
                 if (readsAny(item, missing)) {
                     unrunnable.add(item.stealId());
                 } else {
-                    runStolen(r.sender(), item, inputs, now);
+                    runStolen(r.sender(), item, compiled == null ? null : compiled.get(i), inputs, now);
                 }
             } finally {
                 arriving.decrementAndGet();
@@ -1062,7 +1072,8 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /** Runs an element of {@code owner} here and sends its results home when it completes. */
-    private void runStolen(String owner, WorkItem item, Map<Long, byte[]> inputs, long receivedNanos) {
+    private void runStolen(String owner, WorkItem item, KernelFunction compiled, Map<Long, byte[]> inputs,
+            long receivedNanos) {
         Held h = new Held(owner, item.stealId(), item.epoch(), receivedNanos, item.expectedNanos());
         if (leaving || lostReason != null) {
             send(owner, new Handback(transport.self(), List.of(item.stealId()), HandbackReason.LEAVING));
@@ -1077,7 +1088,7 @@ public final class ClusterNode implements AutoCloseable {
             if (m.source() == null) {
                 throw new DeviceException(CudaError.NOT_SUPPORTED, "the element carries no kernel source");
             }
-            KernelFunction function = kernels.get(m.source());
+            KernelFunction function = compiled != null ? compiled : kernels.get(m.source());
             StolenElements.Prepared p = StolenElements.prepare(scheduler, function, "member " + shortId(owner), m,
                     inputs);
             arrays = p.arrays();

@@ -68,14 +68,14 @@ final class KernelCache {
     }
 
     /**
-     * Whether {@code source} is compiled here already, so that {@link #get} returns at once (a message handler
-     * may then run the element on the thread that received it).
+     * The kernel of {@code source} if it is compiled here already, else null (not compiled, compiling, or failed
+     * to compile): a message handler may then run the element on the thread that received it.
      */
-    boolean isCompiled(KernelSource source) {
+    KernelFunction compiled(KernelSource source) {
         String key = hash(source);
         synchronized (this) {
             CompletableFuture<KernelFunction> f = byHash.get(key);
-            return f != null && f.isDone() && !f.isCompletedExceptionally();
+            return f != null && f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
         }
     }
 

@@ -1,11 +1,10 @@
 package dev.polygpu.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.KernelFunction;
@@ -53,14 +52,14 @@ class KernelCacheTest {
     void saysWhetherAKernelIsCompiledAlready() {
         try (CpuDevice device = new CpuDevice(2)) {
             KernelCache cache = new KernelCache(device);
-            assertFalse(cache.isCompiled(INC), "nothing compiled yet");
+            assertNull(cache.compiled(INC), "nothing compiled yet");
             cache.get(INC);
-            assertTrue(cache.isCompiled(INC));
-            assertFalse(cache.isCompiled(new KernelSource(INC.source(), "inc", "inc(x: sint32)")),
+            assertSame(cache.get(INC), cache.compiled(INC));
+            assertNull(cache.compiled(new KernelSource(INC.source(), "inc", "inc(x: sint32)")),
                     "another signature is another kernel");
             KernelSource bad = new KernelSource("extern \"C\" __global__ void k(int* x) { x[0] = ; }", "k", "k");
             assertThrows(DeviceException.class, () -> cache.get(bad));
-            assertFalse(cache.isCompiled(bad), "a kernel that failed to compile is not compiled");
+            assertNull(cache.compiled(bad), "a kernel that failed to compile is not compiled");
         }
     }
 
