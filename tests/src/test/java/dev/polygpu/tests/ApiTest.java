@@ -196,13 +196,13 @@ class ApiTest {
                 const freed = cu.DeviceArray("float", 2);
                 freed.free();
                 console.log([String(k), `${k(2, 32)}`, "" + a, String(m[1]), String(freed),
-                    String(cu.cudaStreamCreate()).startsWith("stream "),
+                    String(cu.cudaStreamCreate()).startsWith("stream "), String(cu.cudaEventCreate()),
                     String(cu) === `namespace CU (${Object.keys(cu).length} names)`, String(cu.getdevices()),
                     Object.keys(a).includes("toString"), typeof cu.cudaMallocc].join(" | "));""".formatted(NIDL),
                 "kernel square(x: inout pointer float, n: sint32)"
                         + " | kernel square(x: inout pointer float, n: sint32) with grid (2, 1, 1), block (32, 1, 1)"
                         + " | DeviceArray(int, 3)[7, 0, 0] | view [1] of DeviceArray(int, 2, 2)[5, 0]"
-                        + " | DeviceArray(float, 2)[freed] | true | true | devices (1) | false | undefined"),
+                        + " | DeviceArray(float, 2)[freed] | true | event | true | devices (1) | false | undefined"),
         // Same size, both integers: a kernel may read a char array as uint8.
         new Ok("typed pointer, array of the same representation", "python", PY + """
                 k = cu.buildkernel('__global__ void inc(unsigned char *b) { b[0] += 1; }',

@@ -1,24 +1,20 @@
 package dev.polygpu.grcuda.kernel;
 
-import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
-import com.oracle.truffle.api.interop.TruffleObject;
-import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.device.LaunchConfig;
-import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrError;
-import dev.polygpu.grcuda.objects.GrList;
-import dev.polygpu.grcuda.objects.ToStringMember;
+import dev.polygpu.grcuda.objects.GrMetaObject;
+import dev.polygpu.grcuda.objects.GrOpaqueObject;
 
 /** A kernel with its launch configuration ({@code k(grid, block)}); executing it with arguments launches it. */
 @ExportLibrary(InteropLibrary.class)
-public final class GrConfiguredKernel implements TruffleObject {
+public final class GrConfiguredKernel extends GrOpaqueObject {
     private final GrKernel kernel;
     private final LaunchSettings settings;
 
@@ -42,56 +38,16 @@ public final class GrConfiguredKernel implements TruffleObject {
         }
     }
 
-    /** No members but the hidden {@link ToStringMember toString}, which JavaScript calls to print it. */
-    @ExportMessage
-    boolean hasMembers() {
-        return true;
-    }
-
-    @ExportMessage
-    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
-        return new GrList();
-    }
-
-    @ExportMessage
-    boolean isMemberInvocable(String member) {
-        return ToStringMember.is(member);
-    }
-
-    @ExportMessage
-    Object invokeMember(String member, Object[] arguments) throws UnknownIdentifierException, ArityException {
-        if (!ToStringMember.is(member)) {
-            throw UnknownIdentifierException.create(member);
-        }
-        return ToStringMember.invoke(this, arguments);
-    }
-
-    @ExportMessage
-    boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+    @Override
+    protected String displayString() {
         LaunchConfig c = settings.config();
         return "kernel " + kernel.signature() + " with grid " + c.grid() + ", block " + c.block()
                 + (c.dynamicSharedBytes() == 0 ? "" : ", " + c.dynamicSharedBytes() + " bytes of shared memory")
                 + (settings.stream() == null ? "" : " on stream " + settings.stream().id());
     }
 
-    @ExportMessage
-    boolean hasMetaObject() {
-        return true;
-    }
-
-    @ExportMessage
-    Object getMetaObject() {
-        return dev.polygpu.grcuda.objects.GrMetaObject.CONFIGURED_KERNEL;
+    @Override
+    protected GrMetaObject metaObject() {
+        return GrMetaObject.CONFIGURED_KERNEL;
     }
 }
