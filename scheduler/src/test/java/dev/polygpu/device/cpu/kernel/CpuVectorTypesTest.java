@@ -406,6 +406,68 @@ class CpuVectorTypesTest {
         assertArrayEquals(new float[] {2 + 30 + 400, 7}, readFloats(o, 2));
     }
 
+    @Test
+    void warpShuffleOfComponentsReducesComplexNumbers() {
+        String src = """
+                __global__ void csum(const float2* in, float2* out)
+                {
+                    float2 v = in[blockIdx.x * 32 + threadIdx.x];
+                    for (int d = 16; d > 0; d /= 2) {
+                        v.x += __shfl_down_sync(0xffffffffu, v.x, d);
+                        v.y = v.y + __shfl_down_sync(0xffffffffu, v.y, d);
+                    }
+                    if (threadIdx.x == 0) {
+                        out[blockIdx.x] = v;
+                    }
+                }
+                """;
+        int blocks = 4;
+        Random r = new Random(SEED + 5);
+        float[] in = new float[2 * 32 * blocks];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = r.nextInt(1000) - 500; // integers: every order of summation gives the same float
+        }
+        UnifiedBuffer out = dev.allocate(8L * blocks);
+        run(dev, kernel(dev, src, "csum.cu", "csum"), blocks, 32,
+                KernelArgs.builder().pointer(floats(dev, in)).pointer(out).build());
+        float[] expected = new float[2 * blocks];
+        for (int b = 0; b < blocks; b++) {
+            for (int t = 0; t < 32; t++) {
+                expected[2 * b] += in[2 * (b * 32 + t)];
+                expected[2 * b + 1] += in[2 * (b * 32 + t) + 1];
+            }
+        }
+        assertArrayEquals(expected, readFloats(out, 2 * blocks), "seed " + (SEED + 5));
+    }
+
+    @Test
+    void aTemplateKernelInstantiatedWithAVectorType() {
+        String src = """
+                template <typename T>
+                __global__ void copyv(const T* in, T* out, int n)
+                {
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    if (i < n) {
+                        T v = in[n - 1 - i];
+                        out[i] = v;
+                    }
+                }
+                """;
+        int n = 10;
+        int[] in = new int[4 * n];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = 3 * i - 7;
+        }
+        UnifiedBuffer out = dev.allocate(16L * n);
+        KernelFunction k = dev.compile(src, "copyv.cu").function("copyv<int4>");
+        run(dev, k, 1, 32, KernelArgs.builder().pointer(ints(dev, in)).pointer(out).i32(n).build());
+        int[] expected = new int[4 * n];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(in, 4 * (n - 1 - i), expected, 4 * i, 4);
+        }
+        assertArrayEquals(expected, readInts(out, 4 * n));
+    }
+
     // ---- faults -----------------------------------------------------------------------------------------------
 
     private static KernelFaultException fault(String src, String name, KernelArgs args) {
