@@ -17,7 +17,7 @@ import java.lang.classfile.Label;
 /**
  * Emits expressions: values, conditions as jumps, lvalues (assignment, compound assignment, ++/--), memory
  * access through the bounds-checked {@code Mem} helpers. A pointer is two stack values: its memory segment
- * and a byte offset ({@code long}).
+ * and a byte offset ({@code long}); a vector ({@code float4} …) is one stack value per component, x first.
  */
 final class ExprEmitter {
     private final Emitter e;
