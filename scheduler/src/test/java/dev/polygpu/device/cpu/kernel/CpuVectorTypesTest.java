@@ -292,6 +292,7 @@ class CpuVectorTypesTest {
                     int4* r = q + 1;
                     r->y = p[1].y + p->x;
                     q->w = -3;
+                    reinterpret_cast<float*>(p + 3)[1] = 1.5f;
                 }
                 """;
         float[] p = new float[16];
@@ -307,6 +308,7 @@ class CpuVectorTypesTest {
         expected[5] = 9f;
         expected[10] += 0.5f;
         expected[15] += 1f;
+        expected[13] = 1.5f;
         assertArrayEquals(expected, readFloats(pb, 16));
         assertArrayEquals(new int[] {1, 2, 3, -3, 5, 16, 7, 8}, readInts(qb, 8));
     }
