@@ -4,7 +4,7 @@ package dev.polygpu.device.cpu.kernel.ast;
  * A C type of the kernel language after typedefs and templates are resolved. Qualifiers ({@code const},
  * {@code volatile}, {@code __restrict__}) do not change code generation and are not part of the type.
  */
-public sealed interface CType permits CType.Prim, CType.Pointer, CType.Array {
+public sealed interface CType permits CType.Prim, CType.Pointer, CType.Array, CType.Vector {
 
     /** Size in bytes (arrays: element size times length; void: 1, as GCC does for pointer arithmetic). */
     int size();
@@ -106,6 +106,54 @@ public sealed interface CType permits CType.Prim, CType.Pointer, CType.Array {
         @Override
         public String toString() {
             return element + "[" + (length < 0 ? "" : Integer.toString(length)) + "]";
+        }
+    }
+
+    /**
+     * A CUDA built-in vector type ({@code float4}, {@code uchar4}, {@code double2}, …): {@code length} (1 to 4)
+     * components {@code .x .y .z .w} of a primitive type, laid out one after another without padding. Its size and
+     * alignment are those of CUDA's {@code vector_types.h} (checked with nvcc 13.0 on x86-64): a 2-vector is
+     * aligned to its size, a 4-vector to its size up to 16 ({@code long4}, {@code double4}: 32 bytes aligned 16),
+     * a 1- or 3-vector to its component ({@code float3}: 12 bytes aligned 4). No operators apply to a vector as a
+     * whole: it is copied, passed, returned, loaded and stored, and its components are scalars.
+     */
+    record Vector(Prim component, int length) implements CType {
+        public Vector {
+            if (length < 1 || length > 4 || !component.isArithmetic() || component == Prim.BOOL) {
+                throw new IllegalArgumentException("no vector type of " + length + " " + component);
+            }
+        }
+
+        @Override
+        public int size() {
+            return component.size() * length;
+        }
+
+        /** The alignment in bytes that CUDA gives the type. */
+        public int align() {
+            return switch (length) {
+                case 2 -> size();
+                case 4 -> Math.min(size(), 16);
+                default -> component.size();
+            };
+        }
+
+        /** The CUDA name of the components' type as used in vector type names ({@code uchar}, {@code longlong}). */
+        public String baseName() {
+            return switch (component) {
+                case UCHAR -> "uchar";
+                case USHORT -> "ushort";
+                case UINT -> "uint";
+                case ULONG -> "ulong";
+                case LONGLONG -> "longlong";
+                case ULONGLONG -> "ulonglong";
+                default -> component.toString();
+            };
+        }
+
+        @Override
+        public String toString() {
+            return baseName() + length;
         }
     }
 }

@@ -106,6 +106,16 @@ public sealed interface Expr {
     /** {@code a - b} of two pointers: a {@code long} count of elements. */
     record PtrDiff(Pos pos, CType type, Expr left, Expr right) implements Expr {}
 
+    /**
+     * Component {@code index} (0 to 3 for {@code .x .y .z .w}) of an expression of {@link CType.Vector} type;
+     * {@code type} is the component type. An lvalue when the vector is one ({@code v.x = 1}, {@code p[i].y += 2},
+     * {@code p->z}): through a pointer only the component is read or written, as CUDA does.
+     */
+    record Component(Pos pos, CType type, Expr vector, int index) implements Expr {}
+
+    /** {@code make_float4(a, b, c, d)} or a vector's aggregate initializer: one value per component, converted. */
+    record MakeVector(Pos pos, CType type, List<Expr> components) implements Expr {}
+
     /** Subscript before semantic analysis ({@code base[index]}); becomes {@link Deref} of {@link PtrAdd}. */
     record Index(Pos pos, CType type, Expr base, Expr index) implements Expr {}
 

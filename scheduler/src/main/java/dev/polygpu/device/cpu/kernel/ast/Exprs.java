@@ -27,6 +27,8 @@ public final class Exprs {
             case Expr.Call c -> c.args();
             case Expr.IntrinsicCall c -> c.args();
             case Expr.Comma c -> List.of(c.left(), c.right());
+            case Expr.Component v -> List.of(v.vector());
+            case Expr.MakeVector v -> v.components();
             default -> {
                 List<Expr> other = other(e);
                 yield other;

@@ -60,6 +60,8 @@ final class Emitter {
 
     final Map<Var, Integer> slot = new IdentityHashMap<>();
     final Map<Var, Integer> offSlot = new IdentityHashMap<>();
+    /** The JVM locals of each VECTOR variable's components, in order. */
+    final Map<Var, int[]> vectorSlots = new IdentityHashMap<>();
     int txSlot, tySlot, tzSlot;
     final int[] blockDimSlots = new int[3];
     final int[] gridDimSlots = new int[3];
@@ -173,7 +175,8 @@ final class Emitter {
             if (s == Plan.Storage.POINTER) {
                 refIndex.put(v, refSlots++);
             }
-            primIndex.put(v, primSlots++);
+            primIndex.put(v, primSlots);
+            primSlots += v.type instanceof CType.Vector vt ? vt.length() : 1;
         }
         tidSlot = c.allocateLocal(TypeKind.INT);
         siteTemp = c.allocateLocal(TypeKind.INT);
@@ -286,6 +289,18 @@ final class Emitter {
             if (!live.contains(v)) {
                 continue;
             }
+            if (v.type instanceof CType.Vector vt) {
+                K k = Jvm.componentKind(vt);
+                int[] slots = vectorSlots.get(v);
+                for (int i = 0; i < slots.length; i++) {
+                    c.aload(primArray);
+                    index(primBase, primIndex.get(v) + i);
+                    c.loadLocal(k.tk, slots[i]);
+                    exprs.toBits(k);
+                    c.lastore();
+                }
+                continue;
+            }
             K k = Jvm.kind(v.type);
             if (k == K.P) {
                 c.aload(refArray);
@@ -311,6 +326,18 @@ final class Emitter {
         for (Var v : saved) {
             if (!live.contains(v)) {
                 zeroVar(v);
+                continue;
+            }
+            if (v.type instanceof CType.Vector vt) {
+                K k = Jvm.componentKind(vt);
+                int[] slots = vectorSlots.get(v);
+                for (int i = 0; i < slots.length; i++) {
+                    c.aload(primArray);
+                    index(primBase, primIndex.get(v) + i);
+                    c.laload();
+                    exprs.fromBits(k);
+                    c.storeLocal(k.tk, slots[i]);
+                }
                 continue;
             }
             K k = Jvm.kind(v.type);
@@ -370,6 +397,14 @@ final class Emitter {
                 case POINTER -> {
                     slot.put(v, c.allocateLocal(TypeKind.REFERENCE));
                     offSlot.put(v, c.allocateLocal(TypeKind.LONG));
+                }
+                case VECTOR -> {
+                    CType.Vector vt = (CType.Vector) v.type;
+                    int[] slots = new int[vt.length()];
+                    for (int i = 0; i < slots.length; i++) {
+                        slots[i] = c.allocateLocal(Jvm.componentKind(vt).tk);
+                    }
+                    vectorSlots.put(v, slots);
                 }
                 case LOCAL_MEMORY, SHARED -> slot.put(v, c.allocateLocal(TypeKind.REFERENCE));
             }
@@ -486,6 +521,12 @@ final class Emitter {
             c.astore(slot.get(v));
             c.lconst_0();
             c.lstore(offSlot.get(v));
+        } else if (s == Plan.Storage.VECTOR) {
+            K k = Jvm.componentKind((CType.Vector) v.type);
+            for (int sl : vectorSlots.get(v)) {
+                Ops.zero(c, k);
+                c.storeLocal(k.tk, sl);
+            }
         }
     }
 
@@ -648,7 +689,7 @@ final class Emitter {
             if (r.value() != null) {
                 exprs.value(r.value());
             } else if (in.returnType() != CType.Prim.VOID) {
-                Ops.zero(c, Jvm.kind(in.returnType()));
+                exprs.zeroValue(in.returnType());
             }
             c.goto_(in.end());
             return;
@@ -714,7 +755,7 @@ final class Emitter {
             scopes.peek().add(v);
         }
         switch (s) {
-            case SCALAR, POINTER -> {
+            case SCALAR, POINTER, VECTOR -> {
                 if (d.init() != null) {
                     exprs.value(d.init());
                     storeVar(v);
@@ -767,6 +808,12 @@ final class Emitter {
         if (plan.storage.get(v) == Plan.Storage.POINTER) {
             c.lstore(offSlot.get(v));
             c.astore(slot.get(v));
+        } else if (plan.storage.get(v) == Plan.Storage.VECTOR) {
+            K k = Jvm.componentKind((CType.Vector) v.type);
+            int[] slots = vectorSlots.get(v);
+            for (int i = slots.length - 1; i >= 0; i--) {
+                c.storeLocal(k.tk, slots[i]);
+            }
         } else {
             c.storeLocal(Jvm.kind(v.type).tk, slot.get(v));
         }
@@ -776,6 +823,11 @@ final class Emitter {
         if (plan.storage.get(v) == Plan.Storage.POINTER) {
             c.aload(slot.get(v));
             c.lload(offSlot.get(v));
+        } else if (plan.storage.get(v) == Plan.Storage.VECTOR) {
+            K k = Jvm.componentKind((CType.Vector) v.type);
+            for (int sl : vectorSlots.get(v)) {
+                c.loadLocal(k.tk, sl);
+            }
         } else {
             c.loadLocal(Jvm.kind(v.type).tk, slot.get(v));
         }
@@ -820,7 +872,7 @@ final class Emitter {
         scopes.pop();
         if (f.returnType != CType.Prim.VOID) {
             // Falling off the end of a non-void function is undefined in C; give zero.
-            Ops.zero(c, Jvm.kind(f.returnType));
+            exprs.zeroValue(f.returnType);
         }
         c.labelBinding(end);
     }

@@ -17,7 +17,7 @@ import java.lang.classfile.Label;
 /**
  * Emits expressions: values, conditions as jumps, lvalues (assignment, compound assignment, ++/--), memory
  * access through the bounds-checked {@code Mem} helpers. A pointer is two stack values: its memory segment
- * and a byte offset ({@code long}).
+ * and a byte offset ({@code long}); a vector ({@code float4} …) is one stack value per component, x first.
  */
 final class ExprEmitter {
     private final Emitter e;
@@ -108,6 +108,8 @@ final class ExprEmitter {
                 discard(k.left());
                 value(k.right());
             }
+            case Expr.MakeVector m -> m.components().forEach(this::value);
+            case Expr.Component v -> component(v);
             default -> {
                 if (!intrinsics.emitOther(x)) {
                     throw notAnalyzed(x);
@@ -128,7 +130,7 @@ final class ExprEmitter {
             case Expr.Cast k when k.type() == CType.Prim.VOID -> discard(k.operand());
             default -> {
                 value(x);
-                Ops.pop(c, Jvm.kind(x.type()));
+                popValue(x.type());
             }
         }
     }
@@ -140,7 +142,7 @@ final class ExprEmitter {
     private void loadVariable(Expr.VarRef v) {
         Var var = v.var();
         Plan.Storage s = e.plan.storage.get(var);
-        if (s == Plan.Storage.SCALAR || s == Plan.Storage.POINTER) {
+        if (s == Plan.Storage.SCALAR || s == Plan.Storage.POINTER || s == Plan.Storage.VECTOR) {
             e.loadVar(var);
             return;
         }
@@ -276,6 +278,14 @@ final class ExprEmitter {
                 c.lconst_0();
             }
             case Expr.Deref d -> value(d.pointer());
+            case Expr.Component v -> {
+                address(v.vector());
+                int offset = v.index() * v.type().size();
+                if (offset != 0) {
+                    c.loadConstant((long) offset);
+                    c.ladd();
+                }
+            }
             default -> throw new CodegenException(x.pos(), "expression is not an lvalue");
         }
     }
@@ -284,6 +294,10 @@ final class ExprEmitter {
 
     /** [segment, offset] → value of C type {@code t}. */
     void memLoad(CType t, Pos pos) {
+        if (t instanceof CType.Vector v) {
+            vectorLoad(v, pos);
+            return;
+        }
         c.aload(Emitter.STATE_SLOT);
         c.loadConstant(Emitter.pos(pos));
         e.callMem("ld" + suffix(t, pos), false, Jvm.kind(t));
@@ -297,6 +311,10 @@ final class ExprEmitter {
 
     /** [segment, offset, value] → stores the value of C type {@code t}. */
     void memStore(CType t, Pos pos) {
+        if (t instanceof CType.Vector v) {
+            vectorStore(v, pos);
+            return;
+        }
         c.aload(Emitter.STATE_SLOT);
         c.loadConstant(Emitter.pos(pos));
         e.callMem("st" + suffix(t, pos), true, Jvm.kind(t));
@@ -316,6 +334,166 @@ final class ExprEmitter {
             case DOUBLE -> "D";
             case VOID -> throw new CodegenException(pos, "cannot access an object of type void");
         };
+    }
+
+    // ---- vectors --------------------------------------------------------------------------------------------
+
+    /** The JVM local of {@code x} if it is a component of a vector variable held in locals ({@code v.y}), or -1. */
+    private int registerComponent(Expr x) {
+        if (x instanceof Expr.Component v && v.vector() instanceof Expr.VarRef r
+                && e.plan.storage.get(r.var()) == Plan.Storage.VECTOR) {
+            return e.vectorSlots.get(r.var())[v.index()];
+        }
+        return -1;
+    }
+
+    /**
+     * A component's value: from its JVM local, from memory (only the component is read, as CUDA reads
+     * {@code p[i].x}), or picked out of a vector value ({@code make_float2(a, b).y}, a call's result).
+     */
+    private void component(Expr.Component v) {
+        int slot = registerComponent(v);
+        if (slot >= 0) {
+            c.loadLocal(Jvm.kind(v.type()).tk, slot);
+            return;
+        }
+        Expr whole = v.vector();
+        boolean inMemory = whole instanceof Expr.Deref
+                || whole instanceof Expr.VarRef r && !isRegister(r.var());
+        if (inMemory) {
+            address(v);
+            memLoad(v.type(), v.pos());
+            return;
+        }
+        CType.Vector vt = (CType.Vector) whole.type();
+        K k = Jvm.componentKind(vt);
+        value(whole);
+        for (int i = vt.length() - 1; i > v.index(); i--) {
+            Ops.pop(c, k);
+        }
+        if (v.index() > 0) {
+            int t = e.temp(k);
+            c.storeLocal(k.tk, t);
+            for (int i = v.index() - 1; i >= 0; i--) {
+                Ops.pop(c, k);
+            }
+            c.loadLocal(k.tk, t);
+            e.release(k, t);
+        }
+    }
+
+    /**
+     * [segment, offset] → the components of a vector: one check of the whole vector (bounds, and the alignment a
+     * GPU's vector load needs), then a read per component.
+     */
+    private void vectorLoad(CType.Vector v, Pos pos) {
+        vectorCheck(v, false, pos);
+        int address = e.temp(K.J);
+        c.lstore(address);
+        K k = Jvm.componentKind(v);
+        String suffix = suffix(v.component(), pos);
+        for (int i = 0; i < v.length(); i++) {
+            componentAddress(address, i, v);
+            c.invokestatic(Jvm.MEM, "at" + suffix, mt(k.desc, CD_long));
+            switch (v.component()) {
+                case UCHAR, USHORT -> Ops.narrow(c, v.component());
+                default -> { }
+            }
+        }
+        e.release(K.J, address);
+    }
+
+    /** [segment, offset, components…] → stores a whole vector, checked as {@link #vectorLoad} and for writability. */
+    private void vectorStore(CType.Vector v, Pos pos) {
+        int[] values = stashValue(v);
+        vectorCheck(v, true, pos);
+        int address = e.temp(K.J);
+        c.lstore(address);
+        K k = Jvm.componentKind(v);
+        String suffix = suffix(v.component(), pos);
+        for (int i = 0; i < v.length(); i++) {
+            componentAddress(address, i, v);
+            c.loadLocal(k.tk, values[i]);
+            c.invokestatic(Jvm.MEM, "at" + suffix, mt(java.lang.constant.ConstantDescs.CD_void, CD_long, k.desc));
+        }
+        e.release(K.J, address);
+        freeValue(v, values);
+    }
+
+    /** [segment, offset] → the checked absolute address of a whole vector. */
+    private void vectorCheck(CType.Vector v, boolean write, Pos pos) {
+        c.loadConstant(v.size());
+        c.loadConstant(v.align());
+        c.loadConstant(v.toString());
+        c.aload(Emitter.STATE_SLOT);
+        c.loadConstant(Emitter.pos(pos));
+        c.invokestatic(Jvm.MEM, write ? "vectorWrite" : "vectorRead",
+                mt(CD_long, Jvm.SEGMENT, CD_long, CD_int, CD_int, Jvm.STRING, Jvm.STATE, CD_int));
+    }
+
+    private void componentAddress(int addressSlot, int i, CType.Vector v) {
+        c.lload(addressSlot);
+        if (i > 0) {
+            c.loadConstant((long) i * v.component().size());
+            c.ladd();
+        }
+    }
+
+    /** Pops a value of C type {@code t} (a vector: all its components). */
+    void popValue(CType t) {
+        if (t instanceof CType.Vector v) {
+            for (int i = 0; i < v.length(); i++) {
+                Ops.pop(c, Jvm.componentKind(v));
+            }
+        } else {
+            Ops.pop(c, Jvm.kind(t));
+        }
+    }
+
+    /** Pushes the zero of C type {@code t} (a vector: every component zero). */
+    void zeroValue(CType t) {
+        if (t instanceof CType.Vector v) {
+            for (int i = 0; i < v.length(); i++) {
+                Ops.zero(c, Jvm.componentKind(v));
+            }
+        } else {
+            Ops.zero(c, Jvm.kind(t));
+        }
+    }
+
+    /** As {@link #stash} for a value of C type {@code t}; a vector's components go to one temporary each. */
+    int[] stashValue(CType t) {
+        if (!(t instanceof CType.Vector v)) {
+            return stash(Jvm.kind(t));
+        }
+        K k = Jvm.componentKind(v);
+        int[] temps = new int[v.length()];
+        for (int i = temps.length - 1; i >= 0; i--) {
+            temps[i] = e.temp(k);
+            c.storeLocal(k.tk, temps[i]);
+        }
+        return temps;
+    }
+
+    void unstashValue(CType t, int[] temps) {
+        if (!(t instanceof CType.Vector v)) {
+            unstash(Jvm.kind(t), temps);
+            return;
+        }
+        K k = Jvm.componentKind(v);
+        for (int temp : temps) {
+            c.loadLocal(k.tk, temp);
+        }
+    }
+
+    void freeValue(CType t, int[] temps) {
+        if (!(t instanceof CType.Vector v)) {
+            free(Jvm.kind(t), temps);
+            return;
+        }
+        for (int temp : temps) {
+            e.release(Jvm.componentKind(v), temp);
+        }
     }
 
     void toBits(K k) {
@@ -348,13 +526,18 @@ final class ExprEmitter {
     private final class Place {
         final CType type;
         final Var var;
+        /** The JVM local of a component of a vector variable held in locals, or -1. */
+        final int componentSlot;
         int segTemp = -1;
         int offTemp = -1;
 
         Place(Expr target) {
             this.type = target.type();
+            this.componentSlot = registerComponent(target);
             if (target instanceof Expr.VarRef v && isRegister(v.var())) {
                 this.var = v.var();
+            } else if (componentSlot >= 0) {
+                this.var = null;
             } else {
                 this.var = null;
                 address(target);
@@ -368,6 +551,8 @@ final class ExprEmitter {
         void load(Pos pos) {
             if (var != null) {
                 e.loadVar(var);
+            } else if (componentSlot >= 0) {
+                c.loadLocal(Jvm.kind(type).tk, componentSlot);
             } else {
                 c.aload(segTemp);
                 c.lload(offTemp);
@@ -381,6 +566,10 @@ final class ExprEmitter {
                 e.storeVar(var);
                 return;
             }
+            if (componentSlot >= 0) {
+                c.storeLocal(Jvm.kind(type).tk, componentSlot);
+                return;
+            }
             K k = Jvm.kind(type);
             int[] v = stash(k);
             c.aload(segTemp);
@@ -391,7 +580,7 @@ final class ExprEmitter {
         }
 
         void release() {
-            if (var == null) {
+            if (var == null && componentSlot < 0) {
                 e.release(K.J, offTemp);
                 e.release(K.P, segTemp);
             }
@@ -400,7 +589,7 @@ final class ExprEmitter {
 
     private boolean isRegister(Var v) {
         Plan.Storage s = e.plan.storage.get(v);
-        return s == Plan.Storage.SCALAR || s == Plan.Storage.POINTER;
+        return s == Plan.Storage.SCALAR || s == Plan.Storage.POINTER || s == Plan.Storage.VECTOR;
     }
 
     /** Saves the value on top of the stack in temporaries. */
@@ -445,20 +634,30 @@ final class ExprEmitter {
             }
             return;
         }
+        int component = registerComponent(target);
+        if (component >= 0) {
+            K k = Jvm.kind(target.type());
+            value(a.value());
+            c.storeLocal(k.tk, component);
+            if (needResult) {
+                c.loadLocal(k.tk, component);
+            }
+            return;
+        }
         if (!needResult) {
             address(target);
             value(a.value());
             memStore(target.type(), a.pos());
             return;
         }
-        K k = Jvm.kind(target.type());
+        CType t = target.type();
         value(a.value());
-        int[] v = stash(k);
+        int[] v = stashValue(t);
         address(target);
-        unstash(k, v);
-        memStore(target.type(), a.pos());
-        unstash(k, v);
-        free(k, v);
+        unstashValue(t, v);
+        memStore(t, a.pos());
+        unstashValue(t, v);
+        freeValue(t, v);
     }
 
     private void compound(Expr.CompoundAssign a, boolean needResult) {

@@ -51,6 +51,10 @@ final class Jvm {
     }
 
     static K kind(CType t) {
+        if (t instanceof CType.Vector v) {
+            throw new IllegalStateException("a vector value ('" + v + "') reached code that handles one JVM value"
+                    + " (a bug in polygpu's kernel engine)");
+        }
         if (t instanceof CType.Prim p) {
             return switch (p) {
                 case VOID -> K.V;
@@ -61,6 +65,11 @@ final class Jvm {
             };
         }
         return K.P;
+    }
+
+    /** The kind each component of a vector is held in (one JVM value per component). */
+    static K componentKind(CType.Vector v) {
+        return kind(v.component());
     }
 
     static boolean unsigned(CType t) {

@@ -26,6 +26,8 @@ final class Plan {
         SCALAR,
         /** A pointer in two JVM locals: segment and byte offset. */
         POINTER,
+        /** A vector ({@code float4} …) whose address is not taken: one JVM local per component. */
+        VECTOR,
         /** An array, or a scalar whose address is taken, in per-thread local memory. */
         LOCAL_MEMORY,
         /** A {@code __shared__} array or scalar. */
@@ -78,6 +80,9 @@ final class Plan {
     }
 
     private static int alignOf(CType t) {
+        if (t instanceof CType.Vector v) {
+            return v.align();
+        }
         return t instanceof CType.Array a ? alignOf(a.element()) : t.size();
     }
 
@@ -96,6 +101,8 @@ final class Plan {
             localMemory.add(v);
         } else if (v.type instanceof CType.Pointer) {
             s = Storage.POINTER;
+        } else if (v.type instanceof CType.Vector) {
+            s = Storage.VECTOR;
         } else {
             s = Storage.SCALAR;
         }

@@ -261,6 +261,8 @@ final class YieldLowering {
             case Expr.PtrDiff d -> new Expr.PtrDiff(p, t, hoist(d.left(), pre), hoist(d.right(), pre));
             case Expr.Call c -> new Expr.Call(p, t, c.function(), hoistAll(c.args(), pre));
             case Expr.IntrinsicCall c -> new Expr.IntrinsicCall(p, t, c.intrinsic(), hoistAll(c.args(), pre));
+            case Expr.MakeVector m -> new Expr.MakeVector(p, t, hoistAll(m.components(), pre));
+            case Expr.Component v -> new Expr.Component(p, t, hoistLvalue(v.vector(), pre), v.index());
             case Expr.Comma c -> {
                 Expr left = hoist(c.left(), pre);
                 if (left != null && !(left instanceof Expr.VarRef) && !(left instanceof Expr.IntConst)) {

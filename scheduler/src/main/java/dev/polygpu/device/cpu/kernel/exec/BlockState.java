@@ -205,6 +205,19 @@ public final class BlockState {
     }
 
     /**
+     * The fault for a load or store of a whole vector ({@code float4} …) at an address that is not a multiple of
+     * the type's alignment, which a GPU's vector access requires.
+     */
+    public KernelFault misalignedVector(MemorySegment seg, long offset, int size, int align, String type,
+            boolean write, int pos) {
+        long past = (seg.address() + offset) & (align - 1);
+        return fault(CudaError.MISALIGNED_ADDRESS, "misaligned " + (write ? "write" : "read") + " of " + type + " ("
+                + size + " bytes, which need " + align + "-byte alignment) " + describe(seg, offset, size)
+                + ": the address is " + past + " byte" + (past == 1 ? "" : "s") + " past a multiple of " + align
+                + " (a vector pointer made from a scalar one must point to a multiple of " + align + " bytes)", pos);
+    }
+
+    /**
      * The fault for a store (or an atomic) through {@code seg}, a pointer parameter that the launch passed
      * read-only, or one derived from it.
      */

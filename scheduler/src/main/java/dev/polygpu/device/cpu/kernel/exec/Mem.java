@@ -195,4 +195,88 @@ public final class Mem {
             throw st.misaligned(s, off, size, pos);
         }
     }
+
+    // ---- whole vectors (float4, uchar4, double2, …) ---------------------------------------------------------
+
+    /**
+     * Checks a load of a whole vector of {@code size} bytes at {@code off} (in bounds, and the address a multiple
+     * of {@code align}, as a GPU's vector load requires) and returns its absolute address, from which the
+     * generated code reads the components with {@link #atB} … {@link #atD}. {@code type} names the vector type
+     * in the fault.
+     */
+    public static long vectorRead(MemorySegment s, long off, int size, int align, String type, BlockState st,
+            int pos) {
+        return vectorAddress(s, off, size, align, type, false, st, pos);
+    }
+
+    /** As {@link #vectorRead} for a store, which also faults on memory the launch passed read-only. */
+    public static long vectorWrite(MemorySegment s, long off, int size, int align, String type, BlockState st,
+            int pos) {
+        writable(s, st, pos);
+        return vectorAddress(s, off, size, align, type, true, st, pos);
+    }
+
+    private static long vectorAddress(MemorySegment s, long off, int size, int align, String type, boolean write,
+            BlockState st, int pos) {
+        try {
+            Objects.checkIndex(off, s.byteSize() - (size - 1));
+        } catch (IndexOutOfBoundsException e) {
+            throw st.outOfBounds(s, off, size, write, pos);
+        }
+        long address = s.address() + off;
+        if ((address & (align - 1)) != 0) {
+            throw st.misalignedVector(s, off, size, align, type, write, pos);
+        }
+        return address;
+    }
+
+    // The components of a vector at an address that vectorRead or vectorWrite has checked.
+
+    public static int atB(long address) {
+        return ALL.get(ValueLayout.JAVA_BYTE, address);
+    }
+
+    public static int atS(long address) {
+        return ALL.get(ValueLayout.JAVA_SHORT_UNALIGNED, address);
+    }
+
+    public static int atI(long address) {
+        return ALL.get(ValueLayout.JAVA_INT_UNALIGNED, address);
+    }
+
+    public static long atJ(long address) {
+        return ALL.get(ValueLayout.JAVA_LONG_UNALIGNED, address);
+    }
+
+    public static float atF(long address) {
+        return ALL.get(ValueLayout.JAVA_FLOAT_UNALIGNED, address);
+    }
+
+    public static double atD(long address) {
+        return ALL.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, address);
+    }
+
+    public static void atB(long address, int v) {
+        ALL.set(ValueLayout.JAVA_BYTE, address, (byte) v);
+    }
+
+    public static void atS(long address, int v) {
+        ALL.set(ValueLayout.JAVA_SHORT_UNALIGNED, address, (short) v);
+    }
+
+    public static void atI(long address, int v) {
+        ALL.set(ValueLayout.JAVA_INT_UNALIGNED, address, v);
+    }
+
+    public static void atJ(long address, long v) {
+        ALL.set(ValueLayout.JAVA_LONG_UNALIGNED, address, v);
+    }
+
+    public static void atF(long address, float v) {
+        ALL.set(ValueLayout.JAVA_FLOAT_UNALIGNED, address, v);
+    }
+
+    public static void atD(long address, double v) {
+        ALL.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, address, v);
+    }
 }

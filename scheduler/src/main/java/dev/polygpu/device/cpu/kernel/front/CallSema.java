@@ -31,6 +31,10 @@ final class CallSema {
         if (prog.hasFunction(name) && es.s.lookup(name) == null && !declaredBuiltin(c)) {
             return userCall(c);
         }
+        CType.Vector made = c.templateArgs() == null ? VectorTypes.constructed(name) : null;
+        if (made != null) {
+            return VectorTypes.make(es, c.pos(), name, made, values(c.args()));
+        }
         if (c.templateArgs() == null && IntrinsicTable.knows(name)) {
             return IntrinsicTable.resolve(name, c.pos(), values(c.args()), es);
         }

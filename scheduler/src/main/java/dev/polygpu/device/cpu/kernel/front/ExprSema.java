@@ -155,8 +155,11 @@ final class ExprSema {
             }
         }
         Expr obj = analyze(m.object());
-        throw diags.fail(m.pos(), "member reference base type '" + obj.type() + "' is not a structure "
-                + "(structs are not supported by the CPU device's kernel engine)");
+        if (obj.type() instanceof CType.Vector) {
+            return VectorTypes.component(this, m.pos(), obj, m.member());
+        }
+        throw diags.fail(m.pos(), "member reference base type '" + obj.type() + "' is not a structure or a vector "
+                + "type (structs are not supported by the CPU device's kernel engine)");
     }
 
     private Expr index(Expr.Index ix) {
@@ -196,6 +199,14 @@ final class ExprSema {
     private Expr unary(Expr.Unary u) {
         Expr o = value(u.operand());
         CType t = o.type();
+        if (t instanceof CType.Vector) {
+            throw diags.fail(u.pos(), VectorTypes.noOperators(switch (u.op()) {
+                case NEG -> "-";
+                case PLUS -> "+";
+                case NOT -> "!";
+                case BIT_NOT -> "~";
+            }, t));
+        }
         switch (u.op()) {
             case NOT -> {
                 if (!t.isScalar()) {
@@ -220,11 +231,12 @@ final class ExprSema {
 
     private Expr addrOf(Expr.AddrOf a) {
         Expr o = analyze(a.operand());
-        if (o instanceof Expr.VarRef r) {
+        Expr whole = o instanceof Expr.Component v ? v.vector() : o;
+        if (whole instanceof Expr.VarRef r) {
             if (!(r.type() instanceof CType.Array)) {
                 r.var().addressTaken = true;
             }
-        } else if (!(o instanceof Expr.Deref)) {
+        } else if (!(whole instanceof Expr.Deref)) {
             throw diags.fail(a.pos(), "cannot take the address of an rvalue of type '" + o.type() + "'");
         }
         return new Expr.AddrOf(a.pos(), new CType.Pointer(o.type()), o);
@@ -232,11 +244,13 @@ final class ExprSema {
 
     /** Checks that {@code t} may be assigned (or incremented). */
     private void checkAssignable(Expr t) {
-        boolean lvalue = (t instanceof Expr.VarRef || t instanceof Expr.Deref) && !(t.type() instanceof CType.Array);
+        Expr whole = t instanceof Expr.Component v ? v.vector() : t;
+        boolean lvalue = (whole instanceof Expr.VarRef || whole instanceof Expr.Deref)
+                && !(t.type() instanceof CType.Array);
         if (!lvalue) {
             throw diags.fail(t.pos(), "expression is not assignable");
         }
-        if (t instanceof Expr.VarRef r && s.isConst(r.var())) {
+        if (whole instanceof Expr.VarRef r && s.isConst(r.var())) {
             throw diags.fail(t.pos(), "expression is not assignable: variable '" + r.var().name + "' is const");
         }
     }
@@ -244,6 +258,9 @@ final class ExprSema {
     private Expr incDec(Expr.IncDec i) {
         Expr t = analyze(i.target());
         checkAssignable(t);
+        if (t.type() instanceof CType.Vector) {
+            throw diags.fail(i.pos(), VectorTypes.noOperators(i.increment() ? "++" : "--", t.type()));
+        }
         if (!t.type().isScalar()) {
             throw diags.fail(i.pos(), "cannot increment value of type '" + t.type() + "'");
         }
@@ -263,6 +280,10 @@ final class ExprSema {
         Expr v = value(c.value());
         CType tt = t.type();
         BinaryOp op = c.op();
+        if (tt instanceof CType.Vector || v.type() instanceof CType.Vector) {
+            throw diags.fail(c.pos(), VectorTypes.noOperators(op.symbol + "=",
+                    tt instanceof CType.Vector ? tt : v.type()));
+        }
         if (tt.isPointer()) {
             if ((op != BinaryOp.ADD && op != BinaryOp.SUB) || !v.type().isInteger()) {
                 throw diags.fail(c.pos(), "invalid operands to compound assignment ('" + tt + "' and '" + v.type() + "')");
@@ -321,7 +342,7 @@ final class ExprSema {
         CType to = c.type();
         Expr o = value(c.operand());
         CType from = o.type();
-        boolean ok = to == Prim.VOID
+        boolean ok = to == Prim.VOID || to.equals(from)
                 || (to.isArithmetic() && from.isArithmetic())
                 || (to.isPointer() && (from.isPointer() || from.isInteger()))
                 || (to.isInteger() && from.isPointer());
@@ -346,6 +367,9 @@ final class ExprSema {
     Expr binary(Pos pos, BinaryOp op, Expr l, Expr r) {
         CType lt = l.type();
         CType rt = r.type();
+        if (lt instanceof CType.Vector || rt instanceof CType.Vector) {
+            throw diags.fail(pos, VectorTypes.noOperators(op.symbol, lt instanceof CType.Vector ? lt : rt));
+        }
         if (op == BinaryOp.LOGICAL_AND || op == BinaryOp.LOGICAL_OR) {
             if (!lt.isScalar() || !rt.isScalar()) {
                 throw invalidOperands(pos, lt, rt);

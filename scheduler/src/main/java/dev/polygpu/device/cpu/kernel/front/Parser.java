@@ -68,6 +68,7 @@ final class Parser {
         m.put("ushort", Prim.USHORT);
         m.put("uchar", Prim.UCHAR);
         m.put("ulong", Prim.ULONG);
+        m.putAll(VectorTypes.TYPES);
         return m;
     }
 
@@ -1061,9 +1062,9 @@ final class Parser {
                 e = new Expr.CallByName(e.pos(), null, n.name(), null, args());
             } else if (accept(".")) {
                 e = new Expr.Member(p, null, e, ident("member name after '.'"));
-            } else if (at("->")) {
-                throw diags.fail(p, "member access '->' needs a struct; structs are not supported by the CPU "
-                        + "device's kernel engine");
+            } else if (accept("->")) {
+                // p->x is (*p).x; semantic analysis accepts it on pointers to vector types
+                e = new Expr.Member(p, null, new Expr.Deref(p, null, e), ident("member name after '->'"));
             } else if (at("++") || at("--")) {
                 k++;
                 e = new Expr.IncDec(p, null, e, false, t.text.equals("++"));

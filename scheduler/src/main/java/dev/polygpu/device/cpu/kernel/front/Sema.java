@@ -83,6 +83,13 @@ final class Sema {
         returnType = f.returnType();
         List<Var> params = new ArrayList<>();
         for (Syntax.Param p : f.params()) {
+            if (f.kernel() && p.type() instanceof CType.Vector vt) {
+                String n = p.name() == null ? "v" : p.name();
+                diags.error(p.pos(), "kernel parameter '" + n + "' has the vector type '" + vt + "', which kernel "
+                        + "signatures cannot pass by value (they have scalar and pointer types only); pass its "
+                        + "components as scalars (" + vt.component() + " " + n + "_x, " + n + "_y, …) or pass a "
+                        + "pointer ('" + vt + "*')");
+            }
             Var v = new Var(p.name() == null ? "" : p.name(), p.type(), Var.Kind.PARAM, p.pos(), nextId++);
             v.volatileAccess = p.isVolatile() && p.type() instanceof CType.Pointer;
             if (p.name() != null) {
@@ -386,6 +393,8 @@ final class Sema {
                         t = new CType.Array(a.element(), (arrayInit.size() + inner - 1) / inner);
                     }
                 }
+            } else if (d.initList() != null && t instanceof CType.Vector vt) {
+                init = VectorTypes.aggregate(ex, d.initList(), vt);
             } else if (d.initList() != null) {
                 if (d.initList().items().size() != 1 || !(d.initList().items().getFirst() instanceof Expr e)) {
                     throw diags.fail(d.initList().pos(), "scalar initializer must be a single expression");
@@ -464,7 +473,10 @@ final class Sema {
         if (allFlat || !(a.element() instanceof CType.Array)) {
             for (Object item : list.items()) {
                 Expr e;
-                if (item instanceof Syntax.InitList sub) {
+                if (item instanceof Syntax.InitList sub && scalar instanceof CType.Vector vt) {
+                    out.add(VectorTypes.aggregate(ex, sub, vt));
+                    continue;
+                } else if (item instanceof Syntax.InitList sub) {
                     if (sub.items().size() != 1 || !(sub.items().getFirst() instanceof Expr only)) {
                         throw diags.fail(sub.pos(), "scalar initializer must be a single expression");
                     }
@@ -483,7 +495,9 @@ final class Sema {
                 List<Expr> part = flatten(sub, inA);
                 out.addAll(part);
                 for (int i = part.size(); i < inner; i++) {
-                    out.add(ExprSema.cast(new Expr.IntConst(sub.pos(), Prim.INT, 0), scalar));
+                    out.add(scalar instanceof CType.Vector vt
+                            ? VectorTypes.aggregate(ex, new Syntax.InitList(sub.pos(), List.of()), vt)
+                            : ExprSema.cast(new Expr.IntConst(sub.pos(), Prim.INT, 0), scalar));
                 }
             }
             if (a.length() >= 0 && list.items().size() > a.length()) {

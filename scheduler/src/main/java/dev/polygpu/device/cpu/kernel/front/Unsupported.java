@@ -19,11 +19,10 @@ final class Unsupported {
             "cudaSurfaceObject_t", "tex1D", "tex2D", "tex3D", "tex1Dfetch", "surf2Dread", "surf2Dwrite",
             "tex2DLayered", "texCubemap");
 
-    /** float2, int4, uchar3, dim3, … */
+    /** The vector-like types the engine rejects: dim3 and the half-precision ones ({@link VectorTypes} has the rest). */
     static boolean isVectorType(String name) {
         return name.equals("dim3") || name.equals("__half") || name.equals("half") || name.equals("__half2")
-                || name.equals("__nv_bfloat16")
-                || name.matches("(u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]");
+                || name.equals("__nv_bfloat16");
     }
 
     /** The message for a declaration with a type that {@link #isVectorType} accepts: what it is and what to use. */
@@ -33,17 +32,7 @@ final class Unsupported {
             return "type 'dim3' is not supported in kernel code by the CPU device's kernel engine; use blockDim.x, "
                     + "gridDim.y … directly or int variables";
         }
-        if (name.contains("half") || name.contains("bfloat16")) {
-            return "half-precision type '" + name + "'" + engine
-                    + "; use float, and float arrays for the data";
-        }
-        String scalar = name.substring(0, name.length() - 1).replace("longlong", "long long");
-        if (scalar.startsWith("u")) {
-            scalar = "unsigned " + scalar.substring(1);
-        }
-        String article = "aeiou".indexOf(scalar.charAt(0)) >= 0 ? "an " : "a ";
-        return "vector type '" + name + "'" + engine + "; use one scalar per component (" + scalar
-                + " v_x, v_y) or index " + article + scalar + " array";
+        return "half-precision type '" + name + "'" + engine + "; use float, and float arrays for the data";
     }
 
     static boolean isTextureType(String name) {
@@ -58,9 +47,6 @@ final class Unsupported {
         }
         if (TEXTURE.contains(name)) {
             return "texture and surface functions ('" + name + "')" + " are not supported by the CPU device's kernel engine";
-        }
-        if (name.startsWith("make_") && isVectorType(name.substring(5))) {
-            return "vector types ('" + name + "')" + " are not supported by the CPU device's kernel engine";
         }
         if (name.startsWith("__half") || name.startsWith("__float2half") || name.startsWith("__h")) {
             return "half-precision functions ('" + name + "')" + " are not supported by the CPU device's kernel engine";

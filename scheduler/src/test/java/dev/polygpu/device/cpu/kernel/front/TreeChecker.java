@@ -207,6 +207,20 @@ final class TreeChecker {
                 expr(c.left(), false);
                 expr(c.right(), false);
             }
+            case Expr.Component v -> {
+                expr(v.vector(), false);
+                CType.Vector vt = (CType.Vector) v.vector().type();
+                assertEquals(vt.component(), v.type());
+                assertTrue(v.index() >= 0 && v.index() < vt.length(), () -> "component index of " + v);
+            }
+            case Expr.MakeVector m -> {
+                CType.Vector vt = (CType.Vector) m.type();
+                assertEquals(vt.length(), m.components().size());
+                for (Expr c : m.components()) {
+                    expr(c, false);
+                    assertEquals(vt.component(), c.type());
+                }
+            }
         }
     }
 }
