@@ -166,7 +166,8 @@ final class Emitter {
         allocateSlots();
         for (Var v : plan.vars) {
             Plan.Storage s = plan.storage.get(v);
-            if (plan.constantParams.contains(v) || s == Plan.Storage.SHARED || s == Plan.Storage.LOCAL_MEMORY) {
+            if (plan.constantParams.contains(v) || s == Plan.Storage.SHARED || s == Plan.Storage.LOCAL_MEMORY
+                    || s == Plan.Storage.GLOBAL) {
                 continue;
             }
             saved.add(v);
@@ -371,7 +372,7 @@ final class Emitter {
                     slot.put(v, c.allocateLocal(TypeKind.REFERENCE));
                     offSlot.put(v, c.allocateLocal(TypeKind.LONG));
                 }
-                case LOCAL_MEMORY, SHARED -> slot.put(v, c.allocateLocal(TypeKind.REFERENCE));
+                case LOCAL_MEMORY, SHARED, GLOBAL -> slot.put(v, c.allocateLocal(TypeKind.REFERENCE));
             }
         }
     }
@@ -394,10 +395,10 @@ final class Emitter {
                 loadParam(v);
             }
             Plan.Storage s = plan.storage.get(v);
-            if (s == Plan.Storage.SHARED) {
+            if (s == Plan.Storage.SHARED || s == Plan.Storage.GLOBAL) {
                 c.aload(STATE_SLOT);
                 c.loadConstant(plan.memorySlot.get(v));
-                c.invokevirtual(STATE, "shared", mt(SEGMENT, CD_int));
+                c.invokevirtual(STATE, s == Plan.Storage.SHARED ? "shared" : "global", mt(SEGMENT, CD_int));
                 c.astore(slot.get(v));
             }
         }
@@ -752,6 +753,8 @@ final class Emitter {
                             + "' cannot have an initializer (CUDA does not allow one)");
                 }
             }
+            case GLOBAL -> throw new IllegalStateException("module variable '" + v.name
+                    + "' declared inside a function (a bug in polygpu)");
         }
     }
 
