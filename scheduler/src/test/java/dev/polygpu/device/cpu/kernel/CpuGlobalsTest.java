@@ -347,6 +347,45 @@ class CpuGlobalsTest {
         assertArrayEquals(grid, readFloats(g, 32));
     }
 
+    static final String WARP = """
+            __device__ int votes;
+            __device__ float shifted[64];
+
+            __global__ void exchange(const float* in) {
+                int t = threadIdx.x;
+                votes = __syncthreads_count(in[t] > 0.0f);
+                shifted[t] = __shfl_down_sync(0xffffffffu, in[t], 1);
+            }
+
+            __global__ void read(int* v, float* s) {
+                *v = votes;
+                for (int i = 0; i < 64; i++) s[i] = shifted[i];
+            }
+            """;
+
+    @Test
+    void resultsOfBarriersAndShufflesStoredIntoModuleVariables() {
+        Random r = new Random(SEED + 2);
+        float[] in = new float[64];
+        int positive = 0;
+        for (int i = 0; i < 64; i++) {
+            in[i] = r.nextFloat() * 2 - 1;
+            positive += in[i] > 0 ? 1 : 0;
+        }
+        float[] expected = new float[64];
+        for (int i = 0; i < 64; i++) {
+            // __shfl_down_sync: a lane whose source lane is past the warp keeps its own value
+            expected[i] = i % 32 + 1 < 32 ? in[i + 1] : in[i];
+        }
+        Module m = dev.compile(WARP, "warp.cu");
+        run(dev, m.function("exchange"), 1, 64, KernelArgs.builder().pointer(floats(dev, in)).build());
+        UnifiedBuffer v = ints(dev, new int[] {-1});
+        UnifiedBuffer s = floats(dev, new float[64]);
+        run(dev, m.function("read"), 1, 1, KernelArgs.builder().pointer(v).pointer(s).build());
+        assertEquals(positive, readInts(v, 1)[0], "seed " + (SEED + 2));
+        assertArrayEquals(expected, readFloats(s, 64), "seed " + (SEED + 2));
+    }
+
     // ---- faults -----------------------------------------------------------------------------------------
 
     static final String OOB = """
