@@ -67,8 +67,7 @@ public final class ModuleMemory {
             for (int i = 0; i < segments.length; i++) {
                 GlobalVariable g = variables.get(i);
                 // Arena.allocate zero-fills: elements without an initializer are zero, as in CUDA.
-                MemorySegment s = a.allocate(Math.max(1, g.var().type.size()), ALIGNMENT)
-                        .asSlice(0, g.var().type.size());
+                MemorySegment s = a.allocate(g.initial().length, ALIGNMENT);
                 MemorySegment.copy(MemorySegment.ofArray(g.initial()), 0, s, 0, g.initial().length);
                 segments[i] = g.readOnly() ? s.asReadOnly() : s;
                 slots.put(g.var(), i);
