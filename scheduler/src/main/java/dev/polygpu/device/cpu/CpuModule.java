@@ -15,8 +15,9 @@ import java.util.concurrent.ConcurrentMap;
  * functions looked up once.
  *
  * <p>Implementation notes: {@link #functions} is a concurrent map, so lookups from several threads are safe
- * and each name is resolved once (the engine compiles a kernel on first lookup). Closing only forbids new
- * lookups and launches; launches already queued keep their kernel and run.
+ * and each name is resolved once (the engine compiles a kernel on first lookup). Closing forbids new
+ * lookups and launches; launches already queued keep their kernel and run, and the memory of the module's
+ * {@code __device__}/{@code __constant__} variables is freed once they have (each launch pins it).
  */
 final class CpuModule implements Module {
     private final CpuDevice device;
@@ -74,6 +75,7 @@ final class CpuModule implements Module {
     @Override
     public void close() {
         closed = true;
+        compiled.release();
     }
 
     @Override

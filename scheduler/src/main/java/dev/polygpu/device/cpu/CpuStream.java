@@ -106,6 +106,8 @@ final class CpuStream implements Stream, PendingFailures.Source {
         config.validate(device.properties(), kernel.staticSharedBytes());
         LaunchFrame frame = LaunchFrames.build(device, kernel, config, args);
         List<CpuBuffer> pinned = new ArrayList<>();
+        // The module's __device__/__constant__ variables, like the buffers, stay allocated until the launch has run.
+        kernel.pinModuleMemory();
         try {
             for (KernelArg a : args.list()) {
                 if (a instanceof KernelArg.Pointer p && p.buffer() != null) {
@@ -122,10 +124,12 @@ final class CpuStream implements Stream, PendingFailures.Source {
                     }
                 } finally {
                     pinned.forEach(CpuBuffer::unpin);
+                    kernel.unpinModuleMemory();
                 }
             });
         } catch (RuntimeException e) {
             pinned.forEach(CpuBuffer::unpin);
+            kernel.unpinModuleMemory();
             throw e;
         }
     }

@@ -37,6 +37,39 @@ class KernelSignaturesTest {
                 KernelSignatures.parse(NvccTool.conformanceKernel("MARK")));
     }
 
+    /** Module variables ({@code __constant__}, {@code __device__}) around kernels: only the kernels are read. */
+    static final String WITH_GLOBALS = """
+            #define TAPS 3
+            __constant__ float weights[TAPS] = {0.25f, 0.5f, 0.25f};
+            __device__ unsigned int counter;
+            static __device__ int table[2][2] = {{1, 2}, {3, 4}};
+            __device__ __constant__ double scale = 2.0;
+
+            __device__ void bump(unsigned int* c) { atomicAdd(c, 1u); }
+
+            extern "C" __global__ void smooth(const float* in, float* out, int n) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i > 0 && i < n - 1) out[i] = weights[0] * in[i - 1] + weights[1] * in[i] + weights[2] * in[i + 1];
+                bump(&counter);
+            }
+
+            template <typename T>
+            __global__ void scaled(T* a, int n) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n) a[i] = a[i] * (T) scale + table[i % 2][0];
+            }
+
+            __global__ void readCounter(unsigned int* out) { *out = counter; }
+            """;
+
+    @Test
+    void moduleVariablesAreNotMistakenForKernels() {
+        // a template's T* is a pointer of no known element type
+        assertEquals(Map.of("smooth", List.of(ptr("in", FLOAT), ptr("out", FLOAT), val("n", INT32)),
+                "scaled", List.of(ptr("a", null), val("n", INT32)),
+                "readCounter", List.of(ptr("out", UINT32))), KernelSignatures.parse(WITH_GLOBALS));
+    }
+
     @Test
     void everyArithmeticTypeAndItsSpellings() {
         String src = """

@@ -89,6 +89,26 @@ class PtxCompilerTest {
         assertEquals(CudaError.NOT_FOUND, e.error());
     }
 
+    /**
+     * nvcc puts module variables into the PTX as {@code .const}/{@code .global} declarations, those with
+     * initializers in braces: the entries, their parameters and the lowered names are read as without them.
+     */
+    @Test
+    void moduleVariablesBesideKernelsAndTemplates() {
+        PtxCompiler.Ptx ptx = nvcc().compile(KernelSignaturesTest.WITH_GLOBALS, "globals.cu", 7, 5,
+                List.of("smooth", "scaled<float>", "readCounter"));
+        assertTrue(ptx.text().contains(".const .align 4 .b8 weights[12]"), ptx.text());
+        assertTrue(ptx.text().contains(".global .align 4 .u32 counter"), ptx.text());
+        assertEquals(Map.of(
+                "smooth", List.of(p(".u64", 8), p(".u64", 8), p(".u32", 4)),
+                "_Z6scaledIfEvPT_i", List.of(p(".u64", 8), p(".u32", 4)),
+                "_Z11readCounterPj", List.of(p(".u64", 8))), byName(ptx));
+        assertEquals("_Z6scaledIfEvPT_i", CxxNames.resolve("globals.cu", "scaled<float>", ptx.loweredNames(),
+                byName(ptx).keySet()));
+        assertEquals("_Z11readCounterPj", CxxNames.resolve("globals.cu", "readCounter", ptx.loweredNames(),
+                byName(ptx).keySet()));
+    }
+
     @Test
     void compileErrorsAgainstTheUsersFileAndLines() {
         String src = "extern \"C\" __global__ void bad(float* a) {\n  int x = ;\n  a[0] = undefined_thing;\n"

@@ -32,4 +32,17 @@ public interface CompiledKernel {
 
     /** A runner for one worker thread; it keeps per-thread scratch state (shared memory, saved registers). */
     BlockRunner newRunner();
+
+    /**
+     * Keeps the memory of the module's {@code __device__} and {@code __constant__} variables allocated until
+     * {@link #unpinModuleMemory()}: the device calls it when it queues a launch, and the other when the launch
+     * has run, so that closing the module never frees memory a launch may still touch. Throws {@code
+     * DeviceException} INVALID_HANDLE once the module was released. Nothing to keep by default.
+     */
+    default void pinModuleMemory() {
+    }
+
+    /** Ends a {@link #pinModuleMemory()}. */
+    default void unpinModuleMemory() {
+    }
 }

@@ -14,4 +14,11 @@ public interface CompiledModule {
      * (for a template whose instantiation does not compile).
      */
     CompiledKernel kernel(String name);
+
+    /**
+     * The module was closed: frees what it holds for its kernels (the memory of its {@code __device__} and
+     * {@code __constant__} variables) once no queued launch uses it. Never waits. Nothing to free by default.
+     */
+    default void release() {
+    }
 }

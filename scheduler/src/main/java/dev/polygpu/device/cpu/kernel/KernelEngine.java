@@ -4,6 +4,7 @@ import dev.polygpu.device.CompileException;
 import dev.polygpu.device.cpu.kernel.ast.Function;
 import dev.polygpu.device.cpu.kernel.codegen.CodegenException;
 import dev.polygpu.device.cpu.kernel.codegen.KernelCompiler;
+import dev.polygpu.device.cpu.kernel.exec.ModuleMemory;
 import dev.polygpu.device.cpu.kernel.front.FrontEnd;
 import dev.polygpu.device.cpu.kernel.front.TranslationUnit;
 import java.util.IdentityHashMap;
@@ -26,11 +27,17 @@ public final class KernelEngine {
     /** Compiles {@code source} ({@code fileName} names it in diagnostics) into a module. */
     public static CompiledModule compile(String source, String fileName) {
         TranslationUnit unit = FrontEnd.compile(source, fileName);
-        EngineModule module = new EngineModule(unit, source, fileName);
-        for (String name : unit.kernelNames()) {
-            if (!name.contains("<")) {
-                module.kernel(name);
+        EngineModule module = new EngineModule(unit, source, fileName,
+                ModuleMemory.allocate(unit.globals(), fileName));
+        try {
+            for (String name : unit.kernelNames()) {
+                if (!name.contains("<")) {
+                    module.kernel(name);
+                }
             }
+        } catch (RuntimeException e) {
+            module.release();
+            throw e;
         }
         return module;
     }
@@ -40,11 +47,19 @@ public final class KernelEngine {
         private final String[] lines;
         private final String fileName;
         private final Map<Function, CompiledKernel> compiled = new IdentityHashMap<>();
+        /** The module's {@code __device__} and {@code __constant__} variables, one instance for all its kernels. */
+        private final ModuleMemory memory;
 
-        EngineModule(TranslationUnit unit, String source, String fileName) {
+        EngineModule(TranslationUnit unit, String source, String fileName, ModuleMemory memory) {
             this.unit = unit;
             this.lines = source.split("\r?\n", -1);
             this.fileName = fileName;
+            this.memory = memory;
+        }
+
+        @Override
+        public void release() {
+            memory.release();
         }
 
         @Override
@@ -59,7 +74,7 @@ public final class KernelEngine {
                 CompiledKernel k = compiled.get(f);
                 if (k == null) {
                     try {
-                        k = KernelCompiler.compile(f);
+                        k = KernelCompiler.compile(f, memory);
                     } catch (CodegenException e) {
                         int line = e.pos() == null ? 0 : e.pos().line();
                         int col = e.pos() == null ? 0 : e.pos().column();

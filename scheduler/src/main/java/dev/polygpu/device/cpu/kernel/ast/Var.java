@@ -1,14 +1,17 @@
 package dev.polygpu.device.cpu.kernel.ast;
 
 /**
- * A variable of a kernel or {@code __device__} function: parameter, local, or {@code __shared__} array.
- * Identity is the object (two variables may share a name in different scopes). Created by the front end;
+ * A variable of a kernel or {@code __device__} function: parameter, local, {@code __shared__} array, or a
+ * file-scope {@code __device__}/{@code __constant__} variable of the module ({@link GlobalVariable}). Identity is the object (two variables may share a name in different scopes). Created by the front end;
  * {@link #addressTaken} is set by semantic analysis when {@code &var} appears, in which case the code
  * generator keeps the variable in memory rather than in a JVM local.
  */
 public final class Var {
-    /** Where a variable lives. */
-    public enum Kind { PARAM, LOCAL, SHARED, EXTERN_SHARED }
+    /**
+     * Where a variable lives. {@code DEVICE} and {@code CONSTANT} are the file-scope {@code __device__} and
+     * {@code __constant__} variables: one instance in the module's memory, shared by every launch.
+     */
+    public enum Kind { PARAM, LOCAL, SHARED, EXTERN_SHARED, DEVICE, CONSTANT }
 
     public final String name;
     public final CType type;
@@ -31,6 +34,11 @@ public final class Var {
         this.kind = kind;
         this.pos = pos;
         this.id = id;
+    }
+
+    /** True for a file-scope {@code __device__} or {@code __constant__} variable (in the module's memory). */
+    public boolean inModuleMemory() {
+        return kind == Kind.DEVICE || kind == Kind.CONSTANT;
     }
 
     @Override

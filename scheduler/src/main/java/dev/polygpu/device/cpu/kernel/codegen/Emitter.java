@@ -168,7 +168,8 @@ final class Emitter {
         allocateSlots();
         for (Var v : plan.vars) {
             Plan.Storage s = plan.storage.get(v);
-            if (plan.constantParams.contains(v) || s == Plan.Storage.SHARED || s == Plan.Storage.LOCAL_MEMORY) {
+            if (plan.constantParams.contains(v) || s == Plan.Storage.SHARED || s == Plan.Storage.LOCAL_MEMORY
+                    || s == Plan.Storage.GLOBAL) {
                 continue;
             }
             saved.add(v);
@@ -406,7 +407,7 @@ final class Emitter {
                     }
                     vectorSlots.put(v, slots);
                 }
-                case LOCAL_MEMORY, SHARED -> slot.put(v, c.allocateLocal(TypeKind.REFERENCE));
+                case LOCAL_MEMORY, SHARED, GLOBAL -> slot.put(v, c.allocateLocal(TypeKind.REFERENCE));
             }
         }
     }
@@ -429,10 +430,10 @@ final class Emitter {
                 loadParam(v);
             }
             Plan.Storage s = plan.storage.get(v);
-            if (s == Plan.Storage.SHARED) {
+            if (s == Plan.Storage.SHARED || s == Plan.Storage.GLOBAL) {
                 c.aload(STATE_SLOT);
                 c.loadConstant(plan.memorySlot.get(v));
-                c.invokevirtual(STATE, "shared", mt(SEGMENT, CD_int));
+                c.invokevirtual(STATE, s == Plan.Storage.SHARED ? "shared" : "global", mt(SEGMENT, CD_int));
                 c.astore(slot.get(v));
             }
         }
@@ -793,6 +794,8 @@ final class Emitter {
                             + "' cannot have an initializer (CUDA does not allow one)");
                 }
             }
+            case GLOBAL -> throw new IllegalStateException("module variable '" + v.name
+                    + "' declared inside a function (a bug in polygpu)");
         }
     }
 

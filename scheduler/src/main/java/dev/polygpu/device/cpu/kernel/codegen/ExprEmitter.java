@@ -271,7 +271,7 @@ final class ExprEmitter {
         switch (x) {
             case Expr.VarRef v -> {
                 Plan.Storage s = e.plan.storage.get(v.var());
-                if (s != Plan.Storage.LOCAL_MEMORY && s != Plan.Storage.SHARED) {
+                if (s != Plan.Storage.LOCAL_MEMORY && s != Plan.Storage.SHARED && s != Plan.Storage.GLOBAL) {
                     throw new CodegenException(v.pos(), "cannot take the address of '" + v.var().name + "'");
                 }
                 c.aload(e.slot.get(v.var()));

@@ -10,6 +10,7 @@ import dev.polygpu.device.cpu.kernel.ast.Var;
 import dev.polygpu.device.cpu.kernel.exec.GeneratedKernel;
 import dev.polygpu.device.cpu.kernel.exec.KernelInfo;
 import dev.polygpu.device.cpu.kernel.exec.KernelRunner;
+import dev.polygpu.device.cpu.kernel.exec.ModuleMemory;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;
 import java.lang.constant.ClassDesc;
@@ -47,10 +48,21 @@ public final class KernelCompiler {
                 .findFirst().orElse(0);
     }
 
-    /** Compiles {@code kernel}; throws {@link CodegenException} for constructs the engine cannot run. */
+    /**
+     * Compiles {@code kernel} of a source without {@code __device__}/{@code __constant__} variables; throws
+     * {@link CodegenException} for constructs the engine cannot run.
+     */
     public static CompiledKernel compile(Function kernel) {
+        return compile(kernel, ModuleMemory.EMPTY);
+    }
+
+    /**
+     * Compiles {@code kernel}, whose module's {@code __device__} and {@code __constant__} variables live in
+     * {@code memory}; throws {@link CodegenException} for constructs the engine cannot run.
+     */
+    public static CompiledKernel compile(Function kernel, ModuleMemory memory) {
         YieldLowering lowering = new YieldLowering();
-        Plan plan = new Plan(kernel, lowering);
+        Plan plan = new Plan(kernel, lowering, memory);
         boolean coop = plan.cooperative();
         Emitter[] emitted = new Emitter[1];
         ClassDesc self = ClassDesc.of(KernelCompiler.class.getPackageName() + ".Kernel" + COUNTER.incrementAndGet());
@@ -90,7 +102,7 @@ public final class KernelCompiler {
                 plan.staticShared,
                 plan.localMemory.stream().map(v -> v.name).toList(),
                 plan.localMemory.stream().mapToInt(v -> v.type.size()).toArray(),
-                em.primSlots, em.refSlots, List.copyOf(em.sites));
+                em.primSlots, em.refSlots, List.copyOf(em.sites), memory);
         return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes);
     }
 
@@ -158,6 +170,16 @@ public final class KernelCompiler {
         @Override
         public BlockRunner newRunner() {
             return new KernelRunner(code, info);
+        }
+
+        @Override
+        public void pinModuleMemory() {
+            info.memory().pin();
+        }
+
+        @Override
+        public void unpinModuleMemory() {
+            info.memory().unpin();
         }
     }
 }

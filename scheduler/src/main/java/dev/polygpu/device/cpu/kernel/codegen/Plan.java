@@ -6,6 +6,7 @@ import dev.polygpu.device.cpu.kernel.ast.Exprs;
 import dev.polygpu.device.cpu.kernel.ast.Function;
 import dev.polygpu.device.cpu.kernel.ast.Stmt;
 import dev.polygpu.device.cpu.kernel.ast.Var;
+import dev.polygpu.device.cpu.kernel.exec.ModuleMemory;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
@@ -31,13 +32,15 @@ final class Plan {
         /** An array, or a scalar whose address is taken, in per-thread local memory. */
         LOCAL_MEMORY,
         /** A {@code __shared__} array or scalar. */
-        SHARED
+        SHARED,
+        /** A file-scope {@code __device__} or {@code __constant__} variable, in the module's memory. */
+        GLOBAL
     }
 
     final Function kernel;
     final YieldLowering lowering;
     final Map<Var, Storage> storage = new IdentityHashMap<>();
-    /** Shared slot and local-memory slot of each SHARED / LOCAL_MEMORY variable. */
+    /** Shared slot, local-memory slot and module-memory slot of each SHARED / LOCAL_MEMORY / GLOBAL variable. */
     final Map<Var, Integer> memorySlot = new IdentityHashMap<>();
     /** Kernel parameters that are never assigned: loaded once, never saved across yields. */
     final Set<Var> constantParams = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
@@ -48,9 +51,13 @@ final class Plan {
     /** All variables in declaration order (kernel first, then callees). */
     final List<Var> vars = new ArrayList<>();
 
-    Plan(Function kernel, YieldLowering lowering) {
+    /** The module's {@code __device__} and {@code __constant__} variables. */
+    final ModuleMemory memory;
+
+    Plan(Function kernel, YieldLowering lowering, ModuleMemory memory) {
         this.kernel = kernel;
         this.lowering = lowering;
+        this.memory = memory;
         Set<Var> assigned = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         Set<Function> seen = new LinkedHashSet<>();
         visitFunction(kernel, assigned, seen);
@@ -91,7 +98,14 @@ final class Plan {
             return;
         }
         Storage s;
-        if (v.kind == Var.Kind.SHARED || v.kind == Var.Kind.EXTERN_SHARED) {
+        if (v.inModuleMemory()) {
+            int slot = memory.slot(v);
+            if (slot < 0) {
+                throw new IllegalStateException("module variable '" + v.name + "' has no memory (a bug in polygpu)");
+            }
+            s = Storage.GLOBAL;
+            memorySlot.put(v, slot);
+        } else if (v.kind == Var.Kind.SHARED || v.kind == Var.Kind.EXTERN_SHARED) {
             s = Storage.SHARED;
             memorySlot.put(v, shared.size());
             shared.add(v);

@@ -3,6 +3,8 @@ package dev.polygpu.device.cpu.kernel.exec;
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.cpu.kernel.KernelFault;
 import dev.polygpu.device.cpu.kernel.LaunchFrame;
+import dev.polygpu.device.cpu.kernel.ast.GlobalVariable;
+import dev.polygpu.device.cpu.kernel.ast.Var;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -133,6 +135,11 @@ public final class BlockState {
         return sharedSlices[slot];
     }
 
+    /** The memory of the module's {@code __device__}/{@code __constant__} variable in {@code slot}. */
+    public MemorySegment global(int slot) {
+        return info.memory().segment(slot);
+    }
+
     /**
      * The local array {@code slot} of thread {@code tid} (tid is 0 for non-cooperative kernels, whose threads
      * run one after another). Allocated once per runner and reused; contents are stale, as C leaves them.
@@ -222,6 +229,12 @@ public final class BlockState {
      * read-only, or one derived from it.
      */
     public KernelFault readOnlyWrite(MemorySegment seg, int pos) {
+        GlobalVariable g = moduleVariable(seg);
+        if (g != null) {
+            return fault(CudaError.NOT_PERMITTED, "wrote through a pointer to " + g.describe() + ", which is "
+                    + (g.var().kind == Var.Kind.CONSTANT ? "constant memory, read-only in kernel code; declare it"
+                            + " __device__ if kernels change it" : "declared const"), pos);
+        }
         return fault(CudaError.NOT_PERMITTED, KernelFault.readOnlyWrite(frame.readOnlyParameters(seg)), pos);
     }
 
@@ -262,6 +275,10 @@ public final class BlockState {
                         + "' (" + seg.byteSize() + " bytes)";
             }
         }
+        GlobalVariable g = moduleVariable(seg);
+        if (g != null) {
+            return "at " + indexText(offset, size) + " of " + g.describe() + " (" + seg.byteSize() + " bytes)";
+        }
         for (int i = 0; i < locals.length; i++) {
             if (locals[i] != null && sameMemory(locals[i], seg)) {
                 int slot = i % info.localSizes().length;
@@ -270,6 +287,17 @@ public final class BlockState {
             }
         }
         return "at byte offset " + offset + " of a " + seg.byteSize() + "-byte region";
+    }
+
+    /** The module variable whose memory {@code seg} is, or null. */
+    private GlobalVariable moduleVariable(MemorySegment seg) {
+        ModuleMemory m = info.memory();
+        for (int i = 0; i < m.variables().size(); i++) {
+            if (sameMemory(m.segment(i), seg)) {
+                return m.variables().get(i);
+            }
+        }
+        return null;
     }
 
     private static String indexText(long offset, int size) {

@@ -17,6 +17,7 @@ import java.util.List;
  * @param primSlots       number of saved primitive registers per thread (cooperative kernels)
  * @param refSlots        number of saved reference registers per thread (cooperative kernels)
  * @param sites           the yield sites of a cooperative kernel
+ * @param memory          the module's {@code __device__} and {@code __constant__} variables
  */
 public record KernelInfo(
         String kernelName,
@@ -28,7 +29,8 @@ public record KernelInfo(
         int[] localSizes,
         int primSlots,
         int refSlots,
-        List<Site> sites) {
+        List<Site> sites,
+        ModuleMemory memory) {
 
     /** A yield point: which intrinsic, and where in the source (for messages). */
     public record Site(Intrinsic intrinsic, int line, int column) {

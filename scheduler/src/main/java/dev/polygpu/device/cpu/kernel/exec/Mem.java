@@ -21,7 +21,8 @@ import java.util.Objects;
  * scope never closes, at the absolute address: the JIT then folds away the FFM access checks that would
  * repeat ours (a 40% gain on SAXPY). This is safe because every segment a kernel sees is native and stays
  * alive while the kernel runs: device buffers are pinned by each launch that uses them (a free waits for
- * it), shared and local memory belong to the runner's {@code BlockState}, which the running thread holds.
+ * it), and so is the module's {@link ModuleMemory} (closing the module frees it after them), shared and local
+ * memory belong to the runner's {@code BlockState}, which the running thread holds.
  *
  * <p>Since the stores bypass the segment's own checks, each store first asks the segment whether it is
  * {@linkplain MemorySegment#isReadOnly() read-only}: a kernel parameter the launch passed read-only is bound as

@@ -4,6 +4,7 @@ import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.CType.Prim;
 import dev.polygpu.device.cpu.kernel.ast.Expr;
 import dev.polygpu.device.cpu.kernel.ast.Expr.BinaryOp;
+import dev.polygpu.device.cpu.kernel.ast.GlobalVariable;
 import dev.polygpu.device.cpu.kernel.ast.Pos;
 import dev.polygpu.device.cpu.kernel.ast.Var;
 
@@ -242,8 +243,8 @@ final class ExprSema {
         return new Expr.AddrOf(a.pos(), new CType.Pointer(o.type()), o);
     }
 
-    /** Checks that {@code t} may be assigned (or incremented). */
-    private void checkAssignable(Expr t) {
+    /** Checks that {@code t} may be assigned (or, as {@code verb} says, incremented). */
+    private void checkAssignable(Expr t, String verb) {
         Expr whole = t instanceof Expr.Component v ? v.vector() : t;
         boolean lvalue = (whole instanceof Expr.VarRef || whole instanceof Expr.Deref)
                 && !(t.type() instanceof CType.Array);
@@ -253,11 +254,49 @@ final class ExprSema {
         if (whole instanceof Expr.VarRef r && s.isConst(r.var())) {
             throw diags.fail(t.pos(), "expression is not assignable: variable '" + r.var().name + "' is const");
         }
+        checkWritable(t, t.pos(), verb);
+    }
+
+    /**
+     * Refuses a write ({@code verb}: "assign to", "apply atomicAdd to") to the memory of a read-only file-scope
+     * variable ({@code __constant__}, or {@code const __device__}) that {@code x}, an lvalue or a pointer,
+     * visibly refers to: {@code w = 1}, {@code w[i] += 2}, {@code atomicAdd(&w[3], 1)}. A write through a
+     * pointer variable that holds its address is caught when it runs (the memory is bound read-only).
+     */
+    void checkWritable(Expr x, Pos pos, String verb) {
+        Var v = moduleVariable(x);
+        GlobalVariable g = v == null ? null : s.prog.global(v);
+        if (g == null || !g.readOnly()) {
+            return;
+        }
+        throw diags.fail(pos, "cannot " + verb + " " + g.describe() + (v.kind == Var.Kind.CONSTANT
+                ? ": constant memory is read-only in kernel code; declare it __device__ if kernels change it"
+                : ": it is declared const"));
+    }
+
+    /** The {@code __device__}/{@code __constant__} variable whose memory lvalue or pointer {@code x} is in, or null. */
+    private static Var moduleVariable(Expr x) {
+        Expr e = x;
+        while (true) {
+            switch (e) {
+                case Expr.VarRef r -> {
+                    return r.var().inModuleMemory() ? r.var() : null;
+                }
+                case Expr.Deref d -> e = d.pointer();
+                case Expr.PtrAdd p -> e = p.pointer();
+                case Expr.Decay d -> e = d.array();
+                case Expr.AddrOf a -> e = a.operand();
+                case Expr.Cast c when c.type().isPointer() && c.operand().type().isPointer() -> e = c.operand();
+                default -> {
+                    return null;
+                }
+            }
+        }
     }
 
     private Expr incDec(Expr.IncDec i) {
         Expr t = analyze(i.target());
-        checkAssignable(t);
+        checkAssignable(t, i.increment() ? "increment" : "decrement");
         if (t.type() instanceof CType.Vector) {
             throw diags.fail(i.pos(), VectorTypes.noOperators(i.increment() ? "++" : "--", t.type()));
         }
@@ -269,14 +308,14 @@ final class ExprSema {
 
     private Expr assign(Expr.Assign a) {
         Expr t = analyze(a.target());
-        checkAssignable(t);
+        checkAssignable(t, "assign to");
         Expr v = convert(value(a.value()), t.type(), "in assignment");
         return new Expr.Assign(a.pos(), t.type(), t, v);
     }
 
     private Expr compound(Expr.CompoundAssign c) {
         Expr t = analyze(c.target());
-        checkAssignable(t);
+        checkAssignable(t, "assign to");
         Expr v = value(c.value());
         CType tt = t.type();
         BinaryOp op = c.op();

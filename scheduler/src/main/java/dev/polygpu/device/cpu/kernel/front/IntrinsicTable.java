@@ -390,6 +390,7 @@ final class IntrinsicTable {
             throw es.diags.fail(args.getFirst().pos(), name + " requires a pointer as its first argument, not '"
                     + args.getFirst().type() + "'");
         }
+        es.checkWritable(args.getFirst(), args.getFirst().pos(), "apply " + name + " to");
         CType e = p.pointee();
         Set<Prim> allowed = switch (op) {
             case ATOMIC_ADD -> Set.of(Prim.INT, Prim.UINT, Prim.ULONGLONG, Prim.FLOAT, Prim.DOUBLE);

@@ -39,6 +39,8 @@ final class Parser {
     final List<Syntax.ConstDecl> consts = new ArrayList<>();
     /** File-scope {@code __shared__} and {@code extern __shared__} variables, in source order. */
     final List<Syntax.Declarator> sharedVariables = new ArrayList<>();
+    /** File-scope {@code __device__} and {@code __constant__} variables, in source order. */
+    final List<Syntax.Declarator> globalVariables = new ArrayList<>();
     final List<Syntax.TemplateDecl> templates = new ArrayList<>();
 
     Parser(List<Token> ts, Diagnostics diags, Map<String, CType> typedefs, Set<String> templateNames) {
@@ -134,8 +136,8 @@ final class Parser {
     // ---------------------------------------------------------------- top level
 
     /**
-     * Parses a whole translation unit into {@link #functions}, {@link #consts}, {@link #sharedVariables} and
-     * {@link #templates}.
+     * Parses a whole translation unit into {@link #functions}, {@link #consts}, {@link #sharedVariables},
+     * {@link #globalVariables} and {@link #templates}.
      */
     void parseUnit() {
         while (!atEof()) {
@@ -221,13 +223,15 @@ final class Parser {
     }
 
     private void fileScopeVariables(DeclSpec sp, Decl first) {
-        String what = sp.constant ? "__constant__ variables" : sp.device ? "__device__ variables"
-                : sp.managed ? "__managed__ variables" : null;
-        if (what != null) {
-            throw diags.fail(sp.pos, what + " are not supported by the CPU device's kernel engine");
+        if (sp.managed) {
+            throw diags.fail(sp.pos, "__managed__ variables are not supported by the CPU device's kernel engine");
         }
         if (sp.shared) {
             fileScopeShared(sp, first);
+            return;
+        }
+        if (sp.constant || sp.device) {
+            fileScopeGlobals(sp, first);
             return;
         }
         Decl d = first;
@@ -269,6 +273,42 @@ final class Parser {
                 }
             }
             sharedVariables.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst,
+                    sp.isVolatile, init, list));
+            if (!accept(",")) {
+                break;
+            }
+            d = declarator(sp.type, sp.isConst, true);
+        }
+        expect(";", "expected ';' after top level declarator");
+    }
+
+    /**
+     * {@code __constant__ float w[3] = {1, 2, 3};} or {@code __device__ int counter;} at file scope: one
+     * variable of the module ({@code __device__ __constant__} is {@code __constant__}, as in CUDA). Semantic
+     * analysis checks the type and that the initializer is constant.
+     */
+    private void fileScopeGlobals(DeclSpec sp, Decl first) {
+        String space = sp.constant ? "__constant__" : "__device__";
+        if (sp.extern) {
+            throw diags.fail(sp.pos, "extern " + space + " variables (defined in another file) are not supported by"
+                    + " the CPU device's kernel engine, which compiles one file at a time; define the variable in"
+                    + " this source");
+        }
+        Syntax.Storage storage = sp.constant ? Syntax.Storage.CONSTANT : Syntax.Storage.DEVICE;
+        Decl d = first;
+        while (true) {
+            Expr init = null;
+            Syntax.InitList list = null;
+            if (accept("=")) {
+                if (at("{")) {
+                    list = initList();
+                } else {
+                    init = assign();
+                }
+            } else if (at("{")) {
+                list = initList();
+            }
+            globalVariables.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst,
                     sp.isVolatile, init, list));
             if (!accept(",")) {
                 break;
@@ -865,7 +905,7 @@ final class Parser {
             throw diags.fail(sp.pos, "static local variables are not supported by the CPU device's kernel engine");
         }
         if (sp.constant) {
-            throw diags.fail(sp.pos, "__constant__ variables are not supported by the CPU device's kernel engine");
+            throw diags.fail(sp.pos, "__constant__ variables must be declared at file scope, outside functions");
         }
         if (sp.extern && !sp.shared) {
             throw diags.fail(sp.pos, "extern local variables are not supported (only 'extern __shared__' arrays)");

@@ -6,7 +6,9 @@ import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.Expr;
 import dev.polygpu.device.cpu.kernel.ast.Function;
+import dev.polygpu.device.cpu.kernel.ast.GlobalVariable;
 import dev.polygpu.device.cpu.kernel.ast.Pos;
+import dev.polygpu.device.cpu.kernel.ast.Stmt;
 import dev.polygpu.device.cpu.kernel.ast.Var;
 
 import java.util.ArrayList;
@@ -45,6 +47,9 @@ final class Program {
      * code generator lays out, per kernel, those the kernel and its callees refer to.
      */
     private final Map<String, Var> sharedVariables = new LinkedHashMap<>();
+    /** File-scope {@code __device__} and {@code __constant__} variables by name, in source order. */
+    private final Map<String, GlobalVariable> globalVariables = new LinkedHashMap<>();
+    private final Map<Var, GlobalVariable> globalsByVar = new IdentityHashMap<>();
     private final Map<Syntax.FuncDecl, Analyzed> done = new IdentityHashMap<>();
     private final Map<String, Analyzed> instances = new HashMap<>();
     private final Set<Syntax.FuncDecl> inProgress = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -86,6 +91,9 @@ final class Program {
         }
         for (Syntax.Declarator v : p.sharedVariables) {
             prog.defineShared(v);
+        }
+        for (Syntax.Declarator v : p.globalVariables) {
+            prog.defineGlobal(v);
         }
         for (List<Syntax.FuncDecl> fs : prog.decls.values()) {
             for (Syntax.FuncDecl f : fs) {
@@ -146,11 +154,100 @@ final class Program {
     }
 
     /**
+     * Defines a file-scope {@code __device__} or {@code __constant__} variable: an arithmetic scalar or array
+     * whose initializer, if any, is a constant expression, evaluated here into the bytes the module starts
+     * with.
+     */
+    private void defineGlobal(Syntax.Declarator d) {
+        Sema g = new Sema(this, diags, Map.of());
+        try {
+            Stmt.VarDecl decl = g.fileScopeGlobal(d);
+            Var v = decl.var();
+            String what = (v.kind == Var.Kind.CONSTANT ? "__constant__" : "__device__") + " variable '"
+                    + v.name + "'";
+            CType element = v.type;
+            while (element instanceof CType.Array a) {
+                element = a.element();
+            }
+            if (element instanceof CType.Vector) {
+                diags.error(d.pos(), what + " has vector type '" + v.type + "', which module variables of the CPU"
+                        + " device's kernel engine cannot have yet; declare one array per component (float w_x[N],"
+                        + " w_y[N], …) and build the vector in the kernel with make_" + element + "(…)");
+                return;
+            }
+            if (!(element instanceof CType.Prim p) || p == CType.Prim.VOID) {
+                diags.error(d.pos(), what + " has type '" + v.type + "', which the CPU device's kernel engine cannot"
+                        + " keep in module memory (pointers stored in memory are not supported); use an arithmetic"
+                        + " type (int, unsigned, long long, float, double, char, …) or an array of one");
+                return;
+            }
+            List<Expr> values = decl.arrayInit() != null ? decl.arrayInit()
+                    : decl.init() != null ? List.of(decl.init()) : List.of();
+            byte[] initial = new byte[v.type.size()];
+            for (int i = 0; i < values.size(); i++) {
+                Object c = ConstEval.eval(values.get(i), Map.of());
+                if (c == null) {
+                    diags.error(values.get(i).pos(), "initializer of " + what + " is not a constant expression;"
+                            + " module variables are initialized when the module is compiled, from literals,"
+                            + " enumerators, #defines and file-scope constants: compute other values in a kernel"
+                            + " (into a __device__ variable)");
+                    return;
+                }
+                encode(initial, i * p.size(), p, c);
+            }
+            if (consts.containsKey(v.name) || sharedVariables.containsKey(v.name)
+                    || globalVariables.containsKey(v.name)) {
+                diags.error(d.pos(), "redefinition of '" + v.name + "'");
+                return;
+            }
+            GlobalVariable gv = new GlobalVariable(v, v.kind == Var.Kind.CONSTANT || d.isConst(), initial);
+            globalVariables.put(v.name, gv);
+            globalsByVar.put(v, gv);
+        } catch (Diagnostics.Abort a) {
+            // recorded
+        }
+    }
+
+    /** Writes constant {@code value} (Long or Double, as {@link ConstEval} gives it) as a {@code p} at {@code at}. */
+    private static void encode(byte[] out, int at, CType.Prim p, Object value) {
+        long bits;
+        if (p == CType.Prim.FLOAT) {
+            bits = Float.floatToRawIntBits((float) (double) (Double) value);
+        } else if (p == CType.Prim.DOUBLE) {
+            bits = Double.doubleToRawLongBits((Double) value);
+        } else {
+            bits = (Long) value;
+        }
+        for (int i = 0; i < p.size(); i++) {
+            out[at + i] = (byte) (bits >>> (8 * i));
+        }
+    }
+
+    /**
      * The file-scope {@code __shared__} variable {@code name} as seen from a function that starts at {@code
      * from}: null if there is none, or if it is declared after that function (C declares before use).
      */
     Var sharedVariable(String name, Pos from) {
-        Var v = sharedVariables.get(name);
+        return declaredBefore(sharedVariables.get(name), from);
+    }
+
+    /** The file-scope {@code __device__}/{@code __constant__} variable {@code name} as seen from {@code from}. */
+    Var globalVariable(String name, Pos from) {
+        GlobalVariable g = globalVariables.get(name);
+        return g == null ? null : declaredBefore(g.var(), from);
+    }
+
+    /** The definition of a file-scope {@code __device__}/{@code __constant__} variable, or null for another. */
+    GlobalVariable global(Var v) {
+        return globalsByVar.get(v);
+    }
+
+    /** The module's {@code __device__} and {@code __constant__} variables, in source order. */
+    List<GlobalVariable> globals() {
+        return List.copyOf(globalVariables.values());
+    }
+
+    private static Var declaredBefore(Var v, Pos from) {
         if (v == null || v.pos.line() > from.line()
                 || v.pos.line() == from.line() && v.pos.column() > from.column()) {
             return null;

@@ -52,7 +52,11 @@ final class Sema {
                 return v;
             }
         }
-        return fnPos == null ? null : prog.sharedVariable(name, fnPos);
+        if (fnPos == null) {
+            return null;
+        }
+        Var shared = prog.sharedVariable(name, fnPos);
+        return shared != null ? shared : prog.globalVariable(name, fnPos);
     }
 
     Program.ConstVal constant(String name) {
@@ -345,6 +349,17 @@ final class Sema {
         return ((Stmt.VarDecl) variable(d)).var();
     }
 
+    /**
+     * Analyzes a file-scope {@code __device__} or {@code __constant__} declaration: its variable, with the
+     * initializer converted to its type ({@code init}) or flattened and converted per element ({@code
+     * arrayInit}). File-scope variables declared before it are visible, so that using one in the initializer
+     * is reported as not constant rather than undeclared.
+     */
+    Stmt.VarDecl fileScopeGlobal(Syntax.Declarator d) {
+        fnPos = d.pos();
+        return (Stmt.VarDecl) variable(d);
+    }
+
     private Stmt variable(Syntax.Declarator d) {
         CType t = d.type();
         Var v = null;
@@ -358,7 +373,7 @@ final class Sema {
                 init = ex.value(d.init());
                 t = init.type();
             }
-            boolean shared = d.storage() != Syntax.Storage.LOCAL;
+            boolean shared = d.storage() == Syntax.Storage.SHARED || d.storage() == Syntax.Storage.EXTERN_SHARED;
             if (shared && (d.init() != null || d.initList() != null)) {
                 throw diags.fail(d.pos(), "initialization is not supported for __shared__ variables");
             }
@@ -407,6 +422,8 @@ final class Sema {
                 case LOCAL -> Var.Kind.LOCAL;
                 case SHARED -> Var.Kind.SHARED;
                 case EXTERN_SHARED -> Var.Kind.EXTERN_SHARED;
+                case DEVICE -> Var.Kind.DEVICE;
+                case CONSTANT -> Var.Kind.CONSTANT;
             };
             if (init != null) {
                 init = ex.convert(init, t, "in initialization of '" + d.name() + "'");

@@ -10,7 +10,8 @@ import java.util.List;
 final class Syntax {
     private Syntax() {}
 
-    enum Storage { LOCAL, SHARED, EXTERN_SHARED }
+    /** Where a declared variable lives; {@code DEVICE} and {@code CONSTANT} only at file scope. */
+    enum Storage { LOCAL, SHARED, EXTERN_SHARED, DEVICE, CONSTANT }
 
     /**
      * One declared variable. {@code type} is the type as written without the array dimensions (pointers

@@ -1,6 +1,7 @@
 package dev.polygpu.device.cpu.kernel.front;
 
 import dev.polygpu.device.cpu.kernel.ast.Function;
+import dev.polygpu.device.cpu.kernel.ast.GlobalVariable;
 
 import java.util.List;
 import java.util.Map;
@@ -13,11 +14,21 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TranslationUnit {
     private final Program program;
     private final List<String> kernelNames;
+    private final List<GlobalVariable> globals;
     private final Map<String, Function> byName = new ConcurrentHashMap<>();
 
     TranslationUnit(Program program) {
         this.program = program;
         this.kernelNames = List.copyOf(program.kernelNames());
+        this.globals = program.globals();
+    }
+
+    /**
+     * The file-scope {@code __device__} and {@code __constant__} variables, in source order: what a module
+     * allocates once, and what every kernel of it (template instantiations included) refers to.
+     */
+    public List<GlobalVariable> globals() {
+        return globals;
     }
 
     /** Kernel (__global__) names: plain ones as written, templates as "name<…>" (literally with the … character). */
