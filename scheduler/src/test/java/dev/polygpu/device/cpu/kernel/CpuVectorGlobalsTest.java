@@ -249,6 +249,55 @@ class CpuVectorGlobalsTest {
         assertArrayEquals(expected, readFloats(out, 8));
     }
 
+    static final String BLOCK_SUMS = """
+            __constant__ float2 weight = {2.0f, -0.5f};
+            __device__ float2 total;
+
+            __global__ void blockSums(const float* x, int n) {
+                __shared__ float2 partial[128];
+                int t = threadIdx.x;
+                int i = blockIdx.x * blockDim.x + t;
+                float v = i < n ? x[i] : 0.0f;
+                partial[t] = make_float2(v * weight.x, v * weight.y);
+                __syncthreads();
+                for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+                    if (t < s) {
+                        partial[t].x += partial[t + s].x;
+                        partial[t].y += partial[t + s].y;
+                    }
+                    __syncthreads();
+                }
+                if (t == 0) {
+                    float2 p = partial[0];
+                    atomicAdd(&total.x, p.x);
+                    atomicAdd(&total.y, p.y);
+                }
+            }
+
+            __global__ void read(float* out) {
+                out[0] = total.x;
+                out[1] = total.y;
+            }
+            """;
+
+    @Test
+    void aKernelWithBarriersReadsAndAccumulatesVectorVariables() {
+        int n = 1000;
+        Random r = new Random(SEED + 1);
+        float[] x = new float[n];
+        float sum = 0;
+        for (int i = 0; i < n; i++) {
+            x[i] = r.nextInt(17) - 8; // integers: the sums are exact in any order
+            sum += x[i];
+        }
+        Module m = dev.compile(BLOCK_SUMS, "blocksums.cu");
+        run(dev, m.function("blockSums"), (n + 127) / 128, 128, KernelArgs.builder().pointer(floats(dev, x)).i32(n)
+                .build());
+        UnifiedBuffer out = floats(dev, new float[2]);
+        run(dev, m.function("read"), 1, 1, KernelArgs.builder().pointer(out).build());
+        assertArrayEquals(new float[] {2.0f * sum, -0.5f * sum}, readFloats(out, 2), "seed " + (SEED + 1));
+    }
+
     // ---- float3: 12-byte stride; double2: 16-byte alignment --------------------------------------------------
 
     static final String FLOAT3 = """
