@@ -407,7 +407,10 @@ class CpuVectorGlobalsTest {
                     int2 w[2][2] = {{6, 7, 8}, {{9, 10}}};
                     for (int i = 0; i < 3; i++) { out[2 * i] = v[i].x; out[2 * i + 1] = v[i].y; }
                     for (int i = 0; i < 2; i++)
-                        for (int j = 0; j < 2; j++) { out[6 + 4 * i + 2 * j] = w[i][j].x; out[7 + 4 * i + 2 * j] = w[i][j].y; }
+                        for (int j = 0; j < 2; j++) {
+                            out[6 + 4 * i + 2 * j] = w[i][j].x;
+                            out[7 + 4 * i + 2 * j] = w[i][j].y;
+                        }
                 }
                 """;
         UnifiedBuffer out = floats(dev, new float[14]);
@@ -425,7 +428,8 @@ class CpuVectorGlobalsTest {
                 + " compiled, from literals, enumerators, #defines and file-scope constants: compute other values in"
                 + " a kernel (into a __device__ variable)";
         Builder<Arguments> b = java.util.stream.Stream.builder();
-        b.add(Arguments.of(c + k + "  c.x = 1.0f;\n}", 4, 4, "cannot assign to __constant__ variable 'c'" + constWrite));
+        b.add(Arguments.of(c + k + "  c.x = 1.0f;\n}", 4, 4,
+                "cannot assign to __constant__ variable 'c'" + constWrite));
         b.add(Arguments.of(c + k + "  c = make_float4(0, 0, 0, 0);\n}", 4, 3,
                 "cannot assign to __constant__ variable 'c'" + constWrite));
         b.add(Arguments.of(c + k + "  c.w++;\n}", 4, 4, "cannot increment __constant__ variable 'c'" + constWrite));

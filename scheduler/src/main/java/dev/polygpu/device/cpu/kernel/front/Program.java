@@ -187,8 +187,8 @@ final class Program {
                     : decl.init() != null ? List.of(decl.init()) : List.of();
             byte[] initial = new byte[v.type.size()];
             for (int i = 0; i < values.size(); i++) {
-                // An element of vector type is the MakeVector of its components (aggregate or make_T); each
-                // component is laid out at its offset inside the element, and the element at its stride.
+                // An element of vector type is the MakeVector of its components (a braced list, or elided
+                // braces); each component is laid out at its offset inside the element, the element at its size.
                 Expr value = values.get(i);
                 if (element instanceof CType.Vector && !(value instanceof Expr.MakeVector)) {
                     notConstant(value.pos(), what); // another vector variable, a call's result
