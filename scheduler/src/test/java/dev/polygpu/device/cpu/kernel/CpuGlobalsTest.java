@@ -474,10 +474,8 @@ class CpuGlobalsTest {
         b.add(Arguments.of("__constant__ int m[2][2] = {{1}, {2}, {3}};\n", 1, 28, "excess elements in array initializer"));
         b.add(Arguments.of("__device__ float* p;\n", 1, 19, "__device__ variable 'p' has type 'float*', which the CPU"
                 + " device's kernel engine cannot keep in module memory (pointers stored in memory are not supported);"
-                + " use an arithmetic type (int, unsigned, long long, float, double, char, …) or an array of one"));
-        b.add(Arguments.of("__constant__ float4 v;\n", 1, 21, "__constant__ variable 'v' has vector type 'float4', which"
-                + " module variables of the CPU device's kernel engine cannot have yet; declare one array per component"
-                + " (float w_x[N], w_y[N], …) and build the vector in the kernel with make_float4(…)"));
+                + " use an arithmetic type (int, unsigned, long long, float, double, char, …), a vector type (float4, int2,"
+                + " …) or an array of one"));
         b.add(Arguments.of("extern __device__ int shared_elsewhere;\n", 1, 1, "extern __device__ variables (defined in"
                 + " another file) are not supported by the CPU device's kernel engine, which compiles one file at a"
                 + " time; define the variable in this source"));

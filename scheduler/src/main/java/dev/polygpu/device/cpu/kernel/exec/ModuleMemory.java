@@ -37,7 +37,12 @@ public final class ModuleMemory {
     public static final ModuleMemory EMPTY = new ModuleMemory();
 
     private static final Cleaner CLEANER = Cleaner.create();
-    /** Each variable starts at a multiple of this, enough for any atomic on its elements. */
+    /**
+     * Each variable starts at a multiple of this (in absolute address, each in its own allocation, whatever is
+     * declared before it): enough for any atomic on its elements and for the largest alignment of a vector type
+     * ({@code float4}, {@code double2}, {@code double4}: 16), so that every element of a vector array is aligned
+     * as a whole-vector access requires.
+     */
     private static final long ALIGNMENT = 16;
 
     private final List<GlobalVariable> variables;

@@ -260,8 +260,9 @@ final class ExprSema {
     /**
      * Refuses a write ({@code verb}: "assign to", "apply atomicAdd to") to the memory of a read-only file-scope
      * variable ({@code __constant__}, or {@code const __device__}) that {@code x}, an lvalue or a pointer,
-     * visibly refers to: {@code w = 1}, {@code w[i] += 2}, {@code atomicAdd(&w[3], 1)}. A write through a
-     * pointer variable that holds its address is caught when it runs (the memory is bound read-only).
+     * visibly refers to: {@code w = 1}, {@code w[i] += 2}, {@code atomicAdd(&w[3], 1)}, {@code v[i].x = 0}. A
+     * write through a pointer variable that holds its address is caught when it runs (the memory is bound
+     * read-only).
      */
     void checkWritable(Expr x, Pos pos, String verb) {
         Var v = moduleVariable(x);
@@ -286,6 +287,7 @@ final class ExprSema {
                 case Expr.PtrAdd p -> e = p.pointer();
                 case Expr.Decay d -> e = d.array();
                 case Expr.AddrOf a -> e = a.operand();
+                case Expr.Component c -> e = c.vector();
                 case Expr.Cast c when c.type().isPointer() && c.operand().type().isPointer() -> e = c.operand();
                 default -> {
                     return null;

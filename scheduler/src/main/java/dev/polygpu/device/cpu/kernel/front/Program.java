@@ -154,9 +154,9 @@ final class Program {
     }
 
     /**
-     * Defines a file-scope {@code __device__} or {@code __constant__} variable: an arithmetic scalar or array
-     * whose initializer, if any, is a constant expression, evaluated here into the bytes the module starts
-     * with.
+     * Defines a file-scope {@code __device__} or {@code __constant__} variable: a scalar or array of an arithmetic
+     * or vector type whose initializer, if any, is a constant expression, evaluated here into the bytes the module
+     * starts with (a vector element at its type's size, its components one after another).
      */
     private void defineGlobal(Syntax.Declarator d) {
         Sema g = new Sema(this, diags, Map.of());
@@ -169,31 +169,40 @@ final class Program {
             while (element instanceof CType.Array a) {
                 element = a.element();
             }
-            if (element instanceof CType.Vector) {
-                diags.error(d.pos(), what + " has vector type '" + v.type + "', which module variables of the CPU"
-                        + " device's kernel engine cannot have yet; declare one array per component (float w_x[N],"
-                        + " w_y[N], …) and build the vector in the kernel with make_" + element + "(…)");
-                return;
-            }
-            if (!(element instanceof CType.Prim p) || p == CType.Prim.VOID) {
+            CType.Prim component = element instanceof CType.Vector vt ? vt.component()
+                    : element instanceof CType.Prim p ? p : null;
+            if (component == null || component == CType.Prim.VOID) {
                 diags.error(d.pos(), what + " has type '" + v.type + "', which the CPU device's kernel engine cannot"
                         + " keep in module memory (pointers stored in memory are not supported); use an arithmetic"
-                        + " type (int, unsigned, long long, float, double, char, …) or an array of one");
+                        + " type (int, unsigned, long long, float, double, char, …), a vector type (float4, int2, …)"
+                        + " or an array of one");
+                return;
+            }
+            Expr call = constructorCall(d.init() != null ? d.init() : d.initList());
+            if (element instanceof CType.Vector && call != null) {
+                notConstant(call.pos(), what);
                 return;
             }
             List<Expr> values = decl.arrayInit() != null ? decl.arrayInit()
                     : decl.init() != null ? List.of(decl.init()) : List.of();
             byte[] initial = new byte[v.type.size()];
             for (int i = 0; i < values.size(); i++) {
-                Object c = ConstEval.eval(values.get(i), Map.of());
-                if (c == null) {
-                    diags.error(values.get(i).pos(), "initializer of " + what + " is not a constant expression;"
-                            + " module variables are initialized when the module is compiled, from literals,"
-                            + " enumerators, #defines and file-scope constants: compute other values in a kernel"
-                            + " (into a __device__ variable)");
+                // An element of vector type is the MakeVector of its components (a braced list, or elided
+                // braces); each component is laid out at its offset inside the element, the element at its size.
+                Expr value = values.get(i);
+                if (element instanceof CType.Vector && !(value instanceof Expr.MakeVector)) {
+                    notConstant(value.pos(), what); // another vector variable, a call's result
                     return;
                 }
-                encode(initial, i * p.size(), p, c);
+                List<Expr> parts = value instanceof Expr.MakeVector m ? m.components() : List.of(value);
+                for (int j = 0; j < parts.size(); j++) {
+                    Object c = ConstEval.eval(parts.get(j), Map.of());
+                    if (c == null) {
+                        notConstant(parts.get(j).pos(), what);
+                        return;
+                    }
+                    encode(initial, i * element.size() + j * component.size(), component, c);
+                }
             }
             if (consts.containsKey(v.name) || sharedVariables.containsKey(v.name)
                     || globalVariables.containsKey(v.name)) {
@@ -206,6 +215,32 @@ final class Program {
         } catch (Diagnostics.Abort a) {
             // recorded
         }
+    }
+
+    /**
+     * The first {@code make_float4(…)}-style call that an initializer ({@code = expr} or a braced list) gives as a
+     * whole element, or null. The engine could evaluate one with constant arguments, but nvcc refuses it (a call
+     * is dynamic initialization, which module variables cannot have), so it is refused here too.
+     */
+    private static Expr constructorCall(Object init) {
+        if (init instanceof Expr.CallByName c && VectorTypes.constructed(c.name()) != null) {
+            return c;
+        }
+        if (init instanceof Syntax.InitList list) {
+            for (Object item : list.items()) {
+                Expr c = constructorCall(item);
+                if (c != null) {
+                    return c;
+                }
+            }
+        }
+        return null;
+    }
+
+    private void notConstant(Pos pos, String what) {
+        diags.error(pos, "initializer of " + what + " is not a constant expression; module variables are initialized"
+                + " when the module is compiled, from literals, enumerators, #defines and file-scope constants:"
+                + " compute other values in a kernel (into a __device__ variable)");
     }
 
     /** Writes constant {@code value} (Long or Double, as {@link ConstEval} gives it) as a {@code p} at {@code at}. */

@@ -479,7 +479,8 @@ final class Sema {
 
     /**
      * The elements of an array initializer in row-major order, converted to the scalar element type. Nested
-     * braces for inner dimensions are padded with zeros; a flat list fills the elements in order.
+     * braces for inner dimensions are padded with zeros; a flat list fills the elements in order. An element of
+     * vector type is a braced list of components, a vector expression, or (braces elided) the next components.
      */
     private List<Expr> flatten(Syntax.InitList list, CType.Array a) {
         CType scalar = innermost(a);
@@ -488,10 +489,33 @@ final class Sema {
         boolean allFlat = list.items().stream().allMatch(x -> x instanceof Expr);
         List<Expr> out = new ArrayList<>();
         if (allFlat || !(a.element() instanceof CType.Array)) {
-            for (Object item : list.items()) {
+            List<Object> items = list.items();
+            for (int at = 0; at < items.size(); at++) {
+                Object item = items.get(at);
                 Expr e;
                 if (item instanceof Syntax.InitList sub && scalar instanceof CType.Vector vt) {
                     out.add(VectorTypes.aggregate(ex, sub, vt));
+                    continue;
+                } else if (item instanceof Expr first && scalar instanceof CType.Vector vt) {
+                    Expr value = ex.value(first);
+                    if (value.type() instanceof CType.Vector) {
+                        out.add(ex.convert(value, vt, "in array initializer"));
+                        continue;
+                    }
+                    // Brace elision, as C++ aggregate initialization allows: float2 a[2] = {1, 2, 3, 4} gives
+                    // each vector the next components in order (the last one's missing components are zero).
+                    List<Expr> components = new ArrayList<>(List.of(value));
+                    while (components.size() < vt.length() && at + 1 < items.size()) {
+                        Object next = items.get(++at);
+                        if (next instanceof Syntax.InitList sub
+                                && (sub.items().size() != 1 || !(sub.items().getFirst() instanceof Expr))) {
+                            throw diags.fail(sub.pos(), "a component of '" + vt
+                                    + "' must be initialized by a single expression");
+                        }
+                        components.add(ex.value(next instanceof Syntax.InitList sub
+                                ? (Expr) sub.items().getFirst() : (Expr) next));
+                    }
+                    out.add(VectorTypes.fromComponents(ex, first.pos(), components, vt));
                     continue;
                 } else if (item instanceof Syntax.InitList sub) {
                     if (sub.items().size() != 1 || !(sub.items().getFirst() instanceof Expr only)) {

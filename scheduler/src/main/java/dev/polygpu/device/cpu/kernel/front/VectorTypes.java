@@ -69,18 +69,30 @@ final class VectorTypes {
             throw es.diags.fail(list.pos(), "excess elements in initializer of '" + type + "' (it has "
                     + type.length() + " component" + (type.length() == 1 ? "" : "s") + ")");
         }
-        List<Expr> conv = new ArrayList<>(type.length());
+        List<Expr> values = new ArrayList<>(type.length());
         for (Object item : list.items()) {
             if (!(item instanceof Expr e)) {
                 throw es.diags.fail(((Syntax.InitList) item).pos(), "a component of '" + type
                         + "' must be initialized by a single expression");
             }
-            conv.add(es.convert(es.value(e), type.component(), "in initializer of '" + type + "'"));
+            values.add(es.value(e));
+        }
+        return fromComponents(es, list.pos(), values, type);
+    }
+
+    /**
+     * The vector of analyzed {@code values} (at most one per component), each converted to the component type,
+     * the missing ones zero.
+     */
+    static Expr fromComponents(ExprSema es, Pos pos, List<Expr> values, Vector type) {
+        List<Expr> conv = new ArrayList<>(type.length());
+        for (Expr value : values) {
+            conv.add(es.convert(value, type.component(), "in initializer of '" + type + "'"));
         }
         while (conv.size() < type.length()) {
-            conv.add(ExprSema.cast(new Expr.IntConst(list.pos(), Prim.INT, 0), type.component()));
+            conv.add(ExprSema.cast(new Expr.IntConst(pos, Prim.INT, 0), type.component()));
         }
-        return new Expr.MakeVector(list.pos(), type, conv);
+        return new Expr.MakeVector(pos, type, conv);
     }
 
     /** {@code object.member} on a vector value or lvalue: its component, or an error naming the ones it has. */
