@@ -31,6 +31,9 @@ final class CallSema {
         if (prog.hasFunction(name) && es.s.lookup(name) == null && !declaredBuiltin(c)) {
             return userCall(c);
         }
+        if (c.templateArgs() == null && PrintfSema.handles(name)) {
+            return PrintfSema.resolve(c, es);
+        }
         if (c.templateArgs() == null && IntrinsicTable.knows(name)) {
             return IntrinsicTable.resolve(name, c.pos(), values(c.args()), es);
         }
