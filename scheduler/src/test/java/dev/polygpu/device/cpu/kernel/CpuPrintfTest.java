@@ -482,8 +482,8 @@ class CpuPrintfTest {
         assertTrue(e.getMessage().contains("kernel 'k'"), e.getMessage());
         assertTrue(e.getMessage().contains("at blockIdx (1,0,0) threadIdx (5,0,0)"), e.getMessage());
         assertTrue(e.getMessage().contains("device-side assert triggered: Assertion `p[i] >= 0 && \"values are not "
-                + "negative\"` failed (checks.cu:2, in void check(const int*, int))"), e.getMessage());
-        assertEquals("checks.cu:2: void check(const int*, int): block: [1,0,0], thread: [5,0,0] Assertion "
+                + "negative\"` failed (checks.cu:2, in void check(int*, int))"), e.getMessage());
+        assertEquals("checks.cu:2: void check(int*, int): block: [1,0,0], thread: [5,0,0] Assertion "
                 + "`p[i] >= 0 && \"values are not negative\"` failed.\n", output());
 
         // The device keeps working, as after other kernel faults.

@@ -88,8 +88,7 @@ final class Sema {
         fnPos = f.pos();
         returnType = f.returnType();
         prettyFunction = f.returnType() + " " + f.name() + "("
-                + String.join(", ", f.params().stream()
-                .map(p -> (p.isConst() && p.type() instanceof CType.Pointer ? "const " : "") + p.type()).toList()) + ")";
+                + String.join(", ", f.params().stream().map(p -> p.type().toString()).toList()) + ")";
         List<Var> params = new ArrayList<>();
         for (Syntax.Param p : f.params()) {
             Var v = new Var(p.name() == null ? "" : p.name(), p.type(), Var.Kind.PARAM, p.pos(), nextId++);
