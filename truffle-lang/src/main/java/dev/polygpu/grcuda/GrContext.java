@@ -250,7 +250,10 @@ public final class GrContext {
         try {
             String chaos = settings.deviceChaos();
             int blocks = settings.cpuBlocks() == 0 ? CpuDevice.defaultConcurrentBlocks() : settings.cpuBlocks();
-            return chaos.equals("false") ? new CpuDevice(blocks) : new CpuDevice(blocks, Chaos.parse(chaos));
+            CpuDevice d = chaos.equals("false") ? new CpuDevice(blocks) : new CpuDevice(blocks, Chaos.parse(chaos));
+            // Kernel printf output goes where the embedder's Context.Builder.out() points, like guest output.
+            d.setPrintfSink(env.out());
+            return d;
         } catch (DeviceException e) {
             throw GrError.of(e);
         }

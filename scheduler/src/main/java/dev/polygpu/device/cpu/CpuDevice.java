@@ -15,7 +15,9 @@ import dev.polygpu.device.cpu.kernel.CompiledModule;
 import dev.polygpu.device.cpu.kernel.KernelEngine;
 import dev.polygpu.device.cpu.ptx.GlobalMemory;
 import dev.polygpu.device.cpu.ptx.PtxModule;
+import java.io.OutputStream;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.Map;
@@ -95,6 +97,8 @@ public final class CpuDevice implements Device {
     private final AtomicInteger nextStreamId = new AtomicInteger(1);
     private final AtomicLong nextBufferId = new AtomicLong(1);
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Where kernels' printf output goes ({@link #setPrintfSink}). */
+    private volatile OutputStream printfSink = System.out;
 
     /** A device with one worker thread per available processor and the kernel engine as its compiler. */
     public CpuDevice() {
@@ -321,6 +325,22 @@ public final class CpuDevice implements Device {
     @Override
     public String toString() {
         return chaos == null ? properties.name() : properties.name() + " [chaos " + chaos + "]";
+    }
+
+    /**
+     * Sets where the {@code printf} output and assertion messages of this device's kernels are written
+     * ({@link System#out} unless set): each launch's output, in one write, once the kernel has finished and
+     * before the launch counts as complete, so whoever waits for the kernel finds its output already written.
+     * Launches already finished keep the sink they wrote to; the stream is neither closed nor owned by the
+     * device. Kernels that do not print cost nothing.
+     */
+    public void setPrintfSink(OutputStream sink) {
+        this.printfSink = Objects.requireNonNull(sink, "sink must not be null");
+    }
+
+    /** The current {@link #setPrintfSink printf sink}. */
+    public OutputStream printfSink() {
+        return printfSink;
     }
 
     WorkerPool pool() {

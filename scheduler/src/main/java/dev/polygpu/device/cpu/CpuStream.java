@@ -118,7 +118,8 @@ final class CpuStream implements Stream, PendingFailures.Source {
             }
             enqueue(() -> {
                 try {
-                    var fault = new GridLaunch(kernel, frame, device.pool(), priority, chaos).run();
+                    var fault = new GridLaunch(kernel, frame, device.pool(), priority, chaos)
+                            .run(device::printfSink);
                     if (fault != null) {
                         throw fault;
                     }

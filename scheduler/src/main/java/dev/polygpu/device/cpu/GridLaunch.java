@@ -3,14 +3,19 @@ package dev.polygpu.device.cpu;
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.Dim3;
 import dev.polygpu.device.KernelFaultException;
+import dev.polygpu.device.cpu.kernel.BlockRunner;
 import dev.polygpu.device.cpu.kernel.CompiledKernel;
 import dev.polygpu.device.cpu.kernel.KernelFault;
 import dev.polygpu.device.cpu.kernel.LaunchFrame;
+import dev.polygpu.device.cpu.kernel.PrintfOutput;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * One kernel launch in execution: hands out the blocks of the grid in chunks to the {@link WorkerPool} and
@@ -22,7 +27,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * more work (or a fault) leaves without re-queueing itself, and the last one out opens {@link #done}. So when
  * {@code done} opens every claimed chunk has finished. Tasks queue at the pool with the stream's priority. The first fault wins the {@link #fault} CAS and sets
  * {@link #stopped}, after which no task starts another block; blocks already running finish. Each worker runs
- * blocks with its own runner from its {@link RunnerCache}; nothing else is shared between workers.
+ * blocks with its own runner from its {@link RunnerCache}; nothing else is shared between workers. A kernel
+ * that prints gets a {@link PrintfOutput} per launch, each chunk a writer of its own; the output is written to
+ * the sink after {@code done} opens and before {@link #run} returns, so before the launch is reported complete.
  *
  * <p>In chaos mode the chunks still are claimed in order through {@link #next}, but the claimed number is
  * mapped to a chunk by a random affine permutation ({@code c -> (c * chunkMul + chunkAdd) mod chunkCount} with
@@ -52,6 +59,9 @@ final class GridLaunch {
     private final AtomicReference<KernelFaultException> fault = new AtomicReference<>();
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile boolean stopped;
+    /** Null unless the kernel prints. */
+    private final PrintfOutput output;
+    private static final System.Logger LOG = System.getLogger(GridLaunch.class.getName());
 
     /**
      * A launch of {@code kernel} on {@code pool} from a stream of {@code priority} (numerically lower is higher:
@@ -63,6 +73,7 @@ final class GridLaunch {
         this.frame = frame;
         this.pool = pool;
         this.priority = priority;
+        this.output = kernel.prints() ? new PrintfOutput(frame.kernelName(), PrintfOutput.FIFO_BYTES) : null;
         Dim3 grid = frame.grid();
         this.totalBlocks = grid.volume();
         this.gridX = grid.x();
@@ -89,16 +100,25 @@ final class GridLaunch {
     }
 
     /**
-     * Runs the grid on the pool and waits for it; returns the first fault, or null when every block ran.
-     * Called by the stream's dispatcher.
+     * Runs the grid on the pool and waits for it, then writes the kernel's printf output to {@code sink} (read
+     * then, once); returns the first fault, or null when every block ran. Called by the stream's dispatcher.
      */
-    KernelFaultException run() {
+    KernelFaultException run(Supplier<OutputStream> sink) {
         int initial = (int) Math.min(pool.threads(), chunkCount);
         tasks.set(initial);
         for (int i = 0; i < initial; i++) {
             submit(new ChunkTask());
         }
         awaitUninterruptibly(done);
+        if (output != null) {
+            try {
+                output.writeTo(sink.get());
+            } catch (IOException | RuntimeException e) {
+                // The kernel ran; losing its output is reported, not turned into a kernel failure.
+                LOG.log(System.Logger.Level.WARNING, "could not write the printf output of kernel '"
+                        + frame.kernelName() + "': " + e);
+            }
+        }
         return fault.get();
     }
 
@@ -126,8 +146,13 @@ final class GridLaunch {
 
     /** Runs the blocks of one claimed chunk on the calling worker thread. */
     private void runChunk(long first, long end) {
+        PrintfOutput.Writer writer = output == null ? null : output.writer(first);
+        BlockRunner runner = null;
         try {
-            var runner = WorkerThread.currentRunners().runner(kernel);
+            runner = WorkerThread.currentRunners().runner(kernel);
+            if (writer != null) {
+                runner.printTo(writer);
+            }
             for (long b = first; b < end && !stopped; b++) {
                 int bx = (int) (b % gridX);
                 long rest = b / gridX;
@@ -142,6 +167,13 @@ final class GridLaunch {
             // (A buffer cannot be freed under a running kernel: launches pin their buffers.)
             fail(new KernelFaultException(CudaError.LAUNCH_FAILED, frame.kernelName(),
                     "kernel '" + frame.kernelName() + "' failed: " + e));
+        } finally {
+            if (writer != null) {
+                if (runner != null) {
+                    runner.printTo(null);
+                }
+                writer.close();
+            }
         }
     }
 

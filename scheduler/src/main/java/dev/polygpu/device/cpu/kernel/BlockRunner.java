@@ -11,4 +11,12 @@ public interface BlockRunner {
      * is then abandoned.
      */
     void runBlock(LaunchFrame frame, int bx, int by, int bz);
+
+    /**
+     * Where the {@code printf} records (and assertion messages) of the blocks this runner runs next go; null to
+     * stop. Called only for kernels whose {@link CompiledKernel#prints()} is true.
+     */
+    default void printTo(PrintfOutput.Writer writer) {
+        throw new UnsupportedOperationException("this runner's kernel does not print");
+    }
 }

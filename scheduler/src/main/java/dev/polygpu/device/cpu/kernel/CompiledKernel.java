@@ -30,6 +30,14 @@ public interface CompiledKernel {
     /** True if the kernel has block barriers or warp intrinsics (threads of a block are interleaved). */
     boolean cooperative();
 
+    /**
+     * True if the kernel may call {@code printf} or fail an {@code assert}: its launches then collect output
+     * ({@link PrintfOutput}); other launches allocate nothing for it.
+     */
+    default boolean prints() {
+        return false;
+    }
+
     /** A runner for one worker thread; it keeps per-thread scratch state (shared memory, saved registers). */
     BlockRunner newRunner();
 

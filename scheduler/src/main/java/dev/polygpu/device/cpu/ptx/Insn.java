@@ -63,6 +63,8 @@ final class Insn {
         final int[] argOffsets;
         final int[] retOffsets;
         PtxFunction function;
+        /** A runtime function the interpreter implements ({@link PtxPrintf#VPRINTF}…), or 0 for a PTX function. */
+        int builtin;
 
         CallSite(String callee, int[] argOffsets, int[] retOffsets) {
             this.callee = callee;

@@ -5,6 +5,7 @@ import dev.polygpu.device.Dim3;
 import dev.polygpu.device.cpu.kernel.BlockRunner;
 import dev.polygpu.device.cpu.kernel.KernelFault;
 import dev.polygpu.device.cpu.kernel.LaunchFrame;
+import dev.polygpu.device.cpu.kernel.PrintfOutput;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -37,10 +38,17 @@ final class PtxBlockRunner implements BlockRunner {
     private long[][] regFiles = new long[0][];
     private LaunchFrame lastFrame;
     private final PtxThread[] group = new PtxThread[32];
+    /** Where vprintf records go; null unless the module prints. */
+    private PrintfOutput.Writer printf;
 
     PtxBlockRunner(PtxKernel kernel) {
         this.kernel = kernel;
         this.mem = new PtxMemory(kernel.global(), kernel.moduleRegions());
+    }
+
+    @Override
+    public void printTo(PrintfOutput.Writer writer) {
+        this.printf = writer;
     }
 
     @Override
@@ -290,6 +298,11 @@ final class PtxBlockRunner implements BlockRunner {
                     }
                     case Insn.CALL -> {
                         t.pc = pc;
+                        if (in.call.builtin != 0) {
+                            PtxPrintf.call(t, in.call, printf);
+                            pc++;
+                            continue;
+                        }
                         t.call(in.call, mem.localPerThread);
                         code = t.code;
                         r = t.regs;

@@ -51,6 +51,8 @@ final class PtxDecoder {
     long moduleSharedBytes;
     /** Where dynamic shared memory ({@code .extern .shared}) begins: after every entry's static variables. */
     long dynamicSharedBase;
+    /** True if a function calls {@code vprintf} or {@code __assertfail} ({@link PtxPrintf}). */
+    boolean prints;
     final Map<String, PtxFunction> functions = new LinkedHashMap<>();
     private final Map<String, Function> syntaxByName = new HashMap<>();
 
@@ -82,6 +84,10 @@ final class PtxDecoder {
         long maxOwnShared = 0;
         for (Function f : module.functions()) {
             if (f.body() == null) {
+                if (PtxPrintf.builtin(f.name()) != 0) {
+                    // .extern .func vprintf / __assertfail: the interpreter implements them (link()).
+                    moduleSyms.putIfAbsent(f.name(), new Sym(Sym.FUNC, -1, 0, 0, f.name()));
+                }
                 continue;
             }
             if (syntaxByName.put(f.name(), f) != null) {
@@ -220,6 +226,11 @@ final class PtxDecoder {
             for (Insn in : f.code) {
                 if (in.kind == Insn.CALL) {
                     PtxFunction callee = functions.get(in.call.callee);
+                    if (callee == null && PtxPrintf.builtin(in.call.callee) != 0) {
+                        PtxPrintf.link(file, in);
+                        prints = true;
+                        continue;
+                    }
                     if (callee == null || callee.entry) {
                         throw PtxSyntax.unsupported(file, in.line, "call of " + in.call.callee + (callee == null
                                 ? ", which the module declares without a body (an external function)"
@@ -245,7 +256,7 @@ final class PtxDecoder {
                     continue;
                 }
                 for (Insn in : f.code) {
-                    if (in.kind == Insn.CALL && in.call.function.cooperative) {
+                    if (in.kind == Insn.CALL && in.call.builtin == 0 && in.call.function.cooperative) {
                         f.cooperative = true;
                         changed = true;
                         break;
@@ -262,7 +273,7 @@ final class PtxDecoder {
         }
         long deepest = 0;
         for (Insn in : f.code) {
-            if (in.kind == Insn.CALL) {
+            if (in.kind == Insn.CALL && in.call.builtin == 0) {
                 long n = stackNeed(in.call.function, active);
                 if (n < 0) {
                     active.remove(f);

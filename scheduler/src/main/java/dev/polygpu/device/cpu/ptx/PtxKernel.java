@@ -61,6 +61,12 @@ final class PtxKernel implements CompiledKernel {
         return entry.cooperative;
     }
 
+    /** True if the module calls {@code vprintf} or {@code __assertfail} anywhere (decided for the module). */
+    @Override
+    public boolean prints() {
+        return module.prints();
+    }
+
     @Override
     public BlockRunner newRunner() {
         return new PtxBlockRunner(this);

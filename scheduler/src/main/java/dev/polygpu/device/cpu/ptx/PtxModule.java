@@ -164,6 +164,10 @@ public final class PtxModule implements CompiledModule {
         return regions;
     }
 
+    boolean prints() {
+        return decoded.prints;
+    }
+
     long moduleSharedBytes() {
         return decoded.moduleSharedBytes;
     }

@@ -30,6 +30,12 @@ public sealed interface Expr {
     /** Floating constant; {@code type} is float for an {@code f} suffix, double otherwise. */
     record FloatConst(Pos pos, CType type, double value) implements Expr {}
 
+    /**
+     * A string literal, as a byte string (one char below 256 per byte, no terminating NUL). Semantic analysis
+     * accepts it only as the format and {@code %s} arguments of {@code printf} and in {@code assert}'s message.
+     */
+    record StrConst(Pos pos, CType type, String value) implements Expr {}
+
     /** A variable (parameter, local, shared array). The front end resolves the name to its {@link Var}. */
     record VarRef(Pos pos, CType type, Var var) implements Expr {}
 

@@ -40,6 +40,19 @@ public enum Intrinsic {
      */
     NANOSLEEP("__nanosleep"),
 
+    /**
+     * {@code printf(format, args...)}: the first argument is the format ({@link Expr.StrConst}), the others are
+     * promoted as C's default argument promotions do and checked against it; the result is their count.
+     */
+    PRINTF("printf"),
+    /**
+     * {@code assert(cond)}: (int test, {@link Expr.StrConst} expression text, file, {@link Expr.IntConst} line,
+     * function); a false test prints CUDA's message and fails the launch with cudaErrorAssert.
+     */
+    ASSERT("assert"),
+    /** {@code __trap()}: fails the launch (cudaErrorLaunchFailure), as a GPU's trap does. */
+    TRAP("__trap"),
+
     // Bit manipulation.
     POPC("__popc"),
     POPCLL("__popcll"),

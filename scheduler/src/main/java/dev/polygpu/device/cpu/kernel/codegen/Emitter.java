@@ -91,6 +91,8 @@ final class Emitter {
     private final Map<Var, Integer> primIndex = new IdentityHashMap<>();
     private final Map<Var, Integer> refIndex = new IdentityHashMap<>();
     int primSlots;
+    /** Set when the kernel (or a function inlined into it) calls printf or assert. */
+    boolean prints;
     int refSlots;
 
     private record Loop(Label breakLabel, Label continueLabel) {}

@@ -90,6 +90,14 @@ final class IntrinsicEmitter {
                 c.invokestatic(MATH, name(in), mt(CD_int, k.desc, k.desc));
             }
             case NORM, RNORM -> norm(call);
+            case PRINTF -> printf(call);
+            case ASSERT -> assertion(call);
+            case TRAP -> {
+                c.aload(Emitter.STATE_SLOT);
+                c.loadConstant(Emitter.pos(call.pos()));
+                c.invokestatic(Jvm.PRINT, "trap", mt(Jvm.FAULT, STATE, CD_int));
+                c.athrow();
+            }
             case MIN, MAX -> {
                 K k = Jvm.kind(call.type());
                 x.value(args.get(0));
@@ -121,6 +129,63 @@ final class IntrinsicEmitter {
             throw new CodegenException(b.pos(), "cannot reinterpret '" + b.operand().type() + "' as '" + b.type() + "'");
         }
         return true;
+    }
+
+    /** {@code DevicePrint.printf(st, format, new Object[] {boxed args…})}: an int, the number of arguments. */
+    private void printf(Expr.IntrinsicCall call) {
+        e.prints = true;
+        List<Expr> args = call.args();
+        c.aload(Emitter.STATE_SLOT);
+        c.loadConstant(((Expr.StrConst) args.getFirst()).value());
+        c.loadConstant(args.size() - 1);
+        c.anewarray(java.lang.constant.ConstantDescs.CD_Object);
+        for (int i = 1; i < args.size(); i++) {
+            Expr a = args.get(i);
+            c.dup();
+            c.loadConstant(i - 1);
+            if (a instanceof Expr.StrConst s) {
+                c.loadConstant(s.value());
+            } else {
+                x.value(a);
+                switch (Jvm.kind(a.type())) {
+                    case I -> {
+                        c.i2l();
+                        c.invokestatic(Jvm.LONG, "valueOf", mt(Jvm.LONG, CD_long));
+                    }
+                    case J -> c.invokestatic(Jvm.LONG, "valueOf", mt(Jvm.LONG, CD_long));
+                    case D -> c.invokestatic(Jvm.DOUBLE, "valueOf", mt(Jvm.DOUBLE,
+                            java.lang.constant.ConstantDescs.CD_double));
+                    case P -> {
+                        c.invokestatic(Jvm.PRINT, "address", mt(CD_long, SEGMENT, CD_long));
+                        c.invokestatic(Jvm.LONG, "valueOf", mt(Jvm.LONG, CD_long));
+                    }
+                    default -> throw new CodegenException(a.pos(), "printf argument of type '" + a.type()
+                            + "' was not promoted (a bug in polygpu)");
+                }
+            }
+            c.aastore();
+        }
+        c.invokestatic(Jvm.PRINT, "printf", mt(CD_int, STATE, Jvm.STRING,
+                java.lang.constant.ConstantDescs.CD_Object.arrayType()));
+    }
+
+    /** {@code if (!test) throw DevicePrint.assertFailed(st, expr, file, line, function, pos);} */
+    private void assertion(Expr.IntrinsicCall call) {
+        e.prints = true;
+        List<Expr> args = call.args();
+        java.lang.classfile.Label holds = c.newLabel();
+        x.value(args.get(0));
+        c.ifne(holds);
+        c.aload(Emitter.STATE_SLOT);
+        c.loadConstant(((Expr.StrConst) args.get(1)).value());
+        c.loadConstant(((Expr.StrConst) args.get(2)).value());
+        c.loadConstant((int) ((Expr.IntConst) args.get(3)).value());
+        c.loadConstant(((Expr.StrConst) args.get(4)).value());
+        c.loadConstant(Emitter.pos(call.pos()));
+        c.invokestatic(Jvm.PRINT, "assertFailed", mt(Jvm.FAULT, STATE, Jvm.STRING, Jvm.STRING, CD_int, Jvm.STRING,
+                CD_int));
+        c.athrow();
+        c.labelBinding(holds);
     }
 
     private void bits(Intrinsic in, List<Expr> args, K argKind, ClassDesc ret) {

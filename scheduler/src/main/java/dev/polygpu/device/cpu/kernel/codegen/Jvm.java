@@ -24,6 +24,8 @@ final class Jvm {
     static final ClassDesc CONV = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.Conv");
     static final ClassDesc GENERATED = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.GeneratedKernel");
     static final ClassDesc MATH = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.CudaMath");
+    static final ClassDesc PRINT = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.DevicePrint");
+    static final ClassDesc FAULT = ClassDesc.of("dev.polygpu.device.cpu.kernel.KernelFault");
     static final ClassDesc ATOMICS = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.Atomics");
     static final ClassDesc DIM3 = ClassDesc.of("dev.polygpu.device.Dim3");
     static final ClassDesc INTEGER = ClassDesc.of("java.lang.Integer");

@@ -103,7 +103,7 @@ public final class KernelCompiler {
                 plan.localMemory.stream().map(v -> v.name).toList(),
                 plan.localMemory.stream().mapToInt(v -> v.type.size()).toArray(),
                 em.primSlots, em.refSlots, List.copyOf(em.sites), memory);
-        return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes);
+        return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes, em.prints);
     }
 
     private static GeneratedKernel instantiate(byte[] bytes) {
@@ -156,7 +156,7 @@ public final class KernelCompiler {
 
     /** A compiled kernel: metadata plus the generated code; runners are created per worker thread. */
     private record Compiled(String name, List<KernelParam> parameters, KernelInfo info, GeneratedKernel code,
-                            int codeBytes) implements CompiledKernel {
+                            int codeBytes, boolean prints) implements CompiledKernel {
         @Override
         public int staticSharedBytes() {
             return info.staticShared();

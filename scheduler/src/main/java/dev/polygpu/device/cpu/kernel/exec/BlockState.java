@@ -3,6 +3,7 @@ package dev.polygpu.device.cpu.kernel.exec;
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.cpu.kernel.KernelFault;
 import dev.polygpu.device.cpu.kernel.LaunchFrame;
+import dev.polygpu.device.cpu.kernel.PrintfOutput;
 import dev.polygpu.device.cpu.kernel.ast.GlobalVariable;
 import dev.polygpu.device.cpu.kernel.ast.Var;
 import java.lang.foreign.Arena;
@@ -34,6 +35,9 @@ public final class BlockState {
     private LaunchFrame frame;
 
     private final SleepClock sleepClock = new SleepClock();
+
+    /** Where this block's printf records go ({@link DevicePrint}); null unless the kernel prints. */
+    public PrintfOutput.Writer printf;
 
     private MemorySegment sharedMemory = MemorySegment.NULL;
     private final MemorySegment[] sharedSlices;

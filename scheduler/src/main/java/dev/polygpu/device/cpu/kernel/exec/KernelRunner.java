@@ -4,6 +4,7 @@ import dev.polygpu.device.CudaError;
 import dev.polygpu.device.cpu.kernel.BlockRunner;
 import dev.polygpu.device.cpu.kernel.KernelFault;
 import dev.polygpu.device.cpu.kernel.LaunchFrame;
+import dev.polygpu.device.cpu.kernel.PrintfOutput;
 
 /**
  * The {@link BlockRunner} of a generated kernel: holds the worker's {@link BlockState} and turns JVM
@@ -18,6 +19,11 @@ public final class KernelRunner implements BlockRunner {
         this.kernel = kernel;
         this.st = new BlockState(info);
         this.coop = info.cooperative() ? new CoopScheduler(kernel, st) : null;
+    }
+
+    @Override
+    public void printTo(PrintfOutput.Writer writer) {
+        st.printf = writer;
     }
 
     @Override

@@ -35,6 +35,9 @@ final class CallSema {
         if (made != null) {
             return VectorTypes.make(es, c.pos(), name, made, values(c.args()));
         }
+        if (c.templateArgs() == null && PrintfSema.handles(name)) {
+            return PrintfSema.resolve(c, es);
+        }
         if (c.templateArgs() == null && IntrinsicTable.knows(name)) {
             return IntrinsicTable.resolve(name, c.pos(), values(c.args()), es);
         }

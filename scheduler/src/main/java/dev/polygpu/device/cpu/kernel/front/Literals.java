@@ -124,4 +124,81 @@ final class Literals {
         };
         return (byte) v; // plain char is signed
     }
+
+    /**
+     * The bytes of a string literal as the parser keeps it (adjacent literals as written, {@code "ab" "c"}), as
+     * a byte string: one char below 256 per byte, non-ASCII source characters as their UTF-8 bytes, escapes
+     * decoded ({@code \\n}, octal, {@code \\x}); no terminating NUL.
+     */
+    static String parseString(String text) {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        int n = text.length();
+        while (i < n) {
+            char q = text.charAt(i);
+            if (Character.isWhitespace(q)) {
+                i++;
+                continue;
+            }
+            if (q != '"') {
+                throw new IllegalArgumentException("invalid string literal " + text);
+            }
+            i++;
+            while (i < n && text.charAt(i) != '"') {
+                char ch = text.charAt(i++);
+                if (ch != '\\') {
+                    if (ch < 0x80) {
+                        out.append(ch);
+                    } else {
+                        int cp = Character.isHighSurrogate(ch) && i < n ? Character.toCodePoint(ch, text.charAt(i++)) : ch;
+                        for (byte b : new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+                            out.append((char) (b & 0xFF));
+                        }
+                    }
+                    continue;
+                }
+                if (i >= n) {
+                    throw new IllegalArgumentException("unterminated string literal " + text);
+                }
+                char e = text.charAt(i++);
+                switch (e) {
+                    case 'n' -> out.append('\n');
+                    case 't' -> out.append('\t');
+                    case 'r' -> out.append('\r');
+                    case 'a' -> out.append((char) 7);
+                    case 'b' -> out.append((char) 8);
+                    case 'f' -> out.append((char) 12);
+                    case 'v' -> out.append((char) 11);
+                    case '\\', '\'', '"', '?' -> out.append(e);
+                    case 'x' -> {
+                        int start = i;
+                        while (i < n && Character.digit(text.charAt(i), 16) >= 0) {
+                            i++;
+                        }
+                        if (i == start) {
+                            throw new IllegalArgumentException("\\x used with no following hex digits in " + text);
+                        }
+                        out.append((char) (Long.parseUnsignedLong(text.substring(start, Math.min(i, start + 16)), 16)
+                                & 0xFF));
+                    }
+                    default -> {
+                        if (e >= '0' && e <= '7') {
+                            int v = e - '0';
+                            for (int k = 0; k < 2 && i < n && text.charAt(i) >= '0' && text.charAt(i) <= '7'; k++) {
+                                v = v * 8 + (text.charAt(i++) - '0');
+                            }
+                            out.append((char) (v & 0xFF));
+                        } else {
+                            throw new IllegalArgumentException("unknown escape sequence '\\" + e + "' in " + text);
+                        }
+                    }
+                }
+            }
+            if (i >= n) {
+                throw new IllegalArgumentException("unterminated string literal " + text);
+            }
+            i++;
+        }
+        return out.toString();
+    }
 }

@@ -32,6 +32,13 @@ final class Preprocessor {
         }
     }
 
+    /**
+     * {@code assert(e)} of {@code <assert.h>}, which is built in as the other headers are; with {@code NDEBUG}
+     * defined where it is used it expands to {@link #NO_ASSERT} instead.
+     */
+    private static final Macro ASSERT = builtin("assert", List.of("e"), PrintfSema.ASSERT_BUILTIN + "((e), #e)");
+    private static final Macro NO_ASSERT = builtin("assert", List.of("e"), "((void) 0)");
+
     private final Diagnostics diags;
     private final Map<String, Macro> macros = new HashMap<>();
     private final Deque<Cond> conds = new ArrayDeque<>();
@@ -72,6 +79,13 @@ final class Preprocessor {
             body.removeLast();
             macros.put(d[0], new Macro(d[0], false, List.of(), false, body));
         }
+        macros.put("assert", ASSERT);
+    }
+
+    private static Macro builtin(String name, List<String> params, String body) {
+        List<Token> tokens = new Lexer(body, new Diagnostics(null, body)).tokens();
+        tokens.removeLast();
+        return new Macro(name, true, params, false, List.copyOf(tokens));
     }
 
     /** The preprocessed tokens of a whole source, ending with the EOF token. */
@@ -211,6 +225,9 @@ final class Preprocessor {
         while (!q.isEmpty()) {
             Token t = q.poll();
             Macro m = t.kind == Token.Kind.IDENT && !t.hide.contains(t.text) ? macros.get(t.text) : null;
+            if (m == ASSERT && macros.containsKey("NDEBUG")) {
+                m = NO_ASSERT;
+            }
             if (m == null) {
                 out.add(t);
                 continue;

@@ -34,6 +34,8 @@ final class Sema {
     private int switches;
     private CType returnType = Prim.VOID;
     private String fnName = "";
+    /** The function being analyzed as assert messages name it ({@code void k(int*, float)}). */
+    private String prettyFunction = "";
     /** Where the function being analyzed starts: file-scope variables declared before it are visible. */
     private Pos fnPos;
 
@@ -43,6 +45,10 @@ final class Sema {
         this.templateConsts = templateConsts;
         this.ex = new ExprSema(this);
         scopes.push(new HashMap<>());
+    }
+
+    String prettyFunction() {
+        return prettyFunction;
     }
 
     Var lookup(String name) {
@@ -85,6 +91,8 @@ final class Sema {
         fnName = f.name();
         fnPos = f.pos();
         returnType = f.returnType();
+        prettyFunction = f.returnType() + " " + f.name() + "("
+                + String.join(", ", f.params().stream().map(p -> p.type().toString()).toList()) + ")";
         List<Var> params = new ArrayList<>();
         for (Syntax.Param p : f.params()) {
             if (f.kernel() && p.type() instanceof CType.Vector vt) {

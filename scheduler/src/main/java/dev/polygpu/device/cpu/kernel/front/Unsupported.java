@@ -8,9 +8,9 @@ final class Unsupported {
 
     static final String ENGINE = " is not supported by the CPU device's kernel engine";
 
-    private static final Set<String> HOST_FUNCTIONS = Set.of("printf", "fprintf", "sprintf", "puts", "malloc",
-            "free", "calloc", "realloc", "memcpy", "memset", "memmove", "assert", "__assert_fail", "clock",
-            "clock64", "exit", "abort", "__trap", "__brkpt", "cudaMalloc", "cudaFree",
+    private static final Set<String> HOST_FUNCTIONS = Set.of("fprintf", "sprintf", "puts", "malloc",
+            "free", "calloc", "realloc", "memcpy", "memset", "memmove", "__assert_fail", "clock",
+            "clock64", "exit", "abort", "__brkpt", "cudaMalloc", "cudaFree",
             "cudaMemcpy", "cudaDeviceSynchronize", "__prof_trigger", "rand", "srand", "curand_init", "curand",
             "curand_uniform", "curand_normal", "cooperative_groups", "this_thread_block", "tiled_partition",
             "__ldcs", "__stcs");

@@ -117,6 +117,7 @@ final class TreeChecker {
             case Expr.SizeOf n -> fail("SizeOf left: " + n);
             case Expr.IntConst c -> { }
             case Expr.FloatConst c -> { }
+            case Expr.StrConst c -> { }
             case Expr.VarRef r -> assertEquals(r.var().type, r.type());
             case Expr.Builtin b -> { }
             case Expr.Unary u -> {
