@@ -27,7 +27,10 @@ final class Plan {
         SCALAR,
         /** A pointer in two JVM locals: segment and byte offset. */
         POINTER,
-        /** A vector ({@code float4} …) whose address is not taken: one JVM local per component. */
+        /**
+         * A vector ({@code float4} …) or struct whose address is not taken: one JVM local per component or scalar
+         * leaf of the struct.
+         */
         VECTOR,
         /** An array, or a scalar whose address is taken, in per-thread local memory. */
         LOCAL_MEMORY,
@@ -87,10 +90,7 @@ final class Plan {
     }
 
     private static int alignOf(CType t) {
-        if (t instanceof CType.Vector v) {
-            return v.align();
-        }
-        return t instanceof CType.Array a ? alignOf(a.element()) : t.size();
+        return CType.alignOf(t);
     }
 
     private void declare(Var v) {
@@ -115,7 +115,7 @@ final class Plan {
             localMemory.add(v);
         } else if (v.type instanceof CType.Pointer) {
             s = Storage.POINTER;
-        } else if (v.type instanceof CType.Vector) {
+        } else if (Jvm.multi(v.type)) {
             s = Storage.VECTOR;
         } else {
             s = Storage.SCALAR;

@@ -86,8 +86,16 @@ final class Program {
         if (d.hasErrors()) {
             d.throwIfAny(); // syntax errors: analyzing the rest would only add follow-on errors
         }
-        for (Syntax.ConstDecl c : p.consts) {
-            prog.defineConstant(c);
+        // Constants and struct layouts in source order: a struct's array sizes may use the constants before it.
+        int defined = 0;
+        for (Syntax.StructDecl st : p.structs) {
+            for (; defined < st.constsBefore(); defined++) {
+                prog.defineConstant(p.consts.get(defined));
+            }
+            prog.defineStruct(st);
+        }
+        for (; defined < p.consts.size(); defined++) {
+            prog.defineConstant(p.consts.get(defined));
         }
         for (Syntax.Declarator v : p.sharedVariables) {
             prog.defineShared(v);
@@ -131,6 +139,32 @@ final class Program {
             if (consts.put(c.name(), new ConstVal(c.type(), value)) != null) {
                 diags.error(c.pos(), "redefinition of '" + c.name() + "'");
             }
+        } catch (Diagnostics.Abort a) {
+            // recorded
+        }
+    }
+
+    /** Lays out a struct: its members' types (array sizes evaluated) at C's offsets. */
+    private void defineStruct(Syntax.StructDecl d) {
+        Sema g = new Sema(this, diags, Map.of());
+        List<String> names = new ArrayList<>();
+        List<CType> types = new ArrayList<>();
+        try {
+            for (Syntax.Declarator m : d.members()) {
+                CType t = g.memberType(m);
+                if (t instanceof CType.Struct inner && !inner.complete()) {
+                    diags.error(m.pos(), "member '" + m.name() + "' of struct '" + d.type().name() + "' has the "
+                            + "incomplete type '" + inner + "' (a struct cannot contain itself)");
+                    return;
+                }
+                if (names.contains(m.name())) {
+                    diags.error(m.pos(), "duplicate member '" + m.name() + "' in struct '" + d.type().name() + "'");
+                    return;
+                }
+                names.add(m.name());
+                types.add(t);
+            }
+            d.type().define(names, types);
         } catch (Diagnostics.Abort a) {
             // recorded
         }
