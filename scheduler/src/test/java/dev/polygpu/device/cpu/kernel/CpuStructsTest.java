@@ -226,4 +226,273 @@ class CpuStructsTest {
         assertArrayEquals(ez, readFloats(z, 2 * n), "seed " + (SEED + 1));
         assertArrayEquals(eim, readFloats(im2, n), "seed " + (SEED + 1));
     }
+
+    /**
+     * The structs whose layout the tests check, and their layout as nvcc 13.0 gives it (x86-64 host and device
+     * agree): a program printing {@code sizeof}, {@code alignof} and {@code offsetof} of each member, compiled with
+     * {@code nvcc -w lay.cu}. Particle: 28 aligned 4 (pos 0, vel 12, mass 24); Mixed: 64 aligned 16 (c 0, d 8,
+     * s 16, q 32, w 48, tag 60); Inner: 16 aligned 8 (a 0, b 8); Outer: 56 aligned 8 (c 0, in 8, w 24, v 40,
+     * flag 48); cplx: 8 aligned 4 (re 0, im 4).
+     */
+    private static final String LAYOUTS = PARTICLE + """
+            struct Mixed { char c; double d; short s; int4 q; float w[3]; unsigned char tag; };
+            struct Inner { short a; double b; };
+            struct Outer { char c; Inner in; float w[4]; int2 v; bool flag; };
+            typedef struct { float re, im; } cplx;
+            """;
+
+    @Test
+    void sizesAndOffsetsAreNvccs() {
+        String src = LAYOUTS + """
+                __global__ void sizes(unsigned long* o, Mixed* m, float* f)
+                {
+                    o[0] = sizeof(Particle);
+                    o[1] = sizeof(Mixed);
+                    o[2] = sizeof(Inner);
+                    o[3] = sizeof(struct Outer);
+                    o[4] = sizeof(cplx);
+                    Particle trio[3];
+                    o[5] = sizeof(trio);
+                    Mixed x = {1, 2.5, 3, {4, 5, 6, 7}, {8.5f, 9.5f, 10.5f}, 200};
+                    m[1] = x;
+                    Outer y = {-5, {-6, 7.25}, {1, 2, 3}, {11, 12}, true};
+                    const char* bytes = (const char*)&y;
+                    for (int k = 0; k < 56; k++) {
+                        ((char*)f)[k] = bytes[k];
+                    }
+                    const float* member = (const float*)&m[1].w[1];
+                    o[6] = (unsigned long)(member[0] * 2.0f);
+                }
+                """;
+        UnifiedBuffer o = dev.allocate(8 * 7);
+        UnifiedBuffer m = dev.allocate(128);
+        UnifiedBuffer f = dev.allocate(64);
+        run(dev, kernel(dev, src, "sizes.cu", "sizes"), 1, 1, KernelArgs.builder().pointer(o).pointer(m).pointer(f)
+                .build());
+        assertArrayEquals(new long[] {28, 64, 16, 56, 8, 84, 19}, readLongs(o, 7));
+        ByteBuffer mb = bytesOf(m, 128);
+        assertEquals(1, mb.get(64));
+        assertEquals(2.5, mb.getDouble(64 + 8));
+        assertEquals(3, mb.getShort(64 + 16));
+        for (int k = 0; k < 4; k++) {
+            assertEquals(4 + k, mb.getInt(64 + 32 + 4 * k));
+        }
+        assertEquals(8.5f, mb.getFloat(64 + 48));
+        assertEquals(10.5f, mb.getFloat(64 + 56));
+        assertEquals(200, mb.get(64 + 60) & 0xFF);
+        ByteBuffer fb = bytesOf(f, 56);
+        assertEquals(-5, fb.get(0));
+        assertEquals(-6, fb.getShort(8));
+        assertEquals(7.25, fb.getDouble(16));
+        assertEquals(1f, fb.getFloat(24));
+        assertEquals(3f, fb.getFloat(32));
+        assertEquals(0f, fb.getFloat(36), "missing array element is zero");
+        assertEquals(11, fb.getInt(40));
+        assertEquals(12, fb.getInt(44));
+        assertEquals(1, fb.get(48));
+    }
+
+    @Test
+    void nestedStructWithAnArrayMemberIndexedAtRunTime() {
+        String src = LAYOUTS + """
+                __device__ float total(Outer o)
+                {
+                    float t = 0;
+                    for (int k = 0; k < 4; k++) {
+                        t += o.w[k];
+                    }
+                    return t + o.in.b + o.v.y;
+                }
+
+                __global__ void nest(const float* x, float* out, Outer* keep, int n)
+                {
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    if (i >= n) {
+                        return;
+                    }
+                    Outer o = {1, {2, 0.5}};
+                    for (int k = 0; k < 8; k++) {
+                        o.w[(i + k) % 4] += x[i] * k;
+                    }
+                    o.in.a = (short)(i * 3);
+                    o.in.b += o.in.a;
+                    o.v.y = i;
+                    o.flag = i % 2 == 0;
+                    out[i] = total(o);
+                    keep[i] = o;
+                }
+                """;
+        int n = 40;
+        Random r = new Random(SEED + 2);
+        float[] x = randomFloats(r, n);
+        UnifiedBuffer out = dev.allocate(4L * n);
+        UnifiedBuffer keep = dev.allocate(56L * n);
+        run(dev, kernel(dev, src, "nest.cu", "nest"), 2, 32,
+                KernelArgs.builder().pointer(floats(dev, x)).pointer(out).pointer(keep).i32(n).build());
+        float[] got = readFloats(out, n);
+        ByteBuffer kb = bytesOf(keep, 56 * n);
+        for (int i = 0; i < n; i++) {
+            float[] w = new float[4];
+            for (int k = 0; k < 8; k++) {
+                w[(i + k) % 4] += x[i] * k;
+            }
+            short a = (short) (i * 3);
+            double b = 0.5 + a;
+            float t = 0;
+            for (int k = 0; k < 4; k++) {
+                t += w[k];
+            }
+            // t + o.in.b is double (usual conversions), then + int, then converted to float.
+            float expected = (float) (t + b + i);
+            assertEquals(expected, got[i], "element " + i + ", seed " + (SEED + 2));
+            int base = 56 * i;
+            assertEquals(1, kb.get(base));
+            assertEquals(a, kb.getShort(base + 8));
+            assertEquals(b, kb.getDouble(base + 16));
+            for (int k = 0; k < 4; k++) {
+                assertEquals(w[k], kb.getFloat(base + 24 + 4 * k));
+            }
+            assertEquals(0, kb.getInt(base + 40));
+            assertEquals(i, kb.getInt(base + 44));
+            assertEquals(i % 2 == 0 ? 1 : 0, kb.get(base + 48));
+        }
+    }
+
+    @Test
+    void sharedArrayOfStructsAcrossSyncthreadsWithAStructLocalLiveAcrossTheBarrier() {
+        String src = PARTICLE + """
+                __global__ void mirror(const Particle* in, Particle* out, float* massAfter)
+                {
+                    __shared__ Particle sp[64];
+                    int t = threadIdx.x;
+                    Particle mine = in[blockIdx.x * 64 + t];
+                    sp[t] = mine;
+                    sp[t].mass *= 2.0f;
+                    __syncthreads();
+                    Particle other = sp[63 - t];
+                    other.vel.y = mine.pos.x;
+                    out[blockIdx.x * 64 + t] = other;
+                    massAfter[blockIdx.x * 64 + t] = mine.mass + sp[(t + 1) % 64].mass;
+                }
+                """;
+        int blocks = 3;
+        int n = 64 * blocks;
+        Random r = new Random(SEED + 3);
+        float[] ps = randomFloats(r, 7 * n);
+        UnifiedBuffer out = dev.allocate(28L * n);
+        UnifiedBuffer mass = dev.allocate(4L * n);
+        run(dev, kernel(dev, src, "mirror.cu", "mirror"), blocks, 64,
+                KernelArgs.builder().pointer(floats(dev, ps)).pointer(out).pointer(mass).build());
+        float[] eo = new float[7 * n];
+        float[] em = new float[n];
+        for (int b = 0; b < blocks; b++) {
+            for (int t = 0; t < 64; t++) {
+                int i = b * 64 + t;
+                int j = b * 64 + 63 - t;
+                System.arraycopy(ps, 7 * j, eo, 7 * i, 7);
+                eo[7 * i + 6] = ps[7 * j + 6] * 2.0f;
+                eo[7 * i + 4] = ps[7 * i];
+                em[i] = ps[7 * i + 6] + ps[7 * (b * 64 + (t + 1) % 64) + 6] * 2.0f;
+            }
+        }
+        assertArrayEquals(eo, readFloats(out, 7 * n), "seed " + (SEED + 3));
+        assertArrayEquals(em, readFloats(mass, n), "seed " + (SEED + 3));
+    }
+
+    @Test
+    void atomicsOnMembersOfStructsInGlobalMemory() {
+        String src = """
+                struct Bin { int count; float sum; unsigned long long bits; };
+
+                __global__ void histo(const int* v, Bin* bins, int n)
+                {
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    if (i < n) {
+                        Bin* b = &bins[v[i] % 8];
+                        atomicAdd(&b->count, 1);
+                        atomicAdd(&bins[v[i] % 8].sum, (float)v[i]);
+                        atomicOr(&b->bits, 1ull << (v[i] % 64));
+                    }
+                }
+                """;
+        int n = 1000;
+        Random r = new Random(SEED + 4);
+        int[] v = new int[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = r.nextInt(200);
+        }
+        UnifiedBuffer bins = dev.allocate(16 * 8);
+        run(dev, kernel(dev, src, "histo.cu", "histo"), 8, 128,
+                KernelArgs.builder().pointer(ints(dev, v)).pointer(bins).i32(n).build());
+        int[] count = new int[8];
+        float[] sum = new float[8];
+        long[] bits = new long[8];
+        for (int x : v) {
+            count[x % 8]++;
+            sum[x % 8] += x; // integers below 2^24: exact in any order
+            bits[x % 8] |= 1L << (x % 64);
+        }
+        ByteBuffer bb = bytesOf(bins, 128);
+        for (int b = 0; b < 8; b++) {
+            assertEquals(count[b], bb.getInt(16 * b), "count of bin " + b);
+            assertEquals(sum[b], bb.getFloat(16 * b + 4), "sum of bin " + b);
+            assertEquals(bits[b], bb.getLong(16 * b + 8), "bits of bin " + b);
+        }
+    }
+
+    @Test
+    void wholeStructCopiesThroughPointersAndAddressesOfLocalMembers() {
+        String src = PARTICLE + """
+                __device__ void bump(float* m)
+                {
+                    *m += 1.0f;
+                }
+
+                __global__ void copy(Particle* p, Particle* q, int n)
+                {
+                    int i = threadIdx.x;
+                    q[i] = p[n - 1 - i];
+                    if (i == 0) {
+                        Particle* last = p + (n - 1);
+                        last->pos.y = -1.0f;
+                        (*last).vel = make_float3(7, 8, 9);
+                        p[0] = p[1];
+                        Particle s = p[2];
+                        bump(&s.mass);
+                        p[2] = s;
+                        void* raw = p;
+                        Particle* back = (Particle*)raw;
+                        float* fs = (float*)(back + 3);
+                        fs[6] = 42.0f;
+                    }
+                }
+                """;
+        int n = 8;
+        Random r = new Random(SEED + 5);
+        float[] ps = randomFloats(r, 7 * n);
+        UnifiedBuffer p = floats(dev, ps);
+        UnifiedBuffer q = dev.allocate(28L * n);
+        run(dev, kernel(dev, src, "copy.cu", "copy"), 1, n,
+                KernelArgs.builder().pointer(p).pointer(q).i32(n).build());
+        float[] eq = new float[7 * n];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(ps, 7 * (n - 1 - i), eq, 7 * i, 7);
+        }
+        // Thread 0 ran first and changed p[n - 1] before the others read it? No: threads of a block run in order
+        // on the CPU device, thread 0 first, so every q[i] with i > 0 read p[n - 1 - i] after thread 0's writes;
+        // q[0] read p[n - 1] before them. Only p[n - 1] (read by thread 0 itself) and p[0..3] change.
+        float[] ep = ps.clone();
+        ep[7 * (n - 1) + 1] = -1.0f;
+        ep[7 * (n - 1) + 3] = 7;
+        ep[7 * (n - 1) + 4] = 8;
+        ep[7 * (n - 1) + 5] = 9;
+        System.arraycopy(ps, 7, ep, 0, 7);
+        ep[7 * 2 + 6] = ps[7 * 2 + 6] + 1.0f;
+        ep[7 * 3 + 6] = 42.0f;
+        for (int i = 1; i < n; i++) {
+            System.arraycopy(ep, 7 * (n - 1 - i), eq, 7 * i, 7);
+        }
+        assertArrayEquals(ep, readFloats(p, 7 * n), "seed " + (SEED + 5));
+        assertArrayEquals(eq, readFloats(q, 7 * n), "seed " + (SEED + 5));
+    }
 }
