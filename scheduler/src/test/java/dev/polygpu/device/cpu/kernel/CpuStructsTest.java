@@ -495,4 +495,226 @@ class CpuStructsTest {
         assertArrayEquals(ep, readFloats(p, 7 * n), "seed " + (SEED + 5));
         assertArrayEquals(eq, readFloats(q, 7 * n), "seed " + (SEED + 5));
     }
+
+    @Test
+    void aTemplateKernelInstantiatedWithAStruct() {
+        String src = PARTICLE + """
+                template <typename T>
+                __global__ void gather(const T* in, T* out, const int* idx, int n)
+                {
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    if (i < n) {
+                        T v = in[idx[i]];
+                        out[i] = v;
+                    }
+                }
+                """;
+        int n = 50;
+        Random r = new Random(SEED + 6);
+        float[] ps = randomFloats(r, 7 * n);
+        int[] idx = new int[n];
+        for (int i = 0; i < n; i++) {
+            idx[i] = r.nextInt(n);
+        }
+        UnifiedBuffer out = dev.allocate(28L * n);
+        run(dev, kernel(dev, src, "gather.cu", "gather<Particle>"), 2, 32,
+                KernelArgs.builder().pointer(floats(dev, ps)).pointer(out).pointer(ints(dev, idx)).i32(n).build());
+        float[] expected = new float[7 * n];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(ps, 7 * idx[i], expected, 7 * i, 7);
+        }
+        assertArrayEquals(expected, readFloats(out, 7 * n), "seed " + (SEED + 6));
+    }
+
+    @Test
+    void constantAndDeviceVariablesOfStructType() {
+        String src = PARTICLE + """
+                struct Coeffs { float a; double b; int2 n; float w[3]; };
+                __constant__ Coeffs table[2] = {{1.5f, 2.25, {3, 4}, {5, 6, 7}}, {-1}};
+                __constant__ Particle origin = {{1, 2, 3}, {4, 5, 6}, 7};
+                __device__ Coeffs acc;
+
+                __global__ void useTables(float* o)
+                {
+                    int t = threadIdx.x;
+                    Coeffs c = table[t % 2];
+                    o[t] = c.a + (float)c.b + c.n.y + table[t % 2].w[t % 3] + origin.vel.z;
+                    atomicAdd(&acc.a, 1.0f);
+                    if (t == 0) {
+                        acc.w[1] = origin.mass;
+                    }
+                }
+
+                __global__ void readAcc(float* o)
+                {
+                    o[0] = acc.a;
+                    o[1] = acc.w[1];
+                }
+                """;
+        var module = dev.compile(src, "tables.cu");
+        UnifiedBuffer o = dev.allocate(4 * 8);
+        run(dev, module.function("useTables"), 1, 8, KernelArgs.builder().pointer(o).build());
+        float[] expected = new float[8];
+        float[][] w = {{5, 6, 7}, {0, 0, 0}};
+        for (int t = 0; t < 8; t++) {
+            expected[t] = t % 2 == 0 ? 1.5f + 2.25f + 4 + w[0][t % 3] + 6 : -1 + 0 + 0 + w[1][t % 3] + 6;
+        }
+        assertArrayEquals(expected, readFloats(o, 8));
+        UnifiedBuffer a = dev.allocate(8);
+        run(dev, module.function("readAcc"), 1, 1, KernelArgs.builder().pointer(a).build());
+        assertArrayEquals(new float[] {8, 7}, readFloats(a, 2));
+    }
+
+    // ---- faults -----------------------------------------------------------------------------------------------
+
+    @Test
+    void aStructPartlyOutsideItsBufferIsOutOfBoundsButItsFirstMemberIsNot() {
+        String src = PARTICLE + """
+                __global__ void oob(const Particle* p, float* o)
+                {
+                    if (threadIdx.x == 1) {
+                        o[0] = p[2].pos.x;
+                        Particle q = p[2];
+                        o[1] = q.mass;
+                    }
+                }
+                """;
+        // 72 bytes: p[2] covers bytes 56..83, of which 72..83 are outside; its pos.x (56..59) is inside.
+        UnifiedBuffer o = dev.allocate(8);
+        KernelFaultException e = fault(src, "oob",
+                KernelArgs.builder().pointer(floats(dev, new float[18])).pointer(o).build());
+        assertEquals(CudaError.ILLEGAL_ADDRESS, e.error());
+        assertContains("kernel 'oob' (line 6, ", e.getMessage());
+        assertContains("threadIdx (1,0,0)", e.getMessage());
+        assertContains("out-of-bounds read of 28 bytes at index 2 of argument 'p'", e.getMessage());
+
+        String member = PARTICLE + """
+                __global__ void oobm(Particle* p)
+                {
+                    p[threadIdx.x].mass = 1.0f;
+                }
+                """;
+        KernelFaultException m = fault(member, "oobm", KernelArgs.builder().pointer(dev.allocate(72)).build());
+        assertEquals(CudaError.ILLEGAL_ADDRESS, m.error());
+        assertContains("threadIdx (2,0,0)", m.getMessage());
+        // p[2].mass is bytes 80..83: float index 20 of the 72-byte buffer.
+        assertContains("out-of-bounds write of 4 bytes at index 20 of argument 'p'", m.getMessage());
+    }
+
+    @Test
+    void aMisalignedStructLoadAndStoreFault() {
+        String src = """
+                struct Inner { short a; double b; };
+
+                __global__ void mis(const char* c, Inner* o)
+                {
+                    if (threadIdx.x == 3) {
+                        Inner v = ((const Inner*)(c + 4))[0];
+                        o[0] = v;
+                    }
+                }
+                """;
+        KernelFaultException e = fault(src, "mis",
+                KernelArgs.builder().pointer(dev.allocate(64)).pointer(dev.allocate(16)).build());
+        assertEquals(CudaError.MISALIGNED_ADDRESS, e.error());
+        assertContains("kernel 'mis' (line 6, ", e.getMessage());
+        assertContains("threadIdx (3,0,0)", e.getMessage());
+        assertContains("misaligned read of struct Inner (16 bytes, which need 8-byte alignment) at byte 4 of "
+                + "argument 'c'", e.getMessage());
+        assertContains("4 bytes past a multiple of 8", e.getMessage());
+
+        String store = """
+                struct Inner { short a; double b; };
+
+                __global__ void mst(float* f)
+                {
+                    Inner v = {1, 2.0};
+                    reinterpret_cast<Inner*>(f + 1)[0] = v;
+                }
+                """;
+        KernelFaultException s = fault(store, "mst", KernelArgs.builder().pointer(dev.allocate(64)).build());
+        assertEquals(CudaError.MISALIGNED_ADDRESS, s.error());
+        assertContains("misaligned write of struct Inner (16 bytes, which need 8-byte alignment) at byte 4 of "
+                + "argument 'f'", s.getMessage());
+    }
+
+    @Test
+    void aStructStoreThroughAReadOnlyParameterFails() {
+        String src = """
+                typedef struct { float re, im; } cplx;
+                __global__ void ro(cplx* p)
+                {
+                    cplx z = {1, 2};
+                    p[threadIdx.x] = z;
+                }
+                """;
+        float[] before = {3, 4, 5, 6, 7, 8, 9, 10};
+        UnifiedBuffer b = floats(dev, before);
+        KernelFaultException e = fault(src, "ro", KernelArgs.builder().readOnlyPointer(b).build());
+        assertEquals(CudaError.NOT_PERMITTED, e.error());
+        assertArrayEquals(before, readFloats(b, 8));
+    }
+
+    // ---- compile errors ---------------------------------------------------------------------------------------
+
+    static Stream<Arguments> compileErrors() {
+        String k = "__global__ void k(Particle* p, float* x)\n{\n";
+        String ops = "structs have no operators but assignment (user-defined operators are not supported by the "
+                + "CPU device's kernel engine); operate on the members";
+        String engine = " by the CPU device's kernel engine";
+        return Stream.of(
+                Arguments.of("union U { int i; float f; };\n", 1, 1, "unions are not supported" + engine),
+                Arguments.of("struct S { float x;\n  __device__ float len() { return x; }\n};\n", 2, 3,
+                        "'__device__' in struct 'S': member functions, static members and other C++ class features"
+                                + " are not supported"),
+                Arguments.of("struct S { float x;\n  float len() { return x; }\n};\n", 2, 9,
+                        "member functions (len) in struct 'S' are not supported" + engine),
+                Arguments.of("struct S { float x;\n  S(float v) { x = v; }\n};\n", 2, 3,
+                        "constructors in struct 'S' are not supported" + engine),
+                Arguments.of("struct S {\npublic:\n  float x;\n};\n", 2, 1,
+                        "access specifiers ('public:') in struct 'S' are not supported" + engine),
+                Arguments.of("class C { float x; };\n", 1, 1, "classes (class 'C') are not supported" + engine),
+                Arguments.of("struct A { int i; };\nstruct B : A { int j; };\n", 2, 10,
+                        "inheritance (struct 'B' : …) is not supported" + engine),
+                Arguments.of("struct S { unsigned flags : 3; };\n", 1, 27, "bit-field member 'flags' in struct 'S' "
+                        + "is not supported" + engine + "; use a whole integer member and shifts and masks"),
+                Arguments.of("struct S { float* data; int n; };\n", 1, 19, "pointer member 'data' in struct 'S' is "
+                        + "not supported" + engine + " (pointers stored in memory are not supported)"),
+                Arguments.of("struct S { int n; float data[]; };\n", 1, 25,
+                        "flexible array member 'data' in struct 'S' is not supported" + engine),
+                Arguments.of("struct S { S inner; };\n", 1, 14,
+                        "member 'inner' of struct 'S' has the incomplete type 'S' (a struct cannot contain itself)"),
+                Arguments.of("struct S;\n__global__ void k(S* s) {}\n", 1, 8, "unknown struct 'S': forward "
+                        + "declarations of structs are not supported" + engine),
+                Arguments.of(PARTICLE + k + "  struct L { int a; } l;\n}", 4, 3,
+                        "struct definitions are supported only at file scope" + engine),
+                Arguments.of(PARTICLE + k + "  Particle a = p[0], b = p[1];\n  p[2] = a + b;\n}", 5, 12,
+                        "invalid operand of type 'Particle' to '+': " + ops),
+                Arguments.of(PARTICLE + k + "  if (p[0] == p[1]) x[0] = 1;\n}", 4, 12,
+                        "invalid operand of type 'Particle' to '==': " + ops),
+                Arguments.of(PARTICLE + k + "  Particle a = p[0];\n  a += a;\n}", 5, 5,
+                        "invalid operand of type 'Particle' to '+=': " + ops),
+                Arguments.of(PARTICLE + k + "  x[0] = p[0].speed;\n}", 4, 14, "no member named 'speed' in struct "
+                        + "'Particle' (its members are pos, vel, mass)"),
+                Arguments.of(PARTICLE + k + "  x[0] = p[0];\n}", 4, 11,
+                        "cannot convert 'Particle' to 'float' in assignment"),
+                Arguments.of(PARTICLE + k + "  Particle a = {{1, 2, 3}, {4, 5, 6}, 7, 8};\n}", 4, 42,
+                        "excess elements in initializer of struct 'Particle'"),
+                Arguments.of(PARTICLE + "__global__ void k(Particle p, float* x)\n{\n  x[0] = p.mass;\n}", 2, 28,
+                        "kernel parameter 'p' has the struct type 'Particle', which kernel signatures cannot pass "
+                                + "by value (they have scalar and pointer types only); pass a pointer"),
+                Arguments.of(PARTICLE + "struct Particle { int id; };\n", 2, 8, "redefinition of 'struct Particle'"),
+                Arguments.of(PARTICLE + "__constant__ Particle c = {{1, 2, 3}};\n" + k + "  c.mass = 1;\n}", 5, 4,
+                        "cannot assign to __constant__ variable 'c'"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("compileErrors")
+    void compileErrorsSayWhatIsWrongAndWhere(String src, int line, int column, String message) {
+        CompileException e = assertThrows(CompileException.class, () -> dev.compile(src, "s.cu").function("k"));
+        CompileException.Diagnostic d = e.diagnostics().getFirst();
+        assertContains(message, d.message());
+        assertEquals(line, d.line(), e.getMessage());
+        assertEquals(column, d.column(), e.getMessage());
+    }
 }
