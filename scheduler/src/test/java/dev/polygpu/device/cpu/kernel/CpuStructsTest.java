@@ -497,6 +497,49 @@ class CpuStructsTest {
     }
 
     @Test
+    void conditionalsLocalArraysOfStructsAndWholeMemberAssignments() {
+        String src = LAYOUTS + """
+                __global__ void misc(const struct Particle* in, float* o)
+                {
+                    int t = threadIdx.x;
+                    Particle pair[2] = {{{1, 2, 3}, {4, 5, 6}, 7}, in[t]};
+                    Particle pick = t % 2 ? pair[0] : pair[1];
+                    Particle copy;
+                    copy = pick;
+                    copy.vel = make_float3(pick.pos.z, pick.pos.y, pick.pos.x);
+                    copy.pos.y++;
+                    Outer a = {0}, b;
+                    b = a;
+                    Inner tmp = {3, 0.5};
+                    b.in = tmp;
+                    Inner in2 = b.in;
+                    in2.b *= 4;
+                    o[4 * t] = copy.vel.x + copy.pos.y;
+                    o[4 * t + 1] = (float)(in2.b + b.in.b);
+                    o[4 * t + 2] = pair[t % 2].mass;
+                    o[4 * t + 3] = (t % 2 ? pair[0] : pair[1]).vel.z;
+                }
+                """;
+        int n = 4;
+        Random r = new Random(SEED + 7);
+        float[] ps = randomFloats(r, 7 * n);
+        UnifiedBuffer o = dev.allocate(16L * n);
+        run(dev, kernel(dev, src, "misc.cu", "misc"), 1, n, KernelArgs.builder().pointer(floats(dev, ps)).pointer(o)
+                .build());
+        float[] expected = new float[4 * n];
+        float[] fixed = {1, 2, 3, 4, 5, 6, 7};
+        for (int t = 0; t < n; t++) {
+            float[] mine = java.util.Arrays.copyOfRange(ps, 7 * t, 7 * t + 7);
+            float[] pick = t % 2 == 1 ? fixed : mine;
+            expected[4 * t] = pick[2] + (pick[1] + 1);
+            expected[4 * t + 1] = (float) (0.5 * 4 + 0.5);
+            expected[4 * t + 2] = (t % 2 == 1 ? mine : fixed)[6];
+            expected[4 * t + 3] = pick[5];
+        }
+        assertArrayEquals(expected, readFloats(o, 4 * n), "seed " + (SEED + 7));
+    }
+
+    @Test
     void aTemplateKernelInstantiatedWithAStruct() {
         String src = PARTICLE + """
                 template <typename T>
