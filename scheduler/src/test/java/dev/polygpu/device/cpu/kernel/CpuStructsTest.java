@@ -540,6 +540,47 @@ class CpuStructsTest {
     }
 
     @Test
+    void definitionsInAllTheirForms() {
+        String src = PARTICLE + """
+                typedef struct Node { int key; float val; } Node;
+                typedef struct Tag2 { float x; } Alias2;
+                typedef struct Particle P2;
+                typedef Particle P3, *PP;
+                struct Cell { char kind; Particle p; float w[2]; };
+
+                __global__ void forms(PP ps, float* o)
+                {
+                    Node a = {5, 1.5f};
+                    struct Node b = a;
+                    Alias2 c = {2.5f};
+                    struct Tag2 d = c;
+                    Tag2 e = d;
+                    P2 f = {{1, 2, 3}, {}, 4};
+                    P3 g = f;
+                    Cell cell = {'k', g, {6, 7}};
+                    cell.p.vel.z++;
+                    *ps = ps[1];
+                    ps->mass += 0.5f;
+                    o[0] = b.key + b.val + e.x;
+                    o[1] = f.vel.x + f.vel.y + f.vel.z + f.mass;
+                    o[2] = cell.p.vel.z + cell.kind + cell.w[1];
+                    o[3] = sizeof(Node) + sizeof(Alias2) + sizeof(Cell);
+                }
+                """;
+        Random r = new Random(SEED + 8);
+        float[] ps = randomFloats(r, 14);
+        UnifiedBuffer p = floats(dev, ps);
+        UnifiedBuffer o = dev.allocate(16);
+        run(dev, kernel(dev, src, "forms.cu", "forms"), 1, 1, KernelArgs.builder().pointer(p).pointer(o).build());
+        // sizeof: Node 8, Alias2 4, Cell 40 (kind at 0, p at 4, w at 32), as nvcc 13.0 gives them.
+        assertArrayEquals(new float[] {5 + 1.5f + 2.5f, 4, 1 + 'k' + 7, 8 + 4 + 40}, readFloats(o, 4));
+        float[] ep = ps.clone();
+        System.arraycopy(ps, 7, ep, 0, 7);
+        ep[6] = ps[13] + 0.5f;
+        assertArrayEquals(ep, readFloats(p, 14));
+    }
+
+    @Test
     void aTemplateKernelInstantiatedWithAStruct() {
         String src = PARTICLE + """
                 template <typename T>

@@ -411,6 +411,11 @@ final class Parser {
             throw diags.fail(td.pos(), "typedef requires a type");
         }
         do {
+            if (sp.type instanceof CType.Struct st && at(st.name()) && typedefs.get(st.name()) == st
+                    && (peek(1).is(";") || peek(1).is(","))) {
+                k++; // typedef struct Node { … } Node;  the name already stands for the struct
+                continue;
+            }
             Decl d = declarator(sp.type, sp.isConst, true);
             if (!d.dims.isEmpty()) {
                 throw diags.fail(d.pos, "array typedefs are not supported");
