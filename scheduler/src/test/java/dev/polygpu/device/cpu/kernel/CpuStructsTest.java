@@ -788,6 +788,17 @@ class CpuStructsTest {
                         "kernel parameter 'p' has the struct type 'Particle', which kernel signatures cannot pass "
                                 + "by value (they have scalar and pointer types only); pass a pointer"),
                 Arguments.of(PARTICLE + "struct Particle { int id; };\n", 2, 8, "redefinition of 'struct Particle'"),
+                Arguments.of("struct S { float x = 1.0f; };\n", 1, 20,
+                        "default member initializers (member 'x' in struct 'S') are not supported" + engine),
+                Arguments.of("struct S { struct T { int a; } t; };\n", 1, 12,
+                        "nested struct definitions in struct 'S' are not supported" + engine),
+                Arguments.of("struct S { int a;\n  ~S() {}\n};\n", 2, 3, "destructors in struct 'S' are not supported"),
+                Arguments.of("struct S { static int count; };\n", 1, 12, "'static' in struct 'S': member functions, "
+                        + "static members and other C++ class features are not supported"),
+                Arguments.of("struct S { };\n", 1, 8, "struct 'S' has no data members; empty structs are not supported"),
+                Arguments.of("struct S { float w[2]; };\n__device__ S make() { S s = {1, 2}; return s; }\n"
+                        + "__global__ void k(float* x)\n{\n  x[0] = make().w[1];\n}", 5, 16,
+                        "array member 'w' of a struct value that is not stored anywhere"),
                 Arguments.of(PARTICLE + "__constant__ Particle c = {{1, 2, 3}};\n" + k + "  c.mass = 1;\n}", 5, 4,
                         "cannot assign to __constant__ variable 'c'"));
     }
