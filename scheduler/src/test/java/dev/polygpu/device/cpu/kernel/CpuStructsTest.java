@@ -581,6 +581,49 @@ class CpuStructsTest {
     }
 
     @Test
+    void aLargeStructLivesInLocalMemoryAndCopiesWhole() {
+        String src = """
+                struct Big { float w[100]; int n; };
+
+                __device__ Big scaled(Big b, float f)
+                {
+                    Big r = b;
+                    r.n = b.n + 1;
+                    for (int k = 0; k < 100; k++) {
+                        r.w[k] = b.w[k] * f;
+                    }
+                    return r;
+                }
+
+                __global__ void big(const Big* in, Big* out)
+                {
+                    Big b = in[threadIdx.x];
+                    Big c = scaled(b, 2.0f);
+                    out[threadIdx.x] = c;
+                }
+                """;
+        Random r = new Random(SEED + 9);
+        int n = 4;
+        float[] in = new float[101 * n];
+        for (int t = 0; t < n; t++) {
+            for (int k = 0; k < 100; k++) {
+                in[101 * t + k] = (float) r.nextGaussian();
+            }
+            in[101 * t + 100] = Float.intBitsToFloat(t * 10);
+        }
+        UnifiedBuffer out = dev.allocate(404L * n);
+        run(dev, kernel(dev, src, "big.cu", "big"), 1, n, KernelArgs.builder().pointer(floats(dev, in)).pointer(out)
+                .build());
+        float[] got = readFloats(out, 101 * n);
+        for (int t = 0; t < n; t++) {
+            for (int k = 0; k < 100; k++) {
+                assertEquals(in[101 * t + k] * 2.0f, got[101 * t + k], "w[" + k + "] of " + t);
+            }
+            assertEquals(t * 10 + 1, Float.floatToRawIntBits(got[101 * t + 100]), "n of " + t);
+        }
+    }
+
+    @Test
     void aTemplateKernelInstantiatedWithAStruct() {
         String src = PARTICLE + """
                 template <typename T>

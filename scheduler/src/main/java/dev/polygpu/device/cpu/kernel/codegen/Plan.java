@@ -40,6 +40,12 @@ final class Plan {
         GLOBAL
     }
 
+    /**
+     * A struct with more scalar leaves than this lives in local memory rather than one JVM local per leaf, which
+     * would make large methods (and save every leaf across each barrier).
+     */
+    static final int MAX_REGISTER_LEAVES = 64;
+
     final Function kernel;
     final YieldLowering lowering;
     final Map<Var, Storage> storage = new IdentityHashMap<>();
@@ -109,7 +115,8 @@ final class Plan {
             s = Storage.SHARED;
             memorySlot.put(v, shared.size());
             shared.add(v);
-        } else if (v.type instanceof CType.Array || v.addressTaken) {
+        } else if (v.type instanceof CType.Array || v.addressTaken
+                || v.type instanceof CType.Struct && CType.leaves(v.type).size() > MAX_REGISTER_LEAVES) {
             s = Storage.LOCAL_MEMORY;
             memorySlot.put(v, localMemory.size());
             localMemory.add(v);
