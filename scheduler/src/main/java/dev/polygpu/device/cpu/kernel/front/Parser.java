@@ -26,7 +26,8 @@ final class Parser {
     private static final Set<String> FUNC_SPECIFIERS = Set.of("__global__", "__device__", "__host__", "static",
             "inline", "__inline__", "__forceinline__", "__noinline__", "extern", "__shared__", "__constant__",
             "__managed__", "auto", "__launch_bounds__", "__align__", "__attribute__");
-    private static final Set<String> UNSUPPORTED_TYPE_WORDS = Set.of("struct", "union", "class");
+    /** Words that start a struct, union or class type (only plain structs are supported). */
+    private static final Set<String> AGGREGATE_WORDS = Set.of("struct", "union", "class");
 
     final List<Token> ts;
     final Diagnostics diags;
@@ -468,9 +469,9 @@ final class Parser {
 
     private static final String ENGINE = " by the CPU device's kernel engine";
 
-    /** At {@code struct [Name] {} (or {@code union}/{@code class}), where a definition starts. */
+    /** At the start of a definition: {@code struct [Name] {…}} (also {@code union} and {@code class}). */
     private boolean startsStructDefinition() {
-        if (!UNSUPPORTED_TYPE_WORDS.contains(tok().text) || tok().kind != Token.Kind.IDENT) {
+        if (!AGGREGATE_WORDS.contains(tok().text) || tok().kind != Token.Kind.IDENT) {
             return false;
         }
         return peek(1).is("{") || peek(1).kind == Token.Kind.IDENT && (peek(2).is("{") || peek(2).is(":"));
@@ -770,7 +771,7 @@ final class Parser {
             return false;
         }
         return TYPE_KEYWORDS.contains(t.text) || typedefs.containsKey(t.text) || QUALIFIERS.contains(t.text)
-                || UNSUPPORTED_TYPE_WORDS.contains(t.text) || t.text.equals("enum")
+                || AGGREGATE_WORDS.contains(t.text) || t.text.equals("enum")
                 || Unsupported.isVectorType(t.text) || Unsupported.isTextureType(t.text);
     }
 
@@ -813,7 +814,7 @@ final class Parser {
                 throw diags.fail(t.pos(), "enum definitions are supported only at file scope, as "
                         + "'enum Name { A, B };' (the CPU device's kernel engine)");
             }
-            if (UNSUPPORTED_TYPE_WORDS.contains(w)) {
+            if (AGGREGATE_WORDS.contains(w)) {
                 named = structReference(sp, named);
                 continue;
             }
