@@ -475,7 +475,7 @@ class CpuGlobalsTest {
         b.add(Arguments.of("__device__ float* p;\n", 1, 19, "__device__ variable 'p' has type 'float*', which the CPU"
                 + " device's kernel engine cannot keep in module memory (pointers stored in memory are not supported);"
                 + " use an arithmetic type (int, unsigned, long long, float, double, char, …), a vector type (float4, int2,"
-                + " …) or an array of one"));
+                + " …), a struct or an array of one"));
         b.add(Arguments.of("extern __device__ int shared_elsewhere;\n", 1, 1, "extern __device__ variables (defined in"
                 + " another file) are not supported by the CPU device's kernel engine, which compiles one file at a"
                 + " time; define the variable in this source"));

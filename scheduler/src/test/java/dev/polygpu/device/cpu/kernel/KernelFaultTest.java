@@ -489,20 +489,20 @@ class KernelFaultTest {
     }
 
     @Test
-    void structIsUnsupported() {
+    void unionIsUnsupported() {
         String src = """
-                // a pair of floats
-                struct Pair { float a; float b; };
+                // a float or its bits
+                union Pair { float a; int b; };
                 __global__ void k(float* p)
                 {
                     p[0] = 1.0f;
                 }
                 """;
-        CompileException e = compileError(src, "struct.cu");
+        CompileException e = compileError(src, "union.cu");
         CompileException.Diagnostic d = e.diagnostics().get(0);
         assertEquals(2, d.line(), e.getMessage());
         assertTrue(d.column() > 0, e.getMessage());
-        assertContains("struct", d.message());
+        assertContains("unions are not supported", d.message());
     }
 
     @Test

@@ -1,10 +1,13 @@
 package dev.polygpu.device.cpu.kernel.ast;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * A C type of the kernel language after typedefs and templates are resolved. Qualifiers ({@code const},
  * {@code volatile}, {@code __restrict__}) do not change code generation and are not part of the type.
  */
-public sealed interface CType permits CType.Prim, CType.Pointer, CType.Array, CType.Vector {
+public sealed interface CType permits CType.Prim, CType.Pointer, CType.Array, CType.Vector, CType.Struct {
 
     /** Size in bytes (arrays: element size times length; void: 1, as GCC does for pointer arithmetic). */
     int size();
@@ -154,6 +157,148 @@ public sealed interface CType permits CType.Prim, CType.Pointer, CType.Array, CT
         @Override
         public String toString() {
             return baseName() + length;
+        }
+    }
+
+    /** A scalar inside an object: its primitive type and its byte offset from the object's start. */
+    record Leaf(Prim type, int offset) {}
+
+    /**
+     * The scalars an object of type {@code t} consists of, in memory order: one for a primitive, one per component
+     * of a vector, the elements' leaves one after another for an array, the members' leaves for a struct. A
+     * vector or struct value is one JVM value per leaf in generated code.
+     */
+    static List<Leaf> leaves(CType t) {
+        return switch (t) {
+            case Prim p -> List.of(new Leaf(p, 0));
+            case Vector v -> {
+                List<Leaf> out = new ArrayList<>(v.length());
+                for (int i = 0; i < v.length(); i++) {
+                    out.add(new Leaf(v.component(), i * v.component().size()));
+                }
+                yield out;
+            }
+            case Array a -> {
+                List<Leaf> inner = leaves(a.element());
+                List<Leaf> out = new ArrayList<>(inner.size() * Math.max(a.length(), 0));
+                for (int i = 0; i < a.length(); i++) {
+                    for (Leaf l : inner) {
+                        out.add(new Leaf(l.type(), i * a.element().size() + l.offset()));
+                    }
+                }
+                yield out;
+            }
+            case Struct s -> s.leaves();
+            case Pointer p -> throw new IllegalArgumentException("a pointer has no scalar leaves of its own: " + p);
+        };
+    }
+
+    /** The alignment in bytes of an object of type {@code t} (C's and CUDA's, as nvcc lays them out). */
+    static int alignOf(CType t) {
+        return switch (t) {
+            case Vector v -> v.align();
+            case Struct s -> s.align();
+            case Array a -> alignOf(a.element());
+            default -> t.size();
+        };
+    }
+
+    /**
+     * A plain C struct ({@code struct Particle { float3 pos; float mass; };}): data members of arithmetic, vector,
+     * fixed-size array and other struct types, laid out as C does (each member at the next multiple of its
+     * alignment, the size padded to the struct's alignment, which is its largest member's). The type is created
+     * when the parser meets its name and laid out by {@link #define} once the sizes of its array members are
+     * known; until then it is incomplete. Two structs are the same type only if they are the same object.
+     */
+    final class Struct implements CType {
+        /** A data member and its byte offset. */
+        public record Member(String name, CType type, int offset) {}
+
+        private final String name;
+        private List<Member> members;
+        private List<Leaf> leaves;
+        private int size;
+        private int align;
+
+        public Struct(String name) {
+            this.name = name;
+        }
+
+        /** Lays the struct out with its members in declaration order. */
+        public void define(List<String> names, List<CType> types) {
+            List<Member> ms = new ArrayList<>(names.size());
+            int off = 0;
+            int al = 1;
+            for (int i = 0; i < names.size(); i++) {
+                CType t = types.get(i);
+                int a = alignOf(t);
+                off = (off + a - 1) / a * a;
+                ms.add(new Member(names.get(i), t, off));
+                off += t.size();
+                al = Math.max(al, a);
+            }
+            this.size = Math.max(1, (off + al - 1) / al * al);
+            this.align = al;
+            this.members = List.copyOf(ms);
+            List<Leaf> ls = new ArrayList<>();
+            for (Member m : ms) {
+                for (Leaf l : CType.leaves(m.type())) {
+                    ls.add(new Leaf(l.type(), m.offset() + l.offset()));
+                }
+            }
+            this.leaves = List.copyOf(ls);
+        }
+
+        public boolean complete() {
+            return members != null;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        public List<Member> members() {
+            return members;
+        }
+
+        /** The member called {@code n}, or null. */
+        public Member member(String n) {
+            for (Member m : members) {
+                if (m.name().equals(n)) {
+                    return m;
+                }
+            }
+            return null;
+        }
+
+        /** The index of {@code m}'s first leaf among the struct's leaves. */
+        public int firstLeaf(Member m) {
+            int i = 0;
+            for (Member o : members) {
+                if (o == m) {
+                    return i;
+                }
+                i += CType.leaves(o.type()).size();
+            }
+            throw new IllegalArgumentException(m + " is not a member of " + name);
+        }
+
+        public List<Leaf> leaves() {
+            return leaves;
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+
+        public int align() {
+            return align;
+        }
+
+        @Override
+        public String toString() {
+            return name;
         }
     }
 }

@@ -122,6 +122,20 @@ public sealed interface Expr {
     /** {@code make_float4(a, b, c, d)} or a vector's aggregate initializer: one value per component, converted. */
     record MakeVector(Pos pos, CType type, List<Expr> components) implements Expr {}
 
+    /**
+     * Member {@code member} of an expression of {@link CType.Struct} type ({@code s.mass}, {@code p[i].pos},
+     * {@code p->vel}); {@code type} is the member's. An lvalue when the struct is one: through a pointer only the
+     * member is read or written.
+     */
+    record Field(Pos pos, CType type, Expr struct, CType.Struct.Member member) implements Expr {}
+
+    /**
+     * A struct's aggregate initializer: values whose scalar leaves, one after another, are the struct's leaves
+     * (a member of struct or vector type may be one value of that type or its own leaves, an array member its
+     * elements), each converted to its type.
+     */
+    record MakeStruct(Pos pos, CType type, List<Expr> parts) implements Expr {}
+
     /** Subscript before semantic analysis ({@code base[index]}); becomes {@link Deref} of {@link PtrAdd}. */
     record Index(Pos pos, CType type, Expr base, Expr index) implements Expr {}
 

@@ -29,6 +29,8 @@ public final class Exprs {
             case Expr.Comma c -> List.of(c.left(), c.right());
             case Expr.Component v -> List.of(v.vector());
             case Expr.MakeVector v -> v.components();
+            case Expr.Field f -> List.of(f.struct());
+            case Expr.MakeStruct m -> m.parts();
             default -> {
                 List<Expr> other = other(e);
                 yield other;

@@ -60,7 +60,7 @@ final class Emitter {
 
     final Map<Var, Integer> slot = new IdentityHashMap<>();
     final Map<Var, Integer> offSlot = new IdentityHashMap<>();
-    /** The JVM locals of each VECTOR variable's components, in order. */
+    /** The JVM locals of each VECTOR variable's components (a struct's scalar leaves), in order. */
     final Map<Var, int[]> vectorSlots = new IdentityHashMap<>();
     int txSlot, tySlot, tzSlot;
     final int[] blockDimSlots = new int[3];
@@ -179,7 +179,7 @@ final class Emitter {
                 refIndex.put(v, refSlots++);
             }
             primIndex.put(v, primSlots);
-            primSlots += v.type instanceof CType.Vector vt ? vt.length() : 1;
+            primSlots += Jvm.multi(v.type) ? CType.leaves(v.type).size() : 1;
         }
         tidSlot = c.allocateLocal(TypeKind.INT);
         siteTemp = c.allocateLocal(TypeKind.INT);
@@ -292,14 +292,14 @@ final class Emitter {
             if (!live.contains(v)) {
                 continue;
             }
-            if (v.type instanceof CType.Vector vt) {
-                K k = Jvm.componentKind(vt);
+            if (Jvm.multi(v.type)) {
+                K[] ks = Jvm.leafKinds(v.type);
                 int[] slots = vectorSlots.get(v);
                 for (int i = 0; i < slots.length; i++) {
                     c.aload(primArray);
                     index(primBase, primIndex.get(v) + i);
-                    c.loadLocal(k.tk, slots[i]);
-                    exprs.toBits(k);
+                    c.loadLocal(ks[i].tk, slots[i]);
+                    exprs.toBits(ks[i]);
                     c.lastore();
                 }
                 continue;
@@ -331,15 +331,15 @@ final class Emitter {
                 zeroVar(v);
                 continue;
             }
-            if (v.type instanceof CType.Vector vt) {
-                K k = Jvm.componentKind(vt);
+            if (Jvm.multi(v.type)) {
+                K[] ks = Jvm.leafKinds(v.type);
                 int[] slots = vectorSlots.get(v);
                 for (int i = 0; i < slots.length; i++) {
                     c.aload(primArray);
                     index(primBase, primIndex.get(v) + i);
                     c.laload();
-                    exprs.fromBits(k);
-                    c.storeLocal(k.tk, slots[i]);
+                    exprs.fromBits(ks[i]);
+                    c.storeLocal(ks[i].tk, slots[i]);
                 }
                 continue;
             }
@@ -402,10 +402,10 @@ final class Emitter {
                     offSlot.put(v, c.allocateLocal(TypeKind.LONG));
                 }
                 case VECTOR -> {
-                    CType.Vector vt = (CType.Vector) v.type;
-                    int[] slots = new int[vt.length()];
+                    K[] ks = Jvm.leafKinds(v.type);
+                    int[] slots = new int[ks.length];
                     for (int i = 0; i < slots.length; i++) {
-                        slots[i] = c.allocateLocal(Jvm.componentKind(vt).tk);
+                        slots[i] = c.allocateLocal(ks[i].tk);
                     }
                     vectorSlots.put(v, slots);
                 }
@@ -525,10 +525,11 @@ final class Emitter {
             c.lconst_0();
             c.lstore(offSlot.get(v));
         } else if (s == Plan.Storage.VECTOR) {
-            K k = Jvm.componentKind((CType.Vector) v.type);
-            for (int sl : vectorSlots.get(v)) {
-                Ops.zero(c, k);
-                c.storeLocal(k.tk, sl);
+            K[] ks = Jvm.leafKinds(v.type);
+            int[] slots = vectorSlots.get(v);
+            for (int i = 0; i < slots.length; i++) {
+                Ops.zero(c, ks[i]);
+                c.storeLocal(ks[i].tk, slots[i]);
             }
         }
     }
@@ -814,10 +815,10 @@ final class Emitter {
             c.lstore(offSlot.get(v));
             c.astore(slot.get(v));
         } else if (plan.storage.get(v) == Plan.Storage.VECTOR) {
-            K k = Jvm.componentKind((CType.Vector) v.type);
+            K[] ks = Jvm.leafKinds(v.type);
             int[] slots = vectorSlots.get(v);
             for (int i = slots.length - 1; i >= 0; i--) {
-                c.storeLocal(k.tk, slots[i]);
+                c.storeLocal(ks[i].tk, slots[i]);
             }
         } else {
             c.storeLocal(Jvm.kind(v.type).tk, slot.get(v));
@@ -829,9 +830,10 @@ final class Emitter {
             c.aload(slot.get(v));
             c.lload(offSlot.get(v));
         } else if (plan.storage.get(v) == Plan.Storage.VECTOR) {
-            K k = Jvm.componentKind((CType.Vector) v.type);
-            for (int sl : vectorSlots.get(v)) {
-                c.loadLocal(k.tk, sl);
+            K[] ks = Jvm.leafKinds(v.type);
+            int[] slots = vectorSlots.get(v);
+            for (int i = 0; i < slots.length; i++) {
+                c.loadLocal(ks[i].tk, slots[i]);
             }
         } else {
             c.loadLocal(Jvm.kind(v.type).tk, slot.get(v));

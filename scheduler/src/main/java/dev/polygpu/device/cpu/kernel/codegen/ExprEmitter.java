@@ -13,11 +13,13 @@ import dev.polygpu.device.cpu.kernel.ast.Var;
 import dev.polygpu.device.cpu.kernel.codegen.Jvm.K;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
+import java.util.List;
 
 /**
  * Emits expressions: values, conditions as jumps, lvalues (assignment, compound assignment, ++/--), memory
  * access through the bounds-checked {@code Mem} helpers. A pointer is two stack values: its memory segment
- * and a byte offset ({@code long}); a vector ({@code float4} …) is one stack value per component, x first.
+ * and a byte offset ({@code long}); a vector ({@code float4} …) is one stack value per component, x first, and a
+ * struct one per scalar leaf in memory order.
  */
 final class ExprEmitter {
     private final Emitter e;
@@ -110,6 +112,8 @@ final class ExprEmitter {
             }
             case Expr.MakeVector m -> m.components().forEach(this::value);
             case Expr.Component v -> component(v);
+            case Expr.MakeStruct m -> m.parts().forEach(this::value);
+            case Expr.Field f -> field(f);
             default -> {
                 if (!intrinsics.emitOther(x)) {
                     throw notAnalyzed(x);
@@ -286,6 +290,13 @@ final class ExprEmitter {
                     c.ladd();
                 }
             }
+            case Expr.Field f -> {
+                address(f.struct());
+                if (f.member().offset() != 0) {
+                    c.loadConstant((long) f.member().offset());
+                    c.ladd();
+                }
+            }
             default -> throw new CodegenException(x.pos(), "expression is not an lvalue");
         }
     }
@@ -294,8 +305,8 @@ final class ExprEmitter {
 
     /** [segment, offset] → value of C type {@code t}. */
     void memLoad(CType t, Pos pos) {
-        if (t instanceof CType.Vector v) {
-            vectorLoad(v, pos);
+        if (Jvm.multi(t)) {
+            aggregateLoad(t, pos);
             return;
         }
         c.aload(Emitter.STATE_SLOT);
@@ -311,8 +322,8 @@ final class ExprEmitter {
 
     /** [segment, offset, value] → stores the value of C type {@code t}. */
     void memStore(CType t, Pos pos) {
-        if (t instanceof CType.Vector v) {
-            vectorStore(v, pos);
+        if (Jvm.multi(t)) {
+            aggregateStore(t, pos);
             return;
         }
         c.aload(Emitter.STATE_SLOT);
@@ -336,15 +347,55 @@ final class ExprEmitter {
         };
     }
 
-    // ---- vectors --------------------------------------------------------------------------------------------
+    // ---- vectors and structs ----------------------------------------------------------------------------
+    // A vector or struct value is one JVM value per scalar leaf (CType.leaves), in memory order. A variable held
+    // in JVM locals has one local per leaf; a member or component of it is a range of those locals.
 
-    /** The JVM local of {@code x} if it is a component of a vector variable held in locals ({@code v.y}), or -1. */
-    private int registerComponent(Expr x) {
-        if (x instanceof Expr.Component v && v.vector() instanceof Expr.VarRef r
-                && e.plan.storage.get(r.var()) == Plan.Storage.VECTOR) {
-            return e.vectorSlots.get(r.var())[v.index()];
+    /**
+     * The JVM locals of {@code x} if it is a vector or struct variable held in locals, or a component or member
+     * (at any depth) of one ({@code v.y}, {@code s.pos}, {@code s.pos.x}); null otherwise.
+     */
+    private int[] registerSlots(Expr x) {
+        switch (x) {
+            case Expr.VarRef r when e.plan.storage.get(r.var()) == Plan.Storage.VECTOR -> {
+                return e.vectorSlots.get(r.var());
+            }
+            case Expr.Component v -> {
+                int[] whole = registerSlots(v.vector());
+                return whole == null ? null : new int[] {whole[v.index()]};
+            }
+            case Expr.Field f -> {
+                int[] whole = registerSlots(f.struct());
+                if (whole == null) {
+                    return null;
+                }
+                int first = ((CType.Struct) f.struct().type()).firstLeaf(f.member());
+                return java.util.Arrays.copyOfRange(whole, first, first + CType.leaves(f.type()).size());
+            }
+            default -> {
+                return null;
+            }
         }
-        return -1;
+    }
+
+    /** The JVM local of {@code x} if it is a scalar component or member of a variable held in locals, or -1. */
+    private int registerComponent(Expr x) {
+        if (!(x instanceof Expr.Component || x instanceof Expr.Field) || Jvm.multi(x.type())) {
+            return -1;
+        }
+        int[] slots = registerSlots(x);
+        return slots == null ? -1 : slots[0];
+    }
+
+    /** True if lvalue {@code x} is in memory (through a pointer, or in a variable that lives in memory). */
+    private boolean inMemory(Expr x) {
+        return switch (x) {
+            case Expr.Deref d -> true;
+            case Expr.VarRef r -> !isRegister(r.var());
+            case Expr.Component v -> inMemory(v.vector());
+            case Expr.Field f -> inMemory(f.struct());
+            default -> false;
+        };
     }
 
     /**
@@ -352,147 +403,164 @@ final class ExprEmitter {
      * {@code p[i].x}), or picked out of a vector value ({@code make_float2(a, b).y}, a call's result).
      */
     private void component(Expr.Component v) {
-        int slot = registerComponent(v);
-        if (slot >= 0) {
-            c.loadLocal(Jvm.kind(v.type()).tk, slot);
-            return;
-        }
-        Expr whole = v.vector();
-        boolean inMemory = whole instanceof Expr.Deref
-                || whole instanceof Expr.VarRef r && !isRegister(r.var());
-        if (inMemory) {
-            address(v);
-            memLoad(v.type(), v.pos());
-            return;
-        }
-        CType.Vector vt = (CType.Vector) whole.type();
-        K k = Jvm.componentKind(vt);
-        value(whole);
-        for (int i = vt.length() - 1; i > v.index(); i--) {
-            Ops.pop(c, k);
-        }
-        if (v.index() > 0) {
-            int t = e.temp(k);
-            c.storeLocal(k.tk, t);
-            for (int i = v.index() - 1; i >= 0; i--) {
-                Ops.pop(c, k);
+        part(v, v.vector(), v.index(), 1);
+    }
+
+    /** A member's value, as {@link #component} gets a component's. */
+    private void field(Expr.Field f) {
+        int first = ((CType.Struct) f.struct().type()).firstLeaf(f.member());
+        part(f, f.struct(), first, CType.leaves(f.type()).size());
+    }
+
+    /** The value of {@code x}, leaves {@code first} to {@code first + count} of the vector or struct {@code whole}. */
+    private void part(Expr x, Expr whole, int first, int count) {
+        int[] slots = registerSlots(x);
+        if (slots != null) {
+            K[] ks = Jvm.multi(x.type()) ? Jvm.leafKinds(x.type()) : new K[] {Jvm.kind(x.type())};
+            for (int i = 0; i < slots.length; i++) {
+                c.loadLocal(ks[i].tk, slots[i]);
             }
-            c.loadLocal(k.tk, t);
-            e.release(k, t);
+            return;
+        }
+        if (inMemory(whole)) {
+            address(x);
+            memLoad(x.type(), x.pos());
+            return;
+        }
+        K[] ks = Jvm.leafKinds(whole.type());
+        value(whole);
+        for (int i = ks.length - 1; i >= first + count; i--) {
+            Ops.pop(c, ks[i]);
+        }
+        if (first > 0) {
+            int[] kept = new int[count];
+            for (int i = first + count - 1; i >= first; i--) {
+                kept[i - first] = e.temp(ks[i]);
+                c.storeLocal(ks[i].tk, kept[i - first]);
+            }
+            for (int i = first - 1; i >= 0; i--) {
+                Ops.pop(c, ks[i]);
+            }
+            for (int i = first; i < first + count; i++) {
+                c.loadLocal(ks[i].tk, kept[i - first]);
+                e.release(ks[i], kept[i - first]);
+            }
         }
     }
 
     /**
-     * [segment, offset] → the components of a vector: one check of the whole vector (bounds, and the alignment a
-     * GPU's vector load needs), then a read per component.
+     * [segment, offset] → the leaves of a vector or struct: one check of the whole object (bounds, and the
+     * alignment a GPU's vector load needs, or the struct's), then a read per leaf.
      */
-    private void vectorLoad(CType.Vector v, Pos pos) {
-        vectorCheck(v, false, pos);
+    private void aggregateLoad(CType t, Pos pos) {
+        aggregateCheck(t, false, pos);
         int address = e.temp(K.J);
         c.lstore(address);
-        K k = Jvm.componentKind(v);
-        String suffix = suffix(v.component(), pos);
-        for (int i = 0; i < v.length(); i++) {
-            componentAddress(address, i, v);
-            c.invokestatic(Jvm.MEM, "at" + suffix, mt(k.desc, CD_long));
-            switch (v.component()) {
-                case UCHAR, USHORT -> Ops.narrow(c, v.component());
+        for (CType.Leaf l : CType.leaves(t)) {
+            leafAddress(address, l.offset());
+            c.invokestatic(Jvm.MEM, "at" + suffix(l.type(), pos), mt(Jvm.kind(l.type()).desc, CD_long));
+            switch (l.type()) {
+                case UCHAR, USHORT, BOOL -> Ops.narrow(c, l.type());
                 default -> { }
             }
         }
         e.release(K.J, address);
     }
 
-    /** [segment, offset, components…] → stores a whole vector, checked as {@link #vectorLoad} and for writability. */
-    private void vectorStore(CType.Vector v, Pos pos) {
-        int[] values = stashValue(v);
-        vectorCheck(v, true, pos);
+    /** [segment, offset, leaves…] → stores a whole vector or struct, checked as {@link #aggregateLoad} and for writability. */
+    private void aggregateStore(CType t, Pos pos) {
+        int[] values = stashValue(t);
+        aggregateCheck(t, true, pos);
         int address = e.temp(K.J);
         c.lstore(address);
-        K k = Jvm.componentKind(v);
-        String suffix = suffix(v.component(), pos);
-        for (int i = 0; i < v.length(); i++) {
-            componentAddress(address, i, v);
+        List<CType.Leaf> leaves = CType.leaves(t);
+        for (int i = 0; i < leaves.size(); i++) {
+            CType.Leaf l = leaves.get(i);
+            K k = Jvm.kind(l.type());
+            leafAddress(address, l.offset());
             c.loadLocal(k.tk, values[i]);
-            c.invokestatic(Jvm.MEM, "at" + suffix, mt(java.lang.constant.ConstantDescs.CD_void, CD_long, k.desc));
+            c.invokestatic(Jvm.MEM, "at" + suffix(l.type(), pos), mt(java.lang.constant.ConstantDescs.CD_void,
+                    CD_long, k.desc));
         }
         e.release(K.J, address);
-        freeValue(v, values);
+        freeValue(t, values);
     }
 
-    /** [segment, offset] → the checked absolute address of a whole vector. */
-    private void vectorCheck(CType.Vector v, boolean write, Pos pos) {
-        c.loadConstant(v.size());
-        c.loadConstant(v.align());
-        c.loadConstant(v.toString());
+    /** [segment, offset] → the checked absolute address of a whole vector or struct. */
+    private void aggregateCheck(CType t, boolean write, Pos pos) {
+        c.loadConstant(t.size());
+        c.loadConstant(CType.alignOf(t));
+        c.loadConstant(t.toString());
         c.aload(Emitter.STATE_SLOT);
         c.loadConstant(Emitter.pos(pos));
-        c.invokestatic(Jvm.MEM, write ? "vectorWrite" : "vectorRead",
+        String check = t instanceof CType.Vector ? "vector" : "struct";
+        c.invokestatic(Jvm.MEM, check + (write ? "Write" : "Read"),
                 mt(CD_long, Jvm.SEGMENT, CD_long, CD_int, CD_int, Jvm.STRING, Jvm.STATE, CD_int));
     }
 
-    private void componentAddress(int addressSlot, int i, CType.Vector v) {
+    private void leafAddress(int addressSlot, int offset) {
         c.lload(addressSlot);
-        if (i > 0) {
-            c.loadConstant((long) i * v.component().size());
+        if (offset > 0) {
+            c.loadConstant((long) offset);
             c.ladd();
         }
     }
 
-    /** Pops a value of C type {@code t} (a vector: all its components). */
+    /** Pops a value of C type {@code t} (a vector or struct: all its leaves). */
     void popValue(CType t) {
-        if (t instanceof CType.Vector v) {
-            for (int i = 0; i < v.length(); i++) {
-                Ops.pop(c, Jvm.componentKind(v));
+        if (Jvm.multi(t)) {
+            for (K k : Jvm.leafKinds(t)) {
+                Ops.pop(c, k);
             }
         } else {
             Ops.pop(c, Jvm.kind(t));
         }
     }
 
-    /** Pushes the zero of C type {@code t} (a vector: every component zero). */
+    /** Pushes the zero of C type {@code t} (a vector or struct: every leaf zero). */
     void zeroValue(CType t) {
-        if (t instanceof CType.Vector v) {
-            for (int i = 0; i < v.length(); i++) {
-                Ops.zero(c, Jvm.componentKind(v));
+        if (Jvm.multi(t)) {
+            for (K k : Jvm.leafKinds(t)) {
+                Ops.zero(c, k);
             }
         } else {
             Ops.zero(c, Jvm.kind(t));
         }
     }
 
-    /** As {@link #stash} for a value of C type {@code t}; a vector's components go to one temporary each. */
+    /** As {@link #stash} for a value of C type {@code t}; a vector's or struct's leaves go to one temporary each. */
     int[] stashValue(CType t) {
-        if (!(t instanceof CType.Vector v)) {
+        if (!Jvm.multi(t)) {
             return stash(Jvm.kind(t));
         }
-        K k = Jvm.componentKind(v);
-        int[] temps = new int[v.length()];
+        K[] ks = Jvm.leafKinds(t);
+        int[] temps = new int[ks.length];
         for (int i = temps.length - 1; i >= 0; i--) {
-            temps[i] = e.temp(k);
-            c.storeLocal(k.tk, temps[i]);
+            temps[i] = e.temp(ks[i]);
+            c.storeLocal(ks[i].tk, temps[i]);
         }
         return temps;
     }
 
     void unstashValue(CType t, int[] temps) {
-        if (!(t instanceof CType.Vector v)) {
+        if (!Jvm.multi(t)) {
             unstash(Jvm.kind(t), temps);
             return;
         }
-        K k = Jvm.componentKind(v);
-        for (int temp : temps) {
-            c.loadLocal(k.tk, temp);
+        K[] ks = Jvm.leafKinds(t);
+        for (int i = 0; i < temps.length; i++) {
+            c.loadLocal(ks[i].tk, temps[i]);
         }
     }
 
     void freeValue(CType t, int[] temps) {
-        if (!(t instanceof CType.Vector v)) {
+        if (!Jvm.multi(t)) {
             free(Jvm.kind(t), temps);
             return;
         }
-        for (int temp : temps) {
-            e.release(Jvm.componentKind(v), temp);
+        K[] ks = Jvm.leafKinds(t);
+        for (int i = 0; i < temps.length; i++) {
+            e.release(ks[i], temps[i]);
         }
     }
 
@@ -634,13 +702,17 @@ final class ExprEmitter {
             }
             return;
         }
-        int component = registerComponent(target);
-        if (component >= 0) {
-            K k = Jvm.kind(target.type());
+        int[] slots = target instanceof Expr.VarRef ? null : registerSlots(target);
+        if (slots != null) {
+            K[] ks = Jvm.multi(target.type()) ? Jvm.leafKinds(target.type()) : new K[] {Jvm.kind(target.type())};
             value(a.value());
-            c.storeLocal(k.tk, component);
+            for (int i = slots.length - 1; i >= 0; i--) {
+                c.storeLocal(ks[i].tk, slots[i]);
+            }
             if (needResult) {
-                c.loadLocal(k.tk, component);
+                for (int i = 0; i < slots.length; i++) {
+                    c.loadLocal(ks[i].tk, slots[i]);
+                }
             }
             return;
         }

@@ -53,9 +53,9 @@ final class Jvm {
     }
 
     static K kind(CType t) {
-        if (t instanceof CType.Vector v) {
-            throw new IllegalStateException("a vector value ('" + v + "') reached code that handles one JVM value"
-                    + " (a bug in polygpu's kernel engine)");
+        if (t instanceof CType.Vector || t instanceof CType.Struct) {
+            throw new IllegalStateException("a vector or struct value ('" + t + "') reached code that handles one JVM"
+                    + " value (a bug in polygpu's kernel engine)");
         }
         if (t instanceof CType.Prim p) {
             return switch (p) {
@@ -72,6 +72,16 @@ final class Jvm {
     /** The kind each component of a vector is held in (one JVM value per component). */
     static K componentKind(CType.Vector v) {
         return kind(v.component());
+    }
+
+    /** True for the types whose values are several JVM values, one per scalar leaf: vectors and structs. */
+    static boolean multi(CType t) {
+        return t instanceof CType.Vector || t instanceof CType.Struct;
+    }
+
+    /** The kinds of the JVM values a vector or struct value consists of, one per scalar leaf in memory order. */
+    static K[] leafKinds(CType t) {
+        return CType.leaves(t).stream().map(l -> kind(l.type())).toArray(K[]::new);
     }
 
     static boolean unsigned(CType t) {

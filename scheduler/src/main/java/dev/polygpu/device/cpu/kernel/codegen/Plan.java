@@ -27,7 +27,10 @@ final class Plan {
         SCALAR,
         /** A pointer in two JVM locals: segment and byte offset. */
         POINTER,
-        /** A vector ({@code float4} …) whose address is not taken: one JVM local per component. */
+        /**
+         * A vector ({@code float4} …) or struct whose address is not taken: one JVM local per component or scalar
+         * leaf of the struct.
+         */
         VECTOR,
         /** An array, or a scalar whose address is taken, in per-thread local memory. */
         LOCAL_MEMORY,
@@ -36,6 +39,12 @@ final class Plan {
         /** A file-scope {@code __device__} or {@code __constant__} variable, in the module's memory. */
         GLOBAL
     }
+
+    /**
+     * A struct with more scalar leaves than this lives in local memory rather than one JVM local per leaf, which
+     * would make large methods (and save every leaf across each barrier).
+     */
+    static final int MAX_REGISTER_LEAVES = 64;
 
     final Function kernel;
     final YieldLowering lowering;
@@ -87,10 +96,7 @@ final class Plan {
     }
 
     private static int alignOf(CType t) {
-        if (t instanceof CType.Vector v) {
-            return v.align();
-        }
-        return t instanceof CType.Array a ? alignOf(a.element()) : t.size();
+        return CType.alignOf(t);
     }
 
     private void declare(Var v) {
@@ -109,13 +115,14 @@ final class Plan {
             s = Storage.SHARED;
             memorySlot.put(v, shared.size());
             shared.add(v);
-        } else if (v.type instanceof CType.Array || v.addressTaken) {
+        } else if (v.type instanceof CType.Array || v.addressTaken
+                || v.type instanceof CType.Struct && CType.leaves(v.type).size() > MAX_REGISTER_LEAVES) {
             s = Storage.LOCAL_MEMORY;
             memorySlot.put(v, localMemory.size());
             localMemory.add(v);
         } else if (v.type instanceof CType.Pointer) {
             s = Storage.POINTER;
-        } else if (v.type instanceof CType.Vector) {
+        } else if (Jvm.multi(v.type)) {
             s = Storage.VECTOR;
         } else {
             s = Storage.SCALAR;

@@ -263,6 +263,8 @@ final class YieldLowering {
             case Expr.IntrinsicCall c -> new Expr.IntrinsicCall(p, t, c.intrinsic(), hoistAll(c.args(), pre));
             case Expr.MakeVector m -> new Expr.MakeVector(p, t, hoistAll(m.components(), pre));
             case Expr.Component v -> new Expr.Component(p, t, hoistLvalue(v.vector(), pre), v.index());
+            case Expr.Field f -> new Expr.Field(p, t, hoistLvalue(f.struct(), pre), f.member());
+            case Expr.MakeStruct m -> new Expr.MakeStruct(p, t, hoistAll(m.parts(), pre));
             case Expr.Comma c -> {
                 Expr left = hoist(c.left(), pre);
                 if (left != null && !(left instanceof Expr.VarRef) && !(left instanceof Expr.IntConst)) {

@@ -229,6 +229,20 @@ public final class BlockState {
     }
 
     /**
+     * The fault for a load or store of a whole struct at an address that is not a multiple of the struct's
+     * alignment (its largest member's), which a GPU's accesses of its members require.
+     */
+    public KernelFault misalignedStruct(MemorySegment seg, long offset, int size, int align, String type,
+            boolean write, int pos) {
+        long past = (seg.address() + offset) & (align - 1);
+        return fault(CudaError.MISALIGNED_ADDRESS, "misaligned " + (write ? "write" : "read") + " of struct " + type
+                + " (" + size + " bytes, which need " + align + "-byte alignment) " + describe(seg, offset, size)
+                + ": the address is " + past + " byte" + (past == 1 ? "" : "s") + " past a multiple of " + align
+                + " (a struct pointer made from another pointer must point to a multiple of " + align + " bytes)",
+                pos);
+    }
+
+    /**
      * The fault for a store (or an atomic) through {@code seg}, a pointer parameter that the launch passed
      * read-only, or one derived from it.
      */

@@ -217,8 +217,29 @@ public final class Mem {
         return vectorAddress(s, off, size, align, type, true, st, pos);
     }
 
+    /**
+     * As {@link #vectorRead} for a whole struct ({@code p[i]} of a {@code Particle*}): the whole struct must lie in
+     * the buffer, at a multiple of the struct's alignment; the generated code then reads its scalars.
+     */
+    public static long structRead(MemorySegment s, long off, int size, int align, String type, BlockState st,
+            int pos) {
+        return aggregateAddress(s, off, size, align, type, false, true, st, pos);
+    }
+
+    /** As {@link #structRead} for a store, which also faults on memory the launch passed read-only. */
+    public static long structWrite(MemorySegment s, long off, int size, int align, String type, BlockState st,
+            int pos) {
+        writable(s, st, pos);
+        return aggregateAddress(s, off, size, align, type, true, true, st, pos);
+    }
+
     private static long vectorAddress(MemorySegment s, long off, int size, int align, String type, boolean write,
             BlockState st, int pos) {
+        return aggregateAddress(s, off, size, align, type, write, false, st, pos);
+    }
+
+    private static long aggregateAddress(MemorySegment s, long off, int size, int align, String type,
+            boolean write, boolean struct, BlockState st, int pos) {
         try {
             Objects.checkIndex(off, s.byteSize() - (size - 1));
         } catch (IndexOutOfBoundsException e) {
@@ -226,7 +247,8 @@ public final class Mem {
         }
         long address = s.address() + off;
         if ((address & (align - 1)) != 0) {
-            throw st.misalignedVector(s, off, size, align, type, write, pos);
+            throw struct ? st.misalignedStruct(s, off, size, align, type, write, pos)
+                    : st.misalignedVector(s, off, size, align, type, write, pos);
         }
         return address;
     }

@@ -159,8 +159,23 @@ final class ExprSema {
         if (obj.type() instanceof CType.Vector) {
             return VectorTypes.component(this, m.pos(), obj, m.member());
         }
+        if (obj.type() instanceof CType.Struct) {
+            Expr f = Structs.member(this, m.pos(), obj, m.member());
+            if (f.type() instanceof CType.Array) {
+                // An array member is used through its address, so the struct must live in memory.
+                Expr root = Structs.root(obj);
+                if (root instanceof Expr.VarRef r) {
+                    r.var().addressTaken = true;
+                } else if (!(root instanceof Expr.Deref)) {
+                    throw diags.fail(m.pos(), "array member '" + m.member() + "' of a struct value that is not "
+                            + "stored anywhere (a call's result, a conditional) cannot be used; store the struct in "
+                            + "a variable first");
+                }
+            }
+            return f;
+        }
         throw diags.fail(m.pos(), "member reference base type '" + obj.type() + "' is not a structure or a vector "
-                + "type (structs are not supported by the CPU device's kernel engine)");
+                + "type");
     }
 
     private Expr index(Expr.Index ix) {
@@ -200,13 +215,15 @@ final class ExprSema {
     private Expr unary(Expr.Unary u) {
         Expr o = value(u.operand());
         CType t = o.type();
-        if (t instanceof CType.Vector) {
-            throw diags.fail(u.pos(), VectorTypes.noOperators(switch (u.op()) {
+        if (t instanceof CType.Vector || t instanceof CType.Struct) {
+            String op = switch (u.op()) {
                 case NEG -> "-";
                 case PLUS -> "+";
                 case NOT -> "!";
                 case BIT_NOT -> "~";
-            }, t));
+            };
+            throw diags.fail(u.pos(), t instanceof CType.Vector ? VectorTypes.noOperators(op, t)
+                    : Structs.noOperators(op, t));
         }
         switch (u.op()) {
             case NOT -> {
@@ -232,7 +249,7 @@ final class ExprSema {
 
     private Expr addrOf(Expr.AddrOf a) {
         Expr o = analyze(a.operand());
-        Expr whole = o instanceof Expr.Component v ? v.vector() : o;
+        Expr whole = Structs.root(o);
         if (whole instanceof Expr.VarRef r) {
             if (!(r.type() instanceof CType.Array)) {
                 r.var().addressTaken = true;
@@ -245,7 +262,7 @@ final class ExprSema {
 
     /** Checks that {@code t} may be assigned (or, as {@code verb} says, incremented). */
     private void checkAssignable(Expr t, String verb) {
-        Expr whole = t instanceof Expr.Component v ? v.vector() : t;
+        Expr whole = Structs.root(t);
         boolean lvalue = (whole instanceof Expr.VarRef || whole instanceof Expr.Deref)
                 && !(t.type() instanceof CType.Array);
         if (!lvalue) {
@@ -288,6 +305,7 @@ final class ExprSema {
                 case Expr.Decay d -> e = d.array();
                 case Expr.AddrOf a -> e = a.operand();
                 case Expr.Component c -> e = c.vector();
+                case Expr.Field f -> e = f.struct();
                 case Expr.Cast c when c.type().isPointer() && c.operand().type().isPointer() -> e = c.operand();
                 default -> {
                     return null;
@@ -301,6 +319,9 @@ final class ExprSema {
         checkAssignable(t, i.increment() ? "increment" : "decrement");
         if (t.type() instanceof CType.Vector) {
             throw diags.fail(i.pos(), VectorTypes.noOperators(i.increment() ? "++" : "--", t.type()));
+        }
+        if (t.type() instanceof CType.Struct) {
+            throw diags.fail(i.pos(), Structs.noOperators(i.increment() ? "++" : "--", t.type()));
         }
         if (!t.type().isScalar()) {
             throw diags.fail(i.pos(), "cannot increment value of type '" + t.type() + "'");
@@ -324,6 +345,10 @@ final class ExprSema {
         if (tt instanceof CType.Vector || v.type() instanceof CType.Vector) {
             throw diags.fail(c.pos(), VectorTypes.noOperators(op.symbol + "=",
                     tt instanceof CType.Vector ? tt : v.type()));
+        }
+        if (tt instanceof CType.Struct || v.type() instanceof CType.Struct) {
+            throw diags.fail(c.pos(), Structs.noOperators(op.symbol + "=",
+                    tt instanceof CType.Struct ? tt : v.type()));
         }
         if (tt.isPointer()) {
             if ((op != BinaryOp.ADD && op != BinaryOp.SUB) || !v.type().isInteger()) {
@@ -398,7 +423,8 @@ final class ExprSema {
 
     private Expr sizeOf(Expr.SizeOf so) {
         CType t = so.ofType() != null ? so.ofType() : analyze(so.ofExpr()).type();
-        if (t == Prim.VOID || (t instanceof CType.Array a && a.length() < 0)) {
+        if (t == Prim.VOID || (t instanceof CType.Array a && a.length() < 0)
+                || t instanceof CType.Struct st && !st.complete()) {
             throw diags.fail(so.pos(), "invalid application of 'sizeof' to an incomplete type '" + t + "'");
         }
         return new Expr.IntConst(so.pos(), Prim.ULONG, t.size());
@@ -410,6 +436,9 @@ final class ExprSema {
         CType rt = r.type();
         if (lt instanceof CType.Vector || rt instanceof CType.Vector) {
             throw diags.fail(pos, VectorTypes.noOperators(op.symbol, lt instanceof CType.Vector ? lt : rt));
+        }
+        if (lt instanceof CType.Struct || rt instanceof CType.Struct) {
+            throw diags.fail(pos, Structs.noOperators(op.symbol, lt instanceof CType.Struct ? lt : rt));
         }
         if (op == BinaryOp.LOGICAL_AND || op == BinaryOp.LOGICAL_OR) {
             if (!lt.isScalar() || !rt.isScalar()) {

@@ -26,7 +26,8 @@ final class Parser {
     private static final Set<String> FUNC_SPECIFIERS = Set.of("__global__", "__device__", "__host__", "static",
             "inline", "__inline__", "__forceinline__", "__noinline__", "extern", "__shared__", "__constant__",
             "__managed__", "auto", "__launch_bounds__", "__align__", "__attribute__");
-    private static final Set<String> UNSUPPORTED_TYPE_WORDS = Set.of("struct", "union", "class");
+    /** Words that start a struct, union or class type (only plain structs are supported). */
+    private static final Set<String> AGGREGATE_WORDS = Set.of("struct", "union", "class");
 
     final List<Token> ts;
     final Diagnostics diags;
@@ -42,12 +43,22 @@ final class Parser {
     /** File-scope {@code __device__} and {@code __constant__} variables, in source order. */
     final List<Syntax.Declarator> globalVariables = new ArrayList<>();
     final List<Syntax.TemplateDecl> templates = new ArrayList<>();
+    /** File-scope struct definitions, in source order. */
+    final List<Syntax.StructDecl> structs = new ArrayList<>();
+    /** Struct tags ({@code struct Particle}) by name; each is also a type name, as in C++. */
+    final Map<String, CType.Struct> structTags;
 
     Parser(List<Token> ts, Diagnostics diags, Map<String, CType> typedefs, Set<String> templateNames) {
         this.ts = ts;
         this.diags = diags;
         this.typedefs = new HashMap<>(typedefs);
         this.templateNames = templateNames;
+        this.structTags = new HashMap<>();
+        for (CType t : typedefs.values()) {
+            if (t instanceof CType.Struct st) {
+                structTags.put(st.name(), st);
+            }
+        }
     }
 
     /** Typedef names every kernel can use without including a header. */
@@ -201,6 +212,16 @@ final class Parser {
         }
         if (at("namespace") || at("using")) {
             throw diags.fail(tok().pos(), "namespaces are not supported by the CPU device's kernel engine");
+        }
+        if (startsStructDefinition()) {
+            structDefinition();
+            if (!at(";")) {
+                throw diags.fail(tok().pos(), "expected ';' after struct definition (declaring variables in a "
+                        + "struct definition is not supported by the CPU device's kernel engine; declare them "
+                        + "separately)");
+            }
+            k++;
+            return;
         }
         DeclSpec sp = declSpec(true);
         Decl d = declarator(sp.type, sp.isConst, true);
@@ -378,11 +399,24 @@ final class Parser {
 
     private void typedefDecl() {
         Token td = ts.get(k++);
-        DeclSpec sp = declSpec(true);
+        DeclSpec sp;
+        if (startsStructDefinition()) {
+            // typedef struct [Tag] { … } Name;
+            sp = new DeclSpec();
+            sp.pos = tok().pos();
+            sp.type = structDefinition();
+        } else {
+            sp = declSpec(true);
+        }
         if (sp.type == null) {
             throw diags.fail(td.pos(), "typedef requires a type");
         }
         do {
+            if (sp.type instanceof CType.Struct st && at(st.name()) && typedefs.get(st.name()) == st
+                    && (peek(1).is(";") || peek(1).is(","))) {
+                k++; // typedef struct Node { … } Node;  the name already stands for the struct
+                continue;
+            }
             Decl d = declarator(sp.type, sp.isConst, true);
             if (!d.dims.isEmpty()) {
                 throw diags.fail(d.pos, "array typedefs are not supported");
@@ -431,6 +465,190 @@ final class Parser {
         }
         expect("}", "expected '}' at end of enum " + e.text);
         expect(";", "expected ';' after enum (variables declared with an enum definition are not supported)");
+    }
+
+    private static final String ENGINE = " by the CPU device's kernel engine";
+
+    /** At the start of a definition: {@code struct [Name] {…}} (also {@code union} and {@code class}). */
+    private boolean startsStructDefinition() {
+        if (!AGGREGATE_WORDS.contains(tok().text) || tok().kind != Token.Kind.IDENT) {
+            return false;
+        }
+        return peek(1).is("{") || peek(1).kind == Token.Kind.IDENT && (peek(2).is("{") || peek(2).is(":"));
+    }
+
+    private Diagnostics.Abort unionRefused(Pos pos) {
+        return diags.fail(pos, "unions are not supported" + ENGINE + " (their members share memory); use a struct, "
+                + "or reinterpret values with __float_as_int/__int_as_float or a pointer cast");
+    }
+
+    /**
+     * {@code struct [Name] { members };} at file scope (or after {@code typedef}): a plain C struct of data members
+     * of arithmetic, vector, fixed-size array and struct types. Its name is a type name from here on, as in C++.
+     * Everything that makes it more than plain data is refused here, where it is written.
+     */
+    private CType.Struct structDefinition() {
+        Token kw = ts.get(k++);
+        if (kw.is("union")) {
+            throw unionRefused(kw.pos());
+        }
+        String name = null;
+        Pos pos = kw.pos();
+        if (tok().kind == Token.Kind.IDENT && !at("{")) {
+            name = tok().text;
+            pos = tok().pos();
+            k++;
+        }
+        String what = kw.text + (name == null ? "" : " '" + name + "'");
+        if (at(":")) {
+            throw diags.fail(tok().pos(), "inheritance (" + what + " : …) is not supported" + ENGINE
+                    + "; put the base's members into the struct");
+        }
+        if (kw.is("class")) {
+            throw diags.fail(kw.pos(), "classes (" + what + ") are not supported" + ENGINE + "; define plain data"
+                    + " as 'struct " + (name == null ? "Name" : name) + " { float x; … };' (member functions, "
+                    + "constructors, access specifiers and inheritance are not supported)");
+        }
+        if (name != null && structTags.containsKey(name)) {
+            throw diags.fail(pos, "redefinition of 'struct " + name + "'");
+        }
+        boolean anonymous = name == null;
+        if (anonymous && !ts.get(k - 2).is("typedef")) {
+            throw diags.fail(pos, "an anonymous struct must be named by a typedef ('typedef struct { … } Name;')");
+        }
+        if (anonymous) {
+            // typedef struct { … } cplx;  the struct is called by the typedef's first name
+            Token after = ts.get(skipBraces(k));
+            name = after.kind == Token.Kind.IDENT ? after.text : "(anonymous struct)";
+        }
+        CType.Struct st = new CType.Struct(name);
+        if (!anonymous) {
+            structTags.put(name, st);
+            typedefs.put(name, st);
+        }
+        expect("{", "expected '{' after " + what);
+        List<Syntax.Declarator> members = new ArrayList<>();
+        while (!at("}") && !atEof()) {
+            memberDeclaration(st, members);
+        }
+        expect("}", "expected '}' at end of " + what);
+        if (members.isEmpty()) {
+            throw diags.fail(pos, what + " has no data members; empty structs are not supported" + ENGINE);
+        }
+        structs.add(new Syntax.StructDecl(pos, st, members, consts.size()));
+        return st;
+    }
+
+    /** Index of the token after the balanced braces that start at {@code from}. */
+    private int skipBraces(int from) {
+        int depth = 0;
+        int i = from;
+        while (i < ts.size()) {
+            Token t = ts.get(i++);
+            if (t.is("{")) {
+                depth++;
+            } else if (t.is("}") && --depth == 0) {
+                break;
+            }
+        }
+        return Math.min(i, ts.size() - 1);
+    }
+
+    /** One member declaration ({@code float re, im;}) of {@code st}, or the error for what is not a data member. */
+    private void memberDeclaration(CType.Struct st, List<Syntax.Declarator> members) {
+        Token t = tok();
+        String in = " in struct '" + st.name() + "'";
+        switch (t.text) {
+            case "public", "private", "protected" -> throw diags.fail(t.pos(), "access specifiers ('" + t.text
+                    + ":')" + in + " are not supported" + ENGINE + "; all members of a struct are public");
+            case "static", "virtual", "friend", "template", "typedef", "using", "operator", "explicit", "inline",
+                    "__device__", "__host__", "__forceinline__" -> throw diags.fail(t.pos(), "'" + t.text + "'"
+                    + in + ": member functions, static members and other C++ class features are not supported"
+                    + ENGINE + "; a struct may hold data members only (write functions that take the struct)");
+            case "~" -> throw diags.fail(t.pos(), "destructors" + in + " are not supported" + ENGINE
+                    + "; a struct may hold data members only");
+            default -> { }
+        }
+        if (t.is(st.name()) && peek(1).is("(")) {
+            throw diags.fail(t.pos(), "constructors" + in + " are not supported" + ENGINE + "; initialize it with"
+                    + " an aggregate initializer ('" + st.name() + " s = {…};') or member by member");
+        }
+        if (t.is("union")) {
+            throw unionRefused(t.pos());
+        }
+        if (startsStructDefinition()) {
+            throw diags.fail(t.pos(), "nested struct definitions" + in + " are not supported" + ENGINE
+                    + "; define the inner struct at file scope before '" + st.name() + "'");
+        }
+        DeclSpec ms = declSpec(false);
+        if (ms.type == null) {
+            throw diags.fail(ms.pos, "a member" + in + " needs a type");
+        }
+        while (true) {
+            Decl d = declarator(ms.type, ms.isConst, true);
+            String m = "member '" + d.name + "'" + in;
+            if (at("(")) {
+                throw diags.fail(d.pos, "member functions (" + d.name + ")" + in + " are not supported" + ENGINE
+                        + "; a struct may hold data members only (write a __device__ function that takes the struct)");
+            }
+            if (at(":")) {
+                throw diags.fail(tok().pos(), "bit-field " + m + " is not supported" + ENGINE
+                        + "; use a whole integer member and shifts and masks");
+            }
+            if (d.type instanceof CType.Pointer) {
+                throw diags.fail(d.pos, "pointer " + m + " is not supported" + ENGINE + " (pointers stored in "
+                        + "memory are not supported); pass each array as its own kernel argument, and keep "
+                        + "indices in the struct");
+            }
+            if (d.dims.contains(null)) {
+                throw diags.fail(d.pos, "flexible array " + m + " is not supported" + ENGINE
+                        + "; give the array a constant size");
+            }
+            if (at("=") || at("{")) {
+                throw diags.fail(tok().pos(), "default member initializers (" + m + ") are not supported" + ENGINE
+                        + "; initialize the struct with an aggregate initializer ('" + st.name() + " s = {…};')");
+            }
+            if (ms.type == Prim.VOID) {
+                throw diags.fail(d.pos, m + " has incomplete type 'void'");
+            }
+            members.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, Syntax.Storage.LOCAL, d.isConst,
+                    ms.isVolatile, null, null));
+            if (!accept(",")) {
+                break;
+            }
+        }
+        expect(";", "expected ';' after member declaration in struct '" + st.name() + "'");
+    }
+
+    /**
+     * {@code struct Name} (also {@code class Name}) naming a struct defined before; refuses unions, struct
+     * definitions where only file-scope ones are supported, and forward declarations.
+     */
+    private CType structReference(DeclSpec sp, CType named) {
+        Token kw = tok();
+        if (kw.is("union")) {
+            throw unionRefused(kw.pos());
+        }
+        Token n = peek(1);
+        if (n.is("{") || n.kind == Token.Kind.IDENT && peek(2).is("{")) {
+            throw diags.fail(kw.pos(), "struct definitions are supported only at file scope" + ENGINE
+                    + "; define the struct before the functions that use it");
+        }
+        if (n.kind != Token.Kind.IDENT) {
+            throw diags.fail(n.pos(), "expected a struct name after '" + kw.text + "'");
+        }
+        CType.Struct st = structTags.get(n.text);
+        if (st == null) {
+            throw diags.fail(n.pos(), "unknown struct '" + n.text + "'" + (peek(2).is(";")
+                    ? ": forward declarations of structs are not supported" + ENGINE + "; define the struct (with "
+                    + "its members) before it is used" : "; define it at file scope before it is used"));
+        }
+        if (named != null || sp.any) {
+            throw diags.fail(kw.pos(), "cannot combine '" + kw.text + " " + n.text + "' with another type");
+        }
+        sp.any = true;
+        k += 2;
+        return st;
     }
 
     private void templateDecl() {
@@ -553,7 +771,7 @@ final class Parser {
             return false;
         }
         return TYPE_KEYWORDS.contains(t.text) || typedefs.containsKey(t.text) || QUALIFIERS.contains(t.text)
-                || UNSUPPORTED_TYPE_WORDS.contains(t.text) || t.text.equals("enum")
+                || AGGREGATE_WORDS.contains(t.text) || t.text.equals("enum")
                 || Unsupported.isVectorType(t.text) || Unsupported.isTextureType(t.text);
     }
 
@@ -596,8 +814,9 @@ final class Parser {
                 throw diags.fail(t.pos(), "enum definitions are supported only at file scope, as "
                         + "'enum Name { A, B };' (the CPU device's kernel engine)");
             }
-            if (UNSUPPORTED_TYPE_WORDS.contains(w)) {
-                throw diags.fail(t.pos(), w + " types are not supported by the CPU device's kernel engine");
+            if (AGGREGATE_WORDS.contains(w)) {
+                named = structReference(sp, named);
+                continue;
             }
             if (Unsupported.isVectorType(w)) {
                 throw diags.fail(t.pos(), Unsupported.vectorTypeMessage(w));

@@ -86,8 +86,16 @@ final class Program {
         if (d.hasErrors()) {
             d.throwIfAny(); // syntax errors: analyzing the rest would only add follow-on errors
         }
-        for (Syntax.ConstDecl c : p.consts) {
-            prog.defineConstant(c);
+        // Constants and struct layouts in source order: a struct's array sizes may use the constants before it.
+        int defined = 0;
+        for (Syntax.StructDecl st : p.structs) {
+            for (; defined < st.constsBefore(); defined++) {
+                prog.defineConstant(p.consts.get(defined));
+            }
+            prog.defineStruct(st);
+        }
+        for (; defined < p.consts.size(); defined++) {
+            prog.defineConstant(p.consts.get(defined));
         }
         for (Syntax.Declarator v : p.sharedVariables) {
             prog.defineShared(v);
@@ -136,6 +144,32 @@ final class Program {
         }
     }
 
+    /** Lays out a struct: its members' types (array sizes evaluated) at C's offsets. */
+    private void defineStruct(Syntax.StructDecl d) {
+        Sema g = new Sema(this, diags, Map.of());
+        List<String> names = new ArrayList<>();
+        List<CType> types = new ArrayList<>();
+        try {
+            for (Syntax.Declarator m : d.members()) {
+                CType t = g.memberType(m);
+                if (t instanceof CType.Struct inner && !inner.complete()) {
+                    diags.error(m.pos(), "member '" + m.name() + "' of struct '" + d.type().name() + "' has the "
+                            + "incomplete type '" + inner + "' (a struct cannot contain itself)");
+                    return;
+                }
+                if (names.contains(m.name())) {
+                    diags.error(m.pos(), "duplicate member '" + m.name() + "' in struct '" + d.type().name() + "'");
+                    return;
+                }
+                names.add(m.name());
+                types.add(t);
+            }
+            d.type().define(names, types);
+        } catch (Diagnostics.Abort a) {
+            // recorded
+        }
+    }
+
     private void defineShared(Syntax.Declarator d) {
         Sema g = new Sema(this, diags, Map.of());
         try {
@@ -155,8 +189,9 @@ final class Program {
 
     /**
      * Defines a file-scope {@code __device__} or {@code __constant__} variable: a scalar or array of an arithmetic
-     * or vector type whose initializer, if any, is a constant expression, evaluated here into the bytes the module
-     * starts with (a vector element at its type's size, its components one after another).
+     * vector or struct type whose initializer, if any, is a constant expression, evaluated here into the bytes the
+     * module starts with (a vector element at its type's size, its components one after another; a struct's
+     * scalars at their offsets).
      */
     private void defineGlobal(Syntax.Declarator d) {
         Sema g = new Sema(this, diags, Map.of());
@@ -171,15 +206,16 @@ final class Program {
             }
             CType.Prim component = element instanceof CType.Vector vt ? vt.component()
                     : element instanceof CType.Prim p ? p : null;
-            if (component == null || component == CType.Prim.VOID) {
+            boolean struct = element instanceof CType.Struct;
+            if (!struct && (component == null || component == CType.Prim.VOID)) {
                 diags.error(d.pos(), what + " has type '" + v.type + "', which the CPU device's kernel engine cannot"
                         + " keep in module memory (pointers stored in memory are not supported); use an arithmetic"
-                        + " type (int, unsigned, long long, float, double, char, …), a vector type (float4, int2, …)"
-                        + " or an array of one");
+                        + " type (int, unsigned, long long, float, double, char, …), a vector type (float4, int2, …),"
+                        + " a struct or an array of one");
                 return;
             }
             Expr call = constructorCall(d.init() != null ? d.init() : d.initList());
-            if (element instanceof CType.Vector && call != null) {
+            if ((element instanceof CType.Vector || struct) && call != null) {
                 notConstant(call.pos(), what);
                 return;
             }
@@ -190,6 +226,24 @@ final class Program {
                 // An element of vector type is the MakeVector of its components (a braced list, or elided
                 // braces); each component is laid out at its offset inside the element, the element at its size.
                 Expr value = values.get(i);
+                if (struct) {
+                    List<Expr> leaves = new ArrayList<>();
+                    Expr bad = leafValues(value, leaves);
+                    List<CType.Leaf> layout = CType.leaves(element);
+                    for (int j = 0; bad == null && j < leaves.size(); j++) {
+                        Object c = ConstEval.eval(leaves.get(j), Map.of());
+                        if (c == null) {
+                            bad = leaves.get(j);
+                        } else {
+                            encode(initial, i * element.size() + layout.get(j).offset(), layout.get(j).type(), c);
+                        }
+                    }
+                    if (bad != null) {
+                        notConstant(bad.pos(), what);
+                        return;
+                    }
+                    continue;
+                }
                 if (element instanceof CType.Vector && !(value instanceof Expr.MakeVector)) {
                     notConstant(value.pos(), what); // another vector variable, a call's result
                     return;
@@ -215,6 +269,30 @@ final class Program {
         } catch (Diagnostics.Abort a) {
             // recorded
         }
+    }
+
+    /**
+     * Adds the scalar leaves of a struct's initializer value to {@code out}, in memory order; returns the part that
+     * is a whole struct or vector value other than an initializer list (another variable, a call's result), which
+     * is not constant, or null.
+     */
+    private static Expr leafValues(Expr value, List<Expr> out) {
+        List<Expr> parts = value instanceof Expr.MakeStruct m ? m.parts()
+                : value instanceof Expr.MakeVector m ? m.components() : null;
+        if (parts == null) {
+            if (value.type() instanceof CType.Struct || value.type() instanceof CType.Vector) {
+                return value;
+            }
+            out.add(value);
+            return null;
+        }
+        for (Expr p : parts) {
+            Expr bad = leafValues(p, out);
+            if (bad != null) {
+                return bad;
+            }
+        }
+        return null;
     }
 
     /**

@@ -102,6 +102,13 @@ final class Sema {
                         + "components as scalars (" + vt.component() + " " + n + "_x, " + n + "_y, …) or pass a "
                         + "pointer ('" + vt + "*')");
             }
+            if (f.kernel() && p.type() instanceof CType.Struct st) {
+                String n = p.name() == null ? "s" : p.name();
+                diags.error(p.pos(), "kernel parameter '" + n + "' has the struct type '" + st + "', which kernel "
+                        + "signatures cannot pass by value (they have scalar and pointer types only); pass a "
+                        + "pointer ('" + st + "* " + n + "', an array argument holding the struct) or its members "
+                        + "as scalars");
+            }
             Var v = new Var(p.name() == null ? "" : p.name(), p.type(), Var.Kind.PARAM, p.pos(), nextId++);
             v.volatileAccess = p.isVolatile() && p.type() instanceof CType.Pointer;
             if (p.name() != null) {
@@ -418,6 +425,8 @@ final class Sema {
                 }
             } else if (d.initList() != null && t instanceof CType.Vector vt) {
                 init = VectorTypes.aggregate(ex, d.initList(), vt);
+            } else if (d.initList() != null && t instanceof CType.Struct st) {
+                init = Structs.aggregate(ex, d.initList(), st);
             } else if (d.initList() != null) {
                 if (d.initList().items().size() != 1 || !(d.initList().items().getFirst() instanceof Expr e)) {
                     throw diags.fail(d.initList().pos(), "scalar initializer must be a single expression");
@@ -452,6 +461,18 @@ final class Sema {
             }
             throw a;
         }
+    }
+
+    /** The type of a struct member: as declared, with its array dimensions (constant sizes) applied. */
+    CType memberType(Syntax.Declarator m) {
+        CType t = m.type();
+        for (int i = m.dims().size() - 1; i >= 0; i--) {
+            t = new CType.Array(t, arraySize(m.dims().get(i)));
+        }
+        if (t instanceof CType.Array a && innermost(a) instanceof CType.Struct inner && !inner.complete()) {
+            throw diags.fail(m.pos(), "member '" + m.name() + "' has the incomplete type '" + inner + "'");
+        }
+        return t;
     }
 
     private int arraySize(Expr de) {
@@ -501,6 +522,12 @@ final class Sema {
             for (int at = 0; at < items.size(); at++) {
                 Object item = items.get(at);
                 Expr e;
+                if (scalar instanceof CType.Struct st) {
+                    out.add(item instanceof Syntax.InitList sub ? Structs.aggregate(ex, sub, st)
+                            : ex.convert(ex.value((Expr) item), st, "in array initializer (give each struct "
+                            + "element its own braces)"));
+                    continue;
+                }
                 if (item instanceof Syntax.InitList sub && scalar instanceof CType.Vector vt) {
                     out.add(VectorTypes.aggregate(ex, sub, vt));
                     continue;
@@ -544,7 +571,8 @@ final class Sema {
                 List<Expr> part = flatten(sub, inA);
                 out.addAll(part);
                 for (int i = part.size(); i < inner; i++) {
-                    out.add(scalar instanceof CType.Vector vt
+                    out.add(scalar instanceof CType.Struct st ? Structs.zero(st, sub.pos())
+                            : scalar instanceof CType.Vector vt
                             ? VectorTypes.aggregate(ex, new Syntax.InitList(sub.pos(), List.of()), vt)
                             : ExprSema.cast(new Expr.IntConst(sub.pos(), Prim.INT, 0), scalar));
                 }

@@ -31,6 +31,13 @@ final class Syntax {
     record FuncDecl(Pos pos, String name, CType returnType, List<Param> params, boolean kernel,
                     PStmt.Block body) {}
 
+    /**
+     * A file-scope struct definition: its type (laid out by semantic analysis once the members' array sizes are
+     * evaluated) and its data members, each a declarator with its dimensions. {@code constsBefore}: how many
+     * file-scope constants precede it, which its array sizes may use.
+     */
+    record StructDecl(Pos pos, CType.Struct type, List<Declarator> members, int constsBefore) {}
+
     /** A file-scope {@code const} scalar: a compile-time constant. */
     record ConstDecl(Pos pos, String name, CType type, Expr init) {}
 

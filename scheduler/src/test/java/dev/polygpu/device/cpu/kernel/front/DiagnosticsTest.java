@@ -30,7 +30,9 @@ class DiagnosticsTest {
                 Arguments.of(k + "  bar(1);\n}", 2, 3, "no function named 'bar'"),
                 Arguments.of(k + "  goto end;\n}", 2, 3, "goto is not supported by the CPU device's kernel engine"),
                 Arguments.of(k + "  end: ;\n}", 2, 3, "labels are not supported by the CPU device's kernel engine"),
-                Arguments.of("struct P { int a; };\n", 1, 1, "struct types are not supported by the CPU device's kernel engine"),
+                Arguments.of("union P { int a; };\n", 1, 1, "unions are not supported by the CPU device's kernel engine "
+                        + "(their members share memory); use a struct, or reinterpret values with "
+                        + "__float_as_int/__int_as_float or a pointer cast"),
                 Arguments.of(k + "  float s, c;\n  sincosf(x[n++], &s, &c);\n}", 3, 12, "the first argument of 'sincosf' has side effects, which the CPU device's kernel engine would repeat; assign it to a variable first"),
                 Arguments.of(k + "  double s, c;\n  sincosf(x[0], &s, &c);\n}", 3, 17, "argument 2 of 'sincosf' must be a 'float*', not 'double*'"),
                 Arguments.of("enum class Mode { A, B };\n", 1, 6, "scoped enums ('enum class') are not supported by the CPU device's kernel engine; use a plain 'enum' or constants such as 'const int A = 0;'"),

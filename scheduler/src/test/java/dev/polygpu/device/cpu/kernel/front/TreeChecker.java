@@ -222,6 +222,22 @@ final class TreeChecker {
                     assertEquals(vt.component(), c.type());
                 }
             }
+            case Expr.Field f -> {
+                expr(f.struct(), false);
+                CType.Struct st = (CType.Struct) f.struct().type();
+                assertTrue(st.members().contains(f.member()), () -> "member of another struct: " + f);
+                assertEquals(f.member().type(), f.type());
+            }
+            case Expr.MakeStruct m -> {
+                // The parts' leaves, one after another, are the struct's leaves.
+                java.util.List<CType.Prim> leaves = new java.util.ArrayList<>();
+                for (Expr p : m.parts()) {
+                    expr(p, false);
+                    CType.leaves(p.type()).forEach(l -> leaves.add(l.type()));
+                }
+                assertEquals(CType.leaves(m.type()).stream().map(CType.Leaf::type).toList(), leaves,
+                        () -> "leaves of " + m);
+            }
         }
     }
 }
