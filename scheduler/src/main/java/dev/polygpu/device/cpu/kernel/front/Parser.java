@@ -70,6 +70,7 @@ final class Parser {
         m.put("ushort", Prim.USHORT);
         m.put("uchar", Prim.UCHAR);
         m.put("ulong", Prim.ULONG);
+        m.put("clock_t", Prim.LONG);
         m.putAll(VectorTypes.TYPES);
         return m;
     }
