@@ -71,6 +71,8 @@ final class Parser {
         m.put("uchar", Prim.UCHAR);
         m.put("ulong", Prim.ULONG);
         m.put("clock_t", Prim.LONG);
+        m.put("__half", Prim.HALF);
+        m.put("half", Prim.HALF);
         m.putAll(VectorTypes.TYPES);
         return m;
     }
