@@ -205,6 +205,9 @@ class CpuHalfTest {
         t.add(new int[] {0x3C01, 0x1000, 0});
         t.add(new int[] {0x7BFF, 0x4C00, 0});
         t.add(new int[] {0x7BFF, 0x4800, 0});
+        // __hfma(1046/1024, 2005/2048, 2048) = 2049 + 78·2^-21: just above the tie 2049, so 2050; rounded through
+        // float first it would become the tie 2049 and then 2048.
+        t.add(new int[] {0x3C16, 0x3BD5, 0x6800});
         Random r = new Random(SEED);
         for (int i = 0; i < 3000; i++) {
             // Mostly moderate exponents so that sums and products stay finite and carry information.
