@@ -50,6 +50,11 @@ public sealed interface CType permits CType.Prim, CType.Pointer, CType.Array, CT
         ULONG("unsigned long", 8, true, false, 5),
         LONGLONG("long long", 8, true, true, 6),
         ULONGLONG("unsigned long long", 8, true, false, 6),
+        /**
+         * CUDA's {@code __half} (IEEE binary16, 2 bytes aligned 2), a class in cuda_fp16.hpp that the engine treats as
+         * an arithmetic type whose operators take only halves: see {@code front.HalfSema}. Held as a float.
+         */
+        HALF("__half", 2, false, true, 7),
         FLOAT("float", 4, false, true, 7),
         DOUBLE("double", 8, false, true, 8);
 
@@ -73,6 +78,11 @@ public sealed interface CType permits CType.Prim, CType.Pointer, CType.Array, CT
         @Override
         public int size() {
             return size;
+        }
+
+        /** True for {@link #HALF}. */
+        public boolean isHalf() {
+            return this == HALF;
         }
 
         /** True for the 64-bit integer types (long, long long and their unsigned forms). */

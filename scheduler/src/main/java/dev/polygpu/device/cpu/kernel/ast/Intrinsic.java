@@ -39,6 +39,7 @@ public enum Intrinsic {
      * {@code exec.SleepClock}).
      */
     NANOSLEEP("__nanosleep"),
+    CLOCK64("clock64"),
 
     /**
      * {@code printf(format, args...)}: the first argument is the format ({@link Expr.StrConst}), the others are

@@ -342,6 +342,7 @@ final class ExprEmitter {
             case INT, UINT -> "I";
             case LONG, ULONG, LONGLONG, ULONGLONG -> "J";
             case FLOAT -> "F";
+            case HALF -> "H";
             case DOUBLE -> "D";
             case VOID -> throw new CodegenException(pos, "cannot access an object of type void");
         };
@@ -806,6 +807,9 @@ final class ExprEmitter {
                     c.fadd();
                 } else {
                     c.fsub();
+                }
+                if (t == CType.Prim.HALF) {
+                    Ops.roundHalf(c);
                 }
             }
             case D -> {

@@ -50,6 +50,10 @@ final class IntrinsicEmitter {
                 x.value(args.get(0));
                 c.invokevirtual(STATE, "nanosleep", mt(CD_void, CD_int));
             }
+            case CLOCK64 -> {
+                c.aload(Emitter.STATE_SLOT);
+                c.invokevirtual(STATE, "clock64", mt(CD_long));
+            }
             case POPC, FFS, CLZ -> bits(in, args, K.I, CD_int);
             case BREV -> bits(in, args, K.I, CD_int);
             case POPCLL, FFSLL, CLZLL -> bits(in, args, K.J, CD_int);

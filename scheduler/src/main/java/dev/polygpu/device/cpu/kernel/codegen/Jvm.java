@@ -26,6 +26,7 @@ final class Jvm {
     static final ClassDesc MATH = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.CudaMath");
     static final ClassDesc PRINT = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.DevicePrint");
     static final ClassDesc FAULT = ClassDesc.of("dev.polygpu.device.cpu.kernel.KernelFault");
+    static final ClassDesc HALF = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.CudaHalf");
     static final ClassDesc ATOMICS = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.Atomics");
     static final ClassDesc DIM3 = ClassDesc.of("dev.polygpu.device.Dim3");
     static final ClassDesc INTEGER = ClassDesc.of("java.lang.Integer");
@@ -61,7 +62,7 @@ final class Jvm {
             return switch (p) {
                 case VOID -> K.V;
                 case LONG, ULONG, LONGLONG, ULONGLONG -> K.J;
-                case FLOAT -> K.F;
+                case FLOAT, HALF -> K.F;
                 case DOUBLE -> K.D;
                 default -> K.I;
             };

@@ -150,7 +150,7 @@ public final class KernelCompiler {
             case ULONG, ULONGLONG -> ElementType.UINT64;
             case FLOAT -> ElementType.FLOAT;
             case DOUBLE -> ElementType.DOUBLE;
-            case VOID -> null;
+            case VOID, HALF -> null;
         };
     }
 

@@ -23,6 +23,11 @@ final class Ops {
     private Ops() {
     }
 
+    /** Rounds the float on the stack to the nearest half (ties to even), held as a float. */
+    static void roundHalf(CodeBuilder c) {
+        c.invokestatic(Jvm.HALF, "round", mt(CD_float, CD_float));
+    }
+
     /** Converts the value on the stack from {@code from} to {@code to}. */
     static void convert(CodeBuilder c, CType from, CType to, Pos pos) {
         if (from.equals(to)) {
@@ -55,6 +60,21 @@ final class Ops {
             }
             throw new CodegenException(pos, "converting the pointer type '" + from + "' to '" + to
                     + "' is not supported by the CPU device (pointers are not plain addresses there)");
+        }
+        if (from == CType.Prim.HALF) {
+            // A half is held as the float of the same value: converting it is converting that float.
+            convert(c, CType.Prim.FLOAT, to, pos);
+            return;
+        }
+        if (to == CType.Prim.HALF) {
+            if (from == CType.Prim.DOUBLE) {
+                c.invokestatic(Jvm.HALF, "round", mt(CD_float, CD_double));
+            } else {
+                // Through float: exact for every value of magnitude below 2^24, and anything larger becomes inf.
+                convert(c, from, CType.Prim.FLOAT, pos);
+                roundHalf(c);
+            }
+            return;
         }
         CType.Prim f = (CType.Prim) from;
         CType.Prim t = (CType.Prim) to;

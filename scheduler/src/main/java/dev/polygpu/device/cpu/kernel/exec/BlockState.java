@@ -86,6 +86,7 @@ public final class BlockState {
         if (f != frame) {
             beginLaunch(f);
         }
+        sleepClock.newBlock();
         sleepClock.newPhase();
     }
 
@@ -171,6 +172,15 @@ public final class BlockState {
     public void nanosleep(int ns) {
         int t = info.cooperative() ? tid : tx + bdx * (ty + bdy * tz);
         sleepClock.sleep(t, threadsPerBlock, Integer.toUnsignedLong(ns));
+    }
+
+    /**
+     * CUDA's {@code clock64()} (and {@code clock()}) for the running thread: nanoseconds of {@link System#nanoTime()}
+     * plus the sleeps the thread shared with its block ({@link SleepClock#clock}); increasing within a thread.
+     */
+    public long clock64() {
+        int t = info.cooperative() ? tid : tx + bdx * (ty + bdy * tz);
+        return sleepClock.clock(t);
     }
 
     /** The {@code __nanosleep} clocks of the running block, for the cooperative scheduler. */

@@ -140,6 +140,27 @@ public final class Mem {
         ALL.set(ValueLayout.JAVA_FLOAT_UNALIGNED, s.address() + off, v);
     }
 
+    /** Loads a {@code __half}: the binary16 value at {@code off}, widened exactly to float. */
+    public static float ldH(MemorySegment s, long off, BlockState st, int pos) {
+        try {
+            Objects.checkIndex(off, s.byteSize() - 1);
+        } catch (IndexOutOfBoundsException e) {
+            throw st.outOfBounds(s, off, 2, false, pos);
+        }
+        return Float.float16ToFloat(ALL.get(ValueLayout.JAVA_SHORT_UNALIGNED, s.address() + off));
+    }
+
+    /** Stores a {@code __half} held in a float (already a half value, so the narrowing is exact). */
+    public static void stH(MemorySegment s, long off, float v, BlockState st, int pos) {
+        writable(s, st, pos);
+        try {
+            Objects.checkIndex(off, s.byteSize() - 1);
+        } catch (IndexOutOfBoundsException e) {
+            throw st.outOfBounds(s, off, 2, true, pos);
+        }
+        ALL.set(ValueLayout.JAVA_SHORT_UNALIGNED, s.address() + off, Float.floatToFloat16(v));
+    }
+
     public static double ldD(MemorySegment s, long off, BlockState st, int pos) {
         try {
             Objects.checkIndex(off, s.byteSize() - 7);

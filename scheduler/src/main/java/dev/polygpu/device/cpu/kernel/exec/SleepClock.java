@@ -34,12 +34,43 @@ final class SleepClock {
     /** The longest sleep of one {@code __nanosleep} call: "approximately 1 millisecond" on a GPU. */
     static final long MAX_SLEEP_NANOS = 1_000_000;
 
+    /** The origin of {@link #clock}, so that its values are positive ({@link System#nanoTime()} may be negative). */
+    private static final long EPOCH = System.nanoTime() - 1;
+
     /** True once a thread of the current phase has slept; {@link #origin} and {@link #clocks} are then in use. */
     private boolean started;
     /** {@link System#nanoTime()} when the phase's first sleep was asked for. */
     private long origin;
     /** Per thread (linear thread index): nanoseconds slept in this phase. Zero while not {@link #started}. */
     private long[] clocks = new long[0];
+
+    /**
+     * Per thread (linear thread index): nanoseconds the thread asked to sleep, since its block began, that it did
+     * not have to wait for because the phase had already spent them ({@link #clock}).
+     */
+    private long[] credit = new long[0];
+    /** True once some thread of the block has a nonzero {@link #credit}. */
+    private boolean credited;
+
+    /** Called when a block starts, before {@link #newPhase}: the threads' {@link #credit}s start at zero. */
+    void newBlock() {
+        if (credited) {
+            credited = false;
+            Arrays.fill(credit, 0);
+        }
+    }
+
+    /**
+     * CUDA's {@code clock64()} for thread {@code thread}: nanoseconds since an origin ({@link System#nanoTime()},
+     * positive) plus the thread's credit, the
+     * part of its sleeps that it did not wait for itself because it shares its block's waits. So the value never
+     * decreases within a thread, and a {@code __nanosleep(ns)} between two readings shows as at least {@code ns}
+     * (up to the 1 ms cut), as it does on a GPU, although the block's threads run one after another and a later
+     * thread's sleep may already have passed when it asks. Values of different threads are not comparable.
+     */
+    long clock(int thread) {
+        return System.nanoTime() - EPOCH + (thread < credit.length ? credit[thread] : 0);
+    }
 
     /** Opens a new phase: called when a block starts and when a block barrier opens. */
     void newPhase() {
@@ -62,7 +93,16 @@ final class SleepClock {
                 clocks = new long[threads];
             }
         }
-        long due = origin + (clocks[thread] += Math.min(nanos, MAX_SLEEP_NANOS));
+        long asked = Math.min(nanos, MAX_SLEEP_NANOS);
+        long due = origin + (clocks[thread] += asked);
+        long notWaited = asked - Math.max(0, due - now);
+        if (notWaited > 0) {
+            if (credit.length < threads) {
+                credit = Arrays.copyOf(credit, threads);
+            }
+            credit[thread] += notWaited;
+            credited = true;
+        }
         parkUntil(due, now);
     }
 

@@ -38,6 +38,9 @@ final class CallSema {
         if (c.templateArgs() == null && PrintfSema.handles(name)) {
             return PrintfSema.resolve(c, es);
         }
+        if (c.templateArgs() == null && HalfSema.handles(name)) {
+            return HalfSema.resolve(name, c.pos(), values(c.args()), es);
+        }
         if (c.templateArgs() == null && IntrinsicTable.knows(name)) {
             return IntrinsicTable.resolve(name, c.pos(), values(c.args()), es);
         }

@@ -4,6 +4,7 @@ import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.CType.Prim;
 import dev.polygpu.device.cpu.kernel.ast.Expr;
 import dev.polygpu.device.cpu.kernel.ast.Var;
+import dev.polygpu.device.cpu.kernel.rt.CudaHalf;
 
 import java.util.Map;
 
@@ -147,6 +148,10 @@ final class ConstEval {
     /** Converts a constant value to an arithmetic type as a C conversion does. */
     static Object convert(Object v, CType from, CType to) {
         Prim p = (Prim) to;
+        if (p == Prim.HALF) {
+            double d = v instanceof Double x ? x : unsignedAware((Long) v, from);
+            return (double) CudaHalf.round(d);
+        }
         if (p.isFloating()) {
             double d = v instanceof Double x ? x : unsignedAware((Long) v, from);
             return p == Prim.FLOAT ? (double) (float) d : d;

@@ -356,6 +356,9 @@ final class ExprSema {
             }
             return new Expr.CompoundAssign(c.pos(), tt, op, tt, t, cast(v, Prim.LONG));
         }
+        if (HalfSema.involves(tt, v.type())) {
+            return HalfSema.compound(this, c.pos(), op, t, v);
+        }
         boolean intOnly = op == BinaryOp.MOD || op == BinaryOp.SHL || op == BinaryOp.SHR || op == BinaryOp.BIT_AND
                 || op == BinaryOp.BIT_OR || op == BinaryOp.BIT_XOR;
         if (!tt.isArithmetic() || !v.type().isArithmetic()
@@ -377,6 +380,10 @@ final class ExprSema {
         CType at = a.type();
         CType bt = b.type();
         CType t;
+        if (HalfSema.involves(at, bt) && !at.equals(bt)) {
+            throw diags.fail(c.pos(), "operands of '?:' have types '" + at + "' and '" + bt + "', which is ambiguous"
+                    + " for __half (each converts to the other; nvcc refuses it too): convert one of them");
+        }
         if (at.isArithmetic() && bt.isArithmetic()) {
             t = Types.usual(at, bt);
         } else if (at.equals(bt)) {
@@ -448,6 +455,9 @@ final class ExprSema {
         }
         if (lt.isPointer() || rt.isPointer()) {
             return pointerBinary(pos, op, l, r);
+        }
+        if (HalfSema.involves(lt, rt)) {
+            return HalfSema.binary(this, pos, op, l, r);
         }
         if (!lt.isArithmetic() || !rt.isArithmetic()) {
             throw invalidOperands(pos, lt, rt);

@@ -62,6 +62,7 @@ final class IntrinsicTable {
             "__all_sync", "__activemask", "__nanosleep", "__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll", "__brev",
             "min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "abs", "labs", "llabs",
             "isnan", "isinf", "isfinite", "signbit", "__isnan", "__isinf", "__isfinite", "__ldg",
+            "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv", "__stwb", "__stcg", "__stcs", "__stwt", "clock", "clock64",
             "__float2int_rn", "__float2int_rd", "__float2int_ru", "__fadd_rn", "__fsub_rn", "__fmul_rn",
             "__fdiv_rn", "__dadd_rn", "__dsub_rn", "__dmul_rn", "__ddiv_rn", "__frcp_rn", "__mul24", "__umul24");
 

@@ -81,6 +81,9 @@ final class Parser {
         m.put("ushort", Prim.USHORT);
         m.put("uchar", Prim.UCHAR);
         m.put("ulong", Prim.ULONG);
+        m.put("clock_t", Prim.LONG);
+        m.put("__half", Prim.HALF);
+        m.put("half", Prim.HALF);
         m.putAll(VectorTypes.TYPES);
         return m;
     }

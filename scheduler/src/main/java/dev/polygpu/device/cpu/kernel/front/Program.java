@@ -324,7 +324,9 @@ final class Program {
     /** Writes constant {@code value} (Long or Double, as {@link ConstEval} gives it) as a {@code p} at {@code at}. */
     private static void encode(byte[] out, int at, CType.Prim p, Object value) {
         long bits;
-        if (p == CType.Prim.FLOAT) {
+        if (p == CType.Prim.HALF) {
+            bits = Float.floatToFloat16((float) (double) (Double) value);
+        } else if (p == CType.Prim.FLOAT) {
             bits = Float.floatToRawIntBits((float) (double) (Double) value);
         } else if (p == CType.Prim.DOUBLE) {
             bits = Double.doubleToRawLongBits((Double) value);

@@ -95,6 +95,12 @@ final class Sema {
                 + String.join(", ", f.params().stream().map(p -> p.type().toString()).toList()) + ")";
         List<Var> params = new ArrayList<>();
         for (Syntax.Param p : f.params()) {
+            if (f.kernel() && p.type() == CType.Prim.HALF) {
+                String n = p.name() == null ? "h" : p.name();
+                diags.error(p.pos(), "kernel parameter '" + n + "' has the type '__half', which kernel signatures"
+                        + " cannot pass by value (they have no 16-bit floating type); pass a float and convert it with"
+                        + " __float2half(" + n + "), or pass a pointer ('__half*')");
+            }
             if (f.kernel() && p.type() instanceof CType.Vector vt) {
                 String n = p.name() == null ? "v" : p.name();
                 diags.error(p.pos(), "kernel parameter '" + n + "' has the vector type '" + vt + "', which kernel "

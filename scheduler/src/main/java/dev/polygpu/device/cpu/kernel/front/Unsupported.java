@@ -9,20 +9,21 @@ final class Unsupported {
     static final String ENGINE = " is not supported by the CPU device's kernel engine";
 
     private static final Set<String> HOST_FUNCTIONS = Set.of("fprintf", "sprintf", "puts", "malloc",
-            "free", "calloc", "realloc", "memcpy", "memset", "memmove", "__assert_fail", "clock",
-            "clock64", "exit", "abort", "__brkpt", "cudaMalloc", "cudaFree",
+            "free", "calloc", "realloc", "memcpy", "memset", "memmove", "__assert_fail", "exit", "abort", "__brkpt", "cudaMalloc", "cudaFree",
             "cudaMemcpy", "cudaDeviceSynchronize", "__prof_trigger", "rand", "srand", "curand_init", "curand",
-            "curand_uniform", "curand_normal", "cooperative_groups", "this_thread_block", "tiled_partition",
-            "__ldcs", "__stcs");
+            "curand_uniform", "curand_normal", "cooperative_groups", "this_thread_block", "tiled_partition");
 
     private static final Set<String> TEXTURE = Set.of("texture", "surface", "cudaTextureObject_t",
             "cudaSurfaceObject_t", "tex1D", "tex2D", "tex3D", "tex1Dfetch", "surf2Dread", "surf2Dwrite",
             "tex2DLayered", "texCubemap");
 
-    /** The vector-like types the engine rejects: dim3 and the half-precision ones ({@link VectorTypes} has the rest). */
+    /**
+     * The vector-like types the engine rejects: dim3, {@code __half2} and the bf16 ones ({@link VectorTypes} has the
+     * vector types, {@code __half} is supported).
+     */
     static boolean isVectorType(String name) {
-        return name.equals("dim3") || name.equals("__half") || name.equals("half") || name.equals("__half2")
-                || name.equals("__nv_bfloat16");
+        return name.equals("dim3") || name.equals("__half2") || name.equals("half2") || name.equals("__nv_bfloat16")
+                || name.equals("__nv_bfloat162") || name.equals("nv_bfloat16") || name.equals("nv_bfloat162");
     }
 
     /** The message for a declaration with a type that {@link #isVectorType} accepts: what it is and what to use. */
@@ -32,7 +33,10 @@ final class Unsupported {
             return "type 'dim3' is not supported in kernel code by the CPU device's kernel engine; use blockDim.x, "
                     + "gridDim.y … directly or int variables";
         }
-        return "half-precision type '" + name + "'" + engine + "; use float, and float arrays for the data";
+        if (name.contains("bfloat16")) {
+            return "bfloat16 type '" + name + "'" + engine + "; use float (or __half, which is supported)";
+        }
+        return "paired half type '" + name + "'" + engine + "; use two __half values (or a __half array)";
     }
 
     static boolean isTextureType(String name) {
@@ -45,11 +49,26 @@ final class Unsupported {
         if (HOST_FUNCTIONS.contains(name)) {
             return name + ENGINE;
         }
+        if (name.equals("__globaltimer")) {
+            return "'__globaltimer' is not a CUDA C function (nvcc 13 does not declare it; a GPU's global timer is"
+                    + " read with inline assembly, which the CPU device's kernel engine does not support); use clock64()"
+                    + " to measure intervals";
+        }
         if (TEXTURE.contains(name)) {
             return "texture and surface functions ('" + name + "')" + " are not supported by the CPU device's kernel engine";
         }
-        if (name.startsWith("__half") || name.startsWith("__float2half") || name.startsWith("__h")) {
-            return "half-precision functions ('" + name + "')" + " are not supported by the CPU device's kernel engine";
+        if (name.startsWith("__half2") && !name.startsWith("__half2float") || name.contains("half2_")
+                || name.endsWith("2half2") || name.contains("bfloat16") || name.startsWith("__h") && name.endsWith("2")) {
+            return "paired-half and bfloat16 functions ('" + name + "')" + ENGINE + "; __half and its scalar"
+                    + " functions (__hadd, __float2half, …) are";
+        }
+        if (name.startsWith("__half") || name.startsWith("__float2half") || name.startsWith("__h")
+                || name.contains("2half")) {
+            return "half-precision function '" + name + "'" + ENGINE + "; the supported ones are the conversions"
+                    + " __float2half(_rn), __double2half, __half2float, __int2half_rn and the other integer ones,"
+                    + " __half2int_rz …, the arithmetic __hadd __hsub __hmul __hdiv __hfma __hneg __habs __hmax"
+                    + " __hmin, and the comparisons __heq __hne __hlt __hle __hgt __hge (and their unordered"
+                    + " …u forms) and __hisnan";
         }
         if (name.startsWith("__shfl") || name.startsWith("__any") || name.startsWith("__all")
                 || name.startsWith("__ballot")) {

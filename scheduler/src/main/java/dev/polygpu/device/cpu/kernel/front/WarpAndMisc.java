@@ -52,6 +52,16 @@ final class WarpAndMisc {
         return (Prim) a.type();
     }
 
+    /** The pointer argument of {@code __ldg}, the other cache-hint loads and the cache-hint stores. */
+    private static CType.Pointer cacheHintPointer(ExprSema es, String name, Expr p) {
+        if (!(p.type() instanceof CType.Pointer pt) || pt.pointee() == Prim.VOID
+                || pt.pointee() instanceof CType.Pointer) {
+            throw es.diags.fail(p.pos(), name + " requires a pointer to a scalar or vector value, not '" + p.type()
+                    + "'");
+        }
+        return pt;
+    }
+
     static Expr resolve(String name, Pos pos, List<Expr> args, ExprSema es) {
         switch (name) {
             case "__syncthreads", "__threadfence", "__threadfence_block", "__threadfence_system" -> {
@@ -162,14 +172,29 @@ final class WarpAndMisc {
                 Prim t = IntrinsicTable.floatingVariant(es, name, args);
                 return call(pos, Prim.INT, i, arg(es, name, args, 0, t));
             }
-            case "__ldg" -> {
+            case "__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv" -> {
                 count(es, pos, name, args, 1, 1);
+                CType.Pointer pt = cacheHintPointer(es, name, args.getFirst());
+                // A load with a cache hint is a plain load of *p on the CPU; a cast to the same type keeps it from
+                // being an lvalue.
+                return new Expr.Cast(pos, pt.pointee(), new Expr.Deref(pos, pt.pointee(), args.getFirst()));
+            }
+            case "__stwb", "__stcg", "__stcs", "__stwt" -> {
+                count(es, pos, name, args, 2, 2);
                 Expr p = args.getFirst();
-                if (!(p.type() instanceof CType.Pointer pt) || pt.pointee() == Prim.VOID) {
-                    throw es.diags.fail(p.pos(), "__ldg requires a pointer to a value, not '" + p.type() + "'");
-                }
-                // __ldg(p) is a read-only load of *p; a cast to the same type keeps it from being an lvalue.
-                return new Expr.Cast(pos, pt.pointee(), new Expr.Deref(pos, pt.pointee(), p));
+                CType.Pointer pt = cacheHintPointer(es, name, p);
+                Expr target = new Expr.Deref(pos, pt.pointee(), p);
+                es.checkWritable(target, pos, "apply " + name + " to");
+                Expr value = arg(es, name, args, 1, pt.pointee());
+                // A store with a cache hint is a plain store of *p = v on the CPU; the call's value is void.
+                return new Expr.Cast(pos, Prim.VOID, new Expr.Assign(pos, pt.pointee(), target, value));
+            }
+            case "clock64", "clock" -> {
+                count(es, pos, name, args, 0, 0);
+                Expr now = call(pos, Prim.LONGLONG, Intrinsic.CLOCK64);
+                // CUDA 13 declares clock() as returning clock_t (long on 64-bit Linux) and compiles it to a read of
+                // %clock64, as clock64() is (checked with nvcc -ptx): both give the same counter.
+                return name.equals("clock") ? new Expr.Cast(pos, Prim.LONG, now) : now;
             }
             case "__float2int_rn", "__float2int_rd", "__float2int_ru" -> {
                 count(es, pos, name, args, 1, 1);

@@ -24,7 +24,9 @@ class DiagnosticsTest {
         return Stream.of(
                 Arguments.of(k + "  puts(\"n\");\n}", 2, 3, "puts is not supported by the CPU device's kernel engine"),
                 Arguments.of(k + "  x[0] = foo;\n}", 2, 10, "use of undeclared identifier 'foo'"),
-                Arguments.of(k + "  clock64();\n}", 2, 3, "clock64 is not supported by the CPU device's kernel engine"),
+                Arguments.of(k + "  __globaltimer();\n}", 2, 3, "'__globaltimer' is not a CUDA C function (nvcc 13 does not declare it; a GPU's global timer is read"
+                        + " with inline assembly, which the CPU device's kernel engine does not support); use clock64()"
+                        + " to measure intervals"),
                 Arguments.of(k + "  __nanosleep();\n}", 2, 3, "function '__nanosleep' expects 1 argument, but 0 were given"),
                 Arguments.of(k + "  __nanosleep(x);\n}", 2, 15, "no matching function for call to '__nanosleep': argument 1 has type 'float*'"),
                 Arguments.of(k + "  bar(1);\n}", 2, 3, "no function named 'bar'"),
@@ -38,8 +40,8 @@ class DiagnosticsTest {
                 Arguments.of("enum class Mode { A, B };\n", 1, 6, "scoped enums ('enum class') are not supported by the CPU device's kernel engine; use a plain 'enum' or constants such as 'const int A = 0;'"),
                 Arguments.of(k + "  enum { A, B } e;\n}", 2, 3, "enum definitions are supported only at file scope, as 'enum Name { A, B };' (the CPU device's kernel engine)"),
                 Arguments.of(k + "  float2 v = {1, 2};\n  x[0] = v * 2.0f;\n}", 3, 12, "invalid operand of type 'float2' to '*': CUDA defines no arithmetic, comparison or logical operators on vector types (helper_math.h from the CUDA samples adds some, and is not built in); operate on the components (.x, .y, .z, .w)"),
-                Arguments.of(k + "  __half h;\n}", 2, 3, "half-precision type '__half' is not supported by the CPU device's kernel engine; use float, and float arrays for the data"),
-                Arguments.of("__global__ void k(__nv_bfloat16* x) {}\n", 1, 19, "half-precision type '__nv_bfloat16' is not supported by the CPU device's kernel engine; use float, and float arrays for the data"),
+                Arguments.of(k + "  __half2 h;\n}", 2, 3, "paired half type '__half2' is not supported by the CPU device's kernel engine; use two __half values (or a __half array)"),
+                Arguments.of("__global__ void k(__nv_bfloat16* x) {}\n", 1, 19, "bfloat16 type '__nv_bfloat16' is not supported by the CPU device's kernel engine; use float (or __half, which is supported)"),
                 Arguments.of(k + "  uchar4 c;\n  x[0] = c.s;\n}", 3, 11, "no member named 's' in 'uchar4' (its components are .x, .y, .z, .w)"),
                 Arguments.of(k + "  dim3 d;\n}", 2, 3, "type 'dim3' is not supported in kernel code by the CPU device's kernel engine; use blockDim.x, gridDim.y … directly or int variables"),
                 Arguments.of(k + "  float m = frexpf(x[0], &x[1]);\n}", 2, 26, "argument 2 of 'frexpf' must be an 'int*', not 'float*'"),
