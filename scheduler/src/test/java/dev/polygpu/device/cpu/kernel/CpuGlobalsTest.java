@@ -1,5 +1,6 @@
 package dev.polygpu.device.cpu.kernel;
 
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.assertContains;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.doubles;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.floats;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ints;
@@ -62,10 +63,6 @@ class CpuGlobalsTest {
         if (dev != null) {
             dev.close();
         }
-    }
-
-    private static void assertContains(String part, String message) {
-        assertTrue(message.contains(part), () -> "expected '" + part + "' in: " + message);
     }
 
     // ---- __constant__ tables ----------------------------------------------------------------------------

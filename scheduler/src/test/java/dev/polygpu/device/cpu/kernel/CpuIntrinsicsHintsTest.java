@@ -1,5 +1,6 @@
 package dev.polygpu.device.cpu.kernel;
 
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.assertContains;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.doubles;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.floats;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ints;
@@ -49,10 +50,6 @@ class CpuIntrinsicsHintsTest {
         if (dev != null) {
             dev.close();
         }
-    }
-
-    private static void assertContains(String expected, String actual) {
-        assertTrue(actual.contains(expected), () -> "expected '" + expected + "' in: " + actual);
     }
 
     @ParameterizedTest

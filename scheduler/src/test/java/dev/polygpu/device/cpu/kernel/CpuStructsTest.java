@@ -1,5 +1,6 @@
 package dev.polygpu.device.cpu.kernel;
 
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.assertContains;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.floats;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ints;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.kernel;
@@ -10,7 +11,6 @@ import static dev.polygpu.device.cpu.kernel.KernelTestSupport.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.polygpu.device.CompileException;
 import dev.polygpu.device.CudaError;
@@ -75,10 +75,6 @@ class CpuStructsTest {
     private static KernelFaultException fault(String src, String name, KernelArgs args) {
         KernelFunction k = kernel(dev, src, name + ".cu", name);
         return assertThrows(KernelFaultException.class, () -> run(dev, k, 1, 4, args));
-    }
-
-    private static void assertContains(String part, String message) {
-        assertTrue(message.contains(part), () -> "expected '" + part + "' in: " + message);
     }
 
     private static final String PARTICLE = "struct Particle { float3 pos; float3 vel; float mass; };\n";

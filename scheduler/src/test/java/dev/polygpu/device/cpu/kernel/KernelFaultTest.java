@@ -1,5 +1,6 @@
 package dev.polygpu.device.cpu.kernel;
 
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.assertContains;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.floats;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ints;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.kernel;
@@ -57,10 +58,6 @@ class KernelFaultTest {
 
     private static void assertFinds(String regex, String message) {
         assertTrue(Pattern.compile(regex).matcher(message).find(), () -> "expected /" + regex + "/ in: " + message);
-    }
-
-    private static void assertContains(String part, String message) {
-        assertTrue(message.contains(part), () -> "expected '" + part + "' in: " + message);
     }
 
     /** Launches on the default stream, expects the launch to return and synchronize() to throw the fault. */

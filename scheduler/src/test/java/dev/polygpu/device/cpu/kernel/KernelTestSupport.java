@@ -1,5 +1,6 @@
 package dev.polygpu.device.cpu.kernel;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.polygpu.device.Device;
@@ -15,6 +16,11 @@ import java.lang.foreign.ValueLayout;
 /** Buffers to and from Java arrays, launches, and float comparisons for the kernel tests. */
 public final class KernelTestSupport {
     private KernelTestSupport() {
+    }
+
+    /** Asserts that {@code message} contains {@code part}, showing both when it does not. */
+    public static void assertContains(String part, String message) {
+        assertTrue(message.contains(part), () -> "expected '" + part + "' in: " + message);
     }
 
     public static UnifiedBuffer floats(Device d, float[] v) {

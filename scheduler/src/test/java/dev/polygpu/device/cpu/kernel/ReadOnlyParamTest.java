@@ -1,5 +1,6 @@
 package dev.polygpu.device.cpu.kernel;
 
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.assertContains;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.floats;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ints;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.kernel;
@@ -71,10 +72,6 @@ class ReadOnlyParamTest {
             v[i] = r.nextInt(4000) / 16f - 125f;
         }
         return v;
-    }
-
-    private static void assertContains(String part, String message) {
-        assertTrue(message.contains(part), () -> "expected '" + part + "' in: " + message);
     }
 
     /** Launches on a stream of its own; the launch returns, the stream's synchronize throws the fault, once. */
