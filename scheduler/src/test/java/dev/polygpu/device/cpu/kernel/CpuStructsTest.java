@@ -20,8 +20,6 @@ import dev.polygpu.device.KernelFaultException;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.device.cpu.CpuDevice;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Random;
@@ -67,9 +65,7 @@ class CpuStructsTest {
     }
 
     private static ByteBuffer bytesOf(UnifiedBuffer b, int n) {
-        byte[] r = new byte[n];
-        MemorySegment.copy(b.hostView(), ValueLayout.JAVA_BYTE, 0, r, 0, n);
-        return ByteBuffer.wrap(r).order(ByteOrder.LITTLE_ENDIAN);
+        return ByteBuffer.wrap(KernelTestSupport.readBytes(b, n)).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     private static KernelFaultException fault(String src, String name, KernelArgs args) {

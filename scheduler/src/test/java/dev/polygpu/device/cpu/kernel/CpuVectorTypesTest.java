@@ -23,8 +23,6 @@ import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.cpu.kernel.ast.CType;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -64,18 +62,6 @@ class CpuVectorTypesTest {
             v[i] = (float) (r.nextGaussian() * 10);
         }
         return v;
-    }
-
-    private static UnifiedBuffer bytes(byte[] v) {
-        UnifiedBuffer b = dev.allocate(Math.max(1, v.length));
-        MemorySegment.copy(v, 0, b.hostView(), ValueLayout.JAVA_BYTE, 0, v.length);
-        return b;
-    }
-
-    private static byte[] readBytes(UnifiedBuffer b, int n) {
-        byte[] r = new byte[n];
-        MemorySegment.copy(b.hostView(), ValueLayout.JAVA_BYTE, 0, r, 0, n);
-        return r;
     }
 
     // ---- what works -------------------------------------------------------------------------------------------
@@ -183,7 +169,7 @@ class CpuVectorTypesTest {
         UnifiedBuffer out = dev.allocate(4L * n);
         UnifiedBuffer sum = dev.allocate(4L * n);
         run(dev, kernel(dev, src, "swizzle.cu", "swizzle"), (n + 127) / 128, 128,
-                KernelArgs.builder().pointer(bytes(rgba)).pointer(out).pointer(sum).i32(n).build());
+                KernelArgs.builder().pointer(KernelTestSupport.bytes(dev, rgba)).pointer(out).pointer(sum).i32(n).build());
         byte[] expected = new byte[4 * n];
         int[] expectedSum = new int[n];
         for (int i = 0; i < n; i++) {
@@ -195,7 +181,7 @@ class CpuVectorTypesTest {
                 expectedSum[i] += rgba[4 * i + k] & 0xFF;
             }
         }
-        assertArrayEquals(expected, readBytes(out, 4 * n), "seed " + (SEED + 2));
+        assertArrayEquals(expected, KernelTestSupport.readBytes(out, 4 * n), "seed " + (SEED + 2));
         assertArrayEquals(expectedSum, readInts(sum, n), "seed " + (SEED + 2));
     }
 

@@ -53,6 +53,12 @@ public final class KernelTestSupport {
         return b;
     }
 
+    static byte[] readBytes(UnifiedBuffer b, int n) {
+        byte[] r = new byte[n];
+        MemorySegment.copy(b.hostView(), ValueLayout.JAVA_BYTE, 0, r, 0, n);
+        return r;
+    }
+
     public static float[] readFloats(UnifiedBuffer b, int n) {
         float[] r = new float[n];
         MemorySegment.copy(b.hostView(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, r, 0, n);
