@@ -72,6 +72,12 @@ final class HazelcastTransport implements Transport {
         c.setProperty("hazelcast.wait.seconds.before.join", "0");
         c.setProperty("hazelcast.max.wait.seconds.before.join", "0");
         c.setProperty("hazelcast.max.join.seconds", Integer.toString(JOIN_SECONDS));
+        // After its join, a member checks that it has a connection to every other member and, if one is not up
+        // yet, sleeps a whole second before it looks again (Hazelcast's AbstractJoiner.ensureConnectionToAllMembers):
+        // a worker joining beside others then started stealing a second late in about one join in eight here.
+        // Connections are made on demand anyway (the first message to a member opens it); a joining member talks
+        // to programs, and the master, a program, is connected by the join itself.
+        c.setProperty("hazelcast.connect.all.wait.seconds", "0");
         c.setProperty("hazelcast.health.monitoring.level", "OFF");
         c.setProperty("hazelcast.graceful.shutdown.max.wait", "10");
         NetworkConfig net = c.getNetworkConfig();

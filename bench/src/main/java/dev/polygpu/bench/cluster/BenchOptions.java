@@ -16,7 +16,9 @@ import java.io.PrintStream;
  * @param cpuBlocks     concurrent blocks of every member's CPU device
  * @param kernelBlocks  blocks per kernel launch (each block sleeps the kernel's whole time)
  * @param workers       worker processes besides the program's member
- * @param warmup        untimed runs per configuration
+ * @param warmup        untimed runs per configuration, at least
+ * @param warmupMillis  and untimed runs until this much time has passed in them: every member's JIT compiler
+ *                      busy through the measured runs is what the members wait for on two cores
  * @param reps          measured runs per configuration
  * @param joinReps      join-to-work measurements (a late worker each)
  * @param threshold     steal threshold on every member, 0 = the cluster's default
@@ -36,11 +38,12 @@ import java.io.PrintStream;
  *                      stay as configured
  */
 record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int msPerProduct, int cpuBlocks,
-        int kernelBlocks, int workers, int warmup, int reps, int joinReps, int threshold, int chunk, long inputCache,
+        int kernelBlocks, int workers, int warmup, long warmupMillis, int reps, int joinReps, int threshold, int chunk, long inputCache,
         int port, boolean join, boolean makespans, boolean warmUp, boolean bColumns, boolean trace,
         java.nio.file.Path chromeTraces, boolean oldPolicies, boolean noWake, boolean noLearn) {
 
     static final long DEFAULT_SEED = 8;
+    static final double DEFAULT_WARMUP_SECONDS = 4;
 
     BenchOptions {
         if (tileSize % kernelBlocks != 0 || (long) tileSize * tileSize / kernelBlocks > 1024) {
@@ -70,8 +73,9 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         s.println("  --cpu-blocks N       concurrent blocks of every member's CPU device (default 2)");
         s.println("  --kernel-blocks N    blocks per kernel (default 1)");
         s.println("  --workers N          worker processes besides the program (default 3)");
-        s.println("  --warmup N           untimed runs per configuration (default 3; --quick 1)");
-        s.println("  --reps N             measured runs per configuration (default 5; --quick 3)");
+        s.println("  --warmup N           at least N untimed runs per configuration (default 3; --quick 1)");
+        s.println("  --warmup-time S      and untimed runs until S seconds have passed in them (default 4; --quick 0)");
+        s.println("  --reps N             measured runs per configuration (default 20; --quick 3)");
         s.println("  --join-reps N        join-to-work measurements (default 3; --quick 1)");
         s.println("  --no-join            skip the join-to-work measurement");
         s.println("  --old-policies       every member without the five policies of issue #7 (the defaults before them)");
@@ -102,6 +106,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         int kernelBlocks = 1;
         int workers = 3;
         Integer warmup = null;
+        Double warmupSeconds = null;
         int threshold = 0;
         int chunk = 0;
         boolean oldPolicies = false;
@@ -127,6 +132,7 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
                 case "--kernel-blocks" -> kernelBlocks = number(args, ++i, 1);
                 case "--workers" -> workers = number(args, ++i, 1);
                 case "--warmup" -> warmup = number(args, ++i, 0);
+                case "--warmup-time" -> warmupSeconds = seconds(args, ++i);
                 case "--reps" -> reps = number(args, ++i, 1);
                 case "--join-reps" -> joinReps = number(args, ++i, 1);
                 case "--no-join" -> join = false;
@@ -152,7 +158,9 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
             throw new IllegalArgumentException("--port must leave room for 1000 ports above it, got " + port);
         }
         return new BenchOptions(tiles, tileSize, zeroFraction, seed, msPerProduct != null ? msPerProduct
-                : quick ? 2 : 4, cpuBlocks, kernelBlocks, workers, warmup != null ? warmup : quick ? 1 : 3, reps != null ? reps : quick ? 3 : 5,
+                : quick ? 2 : 4, cpuBlocks, kernelBlocks, workers, warmup != null ? warmup : quick ? 1 : 3,
+                Math.round(1000 * (warmupSeconds != null ? warmupSeconds : quick ? 0 : DEFAULT_WARMUP_SECONDS)),
+                reps != null ? reps : quick ? 3 : 20,
                 joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, inputCache, port, join, makespans, warmUp,
                 bColumns, trace,
                 chromeTraces, oldPolicies, noWake, noLearn);
@@ -165,6 +173,19 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(args[i - 1] + ": " + e.getMessage());
         }
+    }
+
+    private static double seconds(String[] args, int i) {
+        String v = value(args, i);
+        try {
+            double s = Double.parseDouble(v);
+            if (s >= 0 && s <= 3600) {
+                return s;
+            }
+        } catch (NumberFormatException e) {
+            // Reported below.
+        }
+        throw new IllegalArgumentException(args[i - 1] + " needs seconds from 0 to 3600, got " + v);
     }
 
     private static long longNumber(String[] args, int i) {

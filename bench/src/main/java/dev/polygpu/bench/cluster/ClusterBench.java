@@ -102,9 +102,10 @@ public final class ClusterBench {
     private int run() throws Exception {
         int members = options.workers() + 1;
         log.printf("cluster: %d x %d tiles of %d x %d, %.0f%% of A's tiles zero (seed %d), %d ms per product; %d"
-                + " members with %d blocks each; %d warm-up + %d runs per configuration%n", options.tiles(),
-                options.tiles(), options.tileSize(), options.tileSize(), 100 * options.zeroFraction(), options.seed(),
-                options.msPerProduct(), members, options.cpuBlocks(), options.warmup(), options.reps());
+                + " members with %d blocks each; at least %d warm-up runs and %.1f s of them, then %d runs per"
+                + " configuration%n", options.tiles(), options.tiles(), options.tileSize(), options.tileSize(),
+                100 * options.zeroFraction(), options.seed(), options.msPerProduct(), members, options.cpuBlocks(),
+                options.warmup(), options.warmupMillis() / 1000.0, options.reps());
         Report report = new Report(options, matrices, nominalTimes(), out);
         report.workload();
 
@@ -208,7 +209,7 @@ public final class ClusterBench {
      */
     private Duration safetyLimit() {
         double oneRunMs = Balance.perfect(nominalTimes(), options.slotsPerMember()) * options.kernelBlocks();
-        double configMs = (options.warmup() + options.reps() + 1) * oneRunMs * 4
+        double configMs = (options.warmup() + options.reps() + 1) * oneRunMs * 4 + options.warmupMillis()
                 + options.joinReps() * LATE_WORK_TIMEOUT.toMillis();
         return Duration.ofMillis((long) configMs).plus(Duration.ofMinutes(5));
     }
@@ -233,6 +234,7 @@ public final class ClusterBench {
         List<WorkerProcess> procs = new ArrayList<>();
         List<WorkerTable> tables = new ArrayList<>();
         List<RunResult> runs = new ArrayList<>();
+        int warmups;
         try (ProgramMember program = new ProgramMember(matrices, options.cpuBlocks(), options.kernelBlocks(),
                 options.msPerProduct(), options.bColumns(), programConfig(cluster, port, stealing))) {
             for (int w = 0; w < workers; w++) {
@@ -240,10 +242,10 @@ public final class ClusterBench {
             }
             Map<String, String> names = awaitMembers(program, procs);
             ProgramMember.Round round = program.newRound("");
-            for (int r = 0; r < options.warmup() + options.reps(); r++) {
-                boolean warm = r < options.warmup();
-                String run = label + (warm ? ", warm-up " + (r + 1) : ", run " + (r - options.warmup() + 1));
-                boolean last = r == options.warmup() + options.reps() - 1;
+            warmups = warmUp(program, round, label, names, true);
+            for (int r = 0; r < options.reps(); r++) {
+                String run = label + ", run " + (r + 1);
+                boolean last = r == options.reps() - 1;
                 ScheduleRecorder recorder = null;
                 if (last && options.chromeTraces() != null) {
                     // Sees only the elements submitted from now on: this run's.
@@ -255,9 +257,7 @@ public final class ClusterBench {
                     writeTrace(recorder.snapshot(), label);
                 }
                 log.printf("cluster:   %s: %.1f ms, %s%n", run, result.makespanNanos() / 1e6, describe(result));
-                if (!warm) {
-                    runs.add(result);
-                }
+                runs.add(result);
             }
             program.release(round);
             if (!stealing && program.node.stats().given() > 0) {
@@ -276,7 +276,29 @@ public final class ClusterBench {
                 LIVE.remove(w);
             }
         }
-        return new Measured(label, workers + 1, runs, tables, loadBefore, loadAverage());
+        return new Measured(label, workers + 1, warmups, runs, tables, loadBefore, loadAverage());
+    }
+
+    /**
+     * The untimed runs before the measured ones: at least {@code --warmup} of them, and more until
+     * {@code --warmup-time} has passed since the first began. Members that start cold compile the steal path's
+     * hot code during the first runs (C2 on every member's JVM); on two cores those compiler threads are what the
+     * members' messages wait for, so runs measured before they are done show the JIT, not the protocol. Returns
+     * how many ran.
+     */
+    private int warmUp(ProgramMember program, ProgramMember.Round round, String label, Map<String, String> names,
+            boolean logEach) {
+        long start = System.nanoTime();
+        int n = 0;
+        while (n < options.warmup() || System.nanoTime() - start < options.warmupMillis() * 1_000_000) {
+            n++;
+            String run = label + ", warm-up " + n;
+            RunResult result = runOnce(program, round, run, names);
+            if (logEach) {
+                log.printf("cluster:   %s: %.1f ms, %s%n", run, result.makespanNanos() / 1e6, describe(result));
+            }
+        }
+        return n;
     }
 
     /** Writes a configuration's recorded run as {@code <chrome-trace dir>/<label as a file name>.json}. */
@@ -377,9 +399,7 @@ public final class ClusterBench {
             }
             Map<String, String> names = awaitMembers(program, procs);
             ProgramMember.Round warm = program.newRound("");
-            for (int r = 0; r < options.warmup(); r++) {
-                runOnce(program, warm, label + ", warm-up " + (r + 1), names);
-            }
+            warmUp(program, warm, label, names, false);
             program.release(warm);
             for (int rep = 1; rep <= options.joinReps(); rep++) {
                 joins.add(joinOnce(program, cluster, port, label + " " + rep));

@@ -149,7 +149,7 @@ final class Report {
         for (Measured m : configs) {
             for (WorkerTable w : m.workers()) {
                 out.printf("| %s | %s (all %d runs) | %d | %d | %d | %s | %s | %s | %s | %s |%n", m.label(), w.worker(),
-                        options.warmup() + options.reps(), w.stolen(), w.requests(), w.emptyReplies(),
+                        m.warmups() + options.reps(), w.stolen(), w.requests(), w.emptyReplies(),
                         ms(w.latencyMedianNanos()), ms(w.latencyP99Nanos()), ms(w.firstStolenNanos()),
                         bytes(w.bytesSent()), bytes(w.bytesReceived()));
             }

@@ -31,6 +31,23 @@ class BenchOptionsTest {
     }
 
     @Test
+    void warmUpIsAtLeastARunCountAndATime() {
+        BenchOptions o = BenchOptions.parse(new String[0]);
+        assertEquals(3, o.warmup());
+        assertEquals(4000, o.warmupMillis());
+        assertEquals(20, o.reps());
+        BenchOptions quick = BenchOptions.parse(new String[] {"--quick"});
+        assertEquals(1, quick.warmup());
+        assertEquals(0, quick.warmupMillis());
+        BenchOptions set = BenchOptions.parse(new String[] {"--quick", "--warmup", "0", "--warmup-time", "2.5"});
+        assertEquals(0, set.warmup());
+        assertEquals(2500, set.warmupMillis());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--warmup-time", "-1"}));
+        assertEquals("--warmup-time needs seconds from 0 to 3600, got -1", e.getMessage());
+    }
+
+    @Test
     void noJoinWithJoinOnlyLeavesNothingToMeasure() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> BenchOptions.parse(new String[] {"--join-only", "--no-join"}));
