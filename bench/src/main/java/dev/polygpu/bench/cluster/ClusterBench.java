@@ -102,8 +102,8 @@ public final class ClusterBench {
     private int run() throws Exception {
         int members = options.workers() + 1;
         log.printf("cluster: %d x %d tiles of %d x %d, %.0f%% of A's tiles zero (seed %d), %d ms per product; %d"
-                + " members with %d blocks each; at least %d warm-up runs and %.1f s of them, then %d runs per"
-                + " configuration%n", options.tiles(), options.tiles(), options.tileSize(), options.tileSize(),
+                + " members with %d blocks each; per configuration, warm-up of at least %d runs and %.1f s, then %d"
+                + " measured runs%n", options.tiles(), options.tiles(), options.tileSize(), options.tileSize(),
                 100 * options.zeroFraction(), options.seed(), options.msPerProduct(), members, options.cpuBlocks(),
                 options.warmup(), options.warmupMillis() / 1000.0, options.reps());
         Report report = new Report(options, matrices, nominalTimes(), out);
