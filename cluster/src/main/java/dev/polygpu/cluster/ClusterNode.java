@@ -167,6 +167,8 @@ public final class ClusterNode implements AutoCloseable {
     private final long lostAfterNanos;
     /** When this member's Hazelcast member was up and listening (it counts the join to its first stolen kernel). */
     private final long joinedNanos;
+    /** The {@code host:port} this member listens on, or null on a transport that has none (tests). */
+    private final String listenAddress;
     private final Object lock = new Object();
     /** Owner side: stealId → the element away. Guarded by {@link #lock}. */
     private final Map<Long, Given> given = new HashMap<>();
@@ -314,6 +316,7 @@ public final class ClusterNode implements AutoCloseable {
             throw e;
         }
         joinedNanos = System.nanoTime();
+        listenAddress = t instanceof HazelcastTransport h ? h.address() : null;
         if (config.faults() != null) {
             t = new FaultyTransport(t, config.faults());
         }
@@ -441,6 +444,11 @@ public final class ClusterNode implements AutoCloseable {
 
     public ClusterConfig config() {
         return config;
+    }
+
+    /** The {@code host:port} this member listens on (an IP address), or null on a transport without one. */
+    public String address() {
+        return listenAddress;
     }
 
     /** The stealing policy in force (thresholds resolved against the device's window). */

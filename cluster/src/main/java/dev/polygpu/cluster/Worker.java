@@ -204,6 +204,38 @@ public final class Worker {
     }
 
     /**
+     * The members of the cluster a worker just joined, as its first line says them. A worker alone is the first
+     * member of its cluster: expected where its own address is among those it was told to join (it is the one
+     * the others will find), and otherwise most likely a mistake (a wrong port or host in {@code --join}, or the
+     * member it should join not started yet), so the line says what happened and where others can find it.
+     *
+     * @param members  the cluster's members now, this one included
+     * @param self     the address this worker listens on ({@code host:port}), or null if unknown
+     * @param listed   the {@code --join} addresses
+     */
+    static String membersNow(int members, String self, List<String> listed) {
+        if (members > 1) {
+            return members + " members";
+        }
+        if (self == null || listed.isEmpty()) {
+            return "1 member so far";
+        }
+        for (String m : listed) {
+            String resolved;
+            try {
+                resolved = HazelcastTransport.resolvedMember(m);
+            } catch (IllegalArgumentException e) {
+                resolved = m;
+            }
+            if (resolved.equals(self)) {
+                return "1 member so far";
+            }
+        }
+        return "1 member so far: no member answered at " + String.join(",", listed) + ", so this worker started a "
+                + "cluster of its own at " + self + "; members that list " + self + " join it";
+    }
+
+    /**
      * {@code --check}: the warm-up's test kernel on {@code device} ({@link Warmup}), without Hazelcast (the cluster
      * classes it needs do not touch it, so this runs where Hazelcast is not on the class path).
      */
@@ -258,9 +290,10 @@ public final class Worker {
         }, "polygpu-worker-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         out.println("polygpu worker " + node.memberId() + " joined cluster '" + config.clusterName() + "' with "
-                + device.backend() + " device " + device.ordinal() + " (" + (node.peers().size() + 1)
-                + " members)" + (node.warmUpNanos() < 0 ? "" : String.format(Locale.ROOT, "; its test kernel ran "
-                + "correctly in %.0f ms", node.warmUpNanos() / 1e6)) + "; stop with Ctrl-C");
+                + device.backend() + " device " + device.ordinal() + " (" + membersNow(node.peers().size() + 1,
+                node.address(), config.members()) + ")" + (node.warmUpNanos() < 0 ? ""
+                : String.format(Locale.ROOT, "; its test kernel ran correctly in %.0f ms", node.warmUpNanos() / 1e6))
+                + "; stop with Ctrl-C");
         out.flush();
         try {
             long end = runFor == null ? Long.MAX_VALUE : System.nanoTime() + runFor.toNanos();

@@ -59,7 +59,19 @@ class HazelcastTransportAddressesTest {
         WorkerOptionsTest.Run r = WorkerOptionsTest.run("--bind=localhost", "--port=" + port,
                 "--join=localhost:" + port, "--device=cpu", "--cpu-blocks=1", "--warm-up=false", "--for=200ms");
         assertEquals(0, r.status(), r.err());
-        assertTrue(r.out().contains(" joined cluster 'polygpu' with cpu device 0 (1 members)"), r.out());
+        assertTrue(r.out().contains(" joined cluster 'polygpu' with cpu device 0 (1 member so far); "), r.out());
+    }
+
+    @Test
+    @Tag("cluster")
+    void aWorkerThatFindsNobodyAtItsJoinAddressesSaysItIsACluster() {
+        int port = FreePorts.block(2);
+        WorkerOptionsTest.Run r = WorkerOptionsTest.run("--port=" + (port + 1), "--join=127.0.0.1:" + port,
+                "--device=cpu", "--cpu-blocks=1", "--warm-up=false", "--for=200ms");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains(" joined cluster 'polygpu' with cpu device 0 (1 member so far: no member "
+                + "answered at 127.0.0.1:" + port + ", so this worker started a cluster of its own at 127.0.0.1:"
+                + (port + 1) + "; members that list 127.0.0.1:" + (port + 1) + " join it); "), r.out());
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.polygpu.device.cuda.CudaProbe;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** {@code polygpu worker}'s options that are refused or shown before it joins anything. */
@@ -28,6 +29,30 @@ class WorkerOptionsTest {
         int status = Worker.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), (name, known) -> null);
         return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theJoinedLineSaysWhenAWorkerIsAloneWhereItWasToldToJoinOthers() {
+        String[][] cases = {
+            // members now, this worker's address, --join list, what the line says
+            {"3", "127.0.0.1:5702", "127.0.0.1:5701", "3 members"},
+            {"2", "127.0.0.1:5701", "", "2 members"},
+            {"1", "127.0.0.1:5701", "127.0.0.1:5701,127.0.0.1:5702", "1 member so far"},
+            {"1", "127.0.0.1:5701", "localhost:5701", "1 member so far"},
+            {"1", null, "127.0.0.1:5701", "1 member so far"},
+            {"1", "127.0.0.1:5702", "", "1 member so far"},
+            {"1", "127.0.0.1:5702", "127.0.0.1:5701", "1 member so far: no member answered at 127.0.0.1:5701, so "
+                    + "this worker started a cluster of its own at 127.0.0.1:5702; members that list 127.0.0.1:5702 "
+                    + "join it"},
+            {"1", "127.0.0.1:5703", "127.0.0.1:5701,127.0.0.1:5702", "1 member so far: no member answered at "
+                    + "127.0.0.1:5701,127.0.0.1:5702, so this worker started a cluster of its own at 127.0.0.1:5703; "
+                    + "members that list 127.0.0.1:5703 join it"},
+        };
+        for (String[] c : cases) {
+            List<String> listed = c[2].isEmpty() ? List.of() : List.of(c[2].split(","));
+            assertEquals(c[3], Worker.membersNow(Integer.parseInt(c[0]), c[1], listed), String.join(" | ", c[0],
+                    String.valueOf(c[1]), c[2]));
+        }
     }
 
     @Test

@@ -95,7 +95,7 @@ class ClusterProcessTest {
     private static final String ACCEPTED = "results accepted";
     private static final String RERUN = "re-run here";
     /** A worker's first line, with the members of the cluster it joined. */
-    private static final Pattern JOINED = Pattern.compile("joined cluster '[^']*' with .* \\((\\d+) members\\)");
+    private static final Pattern JOINED = Pattern.compile("joined cluster '[^']*' with .* \\((\\d+) member");
 
     @TempDir
     Path dir;
