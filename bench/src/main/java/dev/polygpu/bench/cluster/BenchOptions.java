@@ -38,8 +38,8 @@ import java.io.PrintStream;
  *                      stay as configured
  */
 record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int msPerProduct, int cpuBlocks,
-        int kernelBlocks, int workers, int warmup, long warmupMillis, int reps, int joinReps, int threshold, int chunk, long inputCache,
-        int port, boolean join, boolean makespans, boolean warmUp, boolean bColumns, boolean trace,
+        int kernelBlocks, int workers, int warmup, long warmupMillis, int reps, int joinReps, int threshold, int chunk,
+        long inputCache, int port, boolean join, boolean makespans, boolean warmUp, boolean bColumns, boolean trace,
         java.nio.file.Path chromeTraces, boolean oldPolicies, boolean noWake, boolean noLearn) {
 
     static final long DEFAULT_SEED = 8;
