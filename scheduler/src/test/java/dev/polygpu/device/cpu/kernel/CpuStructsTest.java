@@ -57,11 +57,7 @@ class CpuStructsTest {
     }
 
     private static float[] randomFloats(Random r, int n) {
-        float[] v = new float[n];
-        for (int i = 0; i < n; i++) {
-            v[i] = (float) (r.nextGaussian() * 4);
-        }
-        return v;
+        return KernelTestSupport.gaussianFloats(r, n, 4);
     }
 
     private static ByteBuffer bytesOf(UnifiedBuffer b, int n) {

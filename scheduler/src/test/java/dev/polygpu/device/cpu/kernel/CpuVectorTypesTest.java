@@ -57,11 +57,7 @@ class CpuVectorTypesTest {
     }
 
     private static float[] randomFloats(Random r, int n) {
-        float[] v = new float[n];
-        for (int i = 0; i < n; i++) {
-            v[i] = (float) (r.nextGaussian() * 10);
-        }
-        return v;
+        return KernelTestSupport.gaussianFloats(r, n, 10);
     }
 
     // ---- what works -------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import dev.polygpu.device.Module;
 import dev.polygpu.device.UnifiedBuffer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Random;
 
 /** Buffers to and from Java arrays, launches, and float comparisons for the kernel tests. */
 public final class KernelTestSupport {
@@ -21,6 +22,15 @@ public final class KernelTestSupport {
     /** Asserts that {@code message} contains {@code part}, showing both when it does not. */
     public static void assertContains(String part, String message) {
         assertTrue(message.contains(part), () -> "expected '" + part + "' in: " + message);
+    }
+
+    /** {@code n} floats from {@code r}, normally distributed with standard deviation {@code scale}. */
+    static float[] gaussianFloats(Random r, int n, double scale) {
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = (float) (r.nextGaussian() * scale);
+        }
+        return v;
     }
 
     public static UnifiedBuffer floats(Device d, float[] v) {

@@ -284,26 +284,8 @@ final class Parser {
      * Initializers are parsed here and refused by semantic analysis, as inside a function.
      */
     private void fileScopeShared(DeclSpec sp, Decl first) {
-        Syntax.Storage storage = sp.extern ? Syntax.Storage.EXTERN_SHARED : Syntax.Storage.SHARED;
-        Decl d = first;
-        while (true) {
-            Expr init = null;
-            Syntax.InitList list = null;
-            if (accept("=")) {
-                if (at("{")) {
-                    list = initList();
-                } else {
-                    init = assign();
-                }
-            }
-            sharedVariables.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst,
-                    sp.isVolatile, init, list));
-            if (!accept(",")) {
-                break;
-            }
-            d = declarator(sp.type, sp.isConst, true);
-        }
-        expect(";", "expected ';' after top level declarator");
+        fileScopeDeclarators(sp, first, sp.extern ? Syntax.Storage.EXTERN_SHARED : Syntax.Storage.SHARED, false,
+                sharedVariables);
     }
 
     /**
@@ -318,7 +300,16 @@ final class Parser {
                     + " the CPU device's kernel engine, which compiles one file at a time; define the variable in"
                     + " this source");
         }
-        Syntax.Storage storage = sp.constant ? Syntax.Storage.CONSTANT : Syntax.Storage.DEVICE;
+        fileScopeDeclarators(sp, first, sp.constant ? Syntax.Storage.CONSTANT : Syntax.Storage.DEVICE, true,
+                globalVariables);
+    }
+
+    /**
+     * The declarators of one file-scope declaration, from {@code first} to the ';', each with its initializer
+     * ({@code = expr}, {@code = {…}}, or with {@code braceInit} also {@code {…}} alone), into {@code into}.
+     */
+    private void fileScopeDeclarators(DeclSpec sp, Decl first, Syntax.Storage storage, boolean braceInit,
+            List<Syntax.Declarator> into) {
         Decl d = first;
         while (true) {
             Expr init = null;
@@ -329,11 +320,11 @@ final class Parser {
                 } else {
                     init = assign();
                 }
-            } else if (at("{")) {
+            } else if (braceInit && at("{")) {
                 list = initList();
             }
-            globalVariables.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst,
-                    sp.isVolatile, init, list));
+            into.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst, sp.isVolatile, init,
+                    list));
             if (!accept(",")) {
                 break;
             }
