@@ -298,9 +298,9 @@ class GrBindTest {
         assertEquals(0, f.getMember("callCount").asLong());
     }
 
-    /** The CUDA device's fixtures (nvcc 13.0 output of scheduler/src/test/resources/bindkernel/increment.cu). */
+    /** The CUDA device's fixtures (nvcc 13.0 output of scheduler/fatbin/src/test/resources/bindkernel/increment.cu). */
     private static String fixture(String name) {
-        return Path.of("..", "scheduler", "src", "test", "resources", "bindkernel", name).toAbsolutePath()
+        return Path.of("..", "scheduler", "fatbin", "src", "test", "resources", "bindkernel", name).toAbsolutePath()
                 .normalize().toString();
     }
 
