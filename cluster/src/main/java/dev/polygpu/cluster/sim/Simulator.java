@@ -25,19 +25,19 @@ import java.util.random.RandomGeneratorFactory;
  * <ul>
  *   <li><b>Members and their scheduler.</b> A member's ready tasks wait highest rank (bottom level) first,
  *       then oldest first ({@link SimConfig.Order}); up to {@code window} of them (or its own window, when
- *       {@link Speeds#scaledLimits()}) are on its streams, of which
- *       its device runs {@code slots} at once, each for its duration: with
- *       {@link SimConfig.Order#RANK_AND_PRIORITIES} (as the scheduler does) each task put on the streams gets the
- *       stream priority level {@link PriorityLevels#level} gives its rank against the lowest rank on the
- *       member's streams, and the device starts the highest level first, in the order they were put there
- *       within a level; with {@link SimConfig.Order#RANK} in the order they were put there, with
- *       {@link SimConfig.Order#RANK_AND_STREAMS} highest rank first. A task's children become ready at its owner when it completes there, or when its result
- *       arrives home. The load a member reports is that of the real scheduler: ready (waiting for the window),
+ *       {@link Speeds#scaledLimits()}) are on its streams, of which its device runs {@code slots} at once, each
+ *       for its duration: with {@link SimConfig.Order#RANK_AND_PRIORITIES} (as the scheduler does) each task put
+ *       on the streams gets the stream priority level {@link PriorityLevels#level} gives its rank against the
+ *       lowest rank on the member's streams, and the device starts the highest level first, in the order they
+ *       were put there within a level; with {@link SimConfig.Order#RANK} in the order they were put there, with
+ *       {@link SimConfig.Order#RANK_AND_STREAMS} highest rank first. A task's children become ready at its owner
+ *       when it completes there, or when its result arrives home. The load a member reports is that of the real scheduler: ready (waiting for the window),
  *       stealable (ready, own, not handed back) and running (on streams).
  *   <li><b>The protocol.</b> As in {@code ClusterNode}: a starving thief sends one request at a time; a victim
  *       gives the highest-ranked, then oldest, stealable tasks that pass the gate (of at least the rank asked
  *       for, when a member that is not starving asks by rank), at most what {@link Victim#offer} allows, with the
- *       arrays they read (an array once per reply), or forwards the request, or replies empty; a stale reply's
+ *       arrays they read (an array once per reply), or forwards the request, or replies empty, as
+ *       {@link Victim#answer} decides for the node too; a stale reply's
  *       tasks are handed back, stealable again; results go home with the bytes the task writes; the owner
  *       learns kernel times and bandwidth from them.
  *   <li><b>The input cache</b> (when {@link SimConfig#inputCacheBytes()} is above 0). A thief keeps the arrays
