@@ -78,8 +78,9 @@ public record ClusterConfig(String clusterName, List<String> members, String bin
 
     /*
      * The defaults of the stolen overflow, random requests, the rank chunk, directories and pushed continuations:
-     * together they bring the simulator's imbalanced workload at 1,024 members from 93.6% to 98.2% of the lower
-     * bound (mean of 8 seeds), and no workload measured loses (docs/benchmarks.md, issue #7).
+     * together they brought the simulator's imbalanced workload at 1,024 members within 2% of the lower bound, and
+     * no workload measured loses (docs/benchmarks.md, "The five policies in the cluster node, and as the
+     * defaults").
      */
     /** Stolen elements that may go beyond a full window: 1. */
     public static final int DEFAULT_STOLEN_OVERFLOW = 1;

@@ -46,11 +46,11 @@ import org.junit.jupiter.api.Timeout;
  * <p>Two parts, both with the real code and warm (after a warm-up of the same work):
  * <ul>
  *   <li><b>Packing and unpacking</b>, on one thread, timed with its CPU time ({@link ThreadMXBean}). The
- *       sender's side of a reply is what {@code ClusterNode.give} and {@code send} do: each input array's
+ *       sender's side of a reply is what {@code VictimSide.give} and {@code NodeContext.send} do: each input array's
  *       digest and copy out of its buffer, then {@link WireCodec#encode} (sizing, copying, HMAC-SHA256); of a
  *       result, the copy of its output and the encoding. The receiver's side is {@link WireCodec#decode} (HMAC,
  *       parsing, copying) and, for each array, a CPU device buffer allocated and filled as
- *       {@code ClusterNode.localArray} does (freed again, as the node does when the element is done).</li>
+ *       {@code StolenElements.localArray} does (freed again, as the node does when the element is done).</li>
  *   <li><b>The transport</b>: two {@link HazelcastTransport}s in this JVM on loopback; frames of each size go
  *       one at a time from one to the other (the next once the last arrived), and the process's CPU time
  *       (every thread, both members: Hazelcast's I/O, event and GC threads) less what the same two members

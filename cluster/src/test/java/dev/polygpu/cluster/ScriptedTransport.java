@@ -73,7 +73,7 @@ final class ScriptedTransport implements Transport {
 
     private void add(int at, String id, ClusterConfig.Role role, boolean proves) {
         String nonce = "nonce-of-" + id;
-        String proof = proves ? ClusterNode.proof(key, clusterName, nonce) : "00";
+        String proof = proves ? Authentication.proof(key, clusterName, nonce) : "00";
         peers.put(id, new Peer(id, "127.0.0.1:" + (7000 + order.size()), Map.of(HazelcastTransport.ROLE,
                 role.name().toLowerCase(Locale.ROOT), HazelcastTransport.NONCE, nonce, HazelcastTransport.PROOF,
                 proof)));
@@ -142,6 +142,13 @@ final class ScriptedTransport implements Transport {
                 return s;
             }
         }
+    }
+
+    /** Every message the node has sent and no wait took yet, in the order it sent them; none is waited for. */
+    List<Sent> drain() {
+        List<Sent> out = new ArrayList<>();
+        sent.drainTo(out);
+        return out;
     }
 
     /** Waits up to {@link #WAIT} until {@code condition} holds (the node's state as the test sees it). */

@@ -11,14 +11,12 @@ import java.util.Objects;
  * member that reported enough of what it asks for.
  *
  * <p>Why: thieves ask the member that last gave them work, and a victim with nothing to give forwards to the
- * member that last gave <i>it</i> work. At the end of a run at 1,024 members those paths lead to members whose
- * work is done, and an owner with dozens of ready tasks can go unnoticed while a tenth of the cluster idles (the
- * simulator's bspgemm, seed 7: one thief found such an owner; efficiency 86.5%, where the same run with every
- * starving thief told the true best owner gives 96.6%). Mid-run the same paths lead busy members that ask by
- * rank to the few owners of the longest chains, while an owner of medium chains that holds more than its slots
- * can run in the time left is found only when its chains have become the longest left (seed 1 with starving
- * thieves alone sent to directories: at 1.11 s, 347 of such an owner's 3,198 tasks were still to run). A
- * directory is what a thief asks after an empty reply, by rank as when starving.
+ * member that last gave <i>it</i> work. At the end of a large run those paths lead to members whose work is
+ * done, and an owner with dozens of ready tasks can go unnoticed while much of the cluster idles. Mid-run the
+ * same paths lead busy members that ask by rank to the few owners of the longest chains, while an owner of medium
+ * chains that holds more than its slots can run in the time left is found only when its chains have become the
+ * longest left. A directory is what a thief asks after an empty reply, by rank as when starving. (The simulated
+ * runs that showed both: docs/benchmarks.md, "Figures behind the stealing policy".)
  *
  * <p>The protocol, as the cluster node and the simulator run it ({@code directories} above 0):
  * <ul>
@@ -62,10 +60,10 @@ public final class LoadDirectory {
      * report {@code surplus} of highest rank {@code topRank} now: when it has none left or some again, when it
      * has doubled or halved since, or, with a surplus, when the rank has moved into another band
      * ({@link #rankBand}: bands {@link #RANK_STEP} times wider each). The factor of 2 both ways keeps a surplus
-     * that moves between two neighbouring values from sending a report each time. (Bands rather than "moved by
-     * the factor since the last report": over seeds 1–8 of the simulator's bspgemm at 1,024 members, 98.2%
-     * against 97.6% of the lower bound; a rank that goes back and forth across a band's edge reports each time,
-     * but a member's top rank mostly falls, link by link.)
+     * that moves between two neighbouring values from sending a report each time. Bands rather than "moved by
+     * the factor since the last report", which did a little worse in the simulator (docs/benchmarks.md, "Figures
+     * behind the stealing policy"): a rank that goes back and forth across a band's edge reports each time, but a
+     * member's top rank mostly falls, link by link.
      *
      * @param reported the surplus last reported (0 if none yet); at least 0
      * @param reportedTop the highest rank last reported; at least 0 (0: none or unknown)
@@ -100,7 +98,20 @@ public final class LoadDirectory {
      * @return the surplus
      */
     public static int surplus(int ready, int stealable, int running, StealSettings settings) {
-        long above = (long) ready + running - settings.threshold();
+        return surplus(ready, stealable, running, settings.threshold());
+    }
+
+    /**
+     * {@link #surplus(int, int, int, StealSettings)} with a threshold of its own (a member's learnt one).
+     *
+     * @param ready ready elements there
+     * @param stealable how many of them may move
+     * @param running elements on its streams
+     * @param threshold its threshold
+     * @return the surplus
+     */
+    public static int surplus(int ready, int stealable, int running, int threshold) {
+        long above = (long) ready + running - threshold;
         return (int) Math.max(0, Math.min(stealable, above));
     }
 

@@ -13,8 +13,8 @@ package dev.polygpu.cluster.policy;
  *
  * <p>Starvation alone ({@link Starvation}) lets a member ask for work only when it runs out. A program whose
  * members are all busy at first, most with short chains and a few with long ones, then keeps its long chains
- * waiting at their owners until the short ones are done, and finishes late (issue #7: 61% of the lower bound
- * at 1,024 members). So a member also asks when the elements it would run next are of low rank: its
+ * waiting at their owners until the short ones are done, and finishes late (docs/benchmarks.md, "Figures behind
+ * the stealing policy"). So a member also asks when the elements it would run next are of low rank: its
  * <b>floor rank</b> is the lowest rank among the {@code slots} highest-ranked elements it holds (ready or on
  * streams), and it asks for elements of rank above {@code rankFactor × floor}
  * ({@link StealSettings#rankFactor()}), which, once received, run ahead of its own.

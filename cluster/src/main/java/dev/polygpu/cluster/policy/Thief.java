@@ -19,24 +19,24 @@ import java.util.random.RandomGenerator;
  * of an idle cluster do not flood it. A reply with work, or {@link #resetBackOff}, ends it; so does a wake-up
  * from a member that turned this thief away and has work now ({@link #wake}, {@link TurnedAway}). The next
  * request then goes where it would have gone: sending it to the member that woke the thief instead lost in the
- * simulator (bspgemm-tiles at 1,024 members, seed 1: 92.6% and 97.0% of the lower bound at 700 and 1,000 tiles,
- * against 93.2% and 98.1%), since a directory knows better where the most surplus is. Requests by rank
+ * simulator, since a directory knows better where the most surplus is (the figures behind this and the choices
+ * below: docs/benchmarks.md, "Figures behind the stealing policy"). Requests by rank
  * back off on their own count, up to {@link #MAX_RANK_BACKOFF_NANOS}, so that a busy member that finds no
  * urgent work still asks at once when it starves; only work received by rank (or a reset) ends that back-off.
  *
  * <p>Victim choice after forwarded empty replies: the member that last gave work is asked first, and is
  * forgotten when it replies empty itself ({@link VictimChooser}). A request it forwards comes back empty from
  * another member, which changes nothing there, so a thief keeps asking along the same path of last givers. That
- * path leads to members that give (which helps: forgetting after every forwarded empty reply took bspgemm at
- * 1,024 members from 95.0% to 62.9% of the lower bound in the simulator), but it can also keep every thief of the
+ * path leads to members that give, which helps: in the simulator, forgetting it after every forwarded empty
+ * reply, or after 8 in a row, lost heavily on every large workload tried. But it can also keep every thief of the
  * cluster away from a loaded member that no path leads to. With {@code forgetAfterForwardedEmpty} {@code n} above
  * 0, {@code n} empty replies in a row to requests sent to the remembered victim (forwarded or not) make the thief
  * forget it, so the next request goes to a random member. 0 (the default, what {@code ClusterNode} uses) keeps
- * the path as long as the remembered victim forwards. (With 8, bspgemm-tiles at 1,000 tiles fell from 96.4% to
- * 64.0% in the simulator: the paths matter there too; see docs/benchmarks.md, issue #7, seventh session.)
- * With {@code randomEvery} {@code n} above 0, every {@code n}-th request (counting all) goes to a member drawn at
- * random (possibly the remembered victim, which stays remembered): the path is kept, and a member no path leads
- * to is still asked now and then. 0 (the default, what {@code ClusterNode} uses) never does.
+ * the path as long as the remembered victim forwards. With {@code randomEvery} {@code n} above 0, every
+ * {@code n}-th request (counting all) goes to a member drawn at random (possibly the remembered victim, which
+ * stays remembered): the path is kept, and a member no path leads to is still asked now and then. 0 never does;
+ * the cluster node takes {@code n} from its configuration ({@code ClusterConfig.DEFAULT_RANDOM_EVERY} by
+ * default).
  *
  * <p>Time comes in as {@code long} nanoseconds of one monotonic clock (real or simulated), compared by
  * difference. Thread-safe: every method holds the instance's lock.
@@ -291,6 +291,61 @@ public final class Thief {
             starving.reset();
         }
         return true;
+    }
+
+    /** What a reply meant to the thief ({@link #onReply}). */
+    public enum Reply {
+        /**
+         * It answers no request outstanding now (late or duplicate): its work, if any, goes back to its sender
+         * unstarted.
+         */
+        STALE,
+        /** It answers the outstanding request with nothing. */
+        EMPTY,
+        /** It carries work to run (as the answer to the outstanding request, or pushed unasked). */
+        WORK
+    }
+
+    /**
+     * What the thief does with a reply: the decision the cluster node and the simulator both take. A pushed
+     * reply (a continuation, or the work of a member that turned this thief away) answers no request, so the
+     * request state is left alone, and with {@link StealSettings#wakeThieves()} its work ends a back-off
+     * ({@link #wake}); any other is matched to the outstanding request ({@link #accept}).
+     *
+     * @param requestId the id the reply carries
+     * @param sender the member that replied
+     * @param items how many elements it carries
+     * @param pushed whether it was pushed, answering no request
+     * @param nowNanos the current time
+     * @return what it means; for {@link Reply#WORK} not pushed, {@link #lastLatencyNanos()} is its latency
+     */
+    public synchronized Reply onReply(long requestId, String sender, int items, boolean pushed, long nowNanos) {
+        if (!pushed && !accept(requestId, sender, items, nowNanos)) {
+            return Reply.STALE;
+        }
+        if (items == 0) {
+            return Reply.EMPTY;
+        }
+        if (pushed && settings.wakeThieves()) {
+            // Work from a member that has more: a back-off from empty replies ends.
+            wake(sender, nowNanos);
+        }
+        return Reply.WORK;
+    }
+
+    /**
+     * A program reports its surplus to this member (as a wake-up, or to this member as a directory): with
+     * {@link StealSettings#wakeThieves()} and a surplus above 0, a thief that may ask stops backing off
+     * ({@link #wake}).
+     *
+     * @param sender the program
+     * @param surplus the surplus it reports
+     * @param mayAsk whether this member steals at all now (stealing on, not leaving)
+     * @param nowNanos the current time
+     * @return whether the back-off ended, so that the thief should look at once
+     */
+    public synchronized boolean onLoadReport(String sender, int surplus, boolean mayAsk, long nowNanos) {
+        return surplus > 0 && mayAsk && settings.wakeThieves() && wake(sender, nowNanos);
     }
 
     /**

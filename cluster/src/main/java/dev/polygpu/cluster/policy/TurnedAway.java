@@ -21,8 +21,9 @@ import java.util.Objects;
  *
  * <p>Bounded: it keeps the {@code capacity} thieves turned away most recently (a thief turned away again moves
  * to the back), and the member wakes them oldest first, at most as many per turn of its stealing loop as it has
- * surplus. A thief that got work, or left, is removed. Only a member with nothing to give at all adds the thief:
- * one whose surplus the cost gate kept home would wake it at once, and it would be refused again.
+ * surplus. A thief that got work, or left, is removed. Which thieves count as turned away is the
+ * {@link Victim}'s decision ({@link Victim#answer}): only a starving thief sent away by a program with no surplus
+ * at all, since one whose surplus the cost gate kept home would wake it at once, and it would be refused again.
  *
  * <p>Thread-safe: every method holds the instance's lock.
  */

@@ -8,8 +8,9 @@
  * <p>The protocol, after PaRSEC's inter-node stealing:
  * <ol>
  *   <li><b>Thief-initiated.</b> A member asks for work only when it is starving: its ready plus running
- *       computational elements (CEs) are below the threshold T ({@link dev.polygpu.cluster.policy.Starvation}).
- *       Busy members never push work.
+ *       computational elements (CEs) are below the threshold T ({@link dev.polygpu.cluster.policy.Starvation}),
+ *       or, busy with low-ranked work, for elements of higher rank. A victim sends work unasked only to a thief it
+ *       turned away, or to the thief that has just run the previous link of a chain (below).
  *   <li><b>One outstanding request per thief.</b> {@link dev.polygpu.cluster.policy.RequestTracker} numbers
  *       requests, matches the one reply by id (whoever sends it), drops stale and duplicate replies and gives a
  *       request up after a timeout or when its victim leaves.
@@ -31,6 +32,15 @@
  * this victim's already ({@link dev.polygpu.cluster.policy.ThiefCap}; it lost in every simulated run).
  * {@link dev.polygpu.cluster.policy.StealSettings} holds the numbers (T, chunk, hops, cost factor, budgets), and
  * {@link dev.polygpu.cluster.policy.LatencyHistogram} records steal latencies for the median and p99.
+ *
+ * <p>{@link dev.polygpu.cluster.policy.Thief} and {@link dev.polygpu.cluster.policy.Victim} put these together:
+ * each is one member's side of the protocol as a single decision (when and whom to ask and what a reply means;
+ * how many to give, forward where, whom to remember as turned away and wake:
+ * {@link dev.polygpu.cluster.policy.TurnedAway}), which the cluster node and the simulator both call, so that the
+ * simulator's figures are those of the node's decisions. Newer policies, on by default: requests by rank
+ * ({@link dev.polygpu.cluster.policy.Priority}), load directories ({@link dev.polygpu.cluster.policy.LoadDirectory}),
+ * wake-ups, pushed continuations, speeds learnt from run times ({@link dev.polygpu.cluster.policy.SpeedEstimate}),
+ * the input cache ({@link dev.polygpu.cluster.policy.InputCache}, {@link dev.polygpu.cluster.policy.SentInputs}).
  *
  * <p>Public API: the classes named above. Package-private types are internal (no compatibility). The package
  * depends on the JDK only.

@@ -1,5 +1,7 @@
 package dev.polygpu.cluster.sim;
 
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import dev.polygpu.runtime.AccessMode;
 import dev.polygpu.runtime.ElementKind;
 import java.io.IOException;
@@ -60,8 +62,9 @@ public final class TraceReplay {
      *
      * @param file a Chrome trace written by {@link dev.polygpu.runtime.trace.ChromeTraceWriter}, in UTF-8
      * @throws IOException if the file cannot be read
-     * @throws IllegalArgumentException naming the file, the line and column, and what was expected there,
-     *         if it is not such a trace or has no completed kernel
+     * @throws IllegalArgumentException naming the file, the place (the line and column of malformed JSON, the
+     *         JSON path of an event whose content is wrong) and what was expected there, if it is not such a
+     *         trace or has no completed kernel
      */
     public static Workload read(Path file) throws IOException {
         return read(file, 1, 1);
@@ -76,8 +79,8 @@ public final class TraceReplay {
      * @param owners how many members own them; at least 1
      * @throws IOException if the file cannot be read
      * @throws IllegalArgumentException if {@code copies} or {@code owners} is below 1, if the copies would
-     *         hold more than {@link Workloads#MAX_TASKS} tasks, or naming the file, the line and column, and
-     *         what was expected there, if it is not such a trace or has no completed kernel
+     *         hold more than {@link Workloads#MAX_TASKS} tasks, or naming the file, the place and what was
+     *         expected there, if it is not such a trace or has no completed kernel
      */
     public static Workload read(Path file, int copies, int owners) throws IOException {
         return read(file, copies, owners, 0);
@@ -178,43 +181,47 @@ public final class TraceReplay {
         long[] arrayBytes = new long[0];
 
         static Template of(String text, String source, int deviceSlots) {
-            JsonReader json = new JsonReader(text, source);
             Map<Long, String> processNames = new HashMap<>();
             Map<Long, List<Slice>> slicesById = new TreeMap<>();
-            json.expect('{');
             boolean events = false;
-            if (!json.consume('}')) {
-                do {
-                    int nameAt = json.offset();
-                    String name = json.string();
-                    json.expect(':');
+            try (JsonReader json = JsonValues.reader(text)) {
+                json.beginObject();
+                while (json.hasNext()) {
+                    String name = json.nextName();
                     if (!name.equals("traceEvents")) {
-                        json.value();
+                        JsonValues.value(json, source);
                         continue;
                     }
                     if (events) {
-                        throw json.error(nameAt, "expected one traceEvents array, found a second");
+                        throw new IllegalArgumentException(source + ": at " + json.getPath()
+                                + ": expected one traceEvents array, found a second");
                     }
                     events = true;
-                    json.expect('[');
-                    if (!json.consume(']')) {
-                        do {
-                            int eventAt = json.offset();
-                            readEvent(json.value(), new Where(json, eventAt), processNames, slicesById);
-                        } while (json.consume(','));
-                        json.expect(']');
+                    json.beginArray();
+                    while (json.hasNext()) {
+                        Where where = new Where(source, json.getPath());
+                        readEvent(JsonValues.value(json, source), where, processNames, slicesById);
                     }
-                } while (json.consume(','));
-                json.expect('}');
+                    json.endArray();
+                }
+                json.endObject();
+                if (json.peek() != JsonToken.END_DOCUMENT) {
+                    throw new IllegalArgumentException(source + ": expected the end of the text after the trace's "
+                            + "object, found more");
+                }
+            } catch (IOException | IllegalStateException e) {
+                // Gson's reader: malformed JSON, or a value of another kind than the trace's structure needs.
+                throw JsonValues.malformed(source, e);
             }
-            json.end();
             if (!events) {
-                throw json.error(0, "expected an object with a traceEvents array (a Chrome trace), found none");
+                throw new IllegalArgumentException(source + ": expected an object with a traceEvents array (a "
+                        + "Chrome trace), found none");
             }
             Template template = new Template();
             template.build(slicesById, processNames, deviceSlots);
             if (template.tasks.isEmpty()) {
-                throw json.error(0, "expected at least one completed KERNEL element, found none");
+                throw new IllegalArgumentException(source + ": expected at least one completed KERNEL element, "
+                        + "found none");
             }
             return template;
         }
@@ -320,10 +327,10 @@ public final class TraceReplay {
         }
     }
 
-    /** Where an event starts, for errors about its content. */
-    private record Where(JsonReader json, int offset) {
+    /** Which event of which file, for errors about its content: its JSON path, such as {@code $.traceEvents[3]}. */
+    private record Where(String source, String path) {
         IllegalArgumentException error(String what) {
-            return json.error(offset, "in this event, " + what);
+            return new IllegalArgumentException(source + ": in the event at " + path + ", " + what);
         }
     }
 

@@ -385,4 +385,43 @@ class ThiefTest {
         assertEquals(10, t.nextRequestAt(10));
         assertTrue(t.idle(10));
     }
+
+    @Test
+    void aReplyIsStaleEmptyOrWorkAndPushedWorkEndsTheBackOffWithWakeUpsOn() {
+        Thief t = new Thief("me", SETTINGS.withWakeThieves(true));
+        assertEquals(Thief.Reply.STALE, t.onReply(1, "a", 2, false, 0), "no request is out");
+        Thief.Request r = t.begin(0, 0, 0, OTHERS, rnd());
+        assertEquals(Thief.Reply.EMPTY, t.onReply(r.requestId(), r.victim(), 0, false, 0));
+        assertEquals(MS, t.quietUntil(0), "an empty reply: 1 ms of back-off");
+        assertEquals(Thief.Reply.STALE, t.onReply(r.requestId(), r.victim(), 1, false, 0), "answered already");
+        assertEquals(Thief.Reply.WORK, t.onReply(0, "b", 1, true, 0), "pushed: answers no request");
+        assertEquals(0, t.quietUntil(0), "work pushed by b ended the back-off");
+        Thief.Request next = t.begin(0, 0, 0, OTHERS, rnd());
+        assertEquals(Thief.Reply.WORK, t.onReply(next.requestId(), next.victim(), 2, false, 5));
+        assertEquals(5, t.lastLatencyNanos(), "asked at 0, answered at 5");
+    }
+
+    @Test
+    void pushedWorkLeavesTheBackOffAloneWithWakeUpsOff() {
+        Thief t = new Thief("me", SETTINGS.withWakeThieves(false));
+        Thief.Request r = t.begin(0, 0, 0, OTHERS, rnd());
+        t.onReply(r.requestId(), r.victim(), 0, false, 0);
+        assertEquals(Thief.Reply.WORK, t.onReply(0, "b", 1, true, 0));
+        assertEquals(MS, t.quietUntil(0), "still backing off");
+    }
+
+    @Test
+    void aLoadReportWithSurplusWakesAThiefThatMayAskAndBacksOff() {
+        Thief t = new Thief("me", SETTINGS.withWakeThieves(true));
+        Thief.Request r = t.begin(0, 0, 0, OTHERS, rnd());
+        t.onReply(r.requestId(), r.victim(), 0, false, 0);
+        assertFalse(t.onLoadReport("b", 0, true, 0), "no surplus");
+        assertFalse(t.onLoadReport("b", 3, false, 0), "not stealing, or leaving");
+        assertTrue(t.onLoadReport("b", 3, true, 0));
+        assertFalse(t.onLoadReport("b", 3, true, 0), "no longer backing off");
+        Thief off = new Thief("me", SETTINGS.withWakeThieves(false));
+        Thief.Request q = off.begin(0, 0, 0, OTHERS, rnd());
+        off.onReply(q.requestId(), q.victim(), 0, false, 0);
+        assertFalse(off.onLoadReport("b", 3, true, 0), "wake-ups off");
+    }
 }
