@@ -9,13 +9,10 @@ import dev.polygpu.device.StreamPriorities;
 import dev.polygpu.device.UnifiedBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -47,8 +44,9 @@ import java.util.function.Predicate;
  * elements from different threads are ordered as their submit calls were; the DAG is never corrupted. Host
  * accesses that race with another thread's submissions on the same array are unordered, as any data race.
  *
- * <p>Implementation notes: {@link #lock} guards every mutable field here, in {@link Vertex},
- * {@link StreamSlot} and in the {@link TrackedArray}s' dependency fields. Stream operations (launch, record,
+ * <p>Implementation notes: {@link #lock} guards every mutable field here, in the parts this class delegates to
+ * ({@link RankQueue}: the waiting elements and their ranks), in {@link Vertex}, {@link StreamSlot} and in the
+ * {@link TrackedArray}s' dependency fields; those parts are only called with it held. Stream operations (launch, record,
  * waitFor, whenComplete) are called under the lock; they only queue and never wait for stream callbacks, and
  * the callbacks ({@link #completed}) take the lock, so the lock order is scheduler lock → stream lock and
  * never the reverse. Calls that wait for streams (synchronize, close) are made without the lock. Observers
@@ -78,26 +76,10 @@ public final class Scheduler implements AutoCloseable {
     private final Condition changed = lock.newCondition();
     /** Signalled when the dispatcher may be able to launch something. */
     private final Condition dispatchable = lock.newCondition();
-    /** Highest rank first, then oldest first: the order elements are placed and given in. */
-    private static final Comparator<Vertex> BY_RANK = (a, b) -> {
-        int ra = rankOf(a);
-        int rb = rankOf(b);
-        return ra != rb ? Integer.compare(rb, ra) : Long.compare(a.id, b.id);
-    };
-    /** Submitted (or given back) elements not on a stream, not taken, not done. */
-    private final LinkedHashSet<Vertex> pending = new LinkedHashSet<>();
-    /**
-     * The pending elements whose parents are all placed (on a stream or done), {@link #BY_RANK}: what may be
-     * launched now, and a superset of the ready elements. A vertex's rank changes only while it is out of this
-     * set ({@link #setRank}, {@link #extendRun}).
-     */
-    private final TreeSet<Vertex> placeable = new TreeSet<>(BY_RANK);
+    /** The elements waiting to be placed, in rank order, and the rank propagation that orders them. */
+    private final RankQueue queue = new RankQueue();
     /** The elements on this device's streams (launched, not complete). */
     private final LinkedHashSet<Vertex> onStreams = new LinkedHashSet<>();
-    /** The rank propagation's work list: a binary max-heap on vertex ids, in its first {@link #heapSize}. */
-    private Vertex[] heap = new Vertex[16];
-    private int heapSize;
-    private long rankPasses;
     /** The device's stream priorities, and how many levels of them are used ({@link PriorityLevels}). */
     private final StreamPriorities priorities;
     private final int levels;
@@ -289,7 +271,7 @@ public final class Scheduler implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            while (pending.size() >= config.maxQueued()) {
+            while (queue.pendingCount() >= config.maxQueued()) {
                 changed.awaitUninterruptibly();
                 ensureOpen();
             }
@@ -301,13 +283,13 @@ public final class Scheduler implements AutoCloseable {
                 v.whenDone = whenDone;
             }
             v.rank = Math.max(1, rank);
-            linkAndRank(v);
+            queue.linkAndRank(v);
             tracker.record(v, !observers.isEmpty());
             v.submitNanos = System.nanoTime();
             submitted++;
             outstanding++;
             notifySubmitted(v.id, element.kind(), element.label(), element.accesses(), v.parents);
-            enqueue(v);
+            queue.enqueue(v);
             dispatchLocked();
             if (v.launchRejected) {
                 // This thread queued it and the device refused the arguments: the caller's error, reported now.
@@ -445,7 +427,7 @@ public final class Scheduler implements AutoCloseable {
             ensureOpen();
             v = new Vertex(nextElementId++, call, tracker.parentsOf(call));
             v.state = Vertex.State.ON_HOST;
-            linkAndRank(v);
+            queue.linkAndRank(v);
             tracker.record(v, !observers.isEmpty());
             v.submitNanos = System.nanoTime();
             submitted++;
@@ -492,7 +474,7 @@ public final class Scheduler implements AutoCloseable {
             try {
                 v.endNanos = System.nanoTime();
                 finish(v, null, start);
-                if (!pending.isEmpty()) {
+                if (queue.hasPending()) {
                     dispatchable.signal();
                 }
             } finally {
@@ -573,7 +555,7 @@ public final class Scheduler implements AutoCloseable {
     }
 
     private boolean hasPending(Stream stream, boolean any) {
-        for (Vertex v : pending) {
+        for (Vertex v : queue.pending()) {
             if (any || v.element.stream() == stream) {
                 return true;
             }
@@ -646,7 +628,7 @@ public final class Scheduler implements AutoCloseable {
         if (slot != null && slot.inFlight > 0) {
             return true;
         }
-        for (Vertex v : pending) {
+        for (Vertex v : queue.pending()) {
             if (v.element.stream() == stream) {
                 return true;
             }
@@ -678,7 +660,7 @@ public final class Scheduler implements AutoCloseable {
         lock.lock();
         try {
             Load load = loadLocked();
-            return new Stats(submitted, completedCount, outstanding, inFlight, pending.size(), remote,
+            return new Stats(submitted, completedCount, outstanding, inFlight, queue.pendingCount(), remote,
                     ownedStreams.size(), maxInFlightSeen, load.ready(), load.stealable(), overflowed);
         } finally {
             lock.unlock();
@@ -720,7 +702,7 @@ public final class Scheduler implements AutoCloseable {
         int ready = 0;
         int stealable = 0;
         // Ready elements are placeable (parents complete), so only those need looking at.
-        for (Vertex v : placeable) {
+        for (Vertex v : queue.placeable()) {
             if (v.parentsDone()) {
                 ready++;
                 if (stealable(v)) {
@@ -776,9 +758,9 @@ public final class Scheduler implements AutoCloseable {
         try {
             ensureOpen();
             // Highest rank first: once below the minimum, every element after is too.
-            for (Iterator<Vertex> it = placeable.iterator(); it.hasNext();) {
+            for (Iterator<Vertex> it = queue.placeable().iterator(); it.hasNext();) {
                 Vertex v = it.next();
-                int r = rankOf(v);
+                int r = RankQueue.rankOf(v);
                 if (r < minRank) {
                     break;
                 }
@@ -794,10 +776,7 @@ public final class Scheduler implements AutoCloseable {
 
     /** Takes the placeable, stealable {@code v} of rank {@code r} off this device for a cluster layer. */
     private StolenElement takeLocked(Vertex v, int r) {
-        placeable.remove(v);
-        v.placeable = false;
-        pending.remove(v);
-        v.queued = false;
+        queue.remove(v);
         v.state = Vertex.State.REMOTE;
         v.takenNanos = System.nanoTime();
         remote++;
@@ -812,9 +791,9 @@ public final class Scheduler implements AutoCloseable {
     public int topStealableRank() {
         lock.lock();
         try {
-            for (Vertex v : placeable) {
+            for (Vertex v : queue.placeable()) {
                 if (stealable(v)) {
-                    return rankOf(v);
+                    return RankQueue.rankOf(v);
                 }
             }
             return 0;
@@ -868,11 +847,11 @@ public final class Scheduler implements AutoCloseable {
         if (children.isEmpty()) {
             return null;
         }
-        children.sort(BY_RANK);
+        children.sort(RankQueue.BY_RANK);
         Load load = loadLocked();
         for (Vertex c : children) {
             if (next.take(c.element, load)) {
-                return takeLocked(c, rankOf(c));
+                return takeLocked(c, RankQueue.rankOf(c));
             }
         }
         return null;
@@ -901,7 +880,7 @@ public final class Scheduler implements AutoCloseable {
             v.state = Vertex.State.PENDING;
             v.pinned |= pin;
             // Back to its place by rank and submission order, so it keeps its priority.
-            enqueue(v);
+            queue.enqueue(v);
             dispatchable.signal();
         } finally {
             lock.unlock();
@@ -930,8 +909,8 @@ public final class Scheduler implements AutoCloseable {
         // raised while the lock is held here) and lowered as elements go on.
         int lowest = 0;
         boolean lowestKnown = false;
-        while (inFlight < window + overflow && !placeable.isEmpty()) {
-            Vertex v = placeable.first();
+        while (inFlight < window + overflow && queue.hasPlaceable()) {
+            Vertex v = queue.firstPlaceable();
             int level = 0;
             int rank = 0;
             if (levels > 1) {
@@ -939,17 +918,14 @@ public final class Scheduler implements AutoCloseable {
                     lowest = lowestRankOnStreams();
                     lowestKnown = true;
                 }
-                rank = rankOf(v);
+                rank = RankQueue.rankOf(v);
                 level = PriorityLevels.level(rank, lowest, levels);
             }
             boolean beyond = inFlight >= window;
             if (beyond && (!v.stolen || level == 0)) {
                 break;
             }
-            placeable.pollFirst();
-            v.placeable = false;
-            pending.remove(v);
-            v.queued = false;
+            queue.remove(v);
             if (levels > 1) {
                 lowest = lowest == 0 ? rank : Math.min(lowest, rank);
             }
@@ -969,7 +945,7 @@ public final class Scheduler implements AutoCloseable {
     private int lowestRankOnStreams() {
         int lowest = 0;
         for (Vertex u : onStreams) {
-            int r = rankOf(u);
+            int r = RankQueue.rankOf(u);
             if (lowest == 0 || r < lowest) {
                 lowest = r;
             }
@@ -1026,7 +1002,7 @@ public final class Scheduler implements AutoCloseable {
         s.record(event);
         v.state = Vertex.State.LAUNCHED;
         onStreams.add(v);
-        placed(v);
+        queue.placed(v);
         v.slot = slot;
         v.launchNanos = System.nanoTime();
         slot.inFlight++;
@@ -1153,7 +1129,7 @@ public final class Scheduler implements AutoCloseable {
             v.endNanos = now;
             finish(v, error == null ? null : Failure.own(v, error), start);
             releaseIfIdle(slot);
-            if (!pending.isEmpty()) {
+            if (queue.hasPending()) {
                 dispatchable.signal();
             }
         } finally {
@@ -1203,8 +1179,8 @@ public final class Scheduler implements AutoCloseable {
         v.state = Vertex.State.DONE;
         v.parents = NO_PARENTS;
         // From pending (a launch refused) or taken: its children no longer wait for it to be placed.
-        placed(v);
-        leaveRun(v);
+        queue.placed(v);
+        RankQueue.leaveRun(v);
         tracker.retire(v, f);
         if (v.event != null) {
             freeEvents.addLast(v.event);
@@ -1232,7 +1208,7 @@ public final class Scheduler implements AutoCloseable {
     /** Waits for {@code v}; if {@code interruptible}, an interrupt of this thread ends the wait. */
     private void awaitLocked(Vertex v, boolean interruptible) throws InterruptedException {
         while (!v.done()) {
-            if (!pending.isEmpty()) {
+            if (queue.hasPending()) {
                 dispatchLocked();
             }
             if (!v.done()) {
@@ -1249,7 +1225,7 @@ public final class Scheduler implements AutoCloseable {
         lock.lock();
         try {
             while (!closed) {
-                if (pending.isEmpty() || inFlight >= window + overflow || !dispatchLocked()) {
+                if (!queue.hasPending() || inFlight >= window + overflow || !dispatchLocked()) {
                     dispatchable.awaitUninterruptibly();
                 }
             }
@@ -1300,7 +1276,7 @@ public final class Scheduler implements AutoCloseable {
                 return;
             }
             dispatchLocked();
-            while (outstanding - remote > 0 && (inFlight > 0 || hasPlaceable())) {
+            while (outstanding - remote > 0 && (inFlight > 0 || queue.hasPlaceable())) {
                 changed.awaitUninterruptibly();
                 dispatchLocked();
             }
@@ -1334,261 +1310,6 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    private boolean hasPlaceable() {
-        return !placeable.isEmpty();
-    }
-
-    // ---- ranks and the pending queue ------------------------------------------------------------------------------
-
-    /** Puts {@code v} (pending) into the queue, and among the placeable elements if its parents are placed. */
-    private void enqueue(Vertex v) {
-        pending.add(v);
-        v.queued = true;
-        if (v.unplacedParents == 0) {
-            placeable.add(v);
-            v.placeable = true;
-        }
-    }
-
-    /**
-     * {@code v} was just placed (launched, or completed from pending or from a cluster layer): its children stop
-     * waiting for it, and those that wait for no other parent become placeable.
-     */
-    private void placed(Vertex v) {
-        List<Vertex> children = v.children;
-        if (children == null) {
-            return;
-        }
-        v.children = null;
-        for (Vertex c : children) {
-            if (--c.unplacedParents == 0 && c.queued && !c.placeable) {
-                placeable.add(c);
-                c.placeable = true;
-            }
-        }
-    }
-
-    /** {@code v}'s rank now: its own, or the one its run gives it. */
-    static int rankOf(Vertex v) {
-        Vertex.Run run = v.run;
-        if (run == null) {
-            return v.rank;
-        }
-        long r = run.top - v.pos;
-        return r >= Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) r;
-    }
-
-    /**
-     * Links the just submitted {@code v} (its rank set to its own: 1, or what it came with) to its parents and
-     * raises the ranks of its outstanding ancestors. An element that follows the last element of a run (which
-     * has no other child), and whose other outstanding parents are all in that run, continues the run
-     * ({@link Vertex.Run}) if that last element ranks at most one above it; that raises the whole run at once,
-     * so a chain appended one element at a time costs O(1) per element however long its outstanding part, also
-     * when writers and readers of the same arrays alternate (each element waits for the one before it and for
-     * some earlier ones). Otherwise the ranks rise one ancestor at a time ({@link #raiseAncestors}), and the
-     * run of any parent that gets a child outside it is dissolved into plain ranks first.
-     */
-    private void linkAndRank(Vertex v) {
-        int live = 0;
-        for (Vertex p : v.parents) {
-            if (p.state != Vertex.State.DONE) {
-                live++;
-                if (p.unplaced()) {
-                    p.addChild(v);
-                }
-            }
-        }
-        Vertex tail = null;
-        for (Vertex p : v.parents) {
-            if (p.state != Vertex.State.DONE && p.childCount == 0
-                    && (p.run == null ? live == 1 : p.run.last() == p)) {
-                tail = p;
-                break;
-            }
-        }
-        boolean continues = tail != null && rankOf(tail) <= (long) v.rank + 1;
-        if (continues && live > 1) {
-            for (Vertex p : v.parents) {
-                if (p.state != Vertex.State.DONE && p.run != tail.run) {
-                    continues = false;
-                    break;
-                }
-            }
-        }
-        for (Vertex p : v.parents) {
-            if (p.state != Vertex.State.DONE) {
-                if (!continues && p.run != null) {
-                    dissolve(p.run);
-                }
-                p.childCount++;
-            }
-        }
-        if (continues) {
-            extendRun(tail, v);
-        } else {
-            raiseAncestors(v);
-        }
-    }
-
-    /**
-     * Appends {@code v} to the run that ends with {@code tail}, one of its parents (starting a run there if
-     * {@code tail} is in none, which it may only when it is {@code v}'s one outstanding parent), and raises the
-     * run's ranks to {@code v}'s rank plus the distance to it; if they rose, raises the ancestors of the run's
-     * first member too (the other members' outstanding parents are all in the run).
-     */
-    private void extendRun(Vertex tail, Vertex v) {
-        Vertex.Run run = tail.run;
-        if (run == null) {
-            run = new Vertex.Run();
-            tail.run = run;
-            tail.pos = 0;
-            run.top = tail.rank;
-            run.add(tail);
-        }
-        v.run = run;
-        v.pos = tail.pos + 1;
-        run.add(v);
-        long top = (long) v.rank + v.pos;
-        if (top > run.top) {
-            // At most one member waits among the placeable ones: the first not yet placed (the members
-            // before it are on streams, the ones after it wait for it).
-            Vertex moving = null;
-            for (int i = 0; i < run.size(); i++) {
-                Vertex m = run.get(i);
-                if (m.state != Vertex.State.LAUNCHED) {
-                    moving = m.placeable ? m : null;
-                    break;
-                }
-            }
-            if (moving != null) {
-                placeable.remove(moving);
-            }
-            run.top = top;
-            if (moving != null) {
-                placeable.add(moving);
-            }
-            raiseAncestors(run.first());
-        }
-    }
-
-    /** Gives every member of {@code run} its rank of now as its own, and ends the run. */
-    private static void dissolve(Vertex.Run run) {
-        for (int i = 0; i < run.size(); i++) {
-            Vertex m = run.get(i);
-            m.rank = rankOf(m);
-        }
-        for (int i = 0; i < run.size(); i++) {
-            run.get(i).run = null;
-        }
-        while (run.size() > 0) {
-            run.removeFirst();
-        }
-    }
-
-    /**
-     * {@code v} completed: it leaves its run, from the front as members normally do (a child completes after
-     * its parent), or by dissolving the run if it completed out of turn (a launch refused).
-     */
-    private static void leaveRun(Vertex v) {
-        Vertex.Run run = v.run;
-        if (run == null) {
-            return;
-        }
-        if (run.first() == v) {
-            v.rank = rankOf(v);
-            run.removeFirst();
-            v.run = null;
-        } else {
-            dissolve(run);
-        }
-    }
-
-    /**
-     * Raises the rank of each outstanding ancestor of {@code v} to at least its distance from {@code v} plus
-     * {@code v}'s rank, stopping where a rank does not increase. Iterative (chains may be thousands of elements
-     * long), and in decreasing submission order: a vertex's children come after it, so by the time a vertex is
-     * taken off the work list every child that could raise it has been, and each vertex is handled once per
-     * call. Done vertices are skipped: their rank no longer matters, and they forgot their parents. Costs one
-     * step per ancestor whose rank rises (the members of a run, which it does not enter, aside).
-     */
-    private void raiseAncestors(Vertex v) {
-        long pass = ++rankPasses;
-        for (Vertex u = v; u != null; u = popHeap()) {
-            int ru = rankOf(u);
-            int r = ru == Integer.MAX_VALUE ? Integer.MAX_VALUE : ru + 1;
-            for (Vertex p : u.parents) {
-                if (p.state != Vertex.State.DONE && rankOf(p) < r) {
-                    if (p.run != null) {
-                        // Not reached in practice: a parent with a child outside its run had the run dissolved
-                        // when that child came. Plain ranks are right whatever happened.
-                        dissolve(p.run);
-                    }
-                    setRank(p, r);
-                    if (p.rankPass != pass) {
-                        p.rankPass = pass;
-                        pushHeap(p);
-                    }
-                }
-            }
-        }
-    }
-
-    /** Sets the rank of a vertex outside any run, keeping the placeable set ordered. */
-    private void setRank(Vertex p, int rank) {
-        if (p.placeable) {
-            placeable.remove(p);
-            p.rank = rank;
-            placeable.add(p);
-        } else {
-            p.rank = rank;
-        }
-    }
-
-    private void pushHeap(Vertex v) {
-        if (heapSize == heap.length) {
-            heap = Arrays.copyOf(heap, 2 * heapSize);
-        }
-        int i = heapSize++;
-        while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            if (heap[parent].id >= v.id) {
-                break;
-            }
-            heap[i] = heap[parent];
-            i = parent;
-        }
-        heap[i] = v;
-    }
-
-    /** Removes and returns the vertex with the highest id on the work list, or null if it is empty. */
-    private Vertex popHeap() {
-        if (heapSize == 0) {
-            return null;
-        }
-        Vertex top = heap[0];
-        Vertex last = heap[--heapSize];
-        heap[heapSize] = null;
-        if (heapSize > 0) {
-            int i = 0;
-            while (true) {
-                int child = 2 * i + 1;
-                if (child >= heapSize) {
-                    break;
-                }
-                if (child + 1 < heapSize && heap[child + 1].id > heap[child].id) {
-                    child++;
-                }
-                if (heap[child].id <= last.id) {
-                    break;
-                }
-                heap[i] = heap[child];
-                i = child;
-            }
-            heap[i] = last;
-        }
-        return top;
-    }
-
     /**
      * This device's floor rank: the lowest rank among the {@code slots} highest-ranked elements it holds, on its
      * streams or ready (parents complete, waiting for the window), elements it runs for other members included;
@@ -1605,25 +1326,7 @@ public final class Scheduler implements AutoCloseable {
         }
         lock.lock();
         try {
-            int[] ranks = new int[onStreams.size() + slots];
-            int count = 0;
-            for (Vertex v : onStreams) {
-                ranks[count++] = rankOf(v);
-            }
-            int ready = 0;
-            // Highest rank first: the first ready ones found are the highest-ranked ready ones.
-            for (Iterator<Vertex> it = placeable.iterator(); it.hasNext() && ready < slots;) {
-                Vertex v = it.next();
-                if (v.parentsDone()) {
-                    ranks[count++] = rankOf(v);
-                    ready++;
-                }
-            }
-            if (count < slots) {
-                return 0;
-            }
-            Arrays.sort(ranks, 0, count);
-            return ranks[count - slots];
+            return queue.floorRank(slots, onStreams);
         } finally {
             lock.unlock();
         }
@@ -1634,11 +1337,11 @@ public final class Scheduler implements AutoCloseable {
         lock.lock();
         try {
             java.util.Map<Long, Integer> out = new java.util.TreeMap<>();
-            for (Vertex v : pending) {
-                out.put(v.id, rankOf(v));
+            for (Vertex v : queue.pending()) {
+                out.put(v.id, RankQueue.rankOf(v));
             }
             for (Vertex v : onStreams) {
-                out.put(v.id, rankOf(v));
+                out.put(v.id, RankQueue.rankOf(v));
             }
             return out;
         } finally {
@@ -1651,7 +1354,7 @@ public final class Scheduler implements AutoCloseable {
         lock.lock();
         try {
             List<Long> out = new ArrayList<>();
-            for (Vertex v : placeable) {
+            for (Vertex v : queue.placeable()) {
                 out.add(v.id);
             }
             return out;

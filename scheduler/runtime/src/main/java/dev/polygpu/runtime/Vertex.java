@@ -63,7 +63,7 @@ final class Vertex {
      * submitted, itself included (1 while nothing depends on it), or more if it came with a higher rank from
      * another member ({@link Scheduler#submitHere(ComputationalElement, int, java.util.function.Consumer)}).
      * Only raised, never lowered; stale once the vertex is done. While the vertex is in a {@link #run}, the run
-     * holds its rank instead ({@link Scheduler#rankOf}).
+     * holds its rank instead ({@link RankQueue#rankOf}).
      */
     int rank = 1;
     /** The rank propagation pass that last queued this vertex, so that one pass visits it once. */
