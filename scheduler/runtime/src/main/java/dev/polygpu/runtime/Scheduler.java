@@ -45,8 +45,9 @@ import java.util.function.Predicate;
  * accesses that race with another thread's submissions on the same array are unordered, as any data race.
  *
  * <p>Implementation notes: {@link #lock} guards every mutable field here, in the parts this class delegates to
- * ({@link RankQueue}: the waiting elements and their ranks), in {@link Vertex}, {@link StreamSlot} and in the
- * {@link TrackedArray}s' dependency fields; those parts are only called with it held. Stream operations (launch, record,
+ * ({@link RankQueue}: the waiting elements and their ranks; {@link ClusterSide}: what a cluster layer took),
+ * in {@link Vertex}, {@link StreamSlot} and in the {@link TrackedArray}s' dependency fields; those parts are
+ * only called with it held. Stream operations (launch, record,
  * waitFor, whenComplete) are called under the lock; they only queue and never wait for stream callbacks, and
  * the callbacks ({@link #completed}) take the lock, so the lock order is scheduler lock → stream lock and
  * never the reverse. Calls that wait for streams (synchronize, close) are made without the lock. Observers
@@ -78,6 +79,8 @@ public final class Scheduler implements AutoCloseable {
     private final Condition dispatchable = lock.newCondition();
     /** The elements waiting to be placed, in rank order, and the rank propagation that orders them. */
     private final RankQueue queue = new RankQueue();
+    /** What a cluster layer takes from this device and gives back. */
+    private final ClusterSide cluster;
     /** The elements on this device's streams (launched, not complete). */
     private final LinkedHashSet<Vertex> onStreams = new LinkedHashSet<>();
     /** The device's stream priorities, and how many levels of them are used ({@link PriorityLevels}). */
@@ -95,7 +98,6 @@ public final class Scheduler implements AutoCloseable {
     private long nextElementId = 1;
     private long nextArrayId = 1;
     private int inFlight;
-    private int remote;
     private long outstanding;
     private long submitted;
     private long completedCount;
@@ -122,6 +124,7 @@ public final class Scheduler implements AutoCloseable {
             free[i] = new ArrayDeque<>();
         }
         this.freeStreams = free;
+        this.cluster = new ClusterSide(this, queue, changed, deviceName, observers);
         this.dispatcher = Thread.ofVirtual().name("polygpu-scheduler").start(this::dispatchLoop);
     }
 
@@ -659,9 +662,9 @@ public final class Scheduler implements AutoCloseable {
     public Stats stats() {
         lock.lock();
         try {
-            Load load = loadLocked();
-            return new Stats(submitted, completedCount, outstanding, inFlight, queue.pendingCount(), remote,
-                    ownedStreams.size(), maxInFlightSeen, load.ready(), load.stealable(), overflowed);
+            Load load = cluster.load(inFlight);
+            return new Stats(submitted, completedCount, outstanding, inFlight, queue.pendingCount(),
+                    cluster.remote(), ownedStreams.size(), maxInFlightSeen, load.ready(), load.stealable(), overflowed);
         } finally {
             lock.unlock();
         }
@@ -692,39 +695,15 @@ public final class Scheduler implements AutoCloseable {
     public Load load() {
         lock.lock();
         try {
-            return loadLocked();
+            return cluster.load(inFlight);
         } finally {
             lock.unlock();
         }
     }
 
-    private Load loadLocked() {
-        int ready = 0;
-        int stealable = 0;
-        // Ready elements are placeable (parents complete), so only those need looking at.
-        for (Vertex v : queue.placeable()) {
-            if (v.parentsDone()) {
-                ready++;
-                if (stealable(v)) {
-                    stealable++;
-                }
-            }
-        }
-        return new Load(ready, stealable, inFlight);
-    }
-
     /** How many elements may be taken now: ready (parents complete, not on a stream yet) and stealable. */
     public int readyCount() {
         return load().stealable();
-    }
-
-    /**
-     * Stealable: a kernel with its source (so another member can build it), on no user stream, parents
-     * complete, not pinned here. Copies and fills are not worth moving: their cost is the bytes themselves.
-     */
-    private static boolean stealable(Vertex v) {
-        return !v.pinned && v.element.stream() == null && v.element.work() instanceof Work.Kernel k
-                && k.source() != null && v.parentsDone();
     }
 
     /**
@@ -757,31 +736,10 @@ public final class Scheduler implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            // Highest rank first: once below the minimum, every element after is too.
-            for (Iterator<Vertex> it = queue.placeable().iterator(); it.hasNext();) {
-                Vertex v = it.next();
-                int r = RankQueue.rankOf(v);
-                if (r < minRank) {
-                    break;
-                }
-                if (stealable(v) && accept.test(v.element)) {
-                    return takeLocked(v, r);
-                }
-            }
-            return null;
+            return cluster.steal(minRank, accept);
         } finally {
             lock.unlock();
         }
-    }
-
-    /** Takes the placeable, stealable {@code v} of rank {@code r} off this device for a cluster layer. */
-    private StolenElement takeLocked(Vertex v, int r) {
-        queue.remove(v);
-        v.state = Vertex.State.REMOTE;
-        v.takenNanos = System.nanoTime();
-        remote++;
-        changed.signalAll();
-        return new StolenElement(this, v, r);
     }
 
     /**
@@ -791,12 +749,7 @@ public final class Scheduler implements AutoCloseable {
     public int topStealableRank() {
         lock.lock();
         try {
-            for (Vertex v : queue.placeable()) {
-                if (stealable(v)) {
-                    return RankQueue.rankOf(v);
-                }
-            }
-            return 0;
+            return cluster.topStealableRank();
         } finally {
             lock.unlock();
         }
@@ -830,11 +783,8 @@ public final class Scheduler implements AutoCloseable {
             Continuation next) {
         lock.lock();
         try {
-            checkRemote(v);
-            // Every child waits for it: it was never placed, so each one was recorded as it was submitted.
-            List<Vertex> children = next == null || v.children == null ? null : new ArrayList<>(v.children);
-            completeRemoteLocked(v, failure, member, startNanos, endNanos);
-            StolenElement taken = children == null || closed ? null : takeChild(children, next);
+            StolenElement taken = cluster.complete(v, failure, member, startNanos, endNanos, closed ? null : next,
+                    inFlight);
             dispatchable.signal();
             return taken;
         } finally {
@@ -842,55 +792,13 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    private StolenElement takeChild(List<Vertex> children, Continuation next) {
-        children.removeIf(c -> !c.placeable || !stealable(c));
-        if (children.isEmpty()) {
-            return null;
-        }
-        children.sort(RankQueue.BY_RANK);
-        Load load = loadLocked();
-        for (Vertex c : children) {
-            if (next.take(c.element, load)) {
-                return takeLocked(c, RankQueue.rankOf(c));
-            }
-        }
-        return null;
-    }
-
-    private void completeRemoteLocked(Vertex v, DeviceException failure, String member, long startNanos,
-            long endNanos) {
-        remote--;
-        v.launchNanos = v.takenNanos;
-        v.endNanos = System.nanoTime();
-        if (member != null) {
-            long end = Math.min(Math.max(endNanos, v.takenNanos), v.endNanos);
-            long start = Math.min(Math.max(startNanos, v.takenNanos), end);
-            for (ScheduleObserver o : observers) {
-                o.ranRemotely(v.id, deviceName, member, v.takenNanos, start, end);
-            }
-        }
-        finish(v, failure == null ? null : Failure.own(v, failure), v.takenNanos);
-    }
-
     void giveBack(Vertex v, boolean pin) {
         lock.lock();
         try {
-            checkRemote(v);
-            remote--;
-            v.state = Vertex.State.PENDING;
-            v.pinned |= pin;
-            // Back to its place by rank and submission order, so it keeps its priority.
-            queue.enqueue(v);
+            cluster.giveBack(v, pin);
             dispatchable.signal();
         } finally {
             lock.unlock();
-        }
-    }
-
-    private static void checkRemote(Vertex v) {
-        if (v.state != Vertex.State.REMOTE) {
-            throw new IllegalStateException(v.describe() + " is not taken by a cluster layer (it is "
-                    + v.state.name().toLowerCase(java.util.Locale.ROOT) + ")");
         }
     }
 
@@ -1151,8 +1059,11 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    /** Marks {@code v} complete: failure bookkeeping, dependency state, observers, waiters. */
-    private void finish(Vertex v, Failure own, long startNanos) {
+    /**
+     * Marks {@code v} complete: failure bookkeeping, dependency state, observers, waiters. Also called by
+     * {@link ClusterSide} (under the lock) for an element a cluster layer completed.
+     */
+    void finish(Vertex v, Failure own, long startNanos) {
         Failure f = own;
         for (Vertex p : v.parents) {
             if (f == null && p.failure != null && v.id < p.failure.reportedBefore) {
@@ -1276,7 +1187,7 @@ public final class Scheduler implements AutoCloseable {
                 return;
             }
             dispatchLocked();
-            while (outstanding - remote > 0 && (inFlight > 0 || queue.hasPlaceable())) {
+            while (outstanding - cluster.remote() > 0 && (inFlight > 0 || queue.hasPlaceable())) {
                 changed.awaitUninterruptibly();
                 dispatchLocked();
             }
