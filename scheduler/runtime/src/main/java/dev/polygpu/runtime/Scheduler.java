@@ -5,11 +5,9 @@ import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.Event;
 import dev.polygpu.device.Stream;
-import dev.polygpu.device.StreamPriorities;
 import dev.polygpu.device.UnifiedBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -45,8 +43,8 @@ import java.util.function.Predicate;
  * accesses that race with another thread's submissions on the same array are unordered, as any data race.
  *
  * <p>Implementation notes: {@link #lock} guards every mutable field here, in the parts this class delegates to
- * ({@link RankQueue}: the waiting elements and their ranks; {@link ClusterSide}: what a cluster layer took),
- * in {@link Vertex}, {@link StreamSlot} and in the {@link TrackedArray}s' dependency fields; those parts are
+ * ({@link RankQueue}: the waiting elements and their ranks; {@link ClusterSide}: what a cluster layer took;
+ * {@link StreamPool}: the streams), in {@link Vertex}, {@link StreamSlot} and in the {@link TrackedArray}s' dependency fields; those parts are
  * only called with it held. Stream operations (launch, record,
  * waitFor, whenComplete) are called under the lock; they only queue and never wait for stream callbacks, and
  * the callbacks ({@link #completed}) take the lock, so the lock order is scheduler lock → stream lock and
@@ -83,14 +81,10 @@ public final class Scheduler implements AutoCloseable {
     private final ClusterSide cluster;
     /** The elements on this device's streams (launched, not complete). */
     private final LinkedHashSet<Vertex> onStreams = new LinkedHashSet<>();
-    /** The device's stream priorities, and how many levels of them are used ({@link PriorityLevels}). */
-    private final StreamPriorities priorities;
+    /** The streams elements go on, owned per priority level or the user's. */
+    private final StreamPool streams;
+    /** How many stream priority levels are used ({@link PriorityLevels}). */
     private final int levels;
-    /** Per priority level, the owned streams with nothing on them (under always-new, not closed yet). */
-    private final ArrayDeque<StreamSlot>[] freeStreams;
-    private final List<StreamSlot> ownedStreams = new ArrayList<>();
-    private final List<StreamSlot> idleToClose = new ArrayList<>();
-    private final IdentityHashMap<Stream, StreamSlot> userStreams = new IdentityHashMap<>();
     private final ArrayDeque<Event> freeEvents = new ArrayDeque<>();
     private final ArrayDeque<Failure> unreported = new ArrayDeque<>();
     private final List<ScheduleObserver> observers = new ArrayList<>();
@@ -115,15 +109,9 @@ public final class Scheduler implements AutoCloseable {
         this.configuredWindow = config.windowFor(device.properties().multiProcessorCount());
         this.window = configuredWindow;
         this.tracker = new DependencyTracker(config.dependencies());
-        this.priorities = device.streamPriorities();
-        this.levels = PriorityLevels.levelsOf(priorities);
+        this.streams = new StreamPool(device, config);
+        this.levels = streams.levels();
         this.overflow = levels > 1 ? config.stolenOverflow() : 0;
-        @SuppressWarnings("unchecked")
-        ArrayDeque<StreamSlot>[] free = new ArrayDeque[levels];
-        for (int i = 0; i < levels; i++) {
-            free[i] = new ArrayDeque<>();
-        }
-        this.freeStreams = free;
         this.cluster = new ClusterSide(this, queue, changed, deviceName, observers);
         this.dispatcher = Thread.ofVirtual().name("polygpu-scheduler").start(this::dispatchLoop);
     }
@@ -545,12 +533,7 @@ public final class Scheduler implements AutoCloseable {
                 dispatchLocked();
             }
             if (joinAll) {
-                for (StreamSlot slot : ownedStreams) {
-                    joinTail(slot, stream);
-                }
-                for (StreamSlot slot : userStreams.values()) {
-                    joinTail(slot, stream);
-                }
+                streams.joinAll(stream);
             }
         } finally {
             lock.unlock();
@@ -564,13 +547,6 @@ public final class Scheduler implements AutoCloseable {
             }
         }
         return false;
-    }
-
-    private static void joinTail(StreamSlot slot, Stream stream) {
-        // Work on one stream completes in order, so waiting for its last outstanding element waits for all.
-        if (slot.tail != null && slot.stream != stream) {
-            stream.waitFor(slot.tail.event);
-        }
     }
 
     /** Blocks until every submitted element completed; throws the first failure not reported yet. */
@@ -627,8 +603,7 @@ public final class Scheduler implements AutoCloseable {
     }
 
     private boolean onStream(Stream stream) {
-        StreamSlot slot = userStreams.get(stream);
-        if (slot != null && slot.inFlight > 0) {
+        if (streams.busy(stream)) {
             return true;
         }
         for (Vertex v : queue.pending()) {
@@ -664,7 +639,7 @@ public final class Scheduler implements AutoCloseable {
         try {
             Load load = cluster.load(inFlight);
             return new Stats(submitted, completedCount, outstanding, inFlight, queue.pendingCount(),
-                    cluster.remote(), ownedStreams.size(), maxInFlightSeen, load.ready(), load.stealable(), overflowed);
+                    cluster.remote(), streams.ownedCount(), maxInFlightSeen, load.ready(), load.stealable(), overflowed);
         } finally {
             lock.unlock();
         }
@@ -877,7 +852,7 @@ public final class Scheduler implements AutoCloseable {
 
     /** Puts {@code v} on a stream, one of priority level {@code level} unless the user chose its stream. */
     private void launchLocked(Vertex v, int level) {
-        StreamSlot slot = pickStream(v, level);
+        StreamSlot slot = streams.pickStream(v, level);
         Stream s = slot.stream;
         try {
             for (Vertex p : v.parents) {
@@ -899,7 +874,7 @@ public final class Scheduler implements AutoCloseable {
             v.launchNanos = now;
             v.endNanos = now;
             finish(v, Failure.own(v, e), now);
-            releaseIfIdle(slot);
+            streams.releaseIfIdle(slot);
             return;
         }
         Event event = freeEvents.pollFirst();
@@ -923,101 +898,6 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    /**
-     * The stream for {@code v}: the user's if it names one; under same-as-parent its first running parent's
-     * (whatever that stream's priority: the policy serializes a parent's children); under disjoint its
-     * parent's if it is the first child to continue it and the parent's stream has {@code v}'s priority level,
-     * otherwise a stream of its own level (a parent on a stream of another level becomes a device-side wait,
-     * as any parent on another stream: continuing at the parent's priority would run {@code v} ahead of work
-     * it should not pass, or behind work it should).
-     */
-    private StreamSlot pickStream(Vertex v, int level) {
-        Stream user = v.element.stream();
-        if (user != null) {
-            return userStreams.computeIfAbsent(user, st -> new StreamSlot(st, false, 0));
-        }
-        for (Vertex p : v.parents) {
-            if (p.state != Vertex.State.LAUNCHED || !p.slot.owned) {
-                continue;
-            }
-            if (config.parentStreams() == SchedulerConfig.ParentStreamPolicy.SAME_AS_PARENT) {
-                return p.slot;
-            }
-            if (!p.childClaimed && p.slot.tail == p && p.slot.level == level) {
-                p.childClaimed = true;
-                return p.slot;
-            }
-        }
-        return newStream(level);
-    }
-
-    /**
-     * An owned stream of priority level {@code level} with nothing on it: a free one (under reuse), else a new
-     * one while fewer than {@code maxStreams} are owned. At the limit, a free stream of another level is closed
-     * and one of this level created in its place; if none is free, the least busy stream of this level is
-     * shared, or of any level if this level has none.
-     */
-    private StreamSlot newStream(int level) {
-        ArrayDeque<StreamSlot> free = freeStreams[level];
-        if (config.newStreams() == SchedulerConfig.NewStreamPolicy.REUSE) {
-            StreamSlot slot = free.pollFirst();
-            if (slot != null) {
-                return slot;
-            }
-        } else {
-            closeIdleStreams();
-        }
-        if (ownedStreams.size() < config.maxStreams()) {
-            return createStream(level);
-        }
-        // At the limit: a free stream of this level (if always-new left any), else replace a free one of another.
-        StreamSlot slot = free.pollFirst();
-        if (slot != null) {
-            return slot;
-        }
-        for (ArrayDeque<StreamSlot> other : freeStreams) {
-            StreamSlot idle = other.pollFirst();
-            if (idle != null) {
-                ownedStreams.remove(idle);
-                idleToClose.remove(idle);
-                // Nothing is on it; closing only releases the stream.
-                idle.stream.close();
-                return createStream(level);
-            }
-        }
-        StreamSlot best = ownedStreams.get(0);
-        for (StreamSlot s : ownedStreams) {
-            boolean sameLevel = s.level == level;
-            if (sameLevel != (best.level == level) ? sameLevel : s.inFlight < best.inFlight) {
-                best = s;
-            }
-        }
-        return best;
-    }
-
-    private StreamSlot createStream(int level) {
-        Stream stream = levels == 1 ? device.createStream() : device.createStream(priorities.priorityOfLevel(level));
-        StreamSlot slot = new StreamSlot(stream, true, level);
-        ownedStreams.add(slot);
-        return slot;
-    }
-
-    /** Under always-new: closes the streams that went idle (not from a callback, which may not call the device). */
-    private void closeIdleStreams() {
-        if (idleToClose.isEmpty()) {
-            return;
-        }
-        for (StreamSlot s : idleToClose) {
-            if (s.inFlight == 0) {
-                ownedStreams.remove(s);
-                freeStreams[s.level].remove(s);
-                // Its last work completed; closing only releases the stream.
-                s.stream.close();
-            }
-        }
-        idleToClose.clear();
-    }
-
     // ---- completion ------------------------------------------------------------------------------------------
 
     /** The stream callback after a launched element: runs on a device thread, must not call the device. */
@@ -1036,26 +916,12 @@ public final class Scheduler implements AutoCloseable {
             onStreams.remove(v);
             v.endNanos = now;
             finish(v, error == null ? null : Failure.own(v, error), start);
-            releaseIfIdle(slot);
+            streams.releaseIfIdle(slot);
             if (queue.hasPending()) {
                 dispatchable.signal();
             }
         } finally {
             lock.unlock();
-        }
-    }
-
-    private void releaseIfIdle(StreamSlot slot) {
-        if (slot.inFlight > 0) {
-            return;
-        }
-        if (!slot.owned) {
-            userStreams.remove(slot.stream);
-        } else if (config.newStreams() == SchedulerConfig.NewStreamPolicy.REUSE) {
-            freeStreams[slot.level].addLast(slot);
-        } else {
-            idleToClose.add(slot);
-            freeStreams[slot.level].addLast(slot);
         }
     }
 
@@ -1179,7 +1045,7 @@ public final class Scheduler implements AutoCloseable {
      */
     @Override
     public void close() {
-        List<StreamSlot> streams;
+        List<StreamSlot> owned;
         List<Event> events;
         lock.lock();
         try {
@@ -1200,11 +1066,7 @@ public final class Scheduler implements AutoCloseable {
                 }
             }
             unreported.clear();
-            streams = new ArrayList<>(ownedStreams);
-            ownedStreams.clear();
-            for (ArrayDeque<StreamSlot> free : freeStreams) {
-                free.clear();
-            }
+            owned = streams.removeOwned();
             events = new ArrayList<>(freeEvents);
             freeEvents.clear();
             for (ScheduleObserver o : observers) {
@@ -1213,7 +1075,7 @@ public final class Scheduler implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        for (StreamSlot s : streams) {
+        for (StreamSlot s : owned) {
             s.stream.close();
         }
         for (Event e : events) {
