@@ -60,7 +60,7 @@ final class LoopYieldCases {
         return List.of(MULTI_DECL_INIT, COMMA_INIT_OUTER_VARS, POINTER_DECLARATOR, BARRIER_IN_CONDITION,
                 SHUFFLE_IN_UPDATE, DO_WHILE_CONTINUE_BREAK, VOTE_IN_DO_WHILE_CONDITION, WHILE_DECLS_IN_BODY,
                 NESTED_SHUFFLE, SHADOWED_NAMES, INLINED_HELPER, YIELD_IN_INIT, SWITCH_IN_LOOP, VOLATILE_STEPS,
-                LONG_AND_FLOAT, COUNT_IN_WHILE_CONDITION);
+                LONG_AND_FLOAT, VECTOR_DECLARATORS, COUNT_IN_WHILE_CONDITION);
     }
 
     // n = 4: (a, b) takes (0, 0) and (4, 8), so 2 iterations; thread t reads u = t + 1's a + b + u.
@@ -175,12 +175,13 @@ final class LoopYieldCases {
                 out[2 * t + 1] = k;
             }""", 0, 2, (t, n) -> new int[] {26 * (t % 3), 7});
 
-    // Four rounds; each adds thread t + 1's 3 (t + 1) + k minus its own 3 t + k.
+    // Four rounds (the condition, a functional cast, always holds); each adds thread t + 1's 3 (t + 1) + k minus
+    // its own 3 t + k.
     static final Case WHILE_DECLS_IN_BODY = new Case("while_decls_in_body", """
             extern "C" __global__ void while_decls_in_body(int *out, int n) {
                 __shared__ int s[64];
                 int t = threadIdx.x, k = 0, acc = 0;
-                while (true) {
+                while (int(k) >= 0) {
                     int mine = t * 3 + k, other;
                     s[t] = mine;
                     __syncthreads();
@@ -319,6 +320,23 @@ final class LoopYieldCases {
                 out[2 * t + 1] = (int) (f * 4.0f);
             }""", 0, 2, (t, n) -> new int[] {(int) ((4L * t + 3 * (1L << 10) + 2 * (1L << 20) + (1L << 30)) % 1000003),
                 16});
+
+    // p.x = t, t + 1, t + 3 in rounds p.y = 0, 1, 2 (q.x = 1, 2, 4 is added after each); thread t reads
+    // u = t + 1's p.x: 3u + 4. In the last round, last = 100 (t + 3) + 4.
+    static final Case VECTOR_DECLARATORS = new Case("vector_declarators", """
+            extern "C" __global__ void vector_declarators(int *out, int n) {
+                __shared__ int s[64];
+                int t = threadIdx.x, acc = 0, last = 0;
+                for (int2 p = make_int2(t, 0), q = make_int2(1, 2); p.y < n; p.x += q.x, p.y++, q.x *= q.y) {
+                    s[t] = p.x;
+                    __syncthreads();
+                    acc += s[(t + 1) % 64];
+                    __syncthreads();
+                    last = p.x * 100 + q.x;
+                }
+                out[2 * t] = acc;
+                out[2 * t + 1] = last;
+            }""", 3, 2, (t, n) -> new int[] {3 * right(t, 1) + 4, 100 * (t + 3) + 4});
 
     // Rounds k = 0, 1, 2 (some thread has k < t % 4 until k = 3); counts 48, 32, 16; round 1 continues.
     static final Case COUNT_IN_WHILE_CONDITION = new Case("count_in_while_condition", """
