@@ -52,11 +52,22 @@ public final class NvccTool {
 
     /** PTX from running nvcc directly (not through the class under test) on {@code source}. */
     static String ptxOf(String source, String arch) throws IOException, InterruptedException {
+        return ptxOf(source, arch, List.of());
+    }
+
+    /**
+     * As {@link #ptxOf(String, String)}, with more nvcc options ({@code -fmad=false} for results that do not
+     * depend on fused multiply-adds); skips the test where nvcc is not installed.
+     */
+    public static String ptxOf(String source, String arch, List<String> options)
+            throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("nvcc-tool-");
         try {
             Files.writeString(dir.resolve("t.cu"), source);
-            Process p = new ProcessBuilder(require().toString(), "-ptx", "-arch=" + arch, "-o", "t.ptx", "t.cu")
-                    .directory(dir.toFile()).redirectErrorStream(true).start();
+            List<String> command = new ArrayList<>(List.of(require().toString(), "-ptx", "-arch=" + arch));
+            command.addAll(options);
+            command.addAll(List.of("-o", "t.ptx", "t.cu"));
+            Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             p.waitFor(120, TimeUnit.SECONDS);
             assertEquals(0, p.exitValue(), out);

@@ -23,8 +23,17 @@ public sealed interface Stmt {
 
     record DoWhile(Pos pos, Stmt body, Expr condition) implements Stmt {}
 
-    /** {@code for (init; condition; update) body}; any part may be null (no condition: loop forever). */
-    record For(Pos pos, Stmt init, Expr condition, Expr update, Stmt body) implements Stmt {}
+    /**
+     * {@code for (init; condition; update) body}. {@code init} holds the statements of the for-init (an
+     * expression statement, or one declaration per declarator of {@code int a = 0, b = 0}), empty when there is
+     * none; what they declare belongs to the loop's own scope, which also holds the condition, update and body.
+     * Condition and update may be null (no condition: loop forever).
+     */
+    record For(Pos pos, List<Stmt> init, Expr condition, Expr update, Stmt body) implements Stmt {
+        public For {
+            init = List.copyOf(init);
+        }
+    }
 
     record Break(Pos pos) implements Stmt {}
 

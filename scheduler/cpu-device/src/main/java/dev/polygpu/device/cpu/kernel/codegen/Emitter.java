@@ -579,8 +579,9 @@ final class Emitter {
             }
             case Stmt.While w -> loop(w, w.condition(), null, w.body());
             case Stmt.For f -> {
+                // The init's declarations are in the loop's scope: a thread resumed in the body must get them back.
                 scopes.push(new ArrayList<>());
-                statement(f.init());
+                f.init().forEach(this::statement);
                 loop(f, f.condition(), f.update(), f.body());
                 scopes.pop();
             }

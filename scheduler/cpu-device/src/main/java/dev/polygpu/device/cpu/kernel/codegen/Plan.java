@@ -167,7 +167,7 @@ final class Plan {
                 visit(w.condition(), assigned, seen);
             }
             case Stmt.For f -> {
-                visit(f.init(), assigned, seen);
+                f.init().forEach(x -> visit(x, assigned, seen));
                 visit(f.condition(), assigned, seen);
                 visit(f.update(), assigned, seen);
                 visit(f.body(), assigned, seen);

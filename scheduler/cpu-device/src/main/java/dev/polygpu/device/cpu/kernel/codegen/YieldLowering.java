@@ -17,8 +17,8 @@ import java.util.Map;
  * that contains one) stands alone as a statement: {@code tmp = __shfl_down_sync(…);} or
  * {@code __syncthreads();}. A cooperative kernel's thread returns to the block scheduler at a yield point,
  * which the JVM allows only with an empty operand stack; hoisting the call out of its expression gives that.
- * Yield points in a loop condition move into the loop body; in the short-circuit part of {@code && || ?:}
- * they are rejected (hoisting would evaluate them unconditionally).
+ * Yield points in a loop's condition or update move into the loop body (see {@link #headerInBody}); in the
+ * short-circuit part of {@code && || ?:} they are rejected (hoisting would evaluate them unconditionally).
  */
 final class YieldLowering {
     private final Map<Function, Boolean> yields = new IdentityHashMap<>();
@@ -77,7 +77,7 @@ final class YieldLowering {
             case Stmt.If i -> containsYield(i.condition()) || containsYield(i.then()) || containsYield(i.otherwise());
             case Stmt.While w -> containsYield(w.condition()) || containsYield(w.body());
             case Stmt.DoWhile w -> containsYield(w.condition()) || containsYield(w.body());
-            case Stmt.For f -> containsYield(f.init()) || containsYield(f.condition())
+            case Stmt.For f -> f.init().stream().anyMatch(this::containsYield) || containsYield(f.condition())
                     || containsYield(f.update()) || containsYield(f.body());
             case Stmt.Return r -> containsYield(r.value());
             case Stmt.Switch sw -> containsYield(sw.selector())
@@ -163,37 +163,70 @@ final class YieldLowering {
                 if (!containsYield(w.condition())) {
                     yield new Stmt.While(p, w.condition(), lowerStmt(w.body()));
                 }
-                yield new Stmt.For(p, null, null, null, guardedBody(w.condition(), w.body(), p));
+                yield headerInBody(p, List.of(), w.condition(), null, w.body(), false);
             }
             case Stmt.For f -> {
-                if (containsYield(f.update())) {
-                    throw new CodegenException(f.update().pos(), "a barrier or warp intrinsic in a for-loop's"
-                            + " update expression is not supported; move it into the loop body");
-                }
-                Stmt init = lowerStmt(f.init());
-                if (!containsYield(f.condition())) {
+                List<Stmt> init = new ArrayList<>();
+                f.init().forEach(x -> init.add(lowerStmt(x)));
+                if (!containsYield(f.condition()) && !containsYield(f.update())) {
                     yield new Stmt.For(p, init, f.condition(), f.update(), lowerStmt(f.body()));
                 }
-                yield new Stmt.For(p, init, null, f.update(), guardedBody(f.condition(), f.body(), p));
+                yield headerInBody(p, init, f.condition(), f.update(), f.body(), false);
             }
             case Stmt.DoWhile w -> {
-                if (containsYield(w.condition())) {
-                    throw new CodegenException(w.condition().pos(), "a barrier or warp intrinsic in a do-while"
-                            + " condition is not supported; compute it into a variable in the loop body");
+                if (!containsYield(w.condition())) {
+                    yield new Stmt.DoWhile(p, lowerStmt(w.body()), w.condition());
                 }
-                yield new Stmt.DoWhile(p, lowerStmt(w.body()), w.condition());
+                yield headerInBody(p, List.of(), w.condition(), null, w.body(), true);
             }
             default -> s;
         };
     }
 
-    /** {@code { hoisted…; if (!cond) break; body }} */
-    private Stmt guardedBody(Expr condition, Stmt body, Pos p) {
-        List<Stmt> pre = new ArrayList<>();
-        Expr c = hoist(condition, pre);
-        pre.add(new Stmt.If(p, new Expr.Unary(p, CType.Prim.INT, Expr.UnaryOp.NOT, c), new Stmt.Break(p), null));
-        pre.add(lowerStmt(body));
-        return new Stmt.Block(p, pre);
+    /**
+     * A loop whose condition or update holds a yield point, with them moved to the top of its body, where
+     * their yield points can stand alone:
+     * <pre>
+     * for (init; c; u) body    ->  for (init, $first = 1; ;) { if (!$first) { u; } $first = 0;
+     *                                                        hoisted…; if (!c) break; body }
+     * do body while (c)        ->  for ($first = 1; ;) { if (!$first) { hoisted…; if (!c) break; } $first = 0; body }
+     * </pre>
+     * A {@code continue} in the body goes to the top of the next iteration, so it still runs the update and
+     * the condition. An update without yield points stays the loop's update, and {@code $first} is left out
+     * where nothing runs between iterations only.
+     */
+    private Stmt headerInBody(Pos p, List<Stmt> init, Expr condition, Expr update, Stmt body, boolean testLast) {
+        List<Stmt> test = new ArrayList<>();
+        if (condition != null) {
+            Expr c = hoist(condition, test);
+            test.add(new Stmt.If(p, new Expr.Unary(p, CType.Prim.INT, Expr.UnaryOp.NOT, c), new Stmt.Break(p),
+                    null));
+        }
+        List<Stmt> between = new ArrayList<>();
+        Expr loopUpdate = update;
+        if (containsYield(update)) {
+            between.add(lowerStmt(new Stmt.ExprStmt(update.pos(), update)));
+            loopUpdate = null;
+        }
+        if (testLast) {
+            between.addAll(test);
+            test.clear();
+        }
+        List<Stmt> loopInit = new ArrayList<>(init);
+        List<Stmt> out = new ArrayList<>();
+        if (!between.isEmpty()) {
+            Var first = new Var("$first" + temps, CType.Prim.INT, Var.Kind.LOCAL, p, -1 - temps);
+            temps++;
+            Expr.VarRef ref = new Expr.VarRef(p, CType.Prim.INT, first);
+            loopInit.add(new Stmt.VarDecl(p, first, new Expr.IntConst(p, CType.Prim.INT, 1), null));
+            out.add(new Stmt.If(p, new Expr.Unary(p, CType.Prim.INT, Expr.UnaryOp.NOT, ref),
+                    new Stmt.Block(p, between), null));
+            out.add(new Stmt.ExprStmt(p, new Expr.Assign(p, CType.Prim.INT, ref,
+                    new Expr.IntConst(p, CType.Prim.INT, 0))));
+        }
+        out.addAll(test);
+        out.add(lowerStmt(body));
+        return new Stmt.For(p, loopInit, null, loopUpdate, new Stmt.Block(p, out));
     }
 
     /**

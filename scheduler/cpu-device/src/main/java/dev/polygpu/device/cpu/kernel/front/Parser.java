@@ -769,6 +769,26 @@ final class Parser {
                 || Unsupported.isVectorType(t.text) || Unsupported.isTextureType(t.text);
     }
 
+    /** True where a declaration begins, not an expression with a functional cast such as {@code int(x)}. */
+    private boolean startsDeclaration() {
+        Token t = tok();
+        boolean functionalCast = (TYPE_KEYWORDS.contains(t.text) || typedefs.containsKey(t.text))
+                && peek(1).is("(") && !peek(2).is("*");
+        return startsDecl() && !functionalCast;
+    }
+
+    /**
+     * The condition of an {@code if}, {@code while}, {@code for} or {@code switch}: an expression. C++ also
+     * allows a declaration there ({@code while (int r = n - k)}), which this engine does not.
+     */
+    private Expr condition(String statement) {
+        if (startsDeclaration()) {
+            throw diags.fail(tok().pos(), "a declaration in the condition of '" + statement + "' is not supported"
+                    + " by the CPU device's kernel engine; declare the variable before the '" + statement + "'");
+        }
+        return expr();
+    }
+
     private boolean startsDecl() {
         Token t = tok();
         return startsType() || (t.kind == Token.Kind.IDENT && FUNC_SPECIFIERS.contains(t.text)
@@ -1003,7 +1023,7 @@ final class Parser {
                 case "if" -> {
                     k++;
                     expect("(", "expected '(' after 'if'");
-                    Expr c = expr();
+                    Expr c = condition("if");
                     expect(")", "expected ')'");
                     PStmt then = statement();
                     PStmt otherwise = accept("else") ? statement() : null;
@@ -1012,7 +1032,7 @@ final class Parser {
                 case "while" -> {
                     k++;
                     expect("(", "expected '(' after 'while'");
-                    Expr c = expr();
+                    Expr c = condition("while");
                     expect(")", "expected ')'");
                     return new PStmt.While(pos, c, statement());
                 }
@@ -1039,7 +1059,7 @@ final class Parser {
                             expect(";", "expected ';' in 'for' statement specifier");
                         }
                     }
-                    Expr c = at(";") ? null : expr();
+                    Expr c = at(";") ? null : condition("for");
                     expect(";", "expected ';' in 'for' statement specifier");
                     Expr u = at(")") ? null : expr();
                     expect(")", "expected ')'");
@@ -1048,7 +1068,7 @@ final class Parser {
                 case "switch" -> {
                     k++;
                     expect("(", "expected '(' after 'switch'");
-                    Expr c = expr();
+                    Expr c = condition("switch");
                     expect(")", "expected ')'");
                     return new PStmt.Switch(pos, c, statement());
                 }
@@ -1092,9 +1112,7 @@ final class Parser {
                     if (peek(1).is(":")) {
                         throw diags.fail(pos, "labels are not supported by the CPU device's kernel engine");
                     }
-                    boolean functionalCast = (TYPE_KEYWORDS.contains(t.text) || typedefs.containsKey(t.text))
-                            && peek(1).is("(") && !peek(2).is("*");
-                    if (startsDecl() && !functionalCast) {
+                    if (startsDeclaration()) {
                         return declaration();
                     }
                 }

@@ -144,8 +144,8 @@ final class Sema {
 
     /**
      * As {@link #into(List, PStmt)}; with {@code steps}, a statement that uses a {@code volatile} variable
-     * becomes steps of the warp ({@link WarpLockstep}). A for-loop's init takes no steps: it must stay one
-     * statement.
+     * becomes steps of the warp ({@link WarpLockstep}). A for-loop's init takes no steps: loop headers are
+     * not steps.
      */
     private void into(List<Stmt> out, PStmt s, boolean steps) {
         try {
@@ -218,11 +218,9 @@ final class Sema {
             case PStmt.For f -> {
                 scopes.push(new HashMap<>());
                 try {
-                    Stmt init = null;
+                    List<Stmt> init = new ArrayList<>();
                     if (f.init() != null) {
-                        List<Stmt> out = new ArrayList<>();
-                        into(out, f.init(), false);
-                        init = out.size() == 1 ? out.getFirst() : new Stmt.Block(f.init().pos(), out);
+                        into(init, f.init(), false);
                     }
                     Expr c = f.condition() == null ? null : condition(f.condition());
                     Expr u = f.update() == null ? null : ex.value(f.update());

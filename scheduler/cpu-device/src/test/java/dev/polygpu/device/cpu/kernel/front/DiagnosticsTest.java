@@ -88,6 +88,11 @@ class DiagnosticsTest {
                 Arguments.of(k + "  short s; atomicAdd(&s, 1);\n}", 2, 12, "atomicAdd has no overload for 'short*'"),
                 Arguments.of(k + "  int a[n];\n}", 2, 9, "array size is not a constant expression"),
                 Arguments.of(k + "  break;\n}", 2, 3, "'break' statement not in loop or switch statement"),
+                Arguments.of(k + "  while (int r = n) n--;\n}", 2, 10, "a declaration in the condition of 'while' is not"
+                        + " supported by the CPU device's kernel engine; declare the variable before the 'while'"),
+                Arguments.of(k + "  for (int i = 0; int r = n - i; i++) x[i] = r;\n}", 2, 19, "a declaration in the"
+                        + " condition of 'for' is not supported by the CPU device's kernel engine; declare the variable"
+                        + " before the 'for'"),
                 Arguments.of(k + "  x = x * 2;\n}", 2, 9, "invalid operands to binary expression ('float*' and 'int')"),
                 Arguments.of(k + "  int* ip = x;\n}", 2, 13, "cannot convert 'float*' to 'int*' in initialization of 'ip'"),
                 Arguments.of(k + "  x[0] = threadIdx.w;\n}", 2, 19, "no member named 'w' in 'threadIdx'"),

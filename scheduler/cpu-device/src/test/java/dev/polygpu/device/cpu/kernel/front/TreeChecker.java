@@ -68,9 +68,7 @@ final class TreeChecker {
                 stmt(d.body(), f, ids);
             }
             case Stmt.For fo -> {
-                if (fo.init() != null) {
-                    stmt(fo.init(), f, ids);
-                }
+                fo.init().forEach(x -> stmt(x, f, ids));
                 if (fo.condition() != null) {
                     scalar(fo.condition());
                 }
