@@ -234,8 +234,8 @@ final class CxxForms {
         String instead = switch (first.text) {
             case "std", "cuda" -> name.startsWith("std::numeric_limits")
                     ? "; use the <float.h> and <limits.h> macros (FLT_MAX, DBL_EPSILON, INT_MAX, …), which are predefined"
-                    : "; CUDA's math functions (sqrt, fabs, min, max, …) are global: call them without '" + first.text
-                    + "::'";
+                    : "; CUDA's math functions (sqrt, fabs, min, max, …) and types such as size_t are global: write "
+                    + "them without '" + first.text + "::'";
             case "cooperative_groups", "cg" -> "; cooperative groups are not supported: use __syncthreads() and the "
                     + "warp functions (__shfl_sync, __ballot_sync, …)";
             default -> "; name it without the qualifier";
@@ -318,7 +318,7 @@ final class CxxForms {
     /** At {@code .member =} or {@code [index] =} in a braced initializer. */
     Diagnostics.Abort designator() {
         return diags.fail(p.tok().pos(), "designated initializers ('" + (p.at(".") ? ".member" : "[index]")
-                + " = …') are not supported" + ENGINE + "; give the values in member order");
+                + " = …') are not supported" + ENGINE + "; give the values in order");
     }
 
     /** Whether a designator ({@code .x =}, {@code [2] =}) starts here, in a braced initializer. */

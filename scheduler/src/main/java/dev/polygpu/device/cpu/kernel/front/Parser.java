@@ -1292,7 +1292,8 @@ final class Parser {
                         CType type = typeName();
                         expect(")", "expected ')'");
                         if (at("{")) {
-                            throw diags.fail(tok().pos(), "compound literals are not supported");
+                            throw diags.fail(tok().pos(), "compound literals ('(" + type + "){…}') are not supported"
+                                    + ENGINE + "; write '" + type + "{…}'");
                         }
                         return new Expr.Cast(p, type, unary());
                     }
