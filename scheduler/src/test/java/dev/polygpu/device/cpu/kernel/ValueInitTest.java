@@ -95,6 +95,9 @@ class ValueInitTest {
                 o[6 * i + 5] = (int(g) + int{7}) % 5;
             }
 
+            __device__ float2 pair(float a) { return {a, 2 * a}; }
+            __device__ Pt point(float a, int n) { return {a, n}; }
+
             extern "C" __global__ void aggregate_forms(const float* in, float* out, int n) {
                 int i = blockIdx.x * blockDim.x + threadIdx.x;
                 if (i >= n) return;
@@ -118,6 +121,9 @@ class ValueInitTest {
                 out[8 * i + 5] = e.x + e.y + float2{}.y;
                 out[8 * i + 6] = Pt{a0, 4}.n + Pt{}.v.x;
                 out[8 * i + 7] = (float4{a0, a0}.y + float2{}.x);
+                Pt t{};
+                t = {a0 * 2, 5};
+                out[8 * i + 7] += pair(a0).y - point(a0, 6).n + t.x + t.n + t.v.y;
             }
 
             template <typename T> __global__ void zero_k(const T* in, T* out, int n) {

@@ -41,6 +41,10 @@ final class CxxForms {
         int start = p.k;
         CType type = p.declSpec(false).type;
         String written = words(start, p.k);
+        if (p.at("::")) {
+            p.k--;
+            throw qualifiedName();
+        }
         if (p.k - start > 1) {
             throw diags.fail(first.pos(), "'" + written + (p.at("{") ? "{…}" : "(…)") + "' is not valid C++: a "
                     + "functional cast names its type in one word; write '(" + written + ")(x)', 'static_cast<"
@@ -238,7 +242,10 @@ final class CxxForms {
                     + "them without '" + first.text + "::'";
             case "cooperative_groups", "cg" -> "; cooperative groups are not supported: use __syncthreads() and the "
                     + "warp functions (__shfl_sync, __ballot_sync, …)";
-            default -> "; name it without the qualifier";
+            default -> p.typedefs.containsKey(first.text) || Parser.TYPE_KEYWORDS.contains(first.text)
+                    ? "; types have no members but a struct's data members here: use a global function or constant "
+                    + "(FLT_MAX, INT_MAX, …)"
+                    : "; only global names are available (libraries in namespaces, such as CUB and Thrust, are not)";
         };
         return diags.fail(first.pos(), "qualified name '" + name + "' is not supported: namespaces and class scopes "
                 + "are not supported" + ENGINE + instead);
@@ -257,6 +264,8 @@ final class CxxForms {
                     + "template parameter)";
             case "alignof", "_Alignof", "__alignof__" -> "'" + word.text + "' is not supported" + ENGINE
                     + "; write the alignment as a constant";
+            case "typename" -> "dependent type names ('typename T::…') are not supported" + ENGINE + ", which has "
+                    + "no class scopes; use the template's type parameters themselves";
             case "this" -> "'this' is not supported: member functions are not supported" + ENGINE + "; write a "
                     + "function that takes the struct (or a pointer to it)";
             case "dynamic_cast", "typeid" -> "'" + word.text + "' (run-time type information) is not supported"

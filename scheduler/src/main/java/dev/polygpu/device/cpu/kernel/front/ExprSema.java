@@ -335,7 +335,7 @@ final class ExprSema {
     private Expr assign(Expr.Assign a) {
         Expr t = analyze(a.target());
         checkAssignable(t, "assign to");
-        Expr v = convert(value(a.value()), t.type(), "in assignment");
+        Expr v = convert(contextTyped(a.value(), t.type(), "the assignment"), t.type(), "in assignment");
         return new Expr.Assign(a.pos(), t.type(), t, v);
     }
 
@@ -429,6 +429,17 @@ final class ExprSema {
             return new Expr.Cast(c.pos(), to, pointerTest(o));
         }
         return new Expr.Cast(c.pos(), to, o);
+    }
+
+    /**
+     * The value of {@code e}; a braced list without a type ({@code s = {a, b};}, {@code return {a, b};}) is a value
+     * of the type {@code t} that the context gives it, initialized from the list.
+     */
+    Expr contextTyped(Expr e, CType t, String what) {
+        if (e instanceof Expr.BracedInit b && b.type() == null && t != null && !(t instanceof CType.Array)) {
+            return fromList(Syntax.InitList.of(b.pos(), b.items()), t, what);
+        }
+        return value(e);
     }
 
     /**

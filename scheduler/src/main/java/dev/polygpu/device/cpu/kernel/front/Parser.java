@@ -25,7 +25,7 @@ final class Parser {
             "__restrict", "constexpr", "register", "__volatile__");
     private static final Set<String> FUNC_SPECIFIERS = Set.of("__global__", "__device__", "__host__", "static",
             "inline", "__inline__", "__forceinline__", "__noinline__", "extern", "__shared__", "__constant__",
-            "__managed__", "auto", "__launch_bounds__", "__align__", "__attribute__");
+            "__managed__", "auto", "__launch_bounds__", "__align__", "__attribute__", "alignas");
     /** Words that start a struct, union or class type (only plain structs are supported). */
     static final Set<String> AGGREGATE_WORDS = Set.of("struct", "union", "class");
 
@@ -390,7 +390,7 @@ final class Parser {
             }
         }
         expect(")", "expected ')' after parameter list");
-        while (at("const") || at("__launch_bounds__") || at("noexcept")) {
+        while (at("const") || at("__launch_bounds__") || at("noexcept") || at("__attribute__")) {
             skipSpecifier();
         }
         boolean kernel = sp.global;
@@ -688,7 +688,8 @@ final class Parser {
                 params.add(new Syntax.TParam(ident("template parameter name"), false, ps.type));
             }
             if (at("=")) {
-                throw diags.fail(tok().pos(), "default template arguments are not supported");
+                throw diags.fail(tok().pos(), "default template arguments are not supported by the CPU device's "
+                        + "kernel engine; give every template argument where the template is used ('k<float, 4>')");
             }
             if (!accept(",")) {
                 break;
@@ -964,6 +965,10 @@ final class Parser {
         }
         if (at("operator")) {
             throw cxx.operatorOverload();
+        }
+        if (at("::") && k > 0) {
+            k--; // T::value_type: the name before the '::' starts the qualified name
+            throw cxx.qualifiedName();
         }
         if (nameRequired && at("[")) {
             throw cxx.structuredBinding();
@@ -1492,6 +1497,10 @@ final class Parser {
                 }
                 if (at("[")) {
                     throw cxx.lambda();
+                }
+                if (at("{")) {
+                    // return {a, b}; and s = {a, b};: the type comes from the context
+                    return new Expr.BracedInit(p, null, initList().asExprs());
                 }
             }
             default -> { }

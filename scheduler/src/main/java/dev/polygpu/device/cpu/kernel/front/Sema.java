@@ -317,7 +317,7 @@ final class Sema {
             }
             return new Stmt.Return(r.pos(), null);
         }
-        Expr v = ex.value(r.value());
+        Expr v = ex.contextTyped(r.value(), returnType == Prim.VOID ? null : returnType, "the return value");
         if (returnType == Prim.VOID) {
             if (v.type() != Prim.VOID) {
                 throw diags.fail(r.pos(), "void function '" + fnName + "' should not return a value");

@@ -121,6 +121,18 @@ class CxxFormsTest {
         assertEquals(new CType.Pointer(Prim.FLOAT), k.params.getFirst().type);
     }
 
+    /** A braced list takes its type from the context: the return type, or the assignment's target. */
+    @Test
+    void bracedListTypedByItsContext() {
+        Function k = kernel("__device__ float2 pair(float a) { return {a, 2}; }\n__device__ int one() { return {1};"
+                + " }\n" + K + "  P p;\n  p = {1.5f, v};\n  alignas(16) float b[4];\n  b[0] = {};\n"
+                + "  x[0] = pair(x[1]).y + p.a + b[0] + one();\n}", "k");
+        Expr.Assign a = (Expr.Assign) ((Stmt.ExprStmt) k.body().statements().get(1)).expr();
+        assertInstanceOf(Expr.MakeStruct.class, a.value());
+        Expr.Assign zero = (Expr.Assign) ((Stmt.ExprStmt) k.body().statements().get(3)).expr();
+        assertEquals(0.0, ((Number) ConstEval.eval(zero.value(), Map.of())).doubleValue());
+    }
+
     static Stream<Arguments> refused() {
         return Stream.of(
                 Arguments.of(K + "  x[0] = unsigned int(v);\n}", 3, 10, "'unsigned int(…)' is not valid C++: a "
@@ -212,6 +224,23 @@ class CxxFormsTest {
                 Arguments.of("__device__ auto f(int a) -> int { return a; }\n", 1, 1, "'auto' return types are not"
                         + " supported by the CPU device's kernel engine; write the return type before the "
                         + "function's name"),
+                Arguments.of(K + "  x[0] = v + {1};\n}", 3, 14, "a braced list '{…}' is not an expression here;"
+                        + " name its type ('float2{…}')"),
+                Arguments.of("template <typename T> __device__ void f(T* x) { typename T::type a; }\n"
+                        + "__global__ void m(float* x) { f(x); }\n", 1, 49, "dependent type names ('typename T::…') are not"
+                        + " supported by the CPU device's kernel engine, which has no class scopes; use the "
+                        + "template's type parameters themselves"),
+                Arguments.of(K + "  x[0] = P::a;\n}", 3, 10, "qualified name 'P::a' is not supported: namespaces"
+                        + " and class scopes are not supported by the CPU device's kernel engine; types have no "
+                        + "members but a struct's data members here: use a global function or constant (FLT_MAX, "
+                        + "INT_MAX, …)"),
+                Arguments.of(K + "  x[0] = cub::Sum()(x[1], x[2]);\n}", 3, 10, "qualified name 'cub::Sum' is not "
+                        + "supported: namespaces and class scopes are not supported by the CPU device's kernel "
+                        + "engine; only global names are available (libraries in namespaces, such as CUB and "
+                        + "Thrust, are not)"),
+                Arguments.of("template <typename T, int N = 4> __global__ void k(T* x) {}\n", 1, 29, "default "
+                        + "template arguments are not supported by the CPU device's kernel engine; give every "
+                        + "template argument where the template is used ('k<float, 4>')"),
                 Arguments.of("namespace util { }\n", 1, 1, "namespaces are not supported by the CPU device's "
                         + "kernel engine; define the functions, types and constants at file scope"));
     }
