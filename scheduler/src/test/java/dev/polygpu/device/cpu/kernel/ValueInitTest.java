@@ -95,7 +95,11 @@ class ValueInitTest {
                 o[6 * i + 5] = (int(g) + int{7}) % 5;
             }
 
-            __device__ float2 pair(float a) { return {a, 2 * a}; }
+            __device__ float2 pair(float a) {
+                static const float w[3] = {0.25f, 0.5f, 0.75f};
+                static constexpr int three = 3;
+                return {a, w[(int) a & 1] * three * a};
+            }
             __device__ Pt point(float a, int n) { return {a, n}; }
 
             extern "C" __global__ void aggregate_forms(const float* in, float* out, int n) {

@@ -1156,9 +1156,6 @@ final class Parser {
     private PStmt.Decl declaration() {
         Pos pos = tok().pos();
         DeclSpec sp = declSpec(true);
-        if (sp.isStatic) {
-            throw diags.fail(sp.pos, "static local variables are not supported by the CPU device's kernel engine");
-        }
         if (sp.constant) {
             throw diags.fail(sp.pos, "__constant__ variables must be declared at file scope, outside functions");
         }
@@ -1186,6 +1183,13 @@ final class Parser {
                 }
             } else if (at("(")) {
                 init = cxx.parenInitializer(d);
+            }
+            if (sp.isStatic && !sp.shared && (!d.isConst || init == null && list == null)) {
+                // A static const local with an initializer is a constant, the same in every thread: a local.
+                // A __shared__ variable has static storage anyway (one per block), so 'static' adds nothing.
+                throw diags.fail(sp.pos, "static local variables are not supported by the CPU device's kernel "
+                        + "engine unless they are const and initialized ('static const float w[3] = {…};'); declare "
+                        + "a __device__ variable at file scope instead");
             }
             ds.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst, sp.isVolatile, init,
                     list));

@@ -121,6 +121,14 @@ class CxxFormsTest {
         assertEquals(new CType.Pointer(Prim.FLOAT), k.params.getFirst().type);
     }
 
+    /** A static const local with an initializer is a constant; 'static' on a __shared__ variable adds nothing. */
+    @Test
+    void staticConstLocalsAndStaticShared() {
+        Function k = kernel(K + "  static const float w[2] = {0.5f, 2};\n  static constexpr int n = 2;\n"
+                + "  static __shared__ float s[32];\n  s[threadIdx.x] = w[v % n];\n  x[0] = s[0];\n}", "k");
+        assertEquals(2L, ConstEval.eval(initOf(k, 1), Map.of()));
+    }
+
     /** A braced list takes its type from the context: the return type, or the assignment's target. */
     @Test
     void bracedListTypedByItsContext() {
@@ -241,6 +249,9 @@ class CxxFormsTest {
                 Arguments.of("template <typename T, int N = 4> __global__ void k(T* x) {}\n", 1, 29, "default "
                         + "template arguments are not supported by the CPU device's kernel engine; give every "
                         + "template argument where the template is used ('k<float, 4>')"),
+                Arguments.of(K + "  static float s = 1;\n}", 3, 3, "static local variables are not supported by the"
+                        + " CPU device's kernel engine unless they are const and initialized ('static const float "
+                        + "w[3] = {…};'); declare a __device__ variable at file scope instead"),
                 Arguments.of("namespace util { }\n", 1, 1, "namespaces are not supported by the CPU device's "
                         + "kernel engine; define the functions, types and constants at file scope"));
     }
