@@ -136,6 +136,15 @@ public sealed interface Expr {
      */
     record MakeStruct(Pos pos, CType type, List<Expr> parts) implements Expr {}
 
+    /**
+     * {@code T{a, b}}, {@code T{}} or {@code T()} before semantic analysis: a value of {@code type} list-initialized
+     * from {@code items} (C++'s explicit type conversion in functional notation; {@code T()} is {@code T{}}, zero for
+     * arithmetic and pointer types, every member zero for vectors and structs). An item that is itself a braced
+     * list {@code {…}} is one of these with a null type. Becomes a conversion, {@link MakeVector} or
+     * {@link MakeStruct}.
+     */
+    record BracedInit(Pos pos, CType type, List<Expr> items) implements Expr {}
+
     /** Subscript before semantic analysis ({@code base[index]}); becomes {@link Deref} of {@link PtrAdd}. */
     record Index(Pos pos, CType type, Expr base, Expr index) implements Expr {}
 

@@ -47,6 +47,8 @@ public final class Exprs {
             list.add(m.object());
         } else if (e instanceof Expr.CallByName c) {
             list.addAll(c.args());
+        } else if (e instanceof Expr.BracedInit b) {
+            list.addAll(b.items());
         }
         return list;
     }

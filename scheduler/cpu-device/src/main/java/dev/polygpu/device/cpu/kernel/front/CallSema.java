@@ -133,6 +133,9 @@ final class CallSema {
         }
         diags.addAll(a.errors());
         Function fn = a.fn();
+        if (fn == null) {
+            throw new Diagnostics.Abort(); // the instantiation did not parse: its errors are recorded above
+        }
         List<Expr> conv = new ArrayList<>(args.size());
         for (int i = 0; i < args.size(); i++) {
             conv.add(es.convert(args.get(i), fn.params.get(i).type, "for argument " + (i + 1) + " of '" + name + "'"));

@@ -8,6 +8,8 @@ import dev.polygpu.device.cpu.kernel.ast.GlobalVariable;
 import dev.polygpu.device.cpu.kernel.ast.Pos;
 import dev.polygpu.device.cpu.kernel.ast.Var;
 
+import java.util.List;
+
 /**
  * Types expressions: resolves names, applies the C conversions (inserting {@link Expr.Cast}), makes pointer
  * arithmetic and array decay explicit, and checks lvalues. Calls are delegated to {@link CallSema}.
@@ -99,6 +101,7 @@ final class ExprSema {
                 yield new Expr.Comma(c.pos(), r.type(), l, r);
             }
             case Expr.SizeOf so -> sizeOf(so);
+            case Expr.BracedInit b -> braced(b);
             case Expr.CallByName c -> calls.call(c);
             default -> throw diags.fail(e.pos(), "unexpected expression");
         };
@@ -332,7 +335,7 @@ final class ExprSema {
     private Expr assign(Expr.Assign a) {
         Expr t = analyze(a.target());
         checkAssignable(t, "assign to");
-        Expr v = convert(value(a.value()), t.type(), "in assignment");
+        Expr v = convert(contextTyped(a.value(), t.type(), "the assignment"), t.type(), "in assignment");
         return new Expr.Assign(a.pos(), t.type(), t, v);
     }
 
@@ -426,6 +429,70 @@ final class ExprSema {
             return new Expr.Cast(c.pos(), to, pointerTest(o));
         }
         return new Expr.Cast(c.pos(), to, o);
+    }
+
+    /**
+     * The value of {@code e}; a braced list without a type ({@code s = {a, b};}, {@code return {a, b};}) is a value
+     * of the type {@code t} that the context gives it, initialized from the list.
+     */
+    Expr contextTyped(Expr e, CType t, String what) {
+        if (e instanceof Expr.BracedInit b && b.type() == null && t != null && !(t instanceof CType.Array)) {
+            return fromList(Syntax.InitList.of(b.pos(), b.items()), t, what);
+        }
+        return value(e);
+    }
+
+    /**
+     * {@code T{…}}, {@code T{}} and {@code T()}: the value of type T that the list initializes ({@code T()} is
+     * {@code T{}}). A braced list without a type is not an expression.
+     */
+    private Expr braced(Expr.BracedInit b) {
+        CType t = b.type();
+        if (t == null) {
+            throw diags.fail(b.pos(), "a braced list '{…}' is not an expression here; name its type ('float2{…}')");
+        }
+        if (t == Prim.VOID) {
+            if (!b.items().isEmpty()) {
+                throw diags.fail(b.pos(), "'void{…}' cannot hold values");
+            }
+            return new Expr.Cast(b.pos(), Prim.VOID, new Expr.IntConst(b.pos(), Prim.INT, 0));
+        }
+        return fromList(Syntax.InitList.of(b.pos(), b.items()), t, "'" + t + "{…}'");
+    }
+
+    /**
+     * The value of type {@code t} that a braced list initializes (C++ list-initialization; {@code what} names it in
+     * messages): for a vector or struct its aggregate initialization, or a copy of the one value of its own type
+     * the list holds; for a scalar the one value the list holds, converted as in an initialization, or zero when
+     * the list is empty. A narrowing conversion ({@code int{x}} of a float x) is made as nvcc makes it, which
+     * only warns about it.
+     */
+    Expr fromList(Syntax.InitList list, CType t, String what) {
+        List<Object> items = list.items();
+        if ((t instanceof CType.Vector || t instanceof CType.Struct) && items.size() == 1
+                && items.getFirst() instanceof Expr only) {
+            Expr v = value(only);
+            if (v.type().equals(t)) {
+                return v;
+            }
+        }
+        if (t instanceof CType.Vector vt) {
+            return VectorTypes.aggregate(this, list, vt);
+        }
+        if (t instanceof CType.Struct st) {
+            return Structs.aggregate(this, list, st);
+        }
+        if (items.isEmpty()) {
+            return convert(new Expr.IntConst(list.pos(), Prim.INT, 0), t, "in initializer of " + what);
+        }
+        if (items.size() > 1) {
+            throw diags.fail(list.pos(), "too many values in initializer of " + what + ": a '" + t + "' takes one");
+        }
+        if (!(items.getFirst() instanceof Expr e)) {
+            throw diags.fail(list.pos(), "only one level of braces is allowed on an initializer for an object of "
+                    + "type '" + t + "'");
+        }
+        return convert(value(e), t, "in initializer of " + what);
     }
 
     private Expr sizeOf(Expr.SizeOf so) {

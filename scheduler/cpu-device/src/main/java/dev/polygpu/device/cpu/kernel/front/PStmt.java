@@ -21,6 +21,15 @@ sealed interface PStmt {
 
     record If(Pos pos, Expr condition, PStmt then, PStmt otherwise) implements PStmt {}
 
+    /**
+     * {@code if constexpr (condition) then else otherwise}: the condition must be a constant, and only the branch
+     * it selects is analyzed (the other may be invalid for a template's arguments, as C++ allows).
+     */
+    record IfConstexpr(Pos pos, Expr condition, PStmt then, PStmt otherwise) implements PStmt {}
+
+    /** {@code static_assert(…);} in a function body. */
+    record StaticAssert(Pos pos, Syntax.StaticAssert check) implements PStmt {}
+
     record While(Pos pos, Expr condition, PStmt body) implements PStmt {}
 
     record DoWhile(Pos pos, PStmt body, Expr condition) implements PStmt {}

@@ -19,15 +19,15 @@ import java.util.Set;
  * next top-level declaration.
  */
 final class Parser {
-    private static final Set<String> TYPE_KEYWORDS = Set.of("void", "bool", "char", "short", "int", "long",
+    static final Set<String> TYPE_KEYWORDS = Set.of("void", "bool", "char", "short", "int", "long",
             "signed", "unsigned", "float", "double", "__signed__", "_Bool");
-    private static final Set<String> QUALIFIERS = Set.of("const", "volatile", "__restrict__", "restrict",
+    static final Set<String> QUALIFIERS = Set.of("const", "volatile", "__restrict__", "restrict",
             "__restrict", "constexpr", "register", "__volatile__");
     private static final Set<String> FUNC_SPECIFIERS = Set.of("__global__", "__device__", "__host__", "static",
             "inline", "__inline__", "__forceinline__", "__noinline__", "extern", "__shared__", "__constant__",
-            "__managed__", "auto", "__launch_bounds__", "__align__", "__attribute__");
+            "__managed__", "auto", "__launch_bounds__", "__align__", "__attribute__", "alignas");
     /** Words that start a struct, union or class type (only plain structs are supported). */
-    private static final Set<String> AGGREGATE_WORDS = Set.of("struct", "union", "class");
+    static final Set<String> AGGREGATE_WORDS = Set.of("struct", "union", "class");
 
     final List<Token> ts;
     final Diagnostics diags;
@@ -47,6 +47,9 @@ final class Parser {
     final List<Syntax.StructDecl> structs = new ArrayList<>();
     /** Struct tags ({@code struct Particle}) by name; each is also a type name, as in C++. */
     final Map<String, CType.Struct> structTags;
+    /** File-scope {@code static_assert}s, in source order. */
+    final List<Syntax.StaticAssert> staticAsserts = new ArrayList<>();
+    private final CxxForms cxx;
 
     Parser(List<Token> ts, Diagnostics diags, Map<String, CType> typedefs, Set<String> templateNames) {
         this.ts = ts;
@@ -54,6 +57,7 @@ final class Parser {
         this.typedefs = new HashMap<>(typedefs);
         this.templateNames = templateNames;
         this.structTags = new HashMap<>();
+        this.cxx = new CxxForms(this);
         for (CType t : typedefs.values()) {
             if (t instanceof CType.Struct st) {
                 structTags.put(st.name(), st);
@@ -94,7 +98,7 @@ final class Parser {
         return ts.get(Math.min(k, ts.size() - 1));
     }
 
-    private Token peek(int n) {
+    Token peek(int n) {
         return ts.get(Math.min(k + n, ts.size() - 1));
     }
 
@@ -102,7 +106,7 @@ final class Parser {
         return tok().is(s);
     }
 
-    private boolean accept(String s) {
+    boolean accept(String s) {
         if (at(s)) {
             k++;
             return true;
@@ -110,7 +114,7 @@ final class Parser {
         return false;
     }
 
-    private Token expect(String s, String message) {
+    Token expect(String s, String message) {
         if (at(s)) {
             return ts.get(k++);
         }
@@ -134,7 +138,7 @@ final class Parser {
         }
     }
 
-    private String ident(String what) {
+    String ident(String what) {
         Token t = tok();
         if (t.kind != Token.Kind.IDENT) {
             throw diags.fail(t.pos(), "expected " + what);
@@ -183,6 +187,7 @@ final class Parser {
     }
 
     private void topDecl() {
+        cxx.skipAttributes();
         if (at("template")) {
             templateDecl();
             return;
@@ -213,8 +218,17 @@ final class Parser {
             enumDecl();
             return;
         }
-        if (at("namespace") || at("using")) {
-            throw diags.fail(tok().pos(), "namespaces are not supported by the CPU device's kernel engine");
+        if (at("using")) {
+            cxx.aliasDeclaration();
+            return;
+        }
+        if (at("static_assert")) {
+            staticAsserts.add(cxx.staticAssert());
+            return;
+        }
+        if (at("namespace")) {
+            throw diags.fail(tok().pos(), "namespaces are not supported by the CPU device's kernel engine; define the "
+                    + "functions, types and constants at file scope");
         }
         if (startsStructDefinition()) {
             structDefinition();
@@ -338,7 +352,8 @@ final class Parser {
             throw diags.fail(d.pos, "function cannot return an array");
         }
         if (sp.type == null) {
-            throw diags.fail(sp.pos, "'auto' return types are not supported");
+            throw diags.fail(sp.pos, "'auto' return types are not supported by the CPU device's kernel engine; write "
+                    + "the return type before the function's name");
         }
         expect("(", "expected '('");
         List<Syntax.Param> params = new ArrayList<>();
@@ -351,7 +366,8 @@ final class Parser {
             }
             DeclSpec ps = declSpec(true);
             if (ps.type == null) {
-                throw diags.fail(ps.pos, "'auto' parameters are not supported");
+                throw diags.fail(ps.pos, "'auto' parameters are not supported by the CPU device's kernel engine; give "
+                        + "the parameter a type, or make the function a template");
             }
             Decl pd = declarator(ps.type, ps.isConst, false);
             CType t = pd.type;
@@ -374,7 +390,7 @@ final class Parser {
             }
         }
         expect(")", "expected ')' after parameter list");
-        while (at("const") || at("__launch_bounds__")) {
+        while (at("const") || at("__launch_bounds__") || at("noexcept") || at("__attribute__")) {
             skipSpecifier();
         }
         boolean kernel = sp.global;
@@ -657,8 +673,12 @@ final class Parser {
         }
         k++;
         List<Syntax.TParam> params = new ArrayList<>();
+        boolean specialization = at(">");
         while (!at(">")) {
             if (accept("typename") || accept("class")) {
+                if (at("...")) {
+                    throw cxx.parameterPack(tok().pos());
+                }
                 params.add(new Syntax.TParam(ident("template parameter name"), true, null));
             } else {
                 DeclSpec ps = declSpec(true);
@@ -668,7 +688,8 @@ final class Parser {
                 params.add(new Syntax.TParam(ident("template parameter name"), false, ps.type));
             }
             if (at("=")) {
-                throw diags.fail(tok().pos(), "default template arguments are not supported");
+                throw diags.fail(tok().pos(), "default template arguments are not supported by the CPU device's "
+                        + "kernel engine; give every template argument where the template is used ('k<float, 4>')");
             }
             if (!accept(",")) {
                 break;
@@ -686,8 +707,8 @@ final class Parser {
             }
             j++;
         }
-        if (!ts.get(j).is("(") || j == start || ts.get(j - 1).kind != Token.Kind.IDENT) {
-            throw diags.fail(pos, "only function templates are supported");
+        if (specialization || !ts.get(j).is("(") || j == start || ts.get(j - 1).kind != Token.Kind.IDENT) {
+            throw cxx.nonFunctionTemplate(pos, ts.get(start), specialization);
         }
         String name = ts.get(j - 1).text;
         boolean kernel = false;
@@ -735,7 +756,7 @@ final class Parser {
     }
 
     /** Index after the parenthesized group starting at {@code open} (which must be '('), or open if none. */
-    private int skipParens(int open) {
+    int skipParens(int open) {
         if (!ts.get(open).is("(")) {
             return open;
         }
@@ -773,7 +794,7 @@ final class Parser {
     private boolean startsDeclaration() {
         Token t = tok();
         boolean functionalCast = (TYPE_KEYWORDS.contains(t.text) || typedefs.containsKey(t.text))
-                && peek(1).is("(") && !peek(2).is("*");
+                && (peek(1).is("(") && !peek(2).is("*") || peek(1).is("{"));
         return startsDecl() && !functionalCast;
     }
 
@@ -960,7 +981,17 @@ final class Parser {
             }
         }
         if (at("&") || at("&&")) {
-            throw diags.fail(tok().pos(), "reference types are not supported by the CPU device's kernel engine");
+            throw cxx.reference();
+        }
+        if (at("operator")) {
+            throw cxx.operatorOverload();
+        }
+        if (at("::") && k > 0) {
+            k--; // T::value_type: the name before the '::' starts the qualified name
+            throw cxx.qualifiedName();
+        }
+        if (nameRequired && at("[")) {
+            throw cxx.structuredBinding();
         }
         if (at("(") && (peek(1).is("*") || peek(1).is("^"))) {
             throw diags.fail(tok().pos(), "function pointers are not supported by the CPU device's kernel engine");
@@ -1016,18 +1047,21 @@ final class Parser {
     }
 
     PStmt statement() {
+        cxx.skipAttributes();
         Token t = tok();
         Pos pos = t.pos();
         if (t.kind == Token.Kind.IDENT) {
             switch (t.text) {
                 case "if" -> {
                     k++;
+                    boolean isConstexpr = accept("constexpr");
                     expect("(", "expected '(' after 'if'");
                     Expr c = condition("if");
                     expect(")", "expected ')'");
                     PStmt then = statement();
                     PStmt otherwise = accept("else") ? statement() : null;
-                    return new PStmt.If(pos, c, then, otherwise);
+                    return isConstexpr ? new PStmt.IfConstexpr(pos, c, then, otherwise)
+                            : new PStmt.If(pos, c, then, otherwise);
                 }
                 case "while" -> {
                     k++;
@@ -1049,6 +1083,7 @@ final class Parser {
                 case "for" -> {
                     k++;
                     expect("(", "expected '(' after 'for'");
+                    cxx.refuseRangeFor();
                     PStmt init = null;
                     if (!accept(";")) {
                         if (startsDecl()) {
@@ -1108,6 +1143,13 @@ final class Parser {
                     typedefDecl();
                     return new PStmt.Empty(pos);
                 }
+                case "using" -> {
+                    cxx.aliasDeclaration();
+                    return new PStmt.Empty(pos);
+                }
+                case "static_assert" -> {
+                    return new PStmt.StaticAssert(pos, cxx.staticAssert());
+                }
                 default -> {
                     if (peek(1).is(":")) {
                         throw diags.fail(pos, "labels are not supported by the CPU device's kernel engine");
@@ -1132,9 +1174,6 @@ final class Parser {
     private PStmt.Decl declaration() {
         Pos pos = tok().pos();
         DeclSpec sp = declSpec(true);
-        if (sp.isStatic) {
-            throw diags.fail(sp.pos, "static local variables are not supported by the CPU device's kernel engine");
-        }
         if (sp.constant) {
             throw diags.fail(sp.pos, "__constant__ variables must be declared at file scope, outside functions");
         }
@@ -1146,9 +1185,6 @@ final class Parser {
         List<Syntax.Declarator> ds = new ArrayList<>();
         do {
             Decl d = declarator(sp.type, sp.isConst, true);
-            if (at("(")) {
-                throw diags.fail(tok().pos(), "local function declarations are not supported");
-            }
             Expr init = null;
             Syntax.InitList list = null;
             if (accept("=")) {
@@ -1159,6 +1195,19 @@ final class Parser {
                 }
             } else if (at("{")) {
                 list = initList();
+                if (d.type == null && list.items().size() == 1 && list.items().getFirst() instanceof Expr only) {
+                    init = only; // auto z{v}: deduced from the one value, as C++17 does
+                    list = null;
+                }
+            } else if (at("(")) {
+                init = cxx.parenInitializer(d);
+            }
+            if (sp.isStatic && !sp.shared && (!d.isConst || init == null && list == null)) {
+                // A static const local with an initializer is a constant, the same in every thread: a local.
+                // A __shared__ variable has static storage anyway (one per block), so 'static' adds nothing.
+                throw diags.fail(sp.pos, "static local variables are not supported by the CPU device's kernel "
+                        + "engine unless they are const and initialized ('static const float w[3] = {…};'); declare "
+                        + "a __device__ variable at file scope instead");
             }
             ds.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst, sp.isVolatile, init,
                     list));
@@ -1167,10 +1216,13 @@ final class Parser {
         return new PStmt.Decl(pos, ds);
     }
 
-    private Syntax.InitList initList() {
+    Syntax.InitList initList() {
         Pos pos = expect("{", "expected '{'").pos();
         List<Object> items = new ArrayList<>();
         while (!at("}")) {
+            if (cxx.atDesignator()) {
+                throw cxx.designator();
+            }
             items.add(at("{") ? initList() : assign());
             if (!accept(",")) {
                 break;
@@ -1261,14 +1313,14 @@ final class Parser {
         if (t.kind == Token.Kind.PUNCT) {
             switch (t.text) {
                 case "(" -> {
-                    Token n = peek(1);
                     int save = k;
                     k++;
-                    if (startsType() && !(typedefs.containsKey(n.text) && peek(1).is("("))) {
+                    if (cxx.typeNameInParens()) {
                         CType type = typeName();
                         expect(")", "expected ')'");
                         if (at("{")) {
-                            throw diags.fail(tok().pos(), "compound literals are not supported");
+                            throw diags.fail(tok().pos(), "compound literals ('(" + type + "){…}') are not supported"
+                                    + ENGINE + "; write '" + type + "{…}'");
                         }
                         return new Expr.Cast(p, type, unary());
                     }
@@ -1301,10 +1353,13 @@ final class Parser {
             }
         } else if (t.is("sizeof")) {
             k++;
+            if (at("...")) {
+                throw cxx.sizeofPack(p);
+            }
             if (at("(")) {
                 int save = k;
                 k++;
-                if (startsType()) {
+                if (cxx.typeNameInParens()) {
                     CType type = typeName();
                     expect(")", "expected ')'");
                     return new Expr.SizeOf(p, null, type, null);
@@ -1313,7 +1368,8 @@ final class Parser {
             }
             return new Expr.SizeOf(p, null, null, unary());
         } else if (t.is("new") || t.is("delete")) {
-            throw diags.fail(p, "'" + t.text + "' is not supported by the CPU device's kernel engine");
+            throw diags.fail(p, "'" + t.text + "' is not supported by the CPU device's kernel engine; use a local "
+                    + "array of constant size, __shared__ memory, or a buffer passed as a kernel argument");
         }
         return postfix(primary());
     }
@@ -1345,7 +1401,7 @@ final class Parser {
         }
     }
 
-    private List<Expr> args() {
+    List<Expr> args() {
         expect("(", "expected '('");
         List<Expr> args = new ArrayList<>();
         if (!at(")")) {
@@ -1418,7 +1474,7 @@ final class Parser {
                         return new Expr.FloatConst(p, type, t.text.contains("inf") ? Double.POSITIVE_INFINITY
                                 : Double.NaN);
                     }
-                    case "static_cast", "reinterpret_cast", "const_cast", "dynamic_cast" -> {
+                    case "static_cast", "reinterpret_cast", "const_cast" -> {
                         k++;
                         expect("<", "expected '<' after '" + t.text + "'");
                         CType type = typeName();
@@ -1431,15 +1487,14 @@ final class Parser {
                     default -> { }
                 }
                 if (startsType()) {
-                    // Functional cast: float(x), T(x).
-                    DeclSpec sp = declSpec(false);
-                    if (!at("(")) {
-                        throw diags.fail(tok().pos(), "expected '(' for function-style cast");
-                    }
-                    k++;
-                    Expr e = expr();
-                    expect(")", "expected ')'");
-                    return new Expr.Cast(p, sp.type, e);
+                    return cxx.functionalCast();
+                }
+                Diagnostics.Abort refused = cxx.unsupportedWord(t);
+                if (refused != null) {
+                    throw refused;
+                }
+                if (peek(1).is("::")) {
+                    throw cxx.qualifiedName();
                 }
                 k++;
                 if (templateNames.contains(t.text) && at("<")) {
@@ -1457,6 +1512,17 @@ final class Parser {
                     Expr e = expr();
                     expect(")", "expected ')'");
                     return e;
+                }
+                if (at("::") && peek(1).kind == Token.Kind.IDENT) {
+                    k++; // ::sqrtf(x): the global scope is the only scope
+                    return primary();
+                }
+                if (at("[")) {
+                    throw cxx.lambda();
+                }
+                if (at("{")) {
+                    // return {a, b}; and s = {a, b};: the type comes from the context
+                    return new Expr.BracedInit(p, null, initList().asExprs());
                 }
             }
             default -> { }

@@ -103,6 +103,13 @@ final class Program {
         for (Syntax.Declarator v : p.globalVariables) {
             prog.defineGlobal(v);
         }
+        for (Syntax.StaticAssert sa : p.staticAsserts) {
+            try {
+                new Sema(prog, d, Map.of()).staticAssert(sa);
+            } catch (Diagnostics.Abort a) {
+                // recorded
+            }
+        }
         for (List<Syntax.FuncDecl> fs : prog.decls.values()) {
             for (Syntax.FuncDecl f : fs) {
                 if (f.body() != null) {

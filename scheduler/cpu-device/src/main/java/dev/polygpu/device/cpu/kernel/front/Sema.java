@@ -253,8 +253,41 @@ final class Sema {
             case PStmt.Empty e -> {
                 return new Stmt.Empty(e.pos());
             }
+            case PStmt.IfConstexpr i -> {
+                return ifConstexpr(i);
+            }
+            case PStmt.StaticAssert sa -> {
+                staticAssert(sa.check());
+                return new Stmt.Empty(sa.pos());
+            }
             case PStmt.Decl d -> throw diags.fail(d.pos(), "a declaration is not allowed here");
         }
+    }
+
+    /** {@code if constexpr}: only the branch that the constant condition selects is analyzed. */
+    private Stmt ifConstexpr(PStmt.IfConstexpr i) {
+        Expr c = condition(i.condition());
+        PStmt taken = isTrue(ConstEval.eval(c, constValues), i.condition().pos(), "'if constexpr'")
+                ? i.then() : i.otherwise();
+        return taken == null ? new Stmt.Empty(i.pos()) : scoped(taken);
+    }
+
+    /** Checks a {@code static_assert}: its condition must be an integer constant expression, and not zero. */
+    void staticAssert(Syntax.StaticAssert sa) {
+        Expr c = ex.value(sa.condition());
+        if (!isTrue(c.type().isArithmetic() ? ConstEval.eval(c, constValues) : null, sa.condition().pos(),
+                "static_assert")) {
+            throw diags.fail(sa.pos(), "static assertion failed" + (sa.message() == null ? "" : ": " + sa.message()));
+        }
+    }
+
+    /** Whether a constant condition of {@code what} holds; an error if it is not a constant (null). */
+    private boolean isTrue(Object constant, Pos pos, String what) {
+        return switch (constant) {
+            case Long l -> l != 0;
+            case Double d -> d != 0;
+            case null, default -> throw diags.fail(pos, "the condition of " + what + " is not a constant expression");
+        };
     }
 
     private Stmt loopBody(PStmt body) {
@@ -282,7 +315,7 @@ final class Sema {
             }
             return new Stmt.Return(r.pos(), null);
         }
-        Expr v = ex.value(r.value());
+        Expr v = ex.contextTyped(r.value(), returnType == Prim.VOID ? null : returnType, "the return value");
         if (returnType == Prim.VOID) {
             if (v.type() != Prim.VOID) {
                 throw diags.fail(r.pos(), "void function '" + fnName + "' should not return a value");
@@ -385,6 +418,11 @@ final class Sema {
         try {
             Expr init = null;
             if (t == null) {
+                if (d.initList() != null) {
+                    throw diags.fail(d.pos(), "'auto " + d.name() + " = {…}' deduces a std::initializer_list, "
+                            + "which is not supported by the CPU device's kernel engine; write 'auto " + d.name()
+                            + " = value;' or name the type");
+                }
                 if (d.init() == null) {
                     throw diags.fail(d.pos(), "declaration of variable '" + d.name()
                             + "' with deduced type 'auto' requires an initializer");
@@ -427,15 +465,8 @@ final class Sema {
                         t = new CType.Array(a.element(), (arrayInit.size() + inner - 1) / inner);
                     }
                 }
-            } else if (d.initList() != null && t instanceof CType.Vector vt) {
-                init = VectorTypes.aggregate(ex, d.initList(), vt);
-            } else if (d.initList() != null && t instanceof CType.Struct st) {
-                init = Structs.aggregate(ex, d.initList(), st);
             } else if (d.initList() != null) {
-                if (d.initList().items().size() != 1 || !(d.initList().items().getFirst() instanceof Expr e)) {
-                    throw diags.fail(d.initList().pos(), "scalar initializer must be a single expression");
-                }
-                init = ex.value(e);
+                init = ex.fromList(d.initList(), t, "'" + d.name() + "'");
             } else if (init == null && d.init() != null) {
                 init = ex.value(d.init());
             }

@@ -4,6 +4,7 @@ import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.Expr;
 import dev.polygpu.device.cpu.kernel.ast.Pos;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** The declarations of a parsed source, before semantic analysis. */
@@ -22,7 +23,28 @@ final class Syntax {
                       boolean isVolatile, Expr init, InitList initList) {}
 
     /** {@code { a, b, { c } }}: each item is an {@link Expr} or a nested {@link InitList}. */
-    record InitList(Pos pos, List<Object> items) {}
+    record InitList(Pos pos, List<Object> items) {
+        /** The items as expressions, a nested list as an {@link Expr.BracedInit} without a type. */
+        List<Expr> asExprs() {
+            List<Expr> out = new ArrayList<>(items.size());
+            for (Object item : items) {
+                out.add(item instanceof InitList sub ? new Expr.BracedInit(sub.pos, null, sub.asExprs()) : (Expr) item);
+            }
+            return out;
+        }
+
+        /** The list of {@code T{…}}'s items, back in the form declarations use. */
+        static InitList of(Pos pos, List<Expr> items) {
+            List<Object> out = new ArrayList<>(items.size());
+            for (Expr item : items) {
+                out.add(item instanceof Expr.BracedInit b && b.type() == null ? of(b.pos(), b.items()) : item);
+            }
+            return new InitList(pos, out);
+        }
+    }
+
+    /** {@code static_assert(condition, "message");} ({@code message} null when omitted): checked when analyzed. */
+    record StaticAssert(Pos pos, Expr condition, String message) {}
 
     /** {@code isVolatile}: declared with {@code volatile} in its specifiers ({@code volatile float* s}). */
     record Param(Pos pos, String name, CType type, boolean isConst, boolean isVolatile) {}

@@ -64,7 +64,7 @@ class DiagnosticsTest {
                 Arguments.of("__shared__ float t[2] = {1, 2};\n", 1, 18, "initialization is not supported for __shared__ variables"),
                 Arguments.of("extern __shared__ float s;\n", 1, 25, "extern __shared__ variable 's' must be an array"),
                 Arguments.of("__shared__ float t[];\n", 1, 18, "array size missing in declaration of 't'"),
-                Arguments.of(k + "  int* p = new int[4];\n}", 2, 12, "'new' is not supported by the CPU device's kernel engine"),
+                Arguments.of(k + "  int* p = new int[4];\n}", 2, 12, "'new' is not supported by the CPU device's kernel engine; use a local array of constant size, __shared__ memory, or a buffer passed as a kernel argument"),
                 Arguments.of(k + "  asm(\"nop\");\n}", 2, 3, "inline assembly is not supported by the CPU device's kernel engine"),
                 Arguments.of("__device__ int f(int a, ...) { return a; }\n", 1, 25, "variadic functions are not supported by the CPU device's kernel engine"),
                 Arguments.of(k + "  void (*fp)(int);\n}", 2, 8, "function pointers are not supported by the CPU device's kernel engine"),

@@ -113,6 +113,7 @@ final class TreeChecker {
             case Expr.Member n -> fail("Member left: " + n);
             case Expr.CallByName n -> fail("CallByName left: " + n);
             case Expr.SizeOf n -> fail("SizeOf left: " + n);
+            case Expr.BracedInit n -> fail("BracedInit left: " + n);
             case Expr.IntConst c -> { }
             case Expr.FloatConst c -> { }
             case Expr.StrConst c -> { }
