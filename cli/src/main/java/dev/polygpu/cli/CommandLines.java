@@ -5,12 +5,14 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.MaxValuesExceededException;
 import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
@@ -59,6 +61,33 @@ public final class CommandLines {
         commandLine.setParameterExceptionHandler(CommandLines::parameterError);
         commandLine.setExecutionExceptionHandler(CommandLines::executionError);
         return commandLine;
+    }
+
+    /**
+     * Lists {@code commandLine}'s options in sections in its {@code --help}: each key of {@code headings} names the
+     * first option of a section (its longest name) and its value is the heading printed above it; the options keep
+     * their order of declaration ({@code sortOptions = false}).
+     */
+    public static void optionSections(CommandLine commandLine, Map<String, String> headings) {
+        commandLine.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_OPTION_LIST, help -> {
+            StringBuilder text = new StringBuilder();
+            List<OptionSpec> section = new ArrayList<>();
+            for (OptionSpec o : help.commandSpec().options()) {
+                if (o.hidden()) {
+                    continue;
+                }
+                String heading = headings.get(o.longestName());
+                if (heading != null) {
+                    text.append(help.optionListExcludingGroups(section, help.createDefaultLayout(), null,
+                            help.parameterLabelRenderer()));
+                    section.clear();
+                    text.append(System.lineSeparator()).append(heading).append(System.lineSeparator());
+                }
+                section.add(o);
+            }
+            return text.append(help.optionListExcludingGroups(section, help.createDefaultLayout(), null,
+                    help.parameterLabelRenderer())).toString();
+        });
     }
 
     /** Runs {@code command} with {@code args}, set up by {@link #configure}; returns the exit status. */
