@@ -1,8 +1,10 @@
 package dev.polygpu.cli;
 
+import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -119,19 +121,36 @@ public final class CommandLines {
         return usageError(e.getCommandLine(), problem(e, args));
     }
 
-    private static int executionError(Exception e, CommandLine commandLine, ParseResult parsed) throws Exception {
+    /**
+     * An exception out of a command: an IllegalArgumentException is a usage error (a value or a combination the
+     * command refuses); an I/O error says what could not be read or written, exit status 1; anything else is a bug,
+     * reported with its stack trace, exit status 1.
+     */
+    private static int executionError(Exception e, CommandLine commandLine, ParseResult parsed) {
         if (e instanceof IllegalArgumentException) {
             return usageError(commandLine, e.getMessage());
         }
-        throw e;
+        PrintWriter err = commandLine.getErr();
+        String name = commandLine.getCommandSpec().qualifiedName();
+        if (e instanceof IOException || e instanceof UncheckedIOException) {
+            err.println(name + ": " + e.getMessage());
+        } else {
+            err.println(name + ": internal error (please report it):");
+            e.printStackTrace(err);
+        }
+        err.flush();
+        return 1;
     }
 
     /** What was wrong with the command line, in the user's terms, and what to write instead. */
-    static String problem(ParameterException e, String[] args) {
+    public static String problem(ParameterException e, String[] args) {
         CommandSpec spec = e.getCommandLine().getCommandSpec();
         if (e instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
             String arg = u.getUnmatched().getFirst();
-            return u.isUnknownOption() ? unknownOption(spec, arg) : "unexpected argument '" + arg + "'";
+            if (u.isUnknownOption()) {
+                return unknownOption(spec, arg);
+            }
+            return spec.subcommands().isEmpty() ? "unexpected argument '" + arg + "'" : unknownCommand(spec, arg);
         }
         if (e instanceof MissingParameterException m && !m.getMissing().isEmpty()) {
             ArgSpec missing = m.getMissing().getFirst();
@@ -178,6 +197,19 @@ public final class CommandLines {
         String problem = "unknown option " + name + (closest == null ? "" : " (did you mean " + closest + "?)");
         return spec.userObject() instanceof UnknownOptionHint hint ? problem + "; " + hint.unknownOptionHint()
                 : problem;
+    }
+
+    /** "unknown command 'instal' (did you mean install?); write install or uninstall" for a command's commands. */
+    static String unknownCommand(CommandSpec spec, String arg) {
+        List<String> known = new ArrayList<>();
+        spec.subcommands().forEach((name, sub) -> {
+            if (!sub.getCommandSpec().usageMessage().hidden()) {
+                known.add(name);
+            }
+        });
+        String closest = Suggestion.closest(arg, known);
+        return "unknown command '" + arg + "'" + (closest == null ? "" : " (did you mean " + closest + "?)")
+                + "; write " + String.join(" or ", known);
     }
 
     /** {@code message} about option {@code arg}, with its name in front when the message does not name it. */
