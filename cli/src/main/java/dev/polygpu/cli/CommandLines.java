@@ -212,12 +212,19 @@ public final class CommandLines {
                 + "; write " + String.join(" or ", known);
     }
 
-    /** {@code message} about option {@code arg}, with its name in front when the message does not name it. */
+    /**
+     * {@code message} about {@code arg}, with its name in front (an option's longest name, a positional
+     * parameter's label) when the message does not name it.
+     */
     static String named(ArgSpec arg, String message) {
-        if (!(arg instanceof OptionSpec o) || message == null || message.contains(o.longestName())) {
+        if (arg == null || message == null) {
             return message;
         }
-        return o.longestName() + (message.startsWith("must ") ? " " : ": ") + message;
+        String name = arg instanceof OptionSpec o ? o.longestName() : arg.paramLabel();
+        if (message.contains(name)) {
+            return message;
+        }
+        return name + (message.startsWith("must ") ? " " : ": ") + message;
     }
 
     /** The first flag (an option that takes no value) written with {@code =value} in {@code args}, or null. */
