@@ -1,6 +1,12 @@
+import dev.polygpu.cli.CommandLines;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Value;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * Host cost of grcuda operations from a Java program through the polyglot API, per execution policy: one
@@ -21,7 +27,34 @@ public final class HostCost {
     private static final int LAUNCH_ROUNDS = 5;
 
     public static void main(String[] args) {
-        List<String> policies = args.length == 0 ? List.of("sync", "async") : List.of(args);
+        System.exit(CommandLines.execute(new Command(), System.out, System.err, args));
+    }
+
+    /** The command line: the policies to measure, in order. */
+    @CommandLine.Command(name = "bench/grcuda/run-java", synopsisHeading = "Usage: ",
+            customSynopsis = "bench/grcuda/run-java [sync|async]...",
+            description = "Host cost per launch and per element access from Java, under each policy given (default: "
+                    + "sync, then async).", parameterListHeading = "%nArguments:%n", optionListHeading = "%nOptions:%n")
+    private static final class Command implements Callable<Integer> {
+        @Parameters(paramLabel = "sync|async", arity = "0..*", description = "grcuda.ExecutionPolicy of a run")
+        private List<String> policies = new ArrayList<>();
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        private boolean help;
+
+        @Override
+        public Integer call() {
+            for (String p : policies) {
+                if (!p.equals("sync") && !p.equals("async")) {
+                    throw new IllegalArgumentException("a policy is sync or async, got '" + p + "'");
+                }
+            }
+            run(policies.isEmpty() ? List.of("sync", "async") : policies);
+            return 0;
+        }
+    }
+
+    private static void run(List<String> policies) {
         StringBuilder access = new StringBuilder();
         StringBuilder launches = new StringBuilder();
         for (String policy : policies) {

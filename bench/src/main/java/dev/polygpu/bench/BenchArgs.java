@@ -1,29 +1,38 @@
 package dev.polygpu.bench;
 
-/** Reading the values of bench command-line flags, with errors that name the flag. */
+import picocli.CommandLine.ITypeConverter;
+
+/** The numbers the bench command lines take, as picocli converters whose messages say the range. */
 public final class BenchArgs {
     private BenchArgs() {
     }
 
-    /** The value after the flag at {@code i - 1}; an error naming the flag if there is none. */
-    public static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(args[i - 1] + " needs a value");
+    /** An integer of at least 1. */
+    public static final class Positive implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return atLeast(value, 1);
         }
-        return args[i];
     }
 
-    /** The integer after the flag at {@code i - 1}, at least {@code min}; an error naming the flag otherwise. */
-    public static int number(String[] args, int i, int min) {
-        String v = value(args, i);
+    /** An integer of at least 0. */
+    public static final class NonNegative implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return atLeast(value, 0);
+        }
+    }
+
+    /** {@code value} as an integer of at least {@code min}; an error that says so otherwise. */
+    public static int atLeast(String value, int min) {
         try {
-            int n = Integer.parseInt(v);
+            int n = Integer.parseInt(value.strip());
             if (n >= min) {
                 return n;
             }
         } catch (NumberFormatException e) {
-            // Reported below.
+            // Reported below, with the value as written.
         }
-        throw new IllegalArgumentException(args[i - 1] + " needs an integer >= " + min + ", got " + v);
+        throw new IllegalArgumentException("must be an integer >= " + min + ", got '" + value + "'");
     }
 }

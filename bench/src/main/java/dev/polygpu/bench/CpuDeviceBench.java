@@ -5,12 +5,16 @@ import dev.polygpu.device.Module;
 import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.cuda.CudaDevice;
 import dev.polygpu.device.cpu.kernel.KernelEngine;
+import dev.polygpu.cli.CommandLines;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
 
 /**
  * Benchmark of the CPU device against plain multi-threaded Java on the same number of threads: SAXPY, a
@@ -48,50 +52,55 @@ public final class CpuDeviceBench {
     }
 
     public static void main(String[] args) {
-        int threads = Runtime.getRuntime().availableProcessors();
-        boolean quick = false;
-        int warmup = 5;
-        int iterations = 10;
-        Set<String> selected = new LinkedHashSet<>();
-        String device = "cpu";
-        try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--quick" -> quick = true;
-                    case "--threads" -> threads = positive(args, ++i);
-                    case "--warmup" -> warmup = positive(args, ++i);
-                    case "--iterations" -> iterations = positive(args, ++i);
-                    case "--case" -> selected.addAll(caseNames(value(args, ++i)));
-                    case "--device" -> device = deviceName(value(args, ++i));
-                    case "-h", "--help" -> {
-                        usage(System.out);
-                        return;
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
-                }
-            }
-        } catch (IllegalArgumentException e) {
-            System.err.println("bench: " + e.getMessage());
-            usage(System.err);
-            System.exit(2);
-        }
-        if (selected.isEmpty()) {
-            selected.addAll(CASES);
-        }
-        int status = new CpuDeviceBench(threads, quick, warmup, iterations, selected, device).run();
-        System.exit(status);
+        System.exit(CommandLines.execute(new Command(), System.out, System.err, args));
     }
 
-    private static void usage(PrintStream s) {
-        s.println("usage: bench/run [--quick] [--threads N] [--case NAME]... [--warmup N] [--iterations N]");
-        s.println("  --quick        smaller sizes, for a smoke run");
-        s.println("  --threads N    CPU device workers and Java threads (default: available processors)");
-        s.println("  --case NAME    one of " + String.join(", ", CASES)
-                + " or sgemm (both tile sizes); repeatable or comma-separated; default all");
-        s.println("  --warmup N     warm-up iterations per case (default 5)");
-        s.println("  --iterations N measured iterations per case (default 10)");
-        s.println("  --device D     cpu (default) or cuda: run the kernels on CUDA device 0 instead (the CPU-device goals"
-                + " do not apply; plain Java still checks every result)");
+    /** The command line of {@code bench/run}. */
+    @CommandLine.Command(name = "bench/run", sortOptions = false, synopsisHeading = "Usage: ",
+            customSynopsis = "bench/run [--quick] [--threads N] [--case NAME]... [--warmup N] [--iterations N] "
+                    + "[--device cpu|cuda]",
+            description = "The CPU device against plain multi-threaded Java on the same threads (Markdown tables on "
+                    + "stdout). Options take their value as --name value or --name=value.",
+            optionListHeading = "%nOptions:%n")
+    private static final class Command implements Callable<Integer> {
+        @Option(names = "--quick", description = "smaller sizes, for a smoke run")
+        private boolean quick;
+
+        @Option(names = "--threads", paramLabel = "N", converter = BenchArgs.Positive.class,
+                description = "CPU device workers and Java threads (default: available processors)")
+        private int threads = Runtime.getRuntime().availableProcessors();
+
+        @Option(names = "--case", paramLabel = "NAME", description = "one of saxpy, reduce, reduce-naive, "
+                + "blackscholes, sgemm16, sgemm32 or sgemm (both tile sizes); repeatable or comma-separated; default "
+                + "all")
+        private List<String> cases = new ArrayList<>();
+
+        @Option(names = "--warmup", paramLabel = "N", converter = BenchArgs.Positive.class,
+                description = "warm-up iterations per case (default 5)")
+        private int warmup = 5;
+
+        @Option(names = "--iterations", paramLabel = "N", converter = BenchArgs.Positive.class,
+                description = "measured iterations per case (default 10)")
+        private int iterations = 10;
+
+        @Option(names = "--device", paramLabel = "cpu|cuda", description = "cpu (default) or cuda: run the kernels "
+                + "on CUDA device 0 instead (the CPU-device goals do not apply; plain Java still checks every result)")
+        private String device = "cpu";
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        private boolean help;
+
+        @Override
+        public Integer call() {
+            Set<String> selected = new LinkedHashSet<>();
+            for (String c : cases) {
+                selected.addAll(caseNames(c));
+            }
+            if (selected.isEmpty()) {
+                selected.addAll(CASES);
+            }
+            return new CpuDeviceBench(threads, quick, warmup, iterations, selected, deviceName(device)).run();
+        }
     }
 
     private static String deviceName(String v) {
@@ -107,26 +116,6 @@ public final class CpuDeviceBench {
 
     private Device openDevice() {
         return device.equals("cuda") ? CudaDevice.open(0) : new CpuDevice(threads, KernelEngine::compile);
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(args[i - 1] + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static int positive(String[] args, int i) {
-        String v = value(args, i);
-        try {
-            int n = Integer.parseInt(v);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(args[i - 1] + " needs a positive integer, got " + v);
     }
 
     private static List<String> caseNames(String v) {

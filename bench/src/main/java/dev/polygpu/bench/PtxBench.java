@@ -1,5 +1,6 @@
 package dev.polygpu.bench;
 
+import dev.polygpu.cli.CommandLines;
 import dev.polygpu.device.Dim3;
 import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.LaunchConfig;
@@ -11,6 +12,10 @@ import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * The CPU device's PTX interpreter against its CUDA C engine on the same kernels: each kernel's source
@@ -22,10 +27,40 @@ public final class PtxBench {
     private PtxBench() {
     }
 
-    public static void main(String[] argv) {
-        int n = argv.length > 0 ? Integer.parseInt(argv[0]) : 1 << 20;
-        int reps = argv.length > 1 ? Integer.parseInt(argv[1]) : 10;
-        int threads = argv.length > 2 ? Integer.parseInt(argv[2]) : CpuDevice.defaultConcurrentBlocks();
+    public static void main(String[] args) {
+        System.exit(CommandLines.execute(new Command(), System.out, System.err, args));
+    }
+
+    /** The command line of {@code bench/ptx}: three numbers, each optional, in this order. */
+    @CommandLine.Command(name = "bench/ptx", synopsisHeading = "Usage: ",
+            customSynopsis = "bench/ptx [N [REPETITIONS [THREADS]]]",
+            description = "The CPU device's PTX interpreter against its CUDA C engine on the same kernels (a "
+                    + "Markdown table on stdout).", parameterListHeading = "%nArguments:%n",
+            optionListHeading = "%nOptions:%n")
+    private static final class Command implements Callable<Integer> {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "N", converter = BenchArgs.Positive.class,
+                description = "elements (default 1048576)")
+        private int n = 1 << 20;
+
+        @Parameters(index = "1", arity = "0..1", paramLabel = "REPETITIONS", converter = BenchArgs.Positive.class,
+                description = "timed launches per kernel and engine (default 10)")
+        private int reps = 10;
+
+        @Parameters(index = "2", arity = "0..1", paramLabel = "THREADS", converter = BenchArgs.Positive.class,
+                description = "the CPU device's worker threads (default: one per processor)")
+        private int threads = CpuDevice.defaultConcurrentBlocks();
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        private boolean help;
+
+        @Override
+        public Integer call() {
+            run(n, reps, threads);
+            return 0;
+        }
+    }
+
+    private static void run(int n, int reps, int threads) {
         try (CpuDevice device = new CpuDevice(threads)) {
             UnifiedBuffer x = device.allocate(4L * n);
             UnifiedBuffer y = device.allocate(4L * n);

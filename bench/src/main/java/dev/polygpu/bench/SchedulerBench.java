@@ -14,10 +14,14 @@ import dev.polygpu.runtime.Scheduler;
 import dev.polygpu.runtime.SchedulerConfig;
 import dev.polygpu.runtime.TrackedArray;
 import dev.polygpu.runtime.Work;
+import dev.polygpu.cli.CommandLines;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
 
 /**
  * The scheduler measured on its own (Java, no guest language), on the CPU device:
@@ -28,8 +32,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * small window leave the device idle?) and how many ready elements wait on average while the device is busy
  * (does a large window leave a thief nothing to take?).</li>
  * </ol>
- * Prints Markdown tables on stdout, progress on stderr. {@code --quick} for a smoke run; {@code --device=cuda} to
- * measure on CUDA device 0 instead of the CPU device.
+ * Prints Markdown tables on stdout, progress on stderr. {@code --quick} for a smoke run; {@code --device cuda} to
+ * measure on CUDA device 0 instead of the CPU device ({@code --help} lists the options).
  */
 public final class SchedulerBench {
     private static final String SOURCE = """
@@ -47,18 +51,47 @@ public final class SchedulerBench {
     }
 
     public static void main(String[] args) {
-        boolean quick = List.of(args).contains("--quick");
-        boolean cuda = List.of(args).contains("--device=cuda");
-        PrintStream out = System.out;
-        try (Device device = cuda ? CudaDevice.open(0) : new CpuDevice()) {
-            System.err.println("scheduler bench on " + device);
-            dev.polygpu.device.Module module = device.compile(SOURCE, "scheduler-bench.cu");
-            if (List.of(args).contains("--host-cost")) {
-                hostCostByShape(out, device, module.function("empty"));
-                return;
+        System.exit(CommandLines.execute(new Command(), System.out, System.err, args));
+    }
+
+    /** The command line of {@code bench/scheduler}. */
+    @CommandLine.Command(name = "bench/scheduler", sortOptions = false, synopsisHeading = "Usage: ",
+            customSynopsis = "bench/scheduler [--quick] [--host-cost] [--device cpu|cuda]",
+            description = "The scheduler's host cost per launch and the in-flight window's effect (Markdown tables "
+                    + "on stdout). Options take their value as --name value or --name=value.",
+            optionListHeading = "%nOptions:%n")
+    private static final class Command implements Callable<Integer> {
+        @Option(names = "--quick", description = "a smoke run")
+        private boolean quick;
+
+        @Option(names = "--host-cost", description = "only the host-cost table of docs/scheduler.md (three shapes, "
+                + "batches of 1000/4000)")
+        private boolean hostCostOnly;
+
+        @Option(names = "--device", paramLabel = "cpu|cuda", description = "the CPU device (default) or CUDA "
+                + "device 0")
+        private String device = "cpu";
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        private boolean help;
+
+        @Override
+        public Integer call() {
+            if (!device.equals("cpu") && !device.equals("cuda")) {
+                throw new IllegalArgumentException("--device must be cpu or cuda, got '" + device + "'");
             }
-            hostCost(out, device, module.function("empty"), quick ? 50_000 : 300_000);
-            window(out, device, module.function("work"), quick);
+            PrintStream out = System.out;
+            try (Device d = device.equals("cuda") ? CudaDevice.open(0) : new CpuDevice()) {
+                System.err.println("scheduler bench on " + d);
+                dev.polygpu.device.Module module = d.compile(SOURCE, "scheduler-bench.cu");
+                if (hostCostOnly) {
+                    hostCostByShape(out, d, module.function("empty"));
+                    return 0;
+                }
+                hostCost(out, d, module.function("empty"), quick ? 50_000 : 300_000);
+                window(out, d, module.function("work"), quick);
+            }
+            return 0;
         }
     }
 

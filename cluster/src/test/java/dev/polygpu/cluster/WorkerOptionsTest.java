@@ -19,46 +19,82 @@ class WorkerOptionsTest {
     record Run(int status, String out, String err) {
     }
 
-    /**
-     * Runs {@code polygpu worker} with {@code args} in this JVM, with a suggester that finds none (the launcher's
-     * suggestions are tested through the launcher).
-     */
+    /** Runs {@code polygpu worker} with {@code args} in this JVM. */
     static Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = Worker.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), (name, known) -> null);
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
     void theJoinedLineSaysWhenAWorkerIsAloneWhereItWasToldToJoinOthers() {
         String[][] cases = {
-            // members now, this worker's address, --join list, what the line says
-            {"3", "127.0.0.1:5702", "127.0.0.1:5701", "3 members"},
-            {"2", "127.0.0.1:5701", "", "2 members"},
-            {"1", "127.0.0.1:5701", "127.0.0.1:5701,127.0.0.1:5702", "1 member so far"},
-            {"1", "127.0.0.1:5701", "localhost:5701", "1 member so far"},
-            {"1", null, "127.0.0.1:5701", "1 member so far"},
-            {"1", "127.0.0.1:5702", "", "1 member so far"},
-            {"1", "127.0.0.1:5702", "127.0.0.1:5701", "1 member so far: no member answered at 127.0.0.1:5701, so "
+            // members now, this worker's address, --join list, whether its port came from --join, what the line says
+            {"3", "127.0.0.1:5702", "127.0.0.1:5701", "", "3 members"},
+            {"2", "127.0.0.1:5701", "", "", "2 members"},
+            {"1", "127.0.0.1:5701", "127.0.0.1:5701,127.0.0.1:5702", "", "1 member so far"},
+            {"1", "127.0.0.1:5701", "localhost:5701", "", "1 member so far"},
+            {"1", null, "127.0.0.1:5701", "", "1 member so far"},
+            {"1", "127.0.0.1:5702", "", "", "1 member so far"},
+            {"1", "127.0.0.1:5702", "127.0.0.1:5701", "", "1 member so far: no member answered at 127.0.0.1:5701, so "
                     + "this worker started a cluster of its own at 127.0.0.1:5702; members that list 127.0.0.1:5702 "
                     + "join it"},
-            {"1", "127.0.0.1:5703", "127.0.0.1:5701,127.0.0.1:5702", "1 member so far: no member answered at "
+            {"1", "127.0.0.1:5703", "127.0.0.1:5701,127.0.0.1:5702", "", "1 member so far: no member answered at "
                     + "127.0.0.1:5701,127.0.0.1:5702, so this worker started a cluster of its own at 127.0.0.1:5703; "
                     + "members that list 127.0.0.1:5703 join it"},
+            // A worker given no --port listens at the first free address of --join, and says so.
+            {"1", "127.0.0.1:5801", "127.0.0.1:5801,127.0.0.1:5802", "port", "1 member so far: no member answered at "
+                    + "127.0.0.1:5802, so this worker started a cluster of its own at 127.0.0.1:5801, the first free "
+                    + "address of --join; members that list 127.0.0.1:5801 join it"},
+            {"1", "127.0.0.1:5801", "localhost:5801", "port", "1 member so far: this worker started a cluster of its "
+                    + "own at 127.0.0.1:5801, the first free address of --join; members that list 127.0.0.1:5801 join "
+                    + "it"},
+            {"2", "127.0.0.1:5802", "127.0.0.1:5801,127.0.0.1:5802", "port", "2 members; it listens at "
+                    + "127.0.0.1:5802, the first free address of --join"},
+            // The port it checked was taken before the member listened: it says where it is.
+            {"1", "127.0.0.1:5803", "127.0.0.1:5801,127.0.0.1:5802", "port", "1 member so far: no member answered at "
+                    + "127.0.0.1:5801,127.0.0.1:5802, so this worker started a cluster of its own at 127.0.0.1:5803; "
+                    + "members that list 127.0.0.1:5803 join it"},
         };
         for (String[] c : cases) {
             List<String> listed = c[2].isEmpty() ? List.of() : List.of(c[2].split(","));
-            assertEquals(c[3], Worker.membersNow(Integer.parseInt(c[0]), c[1], listed), String.join(" | ", c[0],
-                    String.valueOf(c[1]), c[2]));
+            assertEquals(c[4], Worker.membersNow(Integer.parseInt(c[0]), c[1], listed, !c[3].isEmpty()),
+                    String.join(" | ", c[0], String.valueOf(c[1]), c[2], c[3]));
         }
+    }
+
+    /** Every option takes its value as {@code --name=value} or {@code --name value}, with the same result. */
+    @Test
+    void bothSpellingsOfAValueAreTheSame() {
+        String[][] pairs = {
+            {"--rank-factor=0.5", "--rank-factor", "0.5"},
+            {"--port=65500", "--port", "65500"},
+            {"--window=0", "--window", "0"},
+            {"--stats-every=0s", "--stats-every", "0s"},
+            {"--faults=drop=2", "--faults", "drop=2"},
+        };
+        for (String[] p : pairs) {
+            Run attached = run(p[0], "--join=127.0.0.1:1", "--device=none");
+            List<String> args = new java.util.ArrayList<>(List.of(p).subList(1, p.length));
+            args.addAll(List.of("--join", "127.0.0.1:1", "--device", "none"));
+            Run spaced = run(args.toArray(String[]::new));
+            assertEquals(2, attached.status(), attached.err());
+            assertEquals(attached.err(), spaced.err(), String.join(" ", args));
+        }
+        Run bareSwitch = run("--warm-up", "--stealing", "--learn-speeds", "--join", "127.0.0.1:1", "--device",
+                "none");
+        assertTrue(bareSwitch.err().startsWith("polygpu worker: --device must be auto, cpu or cuda, got 'none'"),
+                "a switch alone is on and takes nothing after it: " + bareSwitch.err());
     }
 
     @Test
     void theHelpListsTheRankFactor() {
         Run r = run("--help");
         assertEquals(0, r.status());
+        assertTrue(r.out().startsWith("Usage: polygpu worker [options]\n"), r.out());
+        assertTrue(r.out().contains("--join=HOST:PORT,..."), r.out());
         assertTrue(r.out().contains("--rank-factor=F"), r.out());
         assertTrue(r.out().contains("--stolen-overflow=N"), r.out());
         assertTrue(r.out().contains("--random-every=N"), r.out());
@@ -162,10 +198,20 @@ class WorkerOptionsTest {
     void anOptionWithoutItsValueSaysSoAndAMisspelledOneIsUnknown() {
         Run join = run("--join");
         assertEquals(2, join.status(), join.err());
-        assertTrue(join.err().startsWith("polygpu worker: --join needs a value: write --join=…"), join.err());
+        assertEquals("polygpu worker: --join needs a value: write --join=HOST:PORT,... or --join HOST:PORT,...\n"
+                + "run 'polygpu worker --help' for the options\n", join.err());
         Run typo = run("--jion=127.0.0.1:1");
         assertEquals(2, typo.status(), typo.err());
-        assertTrue(typo.err().startsWith("polygpu worker: unknown worker option --jion\n"), typo.err());
+        assertTrue(typo.err().startsWith("polygpu worker: unknown option --jion (did you mean --join?)\n"), typo.err());
+        Run spaced = run("--jion", "127.0.0.1:1");
+        assertTrue(spaced.err().startsWith("polygpu worker: unknown option --jion (did you mean --join?)\n"),
+                spaced.err());
+        Run far = run("--verbose");
+        assertTrue(far.err().startsWith("polygpu worker: unknown option --verbose\n"), far.err());
+        Run check = run("--check=yes");
+        assertTrue(check.err().startsWith("polygpu worker: --check takes no value\n"), check.err());
+        Run stray = run("127.0.0.1:5701");
+        assertTrue(stray.err().startsWith("polygpu worker: unexpected argument '127.0.0.1:5701'\n"), stray.err());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.polygpu.launcher;
 
+import dev.polygpu.cli.CommandLines;
 import dev.polygpu.cluster.Worker;
 import dev.polygpu.cluster.sim.SimulateCommand;
 import dev.polygpu.launcher.notebook.NotebookCommand;
@@ -8,14 +9,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.graalvm.options.OptionDescriptor;
@@ -26,12 +24,15 @@ import org.graalvm.polyglot.PolyglotAccess;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Source;
 import org.graalvm.polyglot.Value;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.UsageMessageSpec;
 
 /**
  * The {@code polygpu} command: {@code polygpu [--grcuda.Name=value …] FILE.py|FILE.js [args …]} runs a Python
  * or JavaScript file in a polyglot context where the {@code grcuda} language is available, prints which device
- * runs kernels, and turns guest errors into the guest language's own error report and exit code 1. The
- * {@code --cluster…} flags are short names of the {@code grcuda.Cluster…} options; {@code polygpu worker …}
+ * runs kernels, and turns guest errors into the guest language's own error report and exit code 1. Its command
+ * line is {@link LauncherCommand}; the {@code --cluster…} flags are short names of the {@code grcuda.Cluster…}
+ * options; {@code polygpu worker …}
  * runs a cluster worker (the cluster module's {@link Worker}) instead of a file, with no polyglot context;
  * {@code polygpu notebook …} installs or runs the Jupyter kernel ({@link NotebookCommand}).
  *
@@ -40,27 +41,15 @@ import org.graalvm.polyglot.Value;
  */
 public final class Main {
     static final String GRCUDA = "grcuda";
-    private static final int EXIT_USAGE = 2;
-    /**
-     * The launcher's cluster flags ({@code --cluster-name=lab}) and the options they set; {@code --cluster-stats}
-     * alone means {@code --cluster-stats=true}.
-     */
-    private static final Map<String, String> CLUSTER_FLAGS = Map.of(
-            "cluster", "grcuda.Cluster",
-            "cluster-name", "grcuda.ClusterName",
-            "cluster-bind", "grcuda.ClusterBind",
-            "cluster-port", "grcuda.ClusterPort",
-            "cluster-secret", "grcuda.ClusterSecret",
-            "cluster-stats", "grcuda.ClusterStats");
-
-    /** The flags {@code polygpu} itself takes before the file (the language options aside). */
-    private static final List<String> FLAGS = List.of("help", "version", "cluster", "cluster-name", "cluster-bind",
-            "cluster-port", "cluster-secret", "cluster-stats");
+    /** The help section after the options: the language options, the grcuda ones listed from the language. */
+    private static final String LANGUAGE_OPTIONS = "languageOptions";
 
     private final InputStream in;
     private final PrintStream out;
     private final PrintStream err;
     private final Engine engine;
+    /** The command line being run, for its usage errors. */
+    private CommandLine commandLine;
 
     /**
      * @param engine the engine contexts are created on, or {@code null} for a fresh one per run
@@ -89,7 +78,7 @@ public final class Main {
     /** Runs the command line {@code args} and returns the exit status. */
     public int run(String[] args) {
         if (args.length > 0 && args[0].equals("worker")) {
-            return Worker.run(Arrays.copyOfRange(args, 1, args.length), out, err, ClosestFlag::among);
+            return Worker.run(Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         if (args.length > 0 && args[0].equals("simulate")) {
             return SimulateCommand.run(Arrays.copyOfRange(args, 1, args.length), out, err);
@@ -97,73 +86,45 @@ public final class Main {
         if (args.length > 0 && args[0].equals("notebook")) {
             return NotebookCommand.run(Arrays.copyOfRange(args, 1, args.length), out, err);
         }
-        Map<String, String> options = new LinkedHashMap<>();
+        commandLine = CommandLines.create(new LauncherCommand(this), out, err);
+        // Everything after the file is the program's, options or not.
+        commandLine.setStopAtPositional(true);
+        CommandLines.optionSections(commandLine, LauncherCommand.SECTIONS);
+        List<String> sections = new ArrayList<>(commandLine.getHelpSectionKeys());
+        sections.add(sections.indexOf(UsageMessageSpec.SECTION_KEY_OPTION_LIST) + 1, LANGUAGE_OPTIONS);
+        commandLine.setHelpSectionKeys(sections);
+        commandLine.getHelpSectionMap().put(LANGUAGE_OPTIONS, help -> languageOptionsHelp());
+        return CommandLines.execute(commandLine, args);
+    }
+
+    /** Runs the program {@code command} names, with its options; returns the exit status. */
+    int launch(LauncherCommand command) {
+        if (command.file == null) {
+            return CommandLines.usageError(commandLine, "no file to run: write polygpu [options] FILE.py|FILE.js "
+                    + "[args...]");
+        }
         // How the user wrote each option that a cluster flag set, for errors in the user's terms.
         Map<String, String> written = new LinkedHashMap<>();
-        int i = 0;
-        for (; i < args.length && (args[i].startsWith("--") || args[i].equals("-h")); i++) {
-            String a = args[i];
-            if (a.equals("--")) {
-                // the end of the options: what follows is the file, even if its name starts with --
-                i++;
-                break;
-            }
-            switch (a) {
-                case "--help", "-h" -> {
-                    printHelp();
-                    return 0;
-                }
-                case "--version" -> {
-                    Properties v = versions();
-                    out.println("polygpu " + v.getProperty("version", "unknown") + " (GraalVM polyglot "
-                            + v.getProperty("graalvm", "unknown") + ", Java " + Runtime.version() + ")");
-                    return 0;
-                }
-                case "--cluster-stats" -> {
-                    options.put("grcuda.ClusterStats", "true");
-                    written.put("grcuda.ClusterStats", "--cluster-stats");
-                }
-                default -> {
-                    int eq = a.indexOf('=');
-                    String name = a.substring(2, eq < 0 ? a.length() : eq);
-                    if (eq < 0 && CLUSTER_FLAGS.containsKey(name)) {
-                        return usage(a + " needs a value: write " + a + "=" + (a.equals("--cluster")
-                                ? "HOST:PORT,HOST:PORT" : "VALUE") + " (polygpu --help lists the cluster flags)");
-                    }
-                    if (!name.contains(".") && !CLUSTER_FLAGS.containsKey(name)) {
-                        // not a language option (those are --<lang>.<Name>): a flag of polygpu's own, misspelled
-                        return usage(unknownFlag(name));
-                    }
-                    if (eq < 0) {
-                        return usage("an option needs a value: " + a + " (write --name=value)");
-                    }
-                    String option = CLUSTER_FLAGS.getOrDefault(name, name);
-                    options.put(option, a.substring(eq + 1));
-                    written.put(option, "--" + name);
-                }
-            }
-        }
-        if (i >= args.length) {
-            return usage("no file to run");
-        }
+        Map<String, String> options = command.contextOptions(written);
         warnClusterOptionsWithoutCluster(options, written);
-        File file = new File(args[i]);
-        String[] scriptArgs = Arrays.copyOfRange(args, i + 1, args.length);
+        File file = new File(command.file);
+        String[] scriptArgs = command.programArgs.toArray(String[]::new);
         String language = languageOf(file.getName());
         if (language == null) {
-            return usage("cannot tell the language of " + file + ": polygpu runs .py (Python) and .js (JavaScript) files");
+            return CommandLines.usageError(commandLine, "cannot tell the language of " + file + ": polygpu runs .py "
+                    + "(Python) and .js (JavaScript) files");
         }
         if (!file.isFile()) {
             err.println("polygpu: " + (file.isDirectory() ? file + " is a folder, not a file to run"
                     : "no such file: " + file));
-            return EXIT_USAGE;
+            return CommandLines.EXIT_USAGE;
         }
         Source source;
         try {
             source = Source.newBuilder(language, file).build();
         } catch (IOException e) {
             err.println("polygpu: cannot read " + file + ": " + e.getMessage());
-            return EXIT_USAGE;
+            return CommandLines.EXIT_USAGE;
         }
         return runFile(language, source, file, scriptArgs, options, written);
     }
@@ -176,7 +137,7 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             // unknown option or bad option value: polyglot's message says which and suggests names
             err.println("polygpu: " + withHelpHint(asWritten(e.getMessage(), written)));
-            return EXIT_USAGE;
+            return CommandLines.EXIT_USAGE;
         }
         try (context) {
             try {
@@ -295,48 +256,23 @@ public final class Main {
         return 1;
     }
 
-    private void printHelp() {
-        out.println("""
-                Usage: polygpu [options] FILE.py|FILE.js [args...]
-                       polygpu worker [worker options]
-                       polygpu simulate [simulator options]
-                       polygpu notebook install|uninstall [--user | --sys-prefix | --prefix DIR]
-
-                Runs a Python (GraalPy) or JavaScript (GraalJS) file with the grcuda language: GrCUDA's API
-                (cu = polyglot.eval(language="grcuda", string="CU") / Polyglot.eval("grcuda", "CU")).
-                Arguments after the file are the script's (sys.argv[1:] in Python, `arguments` in JavaScript).
-                'polygpu worker' starts a cluster member with a device and no program, which runs kernels it
-                steals from programs started with --cluster (polygpu worker --help lists its options).
-                'polygpu simulate' runs the work-stealing policy in a simulated cluster of up to thousands of
-                members, with no GPU and no network (polygpu simulate --help lists its options).
-                'polygpu notebook install' adds the Jupyter kernels polygpu-python and polygpu-js
-                (polygpu notebook --help for more).
-
-                Options:
-                  -h, --help             print this help
-                  --version              print the versions of polygpu, GraalVM polyglot and Java
-                  --<lang>.<Name>=value  set a language option (e.g. --grcuda.ExecutionPolicy=sync)
-                  --                     end of the options: the file follows (for a name that starts with -)
-
-                Cluster (docs/cluster.md):
-                  --cluster=HOST:PORT,...  join the cluster of these members: idle members steal ready kernels
-                                           from this program (grcuda.Cluster)
-                  --cluster-name=NAME      join only members of this cluster (grcuda.ClusterName, default polygpu)
-                  --cluster-bind=ADDRESS   interface to listen on (grcuda.ClusterBind, default 127.0.0.1)
-                  --cluster-port=N         first port to listen on (grcuda.ClusterPort, default 5701)
-                  --cluster-secret=S       shared secret of the cluster (grcuda.ClusterSecret); better: set the
-                                           POLYGPU_CLUSTER_SECRET environment variable, which ps does not show
-                  --cluster-stats          print this member's cluster counters when the program ends
-
-                grcuda options:""");
-        try (Engine e = Engine.newBuilder().out(OutputStream.nullOutputStream()).err(OutputStream.nullOutputStream()).build()) {
+    /** The help's language options: how to write them, then the grcuda language's, from the language itself. */
+    private static String languageOptionsHelp() {
+        String nl = System.lineSeparator();
+        StringBuilder b = new StringBuilder(nl + "Language options (passed to GraalVM polyglot as written):" + nl
+                + "      --<lang>.<Name>=value  set a language option, also written --<lang>.<Name> value (e.g."
+                + " --grcuda.ExecutionPolicy=sync)" + nl
+                + "      --                     end of the options: the file follows (for a name that starts with -)"
+                + nl + nl + "grcuda options:" + nl);
+        try (Engine e = Engine.newBuilder().out(OutputStream.nullOutputStream()).err(OutputStream.nullOutputStream())
+                .build()) {
             Language grcuda = e.getLanguages().get(GRCUDA);
             for (OptionDescriptor d : grcuda.getOptions()) {
-                String head = "  --" + d.getName() + "=" + d.getUsageSyntax();
-                out.println(head);
-                out.println("        " + d.getHelp());
+                b.append("  --").append(d.getName()).append('=').append(d.getUsageSyntax()).append(nl);
+                b.append("        ").append(d.getHelp()).append(nl);
             }
         }
+        return b.toString();
     }
 
     /**
@@ -372,7 +308,7 @@ public final class Main {
         }
         String m = message;
         for (Map.Entry<String, String> w : written.entrySet()) {
-            if (CLUSTER_FLAGS.containsKey(w.getValue().substring(2))) {
+            if (!w.getValue().equals("--" + w.getKey())) {
                 // whole names only: grcuda.Cluster is the start of every other one, and of "grcuda.Cluster*"
                 m = m.replaceAll(Pattern.quote(w.getKey()) + "(?![A-Za-z*])", Matcher.quoteReplacement(w.getValue()));
             }
@@ -393,23 +329,6 @@ public final class Main {
         return (m.endsWith(".") ? m.substring(0, m.length() - 1) : m) + "; polygpu --help lists the grcuda options";
     }
 
-    /** What is wrong with {@code --name}, which is neither a flag of polygpu's nor a language option. */
-    static String unknownFlag(String name) {
-        if (name.equals("help") || name.equals("version")) {
-            return "--" + name + " takes no value";
-        }
-        String closest = ClosestFlag.among(name, FLAGS);
-        return "unknown option --" + name + (closest != null ? " (did you mean --" + closest + "?)" : "")
-                + "; polygpu takes --help, --version, the --cluster… flags and language options written"
-                + " --<lang>.<Name>=value, such as --grcuda.ExecutionPolicy=sync";
-    }
-
-    private int usage(String problem) {
-        err.println("polygpu: " + problem);
-        err.println("Usage: polygpu [options] FILE.py|FILE.js [args...]   (polygpu --help for more)");
-        return EXIT_USAGE;
-    }
-
     static String languageOf(String name) {
         if (name.endsWith(".py")) {
             return "python";
@@ -418,17 +337,5 @@ public final class Main {
             return "js";
         }
         return null;
-    }
-
-    private static Properties versions() {
-        Properties p = new Properties();
-        try (InputStream s = Main.class.getResourceAsStream("version.properties")) {
-            if (s != null) {
-                p.load(new java.io.InputStreamReader(s, StandardCharsets.UTF_8));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return p;
     }
 }

@@ -217,10 +217,10 @@ class ClusterProcessTest {
         PolygpuProcess zero = track(() -> PolygpuProcess.start("zero-period", Map.of(),
                 List.of("worker", "--stats-every=0s")));
         assertEquals(0, help.awaitExit(JOIN_TIMEOUT, processes), () -> report(processes));
-        assertTrue(help.out().startsWith("usage: polygpu worker [options]\n"), () -> report(processes));
+        assertTrue(help.out().startsWith("Usage: polygpu worker [options]\n"), () -> report(processes));
         assertTrue(help.out().contains("--stats-every=DURATION"), () -> report(processes));
         assertEquals(2, unknown.awaitExit(JOIN_TIMEOUT, processes), () -> report(processes));
-        assertEquals("polygpu worker: unknown worker option --no-such-flag\n"
+        assertEquals("polygpu worker: unknown option --no-such-flag\n"
                 + "run 'polygpu worker --help' for the options\n", unknown.err(), () -> report(processes));
         assertEquals(2, zero.awaitExit(JOIN_TIMEOUT, processes), () -> report(processes));
         assertTrue(zero.err().startsWith("polygpu worker: --stats-every must be a positive duration such as 500ms or "

@@ -95,6 +95,51 @@ class LauncherTest {
         assertEquals("[\"--size\",\"large\"] function\n", r.out(), r::toString);
     }
 
+    /**
+     * The issue's case: what follows the file is the program's, options or not, as written ({@code @x} is no
+     * argument file, {@code --} stays); a language option before it may take its value after a space.
+     */
+    @Test
+    void everythingAfterTheFileIsTheProgramsUntouched() throws IOException {
+        Path f = file("app.py", """
+                import sys, polyglot
+                cu = polyglot.eval(language="grcuda", string="CU")
+                print(sys.argv, getattr(cu.getoptions(), "grcuda.ExecutionPolicy"))
+                """);
+        Guests.Run r = Guests.launch("--grcuda.ExecutionPolicy", "sync", f.toString(), "--foo", "-n", "3", "--",
+                "--help", "@x", "--cluster=1");
+        assertEquals(0, r.status(), r::toString);
+        assertEquals("['" + f + "', '--foo', '-n', '3', '--', '--help', '@x', '--cluster=1'] sync\n", r.out(),
+                r::toString);
+        Guests.Run js = Guests.launch(file("args.js", "console.log(JSON.stringify(arguments));\n").toString(),
+                "--grcuda.ExecutionPolicy=sync", "-h");
+        assertEquals(0, js.status(), js::toString);
+        assertEquals("[\"--grcuda.ExecutionPolicy=sync\",\"-h\"]\n", js.out(), js::toString);
+    }
+
+    /** The launcher's own flags and the language options take their value after = or a space, alike. */
+    @Test
+    void flagsTakeTheirValueAfterEqualsOrASpace() throws IOException {
+        Path f = file("flags.py", """
+                import polyglot
+                o = polyglot.eval(language="grcuda", string="getoptions()")
+                print(*(getattr(o, "grcuda." + n) for n in ("ClusterName", "ClusterPort", "ClusterHeartbeat",
+                        "ExecutionPolicy", "ClusterStats")))
+                """);
+        Guests.Run spaced = Guests.launch("--cluster-name", "lab", "--grcuda.ClusterPort", "5990",
+                "--grcuda.ClusterHeartbeat", "2s", "--grcuda.ExecutionPolicy", "sync", "--cluster-stats", "false",
+                f.toString());
+        Guests.Run attached = Guests.launch("--cluster-name=lab", "--grcuda.ClusterPort=5990",
+                "--grcuda.ClusterHeartbeat=2s", "--grcuda.ExecutionPolicy=sync", "--cluster-stats=false",
+                f.toString());
+        for (Guests.Run r : List.of(spaced, attached)) {
+            assertEquals(0, r.status(), r::toString);
+            assertEquals("lab 5990 2s sync false\n", r.out(), r::toString);
+            assertTrue(r.err().startsWith("polygpu: --cluster-name, --grcuda.ClusterPort, --grcuda.ClusterHeartbeat, "
+                    + "--cluster-stats do nothing without --cluster=HOST:PORT,…"), r::toString);
+        }
+    }
+
     @Test
     void grcudaOptionsReachTheLanguage() throws IOException {
         Path f = file("opt.py", """
@@ -298,6 +343,18 @@ class LauncherTest {
     }
 
     @Test
+    void helpIsGeneratedFromTheOptions() {
+        Guests.Run r = Guests.launch("--help");
+        assertEquals(0, r.status(), r::toString);
+        int options = r.out().indexOf("\nOptions:\n  -h, --help");
+        int cluster = r.out().indexOf("\nCluster (docs/cluster.md):\n      --cluster=HOST:PORT,...");
+        int language = r.out().indexOf("\nLanguage options (passed to GraalVM polyglot as written):\n");
+        int grcuda = r.out().indexOf("\ngrcuda options:\n  --grcuda.");
+        assertTrue(options > 0 && cluster > options && language > cluster && grcuda > language, r::toString);
+        assertTrue(r.out().contains("--cluster-stats[=true|false]"), r::toString);
+    }
+
+    @Test
     void dashHPrintsTheHelpToo() {
         Guests.Run r = Guests.launch("-h");
         assertEquals(0, r.status(), r::toString);
@@ -315,6 +372,9 @@ class LauncherTest {
         assertEquals(2, stats.status(), stats::toString);
         assertTrue(stats.err().startsWith("polygpu: unknown option --cluster-stat (did you mean --cluster-stats?)"),
                 stats::toString);
+        Guests.Run spaced = Guests.launch("--cluster-nam", "lab", f.toString());
+        assertTrue(spaced.err().startsWith("polygpu: unknown option --cluster-nam (did you mean --cluster-name?); "),
+                spaced::toString);
         Guests.Run bare = Guests.launch("--verbose", f.toString());
         assertEquals(2, bare.status(), bare::toString);
         assertTrue(bare.err().startsWith("polygpu: unknown option --verbose; polygpu takes --help, --version"),
@@ -324,7 +384,8 @@ class LauncherTest {
         assertTrue(help.err().startsWith("polygpu: --help takes no value"), help::toString);
         Guests.Run option = Guests.launch("--grcuda.ExecutionPolicy", f.toString());
         assertEquals(2, option.status(), option::toString);
-        assertTrue(option.err().startsWith("polygpu: an option needs a value: --grcuda.ExecutionPolicy"),
+        assertTrue(option.err().startsWith("polygpu: --grcuda.ExecutionPolicy needs a value: write "
+                + "--grcuda.ExecutionPolicy=VALUE or --grcuda.ExecutionPolicy VALUE before the file\n"),
                 option::toString);
     }
 

@@ -1,8 +1,7 @@
 package dev.polygpu.bench.async;
 
-import static dev.polygpu.bench.BenchArgs.number;
-import static dev.polygpu.bench.BenchArgs.value;
-
+import dev.polygpu.bench.BenchArgs;
+import dev.polygpu.cli.CommandLines;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,8 +13,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.function.BiFunction;
 import org.graalvm.polyglot.Engine;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
 
 /**
  * Makespan of the IPDPS 2021 paper's six benchmark DAGs (VEC, B&amp;S, ML, HITS, IMG, DL) under
@@ -61,62 +63,69 @@ public final class DagBench {
     }
 
     public static void main(String[] args) {
-        boolean quick = false;
-        Integer warmup = null;
-        Integer reps = null;
-        int blocks = 1;
-        int cores = Runtime.getRuntime().availableProcessors();
-        Path timelines = null;
-        String device = "cpu";
-        Set<String> selected = new LinkedHashSet<>();
-        try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--quick" -> quick = true;
-                    case "--warmup" -> warmup = number(args, ++i, 0);
-                    case "--reps" -> reps = number(args, ++i, 1);
-                    case "--blocks" -> blocks = number(args, ++i, 1);
-                    case "--cores" -> cores = number(args, ++i, 1);
-                    case "--dag" -> selected.addAll(dagNames(value(args, ++i)));
-                    case "--timeline" -> timelines = Path.of(value(args, ++i));
-                    case "--device" -> device = deviceName(value(args, ++i));
-                    case "-h", "--help" -> {
-                        usage(System.out);
-                        return;
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
-                }
-            }
-        } catch (IllegalArgumentException e) {
-            System.err.println("dags: " + e.getMessage());
-            usage(System.err);
-            System.exit(2);
-        }
-        if (selected.isEmpty()) {
-            selected.addAll(CASES.keySet());
-        }
-        List<DagCase> cases = new ArrayList<>();
-        for (String name : selected) {
-            cases.add(CASES.get(name).apply(quick, blocks));
-        }
-        DagBench bench = new DagBench(Objects.requireNonNullElse(warmup, quick ? 1 : 3),
-                Objects.requireNonNullElse(reps, quick ? 1 : 10), cores, timelines, device);
-        System.exit(bench.run(cases, blocks));
+        System.exit(CommandLines.execute(new Command(), System.out, System.err, args));
     }
 
-    private static void usage(PrintStream s) {
-        s.println("usage: bench/dags [--quick] [--dag NAME]... [--reps N] [--warmup N] [--blocks B] [--cores C]"
-                + " [--timeline DIR] [--device cpu|cuda|auto]");
-        s.println("  --quick      small sizes, 1 warm-up and 1 measured run (a smoke run)");
-        s.println("  --dag NAME   one of " + String.join(", ", CASES.keySet()) + "; repeatable or comma-separated;"
-                + " default all");
-        s.println("  --reps N     measured runs per policy (default 10)");
-        s.println("  --warmup N   warm-up runs per policy (default 3)");
-        s.println("  --blocks B   blocks per kernel launch (default 1: one kernel uses one core)");
-        s.println("  --cores C    cores for the ideal speedup min(width, C) (default: available processors)");
-        s.println("  --timeline DIR  write each context's grcuda.Timeline (Chrome trace of every run) to"
-                + " DIR/<dag>-<policy>.json");
-        s.println("  --device D   grcuda.Device of every context (default cpu; cuda or auto to measure a GPU)");
+    /** The command line of {@code bench/dags}. */
+    @CommandLine.Command(name = "bench/dags", sortOptions = false, synopsisHeading = "Usage: ",
+            customSynopsis = "bench/dags [--quick] [--dag NAME]... [--reps N] [--warmup N] [--blocks B] [--cores C] "
+                    + "[--timeline DIR] [--device cpu|cuda|auto]",
+            description = "Makespan of the IPDPS 2021 paper's six DAGs under grcuda.ExecutionPolicy=sync and async "
+                    + "(Markdown tables on stdout). Options take their value as --name value or --name=value.",
+            optionListHeading = "%nOptions:%n")
+    private static final class Command implements Callable<Integer> {
+        @Option(names = "--quick", description = "small sizes, 1 warm-up and 1 measured run (a smoke run)")
+        private boolean quick;
+
+        @Option(names = "--dag", paramLabel = "NAME", description = "one of vec, bs, ml, hits, img, dl; repeatable "
+                + "or comma-separated; default all")
+        private List<String> dags = new ArrayList<>();
+
+        @Option(names = "--reps", paramLabel = "N", converter = BenchArgs.Positive.class,
+                description = "measured runs per policy (default 10; --quick 1)")
+        private Integer reps;
+
+        @Option(names = "--warmup", paramLabel = "N", converter = BenchArgs.NonNegative.class,
+                description = "warm-up runs per policy (default 3; --quick 1)")
+        private Integer warmup;
+
+        @Option(names = "--blocks", paramLabel = "B", converter = BenchArgs.Positive.class,
+                description = "blocks per kernel launch (default 1: one kernel uses one core)")
+        private int blocks = 1;
+
+        @Option(names = "--cores", paramLabel = "C", converter = BenchArgs.Positive.class,
+                description = "cores for the ideal speedup min(width, C) (default: available processors)")
+        private int cores = Runtime.getRuntime().availableProcessors();
+
+        @Option(names = "--timeline", paramLabel = "DIR", description = "write each context's grcuda.Timeline "
+                + "(Chrome trace of every run) to DIR/<dag>-<policy>.json")
+        private Path timelines;
+
+        @Option(names = "--device", paramLabel = "cpu|cuda|auto", description = "grcuda.Device of every context "
+                + "(default cpu; cuda or auto to measure a GPU)")
+        private String device = "cpu";
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        private boolean help;
+
+        @Override
+        public Integer call() {
+            Set<String> selected = new LinkedHashSet<>();
+            for (String d : dags) {
+                selected.addAll(dagNames(d));
+            }
+            if (selected.isEmpty()) {
+                selected.addAll(CASES.keySet());
+            }
+            String onDevice = deviceName(device);
+            List<DagCase> cases = new ArrayList<>();
+            for (String name : selected) {
+                cases.add(CASES.get(name).apply(quick, blocks));
+            }
+            DagBench bench = new DagBench(Objects.requireNonNullElse(warmup, quick ? 1 : 3),
+                    Objects.requireNonNullElse(reps, quick ? 1 : 10), cores, timelines, onDevice);
+            return bench.run(cases, blocks);
+        }
     }
 
     private static String deviceName(String v) {

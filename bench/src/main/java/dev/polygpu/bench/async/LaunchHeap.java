@@ -1,10 +1,14 @@
 package dev.polygpu.bench.async;
 
+import dev.polygpu.cli.CommandLines;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.util.concurrent.Callable;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Value;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
 
 /**
  * Retained heap of a long-running program: an empty kernel launched {@code --launches} times (1,000,000 by
@@ -25,49 +29,44 @@ public final class LaunchHeap {
     private LaunchHeap() {
     }
 
-    public static void main(String[] args) throws InterruptedException {
-        String policy = "async";
-        long launches = 1_000_000;
-        long warmup = 20_000;
-        try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--policy" -> policy = value(args, ++i);
-                    case "--launches" -> launches = Long.parseLong(value(args, ++i));
-                    case "--warmup" -> warmup = Long.parseLong(value(args, ++i));
-                    case "-h", "--help" -> {
-                        usage(System.out);
-                        return;
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
-                }
-            }
+    public static void main(String[] args) {
+        System.exit(CommandLines.execute(new Command(), System.out, System.err, args));
+    }
+
+    /** The command line of {@code bench/launch-heap}. */
+    @CommandLine.Command(name = "bench/launch-heap", sortOptions = false, synopsisHeading = "Usage: ",
+            customSynopsis = "bench/launch-heap [--policy async|sync] [--launches N] [--warmup N]",
+            description = "Retained heap while a program launches an empty kernel many times (a Markdown table on "
+                    + "stdout). Options take their value as --name value or --name=value.",
+            optionListHeading = "%nOptions:%n")
+    private static final class Command implements Callable<Integer> {
+        @Option(names = "--policy", paramLabel = "async|sync", description = "grcuda.ExecutionPolicy (default "
+                + "async)")
+        private String policy = "async";
+
+        @Option(names = "--launches", paramLabel = "N", description = "launches in all, a multiple of " + CHECKPOINTS
+                + " (default 1000000)")
+        private long launches = 1_000_000;
+
+        @Option(names = "--warmup", paramLabel = "N", description = "launches before the first measurement, not "
+                + "counted (default 20000)")
+        private long warmup = 20_000;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        private boolean help;
+
+        @Override
+        public Integer call() throws InterruptedException {
             if (launches < CHECKPOINTS || launches % CHECKPOINTS != 0) {
-                throw new IllegalArgumentException("--launches must be a positive multiple of " + CHECKPOINTS);
+                throw new IllegalArgumentException("--launches must be a positive multiple of " + CHECKPOINTS
+                        + ", got " + launches);
             }
             if (warmup < 1) {
-                throw new IllegalArgumentException("--warmup must be positive");
+                throw new IllegalArgumentException("--warmup must be positive, got " + warmup);
             }
-        } catch (IllegalArgumentException e) {
-            System.err.println("launch-heap: " + e.getMessage());
-            usage(System.err);
-            System.exit(2);
+            run(policy, launches, warmup, System.out);
+            return 0;
         }
-        run(policy, launches, warmup, System.out);
-    }
-
-    private static void usage(PrintStream s) {
-        s.println("usage: bench/launch-heap [--policy async|sync] [--launches N] [--warmup N]");
-        s.println("  --policy P     grcuda.ExecutionPolicy (default async)");
-        s.println("  --launches N   launches in all, a multiple of " + CHECKPOINTS + " (default 1000000)");
-        s.println("  --warmup N     launches before the first measurement, not counted (default 20000)");
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(args[i - 1] + " needs a value");
-        }
-        return args[i];
     }
 
     private static void run(String policy, long launches, long warmup, PrintStream out) throws InterruptedException {

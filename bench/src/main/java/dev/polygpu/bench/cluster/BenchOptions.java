@@ -1,9 +1,13 @@
 package dev.polygpu.bench.cluster;
 
-import static dev.polygpu.bench.BenchArgs.number;
-import static dev.polygpu.bench.BenchArgs.value;
-
-import java.io.PrintStream;
+import dev.polygpu.bench.BenchArgs;
+import dev.polygpu.cli.CommandLines;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The options of {@code bench/cluster}, parsed and checked once.
@@ -40,7 +44,7 @@ import java.io.PrintStream;
 record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int msPerProduct, int cpuBlocks,
         int kernelBlocks, int workers, int warmup, long warmupMillis, int reps, int joinReps, int threshold, int chunk,
         long inputCache, int port, boolean join, boolean makespans, boolean warmUp, boolean bColumns, boolean trace,
-        java.nio.file.Path chromeTraces, boolean oldPolicies, boolean noWake, boolean noLearn) {
+        Path chromeTraces, boolean oldPolicies, boolean noWake, boolean noLearn) {
 
     static final long DEFAULT_SEED = 8;
     static final double DEFAULT_WARMUP_SECONDS = 4;
@@ -62,121 +66,154 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         return cpuBlocks / kernelBlocks;
     }
 
-    static void usage(PrintStream s) {
-        s.println("usage: bench/cluster [--quick] [options]");
-        s.println("  --quick              a smoke run: 2 ms per product, 1 warm-up + 3 runs, 1 join measurement");
-        s.println("  --tiles T            T x T tiles (default 8)");
-        s.println("  --tile-size S        S x S floats per tile, one thread each (default 32)");
-        s.println("  --zero-fraction F    share of A's tiles that are zero (default 0.5)");
-        s.println("  --seed N             sparsity and values (default " + DEFAULT_SEED + ")");
-        s.println("  --ms-per-product M   device time per tile product (default 4; --quick 2)");
-        s.println("  --cpu-blocks N       concurrent blocks of every member's CPU device (default 2)");
-        s.println("  --kernel-blocks N    blocks per kernel (default 1)");
-        s.println("  --workers N          worker processes besides the program (default 3)");
-        s.println("  --warmup N           at least N untimed runs per configuration (default 3; --quick 1)");
-        s.println("  --warmup-time S      and untimed runs until S seconds have passed in them (default 4; --quick 0)");
-        s.println("  --reps N             measured runs per configuration (default 20; --quick 3)");
-        s.println("  --join-reps N        join-to-work measurements (default 3; --quick 1)");
-        s.println("  --no-join            skip the join-to-work measurement");
-        s.println("  --old-policies       every member without the five policies of issue #7 (the defaults before them)");
-        s.println("  --no-wake            the program does not wake the thieves it sent away when it has work again");
-        s.println("  --no-learn           no member learns its speed (thresholds and windows stay as configured)");
-        s.println("  --join-only          only the join-to-work measurement (no makespans)");
-        s.println("  --no-warm-up         workers skip their warm-up (worker --warm-up=false)");
-        s.println("  --threshold N        steal threshold on every member (default: the cluster's, window + 2)");
-        s.println("  --chunk N            most kernels per steal reply on every member (default: window / 2)");
-        s.println("  --input-cache SIZE   every member's input cache (default: the cluster's, 256MB; 0: off)");
-        s.println("  --port P             look for free ports from P (default 18200)");
-        s.println("  --b-columns          each kernel reads only B's tile column j (T tiles), not all of B");
-        s.println("  --trace              every kernel of every run on stderr: where, when taken, started, ended");
-        s.println("  --chrome-trace DIR   write the last measured run of each configuration as a Chrome trace in DIR");
-        s.println("                       (the program's schedule; polygpu simulate --workload=trace:FILE replays it)");
-    }
-
+    /**
+     * Parses and checks {@code bench/cluster}'s arguments; an IllegalArgumentException says what was wrong and what
+     * to write.
+     */
     static BenchOptions parse(String[] args) {
-        boolean quick = false;
-        Integer msPerProduct = null;
-        Integer reps = null;
-        Integer joinReps = null;
-        int tiles = 8;
-        int tileSize = 32;
-        double zeroFraction = 0.5;
-        long seed = DEFAULT_SEED;
-        int cpuBlocks = 2;
-        int kernelBlocks = 1;
-        int workers = 3;
-        Integer warmup = null;
-        Double warmupSeconds = null;
-        int threshold = 0;
-        int chunk = 0;
-        boolean oldPolicies = false;
-        boolean noWake = false;
-        boolean noLearn = false;
-        long inputCache = -1;
-        int port = 18200;
-        boolean join = true;
-        boolean makespans = true;
-        boolean warmUp = true;
-        boolean trace = false;
-        boolean bColumns = false;
-        java.nio.file.Path chromeTraces = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--quick" -> quick = true;
-                case "--tiles" -> tiles = number(args, ++i, 1);
-                case "--tile-size" -> tileSize = number(args, ++i, 1);
-                case "--zero-fraction" -> zeroFraction = fraction(args, ++i);
-                case "--seed" -> seed = longNumber(args, ++i);
-                case "--ms-per-product" -> msPerProduct = number(args, ++i, 1);
-                case "--cpu-blocks" -> cpuBlocks = number(args, ++i, 1);
-                case "--kernel-blocks" -> kernelBlocks = number(args, ++i, 1);
-                case "--workers" -> workers = number(args, ++i, 1);
-                case "--warmup" -> warmup = number(args, ++i, 0);
-                case "--warmup-time" -> warmupSeconds = seconds(args, ++i);
-                case "--reps" -> reps = number(args, ++i, 1);
-                case "--join-reps" -> joinReps = number(args, ++i, 1);
-                case "--no-join" -> join = false;
-                case "--old-policies" -> oldPolicies = true;
-                case "--no-wake" -> noWake = true;
-                case "--no-learn" -> noLearn = true;
-                case "--join-only" -> makespans = false;
-                case "--no-warm-up" -> warmUp = false;
-                case "--trace" -> trace = true;
-                case "--chrome-trace" -> chromeTraces = java.nio.file.Path.of(value(args, ++i));
-                case "--b-columns" -> bColumns = true;
-                case "--threshold" -> threshold = number(args, ++i, 1);
-                case "--chunk" -> chunk = number(args, ++i, 1);
-                case "--input-cache" -> inputCache = size(args, ++i);
-                case "--port" -> port = number(args, ++i, 1024);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
+        Flags flags = new Flags(null);
+        CommandLine commandLine = new CommandLine(flags).setExpandAtFiles(false).setOverwrittenOptionsAllowed(true);
+        try {
+            commandLine.parseArgs(args);
+        } catch (ParameterException e) {
+            throw new IllegalArgumentException(CommandLines.problem(e, args), e);
         }
-        if (!join && !makespans) {
-            throw new IllegalArgumentException("--no-join and --join-only leave nothing to measure");
-        }
-        if (port > 65535 - 1000) {
-            throw new IllegalArgumentException("--port must leave room for 1000 ports above it, got " + port);
-        }
-        return new BenchOptions(tiles, tileSize, zeroFraction, seed, msPerProduct != null ? msPerProduct
-                : quick ? 2 : 4, cpuBlocks, kernelBlocks, workers, warmup != null ? warmup : quick ? 1 : 3,
-                Math.round(1000 * (warmupSeconds != null ? warmupSeconds : quick ? 0 : DEFAULT_WARMUP_SECONDS)),
-                reps != null ? reps : quick ? 3 : 20,
-                joinReps != null ? joinReps : quick ? 1 : 3, threshold, chunk, inputCache, port, join, makespans, warmUp,
-                bColumns, trace,
-                chromeTraces, oldPolicies, noWake, noLearn);
+        return flags.options();
     }
 
-    private static long size(String[] args, int i) {
-        String v = value(args, i);
+    /** The command line of {@code bench/cluster}, which runs the benchmark with the options it read. */
+    @CommandLine.Command(name = "bench/cluster", sortOptions = false, synopsisHeading = "Usage: ",
+            customSynopsis = "bench/cluster [--quick] [options]",
+            description = "Issue #8's cluster benchmark: a block-sparse matrix product spread by work stealing over "
+                    + "worker processes on loopback (Markdown tables on stdout). Options take their value as --name "
+                    + "value or --name=value.", optionListHeading = "%nOptions:%n")
+    static final class Flags implements Callable<Integer> {
+        private final Function<BenchOptions, Integer> bench;
+
+        @Option(names = "--quick", description = "a smoke run: 2 ms per product, 1 warm-up + 3 runs, 1 join "
+                + "measurement")
+        private boolean quick;
+        @Option(names = "--tiles", paramLabel = "T", converter = BenchArgs.Positive.class,
+                description = "T x T tiles (default 8)")
+        private int tiles = 8;
+        @Option(names = "--tile-size", paramLabel = "S", converter = BenchArgs.Positive.class,
+                description = "S x S floats per tile, one thread each (default 32)")
+        private int tileSize = 32;
+        @Option(names = "--zero-fraction", paramLabel = "F", description = "share of A's tiles that are zero "
+                + "(default 0.5)")
+        private String zeroFraction = "0.5";
+        @Option(names = "--seed", paramLabel = "N", description = "sparsity and values (default " + DEFAULT_SEED
+                + ")")
+        private long seed = DEFAULT_SEED;
+        @Option(names = "--ms-per-product", paramLabel = "M", converter = BenchArgs.Positive.class,
+                description = "device time per tile product (default 4; --quick 2)")
+        private Integer msPerProduct;
+        @Option(names = "--cpu-blocks", paramLabel = "N", converter = BenchArgs.Positive.class,
+                description = "concurrent blocks of every member's CPU device (default 2)")
+        private int cpuBlocks = 2;
+        @Option(names = "--kernel-blocks", paramLabel = "N", converter = BenchArgs.Positive.class,
+                description = "blocks per kernel (default 1)")
+        private int kernelBlocks = 1;
+        @Option(names = "--workers", paramLabel = "N", converter = BenchArgs.Positive.class,
+                description = "worker processes besides the program (default 3)")
+        private int workers = 3;
+        @Option(names = "--warmup", paramLabel = "N", converter = BenchArgs.NonNegative.class,
+                description = "at least N untimed runs per configuration (default 3; --quick 1)")
+        private Integer warmup;
+        @Option(names = "--warmup-time", paramLabel = "S", description = "and untimed runs until S seconds have "
+                + "passed in them (default 4; --quick 0)")
+        private String warmupSeconds;
+        @Option(names = "--reps", paramLabel = "N", converter = BenchArgs.Positive.class,
+                description = "measured runs per configuration (default 20; --quick 3)")
+        private Integer reps;
+        @Option(names = "--join-reps", paramLabel = "N", converter = BenchArgs.Positive.class,
+                description = "join-to-work measurements (default 3; --quick 1)")
+        private Integer joinReps;
+        @Option(names = "--no-join", description = "skip the join-to-work measurement")
+        private boolean noJoin;
+        @Option(names = "--old-policies", description = "every member without the five policies of issue #7 (the "
+                + "defaults before them)")
+        private boolean oldPolicies;
+        @Option(names = "--no-wake", description = "the program does not wake the thieves it sent away when it has "
+                + "work again")
+        private boolean noWake;
+        @Option(names = "--no-learn", description = "no member learns its speed (thresholds and windows stay as "
+                + "configured)")
+        private boolean noLearn;
+        @Option(names = "--join-only", description = "only the join-to-work measurement (no makespans)")
+        private boolean joinOnly;
+        @Option(names = "--no-warm-up", description = "workers skip their warm-up (worker --warm-up=false)")
+        private boolean noWarmUp;
+        @Option(names = "--threshold", paramLabel = "N", converter = BenchArgs.Positive.class,
+                description = "steal threshold on every member (default: the cluster's, window + 2)")
+        private int threshold;
+        @Option(names = "--chunk", paramLabel = "N", converter = BenchArgs.Positive.class,
+                description = "most kernels per steal reply on every member (default: window / 2)")
+        private int chunk;
+        @Option(names = "--input-cache", paramLabel = "SIZE", description = "every member's input cache (default: "
+                + "the cluster's, 256MB; 0: off)")
+        private String inputCache;
+        @Option(names = "--port", paramLabel = "P", description = "look for free ports from P (default 18200)")
+        private String port = "18200";
+        @Option(names = "--b-columns", description = "each kernel reads only B's tile column j (T tiles), not all "
+                + "of B")
+        private boolean bColumns;
+        @Option(names = "--trace", description = "every kernel of every run on stderr: where, when taken, started, "
+                + "ended")
+        private boolean trace;
+        @Option(names = "--chrome-trace", paramLabel = "DIR", description = "write the last measured run of each "
+                + "configuration as a Chrome trace in DIR (the program's schedule; polygpu simulate "
+                + "--workload=trace:FILE replays it)")
+        private Path chromeTraces;
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        private boolean help;
+
+        /** @param bench what runs the benchmark with the options read, or null where only parsing is wanted */
+        Flags(Function<BenchOptions, Integer> bench) {
+            this.bench = bench;
+        }
+
+        @Override
+        public Integer call() {
+            return bench.apply(options());
+        }
+
+        /** The options read, checked against each other. */
+        BenchOptions options() {
+            if (noJoin && joinOnly) {
+                throw new IllegalArgumentException("--no-join and --join-only leave nothing to measure");
+            }
+            int firstPort = number("--port", port, 1024);
+            if (firstPort > 65535 - 1000) {
+                throw new IllegalArgumentException("--port must leave room for 1000 ports above it, got " + firstPort);
+            }
+            return new BenchOptions(tiles, tileSize, fraction("--zero-fraction", zeroFraction), seed,
+                    msPerProduct != null ? msPerProduct : quick ? 2 : 4, cpuBlocks, kernelBlocks, workers,
+                    warmup != null ? warmup : quick ? 1 : 3, Math.round(1000 * (warmupSeconds != null
+                    ? seconds("--warmup-time", warmupSeconds) : quick ? 0 : DEFAULT_WARMUP_SECONDS)),
+                    reps != null ? reps : quick ? 3 : 20, joinReps != null ? joinReps : quick ? 1 : 3, threshold,
+                    chunk, inputCache == null ? -1 : size("--input-cache", inputCache), firstPort, !noJoin,
+                    !joinOnly, !noWarmUp, bColumns, trace, chromeTraces, oldPolicies, noWake, noLearn);
+        }
+    }
+
+    private static int number(String name, String value, int min) {
+        try {
+            return BenchArgs.atLeast(value, min);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + " " + e.getMessage(), e);
+        }
+    }
+
+    private static long size(String name, String v) {
         try {
             return dev.polygpu.cluster.ClusterConfig.parseSize(v);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(args[i - 1] + ": " + e.getMessage());
+            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
         }
     }
 
-    private static double seconds(String[] args, int i) {
-        String v = value(args, i);
+    private static double seconds(String name, String v) {
         try {
             double s = Double.parseDouble(v);
             if (s >= 0 && s <= 3600) {
@@ -185,20 +222,10 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         } catch (NumberFormatException e) {
             // Reported below.
         }
-        throw new IllegalArgumentException(args[i - 1] + " needs seconds from 0 to 3600, got " + v);
+        throw new IllegalArgumentException(name + " needs seconds from 0 to 3600, got " + v);
     }
 
-    private static long longNumber(String[] args, int i) {
-        String v = value(args, i);
-        try {
-            return Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(args[i - 1] + " needs an integer, got " + v);
-        }
-    }
-
-    private static double fraction(String[] args, int i) {
-        String v = value(args, i);
+    private static double fraction(String name, String v) {
         try {
             double f = Double.parseDouble(v);
             if (f >= 0 && f < 1) {
@@ -207,6 +234,6 @@ record BenchOptions(int tiles, int tileSize, double zeroFraction, long seed, int
         } catch (NumberFormatException e) {
             // Reported below.
         }
-        throw new IllegalArgumentException(args[i - 1] + " needs a number in [0, 1), got " + v);
+        throw new IllegalArgumentException(name + " needs a number in [0, 1), got " + v);
     }
 }

@@ -1,5 +1,6 @@
 package dev.polygpu.bench.cluster;
 
+import dev.polygpu.cli.CommandLines;
 import dev.polygpu.cluster.ClusterConfig;
 import dev.polygpu.cluster.ClusterStats;
 import dev.polygpu.runtime.trace.ChromeTraceWriter;
@@ -63,19 +64,11 @@ public final class ClusterBench {
     }
 
     public static void main(String[] args) {
-        BenchOptions options;
-        try {
-            if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
-                BenchOptions.usage(System.out);
-                return;
-            }
-            options = BenchOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("cluster: " + e.getMessage());
-            BenchOptions.usage(System.err);
-            System.exit(2);
-            return;
-        }
+        System.exit(CommandLines.execute(new BenchOptions.Flags(ClusterBench::runWith), System.out, System.err, args));
+    }
+
+    /** Runs the benchmark with {@code options}, stopping every worker process on the way out; the exit status. */
+    private static int runWith(BenchOptions options) {
         Runtime.getRuntime().addShutdownHook(new Thread(ClusterBench::killAll, "bench-cluster-cleanup"));
         int status;
         try {
@@ -89,7 +82,7 @@ public final class ClusterBench {
         } finally {
             killAll();
         }
-        System.exit(status);
+        return status;
     }
 
     private static void killAll() {

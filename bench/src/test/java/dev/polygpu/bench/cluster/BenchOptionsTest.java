@@ -48,6 +48,32 @@ class BenchOptionsTest {
     }
 
     @Test
+    void aValueFollowsItsOptionAfterASpaceOrEquals() {
+        BenchOptions spaced = BenchOptions.parse(new String[] {"--tiles", "4", "--join-reps", "8", "--input-cache",
+                "1MB", "--port", "19000", "--zero-fraction", "0.25"});
+        BenchOptions attached = BenchOptions.parse(new String[] {"--tiles=4", "--join-reps=8", "--input-cache=1MB",
+                "--port=19000", "--zero-fraction=0.25"});
+        assertEquals(spaced, attached);
+        assertEquals(4, attached.tiles());
+        assertEquals(1 << 20, attached.inputCache());
+        assertEquals(19000, attached.port());
+        assertEquals(0.25, attached.zeroFraction());
+    }
+
+    @Test
+    void aMisspeltOptionNamesTheClosestAndABadNumberItsRange() {
+        IllegalArgumentException typo = assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--join-rep", "8"}));
+        assertEquals("unknown option --join-rep (did you mean --join-reps?)", typo.getMessage());
+        IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--workers", "0"}));
+        assertEquals("--workers must be an integer >= 1, got '0'", zero.getMessage());
+        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--tiles"}));
+        assertEquals("--tiles needs a value: write --tiles=T or --tiles T", missing.getMessage());
+    }
+
+    @Test
     void noJoinWithJoinOnlyLeavesNothingToMeasure() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> BenchOptions.parse(new String[] {"--join-only", "--no-join"}));

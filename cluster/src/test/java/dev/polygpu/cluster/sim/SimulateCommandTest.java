@@ -343,7 +343,7 @@ class SimulateCommandTest {
         "--expand=abc;                  --expand",
         "--crash=1s:0;                  --crash",
         "--workload=nope;               --workload",
-        "--tiles;                       --tiles needs a value: --tiles=...",
+        "--tiles;                       --tiles needs a value: write --tiles=N or --tiles N",
         "--quiet=maybe;                 --quiet",
         "--input-cache=lots;            --input-cache",
         "--input-cache=-1MB;            --input-cache",
@@ -393,11 +393,60 @@ class SimulateCommandTest {
     void helpPrintsTheUsage() {
         Run r = simulate("--members=2", "--help");
         assertEquals(0, r.status(), r::toString);
-        assertTrue(r.out().startsWith("usage: polygpu simulate [options]"), r::toString);
+        assertTrue(r.out().startsWith("Usage: polygpu simulate [options]"), r::toString);
         for (String option : List.of("--workload=", "--members=", "--baseline", "--crash=", "--csv=", "--plot=")) {
             assertTrue(r.out().contains(option), option);
         }
         assertEquals("", r.err());
+    }
+
+    /** Every row but the time it took to simulate (the column before the seed). */
+    private static List<List<String>> rowsWithoutTime(Run r) {
+        List<List<String>> rows = new ArrayList<>();
+        for (String[] row : r.rows()) {
+            List<String> cells = new ArrayList<>(List.of(row));
+            cells.remove(cells.size() - 2);
+            rows.add(cells);
+        }
+        return rows;
+    }
+
+    @Test
+    void everyValueMayFollowItsOptionWithEqualsOrASpace() {
+        Run attached = simulate("--workload=gemm", "--tiles=4", "--members=2,3", "--seed=7", "--crash=3ms:1",
+                "--expand=1ms:2", "--baseline=no", "--quiet");
+        Run spaced = simulate("--workload", "gemm", "--tiles", "4", "--members", "2,3", "--seed", "7", "--crash",
+                "3ms:1", "--expand", "1ms:2", "--baseline", "false", "--quiet");
+        assertEquals(0, attached.status(), attached::toString);
+        assertEquals(0, spaced.status(), spaced::toString);
+        assertEquals(2, attached.rows().size(), "one run per member count, no baseline: " + attached);
+        assertEquals(rowsWithoutTime(attached), rowsWithoutTime(spaced));
+        // The membership events keep the order they were written in, whatever their kind.
+        assertTrue(attached.out().contains("Membership: [crash 1 at 3.00 ms, expand 2 at 1.00 ms]"), attached::toString);
+    }
+
+    @Test
+    void aMisspeltOptionNamesTheClosestOne() {
+        Run near = simulate("--memebrs=4");
+        assertEquals(2, near.status(), near::toString);
+        assertEquals("polygpu simulate: unknown option --memebrs (did you mean --members?)\n"
+                + "run 'polygpu simulate --help' for the options\n", near.err());
+        Run spaced = simulate("--tile-tme", "2ms");
+        assertTrue(spaced.err().startsWith("polygpu simulate: unknown option --tile-tme (did you mean --tile-time?)"),
+                spaced::toString);
+        Run far = simulate("--frobnicate");
+        assertTrue(far.err().startsWith("polygpu simulate: unknown option --frobnicate\n"), far::toString);
+    }
+
+    @Test
+    void helpListsTheOptionsInSections() {
+        Run r = simulate("-h");
+        assertEquals(0, r.status(), r::toString);
+        int workload = r.out().indexOf("\nworkload\n      --workload=");
+        int cluster = r.out().indexOf("\ncluster\n      --members=N,N,...");
+        int output = r.out().indexOf("\noutput\n      --csv=FILE");
+        assertTrue(workload > 0 && cluster > workload && output > cluster, r::toString);
+        assertTrue(r.out().contains("--crash=TIME:N"), r::toString);
     }
 
     @Test

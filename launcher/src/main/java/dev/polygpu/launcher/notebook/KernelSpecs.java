@@ -1,7 +1,6 @@
 package dev.polygpu.launcher.notebook;
 
 import com.google.gson.GsonBuilder;
-import dev.polygpu.launcher.notebook.NotebookCommand.UsageException;
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -60,44 +59,32 @@ final class KernelSpecs {
     }
 
     /**
-     * The {@code kernels} folder that {@code --user} (the default), {@code --sys-prefix} or {@code --prefix DIR}
-     * in {@code args} name; {@code --grcuda.Name=value} arguments go to {@code options}.
+     * The {@code kernels} folder of the Jupyter data folder that {@code --user} (the default), {@code --sys-prefix}
+     * or {@code --prefix DIR} name (one of them at most; an IllegalArgumentException says so otherwise).
+     *
+     * @param user       {@code --user}
+     * @param sysPrefix  {@code --sys-prefix}
+     * @param prefix     {@code --prefix DIR}, or null
      */
-    static Path location(List<String> args, Map<String, String> options) throws UsageException, IOException {
-        Path data = null;
-        String chosen = null;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            Path where;
-            if (a.equals("--user")) {
-                where = userDataDir();
-            } else if (a.equals("--sys-prefix")) {
-                where = sysPrefix().resolve("share").resolve("jupyter");
-            } else if (a.equals("--prefix") || a.startsWith("--prefix=")) {
-                String dir = a.equals("--prefix") ? (i + 1 < args.size() ? args.get(++i) : null)
-                        : a.substring("--prefix=".length());
-                if (dir == null || dir.isEmpty()) {
-                    throw new UsageException("--prefix needs a folder: --prefix DIR");
-                }
-                where = Path.of(dir).toAbsolutePath().resolve("share").resolve("jupyter");
-            } else if (a.startsWith("--grcuda.") && a.indexOf('=') > 0) {
-                options.put(a.substring(2, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
-                continue;
-            } else {
-                throw new UsageException("unknown argument " + a
-                        + " (where: --user, --sys-prefix or --prefix DIR; options: --grcuda.Name=value)");
-            }
-            if (chosen != null) {
-                throw new UsageException("give one of --user, --sys-prefix, --prefix, not " + chosen + " and " + a);
-            }
-            chosen = a;
-            data = where;
+    static Path location(boolean user, boolean sysPrefix, Path prefix) throws IOException {
+        int given = (user ? 1 : 0) + (sysPrefix ? 1 : 0) + (prefix != null ? 1 : 0);
+        if (given > 1) {
+            throw new IllegalArgumentException("give one of --user, --sys-prefix and --prefix DIR, not "
+                    + (given == 3 ? "all three" : "two"));
         }
-        return (data == null ? userDataDir() : data).resolve("kernels");
+        Path data;
+        if (sysPrefix) {
+            data = sysPrefix().resolve("share").resolve("jupyter");
+        } else if (prefix != null) {
+            data = prefix.toAbsolutePath().resolve("share").resolve("jupyter");
+        } else {
+            data = userDataDir();
+        }
+        return data.resolve("kernels");
     }
 
     /** Jupyter's user data folder, as {@code jupyter --data-dir} says it on Linux. */
-    private static Path userDataDir() throws UsageException {
+    private static Path userDataDir() {
         String dataDir = System.getenv("JUPYTER_DATA_DIR");
         if (dataDir != null && !dataDir.isEmpty()) {
             return Path.of(dataDir).toAbsolutePath();
@@ -108,16 +95,16 @@ final class KernelSpecs {
         }
         String home = System.getProperty("user.home");
         if (home == null || home.isEmpty()) {
-            throw new UsageException("--user: no home folder to install into; use --prefix DIR");
+            throw new IllegalArgumentException("--user: no home folder to install into; use --prefix DIR");
         }
         return Path.of(home, ".local", "share", "jupyter");
     }
 
     /** {@code sys.prefix} of the Python that the {@code jupyter} command on the PATH runs with. */
-    private static Path sysPrefix() throws UsageException, IOException {
+    private static Path sysPrefix() throws IOException {
         Path jupyter = onPath("jupyter");
         if (jupyter == null) {
-            throw new UsageException("--sys-prefix: no 'jupyter' command on the PATH to take the Python"
+            throw new IllegalArgumentException("--sys-prefix: no 'jupyter' command on the PATH to take the Python"
                     + " environment from; use --user or --prefix DIR");
         }
         String python = "python3";
@@ -130,7 +117,7 @@ final class KernelSpecs {
         String answer = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         try {
             if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0 || answer.isEmpty()) {
-                throw new UsageException("--sys-prefix: " + python + " (which runs " + jupyter
+                throw new IllegalArgumentException("--sys-prefix: " + python + " (which runs " + jupyter
                         + ") did not say its sys.prefix: " + answer);
             }
         } catch (InterruptedException e) {

@@ -33,23 +33,15 @@ class KernelSpecsTest {
     }
 
     @Test
-    void prefixPutsTheKernelsUnderShareJupyterAndOptionsAreCollected() throws Exception {
-        Map<String, String> options = new LinkedHashMap<>();
-        Path kernels = KernelSpecs.location(List.of("--prefix", dir.toString(), "--grcuda.CpuBlocks=2"), options);
-        assertEquals(dir.resolve("share/jupyter/kernels"), kernels);
-        assertEquals(Map.of("grcuda.CpuBlocks", "2"), options);
-        assertEquals(dir.resolve("share/jupyter/kernels"),
-                KernelSpecs.location(List.of("--prefix=" + dir), new LinkedHashMap<>()));
+    void prefixPutsTheKernelsUnderShareJupyter() throws Exception {
+        assertEquals(dir.resolve("share/jupyter/kernels"), KernelSpecs.location(false, false, dir));
     }
 
     @Test
-    void badLocationsAreUsageErrors() {
-        Map<String, String> options = new LinkedHashMap<>();
-        assertThrows(NotebookCommand.UsageException.class, () -> KernelSpecs.location(List.of("--prefix"), options));
-        assertThrows(NotebookCommand.UsageException.class,
-                () -> KernelSpecs.location(List.of("--user", "--prefix", "/x"), options));
-        assertThrows(NotebookCommand.UsageException.class, () -> KernelSpecs.location(List.of("--everywhere"),
-                options));
+    void twoLocationsAreAUsageError() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> KernelSpecs.location(true, false, Path.of("/x")));
+        assertEquals("give one of --user, --sys-prefix and --prefix DIR, not two", e.getMessage());
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,7 +38,11 @@ class NotebookCommandTest {
         assertEquals(2, run().status());
         Result unknown = run("frob");
         assertEquals(2, unknown.status());
-        assertTrue(unknown.err().contains("unknown notebook command 'frob'"), unknown.err());
+        assertTrue(unknown.err().startsWith("polygpu notebook: unknown command 'frob'; write install or uninstall\n"),
+                unknown.err());
+        Result near = run("instal");
+        assertTrue(near.err().startsWith("polygpu notebook: unknown command 'instal' (did you mean install?)"),
+                near.err());
         Result kernel = run("kernel", "--language=ruby", "c.json");
         assertEquals(2, kernel.status());
         assertTrue(kernel.err().contains("--language must be python or js"), kernel.err());
@@ -46,7 +51,14 @@ class NotebookCommandTest {
         assertTrue(noFile.err().contains("no connection file"), noFile.err());
         Result where = run("install", "--prefix");
         assertEquals(2, where.status());
-        assertTrue(where.err().contains("--prefix needs a folder"), where.err());
+        assertTrue(where.err().startsWith("polygpu notebook install: --prefix needs a value: write --prefix=DIR or "
+                + "--prefix DIR\n"), where.err());
+        Result two = run("install", "--user", "--prefix", dir.toString());
+        assertEquals(2, two.status());
+        assertTrue(two.err().contains("give one of --user, --sys-prefix and --prefix DIR, not two"), two.err());
+        Result typo = run("install", "--prefx", dir.toString());
+        assertTrue(typo.err().startsWith("polygpu notebook install: unknown option --prefx (did you mean --prefix?)"),
+                typo.err());
     }
 
     @Test
@@ -61,6 +73,18 @@ class NotebookCommandTest {
         assertEquals(0, uninstall.status(), uninstall.err());
         assertFalse(Files.exists(kernels.resolve("polygpu-python")));
         assertTrue(run("uninstall", "--prefix", dir.toString()).out().contains("nothing to remove"));
+    }
+
+    @Test
+    void bothSpellingsOfThePrefixAndOptionsPassedThroughAreWrittenIntoTheKernelspec() throws Exception {
+        Path spaced = dir.resolve("spaced");
+        Path attached = dir.resolve("attached");
+        assertEquals(0, run("install", "--prefix", spaced.toString(), "--grcuda.CpuBlocks=2").status());
+        assertEquals(0, run("install", "--grcuda.CpuBlocks", "2", "--prefix=" + attached).status());
+        for (Path p : List.of(spaced, attached)) {
+            String json = Files.readString(p.resolve("share/jupyter/kernels/polygpu-js/kernel.json"));
+            assertTrue(json.contains("\"--grcuda.CpuBlocks=2\",\n    \"{connection_file}\""), json);
+        }
     }
 
     @Test

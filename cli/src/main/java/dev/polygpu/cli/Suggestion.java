@@ -1,24 +1,24 @@
-package dev.polygpu.launcher;
+package dev.polygpu.cli;
 
 import java.util.Collection;
 
 /**
- * The flag a misspelled one was most likely meant to be, for "did you mean --join?" in the errors of the
- * {@code polygpu} command and of its {@code worker} subcommand (which gets it from {@link Main}), so both
- * suggest alike.
+ * The option a misspelt one was most likely meant to be, for the "did you mean --join?" of every polygpu command
+ * line. Picocli's own suggestions list the options that share the first two letters ({@code --jion} gets none,
+ * {@code --chek} both {@code --check} and {@code --chunk}); this takes the one fewest edits away.
  */
-final class ClosestFlag {
+public final class Suggestion {
     /** The most single-character edits a suggestion may be from what was written: two ({@code --cluster-nam}). */
     private static final int MAX_EDITS = 2;
 
-    private ClosestFlag() {
+    private Suggestion() {
     }
 
     /**
-     * Among {@code known} (names without the leading {@code --}), the one closest to {@code name}, at most
-     * {@link #MAX_EDITS} edits away; the first of equally close ones; null when none is that close.
+     * Among {@code known}, the one closest to {@code name}, at most {@link #MAX_EDITS} edits away; the first of
+     * equally close ones; null when none is that close.
      */
-    static String among(String name, Collection<String> known) {
+    public static String closest(String name, Collection<String> known) {
         String closest = null;
         int best = MAX_EDITS + 1;
         for (String k : known) {
@@ -32,7 +32,7 @@ final class ClosestFlag {
     }
 
     /** Levenshtein distance: the fewest single-character insertions, deletions and changes from a to b. */
-    private static int editDistance(String a, String b) {
+    static int editDistance(String a, String b) {
         int[] row = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {
             row[j] = j;
