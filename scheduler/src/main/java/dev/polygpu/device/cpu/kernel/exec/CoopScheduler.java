@@ -31,6 +31,8 @@ final class CoopScheduler {
     private final BlockState st;
     private final KernelInfo.Site[] sites;
     private final boolean warpLevel;
+    /** Per site: true for a warp-level one (not a block barrier). */
+    private final boolean[] warpSite;
     /** True if some barrier is __syncthreads_count/and/or, whose predicates must be combined. */
     private final boolean predicates;
 
@@ -39,8 +41,10 @@ final class CoopScheduler {
         this.st = st;
         this.sites = st.info().sites().toArray(KernelInfo.Site[]::new);
         boolean any = false;
-        for (KernelInfo.Site s : sites) {
-            any |= !s.intrinsic().isBlockBarrier();
+        this.warpSite = new boolean[sites.length];
+        for (int i = 0; i < sites.length; i++) {
+            warpSite[i] = !sites[i].intrinsic().isBlockBarrier();
+            any |= warpSite[i];
         }
         this.warpLevel = any;
         boolean pred = false;
@@ -69,33 +73,28 @@ final class CoopScheduler {
         }
     }
 
-    /** Runs the lanes of one warp until each has exited or waits at a block barrier. */
+    /**
+     * Runs the lanes of one warp until each has exited or waits at a block barrier. Each round serves only the
+     * lanes waiting at the warp-level site that comes first in the program ({@link KernelInfo#sites()} are
+     * numbered in layout order): the lanes still behind catch up with the others before those go on, which is
+     * where a GPU's warp reconverges after a branch (see the class notes).
+     */
     private void runWarp(LaunchFrame f, int bx, int by, int bz, int lo, int hi) {
         byte[] status = st.status;
         int[] at = st.site;
+        boolean[] warpSite = this.warpSite;
         while (true) {
             kernel.resumeThreads(f, st, bx, by, bz, lo, hi);
-            // Warp steps first: their lanes run on to wherever the other lanes wait, as a converged warp
-            // would, before an intrinsic with an explicit mask counts who has arrived.
-            boolean served = false;
+            int first = Integer.MAX_VALUE;
             for (int t = lo; t < hi; t++) {
-                if (status[t] == WAITING && sites[at[t]].intrinsic() == Intrinsic.WARP_STEP) {
-                    serveWarpSite(lo, hi, at[t]);
-                    served = true;
+                if (status[t] == WAITING && warpSite[at[t]] && at[t] < first) {
+                    first = at[t];
                 }
             }
-            if (served) {
-                continue;
-            }
-            for (int t = lo; t < hi; t++) {
-                if (status[t] == WAITING && !sites[at[t]].intrinsic().isBlockBarrier()) {
-                    serveWarpSite(lo, hi, at[t]);
-                    served = true;
-                }
-            }
-            if (!served) {
+            if (first == Integer.MAX_VALUE) {
                 return;
             }
+            serveWarpSite(lo, hi, first);
         }
     }
 
@@ -157,8 +156,9 @@ final class CoopScheduler {
                 continue;
             }
             int lane = t - lo;
-            // A warp step has no mask of its own: the lanes that reach it together are the ones that step.
-            int mask = op == Intrinsic.WARP_STEP ? group : st.xMask[t] & exist;
+            // A warp step or reconvergence point has no mask of its own: the lanes that reach it together are the
+            // ones that go on together.
+            int mask = op == Intrinsic.WARP_STEP || op == Intrinsic.WARP_RECONVERGE ? group : st.xMask[t] & exist;
             if ((mask & (1 << lane)) == 0) {
                 throw fault(t, site, "lane " + lane + " is not in its own mask 0x" + Integer.toHexString(st.xMask[t]));
             }

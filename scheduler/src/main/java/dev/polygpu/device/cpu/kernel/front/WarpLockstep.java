@@ -17,11 +17,14 @@ import java.util.function.Function;
  * CPU device runs a warp's lanes one after another, so without help lane 0 would see lane 16's new value.
  *
  * <p>A statement that uses a variable declared {@code volatile} (a pointer parameter or local, or a
- * {@code __shared__} array) becomes a step of the warp: it is followed by a {@link Intrinsic#WARP_STEP},
- * where the lanes that reach it together wait for one another. An assignment whose target is such a memory
- * access is split into its read half and its write half with a step between them, so all lanes read before
- * any lane writes, as the hardware's load and store instructions do. Other statements (conditions, loop
- * headers) are not steps.
+ * {@code __shared__} array) becomes a step of the warp: it is preceded and followed by a
+ * {@link Intrinsic#WARP_STEP}, where the lanes that reach it together wait for one another. The step before it
+ * lets the lanes still behind (inside an {@code if} the others skipped) arrive before any lane runs the
+ * statement, since the block scheduler resumes the lanes waiting at the earliest step first; the step after it
+ * lets every lane finish the statement before any goes on. Consecutive steps share the step between them. An
+ * assignment whose target is such a memory access is split into its read half and its write half with a step
+ * between them, so all lanes read before any lane writes, as the hardware's load and store instructions do.
+ * Other statements (conditions, loop headers) are not steps.
  */
 final class WarpLockstep {
     private WarpLockstep() {}
@@ -42,6 +45,9 @@ final class WarpLockstep {
      */
     static void addSteps(List<Stmt> out, Stmt s, Function<Expr, Var> temp) {
         Pos p = s.pos();
+        if (out.isEmpty() || !isStepBoundary(out.getLast())) {
+            out.add(step(p));
+        }
         if (s instanceof Stmt.ExprStmt e && e.expr() instanceof Expr.Assign a && splittable(a.target())) {
             Var v = temp.apply(a);
             out.add(new Stmt.VarDecl(p, v, a.value(), null));
@@ -63,6 +69,11 @@ final class WarpLockstep {
 
     private static Expr.VarRef ref(Pos p, Var v) {
         return new Expr.VarRef(p, v.type, v);
+    }
+
+    private static boolean isStepBoundary(Stmt s) {
+        return s instanceof Stmt.ExprStmt e && e.expr() instanceof Expr.IntrinsicCall c
+                && c.intrinsic() == Intrinsic.WARP_STEP;
     }
 
     private static Stmt step(Pos p) {
