@@ -294,7 +294,10 @@ final class PtxBlockRunner implements BlockRunner {
         return pa != pb ? Integer.compare(pa, pb) : Integer.compare(a.depth, b.depth);
     }
 
-    /** Evaluates every collective whose lanes are all there; true if one was. */
+    /**
+     * Evaluates, in each warp, the first collective (by its lowest waiting lane) whose lanes are all there; true
+     * if one was.
+     */
     private boolean resolveCollectives(int n) {
         boolean any = false;
         for (int w = 0; w * 32 < n; w++) {
@@ -308,7 +311,7 @@ final class PtxBlockRunner implements BlockRunner {
             }
             for (int i = first; i < end; i++) {
                 PtxThread t = threads[i];
-                if (t.state != PtxThread.AT_WARP) {
+                if (t.state != PtxThread.AT_WARP || waitsAtEarlierLane(first, i)) {
                     continue;
                 }
                 Insn at = t.code[t.pc];
@@ -328,11 +331,23 @@ final class PtxBlockRunner implements BlockRunner {
                         group[k].state = PtxThread.RUNNABLE;
                     }
                     any = true;
+                    break; // one collective per warp per round: the others may move meanwhile
                 }
-                break; // one collective per warp per round: the others may move meanwhile
             }
         }
         return any;
+    }
+
+    /** True if a lane of the warp before {@code i} waits at the collective thread {@code i} waits at. */
+    private boolean waitsAtEarlierLane(int first, int i) {
+        Insn at = threads[i].code[threads[i].pc];
+        for (int k = first; k < i; k++) {
+            PtxThread u = threads[k];
+            if (u.state == PtxThread.AT_WARP && u.code[u.pc] == at) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
