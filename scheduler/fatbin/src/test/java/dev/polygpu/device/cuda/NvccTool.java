@@ -43,6 +43,11 @@ public final class NvccTool {
         return null;
     }
 
+    /** True where nvcc is installed. */
+    public static boolean installed() {
+        return NVCC != null;
+    }
+
     /** nvcc's path; skips the test, saying why, where the toolkit is not installed. */
     public static Path require() {
         Assumptions.assumeTrue(NVCC != null, "nvcc is not installed (not in POLYGPU_NVCC, on PATH or at"

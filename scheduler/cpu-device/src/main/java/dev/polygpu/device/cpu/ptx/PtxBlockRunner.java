@@ -22,6 +22,18 @@ import java.lang.foreign.MemorySegment;
  * barriers, or a collective waits for a lane that is at a barrier — and the runner raises a fault naming both
  * sides instead of hanging.
  *
+ * <p>A kernel that accesses non-local memory as {@code volatile} (warp-synchronous code that exchanges values
+ * through {@code volatile __shared__} memory without {@code __syncwarp}) runs its warps in <em>lock step</em>
+ * instead, as a GPU before Volta does: at each step the lanes of a warp at the earliest position in the program
+ * (by call site, then by instruction index, which in nvcc's layout puts a branch's reconvergence point after
+ * both its sides and a loop's exit after its body) execute one instruction each, so lanes that skipped a branch
+ * wait for the others at the reconvergence point, and every lane of a converged warp executes a load before
+ * any executes the next store. Lanes at a barrier do not hold the warp back; lanes at a collective hold it until
+ * it completes, unless its mask names lanes that are elsewhere, in which case the next lanes run, as above.
+ * Each warp runs {@link #SLICE} steps before the next warp's turn, so warps that wait on each other's memory
+ * progress. A lane that spins on a value another lane of its warp writes later in the program never lets that
+ * lane run, as on a GPU before Volta.
+ *
  * <p>State: everything here belongs to the worker thread that owns the runner (see {@code RunnerCache}); the
  * only memory shared with other workers is global memory, which instructions access through segments
  * (atomics through var handles). Faults of single instructions ({@link PtxTrap}) and accesses to a buffer
@@ -68,6 +80,10 @@ final class PtxBlockRunner implements BlockRunner {
             System.arraycopy(template, 0, regs, 0, template.length);
             t.start(entry, regs, i % mem.ntX, (i / mem.ntX) % mem.ntY, i / (mem.ntX * mem.ntY),
                     (long) i * mem.localPerThread);
+        }
+        if (entry.lockstep) {
+            scheduleLockstep(n);
+            return;
         }
         if (!entry.cooperative) {
             for (int i = 0; i < n; i++) {
@@ -156,7 +172,132 @@ final class PtxBlockRunner implements BlockRunner {
         }
     }
 
-    /** Evaluates every collective whose lanes are all there; true if one was. */
+    /** Runs the warps of a {@code volatile} kernel in lock step until all threads have exited (class notes). */
+    private void scheduleLockstep(int n) {
+        while (true) {
+            boolean moved = false;
+            for (int first = 0; first < n; first += 32) {
+                moved |= runWarpLockstep(first, Math.min(n, first + 32));
+            }
+            if (moved) {
+                continue;
+            }
+            int live = 0;
+            int atWarp = 0;
+            for (int i = 0; i < n; i++) {
+                int s = threads[i].state;
+                live += s != PtxThread.EXITED ? 1 : 0;
+                atWarp += s == PtxThread.AT_WARP ? 1 : 0;
+            }
+            if (live == 0) {
+                return;
+            }
+            if (atWarp > 0) {
+                throw stuckCollective(n);
+            }
+            releaseBarrier(n);
+        }
+    }
+
+    /**
+     * Runs the warp of threads {@code [first, end)} for up to {@link #SLICE} steps; true if any lane moved. A step
+     * runs one instruction of each lane at the earliest position, or completes the collective they all wait at.
+     */
+    private boolean runWarpLockstep(int first, int end) {
+        long present = 0;
+        for (int i = first; i < end; i++) {
+            if (threads[i].state != PtxThread.EXITED) {
+                present |= 1L << (i - first);
+            }
+        }
+        // Lanes waiting at a collective that cannot complete yet: the lanes after them may run meanwhile.
+        long parked = 0;
+        boolean moved = false;
+        int budget = SLICE;
+        while (budget > 0) {
+            int count = earliest(first, end, parked);
+            if (count == 0) {
+                return moved;
+            }
+            boolean ran = false;
+            for (int k = 0; k < count; k++) {
+                if (group[k].state == PtxThread.RUNNABLE) {
+                    run(group[k], 1);
+                    ran = true;
+                    present &= group[k].state == PtxThread.EXITED ? ~(1L << group[k].lane) : -1L;
+                }
+            }
+            if (!ran) {
+                long members = 0;
+                for (int k = 0; k < count; k++) {
+                    members |= 1L << group[k].lane;
+                }
+                Insn at = group[0].code[group[0].pc];
+                if (!ready(at, count, members, present)) {
+                    parked |= members;
+                    continue;
+                }
+                at.collective.run(group, count);
+                for (int k = 0; k < count; k++) {
+                    group[k].pc++;
+                    group[k].state = PtxThread.RUNNABLE;
+                }
+            }
+            parked = 0;
+            moved = true;
+            budget--;
+        }
+        return moved;
+    }
+
+    /**
+     * Puts into {@link #group} the runnable lanes and those waiting at a collective (not {@code parked}) that are
+     * at the earliest position of the warp {@code [first, end)}; returns how many.
+     */
+    private int earliest(int first, int end, long parked) {
+        int count = 0;
+        PtxThread lead = null;
+        for (int i = first; i < end; i++) {
+            PtxThread t = threads[i];
+            if (t.state != PtxThread.RUNNABLE && t.state != PtxThread.AT_WARP || (parked & (1L << t.lane)) != 0) {
+                continue;
+            }
+            int c = lead == null ? -1 : compare(t, lead);
+            if (c < 0) {
+                lead = t;
+                count = 0;
+            }
+            if (c <= 0) {
+                group[count++] = t;
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Orders two threads of a warp by where they are in the program: the call sites of their frames, outermost
+     * first, then the instruction; a thread at a call comes before those already inside it.
+     */
+    private static int compare(PtxThread a, PtxThread b) {
+        if (a.depth == 0 && b.depth == 0) {
+            return Integer.compare(a.pc, b.pc);
+        }
+        int d = Math.min(a.depth, b.depth);
+        for (int i = 0; i < d; i++) {
+            int c = Integer.compare(a.callPc(i), b.callPc(i));
+            if (c != 0) {
+                return c;
+            }
+        }
+        int pa = a.depth > d ? a.callPc(d) : a.pc;
+        int pb = b.depth > d ? b.callPc(d) : b.pc;
+        return pa != pb ? Integer.compare(pa, pb) : Integer.compare(a.depth, b.depth);
+    }
+
+    /**
+     * Evaluates, in each warp, the first collective (by its lowest waiting lane) whose lanes are all there; true
+     * if one was.
+     */
     private boolean resolveCollectives(int n) {
         boolean any = false;
         for (int w = 0; w * 32 < n; w++) {
@@ -170,7 +311,7 @@ final class PtxBlockRunner implements BlockRunner {
             }
             for (int i = first; i < end; i++) {
                 PtxThread t = threads[i];
-                if (t.state != PtxThread.AT_WARP) {
+                if (t.state != PtxThread.AT_WARP || waitsAtEarlierLane(first, i)) {
                     continue;
                 }
                 Insn at = t.code[t.pc];
@@ -190,11 +331,23 @@ final class PtxBlockRunner implements BlockRunner {
                         group[k].state = PtxThread.RUNNABLE;
                     }
                     any = true;
+                    break; // one collective per warp per round: the others may move meanwhile
                 }
-                break; // one collective per warp per round: the others may move meanwhile
             }
         }
         return any;
+    }
+
+    /** True if a lane of the warp before {@code i} waits at the collective thread {@code i} waits at. */
+    private boolean waitsAtEarlierLane(int first, int i) {
+        Insn at = threads[i].code[threads[i].pc];
+        for (int k = first; k < i; k++) {
+            PtxThread u = threads[k];
+            if (u.state == PtxThread.AT_WARP && u.code[u.pc] == at) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

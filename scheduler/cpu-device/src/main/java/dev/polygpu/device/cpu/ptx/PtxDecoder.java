@@ -247,19 +247,21 @@ final class PtxDecoder {
                 }
             }
         }
-        // cooperative if any function reachable from an entry has barriers or collectives
+        // cooperative (lockstep) if any function reachable from an entry has barriers or collectives (volatile
+        // accesses)
         boolean changed = true;
         while (changed) {
             changed = false;
             for (PtxFunction f : functions.values()) {
-                if (f.cooperative) {
-                    continue;
-                }
                 for (Insn in : f.code) {
-                    if (in.kind == Insn.CALL && in.call.builtin == 0 && in.call.function.cooperative) {
-                        f.cooperative = true;
+                    if (in.kind != Insn.CALL || in.call.builtin != 0) {
+                        continue;
+                    }
+                    PtxFunction callee = in.call.function;
+                    if (callee.cooperative && !f.cooperative || callee.lockstep && !f.lockstep) {
+                        f.cooperative |= callee.cooperative;
+                        f.lockstep |= callee.lockstep;
                         changed = true;
-                        break;
                     }
                 }
             }
@@ -303,6 +305,7 @@ final class PtxDecoder {
         private long localBytes;
         private long ownShared;
         private boolean cooperative;
+        private boolean lockstep;
         final PtxOps ops;
 
         FnDecoder(Function f) {
@@ -364,7 +367,7 @@ final class PtxDecoder {
             }
             return new PtxFunction(f.name(), f.entry(), code.toArray(Insn[]::new), regs, paramBytes, pOff, pSize,
                     rOff, rSize, (int) align(localBytes, 16), List.copyOf(image), kparamBytes, (int) ownShared,
-                    cooperative);
+                    cooperative, lockstep);
         }
 
         private int frameParam(String name, int bytes, int align, int line) {
@@ -492,6 +495,12 @@ final class PtxDecoder {
 
         void markCooperative() {
             cooperative = true;
+        }
+
+        /** The function accesses volatile memory other lanes may share: its warps run in lock step. */
+        void markLockstep() {
+            cooperative = true;
+            lockstep = true;
         }
 
         /** Adds an instruction; returns it. */

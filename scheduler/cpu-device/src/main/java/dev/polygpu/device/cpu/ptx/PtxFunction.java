@@ -27,10 +27,16 @@ final class PtxFunction {
     final int ownSharedBytes;
     /** True if the function (or one it calls) has barriers or warp collectives. */
     boolean cooperative;
+    /**
+     * True if the function (or one it calls) accesses non-local memory as {@code volatile}, the mark of
+     * warp-synchronous code: its warps run in lock step ({@link PtxBlockRunner}). Implies {@link #cooperative}.
+     */
+    boolean lockstep;
 
     PtxFunction(String name, boolean entry, Insn[] code, long[] registerTemplate, int paramBytes,
             int[] paramOffsets, int[] paramSizes, int[] returnOffsets, int[] returnSizes, int localBytes,
-            List<ImageParam> imageParams, int kernelParamBytes, int ownSharedBytes, boolean cooperative) {
+            List<ImageParam> imageParams, int kernelParamBytes, int ownSharedBytes, boolean cooperative,
+            boolean lockstep) {
         this.name = name;
         this.entry = entry;
         this.code = code;
@@ -45,5 +51,6 @@ final class PtxFunction {
         this.kernelParamBytes = kernelParamBytes;
         this.ownSharedBytes = ownSharedBytes;
         this.cooperative = cooperative;
+        this.lockstep = lockstep;
     }
 }

@@ -387,6 +387,9 @@ final class PtxOps {
         }
         boolean signed = PtxTypes.isSigned(type);
         boolean vol = has("volatile");
+        if (vol && sp != PtxMemory.LOCAL) {
+            fd.markLockstep();
+        }
         if (sp == -1) {
             paramLoad(d, size, signed);
             return;
@@ -524,6 +527,9 @@ final class PtxOps {
         Addr a = addr(ops.get(0));
         int total = size * n;
         boolean vol = has("volatile");
+        if (vol && sp != PtxMemory.LOCAL) {
+            fd.markLockstep();
+        }
         if (n == 1 && !vol) {
             int v0 = v[0];
             switch (size) {

@@ -104,6 +104,11 @@ final class PtxThread {
         return true;
     }
 
+    /** The instruction of the call that made frame {@code i + 1} (frame 0 is the entry's), for i < depth. */
+    int callPc(int i) {
+        return stack[i].pc();
+    }
+
     /** The function the thread is in, for messages. */
     String where() {
         return fn.name;

@@ -33,7 +33,8 @@ class PtxFixturesTest {
     @ParameterizedTest
     @CsvSource({"kernels.cu, sm_75, kernels_sm75.ptx", "kernels.cu, sm_90, kernels_sm90.ptx",
             "cxx.cu, sm_75, cxx_sm75.ptx", "readonly.cu, sm_75, readonly_sm75.ptx",
-            "intops.cu, sm_75, intops_sm75.ptx", "printf.cu, sm_75, printf_sm75.ptx"})
+            "intops.cu, sm_75, intops_sm75.ptx", "printf.cu, sm_75, printf_sm75.ptx",
+            "warp.cu, sm_90, warp_sm90.ptx"})
     void regeneratedFixtureLoadsAndKeepsItsKernels(String source, String arch, String fixture, @TempDir Path dir)
             throws Exception {
         Path nvcc = NvccTool.require();

@@ -14,11 +14,17 @@ public enum Intrinsic {
     SYNCTHREADS_OR("__syncthreads_or"),
     SYNCWARP("__syncwarp"),
     /**
-     * Not callable: the step boundary semantic analysis puts after each statement that uses a {@code volatile}
-     * pointer or array ({@link Var#volatileAccess}). The lanes of a warp that reach it together go on
-     * together, whatever their mask, so warp-synchronous code sees the lock step it was written for.
+     * Not callable: the step boundary semantic analysis puts before and after each statement that uses a
+     * {@code volatile} pointer or array ({@link Var#volatileAccess}). The lanes of a warp that reach it together
+     * go on together, whatever their mask, so warp-synchronous code sees the lock step it was written for.
      */
-    WARP_STEP("a warp step after a volatile access"),
+    WARP_STEP("a warp step at a volatile access"),
+    /**
+     * Not callable: the point at the end of a loop's body where the code generator makes the lanes of a warp
+     * that go round the loop again wait for the lanes still inside this iteration, as a GPU's warp reconverges
+     * there before it branches back (see {@code codegen.Reconvergence}).
+     */
+    WARP_RECONVERGE("the end of a loop iteration"),
     THREADFENCE("__threadfence"),
     THREADFENCE_BLOCK("__threadfence_block"),
     THREADFENCE_SYSTEM("__threadfence_system"),
@@ -134,7 +140,7 @@ public enum Intrinsic {
     public boolean isYieldPoint() {
         return switch (this) {
             case SYNCTHREADS, SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR, SYNCWARP, WARP_STEP,
-                 SHFL, SHFL_UP, SHFL_DOWN, SHFL_XOR, BALLOT, ANY, ALL -> true;
+                 WARP_RECONVERGE, SHFL, SHFL_UP, SHFL_DOWN, SHFL_XOR, BALLOT, ANY, ALL -> true;
             default -> false;
         };
     }

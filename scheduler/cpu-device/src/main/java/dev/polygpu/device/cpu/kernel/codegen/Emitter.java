@@ -12,6 +12,7 @@ import static java.lang.constant.ConstantDescs.CD_void;
 import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.Expr;
 import dev.polygpu.device.cpu.kernel.ast.Function;
+import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
 import dev.polygpu.device.cpu.kernel.ast.Pos;
 import dev.polygpu.device.cpu.kernel.ast.Stmt;
 import dev.polygpu.device.cpu.kernel.ast.Var;
@@ -57,6 +58,8 @@ final class Emitter {
     final Plan plan;
     final boolean coop;
     final ExprEmitter exprs;
+    /** Which loops get a reconvergence point at the end of their body (cooperative kernels). */
+    private final Reconvergence reconvergence;
 
     final Map<Var, Integer> slot = new IdentityHashMap<>();
     final Map<Var, Integer> offSlot = new IdentityHashMap<>();
@@ -111,6 +114,7 @@ final class Emitter {
         this.plan = plan;
         this.coop = plan.cooperative();
         this.exprs = new ExprEmitter(this);
+        this.reconvergence = coop ? new Reconvergence(plan.kernel, plan.lowering) : null;
     }
 
     // ---- method bodies --------------------------------------------------------------------------------
@@ -594,6 +598,7 @@ final class Emitter {
                 statement(w.body());
                 loops.pop();
                 c.labelBinding(cont);
+                reconvergencePoint(w.pos(), w.body());
                 exprs.jumpIfTrue(w.condition(), top);
                 c.labelBinding(brk);
                 exitLoop(resumable);
@@ -638,12 +643,24 @@ final class Emitter {
         statement(body);
         loops.pop();
         c.labelBinding(cont);
+        reconvergencePoint(loop.pos(), body);
         if (update != null) {
             exprs.discard(update);
         }
         c.goto_(top);
         c.labelBinding(brk);
         exitLoop(resumable);
+    }
+
+    /**
+     * Where an iteration of a loop with body {@code body} ends (its {@code continue} target), a yield at which the
+     * lanes of a warp going round again wait for those still in the iteration, where the loop needs one
+     * ({@link Reconvergence}).
+     */
+    private void reconvergencePoint(Pos p, Stmt body) {
+        if (reconvergence != null && reconvergence.needsPoint(body)) {
+            yieldPoint(new Expr.IntrinsicCall(p, CType.Prim.VOID, Intrinsic.WARP_RECONVERGE, List.of()), null);
+        }
     }
 
     /**
@@ -931,9 +948,9 @@ final class Emitter {
     private void deposit(Expr.IntrinsicCall call) {
         List<Expr> a = call.args();
         switch (call.intrinsic()) {
-            case SYNCTHREADS, WARP_STEP -> {
+            case SYNCTHREADS, WARP_STEP, WARP_RECONVERGE -> {
                 // Nothing to deposit: the scheduler combines predicates only at the other barriers, and a warp
-                // step takes the lanes that reach it as its mask.
+                // step or reconvergence point takes the lanes that reach it as its mask.
             }
             case SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR -> {
                 exchangeArray("xValue", "[J");

@@ -9,15 +9,29 @@ import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
  * Runs one block of a cooperative kernel (one with barriers or warp intrinsics) by interleaving its threads.
  *
  * <p>A kernel whose only yield points are block barriers runs the whole block, thread after thread, up to
- * the next barrier in one call of the generated code. A kernel with warp intrinsics runs warp by warp: the
- * lanes of a warp run to their next yield point; lanes waiting at a warp intrinsic are grouped by site and
- * served together (values exchanged as the 32-lane hardware would) and run on. When every live thread waits
- * at a block barrier the barrier opens; threads that have exited do not count, so an early {@code return}
- * cannot hang the block. A warp intrinsic whose mask names a lane that cannot arrive (exited, or waiting at a
- * different yield point) is a fault, as compute-sanitizer's synccheck would report it, rather than a silent
- * wrong value or a hang. Barriers and warp intrinsics also keep the block's {@code __nanosleep} clocks as a GPU
- * would: a block barrier starts a new sleep phase, and lanes leaving a warp intrinsic share their latest clock
- * ({@link SleepClock}).
+ * the next barrier in one call of the generated code. A kernel with warp-level yield points (warp intrinsics,
+ * the warp steps of {@code volatile} code, loop reconvergence points) runs warp by warp: the lanes of a warp run
+ * to their next yield point; then only the lanes waiting at the warp-level site that comes <em>first in the
+ * program</em> are served together (values exchanged as the 32-lane hardware would) and run on, and so on. When
+ * every live thread waits at a block barrier the barrier opens; threads that have exited do not count, so an
+ * early {@code return} cannot hang the block.
+ *
+ * <p><b>Reconvergence.</b> The code generator numbers the sites in layout order, where a branch's reconvergence
+ * point follows both its sides and a loop's exit follows its body, and gives loops that could otherwise let a
+ * lane overtake the others a site where each iteration ends ({@code codegen.Reconvergence}). Serving the
+ * earliest site first (the "thread frontier", or min-PC, schedule) then lets lanes that took a branch run until
+ * they reach the point where the others wait, so the lanes of a warp that reach a site together are those a
+ * GPU's warp executes it with when it reconverges at each branch's immediate post-dominator (as GPUs before
+ * Volta do, and nvcc's code for warp-synchronous kernels expects): a lane that skipped {@code if (lane < 2)}
+ * reads the slots those two lanes write only after they wrote them. Which side of a divergent branch runs first
+ * is not defined (nor is it on a GPU).
+ *
+ * <p>A warp intrinsic's mask names the lanes that must meet there: one that names a lane that cannot arrive
+ * (exited, or waiting at a later yield point) is a fault, as compute-sanitizer's synccheck would report it,
+ * rather than a silent wrong value or a hang; a partial mask in divergent code works when the lanes it names
+ * reach the site together. Barriers and warp intrinsics also keep the block's {@code __nanosleep} clocks as a
+ * GPU would: a block barrier starts a new sleep phase, and lanes leaving a warp-level site share their latest
+ * clock ({@link SleepClock}).
  *
  * <p>Implementation notes: single-threaded; all state lives in the runner's {@link BlockState}, whose
  * {@code status} and {@code site} arrays the generated code updates.
@@ -31,6 +45,10 @@ final class CoopScheduler {
     private final BlockState st;
     private final KernelInfo.Site[] sites;
     private final boolean warpLevel;
+    /** Per site: true for a warp-level one (not a block barrier). */
+    private final boolean[] warpSite;
+    /** Per site: true for a warp step or reconvergence point (warp-level, no mask, nothing exchanged). */
+    private final boolean[] stepSite;
     /** True if some barrier is __syncthreads_count/and/or, whose predicates must be combined. */
     private final boolean predicates;
 
@@ -39,8 +57,13 @@ final class CoopScheduler {
         this.st = st;
         this.sites = st.info().sites().toArray(KernelInfo.Site[]::new);
         boolean any = false;
-        for (KernelInfo.Site s : sites) {
-            any |= !s.intrinsic().isBlockBarrier();
+        this.warpSite = new boolean[sites.length];
+        this.stepSite = new boolean[sites.length];
+        for (int i = 0; i < sites.length; i++) {
+            Intrinsic op = sites[i].intrinsic();
+            warpSite[i] = !op.isBlockBarrier();
+            stepSite[i] = op == Intrinsic.WARP_STEP || op == Intrinsic.WARP_RECONVERGE;
+            any |= warpSite[i];
         }
         this.warpLevel = any;
         boolean pred = false;
@@ -69,32 +92,42 @@ final class CoopScheduler {
         }
     }
 
-    /** Runs the lanes of one warp until each has exited or waits at a block barrier. */
+    /**
+     * Runs the lanes of one warp until each has exited or waits at a block barrier. Each round serves only the
+     * lanes waiting at the warp-level site that comes first in the program ({@link KernelInfo#sites()} are
+     * numbered in layout order): the lanes still behind catch up with the others before those go on, which is
+     * where a GPU's warp reconverges after a branch (see the class notes).
+     */
     private void runWarp(LaunchFrame f, int bx, int by, int bz, int lo, int hi) {
         byte[] status = st.status;
         int[] at = st.site;
+        boolean[] warpSite = this.warpSite;
         while (true) {
             kernel.resumeThreads(f, st, bx, by, bz, lo, hi);
-            // Warp steps first: their lanes run on to wherever the other lanes wait, as a converged warp
-            // would, before an intrinsic with an explicit mask counts who has arrived.
-            boolean served = false;
+            int first = Integer.MAX_VALUE;
+            int group = 0;
             for (int t = lo; t < hi; t++) {
-                if (status[t] == WAITING && sites[at[t]].intrinsic() == Intrinsic.WARP_STEP) {
-                    serveWarpSite(lo, hi, at[t]);
-                    served = true;
+                if (status[t] == WAITING && warpSite[at[t]]) {
+                    int site = at[t];
+                    if (site < first) {
+                        first = site;
+                        group = 1 << (t - lo);
+                    } else if (site == first) {
+                        group |= 1 << (t - lo);
+                    }
                 }
             }
-            if (served) {
-                continue;
-            }
-            for (int t = lo; t < hi; t++) {
-                if (status[t] == WAITING && !sites[at[t]].intrinsic().isBlockBarrier()) {
-                    serveWarpSite(lo, hi, at[t]);
-                    served = true;
-                }
-            }
-            if (!served) {
+            if (group == 0) {
                 return;
+            }
+            if (stepSite[first]) {
+                // A warp step or reconvergence point has no mask and exchanges nothing: the lanes there go on.
+                for (int g = group; g != 0; g &= g - 1) {
+                    status[lo + Integer.numberOfTrailingZeros(g)] = RUNNABLE;
+                }
+                st.sleepClock().join(lo, group);
+            } else {
+                serveWarpSite(lo, hi, first, group);
             }
         }
     }
@@ -140,16 +173,9 @@ final class CoopScheduler {
         return true;
     }
 
-    /** Serves every lane of the warp [lo, hi) that waits at warp-level site {@code site}. */
-    private void serveWarpSite(int lo, int hi, int site) {
+    /** Serves the lanes {@code group} of the warp [lo, hi), which wait at warp intrinsic {@code site}. */
+    private void serveWarpSite(int lo, int hi, int site, int group) {
         byte[] status = st.status;
-        int[] at = st.site;
-        int group = 0;
-        for (int t = lo; t < hi; t++) {
-            if (status[t] == WAITING && at[t] == site) {
-                group |= 1 << (t - lo);
-            }
-        }
         int exist = hi - lo == 32 ? -1 : (1 << (hi - lo)) - 1;
         Intrinsic op = sites[site].intrinsic();
         for (int t = lo; t < hi; t++) {
@@ -157,8 +183,7 @@ final class CoopScheduler {
                 continue;
             }
             int lane = t - lo;
-            // A warp step has no mask of its own: the lanes that reach it together are the ones that step.
-            int mask = op == Intrinsic.WARP_STEP ? group : st.xMask[t] & exist;
+            int mask = st.xMask[t] & exist;
             if ((mask & (1 << lane)) == 0) {
                 throw fault(t, site, "lane " + lane + " is not in its own mask 0x" + Integer.toHexString(st.xMask[t]));
             }
