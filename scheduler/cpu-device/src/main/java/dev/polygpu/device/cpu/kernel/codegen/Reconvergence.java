@@ -69,7 +69,8 @@ final class Reconvergence {
             case Stmt.If i -> warpYieldIn(i.condition()) || warpYieldIn(i.then()) || warpYieldIn(i.otherwise());
             case Stmt.While w -> warpYieldIn(w.condition()) || warpYieldIn(w.body());
             case Stmt.DoWhile w -> warpYieldIn(w.condition()) || warpYieldIn(w.body());
-            case Stmt.For f -> warpYieldIn(f.init()) || warpYieldIn(f.condition()) || warpYieldIn(f.body());
+            case Stmt.For f -> f.init().stream().anyMatch(this::warpYieldIn) || warpYieldIn(f.condition())
+                    || warpYieldIn(f.body());
             case Stmt.Return r -> warpYieldIn(r.value());
             case Stmt.Switch sw -> warpYieldIn(sw.selector())
                     || sw.cases().stream().anyMatch(c -> c.statements().stream().anyMatch(this::warpYieldIn));

@@ -102,7 +102,8 @@ final class WarpLockstep {
             case Stmt.If i -> quiet(i.condition()) && quiet(i.then()) && quiet(i.otherwise());
             case Stmt.While w -> quiet(w.condition()) && quiet(w.body());
             case Stmt.DoWhile w -> quiet(w.body()) && quiet(w.condition());
-            case Stmt.For f -> quiet(f.init()) && quiet(f.condition()) && quiet(f.update()) && quiet(f.body());
+            case Stmt.For f -> f.init().stream().allMatch(WarpLockstep::quiet) && quiet(f.condition())
+                    && quiet(f.update()) && quiet(f.body());
             case Stmt.Return r -> quiet(r.value());
             case Stmt.Switch sw -> quiet(sw.selector())
                     && sw.cases().stream().allMatch(c -> c.statements().stream().allMatch(WarpLockstep::quiet));
