@@ -192,8 +192,9 @@ final class YieldLowering {
      * do body while (c)        ->  for ($first = 1; ;) { if (!$first) { hoisted…; if (!c) break; } $first = 0; body }
      * </pre>
      * A {@code continue} in the body goes to the top of the next iteration, so it still runs the update and
-     * the condition. An update without yield points stays the loop's update, and {@code $first} is left out
-     * where nothing runs between iterations only.
+     * the condition. An update without yield points stays the loop's update; {@code $first}, which skips on
+     * the first iteration what runs only between iterations, is left out where there is nothing of that kind
+     * (a while loop, or a for-loop with a yield point in its condition only).
      */
     private Stmt headerInBody(Pos p, List<Stmt> init, Expr condition, Expr update, Stmt body, boolean testLast) {
         List<Stmt> test = new ArrayList<>();
