@@ -138,7 +138,7 @@ final class Parser {
         }
     }
 
-    String ident(String what) {
+    private String ident(String what) {
         Token t = tok();
         if (t.kind != Token.Kind.IDENT) {
             throw diags.fail(t.pos(), "expected " + what);
@@ -756,7 +756,7 @@ final class Parser {
     }
 
     /** Index after the parenthesized group starting at {@code open} (which must be '('), or open if none. */
-    int skipParens(int open) {
+    private int skipParens(int open) {
         if (!ts.get(open).is("(")) {
             return open;
         }
