@@ -3,28 +3,35 @@ package dev.polygpu.grcuda.objects;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
-import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
-import dev.polygpu.grcuda.GrCUDALanguage;
 
 /**
- * A grcuda object with no members of its own (a stream, an event, a configured kernel): what every host language
- * needs to print it and to ask what it is.
+ * A grcuda object whose members are values to read, or none at all (a stream, an event, a kernel, a pointer):
+ * its members are {@link #memberNames()}, read with {@link #readMemberValue}; the only one that can be invoked
+ * is the hidden {@link ToStringMember toString}, which JavaScript calls to print it.
  *
- * <p>It has no members but the hidden {@link ToStringMember toString}, which JavaScript calls to print it; its
- * display string and meta-object come from the subclass. Subclasses inherit these exports and may export more
- * messages (a configured kernel is executable) with an {@code @ExportLibrary} of their own.
+ * <p>Subclasses inherit these exports with those of {@link GrObject}, and may export more messages (a
+ * configured kernel is executable) with an {@code @ExportLibrary} of their own.
  */
 @ExportLibrary(InteropLibrary.class)
-public abstract class GrOpaqueObject implements TruffleObject {
+public abstract class GrPlainObject extends GrObject {
+    private static final String[] NONE = {};
 
-    /** What {@code print}, {@code str()} and {@code Value.toString()} show. */
-    protected abstract String displayString();
+    /** The names of the readable members, in the order {@code dir(x)} lists them; none by default. */
+    protected String[] memberNames() {
+        return NONE;
+    }
 
-    /** The object's type, as {@code type(x)} and {@code Value.getMetaObject()} report it. */
-    protected abstract GrMetaObject metaObject();
+    /**
+     * The value of the member {@code name}, one of {@link #memberNames()}.
+     *
+     * @throws UnknownIdentifierException for any other name (the default, for an object without members)
+     */
+    protected Object readMemberValue(String name) throws UnknownIdentifierException {
+        throw UnknownIdentifierException.create(name);
+    }
 
     @ExportMessage
     public final boolean hasMembers() {
@@ -33,7 +40,27 @@ public abstract class GrOpaqueObject implements TruffleObject {
 
     @ExportMessage
     public final Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
-        return new GrList();
+        return new GrList((Object[]) memberNames());
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    public final boolean isMemberReadable(String member) {
+        for (String name : memberNames()) {
+            if (name.equals(member)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @ExportMessage
+    @TruffleBoundary
+    public final Object readMember(String member) throws UnknownIdentifierException {
+        if (!isMemberReadable(member)) {
+            throw UnknownIdentifierException.create(member);
+        }
+        return readMemberValue(member);
     }
 
     @ExportMessage
@@ -48,31 +75,5 @@ public abstract class GrOpaqueObject implements TruffleObject {
             throw UnknownIdentifierException.create(member);
         }
         return ToStringMember.invoke(this, arguments);
-    }
-
-    @ExportMessage
-    public final boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    public final Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    public final Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
-        return displayString();
-    }
-
-    @ExportMessage
-    public final boolean hasMetaObject() {
-        return true;
-    }
-
-    @ExportMessage
-    public final Object getMetaObject() {
-        return metaObject();
     }
 }
