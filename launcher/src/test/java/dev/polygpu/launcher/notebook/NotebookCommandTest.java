@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,6 +64,7 @@ class NotebookCommandTest {
         assertTrue(run("uninstall", "--prefix", dir.toString()).out().contains("nothing to remove"));
     }
 
+    @Tag("slow")
     @Test
     void anUnknownOptionIsRefusedAtInstallNotAtEachKernelStart() {
         Result bad = run("install", "--prefix", dir.toString(), "--grcuda.NoSuchOption=1");
