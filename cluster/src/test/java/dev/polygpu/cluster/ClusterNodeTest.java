@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** In-JVM members on loopback: the steal protocol end to end over real Hazelcast members. */
+@Tag("slow")
 @Tag("cluster")
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ClusterNodeTest {

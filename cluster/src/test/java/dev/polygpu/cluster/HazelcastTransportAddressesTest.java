@@ -87,6 +87,7 @@ class HazelcastTransportAddressesTest {
 
     @Test
     @Tag("cluster")
+    @Tag("slow")
     void aJoinThatNothingAnswersProperlyEndsWithAnError() throws Exception {
         // A listener that takes connections and never speaks: a port that is not a polygpu member's.
         List<Socket> held = new ArrayList<>();

@@ -37,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a wall-clock time. Every member runs the CPU device with 2 concurrent blocks, so a run is bound by the
  * kernels' {@code __nanosleep}s, not by the test machine's cores.
  */
+@Tag("slow")
 @Tag("cluster")
 class ClusterProcessTest {
     /**

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The polygpu command's cluster side, run in-process: the {@code --cluster…} flags and what they set, the
  * {@code worker} subcommand, and one program that forms a cluster of its own with the real cluster module.
  */
+@Tag("slow")
 class LauncherClusterTest {
     @TempDir
     Path dir;

@@ -10,10 +10,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The polygpu command, run in-process: arguments, options, the device line, errors and exit codes. */
+@Tag("slow")
 class LauncherTest {
     @TempDir
     Path dir;

@@ -23,6 +23,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Without the tools the tests are skipped with the reason, unless {@code POLYGPU_REQUIRE_JUPYTER=1} (CI), which
  * makes a missing tool a failure.
  */
+@Tag("slow")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NotebookTest {
     private static final Duration NOTEBOOK_TIMEOUT = Duration.ofMinutes(4);

@@ -10,9 +10,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 /** Every sample, in both languages, runs at its default size and passes its own check against the host. */
+@Tag("slow")
 class SamplesTest {
     @TestFactory
     Stream<DynamicTest> samples() throws IOException {

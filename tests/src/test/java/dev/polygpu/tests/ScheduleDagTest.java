@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.PolyglotAccess;
 import org.graalvm.polyglot.Source;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * edge derived by hand from the access modes) and, where the program makes it certain, stream placement.
  * Edges to parents that already completed are kept, so the DAG does not depend on how fast the device is.
  */
+@Tag("slow")
 class ScheduleDagTest {
     /** Kernels named by what they do to their arrays; {@code heavy} runs long enough to keep its children waiting. */
     static final String KERNELS = """

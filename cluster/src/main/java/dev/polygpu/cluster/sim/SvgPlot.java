@@ -1,5 +1,6 @@
 package dev.polygpu.cluster.sim;
 
+import dev.polygpu.runtime.trace.XmlText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -87,7 +88,7 @@ final class SvgPlot {
         b.append(text(LEFT + plotW / 2.0, HEIGHT - 18, xLabel, "middle", 13));
         b.append(String.format(Locale.ROOT, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\" "
                 + "transform=\"rotate(-90 18 %.1f)\">%s</text>%n", TOP + plotH / 2.0, TOP + plotH / 2.0,
-                escape(yLabel)));
+                XmlText.escape(yLabel)));
         if (!Double.isNaN(goal)) {
             double y = TOP + plotH * (1 - goal);
             b.append(line(LEFT, y, LEFT + plotW, y, "#555", true));
@@ -125,10 +126,6 @@ final class SvgPlot {
 
     private static String text(double x, double y, String s, String anchor, int size) {
         return String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\">%s</text>%n",
-                x, y, anchor, size, escape(s));
-    }
-
-    static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+                x, y, anchor, size, XmlText.escape(s));
     }
 }

@@ -10,10 +10,16 @@ import java.lang.foreign.ValueLayout;
  * rather than cryptographic, so it is no defence against contents crafted to collide, which only the program that
  * owns the array could craft, and only against its own results. Integrity on the wire is the frame's HMAC.
  *
- * <p>The function: two 64-bit lanes take 16 bytes a step, each word multiplied, rotated and multiplied again
- * before it is added into its lane, the lanes rotated and mixed into each other; the tail is padded with zeros
- * and the length is mixed in, so contents that differ only in trailing zeros differ; both lanes are finished with
- * a 64-bit avalanche. It is part of the wire format (since version 2): every member must compute it the same way.
+ * <p>The function is MurmurHash3_x64_128 (Austin Appleby's reference in SMHasher, {@code MurmurHash3.cpp},
+ * called "Murmur3F" there) with one difference: its initial state. The reference starts both 64-bit lanes at
+ * the 32-bit seed ({@code h1 = h2 = seed}); this digest starts {@code h1 = 0x243f6a8885a308d3} and {@code h2 =
+ * 0x13198a2e03707344} (the first 128 bits of the fraction of pi), a state no 32-bit seed gives. So a digest is
+ * not the MurmurHash3 of the contents under any seed, and tools that compute MurmurHash3 cannot check it; with
+ * both lanes started at a seed the same code gives the reference's values ({@code DigestTest} checks SMHasher's
+ * verification value). Everything else is the reference's: 16-byte blocks read as two little-endian words, the
+ * tail of 1 to 15 bytes padded with zeros, the length mixed in, the 64-bit finalizer (fmix64) on both lanes;
+ * {@link #hi} is the reference's first output word ({@code h1}), {@link #lo} its second ({@code h2}). It is part
+ * of the wire format (since version 2): every member must compute it the same way, so the initial state stays.
  *
  * @param hi the high 64 bits
  * @param lo the low 64 bits
@@ -22,6 +28,7 @@ public record Digest(long hi, long lo) {
 
     private static final long C1 = 0x87c37b91114253d5L;
     private static final long C2 = 0x4cf5ad432745937fL;
+    /** The initial state of the lanes (see the class comment): pi's fraction, not a MurmurHash3 seed. */
     private static final long SEED_HI = 0x243f6a8885a308d3L;
     private static final long SEED_LO = 0x13198a2e03707344L;
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED
@@ -44,9 +51,15 @@ public record Digest(long hi, long lo) {
      * @return their digest
      */
     public static Digest of(MemorySegment contents) {
+        return murmur3(contents, SEED_HI, SEED_LO);
+    }
+
+    /**
+     * MurmurHash3_x64_128 of {@code contents} with the lanes started at {@code h1} and {@code h2}: the reference
+     * function with seed {@code s} is {@code murmur3(contents, s, s)} for {@code 0 <= s < 2^32}.
+     */
+    static Digest murmur3(MemorySegment contents, long h1, long h2) {
         long length = contents.byteSize();
-        long h1 = SEED_HI;
-        long h2 = SEED_LO;
         long at = 0;
         for (long end = length - 15; at < end; at += 16) {
             h1 = step1(h1, h2, contents.get(WORD, at));

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
@@ -76,6 +78,25 @@ class DigestTest {
             MemorySegment.ofArray(b).set(ValueLayout.JAVA_INT_UNALIGNED, 20, i);
             assertEquals(true, seen.add(Digest.of(b)), "counter " + i);
         }
+    }
+
+    /**
+     * With both lanes started at a seed the function is MurmurHash3_x64_128: SMHasher's verification test gives
+     * the value SMHasher lists for it ("Murmur3F", 0x6384BA69 in its main.cpp). The test (KeysetTest.cpp): key i
+     * is the bytes 0, 1, …, i-1, hashed with seed 256 - i; the 256 results, each 16 bytes (h1 then h2,
+     * little-endian), are hashed with seed 0; the first four bytes of that, little-endian, are the value.
+     */
+    @Test
+    void startedAtASeedItIsMurmurHash3ByTheSmhasherVerificationValue() {
+        byte[] key = new byte[256];
+        ByteBuffer hashes = ByteBuffer.allocate(16 * 256).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 256; i++) {
+            key[i] = (byte) i;
+            Digest d = Digest.murmur3(MemorySegment.ofArray(key).asSlice(0, i), 256 - i, 256 - i);
+            hashes.putLong(d.hi()).putLong(d.lo());
+        }
+        Digest last = Digest.murmur3(MemorySegment.ofArray(hashes.array()), 0, 0);
+        assertEquals(0x6384BA69, (int) last.hi(), () -> Integer.toHexString((int) last.hi()));
     }
 
     @Test

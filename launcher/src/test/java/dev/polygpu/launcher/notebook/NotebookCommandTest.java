@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -75,6 +76,7 @@ class NotebookCommandTest {
         assertTrue(run("uninstall", "--prefix", dir.toString()).out().contains("nothing to remove"));
     }
 
+    @Tag("slow")
     @Test
     void bothSpellingsOfThePrefixAndOptionsPassedThroughAreWrittenIntoTheKernelspec() throws Exception {
         Path spaced = dir.resolve("spaced");
@@ -87,6 +89,7 @@ class NotebookCommandTest {
         }
     }
 
+    @Tag("slow")
     @Test
     void anUnknownOptionIsRefusedAtInstallNotAtEachKernelStart() {
         Result bad = run("install", "--prefix", dir.toString(), "--grcuda.NoSuchOption=1");

@@ -11,6 +11,7 @@ import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadMXBean;
 import java.lang.ref.WeakReference;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * garbage collection at the end than it did early on, and the stream pool stays small. The host cost per
  * launch is printed for information, never asserted.
  */
+@Tag("slow")
 class SchedulerHeapTest {
     private static final long SEED = 0x4EA9L;
     /** Ints per array: the one block's threads. */

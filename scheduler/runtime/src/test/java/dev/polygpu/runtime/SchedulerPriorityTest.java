@@ -29,7 +29,9 @@ import org.junit.jupiter.api.Test;
  * Stream priorities in the scheduler: elements go on streams whose priority level follows their rank relative
  * to the lowest rank on the device's streams ({@link PriorityLevels}), children continue a parent's stream only
  * at the same level, and the stream limit is kept. Each test holds the CPU device's only worker with a gate,
- * so that nothing on the streams completes until it opens the gate.
+ * so that nothing on the streams completes until it opens the gate. It waits until the gate's block runs
+ * ({@link #hold}) before it submits more: a block of a higher-priority stream would otherwise take the worker
+ * first, complete, and free its stream while the test still counts it as in flight.
  */
 class SchedulerPriorityTest {
     private static final int N = SchedulerTest.N;
@@ -154,9 +156,15 @@ class SchedulerPriorityTest {
     }
 
     private UnifiedBuffer flag() {
-        UnifiedBuffer f = cpu.allocate(4);
+        UnifiedBuffer f = cpu.allocate(8);
         flags.add(f);
         return f;
+    }
+
+    /** Submits a gate on {@code flag} and returns once its block holds the device's only worker. */
+    private static void hold(Scheduler s, TestKernels k, UnifiedBuffer flag, TrackedArray x) {
+        s.submit(k.hold(flag, x));
+        TestKernels.awaitHolding(flag);
     }
 
     private Scheduler scheduler(Device d, SchedulerConfig config, Launches launches) {
@@ -189,7 +197,7 @@ class SchedulerPriorityTest {
         Scheduler s = scheduler(d, SchedulerConfig.DEFAULT.withInFlightWindow(16), launches);
         UnifiedBuffer flag = flag();
         TrackedArray g = k.array(s, "g");
-        s.submit(k.gate(flag, g)); // element 1, rank 1, holds the only worker
+        hold(s, k, flag, g); // element 1, rank 1, holds the only worker
         int[] ranks = {1, 5, 100, 3, 9, 2, 64, 33};
         List<TrackedArray> arrays = new ArrayList<>();
         List<CompletableFuture<DeviceException>> done = new ArrayList<>();
@@ -244,7 +252,7 @@ class SchedulerPriorityTest {
         UnifiedBuffer flag = flag();
         TrackedArray g = k.array(s, "g");
         TrackedArray local = k.array(s, "local");
-        s.submit(k.gate(flag, g)); // element 1
+        hold(s, k, flag, g); // element 1
         s.submit(k.inc(local)); // element 2: the window is full
         assertEquals(2, s.stats().inFlight());
         int[] ranks = {1, 100, 100};
@@ -301,7 +309,7 @@ class SchedulerPriorityTest {
         Launches launches = new Launches();
         Scheduler s = scheduler(d, SchedulerConfig.DEFAULT.withInFlightWindow(2).withStolenOverflow(1), launches);
         UnifiedBuffer flag = flag();
-        s.submit(k.gate(flag, k.array(s, "g"))); // element 1
+        hold(s, k, flag, k.array(s, "g")); // element 1
         s.submit(k.inc(k.array(s, "local"))); // element 2: the window is full
         TrackedArray chain = k.array(s, "chain");
         for (int i = 0; i < 8; i++) {
@@ -323,7 +331,7 @@ class SchedulerPriorityTest {
         Launches launches = new Launches();
         Scheduler s = scheduler(d, SchedulerConfig.DEFAULT.withInFlightWindow(16), launches);
         UnifiedBuffer flag = flag();
-        s.submit(k.gate(flag, k.array(s, "g")));
+        hold(s, k, flag, k.array(s, "g"));
         List<CompletableFuture<DeviceException>> done = new ArrayList<>();
         for (int rank : new int[] {1, 50, 1000}) {
             CompletableFuture<DeviceException> f = new CompletableFuture<>();
@@ -344,7 +352,7 @@ class SchedulerPriorityTest {
         Launches launches = new Launches();
         Scheduler s = scheduler(d, SchedulerConfig.DEFAULT.withInFlightWindow(16).withMaxStreams(2), launches);
         UnifiedBuffer first = flag();
-        s.submit(k.gate(first, k.array(s, "g1"))); // element 1: level 0
+        hold(s, k, first, k.array(s, "g1")); // element 1: level 0
         CompletableFuture<DeviceException> c = new CompletableFuture<>();
         s.submitHere(k.inc(k.array(s, "c")), 9, c::complete); // element 2: level 3
         int levelThree = launches.streamOf(2);
@@ -355,7 +363,7 @@ class SchedulerPriorityTest {
         assertEquals(2, s.stats().streams());
         // Both streams are free now: one of level 0, one of level 3.
         UnifiedBuffer second = flag();
-        s.submit(k.gate(second, k.array(s, "g2"))); // element 3: reuses the level-0 stream
+        hold(s, k, second, k.array(s, "g2")); // element 3: reuses the level-0 stream
         assertEquals(launches.streamOf(1), launches.streamOf(3));
         CompletableFuture<DeviceException> e = new CompletableFuture<>();
         s.submitHere(k.inc(k.array(s, "e")), 5, e::complete); // element 4: level 2, replaces the level-3 stream

@@ -6,12 +6,22 @@ import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.Module;
 import dev.polygpu.device.UnifiedBuffer;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /** Small integer kernels whose results depend on their order, and elements that launch them. */
 final class TestKernels {
     static final String SOURCE = """
             extern "C" __global__ void gate(int* flag, int* x, int n) {
+                while (atomicAdd(flag, 0) == 0) { }
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n) x[i] += 1;
+            }
+            extern "C" __global__ void hold(int* flag, int* x, int n) {
+                atomicExch(flag + 1, 1);
                 while (atomicAdd(flag, 0) == 0) { }
                 int i = blockIdx.x * blockDim.x + threadIdx.x;
                 if (i < n) x[i] += 1;
@@ -38,6 +48,8 @@ final class TestKernels {
             }
             """;
     private static final int N = SchedulerTest.N;
+    /** Reads the int at a byte offset of a segment with acquire semantics: the hold kernel's mark. */
+    private static final VarHandle RUNNING = ValueLayout.JAVA_INT.varHandle();
     private static final LaunchConfig CONFIG = LaunchConfig.of(2, N / 2);
 
     private final Device device;
@@ -79,6 +91,30 @@ final class TestKernels {
         // One block: it occupies one worker of the CPU device while it waits, leaving the others to the rest.
         return kernel("gate", List.of(new Access(x, AccessMode.READ_WRITE)),
                 KernelArgs.builder().pointer(flag).pointer(x.buffer()).i32(N).build(), LaunchConfig.of(1, N));
+    }
+
+    /**
+     * A {@link #gate} that also sets {@code flag[1]} (so {@code flag} holds two ints) once its block runs: a test
+     * that must know the gate occupies a worker, not merely that it was submitted, waits with
+     * {@link #awaitHolding}. Until then a block of a higher-priority stream may still take the worker first.
+     */
+    ComputationalElement hold(UnifiedBuffer flag, TrackedArray x) {
+        if (flag.byteSize() < 8) {
+            throw new IllegalArgumentException("hold needs a flag of two ints, got " + flag.byteSize() + " bytes");
+        }
+        return kernel("hold", List.of(new Access(x, AccessMode.READ_WRITE)),
+                KernelArgs.builder().pointer(flag).pointer(x.buffer()).i32(N).build(), LaunchConfig.of(1, N));
+    }
+
+    /** Waits (at most 30 s) until the {@link #hold} kernel given {@code flag} has started running. */
+    static void awaitHolding(UnifiedBuffer flag) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((int) RUNNING.getAcquire(flag.hostView(), 4L) == 0) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("the hold kernel did not start within 30 s");
+            }
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+        }
     }
 
     ComputationalElement step(TrackedArray x, int s) {

@@ -3,7 +3,7 @@ package dev.polygpu.grcuda.array;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
 
 /** What the array classes share for copies: their memory and where in it they start. */
-sealed interface ArrayHolder extends GrDeviceMemory permits GrDeviceArray, GrMultiDimDeviceArray, GrArrayView {
+sealed interface ArrayHolder extends GrDeviceMemory permits GrWholeArray, GrArrayView {
 
     ArrayMemory memory();
 

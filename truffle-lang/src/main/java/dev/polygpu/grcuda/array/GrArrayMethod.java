@@ -1,24 +1,22 @@
 package dev.polygpu.grcuda.array;
 
-import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
-import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import com.oracle.truffle.api.nodes.Node;
-import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrError;
+import dev.polygpu.grcuda.objects.GrObject;
 
 /**
  * A method of a device array read as a member ({@code f = a.copyFrom}), bound to its array: languages that
  * read a member before calling it (GraalPy) call this.
  */
 @ExportLibrary(InteropLibrary.class)
-final class GrArrayMethod implements TruffleObject {
+final class GrArrayMethod extends GrObject {
     private final ArrayMemory memory;
     private final String name;
 
@@ -44,19 +42,8 @@ final class GrArrayMethod implements TruffleObject {
         }
     }
 
-    @ExportMessage
-    boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+    @Override
+    protected String displayString() {
         return "method " + name + " of " + memory.description;
     }
 }

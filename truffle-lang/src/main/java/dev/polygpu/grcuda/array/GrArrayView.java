@@ -1,15 +1,11 @@
 package dev.polygpu.grcuda.array;
 
-import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.dsl.Cached.Shared;
 import com.oracle.truffle.api.dsl.Cached;
 import com.oracle.truffle.api.dsl.Specialization;
-import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.InvalidArrayIndexException;
-import com.oracle.truffle.api.interop.TruffleObject;
-import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedMessageException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.CachedLibrary;
@@ -19,10 +15,8 @@ import com.oracle.truffle.api.nodes.Node;
 import com.oracle.truffle.api.profiles.InlinedBranchProfile;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
-import dev.polygpu.grcuda.GrCUDALanguage;
-import dev.polygpu.grcuda.objects.GrList;
 import dev.polygpu.grcuda.objects.GrMetaObject;
-import dev.polygpu.grcuda.objects.ToStringMember;
+import dev.polygpu.grcuda.objects.GrPlainObject;
 
 /**
  * {@code m[i]} of a multi-dimensional array (or {@code m[i][j]} of a 3-D one …): the array with its first
@@ -31,7 +25,7 @@ import dev.polygpu.grcuda.objects.ToStringMember;
  * only views of C-order arrays are contiguous ({@link #isContiguous()}).
  */
 @ExportLibrary(InteropLibrary.class)
-public final class GrArrayView implements TruffleObject, ArrayHolder {
+public final class GrArrayView extends GrPlainObject implements ArrayHolder {
     private final ArrayMemory memory;
     private final Shape shape;
     private final int level;
@@ -183,57 +177,6 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
         }
     }
 
-    /** No members but the hidden {@link ToStringMember toString}, which JavaScript calls to print it. */
-    @ExportMessage
-    boolean hasMembers() {
-        return true;
-    }
-
-    @ExportMessage
-    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
-        return new GrList();
-    }
-
-    @ExportMessage
-    boolean isMemberInvocable(String member) {
-        return ToStringMember.is(member);
-    }
-
-    @ExportMessage
-    Object invokeMember(String member, Object[] arguments) throws UnknownIdentifierException, ArityException {
-        if (!ToStringMember.is(member)) {
-            throw UnknownIdentifierException.create(member);
-        }
-        return ToStringMember.invoke(this, arguments);
-    }
-
-    @ExportMessage
-    boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
-    boolean hasMetaObject() {
-        return true;
-    }
-
-    @ExportMessage
-    Object getMetaObject() {
-        return GrMetaObject.DEVICE_ARRAY;
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
-        return ArrayDisplay.show(memory, "view " + indices() + " of " + memory.description, shape.dims(),
-                shape.strides(), level, first);
-    }
-
     /** The fixed indices, {@code [1]} for {@code m[1]}: each is a digit of {@code first} in the strides' radix. */
     private String indices() {
         StringBuilder b = new StringBuilder();
@@ -241,6 +184,17 @@ public final class GrArrayView implements TruffleObject, ArrayHolder {
             b.append('[').append(first / shape.strides()[l] % shape.dims()[l]).append(']');
         }
         return b.toString();
+    }
+
+    @Override
+    protected String displayString() {
+        return ArrayDisplay.show(memory, "view " + indices() + " of " + memory.description, shape.dims(),
+                shape.strides(), level, first);
+    }
+
+    @Override
+    protected GrMetaObject metaObject() {
+        return GrMetaObject.DEVICE_ARRAY;
     }
 
     /** What host-side messages (GraalPy's, for one) show for the array: its description, without contents. */

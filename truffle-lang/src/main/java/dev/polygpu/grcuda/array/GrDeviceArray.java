@@ -1,16 +1,12 @@
 package dev.polygpu.grcuda.array;
 
-import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.dsl.Cached.Shared;
 import com.oracle.truffle.api.dsl.Cached;
 import com.oracle.truffle.api.dsl.Specialization;
-import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.InvalidArrayIndexException;
 import com.oracle.truffle.api.interop.InvalidBufferOffsetException;
-import com.oracle.truffle.api.interop.TruffleObject;
-import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.CachedLibrary;
 import com.oracle.truffle.api.library.ExportLibrary;
@@ -18,11 +14,6 @@ import com.oracle.truffle.api.library.ExportMessage;
 import com.oracle.truffle.api.nodes.Node;
 import com.oracle.truffle.api.profiles.InlinedBranchProfile;
 import dev.polygpu.device.ElementType;
-import dev.polygpu.device.UnifiedBuffer;
-import dev.polygpu.grcuda.GrCUDALanguage;
-import dev.polygpu.grcuda.GrError;
-import dev.polygpu.grcuda.objects.GrMetaObject;
-import dev.polygpu.grcuda.objects.ToStringMember;
 import java.nio.ByteOrder;
 
 /**
@@ -31,58 +22,11 @@ import java.nio.ByteOrder;
  * {@link ArrayMethods}. A kernel gets its whole buffer.
  */
 @ExportLibrary(InteropLibrary.class)
-public final class GrDeviceArray implements TruffleObject, ArrayHolder {
+public final class GrDeviceArray extends GrWholeArray {
     private static final long[] UNIT_STRIDE = {1};
 
-    private final ArrayMemory memory;
-
     GrDeviceArray(ArrayMemory memory) {
-        this.memory = memory;
-    }
-
-    @Override
-    public ArrayMemory memory() {
-        return memory;
-    }
-
-    @Override
-    public long firstElement() {
-        return 0;
-    }
-
-    @Override
-    public boolean isContiguous() {
-        return true;
-    }
-
-    @Override
-    public UnifiedBuffer buffer() {
-        return memory.live();
-    }
-
-    @Override
-    public dev.polygpu.runtime.TrackedArray tracked() {
-        return memory.tracked;
-    }
-
-    @Override
-    public long byteOffset() {
-        return 0;
-    }
-
-    @Override
-    public ElementType elementType() {
-        return memory.type;
-    }
-
-    @Override
-    public long elementCount() {
-        return memory.count;
-    }
-
-    @Override
-    public boolean isFreed() {
-        return memory.isFreed();
+        super(memory);
     }
 
     @ExportMessage
@@ -262,74 +206,8 @@ public final class GrDeviceArray implements TruffleObject, ArrayHolder {
         ArrayAccess.writeDouble(memory, order, byteOffset, value);
     }
 
-    @ExportMessage
-    boolean hasMembers() {
-        return true;
-    }
-
-    @ExportMessage
-    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
-        return ArrayMethods.names();
-    }
-
-    @ExportMessage
-    boolean isMemberReadable(String member) {
-        return ArrayMethods.has(member);
-    }
-
-    @ExportMessage
-    boolean isMemberInvocable(String member) {
-        return ArrayMethods.invocable(member) || ToStringMember.is(member);
-    }
-
-    @ExportMessage
-    Object readMember(String member) throws UnknownIdentifierException {
-        return ArrayMethods.read(memory, member);
-    }
-
-    @ExportMessage
-    Object invokeMember(String member, Object[] arguments, @Bind Node node)
-            throws UnknownIdentifierException, ArityException, UnsupportedTypeException {
-        if (ToStringMember.is(member)) {
-            return ToStringMember.invoke(this, arguments);
-        }
-        Node previous = GrError.enterCall(node);
-        try {
-            return ArrayMethods.invoke(memory, member, arguments);
-        } finally {
-            GrError.leaveCall(previous);
-        }
-    }
-
-    @ExportMessage
-    boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
-    boolean hasMetaObject() {
-        return true;
-    }
-
-    @ExportMessage
-    Object getMetaObject() {
-        return GrMetaObject.DEVICE_ARRAY;
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
-        return ArrayDisplay.show(memory, memory.description, new long[]{memory.count}, UNIT_STRIDE, 0, 0);
-    }
-
-    /** What host-side messages (GraalPy's, for one) show for the array: its description, without contents. */
     @Override
-    public String toString() {
-        return memory.description;
+    protected String displayString() {
+        return ArrayDisplay.show(memory, memory.description, new long[]{memory.count}, UNIT_STRIDE, 0, 0);
     }
 }

@@ -4,17 +4,16 @@ import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
-import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.device.ElementType;
-import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.objects.GrList;
+import dev.polygpu.grcuda.objects.GrObject;
 
 /**
  * {@code CU.DeviceArray}: executable as {@code DeviceArray(type, n)} (1-D), {@code DeviceArray(type, d1, d2, …
@@ -23,7 +22,7 @@ import dev.polygpu.grcuda.objects.GrList;
  * {@code float[10][20]} here too.
  */
 @ExportLibrary(InteropLibrary.class)
-public final class GrDeviceArrayFunction implements TruffleObject {
+public final class GrDeviceArrayFunction extends GrObject {
     public static final String NAME = "DeviceArray";
     private static final String MAP = "map";
 
@@ -99,18 +98,8 @@ public final class GrDeviceArrayFunction implements TruffleObject {
         }
     }
 
-    @ExportMessage
-    boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
-    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
-        return "function DeviceArray";
+    @Override
+    protected String displayString() {
+        return "function " + NAME;
     }
 }

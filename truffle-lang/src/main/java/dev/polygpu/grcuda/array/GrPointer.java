@@ -1,22 +1,17 @@
 package dev.polygpu.grcuda.array;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
-import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
-import com.oracle.truffle.api.interop.TruffleObject;
-import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
-import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.objects.GrDeviceMemory;
-import dev.polygpu.grcuda.objects.GrList;
 import dev.polygpu.grcuda.objects.GrMetaObject;
-import dev.polygpu.grcuda.objects.ToStringMember;
+import dev.polygpu.grcuda.objects.GrPlainObject;
 import dev.polygpu.runtime.TrackedArray;
 
 /**
@@ -31,8 +26,8 @@ import dev.polygpu.runtime.TrackedArray;
  * dependency rules (GrCUDA's raw pointers bypassed its scheduler).
  */
 @ExportLibrary(InteropLibrary.class)
-public final class GrPointer implements TruffleObject, GrDeviceMemory {
-    private static final String POINTER = ArrayMethods.POINTER;
+public final class GrPointer extends GrPlainObject implements GrDeviceMemory {
+    private static final String[] MEMBERS = {ArrayMethods.POINTER};
     private final ArrayMemory memory;
 
     private GrPointer(ArrayMemory memory) {
@@ -103,72 +98,30 @@ public final class GrPointer implements TruffleObject, GrDeviceMemory {
         return true;
     }
 
-    /** One member, {@code pointer}: the address as an integer, so guests can address inside the memory. */
-    @ExportMessage
-    boolean hasMembers() {
-        return true;
-    }
-
-    @ExportMessage
-    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
-        return new GrList(POINTER);
-    }
-
-    @ExportMessage
-    boolean isMemberReadable(String member) {
-        return POINTER.equals(member);
-    }
-
-    @ExportMessage
-    Object readMember(String member) throws UnknownIdentifierException {
-        if (!POINTER.equals(member)) {
-            throw UnknownIdentifierException.create(member);
-        }
-        return memory.address;
-    }
-
     @ExportMessage
     long asPointer() {
         return memory.address;
     }
 
-    @ExportMessage
-    boolean isMemberInvocable(String member) {
-        return ToStringMember.is(member);
+    /** One member, {@code pointer}: the address as an integer, so guests can address inside the memory. */
+    @Override
+    protected String[] memberNames() {
+        return MEMBERS;
     }
 
-    @ExportMessage
-    Object invokeMember(String member, Object[] arguments) throws UnknownIdentifierException, ArityException {
-        if (!ToStringMember.is(member)) {
-            throw UnknownIdentifierException.create(member);
-        }
-        return ToStringMember.invoke(this, arguments);
+    @Override
+    protected Object readMemberValue(String member) {
+        return memory.address;
     }
 
-    @ExportMessage
-    boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
-    boolean hasMetaObject() {
-        return true;
-    }
-
-    @ExportMessage
-    Object getMetaObject() {
-        return GrMetaObject.GPU_POINTER;
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+    @Override
+    protected String displayString() {
         return toString();
+    }
+
+    @Override
+    protected GrMetaObject metaObject() {
+        return GrMetaObject.GPU_POINTER;
     }
 
     /** {@code GPUPointer(0x7f…, 4096 bytes, cudaMalloc)}; "freed" once freed. */

@@ -1,6 +1,8 @@
 package dev.polygpu.grcuda.kernel;
 
 import dev.polygpu.device.ElementType;
+import dev.polygpu.device.ItaniumMangler;
+import dev.polygpu.runtime.AccessMode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -8,16 +10,12 @@ import java.util.Set;
 
 /**
  * The symbol names a C++ host function of a {@code cxx} signature may have in a shared library: its Itanium C++
- * ABI mangled name ({@code aa::bb::inc(int*, int)} is {@code _ZN2aa2bb3incEPii}). A signature does not say
- * everything the C++ declaration does, so {@link #candidates} lists each spelling it allows, most likely first:
- * an {@code in} pointer may point to {@code const} or not, {@code sint64} is {@code long} or {@code long long},
- * {@code sint8} is {@code signed char} or {@code char}. The caller looks them up in order.
- *
- * <p>Implementation notes: the mangling covers what signatures can say — namespaces, builtin types, pointers,
- * {@code const} pointees — with the ABI's substitutions: each namespace prefix and each pointer or
- * const-qualified type is a candidate ({@code S_}, {@code S0_}, … in order of appearance), and a repeated one is
- * written as its reference ({@code f(int*, int*)} is {@code _Z1fPiS_}). Template functions are not supported
- * (their mangled names hold the return type); {@link #supports} says so and callers ask for the mangled name.
+ * ABI mangled name ({@code aa::bb::inc(int*, int)} is {@code _ZN2aa2bb3incEPii}), written by {@link
+ * ItaniumMangler}. A signature does not say everything the C++ declaration does, so {@link #candidates} lists
+ * each spelling it allows, most likely first: an {@code in} pointer may point to {@code const} or not, {@code
+ * sint64} is {@code long} or {@code long long}, {@code sint8} is {@code signed char} or {@code char}. The caller
+ * looks them up in order. Template functions are not supported (their mangled names hold the return type);
+ * {@link #unsupported} says so and callers ask for the mangled name.
  */
 final class CxxSymbols {
     /** Past this many spellings only the most likely ones are tried. */
@@ -32,10 +30,18 @@ final class CxxSymbols {
             return "template host functions are not supported; bind the instantiation by its mangled name (nm -D"
                     + " --defined-only <library>) without 'cxx'";
         }
+        if (ItaniumMangler.function(name, List.of()) == null) {
+            return "this C++ name cannot be mangled here (std:: names and operators are not supported); bind the"
+                    + " function by its mangled name (nm -D --defined-only <library>) without 'cxx'";
+        }
         return null;
     }
 
-    /** The mangled names of {@code signature}'s function, most likely first, without repeats. */
+    /**
+     * The mangled names of {@code signature}'s function, most likely first, without repeats.
+     *
+     * @throws IllegalArgumentException when the name is one {@link #unsupported} rejects
+     */
     static List<String> candidates(NidlSignature signature) {
         List<List<String>> choices = new ArrayList<>();
         for (NidlSignature.Param p : signature.params()) {
@@ -48,7 +54,11 @@ final class CxxSymbols {
             for (int i = 0; i < pick.length; i++) {
                 types.add(choices.get(i).get(pick[i]));
             }
-            out.add(mangle(signature.name(), types));
+            String mangled = ItaniumMangler.function(signature.name(), types);
+            if (mangled == null) {
+                throw new IllegalArgumentException(signature.name() + ": " + unsupported(signature.name()));
+            }
+            out.add(mangled);
             // Next combination, the last parameter varying fastest (the first ones keep their likeliest spelling).
             int i = pick.length - 1;
             while (i >= 0 && ++pick[i] == choices.get(i).size()) {
@@ -62,80 +72,37 @@ final class CxxSymbols {
         return List.copyOf(out);
     }
 
-    /** The C++ spellings of a parameter's type, as an internal notation: {@code *}, {@code const } and a code. */
+    /** The C++ spellings of a parameter's type, most likely first. */
     private static List<String> spellings(NidlSignature.Param p) {
-        List<String> base = p.type() == null ? List.of("v") : codes(p.type());
+        List<String> base = p.type() == null ? List.of("void") : cTypes(p.type());
         if (!p.pointer()) {
             return base;
         }
         List<String> out = new ArrayList<>();
-        boolean readOnly = p.access() == dev.polygpu.runtime.AccessMode.READ;
+        boolean readOnly = p.access() == AccessMode.READ;
         for (String b : base) {
-            out.add((readOnly ? "*const " : "*") + b);
+            out.add((readOnly ? "const " : "") + b + "*");
         }
         for (String b : base) {
-            out.add((readOnly ? "*" : "*const ") + b);
+            out.add((readOnly ? "" : "const ") + b + "*");
         }
         return out;
     }
 
-    /** Itanium codes of the C types a signature type may stand for, most likely first. */
-    private static List<String> codes(ElementType t) {
+    /** The C types a signature type may stand for, most likely first. */
+    private static List<String> cTypes(ElementType t) {
         return switch (t) {
-            case BOOL -> List.of("b");
-            case INT8 -> List.of("a", "c");
-            case UINT8 -> List.of("h");
-            case INT16 -> List.of("s");
-            case UINT16 -> List.of("t");
-            case INT32 -> List.of("i");
-            case UINT32 -> List.of("j");
-            case INT64 -> List.of("l", "x");
-            case UINT64 -> List.of("m", "y");
-            case FLOAT -> List.of("f");
-            case DOUBLE -> List.of("d");
+            case BOOL -> List.of("bool");
+            case INT8 -> List.of("signed char", "char");
+            case UINT8 -> List.of("unsigned char");
+            case INT16 -> List.of("short");
+            case UINT16 -> List.of("unsigned short");
+            case INT32 -> List.of("int");
+            case UINT32 -> List.of("unsigned int");
+            case INT64 -> List.of("long", "long long");
+            case UINT64 -> List.of("unsigned long", "unsigned long long");
+            case FLOAT -> List.of("float");
+            case DOUBLE -> List.of("double");
         };
-    }
-
-    /** {@code name}'s mangled name with parameters of the given types (internal notation). */
-    static String mangle(String name, List<String> types) {
-        StringBuilder sb = new StringBuilder("_Z");
-        List<String> substitutions = new ArrayList<>();
-        String[] parts = name.split("::", -1);
-        if (parts.length == 1) {
-            sb.append(parts[0].length()).append(parts[0]);
-        } else {
-            sb.append('N');
-            StringBuilder prefix = new StringBuilder();
-            for (int i = 0; i < parts.length; i++) {
-                sb.append(parts[i].length()).append(parts[i]);
-                prefix.append("::").append(parts[i]);
-                if (i < parts.length - 1) {
-                    // Each enclosing namespace prefix is a substitution candidate; the function's own name is not.
-                    substitutions.add("ns" + prefix);
-                }
-            }
-            sb.append('E');
-        }
-        if (types.isEmpty()) {
-            sb.append('v');
-        }
-        for (String t : types) {
-            sb.append(type(t, substitutions));
-        }
-        return sb.toString();
-    }
-
-    private static String type(String t, List<String> substitutions) {
-        if (!t.startsWith("*") && !t.startsWith("const ")) {
-            return t; // a builtin type: never a substitution candidate
-        }
-        int seen = substitutions.indexOf(t);
-        if (seen >= 0) {
-            return "S" + (seen == 0 ? "" : Integer.toString(seen - 1, 36).toUpperCase(java.util.Locale.ROOT)) + "_";
-        }
-        String encoded = t.startsWith("*") ? "P" + type(t.substring(1), substitutions)
-                : "K" + type(t.substring("const ".length()), substitutions);
-        substitutions.add(t);
-        return encoded;
     }
 }

@@ -10,11 +10,11 @@ import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.objects.GrMetaObject;
-import dev.polygpu.grcuda.objects.GrOpaqueObject;
+import dev.polygpu.grcuda.objects.GrPlainObject;
 
 /** A kernel with its launch configuration ({@code k(grid, block)}); executing it with arguments launches it. */
 @ExportLibrary(InteropLibrary.class)
-public final class GrConfiguredKernel extends GrOpaqueObject {
+public final class GrConfiguredKernel extends GrPlainObject {
     private final GrKernel kernel;
     private final LaunchSettings settings;
 

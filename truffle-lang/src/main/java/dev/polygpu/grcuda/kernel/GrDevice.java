@@ -3,20 +3,20 @@ package dev.polygpu.grcuda.kernel;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
-import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedMessageException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
-import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.builtins.Args;
 import dev.polygpu.grcuda.objects.GrList;
+import dev.polygpu.grcuda.objects.GrMetaObject;
 import dev.polygpu.grcuda.objects.GrMethod;
 import dev.polygpu.grcuda.objects.GrNamespace;
 import dev.polygpu.grcuda.objects.GrNone;
+import dev.polygpu.grcuda.objects.GrObject;
 import dev.polygpu.grcuda.objects.ToStringMember;
 
 /**
@@ -25,7 +25,7 @@ import dev.polygpu.grcuda.objects.ToStringMember;
  * {@code setCurrent()}. A context has one device, so device 0 is always current.
  */
 @ExportLibrary(InteropLibrary.class)
-public final class GrDevice implements TruffleObject {
+public final class GrDevice extends GrObject {
     private static final String[] MEMBERS = {"id", "properties", "isCurrent", "setCurrent"};
 
     private final GrContext context;
@@ -108,29 +108,13 @@ public final class GrDevice implements TruffleObject {
         return GrNone.INSTANCE;
     }
 
-    @ExportMessage
-    boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+    @Override
+    protected String displayString() {
         return "device " + id + " (" + context.device().properties().name() + ")";
     }
 
-    @ExportMessage
-    boolean hasMetaObject() {
-        return true;
-    }
-
-    @ExportMessage
-    Object getMetaObject() {
-        return dev.polygpu.grcuda.objects.GrMetaObject.DEVICE;
+    @Override
+    protected GrMetaObject metaObject() {
+        return GrMetaObject.DEVICE;
     }
 }

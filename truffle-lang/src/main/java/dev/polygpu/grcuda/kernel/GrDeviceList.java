@@ -1,19 +1,14 @@
 package dev.polygpu.grcuda.kernel;
 
-import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.InvalidArrayIndexException;
-import com.oracle.truffle.api.interop.TruffleObject;
-import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
-import dev.polygpu.grcuda.GrCUDALanguage;
-import dev.polygpu.grcuda.objects.GrList;
-import dev.polygpu.grcuda.objects.ToStringMember;
+import dev.polygpu.grcuda.objects.GrPlainObject;
 
 /** The read-only interop array {@code getdevices()} returns. */
 @ExportLibrary(InteropLibrary.class)
-public final class GrDeviceList implements TruffleObject {
+public final class GrDeviceList extends GrPlainObject {
     private final GrDevice[] devices;
 
     public GrDeviceList(GrDevice[] devices) {
@@ -43,42 +38,8 @@ public final class GrDeviceList implements TruffleObject {
         return devices[(int) index];
     }
 
-    /** No members but the hidden {@link ToStringMember toString}, which JavaScript calls to print it. */
-    @ExportMessage
-    boolean hasMembers() {
-        return true;
-    }
-
-    @ExportMessage
-    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
-        return new GrList();
-    }
-
-    @ExportMessage
-    boolean isMemberInvocable(String member) {
-        return ToStringMember.is(member);
-    }
-
-    @ExportMessage
-    Object invokeMember(String member, Object[] arguments) throws UnknownIdentifierException, ArityException {
-        if (!ToStringMember.is(member)) {
-            throw UnknownIdentifierException.create(member);
-        }
-        return ToStringMember.invoke(this, arguments);
-    }
-
-    @ExportMessage
-    boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
-    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+    @Override
+    protected String displayString() {
         return "devices (" + devices.length + ")";
     }
 }

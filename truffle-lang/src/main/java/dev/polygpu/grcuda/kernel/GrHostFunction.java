@@ -5,7 +5,6 @@ import com.oracle.truffle.api.TruffleSafepoint;
 import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
-import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
@@ -14,18 +13,15 @@ import com.oracle.truffle.api.nodes.EncapsulatingNodeReference;
 import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.KernelArg;
-import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
-import dev.polygpu.grcuda.objects.GrList;
 import dev.polygpu.grcuda.objects.GrMetaObject;
 import dev.polygpu.grcuda.objects.GrNone;
+import dev.polygpu.grcuda.objects.GrPlainObject;
 import dev.polygpu.grcuda.objects.GrUnsignedLong;
-import dev.polygpu.grcuda.objects.ToStringMember;
 import dev.polygpu.runtime.ComputationalElement;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -44,7 +40,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * from the call counter.
  */
 @ExportLibrary(InteropLibrary.class)
-public final class GrHostFunction implements TruffleObject {
+public final class GrHostFunction extends GrPlainObject {
     private static final String[] MEMBERS = {"name", "symbol", "library", "callCount"};
 
     private final GrContext context;
@@ -154,25 +150,13 @@ public final class GrHostFunction implements TruffleObject {
         };
     }
 
-    @ExportMessage
-    boolean hasMembers() {
-        return true;
+    @Override
+    protected String[] memberNames() {
+        return MEMBERS;
     }
 
-    @ExportMessage
-    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
-        return new GrList((Object[]) MEMBERS);
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    boolean isMemberReadable(String member) {
-        return List.of(MEMBERS).contains(member);
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    Object readMember(String member) throws UnknownIdentifierException {
+    @Override
+    protected Object readMemberValue(String member) throws UnknownIdentifierException {
         return switch (member) {
             case "name" -> signature.name();
             case "symbol" -> symbol;
@@ -182,42 +166,13 @@ public final class GrHostFunction implements TruffleObject {
         };
     }
 
-    @ExportMessage
-    boolean isMemberInvocable(String member) {
-        return ToStringMember.is(member);
-    }
-
-    @ExportMessage
-    Object invokeMember(String member, Object[] arguments) throws UnknownIdentifierException, ArityException {
-        if (!ToStringMember.is(member)) {
-            throw UnknownIdentifierException.create(member);
-        }
-        return ToStringMember.invoke(this, arguments);
-    }
-
-    @ExportMessage
-    boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+    @Override
+    protected String displayString() {
         return "host function " + signature + " in " + library;
     }
 
-    @ExportMessage
-    boolean hasMetaObject() {
-        return true;
-    }
-
-    @ExportMessage
-    Object getMetaObject() {
+    @Override
+    protected GrMetaObject metaObject() {
         return GrMetaObject.FUNCTION;
     }
 }

@@ -4,7 +4,6 @@ import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
-import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
@@ -12,12 +11,11 @@ import com.oracle.truffle.api.library.ExportMessage;
 import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.Module;
-import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
-import dev.polygpu.grcuda.objects.GrList;
+import dev.polygpu.grcuda.objects.GrMetaObject;
 import dev.polygpu.grcuda.objects.GrNone;
-import dev.polygpu.grcuda.objects.ToStringMember;
+import dev.polygpu.grcuda.objects.GrPlainObject;
 import dev.polygpu.runtime.KernelSource;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -29,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Thread-safety: immutable apart from the launch counter, which is atomic.
  */
 @ExportLibrary(InteropLibrary.class)
-public final class GrKernel implements TruffleObject {
+public final class GrKernel extends GrPlainObject {
     private static final String[] MEMBERS = {"name", "launchCount", "ptx"};
 
     private final GrContext context;
@@ -92,28 +90,13 @@ public final class GrKernel implements TruffleObject {
         }
     }
 
-    @ExportMessage
-    boolean hasMembers() {
-        return true;
+    @Override
+    protected String[] memberNames() {
+        return MEMBERS;
     }
 
-    @ExportMessage
-    Object getMembers(@SuppressWarnings("unused") boolean includeInternal) {
-        return new GrList(MEMBERS);
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    boolean isMemberReadable(String member) {
-        return switch (member) {
-            case "name", "launchCount", "ptx" -> true;
-            default -> false;
-        };
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    Object readMember(String member) throws UnknownIdentifierException {
+    @Override
+    protected Object readMemberValue(String member) throws UnknownIdentifierException {
         return switch (member) {
             case "name" -> signature.name();
             case "launchCount" -> launchCount.get();
@@ -125,42 +108,13 @@ public final class GrKernel implements TruffleObject {
         };
     }
 
-    @ExportMessage
-    boolean isMemberInvocable(String member) {
-        return ToStringMember.is(member);
-    }
-
-    @ExportMessage
-    Object invokeMember(String member, Object[] arguments) throws UnknownIdentifierException, ArityException {
-        if (!ToStringMember.is(member)) {
-            throw UnknownIdentifierException.create(member);
-        }
-        return ToStringMember.invoke(this, arguments);
-    }
-
-    @ExportMessage
-    boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+    @Override
+    protected String displayString() {
         return "kernel " + signature;
     }
 
-    @ExportMessage
-    boolean hasMetaObject() {
-        return true;
-    }
-
-    @ExportMessage
-    Object getMetaObject() {
-        return dev.polygpu.grcuda.objects.GrMetaObject.KERNEL;
+    @Override
+    protected GrMetaObject metaObject() {
+        return GrMetaObject.KERNEL;
     }
 }

@@ -2,10 +2,10 @@ package dev.polygpu.grcuda.kernel;
 
 import dev.polygpu.device.Stream;
 import dev.polygpu.grcuda.objects.GrMetaObject;
-import dev.polygpu.grcuda.objects.GrOpaqueObject;
+import dev.polygpu.grcuda.objects.GrPlainObject;
 
 /** A CUDA stream as guest code holds it: the result of {@code cudaStreamCreate()}, the 4th launch setting. */
-public final class GrStream extends GrOpaqueObject {
+public final class GrStream extends GrPlainObject {
     private final Stream stream;
 
     public GrStream(Stream stream) {

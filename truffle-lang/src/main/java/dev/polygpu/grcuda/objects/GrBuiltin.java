@@ -4,12 +4,10 @@ import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
-import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import com.oracle.truffle.api.nodes.Node;
-import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrError;
 
 /**
@@ -18,7 +16,7 @@ import dev.polygpu.grcuda.GrError;
  * exceptions that guest languages turn into their own TypeError.
  */
 @ExportLibrary(InteropLibrary.class)
-public abstract class GrBuiltin implements TruffleObject {
+public abstract class GrBuiltin extends GrObject {
     private final String name;
 
     protected GrBuiltin(String name) {
@@ -48,29 +46,13 @@ public abstract class GrBuiltin implements TruffleObject {
         }
     }
 
-    @ExportMessage
-    final boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    final Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    final Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+    @Override
+    protected final String displayString() {
         return "function " + name;
     }
 
-    @ExportMessage
-    final boolean hasMetaObject() {
-        return true;
-    }
-
-    @ExportMessage
-    final Object getMetaObject() {
+    @Override
+    protected final GrMetaObject metaObject() {
         return GrMetaObject.FUNCTION;
     }
 }

@@ -2,17 +2,15 @@ package dev.polygpu.grcuda.objects;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.interop.InteropLibrary;
-import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
-import dev.polygpu.grcuda.GrCUDALanguage;
 
 /**
  * The meta object (type) of a kind of grcuda value, as guest languages show it ({@code type(x)} in Python):
  * {@code DeviceArray}, {@code Kernel}, {@code Device}… One shared instance per kind; stateless.
  */
 @ExportLibrary(InteropLibrary.class)
-public final class GrMetaObject implements TruffleObject {
+public final class GrMetaObject extends GrObject {
     public static final GrMetaObject DEVICE_ARRAY = new GrMetaObject("DeviceArray",
             "dev.polygpu.grcuda.array.GrDeviceArray", "dev.polygpu.grcuda.array.GrMultiDimDeviceArray",
             "dev.polygpu.grcuda.array.GrArrayView");
@@ -48,11 +46,6 @@ public final class GrMetaObject implements TruffleObject {
     }
 
     @ExportMessage
-    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
-        return name;
-    }
-
-    @ExportMessage
     @TruffleBoundary
     boolean isMetaInstance(Object instance) {
         for (Class<?> c = instance.getClass(); c != null; c = c.getSuperclass()) {
@@ -65,13 +58,8 @@ public final class GrMetaObject implements TruffleObject {
         return false;
     }
 
-    @ExportMessage
-    boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
+    @Override
+    protected String displayString() {
+        return name;
     }
 }

@@ -4,7 +4,6 @@ import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
-import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnknownKeyException;
 import com.oracle.truffle.api.interop.UnsupportedMessageException;
@@ -12,7 +11,6 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import com.oracle.truffle.api.nodes.Node;
-import dev.polygpu.grcuda.GrCUDALanguage;
 import dev.polygpu.grcuda.GrError;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -29,7 +27,7 @@ import java.util.Map;
  * are added, never removed.
  */
 @ExportLibrary(InteropLibrary.class)
-public final class GrNamespace implements TruffleObject {
+public final class GrNamespace extends GrObject {
     private static final InteropLibrary INTEROP = InteropLibrary.getUncached();
     /** Namespaces with up to this many names show them in their display string; larger ones their number. */
     private static final int LISTED_NAMES = 8;
@@ -234,19 +232,8 @@ public final class GrNamespace implements TruffleObject {
         }
     }
 
-    @ExportMessage
-    boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+    @Override
+    protected String displayString() {
         // GraalJS puts this in every error of a call through the namespace ("invokeMember (DeviceArray) on …
         // failed due to: …"), so a long one (CU has 40 names) is counted, not listed, to keep the reason in view
         synchronized (members) {
@@ -255,13 +242,8 @@ public final class GrNamespace implements TruffleObject {
         }
     }
 
-    @ExportMessage
-    boolean hasMetaObject() {
-        return true;
-    }
-
-    @ExportMessage
-    Object getMetaObject() {
+    @Override
+    protected GrMetaObject metaObject() {
         return GrMetaObject.NAMESPACE;
     }
 }

@@ -2,11 +2,9 @@ package dev.polygpu.grcuda.objects;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.interop.InteropLibrary;
-import com.oracle.truffle.api.interop.TruffleObject;
 import com.oracle.truffle.api.interop.UnsupportedMessageException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
-import dev.polygpu.grcuda.GrCUDALanguage;
 import java.math.BigInteger;
 
 /**
@@ -17,7 +15,7 @@ import java.math.BigInteger;
  * holds it exactly; immutable.
  */
 @ExportLibrary(InteropLibrary.class)
-public final class GrUnsignedLong implements TruffleObject {
+public final class GrUnsignedLong extends GrObject {
     /** Float and double keep this many significant bits; a 64-bit value fits when its lower bits are zero. */
     private static final int FLOAT_BITS = 24;
     private static final int DOUBLE_BITS = 53;
@@ -118,25 +116,14 @@ public final class GrUnsignedLong implements TruffleObject {
         return bits + TWO_TO_64;
     }
 
-    @ExportMessage
-    boolean hasLanguage() {
-        return true;
-    }
-
-    @ExportMessage
-    Class<GrCUDALanguage> getLanguage() {
-        return GrCUDALanguage.class;
-    }
-
-    @ExportMessage
+    @Override
     @TruffleBoundary
-    Object toDisplayString(@SuppressWarnings("unused") boolean allowSideEffects) {
+    public String toString() {
         return Long.toUnsignedString(bits);
     }
 
     @Override
-    @TruffleBoundary
-    public String toString() {
+    protected String displayString() {
         return Long.toUnsignedString(bits);
     }
 }

@@ -2,6 +2,7 @@ package dev.polygpu.device.fatbin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
@@ -19,7 +20,10 @@ final class CompressionTools {
     private CompressionTools() {
     }
 
-    /** The tool {@code name} on the PATH; skips the test, saying why, where it is not installed. */
+    /**
+     * The tool {@code name} on the PATH; skips the test, saying why, where it is not installed, unless {@code
+     * POLYGPU_REQUIRE_COMPRESSION_TOOLS=1} (CI, which installs them), which makes a missing tool a failure.
+     */
     static Path require(String name) {
         String path = System.getenv("PATH");
         if (path != null) {
@@ -30,7 +34,11 @@ final class CompressionTools {
                 }
             }
         }
-        Assumptions.abort(name + " is not on the PATH: this test compares the decoder with its encoder");
+        String why = name + " is not on the PATH: this test compares the decoder with its encoder";
+        if ("1".equals(System.getenv("POLYGPU_REQUIRE_COMPRESSION_TOOLS"))) {
+            fail("POLYGPU_REQUIRE_COMPRESSION_TOOLS=1 but " + why + " (Debian: apt-get install zstd lz4)");
+        }
+        Assumptions.abort(why);
         return null;
     }
 

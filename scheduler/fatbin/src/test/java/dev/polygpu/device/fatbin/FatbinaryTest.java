@@ -28,6 +28,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -103,6 +104,7 @@ class FatbinaryTest {
      * nvcc where installed: every compression mode its help lists, for PTX alone and for a cubin with PTX with
      * every entry compressed, decodes to what nvcc -ptx and -cubin write now.
      */
+    @Tag("slow")
     @Test
     void everyCompressionModeOfTheInstalledNvccDecodesToItsPtxAndCubin(@TempDir Path dir) throws Exception {
         Path nvcc = NvccTool.require();
@@ -232,6 +234,7 @@ class FatbinaryTest {
      * fatbinary or INVALID_IMAGE naming the file and the entry; never another exception, a bounds fault caught
      * late, or a hang.
      */
+    @Tag("slow")
     @Test
     void garbledCompressedFatbinariesFailOnlyWithInvalidImage() throws IOException {
         long seed = 0xc0ffee5L;

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.Locale;
 
 /**
- * What the two SVG formats share: escaping, number formatting, the colours of streams and kinds, and the
+ * What the two SVG formats share: number formatting, the colours of streams and kinds, and the
  * document's opening. SVG here is plain markup with no scripts, so notebook front ends that refuse scripts
  * (JupyterLab) and image viewers show it as it is.
  */
@@ -26,26 +26,6 @@ final class Svg {
         return STREAM_FILLS[Math.floorMod(streamId, STREAM_FILLS.length)];
     }
 
-    /** {@code text} escaped for an XML attribute or element. */
-    static String escape(String text) {
-        StringBuilder b = new StringBuilder(text.length() + 8);
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '&' -> b.append("&amp;");
-                case '"' -> b.append("&quot;");
-                case '\'' -> b.append("&apos;");
-                default -> {
-                    // XML 1.0 forbids most control characters even escaped: show them as spaces.
-                    b.append(c < 0x20 && c != '\t' && c != '\n' && c != '\r' ? ' ' : c);
-                }
-            }
-        }
-        return b.toString();
-    }
-
     /** {@code text} cut to {@code max} characters, with an ellipsis where it was cut. */
     static String shorten(String text, int max) {
         return text.length() <= max ? text : text.substring(0, Math.max(1, max - 1)) + "…";
@@ -62,7 +42,7 @@ final class Svg {
         out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(num(width))
                 .append("\" height=\"").append(num(height)).append("\" viewBox=\"0 0 ").append(num(width))
                 .append(' ').append(num(height)).append("\" ").append(FONT).append(" font-size=\"11\">\n");
-        out.append("<title>").append(escape(title)).append("</title>\n");
+        out.append("<title>").append(XmlText.escape(title)).append("</title>\n");
         out.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     }
 
@@ -74,7 +54,7 @@ final class Svg {
         if (!attributes.isEmpty()) {
             out.append(' ').append(attributes);
         }
-        out.append('>').append(escape(text)).append("</text>\n");
+        out.append('>').append(XmlText.escape(text)).append("</text>\n");
     }
 
     /** A duration in the unit that suits it: {@code 850 ns}, {@code 12.5 µs}, {@code 3.2 ms}, {@code 1.25 s}. */

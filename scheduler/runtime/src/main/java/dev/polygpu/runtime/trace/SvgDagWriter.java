@@ -145,7 +145,7 @@ public final class SvgDagWriter implements DagFormat {
         double y = layout.y(i);
         // kernels are boxes, host accesses pills, copies, fills and prefetches rounded boxes
         double radius = e.kind().onHost() ? LayeredLayout.NODE_HEIGHT / 2 : e.kind().name().equals("KERNEL") ? 2 : 9;
-        out.append("<g><title>").append(Svg.escape(tooltip(e))).append("</title>");
+        out.append("<g><title>").append(XmlText.escape(tooltip(e))).append("</title>");
         out.append("<rect x=\"").append(Svg.num(x)).append("\" y=\"").append(Svg.num(y)).append("\" width=\"")
                 .append(Svg.num(w)).append("\" height=\"").append(Svg.num(LayeredLayout.NODE_HEIGHT))
                 .append("\" rx=\"").append(Svg.num(radius)).append("\" fill=\"").append(fill(e))
@@ -200,7 +200,7 @@ public final class SvgDagWriter implements DagFormat {
         }
         out.append("<path d=\"").append(d).append("\" fill=\"none\" stroke=\"#555\" stroke-width=\"1.2\"")
                 .append(" marker-end=\"url(#arrow)\"><title>")
-                .append(Svg.escape(edgeTitle(dependency)))
+                .append(XmlText.escape(edgeTitle(dependency)))
                 .append("</title></path>\n");
     }
 

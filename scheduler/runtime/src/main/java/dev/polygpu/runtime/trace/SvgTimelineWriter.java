@@ -149,7 +149,7 @@ public final class SvgTimelineWriter implements DagFormat {
         String fill = e.failed() ? Svg.FAILED_FILL
                 : e.kind().onHost() || e.placement() == null || e.moved() ? Svg.HOST_FILL
                 : Svg.streamFill(e.placement().streamId());
-        out.append("<g><title>").append(Svg.escape(e.displayName() + " (#" + e.id() + ")\nstarts at "
+        out.append("<g><title>").append(XmlText.escape(e.displayName() + " (#" + e.id() + ")\nstarts at "
                 + Svg.duration(barStart(e) - origin) + ", runs " + Svg.duration(barEnd(e) - barStart(e))
                 + (e.failed() ? "\nfailed: " + e.run().failure() : ""))).append("</title>");
         out.append("<rect x=\"").append(Svg.num(x1)).append("\" y=\"").append(Svg.num(y)).append("\" width=\"")

@@ -41,9 +41,10 @@ class ChromeTraceWriterTest {
     }
 
     private List<Map<String, Object>> events() {
-        Map<String, Object> root = MiniJson.object(MiniJson.parse(new ChromeTraceWriter().export(recorder.snapshot())));
+        String trace = new ChromeTraceWriter().export(recorder.snapshot());
+        Map<String, Object> root = StrictJson.object(StrictJson.parse(trace));
         assertEquals(Set.of("traceEvents"), root.keySet());
-        return MiniJson.array(root.get("traceEvents")).stream().map(MiniJson::object).toList();
+        return StrictJson.array(root.get("traceEvents")).stream().map(StrictJson::object).toList();
     }
 
     private static List<Map<String, Object>> phase(List<Map<String, Object>> events, String ph) {
@@ -51,7 +52,7 @@ class ChromeTraceWriterTest {
     }
 
     private static Map<String, Object> slice(List<Map<String, Object>> events, long id) {
-        return phase(events, "X").stream().filter(e -> MiniJson.object(e.get("args")).get("id").equals(id))
+        return phase(events, "X").stream().filter(e -> StrictJson.object(e.get("args")).get("id").equals(id))
                 .findFirst().orElseThrow();
     }
 
@@ -69,9 +70,9 @@ class ChromeTraceWriterTest {
         List<Map<String, Object>> events = events();
         Map<Object, Object> processNames = phase(events, "M").stream()
                 .filter(e -> e.get("name").equals("process_name"))
-                .collect(Collectors.toMap(e -> e.get("pid"), e -> MiniJson.object(e.get("args")).get("name")));
+                .collect(Collectors.toMap(e -> e.get("pid"), e -> StrictJson.object(e.get("args")).get("name")));
         List<Map<String, Object>> tiles = phase(events, "X").stream()
-                .filter(e -> MiniJson.object(e.get("args")).get("id").equals(moved)).toList();
+                .filter(e -> StrictJson.object(e.get("args")).get("id").equals(moved)).toList();
         assertEquals(2, tiles.size(), "one slice at the owner (time away), one where it ran");
         Map<String, Object> away = tiles.get(0);
         Map<String, Object> there = tiles.get(1);
@@ -98,12 +99,12 @@ class ChromeTraceWriterTest {
         List<Map<String, Object>> events = events();
         List<Map<String, Object>> metadata = phase(events, "M");
         Map<Object, Object> processNames = metadata.stream().filter(e -> e.get("name").equals("process_name"))
-                .collect(Collectors.toMap(e -> e.get("pid"), e -> MiniJson.object(e.get("args")).get("name")));
+                .collect(Collectors.toMap(e -> e.get("pid"), e -> StrictJson.object(e.get("args")).get("name")));
         assertEquals(Map.of(1L, "host", 2L, "cpu0", 3L, "gpu1"), processNames);
         Map<String, List<Object>> threads = new HashMap<>();
         for (Map<String, Object> e : metadata) {
             if (e.get("name").equals("thread_name")) {
-                threads.put(MiniJson.object(e.get("args")).get("name") + "@" + processNames.get(e.get("pid")),
+                threads.put(StrictJson.object(e.get("args")).get("name") + "@" + processNames.get(e.get("pid")),
                         List.of(e.get("pid"), e.get("tid")));
             }
         }
@@ -133,7 +134,7 @@ class ChromeTraceWriterTest {
         assertEquals(List.of("host write", "kernel", "kernel", "copy", "kernel", "host read"),
                 slices.stream().map(e -> e.get("cat")).toList());
 
-        Map<String, Object> args = MiniJson.object(slice(events, 3).get("args"));
+        Map<String, Object> args = StrictJson.object(slice(events, 3).get("args"));
         assertEquals(3L, args.get("id"));
         assertEquals("KERNEL", args.get("kind"));
         assertEquals(List.of(2L), args.get("parents"));
@@ -150,7 +151,7 @@ class ChromeTraceWriterTest {
         recorder.submitted(info, new long[0]);
         recorder.launched(1, "gpu0", 1, 10);
         recorder.completed(1, 10, 20, null);
-        Map<String, Object> args = MiniJson.object(phase(events(), "X").getFirst().get("args"));
+        Map<String, Object> args = StrictJson.object(phase(events(), "X").getFirst().get("args"));
         assertEquals(List.of(Map.of("id", 7L, "name", "a", "mode", "READ", "bytes", 4096L),
                 Map.of("id", 8L, "name", "b", "mode", "WRITE")), args.get("arrays"), "no bytes where unknown");
     }
@@ -159,7 +160,7 @@ class ChromeTraceWriterTest {
     void failuresAreInTheArgsAndColoured() {
         diamond();
         Map<String, Object> join = slice(events(), 5);
-        assertEquals("fault in \"join\"\n", MiniJson.object(join.get("args")).get("failure"));
+        assertEquals("fault in \"join\"\n", StrictJson.object(join.get("args")).get("failure"));
         assertEquals("terrible", join.get("cname"));
     }
 
@@ -237,8 +238,9 @@ class ChromeTraceWriterTest {
         List<Map<String, Object>> events = events();
 
         assertEquals("k<\"T\\\">\u0001", phase(events, "X").getFirst().get("name"));
-        assertTrue(phase(events, "M").stream().anyMatch(e -> "dev \"0\"".equals(MiniJson.object(e.get("args")).get("name"))));
-        assertEquals("line1\nline2\ttab", MiniJson.object(phase(events, "X").getFirst().get("args")).get("failure"));
+        assertTrue(phase(events, "M").stream()
+                .anyMatch(e -> "dev \"0\"".equals(StrictJson.object(e.get("args")).get("name"))));
+        assertEquals("line1\nline2\ttab", StrictJson.object(phase(events, "X").getFirst().get("args")).get("failure"));
     }
 
     @Test

@@ -37,7 +37,7 @@ class JsonWriterTest {
                 });
             }
             String quoted = JsonWriter.quote(text.toString());
-            assertEquals(text.toString(), MiniJson.parse(quoted), "round " + round + " (seed " + SEED + ")");
+            assertEquals(text.toString(), StrictJson.parse(quoted), "round " + round + " (seed " + SEED + ")");
         }
     }
 
@@ -63,7 +63,7 @@ class JsonWriterTest {
                 .name("t").micros(2_500).endObject();
         assertTrue(json.complete());
         assertEquals("{\"a\":1,\"b\":[\"x\",{},[],-7],\"c\":null,\"t\":2.5}", out.toString());
-        Map<String, Object> parsed = MiniJson.object(MiniJson.parse(out.toString()));
+        Map<String, Object> parsed = StrictJson.object(StrictJson.parse(out.toString()));
         assertEquals(List.of("a", "b", "c", "t"), List.copyOf(parsed.keySet()));
     }
 

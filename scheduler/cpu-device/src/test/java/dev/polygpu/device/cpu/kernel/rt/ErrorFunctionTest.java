@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -15,6 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * (for x &gt;= 3); the two agree where they overlap. Bounds: erf within 2 ulp, erfc within 3 ulp of the
  * correctly rounded double (measured: see the assertion messages), the float overloads within 1 ulp.
  */
+@Tag("slow")
 class ErrorFunctionTest {
     private static final long SEED = 0xe7f_2718L;
     private static final int ERF_ULPS = 2;
