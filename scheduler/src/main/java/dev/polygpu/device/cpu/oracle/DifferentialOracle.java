@@ -59,6 +59,8 @@ public final class DifferentialOracle implements AutoCloseable {
     private final ExecutorService sides;
     /** The PTX modules of the current check's units, on the current device. */
     private final Map<PtxBatches.Unit, Module> modules = new IdentityHashMap<>();
+    /** The engine's modules of the current check, on the current device. */
+    private EngineModules engineModules;
     private CpuDevice device;
     private Stream ptxStream;
     private Stream engineStream;
@@ -128,10 +130,7 @@ public final class DifferentialOracle implements AutoCloseable {
             return results;
         } finally {
             nvccRuns += batches.nvccRuns();
-            for (Module m : modules.values()) {
-                m.close();
-            }
-            modules.clear();
+            closeModules();
         }
     }
 
@@ -142,12 +141,17 @@ public final class DifferentialOracle implements AutoCloseable {
             return;
         }
         closed = true;
+        closeModules();
+        device.close();
+        sides.shutdownNow();
+    }
+
+    private void closeModules() {
         for (Module m : modules.values()) {
             m.close();
         }
         modules.clear();
-        device.close();
-        sides.shutdownNow();
+        engineModules.close();
     }
 
     private void openDevice() {
@@ -156,9 +160,12 @@ public final class DifferentialOracle implements AutoCloseable {
         device.setPrintfSink(java.io.OutputStream.nullOutputStream());
         ptxStream = device.createStream();
         engineStream = device.createStream();
+        engineModules = new EngineModules(device);
     }
 
-    /** Leaves the current device to the kernel that does not end and starts another. */
+    /**
+     * Leaves the current device, and the modules on it, to the kernel that does not end, and starts another.
+     */
     private void abandonDevice() {
         hungDevices++;
         modules.clear();
@@ -199,7 +206,8 @@ public final class DifferentialOracle implements AutoCloseable {
             }
         }
         Stream s = engineStream;
-        Future<SideRun.Outcome> engine = sides.submit(() -> runEngine(dev, s, c));
+        EngineModules built = engineModules;
+        Future<SideRun.Outcome> engine = sides.submit(() -> SideRun.run(dev, s, () -> built.function(c), c));
         long deadline = System.nanoTime() + options.caseTimeout().toNanos();
         SideRun.Outcome p = await(ptx, deadline);
         SideRun.Outcome e = await(engine, deadline);
@@ -207,20 +215,6 @@ public final class DifferentialOracle implements AutoCloseable {
             abandonDevice();
         }
         return combine(c, p, e, options.nans());
-    }
-
-    private static SideRun.Outcome runEngine(Device dev, Stream stream, OracleCase c) {
-        Module[] module = new Module[1];
-        try {
-            return SideRun.run(dev, stream, () -> {
-                module[0] = dev.compile(c.source(), PtxBatches.fileName(c.name()));
-                return module[0].function(c.kernel());
-            }, c);
-        } finally {
-            if (module[0] != null) {
-                module[0].close();
-            }
-        }
     }
 
     private SideRun.Outcome await(Future<SideRun.Outcome> f, long deadline) {

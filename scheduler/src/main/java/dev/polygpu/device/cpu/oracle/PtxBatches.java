@@ -25,8 +25,12 @@ import java.util.regex.Pattern;
  * <p>Not thread-safe: one oracle compiles from one thread.
  */
 final class PtxBatches {
+    /**
+     * An error line of nvcc's output and the case it names: the compiler's {@code caseN.cu(12): error: …} or the
+     * preprocessor's {@code caseN.cu:12:3: error: …} (a preprocessing error stops nvcc before it compiles).
+     */
     private static final Pattern ERROR_LINE = Pattern.compile(
-            "^case(\\d+)\\.cu\\(\\d+\\): (?:error|catastrophic error)", Pattern.MULTILINE);
+            "^case(\\d+)\\.cu(?:\\(\\d+\\)|:\\d+:\\d+): (?:fatal |catastrophic )?error", Pattern.MULTILINE);
 
     /** Where a PTX load error names its line: {@code nvcc.ptx:123: …}. */
     private static final Pattern LOAD_ERROR_LINE = Pattern.compile("\\.ptx:(\\d+): ");

@@ -46,9 +46,9 @@ final class OracleCorpus {
     }
 
     private static void matmul(CorpusInputs in, List<OracleCase> out) {
-        int m = 70;
-        int n = 45;
-        int k = 83;
+        int m = 48;
+        int n = 40;
+        int k = 70;
         for (int tile : new int[] {16, 32}) {
             out.add(kase("matmul.cu", "mm_tiled" + tile,
                     launch(ceilDiv(n, tile), ceilDiv(m, tile), tile, tile, 0),
@@ -63,8 +63,8 @@ final class OracleCorpus {
         out.add(kase("stencil.cu", "stencil2d_5pt", launch(ceilDiv(w, 16), ceilDiv(h, 16), 16, 16, 0),
                 f32("in", in.uniform(w * h, -1, 1)), f32("out", in.gaussian(w * h, 1)), i32(w), i32(h),
                 f32(0.5f), f32(0.125f)));
-        int cw = 100;
-        int ch = 70;
+        int cw = 80;
+        int ch = 50;
         out.add(kase("convolution.cu", "conv_rows", launch(ceilDiv(cw, 32), ceilDiv(ch, 4), 32, 4, 0),
                 f32("src", in.uniform(cw * ch, 0, 1)), f32("dst", in.gaussian(cw * ch, 1)), i32(cw), i32(ch)));
         out.add(kase("convolution.cu", "conv_cols", launch(ceilDiv(cw, 16), ceilDiv(ch, 32), 16, 16, 0),
@@ -72,7 +72,7 @@ final class OracleCorpus {
     }
 
     private static void histogramAndScan(CorpusInputs in, List<OracleCase> out) {
-        int n = 10_000;
+        int n = 6000;
         out.add(kase("histogram.cu", "hist256_shared", launch(6, 128, 0),
                 u8("data", in.skewedBytes(n)), i32(n), u32("hist", in.ints(256, 0, 50))));
         int sn = 1000;
@@ -87,7 +87,7 @@ final class OracleCorpus {
     }
 
     private static void sorting(CorpusInputs in, List<OracleCase> out) {
-        int blocks = 4;
+        int blocks = 2;
         int threads = 256;
         int n = blocks * 2 * threads;
         float[] keys = in.gaussian(n, 100);
@@ -106,14 +106,15 @@ final class OracleCorpus {
     }
 
     private static void sparseAndGraph(CorpusInputs in, List<OracleCase> out) {
-        CorpusInputs.Csr a = in.sparse(300, 300, 60);
+        int rows = 160;
+        CorpusInputs.Csr a = in.sparse(rows, 300, 60);
         float[] x = in.gaussian(300, 1);
-        out.add(kase("spmv.cu", "spmv_csr_scalar", launch(ceilDiv(300, 128), 128, 0), i32(300),
+        out.add(kase("spmv.cu", "spmv_csr_scalar", launch(ceilDiv(rows, 128), 128, 0), i32(rows),
                 i32("rowStart", a.rowStart()), i32("colIndex", a.columns()), f32("values", a.values()),
-                f32("x", x), f32("y", in.gaussian(300, 1))));
-        out.add(kase("spmv.cu", "spmv_csr_vector", launch(ceilDiv(300 * 32, 128), 128, 0), i32(300),
+                f32("x", x), f32("y", in.gaussian(rows, 1))));
+        out.add(kase("spmv.cu", "spmv_csr_vector", launch(ceilDiv(rows * 32, 128), 128, 0), i32(rows),
                 i32("rowStart", a.rowStart()), i32("colIndex", a.columns()), f32("values", a.values()),
-                f32("x", x), f32("y", in.gaussian(300, 1))));
+                f32("x", x), f32("y", in.gaussian(rows, 1))));
 
         int v = 500;
         int[][] g = in.graph(v, 4);
@@ -138,7 +139,7 @@ final class OracleCorpus {
     }
 
     private static void nbodyReduceTranspose(CorpusInputs in, List<OracleCase> out) {
-        int bodies = 300;
+        int bodies = 200;
         float[] pos = in.gaussian(4 * bodies, 10);
         for (int i = 3; i < pos.length; i += 4) {
             pos[i] = Math.abs(pos[i]) + 0.1f; // masses

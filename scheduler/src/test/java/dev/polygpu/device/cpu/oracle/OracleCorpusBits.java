@@ -75,8 +75,8 @@ final class OracleCorpusBits {
         }
         out.add(kase("life.cu", "life_step", launch(ceilDiv(w, 16), ceilDiv(h, 8), 16, 8, 0),
                 u8("cells", cells), u8("next", in.skewedBytes(w * h)), i32(w), i32(h)));
-        int mw = 96;
-        int mh = 64;
+        int mw = 64;
+        int mh = 40;
         out.add(kase("mandelbrot.cu", "mandelbrot", launch(ceilDiv(mw, 32), ceilDiv(mh, 8), 32, 8, 0),
                 i32("iterations", new int[mw * mh]), i32(mw), i32(mh), f32(-2.1f), f32(-1.2f), f32(0.0375f),
                 i32(200)));

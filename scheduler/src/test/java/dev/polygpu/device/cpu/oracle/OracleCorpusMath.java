@@ -14,17 +14,28 @@ import java.util.List;
 /**
  * The corpus kernels that call math functions (Black-Scholes, softmax) and the GrCUDA-style image pipeline.
  *
- * <p>Ulp bounds come from the CUDA C Programming Guide's table of single-precision functions: {@code expf}
- * at most 2 ulp from the correctly rounded result, {@code logf} 1 ulp, {@code sqrtf} and division 0 (IEEE, with
- * nvcc's default {@code -prec-sqrt=true -prec-div=true}). The engine's float functions compute in double and
- * round once (at most 1 ulp, see {@code CudaMath}), so the two sides' results of one call lie at most 2 + 1 = 3
- * ulp apart. How such differences grow through the rest of a kernel is derived at each case.
+ * <p>Ulp bounds come from the CUDA C Programming Guide's tables of the maximum error of each function, in ulp
+ * from the correctly rounded result: {@code expf}, {@code erff}, {@code tanhf}, {@code sinf}, {@code cosf},
+ * {@code rsqrtf} 2, {@code logf}, {@code log1pf}, {@code expm1f} 1, {@code powf} 8; {@code sqrtf} and division
+ * 0 (IEEE, with nvcc's default {@code -prec-sqrt=true -prec-div=true}). The engine's float functions compute in
+ * double and round once, within 1 ulp of the correctly rounded result ({@code CudaMath}), so one call's results
+ * on the two sides lie at most the CUDA bound + 1 apart. Where a value goes on through further operations, the
+ * bound adds up relative differences in units of 2^-23 (each function's bound, one unit for each rounding of a
+ * value that may already differ, times the amplification of a sum whose terms cancel) and doubles the total,
+ * because a relative difference of d units is at most 2d ulp of the result (an ulp is between 2^-24 and 2^-23
+ * of the value).
  */
 final class OracleCorpusMath {
     /** expf: CUDA's 2 ulp plus the engine's 1. */
     static final int EXPF_APART = 3;
     /** logf: CUDA's 1 ulp plus the engine's 1. */
     static final int LOGF_APART = 2;
+    /** erff, tanhf, sinf, cosf, rsqrtf: CUDA's 2 ulp plus the engine's 1. */
+    static final int TWO_ULP_APART = 3;
+    /** log1pf, expm1f: CUDA's 1 ulp plus the engine's 1. */
+    static final int ONE_ULP_APART = 2;
+    /** powf: CUDA's 8 ulp plus the engine's 1. */
+    static final int POWF_APART = 9;
 
     private OracleCorpusMath() {
     }
@@ -33,6 +44,10 @@ final class OracleCorpusMath {
         List<OracleCase> cases = new ArrayList<>();
         cases.add(blackScholes(in));
         cases.add(softmax(in));
+        cases.add(activations(in));
+        cases.add(layerNorm(in));
+        rope(in, cases);
+        cases.add(doubleMath(in));
         image(in, cases);
         return cases;
     }
@@ -110,6 +125,124 @@ final class OracleCorpusMath {
         int bound = 2 * (EXPF_APART + EXPF_APART + 10 + 1);
         return kase("softmax.cu", "softmax_rows", launch(rows, 128, 128 * 4),
                 f32("in", in.gaussian(rows * cols, 3)), f32("out", in.gaussian(rows * cols, 1), bound), i32(cols));
+    }
+
+    /**
+     * Activations of pre-activation values in [-2, 4]. sigmoid: expf, then 1 + e (no cancellation, one
+     * rounding) and the quotient (one more): 2 * (3 + 1 + 1). SiLU multiplies once more. softplus: log1pf of
+     * expf's result, whose relative change is damped by e / ((1 + e) log1p(e)) &le; 1: 2 * (3 + 2). ELU is one
+     * expm1f. The GELUs add 1 to erff or tanhf of values down to -1.9, which amplifies the function's difference
+     * by |f| / |1 + f|, computed here for every input; then one rounding for the sum and one for the product.
+     */
+    private static OracleCase activations(CorpusInputs in) {
+        int n = 3000;
+        float[] x = in.uniform(n, -2, 4);
+        double erfGrowth = 1;
+        double tanhGrowth = 1;
+        for (float v : x) {
+            double e = erfEstimate(v * 0.70710678f);
+            erfGrowth = Math.max(erfGrowth, Math.abs(e) / Math.abs(1 + e));
+            double t = Math.tanh(0.7978845608f * (v + 0.044715f * v * v * v));
+            tanhGrowth = Math.max(tanhGrowth, Math.abs(t) / Math.abs(1 + t));
+        }
+        return kase("activations.cu", "activations", launch(8, 128, 0), f32("x", x),
+                f32("sigmoid", in.gaussian(n, 1), 2 * (EXPF_APART + 2)),
+                f32("silu", in.gaussian(n, 1), 2 * (EXPF_APART + 3)),
+                f32("geluErf", in.gaussian(n, 1), (int) Math.ceil(2 * (TWO_ULP_APART * erfGrowth + 2))),
+                f32("geluTanh", in.gaussian(n, 1), (int) Math.ceil(2 * (TWO_ULP_APART * tanhGrowth + 2))),
+                f32("softplus", in.gaussian(n, 1), 2 * (EXPF_APART + ONE_ULP_APART)),
+                f32("elu", in.gaussian(n, 1), ONE_ULP_APART), i32(n));
+    }
+
+    /**
+     * 12 rows of 500. The mean and variance are the same sums on both sides, so the one difference is rsqrtf
+     * ({@link #TWO_ULP_APART}, also the bound of the stored reciprocal). Each output multiplies it twice and
+     * adds beta: 2 * ((3 + 2) * amplification + 1), the amplification (|a| + |beta|) / |a + beta| of the final
+     * sum computed here in double for every element.
+     */
+    private static OracleCase layerNorm(CorpusInputs in) {
+        int rows = 12;
+        int cols = 500;
+        float[] x = in.gaussian(rows * cols, 2);
+        float[] gamma = in.uniform(cols, 0.5, 1.5);
+        float[] beta = in.uniform(cols, 6, 7);
+        double growth = 1;
+        for (int r = 0; r < rows; r++) {
+            double mean = 0;
+            for (int c = 0; c < cols; c++) {
+                mean += x[r * cols + c];
+            }
+            mean /= cols;
+            double var = 0;
+            for (int c = 0; c < cols; c++) {
+                var += (x[r * cols + c] - mean) * (x[r * cols + c] - mean);
+            }
+            double inv = 1 / Math.sqrt(var / cols + 1e-5);
+            for (int c = 0; c < cols; c++) {
+                double a = (x[r * cols + c] - mean) * inv * gamma[c];
+                growth = Math.max(growth, (Math.abs(a) + beta[c]) / Math.abs(a + beta[c]));
+            }
+        }
+        return kase("layernorm.cu", "layernorm_rows", launch(rows, 128, 128 * 4), f32("x", x), f32("gamma", gamma),
+                f32("beta", beta), f32("y", in.gaussian(rows * cols, 1), (int) Math.ceil(2 * (5 * growth + 1))),
+                f32("rowInvStd", in.gaussian(rows, 1), TWO_ULP_APART), i32(cols), f32(1e-5f));
+    }
+
+    /**
+     * RoPE for 40 tokens of 64 features. The inverse frequencies are one powf each; the cache one sincosf of an
+     * angle that is the same product on both sides; the rotation only multiplies and adds given values (bits).
+     */
+    private static void rope(CorpusInputs in, List<OracleCase> out) {
+        int tokens = 40;
+        int half = 32;
+        out.add(kase("rope.cu", "rope_inv_freq", launch(1, 64, 0), f32("invFreq", in.gaussian(half, 1), POWF_APART),
+                i32(half), f32(10000f)));
+        float[] inv = new float[half];
+        for (int k = 0; k < half; k++) {
+            inv[k] = (float) Math.pow(10000, -(double) k / half);
+        }
+        out.add(kase("rope.cu", "rope_cache", launch(tokens, half, 0), f32("invFreq", inv),
+                f32("cos", in.gaussian(tokens * half, 1), TWO_ULP_APART),
+                f32("sin", in.gaussian(tokens * half, 1), TWO_ULP_APART), i32(tokens), i32(half)));
+        float[] angles = in.uniform(tokens * half, 0, 40);
+        float[] cos = new float[angles.length];
+        float[] sin = new float[angles.length];
+        for (int i = 0; i < angles.length; i++) {
+            cos[i] = (float) Math.cos(angles[i]);
+            sin[i] = (float) Math.sin(angles[i]);
+        }
+        out.add(kase("rope.cu", "rope_rotate", launch(tokens, half, 0), f32("q", in.gaussian(2 * tokens * half, 1)),
+                f32("cos", cos), f32("sin", sin), f32("out", in.gaussian(2 * tokens * half, 1)), i32(tokens),
+                i32(half)));
+    }
+
+    /**
+     * Each output is one function of arguments that both sides compute alike, so its bound is CUDA's plus the
+     * engine's (java.lang.Math: 1 ulp for exp, log, log1p, sin, cos, tan, cbrt, pow and hypot, 2 for atan2; the
+     * engine's erf 2 and erfc 3, measured in ErrorFunctionTest; rsqrt and sqrt round once): 1 + 1 for the first
+     * group, 2 + 2 for the second, 4 + 3 for erfc.
+     */
+    private static OracleCase doubleMath(CorpusInputs in) {
+        int n = 300;
+        return kase("dmath.cu", "dmath", launch(ceilDiv(n, 128), 128, 0),
+                CorpusInputs.f64("x", in.gaussianDoubles(n, 1.5)), CorpusInputs.f64("y", in.gaussianDoubles(n, 1.5)),
+                f64("tight", 8 * n, 2), f64("loose", 5 * n, 4), f64("erfc", n, 7), i32(n));
+    }
+
+    private static OracleArg.Buffer f64(String name, int n, int maxUlp) {
+        return new OracleArg.Buffer(name, OracleType.F64, new byte[8 * n], maxUlp);
+    }
+
+    /**
+     * erf(x) within 1.5e-7 (Abramowitz and Stegun 7.1.26): enough to size the amplification |erf| / |1 + erf|,
+     * which only needs a few correct digits.
+     */
+    private static double erfEstimate(double x) {
+        double t = 1 / (1 + 0.3275911 * Math.abs(x));
+        double poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027
+                + t * 1.061405429))));
+        double y = 1 - poly * Math.exp(-x * x);
+        return x >= 0 ? y : -y;
     }
 
     /** Every stage of the image pipeline on a 64 x 48 image; only sqrtf and IEEE operations, so bit for bit. */
