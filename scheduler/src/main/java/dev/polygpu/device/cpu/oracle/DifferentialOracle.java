@@ -1,8 +1,7 @@
 package dev.polygpu.device.cpu.oracle;
 
-import dev.polygpu.device.Device;
+import dev.polygpu.device.CudaError;
 import dev.polygpu.device.DeviceException;
-import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.Module;
 import dev.polygpu.device.Stream;
 import dev.polygpu.device.cpu.CpuDevice;
@@ -28,8 +27,9 @@ import java.util.concurrent.TimeoutException;
  * Checks the CPU device's CUDA C engine against an independent implementation: each {@link OracleCase} is
  * compiled by nvcc to PTX and run on the CPU device's PTX interpreter, and compiled by the CUDA C engine and run
  * on the same device, with identical copies of its inputs and the same launch; then every buffer is compared
- * (see {@link BufferComparison}: bits for integers and for floating values without an ulp bound, the bound
- * otherwise, NaNs as {@link OracleOptions#nans()} says). Where the two disagree, one of them is wrong.
+ * (bits for integers and for floating values without an ulp bound, the bound otherwise, NaNs as
+ * {@link OracleOptions#nans()} says). Where the two disagree, one of them is wrong. The scheduler module's
+ * README (section "Differential oracle") says how to choose ulp bounds.
  *
  * <pre>{@code
  * try (DifferentialOracle oracle = DifferentialOracle.create()) {
@@ -113,8 +113,9 @@ public final class DifferentialOracle implements AutoCloseable {
 
     /**
      * Runs every case on both sides and compares them; the results are in the order of {@code cases}. The
-     * sources are compiled by as few nvcc runs as they allow (all at once when they compile together, see
-     * {@link PtxBatches}); the cases then run one after another.
+     * sources are compiled by as few nvcc runs as they allow: all at once when they compile together (so
+     * file-scope names must differ between cases), else the cases nvcc or the interpreter blames alone and the
+     * rest again, or halves; the cases then run one after another.
      */
     public List<OracleResult> checkAll(List<OracleCase> cases) {
         if (closed) {
@@ -226,7 +227,7 @@ public final class DifferentialOracle implements AutoCloseable {
             return SideRun.classify(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new DeviceException(dev.polygpu.device.CudaError.UNKNOWN, "interrupted while checking a case",
+            throw new DeviceException(CudaError.UNKNOWN, "interrupted while checking a case",
                     e);
         }
     }
