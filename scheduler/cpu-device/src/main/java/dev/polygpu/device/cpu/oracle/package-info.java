@@ -1,7 +1,10 @@
 /**
- * The records of the differential oracle, which runs one CUDA C source two independent ways (nvcc's PTX on the
- * CPU device's PTX interpreter, and the CPU device's own CUDA C engine) and compares the results: a case
- * (source, kernel, launch and arguments), its argument and element types, and what the comparison found. Data
- * only, shared by the oracle's runner and the kernel generator; neither lives in this package.
+ * The differential oracle: runs CUDA C kernels both through nvcc and the CPU device's PTX interpreter and
+ * through the CPU device's CUDA C engine, and compares what they leave in memory
+ * ({@link dev.polygpu.device.cpu.oracle.DifferentialOracle}). The public types are the oracle, its options and
+ * the records a case and its result are made of ({@code OracleCase}, {@code OracleArg}, {@code OracleType},
+ * {@code OracleResult}), which a kernel generator shares; the nvcc runner, the batching, the comparison and the
+ * side runs are internals (private, no compatibility). Described in the scheduler module's README, section
+ * "Differential oracle".
  */
 package dev.polygpu.device.cpu.oracle;

@@ -948,9 +948,9 @@ final class Emitter {
     private void deposit(Expr.IntrinsicCall call) {
         List<Expr> a = call.args();
         switch (call.intrinsic()) {
-            case SYNCTHREADS, WARP_STEP, WARP_RECONVERGE -> {
+            case SYNCTHREADS, WARP_STEP, WARP_RECONVERGE, ACTIVEMASK -> {
                 // Nothing to deposit: the scheduler combines predicates only at the other barriers, and a warp
-                // step or reconvergence point takes the lanes that reach it as its mask.
+                // step, a reconvergence point and __activemask take the lanes that reach them as their mask.
             }
             case SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR -> {
                 exchangeArray("xValue", "[J");

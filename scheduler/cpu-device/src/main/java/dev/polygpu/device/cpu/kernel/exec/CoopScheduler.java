@@ -24,7 +24,8 @@ import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
  * GPU's warp executes it with when it reconverges at each branch's immediate post-dominator (as GPUs before
  * Volta do, and nvcc's code for warp-synchronous kernels expects): a lane that skipped {@code if (lane < 2)}
  * reads the slots those two lanes write only after they wrote them. Which side of a divergent branch runs first
- * is not defined (nor is it on a GPU).
+ * is not defined (nor is it on a GPU). {@code __activemask()} is a warp-level site too: it returns the lanes
+ * served there together, so in a branch it names the lanes that took the branch.
  *
  * <p>A warp intrinsic's mask names the lanes that must meet there: one that names a lane that cannot arrive
  * (exited, or waiting at a later yield point) is a fault, as compute-sanitizer's synccheck would report it,
@@ -183,7 +184,9 @@ final class CoopScheduler {
                 continue;
             }
             int lane = t - lo;
-            int mask = st.xMask[t] & exist;
+            // A warp step and __activemask have no mask of their own: the lanes that reach them together are
+            // the ones that take part.
+            int mask = takesArrivals(op) ? group : st.xMask[t] & exist;
             if ((mask & (1 << lane)) == 0) {
                 throw fault(t, site, "lane " + lane + " is not in its own mask 0x" + Integer.toHexString(st.xMask[t]));
             }
@@ -205,6 +208,11 @@ final class CoopScheduler {
             }
         }
         st.sleepClock().join(lo, group);
+    }
+
+    /** Whether {@code op}'s lanes are those that arrive at it, not those of a mask. */
+    private static boolean takesArrivals(Intrinsic op) {
+        return op == Intrinsic.WARP_STEP || op == Intrinsic.ACTIVEMASK;
     }
 
     private static boolean isShuffle(Intrinsic op) {
@@ -248,6 +256,9 @@ final class CoopScheduler {
                     case ANY -> ballot != 0 ? 1 : 0;
                     default -> ballot == members ? 1 : 0;
                 };
+            }
+            case ACTIVEMASK -> {
+                return Integer.toUnsignedLong(group);
             }
             default -> {
                 return 0;
