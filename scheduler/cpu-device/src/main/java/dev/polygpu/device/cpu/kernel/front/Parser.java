@@ -829,6 +829,8 @@ final class Parser {
                     + " by the CPU device's kernel engine; declare the variable before the '" + statement + "'");
         }
         return expr();
+    }
+
     /**
      * A typedef name that is not also a keyword, so that after a complete type it can only be the name being
      * declared ({@code float half}, {@code int uint}).
