@@ -48,8 +48,15 @@ public final class NvccTool {
         return NVCC != null;
     }
 
-    /** nvcc's path; skips the test, saying why, where the toolkit is not installed. */
+    /**
+     * nvcc's path; skips the test, saying why, where the toolkit is not installed, or fails it where
+     * {@code POLYGPU_REQUIRE_NVCC=1} (CI, whose machines have the toolkit).
+     */
     public static Path require() {
+        if (NVCC == null && "1".equals(System.getenv("POLYGPU_REQUIRE_NVCC"))) {
+            org.junit.jupiter.api.Assertions.fail("POLYGPU_REQUIRE_NVCC=1 but nvcc is not installed (not in "
+                    + "POLYGPU_NVCC, on PATH or at /usr/local/cuda/bin/nvcc)");
+        }
         Assumptions.assumeTrue(NVCC != null, "nvcc is not installed (not in POLYGPU_NVCC, on PATH or at"
                 + " /usr/local/cuda/bin/nvcc): this test compiles with the CUDA toolkit");
         return NVCC;

@@ -13,7 +13,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -204,8 +203,7 @@ class DifferentialOracleTest {
     // ---- whole cases, with nvcc -----------------------------------------------------------------------------
 
     private static void requireNvcc() {
-        Assumptions.assumeTrue(DifferentialOracle.unavailableReason().isEmpty(),
-                () -> DifferentialOracle.unavailableReason().orElse(""));
+        OracleTests.assumeNvcc();
     }
 
     /** out[i] = a * in[i] + 1 for 64 elements, with {@code extra} inserted before the store. */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -27,8 +26,7 @@ class OracleCorpusTest {
 
     @BeforeAll
     static void runCorpus() {
-        Assumptions.assumeTrue(DifferentialOracle.unavailableReason().isEmpty(),
-                () -> DifferentialOracle.unavailableReason().orElse(""));
+        OracleTests.assumeNvcc();
         cases = OracleCorpus.all(SEED);
         try (DifferentialOracle oracle = DifferentialOracle.create()) {
             results = oracle.checkAll(cases);
