@@ -1236,9 +1236,6 @@ final class Parser {
         List<Syntax.Declarator> ds = new ArrayList<>();
         do {
             Decl d = declarator(sp.type, sp.isConst, true);
-            if (at("(")) {
-                throw diags.fail(tok().pos(), "local function declarations are not supported");
-            }
             declareName(d.name);
             Expr init = null;
             Syntax.InitList list = null;
