@@ -164,9 +164,12 @@ final class GridLaunch {
             fail(new KernelFaultException(f.error(), frame.kernelName(), f.getMessage()));
         } catch (RuntimeException | Error e) {
             // Anything else is a bug in the engine or the runtime: the launch fails, the worker thread lives on.
-            // (A buffer cannot be freed under a running kernel: launches pin their buffers.)
-            fail(new KernelFaultException(CudaError.LAUNCH_FAILED, frame.kernelName(),
-                    "kernel '" + frame.kernelName() + "' failed: " + e));
+            // (A buffer cannot be freed under a running kernel: launches pin their buffers.) The cause stays
+            // attached so that whoever reports the failure can tell such a bug from a fault of the kernel.
+            KernelFaultException bug = new KernelFaultException(CudaError.LAUNCH_FAILED, frame.kernelName(),
+                    "kernel '" + frame.kernelName() + "' failed: " + e);
+            bug.initCause(e);
+            fail(bug);
         } finally {
             if (writer != null) {
                 if (runner != null) {

@@ -1,0 +1,205 @@
+package dev.polygpu.device.cpu.oracle;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Compiles many cases' sources with few nvcc runs: nvcc takes about a second to start, far longer than a
+ * generated kernel takes to compile, so the cases are concatenated into one translation unit (each after a
+ * {@code #line 1 "caseN.cu"} directive, so every diagnostic names the case it is about) and compiled at once.
+ *
+ * <p>When a batch does not compile, the cases its errors name are compiled alone (their own message is the one
+ * reported, free of any clash with the others) and the rest is compiled again as a batch; when the errors name
+ * no case or every case, the batch is halved. A batch whose PTX the interpreter refuses to load is handled
+ * alike: the case whose kernel holds the refused line is compiled alone and the rest again, or the batch is
+ * halved when the line is in a device function. A case alone that still fails is refused with nvcc's output
+ * or the load error.
+ *
+ * <p>Not thread-safe: one oracle compiles from one thread.
+ */
+final class PtxBatches {
+    private static final Pattern ERROR_LINE = Pattern.compile(
+            "^case(\\d+)\\.cu\\(\\d+\\): (?:error|catastrophic error)", Pattern.MULTILINE);
+
+    /** Where a PTX load error names its line: {@code nvcc.ptx:123: …}. */
+    private static final Pattern LOAD_ERROR_LINE = Pattern.compile("\\.ptx:(\\d+): ");
+    private static final Pattern ENTRY = Pattern.compile("^\\s*(?:\\.\\w+\\s+)*\\.entry\\s+([\\w$]+)");
+    private static final Pattern FUNC = Pattern.compile("^\\s*(?:\\.\\w+\\s+)*\\.func\\b");
+
+    /** The PTX of one nvcc run, shared by the cases compiled in it. */
+    static final class Unit {
+        final String ptx;
+
+        Unit(String ptx) {
+            this.ptx = ptx;
+        }
+    }
+
+    /** What became of one case: compiled into a unit, or failed on the PTX side. */
+    sealed interface Compiled {
+    }
+
+    record Ok(Unit unit) implements Compiled {
+    }
+
+    /** nvcc or the interpreter refused the case ({@link SideRun.Refused}) or broke on it ({@link SideRun.Broke}). */
+    record Failed(SideRun.Outcome outcome) implements Compiled {
+    }
+
+    /** Loads a unit's PTX where the cases will run. */
+    interface Loader {
+        /** Null when {@code unit} loads, else what went wrong (a {@link SideRun.Refused} or {@link SideRun.Broke}). */
+        SideRun.Outcome problem(Unit unit);
+    }
+
+    private final Nvcc nvcc;
+    private final Loader loader;
+    private final int maxBatch;
+    private int runs;
+
+    PtxBatches(Nvcc nvcc, Loader loader, int maxBatch) {
+        this.nvcc = nvcc;
+        this.loader = loader;
+        this.maxBatch = maxBatch;
+    }
+
+    /** How many times nvcc has run so far. */
+    int nvccRuns() {
+        return runs;
+    }
+
+    /** What became of each case, in the order of {@code cases}. */
+    List<Compiled> compile(List<OracleCase> cases) {
+        Compiled[] out = new Compiled[cases.size()];
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < cases.size(); i++) {
+            all.add(i);
+        }
+        for (int from = 0; from < all.size(); from += maxBatch) {
+            group(cases, all.subList(from, Math.min(all.size(), from + maxBatch)), out);
+        }
+        return List.of(out);
+    }
+
+    private void group(List<OracleCase> cases, List<Integer> members, Compiled[] out) {
+        if (members.isEmpty()) {
+            return;
+        }
+        if (members.size() == 1) {
+            int i = members.get(0);
+            out[i] = alone(cases.get(i));
+            return;
+        }
+        StringBuilder text = new StringBuilder();
+        for (int i : members) {
+            text.append("#line 1 \"case").append(i).append(".cu\"\n").append(cases.get(i).source()).append('\n');
+        }
+        runs++;
+        Nvcc.Output r = nvcc.compile(text.toString(), "batch.cu");
+        Set<Integer> blamed;
+        if (r.ok()) {
+            Unit unit = new Unit(r.ptx());
+            SideRun.Outcome problem = loader.problem(unit);
+            if (problem == null) {
+                for (int i : members) {
+                    out[i] = new Ok(unit);
+                }
+                return;
+            }
+            blamed = problem instanceof SideRun.Refused refused
+                    ? blamedByLoad(refused.message(), r.ptx(), cases, members) : Set.of();
+        } else {
+            blamed = blamed(r.log(), members);
+        }
+        if (blamed.isEmpty() || blamed.size() == members.size()) {
+            halve(cases, members, out);
+            return;
+        }
+        List<Integer> rest = new ArrayList<>();
+        for (int i : members) {
+            if (blamed.contains(i)) {
+                out[i] = alone(cases.get(i));
+            } else {
+                rest.add(i);
+            }
+        }
+        group(cases, rest, out);
+    }
+
+    private void halve(List<OracleCase> cases, List<Integer> members, Compiled[] out) {
+        int mid = members.size() / 2;
+        group(cases, members.subList(0, mid), out);
+        group(cases, members.subList(mid, members.size()), out);
+    }
+
+    /** The members that the error lines of {@code log} name. */
+    private static Set<Integer> blamed(String log, List<Integer> members) {
+        Set<Integer> found = new LinkedHashSet<>();
+        Matcher m = ERROR_LINE.matcher(log);
+        while (m.find()) {
+            int i = Integer.parseInt(m.group(1));
+            if (members.contains(i)) {
+                found.add(i);
+            }
+        }
+        return found;
+    }
+
+    /**
+     * The members whose kernel holds the PTX line that a load error names ({@code nvcc.ptx:123: …}); empty
+     * when the line lies outside every kernel (in a device function, which may belong to any case).
+     */
+    private static Set<Integer> blamedByLoad(String message, String ptx, List<OracleCase> cases,
+            List<Integer> members) {
+        Matcher m = LOAD_ERROR_LINE.matcher(message);
+        if (!m.find()) {
+            return Set.of();
+        }
+        String[] lines = ptx.split("\n", -1);
+        int line = Math.min(Integer.parseInt(m.group(1)), lines.length);
+        for (int k = line - 1; k >= 0; k--) {
+            Matcher e = ENTRY.matcher(lines[k]);
+            if (e.find()) {
+                Set<Integer> found = new LinkedHashSet<>();
+                for (int i : members) {
+                    if (cases.get(i).kernel().equals(e.group(1))) {
+                        found.add(i);
+                    }
+                }
+                return found;
+            }
+            if (FUNC.matcher(lines[k]).find()) {
+                return Set.of();
+            }
+        }
+        return Set.of();
+    }
+
+    /** One case compiled on its own, under a file name made from its name so that nvcc's messages name it. */
+    private Compiled alone(OracleCase c) {
+        runs++;
+        Nvcc.Output r = nvcc.compile(c.source(), fileName(c.name()));
+        if (!r.ok()) {
+            return new Failed(new SideRun.Refused("nvcc: " + r.log()));
+        }
+        Unit unit = new Unit(r.ptx());
+        SideRun.Outcome problem = loader.problem(unit);
+        return problem == null ? new Ok(unit) : new Failed(problem);
+    }
+
+    /** {@code name} with characters other than letters, digits, '.', '_' and '-' replaced, ending in .cu. */
+    static String fileName(String name) {
+        String base = name.replaceAll("[^A-Za-z0-9._-]", "_");
+        if (base.isEmpty() || base.startsWith("-") || base.startsWith(".")) {
+            base = "case" + base;
+        }
+        if (base.length() > 100) {
+            base = base.substring(0, 100);
+        }
+        return base.endsWith(".cu") ? base : base + ".cu";
+    }
+}
