@@ -37,9 +37,9 @@ public enum Construct {
     ROUNDED_INTRINSICS(Group.EXPRESSIONS, 2, "__fadd_rn, __fmul_rn, __fdiv_rn, __frcp_rn, __dadd_rn, __float2int_rn, ..."),
     DIRECTED_ROUNDING(Group.EXPRESSIONS, 0, "__fadd_rz, __fmul_ru, __fmaf_rd, __dadd_rz, ... (off: the engine lacks them)"),
     MATH_FUNCTIONS(Group.EXPRESSIONS, 3, "sinf, expf, log, pow, ... into buffers compared within CUDA's ulp bound"),
-    INT_INTRINSICS(Group.EXPRESSIONS, 3, "__popc, __clz, __ffs, __brev, __mul24, min, max, abs, ..."),
-    EXTRA_INT_INTRINSICS(Group.EXPRESSIONS, 0, "__umulhi, __mulhi, __brevll, __byte_perm, __sad, __funnelshift_l, "
-            + "... (off: the engine lacks them, the PTX interpreter lacks shf)"),
+    INT_INTRINSICS(Group.EXPRESSIONS, 3, "__popc, __clz, __brev, __mul24, min, max, abs, ..."),
+    EXTRA_INT_INTRINSICS(Group.EXPRESSIONS, 0, "__ffs, __umulhi, __mulhi, __brevll, __byte_perm, __sad, "
+            + "__funnelshift_l, ... (off: the engine lacks most, the PTX interpreter lacks bfind.shiftamt and shf)"),
     BIT_CAST(Group.EXPRESSIONS, 2, "__float_as_int, __int_as_float, __double_as_longlong, __longlong_as_double"),
     MACRO(Group.EXPRESSIONS, 2, "#define constants and function-like macros"),
     // Memory.
@@ -92,7 +92,8 @@ public enum Construct {
     SYNCTHREADS_COUNT(Group.WARP, 0,
             "__syncthreads_count/_and/_or (off: the PTX interpreter lacks bar.red)"),
     COLLECTIVE_IN_CONDITIONAL(Group.WARP, 0,
-            "warp intrinsics and barriers inside the operands of &&, || and ?: (off: the engine refuses them)"),
+            "warp intrinsics and barriers inside operands of &&, || and ?: and in loop conditions (off: the engine "
+            + "refuses them)"),
     // Atomics.
     ATOMIC_GLOBAL(Group.ATOMICS, 3, "atomicAdd/Or/And/Xor/Min/Max on global memory, one operation per slot"),
     ATOMIC_SHARED(Group.ATOMICS, 2, "shared accumulators updated atomically and read after a barrier"),

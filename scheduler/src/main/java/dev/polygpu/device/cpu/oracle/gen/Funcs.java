@@ -414,12 +414,12 @@ final class Funcs {
             if (scr != null && ((Ty.Ptr) scr.type).target().equals(t) && window <= Buffers.SCRATCH_SLOTS
                     && !c.scope.find(x -> x == scr).isEmpty()) {
                 out.add(() -> Expr.op(p, "($0 + $1 * " + Buffers.SCRATCH_SLOTS + "u)", Expr.var(scr),
-                        Expr.var(st.mem.gid)));
+                        Expr.var(st.mem.gid).asFixed()));
             }
             if (window == 1) {
                 for (Var sh : c.scope.find(x -> x.storage == Var.Storage.SHARED && x.type instanceof Ty.Array a
                         && a.elem().equals(t))) {
-                    out.add(() -> Expr.op(p, "&$0[$1]", Expr.var(sh), Expr.var(st.mem.tid)));
+                    out.add(() -> Expr.op(p, "&$0[$1]", Expr.var(sh), Expr.var(st.mem.tid).asFixed()));
                 }
             }
             if (p.constTarget()) {

@@ -9,16 +9,15 @@ final class IntIntrinsics {
     static Expr common(ExprGen ex, Prim t, Ctx c, int depth, Level max) {
         GenState g = ex.g;
         g.cover(Construct.INT_INTRINSICS);
-        int k = g.rng.below(9);
+        int k = g.rng.below(8);
         return switch (k) {
             case 0 -> Expr.op(Prim.INT, g.rng.coin() ? "__popc($0)" : "__popcll($0)", 7, arg(ex, c, depth, max));
             case 1 -> Expr.op(Prim.INT, g.rng.coin() ? "__clz($0)" : "__clzll($0)", 7, arg(ex, c, depth, max));
-            case 2 -> Expr.op(Prim.INT, g.rng.coin() ? "__ffs($0)" : "__ffsll($0)", 7, arg(ex, c, depth, max));
-            case 3 -> Expr.op(Prim.UINT, "__brev($0)", 32, arg(ex, c, depth, max));
-            case 4 -> g.rng.coin() ? Expr.op(Prim.INT, "__mul24($0, $1)", 32, arg(ex, c, depth, max),
+            case 2 -> Expr.op(Prim.UINT, "__brev($0)", 32, arg(ex, c, depth, max));
+            case 3 -> g.rng.coin() ? Expr.op(Prim.INT, "__mul24($0, $1)", 32, arg(ex, c, depth, max),
                     arg(ex, c, depth, max))
                     : Expr.op(Prim.UINT, "__umul24($0, $1)", 32, arg(ex, c, depth, max), arg(ex, c, depth, max));
-            case 5, 6 -> minMax(ex, c, depth, max);
+            case 4, 5 -> minMax(ex, c, depth, max);
             default -> abs(ex, c, depth, max);
         };
     }
@@ -61,8 +60,9 @@ final class IntIntrinsics {
         g.cover(Construct.EXTRA_INT_INTRINSICS);
         Expr a = arg(ex, c, depth, max);
         Expr b = arg(ex, c, depth, max);
-        int k = g.rng.below(9);
+        int k = g.rng.below(10);
         return switch (k) {
+            case 8 -> Expr.op(Prim.INT, g.rng.coin() ? "__ffs($0)" : "__ffsll($0)", 7, a);
             case 0 -> Expr.op(Prim.UINT, "__umulhi($0, $1)", 32, a, b);
             case 1 -> Expr.op(Prim.INT, "__mulhi($0, $1)", 32, a, b);
             case 2 -> Expr.op(Prim.ULLONG, "__brevll($0)", 64, a);

@@ -182,10 +182,10 @@ public final class KernelGenerator {
             Var wid = special("wid", Level.WARP);
             body.add(decl(tid, Expr.op(Prim.UINT, tidText, 32).withLevel(Level.THREAD)));
             body.add(decl(bid, Expr.op(Prim.UINT, bidText, 32)));
-            body.add(decl(gid, Expr.op(Prim.UINT, "$0 * " + g.blockThreads + "u + $1", 32, Expr.var(bid),
-                    Expr.var(tid))));
-            body.add(decl(lane, Expr.op(Prim.UINT, "$0 & 31u", 5, Expr.var(tid))));
-            body.add(decl(wid, Expr.op(Prim.UINT, "$0 >> 5", 27, Expr.var(tid)).withLevel(Level.WARP)));
+            body.add(decl(gid, Expr.op(Prim.UINT, "$0 * " + g.blockThreads + "u + $1", 32, Expr.var(bid).asFixed(),
+                    Expr.var(tid).asFixed())));
+            body.add(decl(lane, Expr.op(Prim.UINT, "$0 & 31u", 5, Expr.var(tid).asFixed())));
+            body.add(decl(wid, Expr.op(Prim.UINT, "$0 >> 5", 27, Expr.var(tid).asFixed()).withLevel(Level.WARP)));
             Var h = new Var("h", Prim.ULLONG, Level.THREAD, false, false).in(Var.Storage.SPECIAL);
             body.add(new Stmt.Decl(g.id(), "", h, g.literals.integer(Prim.ULLONG, g.rng.nextLong()), Stmt.Init.EXPR));
             for (Var v : List.of(tid, bid, gid, lane, wid, h)) {
@@ -203,8 +203,9 @@ public final class KernelGenerator {
             return new Var(name, Prim.UINT, l, false, false).in(Var.Storage.SPECIAL);
         }
 
+        /** A special's declaration: fixed, since every own-slot access relies on its value. */
         private Stmt decl(Var v, Expr init) {
-            return new Stmt.Decl(g.id(), "const ", v, init, Stmt.Init.EXPR);
+            return new Stmt.Decl(g.id(), "const ", v, init.asFixed(), Stmt.Init.EXPR);
         }
 
         /** Shared arrays of one element per thread, each thread's element set first. */
@@ -226,7 +227,7 @@ public final class KernelGenerator {
                 Var sh = new Var(name, a, Level.THREAD, true, dynamic || where < 5).in(Var.Storage.SHARED);
                 Expr value = ex.gen(comp, c, 2, Level.THREAD);
                 String set = el instanceof Ty.Vec v ? "make_" + v.c() + "(" + "$0, ".repeat(v.n() - 1) + "$0)" : "$0";
-                Expr init = Expr.op(a, sh.ref() + "[$1] = " + set + ";", value, Expr.var(st.mem.tid));
+                Expr init = Expr.op(a, sh.ref() + "[$1] = " + set + ";", value, Expr.var(st.mem.tid).asFixed());
                 if (dynamic) {
                     dynamicUsed = true;
                     g.cover(Construct.DYNAMIC_SHARED);
@@ -262,7 +263,7 @@ public final class KernelGenerator {
                 }
             }
             body.add(new Stmt.Simple(g.id(), "$0[$1] = $2;", List.of(Expr.var(g.buffers.outHash()),
-                    Expr.var(st.mem.gid), Expr.var(st.hash))));
+                    Expr.var(st.mem.gid).asFixed(), Expr.var(st.hash))));
         }
 
         /** Folds every scalar leaf of an aggregate variable into the hash (arrays in a loop). */

@@ -165,7 +165,7 @@ final class MemStmts {
                 options.add(() -> {
                     Var p = pointerVar(((Ty.Ptr) scr.type).target(), false, Buffers.SCRATCH_SLOTS);
                     return declare(c, p, Expr.op(p.type, "($0 + $1 * " + Buffers.SCRATCH_SLOTS + "u)",
-                            Expr.var(scr), Expr.var(gid)), Construct.GLOBAL_POINTER);
+                            Expr.var(scr), Expr.var(gid).asFixed()), Construct.GLOBAL_POINTER);
                 });
             }
         }
@@ -173,7 +173,7 @@ final class MemStmts {
             for (Var sh : c.scope.find(x -> x.storage == Var.Storage.SHARED && x.type instanceof Ty.Array)) {
                 options.add(() -> {
                     Var p = pointerVar(((Ty.Array) sh.type).elem(), false, 1);
-                    return declare(c, p, Expr.op(p.type, "&$0[$1]", Expr.var(sh), Expr.var(tid)),
+                    return declare(c, p, Expr.op(p.type, "&$0[$1]", Expr.var(sh), Expr.var(tid).asFixed()),
                             Construct.SHARED_OWN);
                 });
             }
@@ -285,7 +285,7 @@ final class MemStmts {
         String read = "$0[" + Places.indexText(n).replace("$1", "$3") + "]" + comp;
         String text = "$0[$1]" + comp + " = $2;\n__syncthreads();\n$4 = " + g.helpers.mix() + "($4, "
                 + st.hashable(p).replace("$1", read) + ");\n__syncthreads();";
-        return new Stmt.Simple(g.id(), text, List.of(Expr.var(sh), Expr.var(tid), value, idx,
+        return new Stmt.Simple(g.id(), text, List.of(Expr.var(sh), Expr.var(tid).asFixed(), value, idx,
                 Expr.var(st.hash).asFixed()));
     }
 
@@ -309,7 +309,7 @@ final class MemStmts {
         String read = "$0[($1 & ~31u) | (($3) & 31u)]" + comp;
         String text = "$0[$1]" + comp + " = $2;\n__syncwarp();\n$4 = " + g.helpers.mix() + "($4, "
                 + st.hashable(p).replace("$1", read) + ");\n__syncwarp();";
-        return new Stmt.Simple(g.id(), text, List.of(Expr.var(sh), Expr.var(tid), value, lane,
+        return new Stmt.Simple(g.id(), text, List.of(Expr.var(sh), Expr.var(tid).asFixed(), value, lane,
                 Expr.var(st.hash).asFixed()));
     }
 
@@ -320,12 +320,13 @@ final class MemStmts {
         String op = g.rng.pick("atomicAdd", "atomicMin", "atomicMax", "atomicAnd", "atomicOr", "atomicXor");
         Var acc = new Var(g.name("acc"), t, Level.BLOCK, false, false).in(Var.Storage.SHARED);
         Stmt.Decl d = new Stmt.Decl(g.id(), "__shared__ ", acc, null, Stmt.Init.NONE);
-        Expr init = ex.gen(t, c, 2, Level.THREAD);
+        Ctx some = c.under(Level.THREAD);
+        Expr init = ex.gen(t, some, 2, Level.THREAD);
         Expr pred = ex.cond(c, 2, Level.THREAD);
-        Expr value = ex.gen(g.intType(), c, 2, Level.THREAD);
+        Expr value = ex.gen(g.intType(), some, 2, Level.THREAD);
         String text = "if ($0 == 0u) {\n    $1 = $2;\n}\n__syncthreads();\nif ($3) {\n    " + op + "(&$1, $4);\n}\n"
                 + "__syncthreads();\n$5 = " + g.helpers.mix() + "($5, (unsigned long long)$1);\n__syncthreads();";
-        Stmt body = new Stmt.Simple(g.id(), text, List.of(Expr.var(tid), Expr.var(acc), init, pred, value,
+        Stmt body = new Stmt.Simple(g.id(), text, List.of(Expr.var(tid).asFixed(), Expr.var(acc), init, pred, value,
                 Expr.var(st.hash).asFixed()));
         return new Stmt.Scope(g.id(), new Stmt.Block(List.of(d, body)));
     }
@@ -428,7 +429,7 @@ final class MemStmts {
         Expr v = ex.gen(t, c, 3, Level.THREAD);
         int slot = g.rng.below(Buffers.FLOAT_SLOTS);
         return new Stmt.Simple(g.id(), "$0[$1 * " + Buffers.FLOAT_SLOTS + "u + " + slot + "u] = "
-                + g.helpers.canonical(t) + "($2);", List.of(Expr.var(out), Expr.var(gid), v));
+                + g.helpers.canonical(t) + "($2);", List.of(Expr.var(out), Expr.var(gid).asFixed(), v));
     }
 
     Stmt mathStore(Ctx c) {
@@ -438,14 +439,15 @@ final class MemStmts {
         Var out = g.buffers.outMath(t, (Integer) call[1] + 1);
         int slot = g.rng.below(Buffers.MATH_SLOTS);
         return new Stmt.Simple(g.id(), "$0[$1 * " + Buffers.MATH_SLOTS + "u + " + slot + "u] = "
-                + g.helpers.canonical(t) + "($2);", List.of(Expr.var(out), Expr.var(gid), (Expr) call[0]));
+                + g.helpers.canonical(t) + "($2);", List.of(Expr.var(out), Expr.var(gid).asFixed(), (Expr) call[0]));
     }
 
     /** printf from one thread; its return value is folded into the hash. */
     Stmt printf(Ctx c) {
         g.cover(Construct.PRINTF);
+        Ctx one = c.under(Level.THREAD);
         StringBuilder fmt = new StringBuilder("t");
-        List<Expr> args = new ArrayList<>(List.of(Expr.var(gid), Expr.var(st.hash).asFixed()));
+        List<Expr> args = new ArrayList<>(List.of(Expr.var(gid).asFixed(), Expr.var(st.hash).asFixed()));
         StringBuilder call = new StringBuilder();
         int n = g.rng.range(0, 4);
         for (int i = 0; i < n; i++) {
@@ -462,7 +464,7 @@ final class MemStmts {
                 default -> g.rng.pick("%f", "%.3f", "%e", "%g", "%a", "%10.2f", "%G", "%E");
             };
             fmt.append(' ').append(spec);
-            args.add(ex.gen(t, c, 2, Level.THREAD));
+            args.add(ex.gen(t, one, 2, Level.THREAD));
             call.append(", $").append(args.size() - 1);
         }
         String text = "if ($0 == 0u) {\n    $1 = " + g.helpers.mix() + "($1, (unsigned long long)printf(\"" + fmt

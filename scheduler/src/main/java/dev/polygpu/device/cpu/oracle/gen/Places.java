@@ -111,19 +111,19 @@ final class Places {
             case SHARED, VOLATILE_SHARED -> {
                 Ty elem = v.type instanceof Ty.Ptr p ? p.target() : ((Ty.Array) v.type).elem();
                 g.cover(v.storage == Var.Storage.SHARED ? Construct.SHARED_OWN : Construct.VOLATILE_SHARED);
-                Expr slot = Expr.op(elem, "$0[$1]", base, Expr.var(tid)).withLevel(Level.THREAD);
+                Expr slot = Expr.op(elem, "$0[$1]", base, Expr.var(tid).asFixed()).withLevel(Level.THREAD);
                 return drill(slot, want, c, depth, max, write);
             }
             case DEVICE -> {
                 g.cover(Construct.DEVICE_VARIABLE);
-                Expr slot = Expr.op(((Ty.Array) v.type).elem(), "$0[$1]", base, Expr.var(gid)).withLevel(Level.THREAD);
+                Expr slot = Expr.op(((Ty.Array) v.type).elem(), "$0[$1]", base, Expr.var(gid).asFixed()).withLevel(Level.THREAD);
                 return drill(slot, want, c, depth, max, write);
             }
             case OUTPUT -> {
                 g.cover(Construct.SCRATCH);
                 Expr i = ex.index(c, depth, Level.THREAD);
                 Expr slot = Expr.op(((Ty.Ptr) v.type).target(), "$0[$1 * " + Buffers.SCRATCH_SLOTS + "u + (($2) & "
-                        + (Buffers.SCRATCH_SLOTS - 1) + "u)]", base, Expr.var(gid), i).withLevel(Level.THREAD);
+                        + (Buffers.SCRATCH_SLOTS - 1) + "u)]", base, Expr.var(gid).asFixed(), i).withLevel(Level.THREAD);
                 return drill(slot, want, c, depth, max, write);
             }
             case INPUT -> {

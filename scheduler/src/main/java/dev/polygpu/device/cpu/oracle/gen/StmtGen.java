@@ -319,7 +319,7 @@ final class StmtGen {
         if (g.rng.percent(55)) {
             return g.literals.integer(t, g.rng.range(1, 6));
         }
-        Expr e = ex.gen(g.intType(), c, 2, l);
+        Expr e = ex.gen(g.intType(), ex.conditional(c, Level.BLOCK), 2, l);
         return Expr.op(Prim.common(e.prim(), Prim.INT), "($0 & 7)", 3, e);
     }
 
