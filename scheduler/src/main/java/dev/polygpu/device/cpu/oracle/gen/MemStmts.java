@@ -55,11 +55,15 @@ final class MemStmts {
                 yield new Ty.Array(g.rng.pick(g.structs), g.rng.pick(2, 4));
             }
         };
+        if (k == 1 && c.inKernel() && g.roll(Construct.VECTOR_LOAD, 25)) {
+            Stmt load = vectorLoad(c);
+            if (load != null) {
+                return load;
+            }
+        }
         Var v = Var.local(g.name("a"), t, Level.THREAD);
         Stmt s;
-        if (t instanceof Ty.Vec vt && vt.comp().isInteger() && g.on(Construct.VECTOR_LOAD) && g.rng.percent(30)) {
-            s = vectorLoad(c, v, vt);
-        } else if (t instanceof Ty.Array a && a.elem() instanceof Prim p && g.rng.percent(30)) {
+        if (t instanceof Ty.Array a && a.elem() instanceof Prim p && g.rng.percent(30)) {
             s = fill(c, v, a, p);
         } else if (t instanceof Ty.Struct && g.rng.percent(30) && ex.funcs.maker((Ty.Struct) t) != null) {
             s = new Stmt.Decl(g.id(), "", v, ex.funcs.makerCall((Ty.Struct) t, c), Stmt.Init.EXPR);
@@ -124,25 +128,42 @@ final class MemStmts {
         return new Stmt.Decl(g.id(), "", v, Expr.op(a, text, seed), Stmt.Init.AFTER);
     }
 
-    /** A vector loaded whole from an input of its component type (aligned: the index is in whole vectors). */
-    private Stmt vectorLoad(Ctx c, Var v, Ty.Vec vt) {
+    /**
+     * A vector loaded whole from an input, reinterpreted as vectors of its element type (aligned: the index
+     * counts whole vectors, and buffers start aligned as cudaMalloc's do); null if no input has a vector type.
+     */
+    private Stmt vectorLoad(Ctx c) {
         List<Buffers.Input> ins = new ArrayList<>();
         for (Buffers.Input in : g.buffers.inputs()) {
-            if (in.type() == vt.comp() && in.length() >= 4 && (vt.n() == 2 || vt.n() == 4)) {
+            if (vectorComponent(in.type()) != null && !c.scope.find(x -> x == in.var()).isEmpty()) {
                 ins.add(in);
             }
         }
-        if (ins.isEmpty() || !c.scope.find(x -> x == ins.get(0).var()).contains(ins.get(0).var())) {
-            List<Expr> args = new ArrayList<>();
-            return new Stmt.Decl(g.id(), "", v, Expr.op(vt, initList(vt, c, args, true), args.toArray(Expr[]::new)),
-                    Stmt.Init.LIST);
+        if (ins.isEmpty()) {
+            return null;
         }
         Buffers.Input in = g.rng.pick(ins);
+        Prim comp = vectorComponent(in.type());
+        Ty.Vec vt = new Ty.Vec(comp, comp.size() == 8 ? 2 : g.rng.pick(2, 4));
         g.cover(Construct.VECTOR_LOAD);
+        g.cover(Construct.VECTOR_TYPES);
+        Var v = Var.local(g.name("a"), vt, Level.THREAD);
         int n = in.length() / vt.n();
         Expr i = ex.index(c, 2, Level.THREAD);
+        c.scope.add(v);
         return new Stmt.Decl(g.id(), "", v, Expr.op(vt, "reinterpret_cast<const " + vt.c() + "*>($0)[($1) & "
                 + (n - 1) + "u]", Expr.var(in.var()), i), Stmt.Init.EXPR);
+    }
+
+    /** The component type of the vector type whose elements have type {@code t}; null if none. */
+    private static Prim vectorComponent(Prim t) {
+        return switch (t) {
+            case CHAR, SCHAR -> Prim.SCHAR;
+            case LONG -> Prim.LLONG;
+            case ULONG -> Prim.ULLONG;
+            case BOOL, HALF -> null;
+            default -> t;
+        };
     }
 
     Stmt pointer(Ctx c) {

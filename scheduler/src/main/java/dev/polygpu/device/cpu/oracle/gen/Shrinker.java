@@ -101,8 +101,8 @@ public final class Shrinker {
         this.cases = 0;
         boolean progress = true;
         while (progress && calls < maxCalls) {
-            progress = items();
-            progress |= statements();
+            progress = statements();
+            progress |= items();
             progress |= unwrap();
             progress |= expressionsToZero();
             progress |= launch();
@@ -183,24 +183,20 @@ public final class Shrinker {
         return any;
     }
 
+    /** Drops file-scope items: first all that nothing names any more, then by ddmin. */
     private boolean items() {
-        List<Program> candidates = new ArrayList<>();
-        for (int i = current.items().size() - 1; i >= 0; i--) {
-            List<Program.Item> items = new ArrayList<>(current.items());
-            items.remove(i);
-            candidates.add(current.withItems(items));
-        }
-        boolean any = false;
-        while (accept(candidates)) {
-            any = true;
-            candidates = new ArrayList<>();
-            for (int i = current.items().size() - 1; i >= 0; i--) {
-                List<Program.Item> items = new ArrayList<>(current.items());
-                items.remove(i);
-                candidates.add(current.withItems(items));
+        List<Program.Item> referenced = new ArrayList<>();
+        for (Program.Item it : current.items()) {
+            List<Program.Item> others = new ArrayList<>(current.items());
+            others.remove(it);
+            if (!Edits.whole(current.withItems(others))) {
+                referenced.add(it);
             }
         }
-        return any;
+        boolean any = referenced.size() < current.items().size() && accept(List.of(current.withItems(referenced)));
+        List<String> names = current.items().stream().map(Program.Item::name).toList();
+        return ddmin(names, drop -> current.withItems(current.items().stream()
+                .filter(it -> !drop.contains(it.name())).toList())) || any;
     }
 
     private boolean statements() {
