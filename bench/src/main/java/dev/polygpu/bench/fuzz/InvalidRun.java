@@ -152,12 +152,34 @@ final class InvalidRun {
         return m.find() ? m.group(1) : "kernel";
     }
 
+    /**
+     * What kind of problem a detail names, without where: the first error of nvcc's log, the exception's class,
+     * so that shrinking keeps the same problem rather than finding another.
+     */
+    static String gist(String detail) {
+        if (detail == null) {
+            return "";
+        }
+        int e = detail.indexOf("error: ");
+        String g = e >= 0 ? detail.substring(e + 7) : detail;
+        int nl = g.indexOf('\n');
+        g = nl >= 0 ? g.substring(0, nl) : g;
+        int colon = g.indexOf(':');
+        if (e < 0 && colon > 0) {
+            g = g.substring(0, colon);
+        }
+        return g.replaceAll("[0-9]+", "#");
+    }
+
     private void write(CpuDevice device, DifferentialOracle oracle, long index, Profile profile,
             InvalidMutator.Mutation m, Answer a, String detail) {
         String reduced = m.source();
         if (args.shrinkCalls() > 0) {
-            reduced = TextShrinker.shrink(m.source(), s -> answer(device, oracle, s, new String[1]) == a,
-                    args.shrinkCalls() * 10);
+            String gist = gist(detail);
+            reduced = TextShrinker.shrink(m.source(), s -> {
+                String[] d = new String[1];
+                return answer(device, oracle, s, d) == a && gist(d[0]).equals(gist);
+            }, args.shrinkCalls() * 10);
         }
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("seed", args.seed());

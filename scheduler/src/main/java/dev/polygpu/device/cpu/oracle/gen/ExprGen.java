@@ -145,7 +145,13 @@ final class ExprGen {
      * {@code l}: collectives there only where the profile allows them (the engine refuses them inside).
      */
     Ctx conditional(Ctx c, Level l) {
-        return g.on(Construct.COLLECTIVE_IN_CONDITIONAL) ? c.under(l) : c.under(Level.THREAD);
+        if (!g.on(Construct.COLLECTIVE_IN_CONDITIONAL)) {
+            return c.under(Level.THREAD);
+        }
+        if (c.level.join(l).within(Level.WARP)) {
+            g.cover(Construct.COLLECTIVE_IN_CONDITIONAL);
+        }
+        return c.under(l);
     }
 
     /** |value| bound of {@code e} once converted to {@code to}: a signed value may turn huge when made unsigned. */
