@@ -211,7 +211,7 @@ final class ExprGen {
             do {
                 v = g.literals.interesting(bt);
             } while (v == 0 || v == -1);
-            Expr b = g.literals.integer(bt, v);
+            Expr b = g.literals.integer(bt, v).asFixed();
             Prim ct = Prim.common(a.prim(), b.prim());
             if (!(ct.isSigned() && ct.wrap(v) == -1) && ct.wrap(v) != 0) {
                 int bits = div ? adj(a, ct) : Math.min(adj(a, ct), adj(b, ct));

@@ -80,6 +80,10 @@ final class FloatExprs {
         g.cover(Construct.FLOAT_ARITH);
         Prim at = g.rng.percent(80) ? t : g.rng.percent(50) ? g.intType() : Prim.FLOAT;
         Prim bt = g.rng.percent(80) ? t : g.rng.percent(50) ? g.intType() : Prim.FLOAT;
+        if (at.isInteger() && bt.isInteger()) {
+            // At least one floating operand, or this would be an unchecked integer operation.
+            at = t;
+        }
         Expr a = ex.gen(at, c, depth - 1, max);
         Expr b = ex.gen(bt, c, depth - 1, max);
         String op = g.rng.pick("+", "-", "*", "/");
