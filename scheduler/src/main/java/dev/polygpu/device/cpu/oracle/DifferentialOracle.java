@@ -1,8 +1,7 @@
 package dev.polygpu.device.cpu.oracle;
 
-import dev.polygpu.device.Device;
+import dev.polygpu.device.CudaError;
 import dev.polygpu.device.DeviceException;
-import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.Module;
 import dev.polygpu.device.Stream;
 import dev.polygpu.device.cpu.CpuDevice;
@@ -28,8 +27,9 @@ import java.util.concurrent.TimeoutException;
  * Checks the CPU device's CUDA C engine against an independent implementation: each {@link OracleCase} is
  * compiled by nvcc to PTX and run on the CPU device's PTX interpreter, and compiled by the CUDA C engine and run
  * on the same device, with identical copies of its inputs and the same launch; then every buffer is compared
- * (see {@link BufferComparison}: bits for integers and for floating values without an ulp bound, the bound
- * otherwise, NaNs as {@link OracleOptions#nans()} says). Where the two disagree, one of them is wrong.
+ * (bits for integers and for floating values without an ulp bound, the bound otherwise, NaNs as
+ * {@link OracleOptions#nans()} says). Where the two disagree, one of them is wrong. The scheduler module's
+ * README (section "Differential oracle") says how to choose ulp bounds.
  *
  * <pre>{@code
  * try (DifferentialOracle oracle = DifferentialOracle.create()) {
@@ -59,6 +59,8 @@ public final class DifferentialOracle implements AutoCloseable {
     private final ExecutorService sides;
     /** The PTX modules of the current check's units, on the current device. */
     private final Map<PtxBatches.Unit, Module> modules = new IdentityHashMap<>();
+    /** The engine's modules of the current check, on the current device. */
+    private EngineModules engineModules;
     private CpuDevice device;
     private Stream ptxStream;
     private Stream engineStream;
@@ -111,8 +113,9 @@ public final class DifferentialOracle implements AutoCloseable {
 
     /**
      * Runs every case on both sides and compares them; the results are in the order of {@code cases}. The
-     * sources are compiled by as few nvcc runs as they allow (all at once when they compile together, see
-     * {@link PtxBatches}); the cases then run one after another.
+     * sources are compiled by as few nvcc runs as they allow: all at once when they compile together (so
+     * file-scope names must differ between cases), else the cases nvcc or the interpreter blames alone and the
+     * rest again, or halves; the cases then run one after another.
      */
     public List<OracleResult> checkAll(List<OracleCase> cases) {
         if (closed) {
@@ -128,10 +131,7 @@ public final class DifferentialOracle implements AutoCloseable {
             return results;
         } finally {
             nvccRuns += batches.nvccRuns();
-            for (Module m : modules.values()) {
-                m.close();
-            }
-            modules.clear();
+            closeModules();
         }
     }
 
@@ -142,12 +142,17 @@ public final class DifferentialOracle implements AutoCloseable {
             return;
         }
         closed = true;
+        closeModules();
+        device.close();
+        sides.shutdownNow();
+    }
+
+    private void closeModules() {
         for (Module m : modules.values()) {
             m.close();
         }
         modules.clear();
-        device.close();
-        sides.shutdownNow();
+        engineModules.close();
     }
 
     private void openDevice() {
@@ -156,9 +161,12 @@ public final class DifferentialOracle implements AutoCloseable {
         device.setPrintfSink(java.io.OutputStream.nullOutputStream());
         ptxStream = device.createStream();
         engineStream = device.createStream();
+        engineModules = new EngineModules(device);
     }
 
-    /** Leaves the current device to the kernel that does not end and starts another. */
+    /**
+     * Leaves the current device, and the modules on it, to the kernel that does not end, and starts another.
+     */
     private void abandonDevice() {
         hungDevices++;
         modules.clear();
@@ -199,7 +207,8 @@ public final class DifferentialOracle implements AutoCloseable {
             }
         }
         Stream s = engineStream;
-        Future<SideRun.Outcome> engine = sides.submit(() -> runEngine(dev, s, c));
+        EngineModules built = engineModules;
+        Future<SideRun.Outcome> engine = sides.submit(() -> SideRun.run(dev, s, () -> built.function(c), c));
         long deadline = System.nanoTime() + options.caseTimeout().toNanos();
         SideRun.Outcome p = await(ptx, deadline);
         SideRun.Outcome e = await(engine, deadline);
@@ -207,20 +216,6 @@ public final class DifferentialOracle implements AutoCloseable {
             abandonDevice();
         }
         return combine(c, p, e, options.nans());
-    }
-
-    private static SideRun.Outcome runEngine(Device dev, Stream stream, OracleCase c) {
-        Module[] module = new Module[1];
-        try {
-            return SideRun.run(dev, stream, () -> {
-                module[0] = dev.compile(c.source(), PtxBatches.fileName(c.name()));
-                return module[0].function(c.kernel());
-            }, c);
-        } finally {
-            if (module[0] != null) {
-                module[0].close();
-            }
-        }
     }
 
     private SideRun.Outcome await(Future<SideRun.Outcome> f, long deadline) {
@@ -232,7 +227,7 @@ public final class DifferentialOracle implements AutoCloseable {
             return SideRun.classify(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new DeviceException(dev.polygpu.device.CudaError.UNKNOWN, "interrupted while checking a case",
+            throw new DeviceException(CudaError.UNKNOWN, "interrupted while checking a case",
                     e);
         }
     }

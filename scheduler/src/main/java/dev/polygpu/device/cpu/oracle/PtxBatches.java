@@ -1,8 +1,10 @@
 package dev.polygpu.device.cpu.oracle;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -11,6 +13,7 @@ import java.util.regex.Pattern;
  * Compiles many cases' sources with few nvcc runs: nvcc takes about a second to start, far longer than a
  * generated kernel takes to compile, so the cases are concatenated into one translation unit (each after a
  * {@code #line 1 "caseN.cu"} directive, so every diagnostic names the case it is about) and compiled at once.
+ * Cases with the same source (one file's kernels, or one kernel with several inputs) put it in once.
  *
  * <p>When a batch does not compile, the cases its errors name are compiled alone (their own message is the one
  * reported, free of any clash with the others) and the rest is compiled again as a batch; when the errors name
@@ -22,8 +25,12 @@ import java.util.regex.Pattern;
  * <p>Not thread-safe: one oracle compiles from one thread.
  */
 final class PtxBatches {
+    /**
+     * An error line of nvcc's output and the case it names: the compiler's {@code caseN.cu(12): error: …} or the
+     * preprocessor's {@code caseN.cu:12:3: error: …} (a preprocessing error stops nvcc before it compiles).
+     */
     private static final Pattern ERROR_LINE = Pattern.compile(
-            "^case(\\d+)\\.cu\\(\\d+\\): (?:error|catastrophic error)", Pattern.MULTILINE);
+            "^case(\\d+)\\.cu(?:\\(\\d+\\)|:\\d+:\\d+): (?:fatal |catastrophic )?error", Pattern.MULTILINE);
 
     /** Where a PTX load error names its line: {@code nvcc.ptx:123: …}. */
     private static final Pattern LOAD_ERROR_LINE = Pattern.compile("\\.ptx:(\\d+): ");
@@ -72,31 +79,56 @@ final class PtxBatches {
         return runs;
     }
 
-    /** What became of each case, in the order of {@code cases}. */
+    /** One distinct source text, the name of the first case that has it, and the kernels its cases run. */
+    private record Source(String text, String name, Set<String> kernels) {
+    }
+
+    /**
+     * What became of each case, in the order of {@code cases}. Cases with the same source text share its
+     * compilation: the text goes into a batch once.
+     */
     List<Compiled> compile(List<OracleCase> cases) {
-        Compiled[] out = new Compiled[cases.size()];
-        List<Integer> all = new ArrayList<>();
+        Map<String, Integer> index = new LinkedHashMap<>();
+        List<Source> sources = new ArrayList<>();
+        int[] sourceOf = new int[cases.size()];
         for (int i = 0; i < cases.size(); i++) {
+            OracleCase c = cases.get(i);
+            Integer at = index.get(c.source());
+            if (at == null) {
+                at = sources.size();
+                index.put(c.source(), at);
+                sources.add(new Source(c.source(), c.name(), new LinkedHashSet<>()));
+            }
+            sources.get(at).kernels().add(c.kernel());
+            sourceOf[i] = at;
+        }
+        Compiled[] bySource = new Compiled[sources.size()];
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < sources.size(); i++) {
             all.add(i);
         }
         for (int from = 0; from < all.size(); from += maxBatch) {
-            group(cases, all.subList(from, Math.min(all.size(), from + maxBatch)), out);
+            group(sources, all.subList(from, Math.min(all.size(), from + maxBatch)), bySource);
         }
-        return List.of(out);
+        List<Compiled> out = new ArrayList<>(cases.size());
+        for (int i = 0; i < cases.size(); i++) {
+            out.add(bySource[sourceOf[i]]);
+        }
+        return out;
     }
 
-    private void group(List<OracleCase> cases, List<Integer> members, Compiled[] out) {
+    private void group(List<Source> sources, List<Integer> members, Compiled[] out) {
         if (members.isEmpty()) {
             return;
         }
         if (members.size() == 1) {
             int i = members.get(0);
-            out[i] = alone(cases.get(i));
+            out[i] = alone(sources.get(i));
             return;
         }
         StringBuilder text = new StringBuilder();
         for (int i : members) {
-            text.append("#line 1 \"case").append(i).append(".cu\"\n").append(cases.get(i).source()).append('\n');
+            text.append("#line 1 \"case").append(i).append(".cu\"\n").append(sources.get(i).text()).append('\n');
         }
         runs++;
         Nvcc.Output r = nvcc.compile(text.toString(), "batch.cu");
@@ -111,29 +143,29 @@ final class PtxBatches {
                 return;
             }
             blamed = problem instanceof SideRun.Refused refused
-                    ? blamedByLoad(refused.message(), r.ptx(), cases, members) : Set.of();
+                    ? blamedByLoad(refused.message(), r.ptx(), sources, members) : Set.of();
         } else {
             blamed = blamed(r.log(), members);
         }
         if (blamed.isEmpty() || blamed.size() == members.size()) {
-            halve(cases, members, out);
+            halve(sources, members, out);
             return;
         }
         List<Integer> rest = new ArrayList<>();
         for (int i : members) {
             if (blamed.contains(i)) {
-                out[i] = alone(cases.get(i));
+                out[i] = alone(sources.get(i));
             } else {
                 rest.add(i);
             }
         }
-        group(cases, rest, out);
+        group(sources, rest, out);
     }
 
-    private void halve(List<OracleCase> cases, List<Integer> members, Compiled[] out) {
+    private void halve(List<Source> sources, List<Integer> members, Compiled[] out) {
         int mid = members.size() / 2;
-        group(cases, members.subList(0, mid), out);
-        group(cases, members.subList(mid, members.size()), out);
+        group(sources, members.subList(0, mid), out);
+        group(sources, members.subList(mid, members.size()), out);
     }
 
     /** The members that the error lines of {@code log} name. */
@@ -153,7 +185,7 @@ final class PtxBatches {
      * The members whose kernel holds the PTX line that a load error names ({@code nvcc.ptx:123: …}); empty
      * when the line lies outside every kernel (in a device function, which may belong to any case).
      */
-    private static Set<Integer> blamedByLoad(String message, String ptx, List<OracleCase> cases,
+    private static Set<Integer> blamedByLoad(String message, String ptx, List<Source> sources,
             List<Integer> members) {
         Matcher m = LOAD_ERROR_LINE.matcher(message);
         if (!m.find()) {
@@ -166,7 +198,7 @@ final class PtxBatches {
             if (e.find()) {
                 Set<Integer> found = new LinkedHashSet<>();
                 for (int i : members) {
-                    if (cases.get(i).kernel().equals(e.group(1))) {
+                    if (sources.get(i).kernels().contains(e.group(1))) {
                         found.add(i);
                     }
                 }
@@ -180,9 +212,9 @@ final class PtxBatches {
     }
 
     /** One case compiled on its own, under a file name made from its name so that nvcc's messages name it. */
-    private Compiled alone(OracleCase c) {
+    private Compiled alone(Source s) {
         runs++;
-        Nvcc.Output r = nvcc.compile(c.source(), fileName(c.name()));
+        Nvcc.Output r = nvcc.compile(s.text(), fileName(s.name()));
         if (!r.ok()) {
             return new Failed(new SideRun.Refused("nvcc: " + r.log()));
         }

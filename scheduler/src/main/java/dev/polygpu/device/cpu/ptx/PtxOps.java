@@ -239,6 +239,7 @@ final class PtxOps {
                 }
             }
             case "addc", "subc", "madc", "mul24", "mad24", "sad" -> PtxIntegerOps.decode(this, base);
+            case "bfind", "shf", "dp4a", "dp2a" -> PtxBitOps.decode(this, base);
             case "fma" -> fma();
             case "div", "rem" -> divRem(base.equals("rem"));
             case "abs", "neg" -> absNeg(base.equals("neg"));
@@ -336,6 +337,10 @@ final class PtxOps {
 
     String oneType() {
         return type();
+    }
+
+    List<String> allTypes() {
+        return types();
     }
 
     // ---- memory ----

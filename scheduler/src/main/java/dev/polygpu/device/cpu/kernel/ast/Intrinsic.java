@@ -31,6 +31,10 @@ public enum Intrinsic {
     BALLOT("__ballot_sync"),
     ANY("__any_sync"),
     ALL("__all_sync"),
+    /**
+     * {@code __activemask()}: the lanes of the warp that reach the call together (a yield point with no mask of
+     * its own, served like {@link #WARP_STEP}), so inside a branch it names the lanes that took the branch.
+     */
     ACTIVEMASK("__activemask"),
 
     /**
@@ -62,6 +66,17 @@ public enum Intrinsic {
     CLZ("__clz"),
     CLZLL("__clzll"),
     BREV("__brev"),
+    BREVLL("__brevll"),
+
+    // Integer intrinsics with fixed parameter and result types (rt.IntegerIntrinsics).
+    MULHI("__mulhi"), UMULHI("__umulhi"), MUL64HI("__mul64hi"), UMUL64HI("__umul64hi"),
+    MUL24("__mul24"), UMUL24("__umul24"), BYTE_PERM("__byte_perm"),
+    FUNNELSHIFT_L("__funnelshift_l"), FUNNELSHIFT_LC("__funnelshift_lc"),
+    FUNNELSHIFT_R("__funnelshift_r"), FUNNELSHIFT_RC("__funnelshift_rc"),
+    SAD("__sad"), USAD("__usad"), RHADD("__rhadd"), UHADD("__uhadd"), URHADD("__urhadd"),
+    /** {@code __dp4a}, {@code __dp2a_lo}, {@code __dp2a_hi} of ints; the U variants are the unsigned overloads. */
+    DP4A("__dp4a"), UDP4A("__dp4a"), DP2A_LO("__dp2a_lo"), UDP2A_LO("__dp2a_lo"), DP2A_HI("__dp2a_hi"),
+    UDP2A_HI("__dp2a_hi"),
 
     // Atomics: (pointer, value) except CAS (pointer, compare, value) and INC/DEC (pointer, limit). Return old.
     ATOMIC_ADD("atomicAdd"),
@@ -134,7 +149,7 @@ public enum Intrinsic {
     public boolean isYieldPoint() {
         return switch (this) {
             case SYNCTHREADS, SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR, SYNCWARP, WARP_STEP,
-                 SHFL, SHFL_UP, SHFL_DOWN, SHFL_XOR, BALLOT, ANY, ALL -> true;
+                 SHFL, SHFL_UP, SHFL_DOWN, SHFL_XOR, BALLOT, ANY, ALL, ACTIVEMASK -> true;
             default -> false;
         };
     }

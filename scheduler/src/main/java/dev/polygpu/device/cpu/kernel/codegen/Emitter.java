@@ -930,9 +930,9 @@ final class Emitter {
     private void deposit(Expr.IntrinsicCall call) {
         List<Expr> a = call.args();
         switch (call.intrinsic()) {
-            case SYNCTHREADS, WARP_STEP -> {
+            case SYNCTHREADS, WARP_STEP, ACTIVEMASK -> {
                 // Nothing to deposit: the scheduler combines predicates only at the other barriers, and a warp
-                // step takes the lanes that reach it as its mask.
+                // step and __activemask take the lanes that reach them as their mask.
             }
             case SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR -> {
                 exchangeArray("xValue", "[J");

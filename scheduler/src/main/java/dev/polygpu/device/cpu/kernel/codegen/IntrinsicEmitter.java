@@ -22,7 +22,7 @@ import java.util.Locale;
 
 /**
  * Emits the built-ins that are not yield points: math ({@code CudaMath}), bit intrinsics, atomics
- * ({@code Atomics}, after a bounds and alignment check), fences, {@code __activemask} and {@code __nanosleep}.
+ * ({@code Atomics}, after a bounds and alignment check), fences and {@code __nanosleep}.
  */
 final class IntrinsicEmitter {
     private final Emitter e;
@@ -41,10 +41,6 @@ final class IntrinsicEmitter {
         switch (in) {
             case THREADFENCE, THREADFENCE_BLOCK, THREADFENCE_SYSTEM ->
                     c.invokestatic(Jvm.VAR_HANDLE, "fullFence", mt(CD_void));
-            case ACTIVEMASK -> {
-                c.aload(Emitter.STATE_SLOT);
-                c.invokevirtual(STATE, "activeMask", mt(CD_int));
-            }
             case NANOSLEEP -> {
                 c.aload(Emitter.STATE_SLOT);
                 x.value(args.get(0));
@@ -56,6 +52,10 @@ final class IntrinsicEmitter {
             }
             case POPC, FFS, CLZ -> bits(in, args, K.I, CD_int);
             case BREV -> bits(in, args, K.I, CD_int);
+            case BREVLL -> bits(in, args, K.J, CD_long);
+            case MULHI, UMULHI, MUL64HI, UMUL64HI, MUL24, UMUL24, BYTE_PERM, FUNNELSHIFT_L, FUNNELSHIFT_LC,
+                 FUNNELSHIFT_R, FUNNELSHIFT_RC, SAD, USAD, RHADD, UHADD, URHADD, DP4A, UDP4A, DP2A_LO, UDP2A_LO,
+                 DP2A_HI, UDP2A_HI -> integer(call);
             case POPCLL, FFSLL, CLZLL -> bits(in, args, K.J, CD_int);
             case ATOMIC_ADD, ATOMIC_SUB, ATOMIC_EXCH, ATOMIC_MIN, ATOMIC_MAX, ATOMIC_INC, ATOMIC_DEC, ATOMIC_CAS,
                  ATOMIC_AND, ATOMIC_OR, ATOMIC_XOR -> atomic(call);
@@ -195,6 +195,31 @@ final class IntrinsicEmitter {
     private void bits(Intrinsic in, List<Expr> args, K argKind, ClassDesc ret) {
         x.value(args.get(0));
         c.invokestatic(MATH, name(in), mt(ret, argKind.desc));
+    }
+
+    /** An intrinsic of {@code IntegerIntrinsics}: its arguments and result are int or long as their types are. */
+    private void integer(Expr.IntrinsicCall call) {
+        ClassDesc[] params = new ClassDesc[call.args().size()];
+        for (int i = 0; i < params.length; i++) {
+            x.value(call.args().get(i));
+            params[i] = Jvm.kind(call.args().get(i).type()).desc;
+        }
+        c.invokestatic(Jvm.INTEGER_INTRINSICS, integerName(call.intrinsic()), mt(Jvm.kind(call.type()).desc, params));
+    }
+
+    /** {@code FUNNELSHIFT_LC} → {@code funnelshiftLc}: the enum name in camel case. */
+    private static String integerName(Intrinsic in) {
+        StringBuilder sb = new StringBuilder();
+        boolean upper = false;
+        for (char ch : in.name().toLowerCase(Locale.ROOT).toCharArray()) {
+            if (ch == '_') {
+                upper = true;
+            } else {
+                sb.append(upper ? Character.toUpperCase(ch) : ch);
+                upper = false;
+            }
+        }
+        return sb.toString();
     }
 
     private void math(Expr.IntrinsicCall call) {

@@ -24,6 +24,7 @@ final class Jvm {
     static final ClassDesc CONV = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.Conv");
     static final ClassDesc GENERATED = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.GeneratedKernel");
     static final ClassDesc MATH = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.CudaMath");
+    static final ClassDesc INTEGER_INTRINSICS = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.IntegerIntrinsics");
     static final ClassDesc PRINT = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.DevicePrint");
     static final ClassDesc FAULT = ClassDesc.of("dev.polygpu.device.cpu.kernel.KernelFault");
     static final ClassDesc HALF = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.CudaHalf");

@@ -142,7 +142,9 @@ final class Ops {
             case F -> {
                 switch (tk) {
                     case I -> {
-                        if (t == CType.Prim.UINT) {
+                        // nvcc converts to every unsigned type of 32 bits or fewer with cvt.rzi.u32 (which
+                        // saturates: negatives give 0) and keeps the low bits, so (unsigned char) -1.0f is 0.
+                        if (!t.signed) {
                             c.invokestatic(CONV, "f2u", mt(CD_int, CD_float));
                         } else {
                             c.f2i();
@@ -163,7 +165,7 @@ final class Ops {
             case D -> {
                 switch (tk) {
                     case I -> {
-                        if (t == CType.Prim.UINT) {
+                        if (!t.signed) {
                             c.invokestatic(CONV, "d2u", mt(CD_int, CD_double));
                         } else {
                             c.d2i();

@@ -197,17 +197,6 @@ public final class BlockState {
         tz = rest / bdy;
     }
 
-    /**
-     * The lanes of the current thread's warp that exist in the block (CUDA's {@code __activemask()} under the
-     * assumption that the warp is converged, which is how the CPU device runs it).
-     */
-    public int activeMask() {
-        int linear = tx + bdx * (ty + bdy * tz);
-        int base = linear & ~31;
-        int lanes = Math.min(32, bdx * bdy * bdz - base);
-        return lanes == 32 ? -1 : (1 << lanes) - 1;
-    }
-
     // ---- faults ---------------------------------------------------------------------------------------
 
     /** The fault for an access of {@code size} bytes at {@code offset} of {@code seg} outside its bounds. */

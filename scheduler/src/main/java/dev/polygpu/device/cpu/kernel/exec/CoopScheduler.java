@@ -11,7 +11,8 @@ import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
  * <p>A kernel whose only yield points are block barriers runs the whole block, thread after thread, up to
  * the next barrier in one call of the generated code. A kernel with warp intrinsics runs warp by warp: the
  * lanes of a warp run to their next yield point; lanes waiting at a warp intrinsic are grouped by site and
- * served together (values exchanged as the 32-lane hardware would) and run on. When every live thread waits
+ * served together (values exchanged as the 32-lane hardware would) and run on. {@code __activemask()} returns
+ * the group that reached it, so in a branch it names the lanes that took the branch. When every live thread waits
  * at a block barrier the barrier opens; threads that have exited do not count, so an early {@code return}
  * cannot hang the block. A warp intrinsic whose mask names a lane that cannot arrive (exited, or waiting at a
  * different yield point) is a fault, as compute-sanitizer's synccheck would report it, rather than a silent
@@ -75,11 +76,11 @@ final class CoopScheduler {
         int[] at = st.site;
         while (true) {
             kernel.resumeThreads(f, st, bx, by, bz, lo, hi);
-            // Warp steps first: their lanes run on to wherever the other lanes wait, as a converged warp
-            // would, before an intrinsic with an explicit mask counts who has arrived.
+            // Warp steps and __activemask first: their lanes run on to wherever the other lanes wait, as a
+            // converged warp would, before an intrinsic with an explicit mask counts who has arrived.
             boolean served = false;
             for (int t = lo; t < hi; t++) {
-                if (status[t] == WAITING && sites[at[t]].intrinsic() == Intrinsic.WARP_STEP) {
+                if (status[t] == WAITING && takesArrivals(sites[at[t]].intrinsic())) {
                     serveWarpSite(lo, hi, at[t]);
                     served = true;
                 }
@@ -157,8 +158,9 @@ final class CoopScheduler {
                 continue;
             }
             int lane = t - lo;
-            // A warp step has no mask of its own: the lanes that reach it together are the ones that step.
-            int mask = op == Intrinsic.WARP_STEP ? group : st.xMask[t] & exist;
+            // A warp step and __activemask have no mask of their own: the lanes that reach them together are
+            // the ones that take part.
+            int mask = takesArrivals(op) ? group : st.xMask[t] & exist;
             if ((mask & (1 << lane)) == 0) {
                 throw fault(t, site, "lane " + lane + " is not in its own mask 0x" + Integer.toHexString(st.xMask[t]));
             }
@@ -180,6 +182,11 @@ final class CoopScheduler {
             }
         }
         st.sleepClock().join(lo, group);
+    }
+
+    /** Whether {@code op}'s lanes are those that arrive at it, not those of a mask. */
+    private static boolean takesArrivals(Intrinsic op) {
+        return op == Intrinsic.WARP_STEP || op == Intrinsic.ACTIVEMASK;
     }
 
     private static boolean isShuffle(Intrinsic op) {
@@ -223,6 +230,9 @@ final class CoopScheduler {
                     case ANY -> ballot != 0 ? 1 : 0;
                     default -> ballot == members ? 1 : 0;
                 };
+            }
+            case ACTIVEMASK -> {
+                return Integer.toUnsignedLong(group);
             }
             default -> {
                 return 0;

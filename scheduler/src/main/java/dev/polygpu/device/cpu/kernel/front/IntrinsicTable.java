@@ -64,7 +64,7 @@ final class IntrinsicTable {
             "isnan", "isinf", "isfinite", "signbit", "__isnan", "__isinf", "__isfinite", "__ldg",
             "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv", "__stwb", "__stcg", "__stcs", "__stwt", "clock", "clock64",
             "__float2int_rn", "__float2int_rd", "__float2int_ru", "__fadd_rn", "__fsub_rn", "__fmul_rn",
-            "__fdiv_rn", "__dadd_rn", "__dsub_rn", "__dmul_rn", "__ddiv_rn", "__frcp_rn", "__mul24", "__umul24");
+            "__fdiv_rn", "__dadd_rn", "__dsub_rn", "__dmul_rn", "__ddiv_rn", "__frcp_rn", "__brevll");
 
     static {
         Intrinsic[] unary = {Intrinsic.SQRT, Intrinsic.RSQRT, Intrinsic.CBRT, Intrinsic.EXP, Intrinsic.EXP2,
@@ -137,7 +137,7 @@ final class IntrinsicTable {
     static boolean knows(String name) {
         return MATH.containsKey(name) || ATOMICS.containsKey(name) || BITCASTS.containsKey(name)
                 || CONVERSIONS.containsKey(name) || SINCOS.containsKey(name) || MIXED.containsKey(name)
-                || OTHERS.contains(name) || libdeviceBase(name) != null;
+                || OTHERS.contains(name) || IntegerIntrinsicSema.knows(name) || libdeviceBase(name) != null;
     }
 
     /**

@@ -32,6 +32,12 @@ final class Parser {
     final List<Token> ts;
     final Diagnostics diags;
     final Map<String, CType> typedefs;
+    /**
+     * Per open block (and function or for-statement scope), the typedef names that a variable or parameter
+     * declared in it hides ({@code int half = n / 2;}), with the types to restore when the scope closes: in C++
+     * a declaration may reuse a typedef's name, which then means the object until the end of its scope.
+     */
+    private final java.util.ArrayDeque<Map<String, CType>> hiddenTypedefs = new java.util.ArrayDeque<>();
     final Set<String> templateNames;
     int k;
     private int externDepth;
@@ -341,6 +347,16 @@ final class Parser {
             throw diags.fail(sp.pos, "'auto' return types are not supported");
         }
         expect("(", "expected '('");
+        openScope();
+        try {
+            return functionRest(sp, d, params());
+        } finally {
+            closeScope();
+        }
+    }
+
+    /** The parameters up to the ')', each declared in the function's scope, which the caller has opened. */
+    private List<Syntax.Param> params() {
         List<Syntax.Param> params = new ArrayList<>();
         if (at("void") && peek(1).is(")")) {
             k++;
@@ -369,11 +385,16 @@ final class Parser {
                 throw diags.fail(tok().pos(), "default arguments are not supported");
             }
             params.add(new Syntax.Param(pd.pos, pd.name, t, pd.isConst, ps.isVolatile));
+            declareName(pd.name);
             if (!accept(",")) {
                 break;
             }
         }
         expect(")", "expected ')' after parameter list");
+        return params;
+    }
+
+    private Syntax.FuncDecl functionRest(DeclSpec sp, Decl d, List<Syntax.Param> params) {
         while (at("const") || at("__launch_bounds__")) {
             skipSpecifier();
         }
@@ -769,6 +790,30 @@ final class Parser {
                 || Unsupported.isVectorType(t.text) || Unsupported.isTextureType(t.text);
     }
 
+    /**
+     * A typedef name that is not also a keyword, so that after a complete type it can only be the name being
+     * declared ({@code float half}, {@code int uint}).
+     */
+    private boolean isPlainTypedefName(String w) {
+        return typedefs.containsKey(w) && !TYPE_KEYWORDS.contains(w) && !QUALIFIERS.contains(w)
+                && !AGGREGATE_WORDS.contains(w);
+    }
+
+    private void openScope() {
+        hiddenTypedefs.push(new HashMap<>());
+    }
+
+    private void closeScope() {
+        typedefs.putAll(hiddenTypedefs.pop());
+    }
+
+    /** Declares {@code name} in the innermost open scope: a typedef of that name is hidden until it closes. */
+    private void declareName(String name) {
+        if (name != null && !hiddenTypedefs.isEmpty() && typedefs.containsKey(name)) {
+            hiddenTypedefs.peek().putIfAbsent(name, typedefs.remove(name));
+        }
+    }
+
     private boolean startsDecl() {
         Token t = tok();
         return startsType() || (t.kind == Token.Kind.IDENT && FUNC_SPECIFIERS.contains(t.text)
@@ -946,7 +991,7 @@ final class Parser {
             throw diags.fail(tok().pos(), "function pointers are not supported by the CPU device's kernel engine");
         }
         String name = null;
-        if (tok().kind == Token.Kind.IDENT && !startsType()) {
+        if (tok().kind == Token.Kind.IDENT && (!startsType() || isPlainTypedefName(tok().text))) {
             pos = tok().pos();
             name = tok().text;
             k++;
@@ -985,12 +1030,14 @@ final class Parser {
     PStmt.Block block() {
         Pos pos = expect("{", "expected '{'").pos();
         List<PStmt> items = new ArrayList<>();
+        openScope();
         while (!at("}")) {
             if (atEof()) {
                 throw diags.fail(tok().pos(), "expected '}'");
             }
             items.add(statement());
         }
+        closeScope();
         k++;
         return new PStmt.Block(pos, items);
     }
@@ -1029,6 +1076,8 @@ final class Parser {
                 case "for" -> {
                     k++;
                     expect("(", "expected '(' after 'for'");
+                    // The init's declarations are in scope in the condition, the step and the body only.
+                    openScope();
                     PStmt init = null;
                     if (!accept(";")) {
                         if (startsDecl()) {
@@ -1043,7 +1092,9 @@ final class Parser {
                     expect(";", "expected ';' in 'for' statement specifier");
                     Expr u = at(")") ? null : expr();
                     expect(")", "expected ')'");
-                    return new PStmt.For(pos, init, c, u, statement());
+                    PStmt body = statement();
+                    closeScope();
+                    return new PStmt.For(pos, init, c, u, body);
                 }
                 case "switch" -> {
                     k++;
@@ -1131,6 +1182,7 @@ final class Parser {
             if (at("(")) {
                 throw diags.fail(tok().pos(), "local function declarations are not supported");
             }
+            declareName(d.name);
             Expr init = null;
             Syntax.InitList list = null;
             if (accept("=")) {

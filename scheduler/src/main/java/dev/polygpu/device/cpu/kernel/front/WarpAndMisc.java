@@ -123,7 +123,7 @@ final class WarpAndMisc {
                         new Expr.IntConst(pred.pos(), Prim.INT, 0)) : arg(es, name, args, 1, Prim.INT);
                 return call(pos, i == Intrinsic.BALLOT ? Prim.UINT : Prim.INT, i, arg(es, name, args, 0, Prim.UINT), pred);
             }
-            case "__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll", "__brev" -> {
+            case "__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll", "__brev", "__brevll" -> {
                 count(es, pos, name, args, 1, 1);
                 Intrinsic i;
                 Prim in;
@@ -135,6 +135,7 @@ final class WarpAndMisc {
                     case "__ffsll" -> { i = Intrinsic.FFSLL; in = Prim.LONGLONG; }
                     case "__clz" -> { i = Intrinsic.CLZ; in = Prim.INT; }
                     case "__clzll" -> { i = Intrinsic.CLZLL; in = Prim.LONGLONG; }
+                    case "__brevll" -> { i = Intrinsic.BREVLL; in = Prim.ULONGLONG; out = Prim.ULONGLONG; }
                     default -> { i = Intrinsic.BREV; in = Prim.UINT; out = Prim.UINT; }
                 }
                 if (!args.getFirst().type().isInteger()) {
@@ -203,10 +204,9 @@ final class WarpAndMisc {
                 return new Expr.Cast(pos, Prim.INT, call(pos, Prim.FLOAT, r, arg(es, name, args, 0, Prim.FLOAT)));
             }
             case "__fadd_rn", "__fsub_rn", "__fmul_rn", "__fdiv_rn", "__dadd_rn", "__dsub_rn", "__dmul_rn",
-                 "__ddiv_rn", "__mul24", "__umul24" -> {
+                 "__ddiv_rn" -> {
                 count(es, pos, name, args, 2, 2);
-                Prim t = name.startsWith("__f") ? Prim.FLOAT : name.startsWith("__d") ? Prim.DOUBLE
-                        : name.equals("__mul24") ? Prim.INT : Prim.UINT;
+                Prim t = name.startsWith("__f") ? Prim.FLOAT : Prim.DOUBLE;
                 BinaryOp op = name.contains("add") ? BinaryOp.ADD : name.contains("sub") ? BinaryOp.SUB
                         : name.contains("div") ? BinaryOp.DIV : BinaryOp.MUL;
                 return es.binary(pos, op, arg(es, name, args, 0, t), arg(es, name, args, 1, t));
@@ -216,7 +216,13 @@ final class WarpAndMisc {
                 return es.binary(pos, BinaryOp.DIV, new Expr.FloatConst(pos, Prim.FLOAT, 1.0),
                         arg(es, name, args, 0, Prim.FLOAT));
             }
-            default -> throw es.diags.fail(pos, "no function named '" + name + "'");
+            default -> {
+                Expr integer = IntegerIntrinsicSema.call(es, pos, name, args);
+                if (integer == null) {
+                    throw es.diags.fail(pos, "no function named '" + name + "'");
+                }
+                return integer;
+            }
         }
     }
 
