@@ -38,8 +38,8 @@ public enum Construct {
     DIRECTED_ROUNDING(Group.EXPRESSIONS, 0, "__fadd_rz, __fmul_ru, __fmaf_rd, __dadd_rz, ... (off: the engine lacks them)"),
     MATH_FUNCTIONS(Group.EXPRESSIONS, 3, "sinf, expf, log, pow, ... into buffers compared within CUDA's ulp bound"),
     INT_INTRINSICS(Group.EXPRESSIONS, 3, "__popc, __clz, __brev, __mul24, min, max, abs, ..."),
-    EXTRA_INT_INTRINSICS(Group.EXPRESSIONS, 0, "__ffs, __umulhi, __mulhi, __brevll, __byte_perm, __sad, "
-            + "__funnelshift_l, ... (off: the engine lacks most, the PTX interpreter lacks bfind.shiftamt and shf)"),
+    EXTRA_INT_INTRINSICS(Group.EXPRESSIONS, 2, "__ffs, __umulhi, __mulhi, __umul64hi, __brevll, __byte_perm, __sad, "
+            + "__usad, __funnelshift_l, __rhadd"),
     BIT_CAST(Group.EXPRESSIONS, 2, "__float_as_int, __int_as_float, __double_as_longlong, __longlong_as_double"),
     MACRO(Group.EXPRESSIONS, 2, "#define constants and function-like macros"),
     // Memory.

@@ -54,7 +54,7 @@ final class IntIntrinsics {
         return Expr.op(t, (wide ? "llabs" : "abs") + "($0)", a.bits(), a);
     }
 
-    /** Intrinsics the engine lacks (and __funnelshift, whose shf the PTX interpreter lacks): off by default. */
+    /** The less common integer intrinsics (bit search, high halves of products, byte permutes, funnel shifts). */
     static Expr extra(ExprGen ex, Prim t, Ctx c, int depth, Level max) {
         GenState g = ex.g;
         g.cover(Construct.EXTRA_INT_INTRINSICS);

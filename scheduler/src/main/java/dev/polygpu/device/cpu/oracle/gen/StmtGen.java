@@ -249,7 +249,7 @@ final class StmtGen {
     }
 
     private Expr condition(Ctx c, Level want) {
-        if (want == Level.WARP && g.rng.percent(60)) {
+        if (want == Level.WARP && c.inKernel() && g.rng.percent(60)) {
             g.cover(Construct.WARP_BRANCH);
             return mem.warpCondition(c);
         }
