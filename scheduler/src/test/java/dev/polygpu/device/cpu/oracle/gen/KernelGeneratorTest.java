@@ -88,6 +88,18 @@ class KernelGeneratorTest {
     }
 
     @Test
+    void everyBaseProfileGeneratesWholePrograms() {
+        for (String base : Profile.BASES.keySet()) {
+            Profile p = Profile.parse(base);
+            for (long i = 0; i < 40; i++) {
+                GeneratedKernel k = KernelGenerator.generate(SEED + 7, i, p);
+                assertTrue(Edits.whole(k.program()), "seed " + (SEED + 7) + " index " + i + " profile " + base
+                        + ": the shrinker's wholeness check rejects a generated program");
+            }
+        }
+    }
+
+    @Test
     void launchesUseWholeWarpsAndAtMost512Threads() {
         Profile p = Profile.parse("all");
         for (long i = 0; i < 60; i++) {
