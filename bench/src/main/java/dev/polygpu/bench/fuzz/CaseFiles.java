@@ -1,0 +1,119 @@
+package dev.polygpu.bench.fuzz;
+
+import dev.polygpu.device.Dim3;
+import dev.polygpu.device.LaunchConfig;
+import dev.polygpu.device.cpu.oracle.OracleArg;
+import dev.polygpu.device.cpu.oracle.OracleCase;
+import dev.polygpu.device.cpu.oracle.OracleType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The files a failing case leaves: {@code case-I.cu} (the reduced kernel), {@code case-I.orig.cu} (as
+ * generated) and {@code case-I.json} (seed, index, profile, results, category, the reduced kernel's launch and
+ * arguments, and the commands that replay it), and reading a case file back for {@code --replay}.
+ */
+final class CaseFiles {
+    private CaseFiles() {
+    }
+
+    /** Writes the three files of case {@code index}; returns the JSON file. */
+    static Path write(Path dir, long index, Map<String, Object> info, String originalSource, String reducedSource) {
+        try {
+            Files.createDirectories(dir);
+            String base = "case-" + index;
+            Files.writeString(dir.resolve(base + ".orig.cu"), originalSource);
+            Files.writeString(dir.resolve(base + ".cu"), reducedSource);
+            Map<String, Object> json = new LinkedHashMap<>(info);
+            json.put("source", base + ".cu");
+            json.put("original", base + ".orig.cu");
+            Path file = dir.resolve(base + ".json");
+            json.put("replay", List.of("bench/fuzz --replay " + file, "bench/fuzz --seed " + info.get("seed")
+                    + " --only " + index + " --profile '" + info.get("profile") + "'"
+                    + (Boolean.TRUE.equals(info.get("invalid")) ? " --invalid" : "")));
+            Files.writeString(file, Json.write(json));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write case " + index + " into " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The launch and arguments of a case, as the JSON of a case file holds them. */
+    static Map<String, Object> caseInfo(OracleCase c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kernel", c.kernel());
+        LaunchConfig l = c.config();
+        m.put("launch", Map.of("grid", List.of(l.grid().x(), l.grid().y(), l.grid().z()), "block",
+                List.of(l.block().x(), l.block().y(), l.block().z()), "dynamicSharedBytes", l.dynamicSharedBytes()));
+        List<Object> args = new ArrayList<>();
+        for (OracleArg a : c.args()) {
+            Map<String, Object> am = new LinkedHashMap<>();
+            switch (a) {
+                case OracleArg.Buffer b -> {
+                    am.put("buffer", b.name());
+                    am.put("type", b.type().name());
+                    am.put("maxUlp", b.maxUlp());
+                    am.put("initial", Base64.getEncoder().encodeToString(b.initial()));
+                }
+                case OracleArg.Scalar s -> {
+                    am.put("scalar", s.type().name());
+                    am.put("bits", s.bits());
+                }
+            }
+            args.add(am);
+        }
+        m.put("args", args);
+        return m;
+    }
+
+    /** The reduced case a case file describes: its source file and the launch and arguments in the JSON. */
+    @SuppressWarnings("unchecked")
+    static OracleCase reducedCase(Path json, Map<String, Object> m) {
+        try {
+            String source = Files.readString(json.resolveSibling((String) m.get("source")));
+            Map<String, Object> launch = (Map<String, Object>) m.get("launch");
+            List<Object> grid = (List<Object>) launch.get("grid");
+            List<Object> block = (List<Object>) launch.get("block");
+            LaunchConfig config = new LaunchConfig(dim(grid), dim(block),
+                    ((Number) launch.get("dynamicSharedBytes")).intValue());
+            List<OracleArg> args = new ArrayList<>();
+            for (Object o : (List<Object>) m.get("args")) {
+                Map<String, Object> a = (Map<String, Object>) o;
+                if (a.containsKey("buffer")) {
+                    args.add(new OracleArg.Buffer((String) a.get("buffer"), OracleType.valueOf((String) a.get("type")),
+                            Base64.getDecoder().decode((String) a.get("initial")),
+                            ((Number) a.get("maxUlp")).intValue()));
+                } else {
+                    args.add(new OracleArg.Scalar(OracleType.valueOf((String) a.get("scalar")),
+                            ((Number) a.get("bits")).longValue()));
+                }
+            }
+            return new OracleCase("replay " + json.getFileName(), source, (String) m.get("kernel"), config, args);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the case next to " + json + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Dim3 dim(List<Object> l) {
+        return new Dim3(((Number) l.get(0)).intValue(), ((Number) l.get(1)).intValue(), ((Number) l.get(2)).intValue());
+    }
+
+    /** Reads a case file written by {@link #write}. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> read(Path json) {
+        try {
+            return (Map<String, Object>) Json.parse(Files.readString(json));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + json + ": " + e.getMessage(), e);
+        } catch (ClassCastException e) {
+            throw new IllegalArgumentException(json + " is not a case file (its JSON is not an object)", e);
+        }
+    }
+}

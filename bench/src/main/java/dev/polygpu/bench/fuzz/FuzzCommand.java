@@ -1,0 +1,81 @@
+package dev.polygpu.bench.fuzz;
+
+import dev.polygpu.device.cpu.oracle.DifferentialOracle;
+import dev.polygpu.device.cpu.oracle.OracleCase;
+import dev.polygpu.device.cpu.oracle.OracleResult;
+import dev.polygpu.device.cpu.oracle.gen.GeneratedKernel;
+import dev.polygpu.device.cpu.oracle.gen.KernelGenerator;
+import dev.polygpu.device.cpu.oracle.gen.Profile;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code bench/fuzz}: random CUDA C kernels (dev.polygpu.device.cpu.oracle.gen) through the differential oracle,
+ * failing ones shrunk and written out ({@link FuzzArgs#HELP} has the flags). Exit status: 0 when nothing
+ * unexplained was found, 1 when something was, 2 on a usage error or when nvcc is missing.
+ */
+public final class FuzzCommand {
+    private FuzzCommand() {
+    }
+
+    public static void main(String[] argv) {
+        System.exit(run(argv, System.out, System.err));
+    }
+
+    static int run(String[] argv, PrintStream out, PrintStream err) {
+        FuzzArgs args;
+        try {
+            args = FuzzArgs.parse(argv);
+        } catch (IllegalArgumentException e) {
+            err.println("bench/fuzz: " + e.getMessage());
+            return 2;
+        }
+        if (args.help()) {
+            out.print(args.helpConstructs() ? FuzzArgs.constructs() : FuzzArgs.HELP);
+            return 0;
+        }
+        Optional<String> missing = DifferentialOracle.unavailableReason();
+        if (missing.isPresent() && !args.invalid()) {
+            err.println("bench/fuzz: the differential oracle needs nvcc: " + missing.get());
+            return 2;
+        }
+        if (args.replay() != null) {
+            return replay(args.replay(), out, err);
+        }
+        return args.invalid() ? new InvalidRun(args, out, err).run() : new OracleRun(args, out, err).run();
+    }
+
+    /** Runs a case file's original kernel (regenerated) and its reduced one; 1 if either still fails. */
+    private static int replay(Path file, PrintStream out, PrintStream err) {
+        Map<String, Object> m;
+        try {
+            m = CaseFiles.read(file);
+        } catch (RuntimeException e) {
+            err.println("bench/fuzz: " + e.getMessage());
+            return 2;
+        }
+        long seed = ((Number) m.get("seed")).longValue();
+        long index = ((Number) m.get("index")).longValue();
+        String profile = (String) m.get("profile");
+        if (Boolean.TRUE.equals(m.get("invalid"))) {
+            String[] argv = {"--invalid", "--seed", Long.toString(seed), "--only", Long.toString(index), "--profile",
+                profile, "--shrink-calls", "0", "--out", file.toAbsolutePath().getParent().resolve("replay").toString()};
+            return run(argv, out, err);
+        }
+        GeneratedKernel k = KernelGenerator.generate(seed, index, Profile.parse(profile));
+        try (DifferentialOracle oracle = DifferentialOracle.create()) {
+            OracleCase reduced = CaseFiles.reducedCase(file, m);
+            OracleResult original = oracle.check(k.toCase("k" + index + "_"));
+            OracleResult small = oracle.check(reduced);
+            out.println("case " + seed + ":" + index + " (profile '" + profile + "')");
+            out.println("  recorded: " + m.get("result"));
+            out.println("  original now: " + original);
+            out.println("  reduced now:  " + small);
+            boolean fails = !Triage.kind(original).explained || !Triage.kind(small).explained;
+            out.println(fails ? "  still failing" : "  both pass now");
+            return fails ? 1 : 0;
+        }
+    }
+}

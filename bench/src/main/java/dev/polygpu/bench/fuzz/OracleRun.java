@@ -1,0 +1,128 @@
+package dev.polygpu.bench.fuzz;
+
+import dev.polygpu.device.cpu.oracle.DifferentialOracle;
+import dev.polygpu.device.cpu.oracle.OracleCase;
+import dev.polygpu.device.cpu.oracle.OracleResult;
+import dev.polygpu.device.cpu.oracle.gen.GeneratedKernel;
+import dev.polygpu.device.cpu.oracle.gen.KernelGenerator;
+import dev.polygpu.device.cpu.oracle.gen.Profile;
+import dev.polygpu.device.cpu.oracle.gen.Shrinker;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The default mode: generated kernels through the differential oracle in batches (one nvcc run each), then
+ * every finding shrunk and written out.
+ */
+final class OracleRun {
+    private final FuzzArgs args;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    OracleRun(FuzzArgs args, PrintStream out, PrintStream err) {
+        this.args = args;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** A failing case waiting to be shrunk. */
+    private record Pending(GeneratedKernel kernel, OracleResult result) {
+    }
+
+    int run() {
+        Profile profile = Profile.parse(args.profile());
+        List<Long> indices = new ArrayList<>();
+        if (args.only() != null) {
+            indices.add(args.only());
+        } else {
+            for (long i = 0; i < args.count(); i++) {
+                indices.add(i);
+            }
+        }
+        FuzzReport report = new FuzzReport();
+        List<Pending> pending = new ArrayList<>();
+        try (DifferentialOracle oracle = DifferentialOracle.create()) {
+            long start = System.nanoTime();
+            for (int from = 0; from < indices.size(); from += args.batch()) {
+                List<GeneratedKernel> ks = new ArrayList<>();
+                List<OracleCase> cases = new ArrayList<>();
+                for (long i : indices.subList(from, Math.min(indices.size(), from + args.batch()))) {
+                    GeneratedKernel k = KernelGenerator.generate(args.seed(), i, profile);
+                    ks.add(k);
+                    cases.add(k.toCase("k" + i + "_"));
+                }
+                List<OracleResult> results = oracle.checkAll(cases);
+                for (int j = 0; j < ks.size(); j++) {
+                    Triage.Kind kind = Triage.kind(results.get(j));
+                    report.add(kind, ks.get(j).coverage());
+                    if (!kind.explained) {
+                        pending.add(new Pending(ks.get(j), results.get(j)));
+                    }
+                }
+                double minutes = (System.nanoTime() - start) / 60e9;
+                int done = Math.min(indices.size(), from + args.batch());
+                err.printf("fuzz: %d/%d kernels, %.1f/min, differences %d, other findings %d, explained %d%n", done,
+                        indices.size(), done / minutes, report.count(Triage.Kind.DIFFER),
+                        report.unexplained() - report.count(Triage.Kind.DIFFER), report.count(Triage.Kind.PTX_GAP));
+            }
+            double checkSeconds = (System.nanoTime() - start) / 1e9;
+            int checkRuns = oracle.nvccRuns();
+            long shrinkStart = System.nanoTime();
+            for (int i = 0; i < pending.size(); i++) {
+                err.printf("fuzz: shrinking %d/%d (case %s: %s)%n", i + 1, pending.size(), pending.get(i).kernel().name(),
+                        Triage.kind(pending.get(i).result()).label);
+                report.finding(shrinkAndWrite(oracle, profile, pending.get(i)));
+            }
+            report.print(out, "bench/fuzz --seed " + args.seed() + " --profile '" + args.profile() + "'",
+                    checkSeconds, (System.nanoTime() - shrinkStart) / 1e9, checkRuns);
+        }
+        return report.unexplained() > 0 ? 1 : 0;
+    }
+
+    private FuzzReport.Finding shrinkAndWrite(DifferentialOracle oracle, Profile profile, Pending p) {
+        GeneratedKernel k = p.kernel();
+        String prefix = "k" + k.index() + "_";
+        OracleCase original = k.toCase(prefix);
+        OracleCase reduced = original;
+        OracleResult reducedResult = p.result();
+        if (args.shrinkCalls() > 0) {
+            Shrinker.Result r = new Shrinker(oracle::checkAll, args.batch(), args.shrinkCalls())
+                    .shrink(k.name(), k.program(), p.result());
+            reduced = GeneratedKernel.toCase(k.name(), r.program(), prefix);
+            reducedResult = r.result();
+        }
+        String category = Triage.category(p.result(), reduced.source());
+        Map<String, Object> info = new LinkedHashMap<>();
+        info.put("seed", args.seed());
+        info.put("index", k.index());
+        info.put("profile", profile.spec());
+        info.put("invalid", false);
+        info.put("category", category);
+        info.put("result", p.result().toString());
+        info.put("reducedResult", reducedResult.toString());
+        info.putAll(CaseFiles.caseInfo(reduced));
+        Path file = CaseFiles.write(args.out(), k.index(), info, original.source(), reduced.source());
+        return new FuzzReport.Finding(k.index(), category, Triage.kind(p.result()).label + ": " + brief(p.result()),
+                lines(reduced.source()), lines(original.source()), file.toString());
+    }
+
+    static String brief(OracleResult r) {
+        String s = switch (r) {
+            case OracleResult.Differ d -> d.buffer() + "[" + d.index() + "]: PTX " + d.ptxValue() + ", engine "
+                    + d.engineValue();
+            case OracleResult.Rejected j -> j.side() + ": " + j.message();
+            case OracleResult.Internal i -> i.side() + ": " + i.exceptionText();
+            case OracleResult.Equal e -> "equal";
+        };
+        s = s.lines().findFirst().orElse("");
+        return s.length() > 160 ? s.substring(0, 160) + "…" : s;
+    }
+
+    static int lines(String s) {
+        return (int) s.lines().count();
+    }
+}

@@ -1,0 +1,86 @@
+package dev.polygpu.bench.fuzz;
+
+import dev.polygpu.device.cpu.oracle.OracleResult;
+
+/**
+ * Sorts the oracle's results: which are fine or explained (equal; a construct the PTX interpreter's documented
+ * subset leaves out), which are findings, and for a finding a hint of where the bug lives, from the result and
+ * the reduced kernel's source.
+ */
+final class Triage {
+    /** What a result is, for the summary table. */
+    enum Kind {
+        EQUAL("equal", true),
+        DIFFER("difference", false),
+        ENGINE_COMPILE("engine refused to compile", false),
+        ENGINE_FAULT("engine faulted (PTX ran)", false),
+        PTX_GAP("PTX interpreter lacks an instruction (explained)", true),
+        PTX_FAULT("PTX side refused or faulted (engine ran)", false),
+        BOTH_REJECTED("both sides refused (generator bug)", false),
+        INTERNAL("internal error or hang", false);
+
+        final String label;
+        final boolean explained;
+
+        Kind(String label, boolean explained) {
+            this.label = label;
+            this.explained = explained;
+        }
+    }
+
+    private Triage() {
+    }
+
+    static Kind kind(OracleResult r) {
+        return switch (r) {
+            case OracleResult.Equal e -> Kind.EQUAL;
+            case OracleResult.Differ d -> Kind.DIFFER;
+            case OracleResult.Internal i -> Kind.INTERNAL;
+            case OracleResult.Rejected j -> {
+                if (j.bothSides()) {
+                    yield Kind.BOTH_REJECTED;
+                }
+                if (j.side() == OracleResult.Side.PTX) {
+                    yield j.message().contains("is not supported by the CPU device's PTX interpreter") ? Kind.PTX_GAP
+                            : Kind.PTX_FAULT;
+                }
+                yield j.message().contains("does not compile") ? Kind.ENGINE_COMPILE : Kind.ENGINE_FAULT;
+            }
+        };
+    }
+
+    /**
+     * Where a finding most likely lives (a hint for routing, from the result and the reduced source): front
+     * end, conversions, control flow with barriers, warp intrinsics, atomics, math, PTX interpreter, generator.
+     */
+    static String category(OracleResult r, String reducedSource) {
+        Kind k = kind(r);
+        if (k == Kind.BOTH_REJECTED) {
+            return "generator";
+        }
+        if (k == Kind.PTX_FAULT || r instanceof OracleResult.Internal i && i.side() == OracleResult.Side.PTX) {
+            return "PTX interpreter";
+        }
+        if (k == Kind.ENGINE_COMPILE) {
+            return "front end";
+        }
+        if (r instanceof OracleResult.Differ d && d.buffer().startsWith("math_")) {
+            return "math";
+        }
+        String s = reducedSource;
+        if (s.contains("atomic")) {
+            return "atomics";
+        }
+        if (s.matches("(?s).*__(shfl|ballot|any_sync|all_sync|activemask|syncwarp|reduce_).*")) {
+            return "warp intrinsics";
+        }
+        if (s.contains("__syncthreads")) {
+            return "control flow with barriers";
+        }
+        if (s.matches("(?s).*(_f2i_|\\(float\\)|\\(double\\)|static_cast<(float|double)>|__float_as|__int_as|"
+                + "__double_as|__longlong_as|2float|2int|2double).*")) {
+            return "conversions";
+        }
+        return "front end";
+    }
+}
