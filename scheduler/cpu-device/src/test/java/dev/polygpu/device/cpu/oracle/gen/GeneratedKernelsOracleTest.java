@@ -3,11 +3,11 @@ package dev.polygpu.device.cpu.oracle.gen;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.polygpu.device.cpu.oracle.DifferentialOracle;
+import dev.polygpu.device.cpu.oracle.OracleTests;
 import dev.polygpu.device.cpu.oracle.OracleCase;
 import dev.polygpu.device.cpu.oracle.OracleResult;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,8 +20,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(240)
 class GeneratedKernelsOracleTest {
     private static void check(long seed, String profile, long... indices) {
-        Assumptions.assumeTrue(DifferentialOracle.unavailableReason().isEmpty(),
-                () -> "no nvcc: " + DifferentialOracle.unavailableReason().orElse(""));
+        OracleTests.assumeNvcc();
         List<OracleCase> cases = new ArrayList<>();
         for (long i : indices) {
             cases.add(KernelGenerator.generate(seed, i, Profile.parse(profile)).toCase("k" + i + "_"));

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.polygpu.device.CompileException;
 import dev.polygpu.device.cpu.CpuDevice;
-import dev.polygpu.device.cpu.oracle.DifferentialOracle;
+import dev.polygpu.device.cpu.oracle.OracleTests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,8 +43,7 @@ class GeneratedSourcesCompileTest {
 
     @Test
     void nvccCompilesABatchWithoutWarningsOfUndefinedBehaviour(@TempDir Path dir) throws Exception {
-        Assumptions.assumeTrue(DifferentialOracle.unavailableReason().isEmpty(),
-                () -> "no nvcc: " + DifferentialOracle.unavailableReason().orElse(""));
+        OracleTests.assumeNvcc();
         List<String> all = new ArrayList<>(sources("default", 20));
         all.addAll(sources("all", 20));
         Path cu = dir.resolve("batch.cu");
