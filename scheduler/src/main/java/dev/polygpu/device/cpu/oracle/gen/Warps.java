@@ -61,6 +61,9 @@ final class Warps {
         g.cover(kind);
         Expr lane = ex.gen(g.rng.pick(Prim.INT, Prim.UINT, g.intType()), c, Math.min(depth, 2) - 1, Level.THREAD);
         boolean wide = g.roll(Construct.WIDE_LANE_ARGS, 40);
+        if (wide) {
+            g.cover(Construct.WIDE_LANE_ARGS);
+        }
         String laneText = wide ? "$1" : "($1) & 31";
         String f = switch (kind) {
             case SHFL_UP -> "__shfl_up_sync";
