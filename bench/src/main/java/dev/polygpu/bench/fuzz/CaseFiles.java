@@ -74,10 +74,20 @@ final class CaseFiles {
     }
 
     /** The reduced case a case file describes: its source file and the launch and arguments in the JSON. */
-    @SuppressWarnings("unchecked")
     static OracleCase reducedCase(Path json, Map<String, Object> m) {
+        return storedCase(json, m, (String) m.get("source"));
+    }
+
+    /** The original case as generated: the {@code .orig.cu} file and the launch and arguments stored for it. */
+    @SuppressWarnings("unchecked")
+    static OracleCase originalCase(Path json, Map<String, Object> m) {
+        return storedCase(json, (Map<String, Object>) m.get("originalCase"), (String) m.get("original"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static OracleCase storedCase(Path json, Map<String, Object> m, String sourceFile) {
         try {
-            String source = Files.readString(json.resolveSibling((String) m.get("source")));
+            String source = Files.readString(json.resolveSibling(sourceFile));
             Map<String, Object> launch = (Map<String, Object>) m.get("launch");
             List<Object> grid = (List<Object>) launch.get("grid");
             List<Object> block = (List<Object>) launch.get("block");

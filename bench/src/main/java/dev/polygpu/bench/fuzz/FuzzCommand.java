@@ -47,7 +47,11 @@ public final class FuzzCommand {
         return args.invalid() ? new InvalidRun(args, out, err).run() : new OracleRun(args, out, err).run();
     }
 
-    /** Runs a case file's original kernel (regenerated) and its reduced one; 1 if either still fails. */
+    /**
+     * Runs a case file's original kernel and its reduced one, both as stored (so a replay does not depend on the
+     * generator staying the same), and says whether the seed still generates that original; 1 if either still
+     * fails.
+     */
     private static int replay(Path file, PrintStream out, PrintStream err) {
         Map<String, Object> m;
         try {
@@ -67,9 +71,13 @@ public final class FuzzCommand {
         GeneratedKernel k = KernelGenerator.generate(seed, index, Profile.parse(profile));
         try (DifferentialOracle oracle = DifferentialOracle.create()) {
             OracleCase reduced = CaseFiles.reducedCase(file, m);
-            OracleResult original = oracle.check(k.toCase("k" + index + "_"));
+            OracleCase stored = CaseFiles.originalCase(file, m);
+            OracleResult original = oracle.check(stored);
             OracleResult small = oracle.check(reduced);
             out.println("case " + seed + ":" + index + " (profile '" + profile + "')");
+            out.println(k.toCase("k" + index + "_").source().equals(stored.source())
+                    ? "  the seed still generates this kernel"
+                    : "  the generator has changed since: --seed " + seed + " --only " + index + " now makes another kernel");
             out.println("  recorded: " + m.get("result"));
             out.println("  original now: " + original);
             out.println("  reduced now:  " + small);

@@ -105,6 +105,7 @@ final class OracleRun {
         info.put("result", p.result().toString());
         info.put("reducedResult", reducedResult.toString());
         info.putAll(CaseFiles.caseInfo(reduced));
+        info.put("originalCase", CaseFiles.caseInfo(original));
         Path file = CaseFiles.write(args.out(), k.index(), info, original.source(), reduced.source());
         return new FuzzReport.Finding(k.index(), category, Triage.kind(p.result()).label + ": " + brief(p.result()),
                 lines(reduced.source()), lines(original.source()), file.toString());

@@ -190,8 +190,25 @@ final class ExprGen {
         if (need <= w - 1) {
             return Expr.op(ct, raw, need, a, b);
         }
-        String h = g.helpers.arith(op.equals("+") ? "add" : op.equals("-") ? "sub" : "mul", ct, g.rng.coin());
+        String name = op.equals("+") ? "add" : op.equals("-") ? "sub" : "mul";
+        boolean checked = g.rng.coin();
+        String h = g.helpers.arith(name, ct, checked);
+        if (nests(h, b)) {
+            h = g.helpers.arith(name, ct, !checked);
+        }
+        if (nests(h, b)) {
+            String u = ct.toUnsigned().c();
+            return Expr.op(ct, "((" + ct.c() + ")((" + u + ")$0 " + op + " (" + u + ")$1))", w, a, b);
+        }
         return Expr.op(ct, h + "($0, $1)", w, a, b);
+    }
+
+    /**
+     * True if a call of helper {@code name} is inside {@code later} (an argument after the first) and the profile
+     * keeps such nested calls of one function out ({@link Construct#NESTED_SAME_CALL}).
+     */
+    private boolean nests(String name, Expr later) {
+        return !g.on(Construct.NESTED_SAME_CALL) && Printer.expr(later).contains(name + "(");
     }
 
     /** {@code e} masked to a few low bits, so that it is small and nonnegative. */
@@ -221,6 +238,11 @@ final class ExprGen {
         Expr b = gen(bt, c, depth - 1, max);
         Prim ct = Prim.common(a.prim(), b.prim());
         String h = g.helpers.divide(div ? "div" : "mod", ct);
+        if (nests(h, b)) {
+            String bad = ct.isSigned() ? "($1) == 0 || (($0) == " + Helpers.minText(ct) + " && ($1) == -1)" : "($1) == 0";
+            return Expr.op(ct, "((" + bad + ") ? (" + ct.c() + ")($0) : (" + ct.c() + ")($0) " + (div ? "/" : "%")
+                    + " ($1))", adj(a, ct), a, b);
+        }
         return Expr.op(ct, h + "($0, $1)", adj(a, ct), a, b);
     }
 
@@ -236,7 +258,11 @@ final class ExprGen {
         if (!pt.isSigned()) {
             return Expr.op(pt, "($0 << ($1 & " + (w - 1) + "))", w, a, b);
         }
-        return Expr.op(pt, g.helpers.shiftLeft(pt) + "($0, $1)", w, a, b);
+        String h = g.helpers.shiftLeft(pt);
+        if (nests(h, b)) {
+            return Expr.op(pt, "((" + pt.c() + ")((" + pt.toUnsigned().c() + ")$0 << ($1 & " + (w - 1) + ")))", w, a, b);
+        }
+        return Expr.op(pt, h + "($0, $1)", w, a, b);
     }
 
     private Expr bitwise(Prim t, Ctx c, int depth, Level max) {

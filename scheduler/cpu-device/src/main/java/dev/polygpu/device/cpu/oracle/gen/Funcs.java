@@ -40,6 +40,8 @@ final class Funcs {
     private final StmtGen st;
     private final List<Func> callable = new ArrayList<>();
     private final java.util.Map<Ty.Struct, Func> makers = new java.util.HashMap<>();
+    /** The functions whose arguments are being generated (a call of one of them inside is a nested same call). */
+    private final java.util.Set<String> calling = new java.util.HashSet<>();
 
     Funcs(GenState g, ExprGen ex, StmtGen st) {
         this.g = g;
@@ -288,7 +290,11 @@ final class Funcs {
     /** A call inside an expression, converted to {@code want}; null if no function fits here. */
     Expr call(Prim want, Ctx c, int depth, Level max) {
         List<Func> ok = new ArrayList<>();
+        boolean nested = g.on(Construct.NESTED_SAME_CALL);
         for (Func f : callable) {
+            if (!nested && calling.contains(f.name)) {
+                continue;
+            }
             if (!f.sideEffects && f.ret instanceof Prim r && c.level.within(f.needs)
                     && (f.pure || max == Level.THREAD) && (r.isInteger() || want.isFloating()
                     || g.on(Construct.FLOAT_TO_INT)) && r != Prim.HALF && canPass(f, c)) {
@@ -346,6 +352,20 @@ final class Funcs {
     }
 
     private Expr invoke(Func f, Ctx c, int depth) {
+        if (calling.contains(f.name)) {
+            g.cover(Construct.NESTED_SAME_CALL);
+        }
+        boolean outermost = calling.add(f.name);
+        try {
+            return invokeWithArgs(f, c, depth);
+        } finally {
+            if (outermost) {
+                calling.remove(f.name);
+            }
+        }
+    }
+
+    private Expr invokeWithArgs(Func f, Ctx c, int depth) {
         List<Expr> args = new ArrayList<>();
         StringBuilder call = new StringBuilder(f.call);
         for (int i = 0; i < f.params.size(); i++) {

@@ -64,6 +64,11 @@ final class GenState {
         coverage.add(c);
     }
 
+    /** True once a construct that needs {@code cuda_fp16.h} (nvcc does not declare __half without it) is in. */
+    boolean usesHalf() {
+        return coverage.count(Construct.TYPE_HALF) > 0;
+    }
+
     /** True (and the construct counted) with a probability growing with its weight, if it is on. */
     boolean roll(Construct c, int percentAtWeight4) {
         int w = profile.weight(c);

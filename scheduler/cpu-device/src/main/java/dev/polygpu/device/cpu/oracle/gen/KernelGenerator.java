@@ -94,7 +94,11 @@ public final class KernelGenerator {
                 body.add(st.stmt(c));
             }
             epilogue(kernelScope, body);
-            List<Program.Item> items = new ArrayList<>(g.early);
+            List<Program.Item> items = new ArrayList<>();
+            if (g.usesHalf()) {
+                items.add(new Program.Item("cuda_fp16.h", "#include <cuda_fp16.h>", null));
+            }
+            items.addAll(g.early);
             items.addAll(g.helpers.items());
             items.addAll(g.functions);
             LaunchConfig launch = new LaunchConfig(new Dim3(grid[0], grid[1], 1), new Dim3(block[0], block[1],

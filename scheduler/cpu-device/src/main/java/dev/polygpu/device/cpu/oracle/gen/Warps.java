@@ -60,7 +60,11 @@ final class Warps {
         Construct kind = pickKind(g);
         g.cover(kind);
         Expr lane = ex.gen(g.rng.pick(Prim.INT, Prim.UINT, g.intType()), c, Math.min(depth, 2) - 1, Level.THREAD);
-        String laneText = g.rng.percent(90) ? "($1) & 31" : "$1";
+        boolean wide = g.roll(Construct.WIDE_LANE_ARGS, 40);
+        if (wide) {
+            g.cover(Construct.WIDE_LANE_ARGS);
+        }
+        String laneText = wide ? "$1" : "($1) & 31";
         String f = switch (kind) {
             case SHFL_UP -> "__shfl_up_sync";
             case SHFL_DOWN -> "__shfl_down_sync";
