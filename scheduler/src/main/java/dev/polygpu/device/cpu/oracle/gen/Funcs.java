@@ -398,7 +398,10 @@ final class Funcs {
 
     private Expr makerOrNull(Ty.Struct s, Ctx c) {
         Func m = makers.get(s);
-        return m == null ? null : invoke(m, c, 2);
+        if (m == null || calling.contains(m.name) && !g.on(Construct.NESTED_SAME_CALL)) {
+            return null;
+        }
+        return invoke(m, c, 2);
     }
 
     private Expr vectorArg(Ty.Vec v, Ctx c) {
