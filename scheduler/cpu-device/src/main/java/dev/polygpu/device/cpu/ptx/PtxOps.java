@@ -633,6 +633,11 @@ final class PtxOps {
             }
         }
         int sr = src(1, type);
+        if (type.equals("pred")) {
+            // A predicate is true or false: nvcc writes mov.pred %p, -1 for true, which not.pred must turn false.
+            step((t, r) -> r[d] = r[sr] != 0 ? 1 : 0);
+            return;
+        }
         step((t, r) -> r[d] = r[sr]);
     }
 
@@ -1092,7 +1097,7 @@ final class PtxOps {
         if (cnot) {
             step((t, r) -> r[d] = ((r[a] << sh) == 0) ? 1 : 0);
         } else if (type.equals("pred")) {
-            step((t, r) -> r[d] = r[a] ^ 1);
+            step((t, r) -> r[d] = r[a] == 0 ? 1 : 0);
         } else {
             step((t, r) -> r[d] = ~r[a]);
         }

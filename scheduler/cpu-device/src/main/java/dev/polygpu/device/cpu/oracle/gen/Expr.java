@@ -58,10 +58,6 @@ public record Expr(Kind kind, Ty type, String text, List<Expr> args, Var var, in
         return new Expr(kind, type, text, args, var, bits, l, fixed);
     }
 
-    Expr withBits(int b) {
-        return new Expr(kind, type, text, args, var, b, level, fixed);
-    }
-
     Expr asFixed() {
         return new Expr(kind, type, text, args, var, bits, level, true);
     }
@@ -73,14 +69,5 @@ public record Expr(Kind kind, Ty type, String text, List<Expr> args, Var var, in
     /** The scalar type, or null if this is not a scalar. */
     Prim prim() {
         return type instanceof Prim p ? p : null;
-    }
-
-    /** The number of nodes. */
-    int size() {
-        int n = 1;
-        for (Expr a : args) {
-            n += a.size();
-        }
-        return n;
     }
 }

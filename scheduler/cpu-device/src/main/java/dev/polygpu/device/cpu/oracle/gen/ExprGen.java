@@ -204,11 +204,12 @@ final class ExprGen {
     }
 
     /**
-     * True if a call of helper {@code name} is inside {@code later} (an argument after the first) and the profile
-     * keeps such nested calls of one function out ({@link Construct#NESTED_SAME_CALL}).
+     * True if {@code later} (an argument after the first of helper {@code name}, written {@code @name}) calls the
+     * helper again, directly or through a function, and the profile keeps such calls out
+     * ({@link Construct#NESTED_SAME_CALL}).
      */
-    private boolean nests(String name, Expr later) {
-        return !g.on(Construct.NESTED_SAME_CALL) && Printer.expr(later).contains(name + "(");
+    boolean nests(String name, Expr later) {
+        return !g.on(Construct.NESTED_SAME_CALL) && funcs.textReenters(name.substring(1), Printer.expr(later));
     }
 
     /** {@code e} masked to a few low bits, so that it is small and nonnegative. */

@@ -98,7 +98,10 @@ final class FloatExprs {
         Expr a = ex.gen(t, c, depth - 1, max);
         int k = g.rng.below(10);
         if (k < 4) {
-            String name = g.rng.pick("sqrt", "fabs", "floor", "ceil", "trunc", "rint", "round", "nearbyint", "logb");
+            // Not double ceil: nvcc 13.0 folds ceil of a constant of 2^63 or more to a wrong value.
+            String name = t == Prim.DOUBLE
+                    ? g.rng.pick("sqrt", "fabs", "floor", "trunc", "rint", "round", "nearbyint", "logb")
+                    : g.rng.pick("sqrt", "fabs", "floor", "ceil", "trunc", "rint", "round", "nearbyint", "logb");
             String spelled = g.rng.percent(20) ? name : name + f;
             return Expr.op(t, spelled + "($0)", a);
         }

@@ -42,6 +42,44 @@ final class Funcs {
     private final java.util.Map<Ty.Struct, Func> makers = new java.util.HashMap<>();
     /** The functions whose arguments are being generated (a call of one of them inside is a nested same call). */
     private final java.util.Set<String> calling = new java.util.HashSet<>();
+    /** Per function name, every function and helper its body calls, directly or through others. */
+    private final java.util.Map<String, java.util.Set<String>> callees = new java.util.HashMap<>();
+    private static final java.util.regex.Pattern CALL = java.util.regex.Pattern.compile("@(\\w+)[(<]");
+
+    /**
+     * True if evaluating a call of {@code called} enters {@code outer} again (it is {@code outer}, or its body
+     * calls it). The engine gets such a call wrong when it stands in a later argument of {@code outer}
+     * ({@link Construct#NESTED_SAME_CALL}), so the generator keeps them apart unless that is on.
+     */
+    boolean reenters(String outer, String called) {
+        return outer.equals(called) || callees.getOrDefault(called, java.util.Set.of()).contains(outer);
+    }
+
+    /** True if {@code text} (a printed expression) calls something that enters {@code outer}. */
+    boolean textReenters(String outer, String text) {
+        java.util.regex.Matcher m = CALL.matcher(text);
+        while (m.find()) {
+            if (reenters(outer, m.group(1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Records what a new function's body calls, with what those call in turn. */
+    private void recordCallees(String name, Stmt.Block body) {
+        java.util.Set<String> out = callees.computeIfAbsent(name, k -> new java.util.HashSet<>());
+        for (Stmt st : Edits.statements(new Program(List.of(), List.of(), body,
+                dev.polygpu.device.LaunchConfig.of(1, 1)))) {
+            for (Expr e : Edits.exprs(st)) {
+                java.util.regex.Matcher m = CALL.matcher(Printer.expr(e));
+                while (m.find()) {
+                    out.add(m.group(1));
+                    out.addAll(callees.getOrDefault(m.group(1), java.util.Set.of()));
+                }
+            }
+        }
+    }
 
     Funcs(GenState g, ExprGen ex, StmtGen st) {
         this.g = g;
@@ -142,6 +180,7 @@ final class Funcs {
             g.cover(Construct.OVERLOAD);
         }
         Stmt.Block body = body(scope, f);
+        recordCallees(name, body);
         String quals = g.rng.pick("__device__", "__device__", "static __device__", "__device__ inline",
                 "__device__ __forceinline__", "__device__ __noinline__");
         g.functions.add(new Program.Item(name, quals + " " + (ret == null ? "void" : ret.c()) + " @" + name + "("
@@ -208,6 +247,7 @@ final class Funcs {
         out.addAll(st.block(c, g.budget).stmts());
         out.add(new Stmt.Return(g.id(), Expr.var(r)));
         g.budget = saved;
+        recordCallees(name, new Stmt.Block(out));
         g.functions.add(new Program.Item(name, "__device__ " + s.c() + " @" + name + "(" + String.join(", ", decls)
                 + ")", new Stmt.Block(out)));
         makers.put(s, f);
@@ -292,7 +332,7 @@ final class Funcs {
         List<Func> ok = new ArrayList<>();
         boolean nested = g.on(Construct.NESTED_SAME_CALL);
         for (Func f : callable) {
-            if (!nested && calling.contains(f.name)) {
+            if (!nested && calling.stream().anyMatch(outer -> reenters(outer, f.name))) {
                 continue;
             }
             if (!f.sideEffects && f.ret instanceof Prim r && c.level.within(f.needs)
@@ -352,7 +392,7 @@ final class Funcs {
     }
 
     private Expr invoke(Func f, Ctx c, int depth) {
-        if (calling.contains(f.name)) {
+        if (calling.stream().anyMatch(outer -> reenters(outer, f.name))) {
             g.cover(Construct.NESTED_SAME_CALL);
         }
         boolean outermost = calling.add(f.name);
@@ -398,7 +438,10 @@ final class Funcs {
 
     private Expr makerOrNull(Ty.Struct s, Ctx c) {
         Func m = makers.get(s);
-        return m == null ? null : invoke(m, c, 2);
+        if (m == null || !g.on(Construct.NESTED_SAME_CALL) && calling.stream().anyMatch(o -> reenters(o, m.name))) {
+            return null;
+        }
+        return invoke(m, c, 2);
     }
 
     private Expr vectorArg(Ty.Vec v, Ctx c) {

@@ -25,19 +25,6 @@ final class InputData {
         return b.array();
     }
 
-    /** {@code n} elements of type {@code t}, all {@code v}. */
-    static byte[] filled(Prim t, int n, long v) {
-        ByteBuffer b = ByteBuffer.allocate(n * t.size()).order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < n; i++) {
-            switch (t) {
-                case FLOAT -> b.putFloat(v);
-                case DOUBLE -> b.putDouble(v);
-                default -> put(b, t, v);
-            }
-        }
-        return b.array();
-    }
-
     static void put(ByteBuffer b, Prim t, long v) {
         switch (t.size()) {
             case 1 -> b.put((byte) v);

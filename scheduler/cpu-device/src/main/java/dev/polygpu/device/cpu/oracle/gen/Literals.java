@@ -20,15 +20,6 @@ final class Literals {
         return integer(t, interesting(t));
     }
 
-    /** A small literal (|v| below 2^bits, nonnegative for unsigned types) of type {@code t}. */
-    Expr small(Prim t, int bits) {
-        long v = g.rng.below(1 << Math.min(bits, 16));
-        if (t.isSigned() && g.rng.coin()) {
-            v = -v;
-        }
-        return t.isFloating() ? floating(t, v) : integer(t, v);
-    }
-
     /** An integer value of type {@code t} (as a long holding its bits) biased towards edge values. */
     long interesting(Prim t) {
         int k = g.rng.below(12);

@@ -198,7 +198,7 @@ final class StmtGen {
             return new Stmt.Simple(g.id(), "$0 " + op + "= $1;", List.of(t, v));
         }
         String h = g.helpers.arith(op.equals("+") ? "add" : op.equals("-") ? "sub" : "mul", ct, g.rng.coin());
-        if (!g.on(Construct.NESTED_SAME_CALL) && Printer.expr(v).contains(h + "(")) {
+        if (ex.nests(h, v)) {
             String u = ct.toUnsigned().c();
             return new Stmt.Simple(g.id(), "$0 = (" + ct.c() + ")((" + u + ")$0 " + op + " (" + u + ")$1);",
                     List.of(t, v));

@@ -1,0 +1,106 @@
+package dev.polygpu.bench.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.polygpu.device.cpu.oracle.OracleArg;
+import dev.polygpu.device.cpu.oracle.OracleCase;
+import dev.polygpu.device.cpu.oracle.OracleResult;
+import dev.polygpu.device.cpu.oracle.gen.KernelGenerator;
+import dev.polygpu.device.cpu.oracle.gen.Profile;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The parts of bench/fuzz that need no nvcc: flags, the case files and their JSON (a written case reads back
+ * as the same launch and arguments), and how results are sorted into kinds.
+ */
+class FuzzCommandTest {
+    @Test
+    void flagsParseAndBadOnesNameThemselves() {
+        FuzzArgs a = FuzzArgs.parse(new String[] {"--seed", "7", "--count", "20", "--batch", "4", "--profile",
+            "int,size=8", "--shrink-calls", "0", "--invalid"});
+        assertEquals(7, a.seed());
+        assertEquals(20, a.count());
+        assertEquals(4, a.batch());
+        assertEquals("int,size=8", a.profile());
+        assertTrue(a.invalid());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FuzzArgs.parse(new String[] {"--count", "0"}));
+        assertTrue(e.getMessage().contains("--count"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> FuzzArgs.parse(new String[] {"--colour"}));
+        assertTrue(e.getMessage().contains("--colour"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> FuzzArgs.parse(new String[] {"--profile", "default,+y"}));
+        assertTrue(e.getMessage().contains("'y'"), e.getMessage());
+    }
+
+    @Test
+    void usageErrorsExitWith2AndHelpListsConstructs() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(2, FuzzCommand.run(new String[] {"--seed"}, new PrintStream(out), new PrintStream(err)));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--seed needs a value"));
+        assertEquals(0, FuzzCommand.run(new String[] {"--help", "constructs"}, new PrintStream(out),
+                new PrintStream(err)));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("for-multi-decl-barrier"));
+    }
+
+    @Test
+    void aCaseFileReadsBackAsTheSameCase(@TempDir Path dir) {
+        OracleCase c = KernelGenerator.generate(3, 5, Profile.defaults()).toCase("k5_");
+        Map<String, Object> info = new LinkedHashMap<>();
+        info.put("seed", 3L);
+        info.put("index", 5L);
+        info.put("profile", "default");
+        info.put("result", "Differ[\"quoted\"\nline]");
+        info.putAll(CaseFiles.caseInfo(c));
+        info.put("originalCase", CaseFiles.caseInfo(c));
+        Path json = CaseFiles.write(dir, 5, info, c.source(), c.source());
+        Map<String, Object> back = CaseFiles.read(json);
+        assertEquals("Differ[\"quoted\"\nline]", back.get("result"));
+        for (OracleCase r : List.of(CaseFiles.reducedCase(json, back), CaseFiles.originalCase(json, back))) {
+            assertEquals(c.source(), r.source());
+            assertEquals(c.kernel(), r.kernel());
+            assertEquals(c.config(), r.config());
+            assertEquals(c.args().size(), r.args().size());
+            for (int i = 0; i < c.args().size(); i++) {
+                if (c.args().get(i) instanceof OracleArg.Buffer b) {
+                    OracleArg.Buffer rb = (OracleArg.Buffer) r.args().get(i);
+                    assertArrayEquals(b.initial(), rb.initial(), b.name());
+                    assertEquals(b.type(), rb.type());
+                    assertEquals(b.maxUlp(), rb.maxUlp());
+                } else {
+                    assertEquals(c.args().get(i), r.args().get(i));
+                }
+            }
+        }
+        assertTrue(Files.exists(dir.resolve("case-5.orig.cu")));
+        List<?> replay = (List<?>) back.get("replay");
+        assertTrue(replay.get(0).toString().startsWith("bench/fuzz --replay "), replay.toString());
+    }
+
+    @Test
+    void resultsSortIntoKinds() {
+        assertEquals(Triage.Kind.EQUAL, Triage.kind(new OracleResult.Equal("a")));
+        assertEquals(Triage.Kind.PTX_GAP, Triage.kind(new OracleResult.Rejected("a", OracleResult.Side.PTX,
+                "k.ptx:3: instruction x is not supported by the CPU device's PTX interpreter (see docs/ptx.md)")));
+        assertEquals(Triage.Kind.ENGINE_COMPILE, Triage.kind(new OracleResult.Rejected("a",
+                OracleResult.Side.ENGINE, "kernel source does not compile:\nx.cu:1:1: error: y")));
+        assertEquals(Triage.Kind.BOTH_REJECTED, Triage.kind(new OracleResult.Rejected("a", OracleResult.Side.PTX,
+                OracleResult.Rejected.BOTH_SIDES + "PTX: a\nengine: b")));
+        assertTrue(Triage.Kind.PTX_GAP.explained && !Triage.Kind.DIFFER.explained);
+        assertEquals("math", Triage.category(new OracleResult.Differ("a", "k", "math_f", 0, "1", "2"), "x"));
+        assertEquals("atomics", Triage.category(new OracleResult.Differ("a", "k", "out_h", 0, "1", "2"),
+                "atomicAdd(&a[0], 1);"));
+    }
+}
