@@ -42,6 +42,7 @@ public final class GrContext {
     private ScheduleRecorder recorder;
     private WorkExchange exchange;
     private final Allocations allocations = new Allocations();
+    private final java.util.concurrent.atomic.AtomicLong handles = new java.util.concurrent.atomic.AtomicLong();
     private final dev.polygpu.grcuda.kernel.HostFunctions hostFunctions = new dev.polygpu.grcuda.kernel.HostFunctions(this);
 
     GrContext(GrCUDALanguage language, TruffleLanguage.Env env) {
@@ -70,6 +71,14 @@ public final class GrContext {
     /** The live device memory of the context by address: how raw addresses are checked and resolved. */
     public Allocations allocations() {
         return allocations;
+    }
+
+    /**
+     * A new handle for a stream or an event: what {@code asNativePointer()} gives for it, as GrCUDA's streams and
+     * events are pointers. Unique among the context's streams and events, never 0 (CUDA's default stream).
+     */
+    public long nextHandle() {
+        return handles.incrementAndGet();
     }
 
     /** Binds functions of shared libraries ({@code bind}, {@code bindall}); it keeps the libraries it loaded. */
