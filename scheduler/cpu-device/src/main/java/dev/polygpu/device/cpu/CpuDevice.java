@@ -184,6 +184,16 @@ public final class CpuDevice implements Device {
     }
 
     @Override
+    public long freeMemory() {
+        ensureOpen();
+        long live = 0;
+        for (CpuBuffer b : buffers) {
+            live += b.byteSize();
+        }
+        return Math.max(0, properties.totalGlobalMemory() - live);
+    }
+
+    @Override
     public UnifiedBuffer allocate(long bytes) {
         ensureOpen();
         CpuBuffer b = CpuBuffer.allocate(this, nextBufferId.getAndIncrement(), bytes);
