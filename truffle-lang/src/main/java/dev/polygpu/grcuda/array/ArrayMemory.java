@@ -206,12 +206,13 @@ final class ArrayMemory {
 
     /**
      * Waits for the outstanding device work on the array (a wait the context's interrupt can end, leaving the
-     * array as it was), then releases its memory.
+     * array as it was), then releases its memory. Freeing it again is an error, as in GrCUDA and CUDA.
      */
     @TruffleBoundary
     void free() {
-        if (freed) {
-            return;
+        if (freed || buffer.isFreed()) {
+            throw GrError.of("free: device array already freed: " + description + " (buffer " + buffer.id()
+                    + ") was freed before; free each array once");
         }
         InterruptibleWaits.await(s -> s.releaseInterruptibly(tracked), scheduler);
         freed = true;
