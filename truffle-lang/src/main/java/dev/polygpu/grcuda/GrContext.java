@@ -10,6 +10,7 @@ import dev.polygpu.device.cpu.Chaos;
 import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.cuda.CudaDevice;
 import dev.polygpu.device.cuda.CudaProbe;
+import dev.polygpu.device.cuda.PtxCompiler;
 import dev.polygpu.grcuda.array.Allocations;
 import dev.polygpu.grcuda.builtins.Builtins;
 import dev.polygpu.grcuda.objects.GrNamespace;
@@ -262,6 +263,10 @@ public final class GrContext {
             CpuDevice d = chaos.equals("false") ? new CpuDevice(blocks) : new CpuDevice(blocks, Chaos.parse(chaos));
             // Kernel printf output goes where the embedder's Context.Builder.out() points, like guest output.
             d.setPrintfSink(env.out());
+            // GrCUDA programs read kernel.ptx: the PTX nvcc (or NVRTC) makes of the source, where there is one;
+            // the compiler is looked for when a program first reads it
+            d.setPtxTranslator((source, file, major, minor, names) -> PtxCompiler.find().translator()
+                    .translate(source, file, major, minor, names));
             return d;
         } catch (DeviceException e) {
             throw GrError.of(e);
