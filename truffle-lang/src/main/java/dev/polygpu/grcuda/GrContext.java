@@ -44,6 +44,7 @@ public final class GrContext {
     private WorkExchange exchange;
     private final Allocations allocations = new Allocations();
     private final java.util.concurrent.atomic.AtomicLong handles = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final dev.polygpu.grcuda.kernel.HostFunctions hostFunctions = new dev.polygpu.grcuda.kernel.HostFunctions(this);
 
     GrContext(GrCUDALanguage language, TruffleLanguage.Env env) {
@@ -80,6 +81,11 @@ public final class GrContext {
      */
     public long nextHandle() {
         return handles.incrementAndGet();
+    }
+
+    /** True the first time it is called with {@code key} in this context: a warning is printed once. */
+    public boolean firstWarning(String key) {
+        return warned.add(key);
     }
 
     /** Binds functions of shared libraries ({@code bind}, {@code bindall}); it keeps the libraries it loaded. */
