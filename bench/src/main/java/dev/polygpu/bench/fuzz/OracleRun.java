@@ -36,12 +36,9 @@ final class OracleRun {
     int run() {
         Profile profile = Profile.parse(args.profile());
         List<Long> indices = new ArrayList<>();
-        if (args.only() != null) {
-            indices.add(args.only());
-        } else {
-            for (long i = 0; i < args.count(); i++) {
-                indices.add(i);
-            }
+        long[] range = args.range();
+        for (long i = range[0]; i < range[1]; i++) {
+            indices.add(i);
         }
         FuzzReport report = new FuzzReport();
         List<Pending> pending = new ArrayList<>();
@@ -72,13 +69,20 @@ final class OracleRun {
             double checkSeconds = (System.nanoTime() - start) / 1e9;
             int checkRuns = oracle.nvccRuns();
             long shrinkStart = System.nanoTime();
+            List<Long> found = new ArrayList<>();
             for (int i = 0; i < pending.size(); i++) {
                 err.printf("fuzz: shrinking %d/%d (case %s: %s)%n", i + 1, pending.size(), pending.get(i).kernel().name(),
                         Triage.kind(pending.get(i).result()).label);
                 report.finding(shrinkAndWrite(oracle, profile, pending.get(i)));
+                found.add(pending.get(i).kernel().index());
             }
-            report.print(out, "bench/fuzz --seed " + args.seed() + " --profile '" + args.profile() + "'",
-                    checkSeconds, (System.nanoTime() - shrinkStart) / 1e9, checkRuns);
+            report.print(out, "bench/fuzz --seed " + args.seed() + " --profile '" + args.profile() + "'"
+                    + (range[0] != 0 ? " --first " + range[0] : ""), checkSeconds,
+                    (System.nanoTime() - shrinkStart) / 1e9, checkRuns);
+            if (args.summary() != null) {
+                RunSummary.append(args.summary(), RunSummary.entry(args, profile.spec(), report.byLabel(),
+                        report.unexplained(), checkSeconds, found));
+            }
         }
         return report.unexplained() > 0 ? 1 : 0;
     }
