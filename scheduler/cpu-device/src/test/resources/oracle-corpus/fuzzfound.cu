@@ -56,3 +56,18 @@ extern "C" __global__ void erfcinv_edges(const double* in, double* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = erfcinv(in[i]);
 }
+
+// __syncthreads_count/_and/_or (PTX's bar.red), also as a block-uniform loop condition.
+extern "C" __global__ void syncthreads_votes(const int* in, int* out) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = in[t];
+    out[4 * t] = __syncthreads_count(v > 0);
+    out[4 * t + 1] = __syncthreads_and(v > -900);
+    out[4 * t + 2] = __syncthreads_or(v > 990);
+    int rounds = 0;
+    while (__syncthreads_or(v > 0)) {
+        v -= 300;
+        rounds++;
+    }
+    out[4 * t + 3] = rounds;
+}

@@ -35,6 +35,8 @@ final class OracleCorpusFuzzFound {
         double[] args = erfcinvArguments(in);
         cases.add(kase("erfcinv_edges", launch(2, 32, 0), f64("in", args),
                 new OracleArg.Buffer("out", OracleType.F64, new byte[8 * args.length], ERFCINV_APART)));
+        cases.add(kase("syncthreads_votes", launch(3, 64, 0), i32("in", in.ints(192, -1000, 1000)),
+                i32("out", in.words(4 * 192))));
         return cases;
     }
 
