@@ -43,6 +43,10 @@ final class FuzzArgs implements Callable<Integer> {
             description = "kernels per nvcc run (default 16)")
     private int batch = 16;
 
+    @Option(names = "--no-overlap", description = "compile each batch with nvcc only when it is checked, not "
+            + "while the previous batch runs (to measure what the overlap gives)")
+    private boolean noOverlap;
+
     @Option(names = "--out", paramLabel = "DIR", description = "where failing cases go (default fuzz-out)")
     private Path out = Path.of("fuzz-out");
 
@@ -166,6 +170,10 @@ final class FuzzArgs implements Callable<Integer> {
 
     int batch() {
         return batch;
+    }
+
+    boolean noOverlap() {
+        return noOverlap;
     }
 
     Path out() {

@@ -11,6 +11,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * {@code bench/fuzz}: random CUDA C kernels (dev.polygpu.device.cpu.oracle.gen) through the differential oracle,
@@ -18,10 +20,19 @@ import java.util.Optional;
  * unexplained was found, 1 when something was, 2 on a usage error or when nvcc is missing.
  */
 public final class FuzzCommand {
+    /**
+     * The engine's compiler warns of kernels too large for HotSpot to JIT-compile; generated kernels are large
+     * and run once, so the warning says nothing here and would bury the progress lines. Held so that the
+     * logger's level outlives garbage collection.
+     */
+    private static final Logger COMPILER_LOG =
+            Logger.getLogger("dev.polygpu.device.cpu.kernel.codegen.KernelCompiler");
+
     private FuzzCommand() {
     }
 
     public static void main(String[] argv) {
+        COMPILER_LOG.setLevel(Level.SEVERE);
         System.exit(run(argv, System.out, System.err));
     }
 

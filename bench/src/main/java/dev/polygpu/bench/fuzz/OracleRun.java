@@ -19,6 +19,12 @@ import java.util.Map;
  * every finding shrunk and written out.
  */
 final class OracleRun {
+    /**
+     * The most shrinking candidates per nvcc run: more would make each of the --shrink-calls oracle calls
+     * slower without making the search better.
+     */
+    private static final int SHRINK_BATCH = 16;
+
     private final FuzzArgs args;
     private final PrintStream out;
     private final PrintStream err;
@@ -33,6 +39,21 @@ final class OracleRun {
     private record Pending(GeneratedKernel kernel, OracleResult result) {
     }
 
+    /** The generated kernels of one nvcc run and their cases. */
+    private record Batch(List<GeneratedKernel> kernels, List<OracleCase> cases) {
+    }
+
+    private Batch batch(List<Long> indices, int from, Profile profile) {
+        List<GeneratedKernel> ks = new ArrayList<>();
+        List<OracleCase> cases = new ArrayList<>();
+        for (long i : indices.subList(from, Math.min(indices.size(), from + args.batch()))) {
+            GeneratedKernel k = KernelGenerator.generate(args.seed(), i, profile);
+            ks.add(k);
+            cases.add(k.toCase("k" + i + "_"));
+        }
+        return new Batch(ks, cases);
+    }
+
     int run() {
         Profile profile = Profile.parse(args.profile());
         List<Long> indices = new ArrayList<>();
@@ -44,20 +65,22 @@ final class OracleRun {
         List<Pending> pending = new ArrayList<>();
         try (DifferentialOracle oracle = DifferentialOracle.create()) {
             long start = System.nanoTime();
+            Batch next = batch(indices, 0, profile);
             for (int from = 0; from < indices.size(); from += args.batch()) {
-                List<GeneratedKernel> ks = new ArrayList<>();
-                List<OracleCase> cases = new ArrayList<>();
-                for (long i : indices.subList(from, Math.min(indices.size(), from + args.batch()))) {
-                    GeneratedKernel k = KernelGenerator.generate(args.seed(), i, profile);
-                    ks.add(k);
-                    cases.add(k.toCase("k" + i + "_"));
+                Batch current = next;
+                if (from + args.batch() < indices.size()) {
+                    next = batch(indices, from + args.batch(), profile);
+                    if (!args.noOverlap()) {
+                        // nvcc compiles the next batch while this one runs
+                        oracle.prepare(next.cases());
+                    }
                 }
-                List<OracleResult> results = oracle.checkAll(cases);
-                for (int j = 0; j < ks.size(); j++) {
+                List<OracleResult> results = oracle.checkAll(current.cases());
+                for (int j = 0; j < current.kernels().size(); j++) {
                     Triage.Kind kind = Triage.kind(results.get(j));
-                    report.add(kind, ks.get(j).coverage());
+                    report.add(kind, current.kernels().get(j).coverage());
                     if (!kind.explained) {
-                        pending.add(new Pending(ks.get(j), results.get(j)));
+                        pending.add(new Pending(current.kernels().get(j), results.get(j)));
                     }
                 }
                 double minutes = (System.nanoTime() - start) / 60e9;
@@ -94,7 +117,7 @@ final class OracleRun {
         OracleCase reduced = original;
         OracleResult reducedResult = p.result();
         if (args.shrinkCalls() > 0) {
-            Shrinker.Result r = new Shrinker(oracle::checkAll, args.batch(), args.shrinkCalls())
+            Shrinker.Result r = new Shrinker(oracle::checkAll, Math.min(args.batch(), SHRINK_BATCH), args.shrinkCalls())
                     .shrink(k.name(), k.program(), p.result());
             reduced = GeneratedKernel.toCase(k.name(), r.program(), prefix);
             reducedResult = r.result();

@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  *
  * <p>Thread-safety: immutable; each {@link #compile} works in a temporary folder of its own.
  */
-final class Nvcc {
+final class Nvcc implements PtxBatches.Compiler {
     /** Where nvcc is looked for after the environment. */
     static final Path DEFAULT_PLACE = Path.of("/usr/local/cuda/bin/nvcc");
 
@@ -123,7 +123,8 @@ final class Nvcc {
      * Compiles {@code source}, written to a file named {@code fileName}, to PTX with this nvcc's flags. A run
      * that takes longer than the timeout is killed and reported as failed.
      */
-    Output compile(String source, String fileName) {
+    @Override
+    public Output compile(String source, String fileName) {
         Path dir = null;
         try {
             dir = Files.createTempDirectory("polygpu-oracle-");
