@@ -22,8 +22,8 @@ import java.util.List;
  * decode further families through the hooks that {@link PtxOperands} provides.
  *
  * <p>Implementation notes. Register convention: every register is a {@code long}. Integer values of 8 to 32
- * bits sit in the low bits; readers narrow (and sign- or zero-extend as the instruction's type says), so arithmetic need not clear the
- * high bits, while {@code ld} and {@code cvt} write values extended to 64 bits as PTX specifies for wider
+ * bits sit in the low bits; readers narrow (and sign- or zero-extend as the instruction's type says), so
+ * arithmetic need not clear the high bits, while {@code ld} and {@code cvt} write values extended to 64 bits as PTX specifies for wider
  * destination registers. A {@code .f32} value is its raw bits in the low 32 bits, a {@code .f64} its raw bits,
  * a predicate 0 or 1. Constants are registers too (the decoder's {@code constant}), so every operand is an
  * index into the register file.

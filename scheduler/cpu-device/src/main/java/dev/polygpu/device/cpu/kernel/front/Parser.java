@@ -251,8 +251,8 @@ final class Parser extends StmtParser {
             } else if (braceInit && at("{")) {
                 list = initList();
             }
-            into.add(new Syntax.Declarator(d.pos(), d.name(), d.type(), d.dims(), storage, d.isConst(), sp.isVolatile, init,
-                    list));
+            into.add(new Syntax.Declarator(d.pos(), d.name(), d.type(), d.dims(), storage, d.isConst(), sp.isVolatile,
+                    init, list));
             if (!accept(",")) {
                 break;
             }

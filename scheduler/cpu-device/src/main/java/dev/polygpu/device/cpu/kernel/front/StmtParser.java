@@ -213,8 +213,8 @@ abstract class StmtParser extends TypeParser {
                         + "engine unless they are const and initialized ('static const float w[3] = {…};'); declare "
                         + "a __device__ variable at file scope instead");
             }
-            ds.add(new Syntax.Declarator(d.pos(), d.name(), d.type(), d.dims(), storage, d.isConst(), sp.isVolatile, init,
-                    list));
+            ds.add(new Syntax.Declarator(d.pos(), d.name(), d.type(), d.dims(), storage, d.isConst(), sp.isVolatile,
+                    init, list));
         } while (accept(","));
         expect(";", "expected ';' at end of declaration");
         return new PStmt.Decl(pos, ds);
