@@ -5,7 +5,10 @@ import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readInts;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readLongs;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.polygpu.device.CompileException;
 import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.Module;
 import dev.polygpu.device.UnifiedBuffer;
@@ -136,5 +139,24 @@ class FuzzFoundKernelsTest {
                 assertEquals(want[k], got[8 * i + k], "c = " + c[i] + ", slot " + k + ", seed " + SEED);
             }
         }
+    }
+
+    /**
+     * The whole kernel, functions inlined, is one JVM method, which may not exceed 65,535 bytes of code; 4,000
+     * statements of a few operations each exceed it. That is a compile error at the kernel, not an internal one
+     * (found by bench/fuzz in a large generated kernel with barriers).
+     */
+    @Test
+    void aKernelTooLargeForOneJvmMethodIsACompileErrorAtTheKernel() {
+        StringBuilder src = new StringBuilder("\n__global__ void big(int* o, int n) {\n");
+        for (int i = 0; i < 4000; i++) {
+            src.append("    o[(n + ").append(i).append(") & 7] += n * ").append(i).append(";\n");
+        }
+        src.append("}\n");
+        CompileException e = assertThrows(CompileException.class, () -> dev.compile(src.toString(), "big.cu"));
+        CompileException.Diagnostic d = e.diagnostics().getFirst();
+        assertTrue(d.message().contains("kernel 'big' is too large for the CPU device's kernel engine"), d.message());
+        assertEquals(2, d.line(), d.toString());
+        assertTrue(d.column() > 0, d.toString());
     }
 }
