@@ -24,7 +24,7 @@ final class NvccAhead implements PtxBatches.Compiler, AutoCloseable {
     private record Key(String source, String fileName) {
     }
 
-    private final Nvcc nvcc;
+    private final PtxBatches.Compiler nvcc;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "polygpu-oracle-nvcc-ahead");
         t.setDaemon(true);
@@ -32,7 +32,7 @@ final class NvccAhead implements PtxBatches.Compiler, AutoCloseable {
     });
     private final Map<Key, Future<Nvcc.Output>> started = new LinkedHashMap<>();
 
-    NvccAhead(Nvcc nvcc) {
+    NvccAhead(PtxBatches.Compiler nvcc) {
         this.nvcc = nvcc;
     }
 
