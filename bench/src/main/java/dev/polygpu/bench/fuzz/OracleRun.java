@@ -87,7 +87,8 @@ final class OracleRun {
                 int done = Math.min(indices.size(), from + args.batch());
                 err.printf("fuzz: %d/%d kernels, %.1f/min, differences %d, other findings %d, explained %d%n", done,
                         indices.size(), done / minutes, report.count(Triage.Kind.DIFFER),
-                        report.unexplained() - report.count(Triage.Kind.DIFFER), report.count(Triage.Kind.PTX_GAP));
+                        report.unexplained() - report.count(Triage.Kind.DIFFER),
+                        report.count(Triage.Kind.PTX_GAP) + report.count(Triage.Kind.ENGINE_LIMIT));
             }
             double checkSeconds = (System.nanoTime() - start) / 1e9;
             int checkRuns = oracle.nvccRuns();

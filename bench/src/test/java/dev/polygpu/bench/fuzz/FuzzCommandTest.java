@@ -194,7 +194,11 @@ class FuzzCommandTest {
                 OracleResult.Side.ENGINE, "kernel source does not compile:\nx.cu:1:1: error: y")));
         assertEquals(Triage.Kind.BOTH_REJECTED, Triage.kind(new OracleResult.Rejected("a", OracleResult.Side.PTX,
                 OracleResult.Rejected.BOTH_SIDES + "PTX: a\nengine: b")));
-        assertTrue(Triage.Kind.PTX_GAP.explained && !Triage.Kind.DIFFER.explained);
+        assertEquals(Triage.Kind.ENGINE_LIMIT, Triage.kind(new OracleResult.Rejected("a", OracleResult.Side.ENGINE,
+                "kernel source does not compile:\nx.cu:2:1: error: kernel 'k' is too large for the CPU device's "
+                        + "kernel engine: it compiles to more than …")));
+        assertTrue(Triage.Kind.PTX_GAP.explained && Triage.Kind.ENGINE_LIMIT.explained
+                && !Triage.Kind.DIFFER.explained);
         assertEquals("math", Triage.category(new OracleResult.Differ("a", "k", "math_f", 0, "1", "2"), "x"));
         assertEquals("atomics", Triage.category(new OracleResult.Differ("a", "k", "out_h", 0, "1", "2"),
                 "atomicAdd(&a[0], 1);"));
