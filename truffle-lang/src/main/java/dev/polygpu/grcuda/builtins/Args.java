@@ -54,17 +54,11 @@ public final class Args {
             if (INTEROP.isString(value)) {
                 return '"' + INTEROP.asString(value) + '"';
             }
-            if (INTEROP.isNumber(value) && INTEROP.fitsInLong(value) && !INTEROP.fitsInInt(value)) {
-                // A large whole number is most likely an address (JavaScript's are doubles): shown whole and in
-                // hex, not as 1.40131979369988E14.
-                long v = INTEROP.asLong(value);
+            if (value instanceof Double d && INTEROP.fitsInLong(value) && !INTEROP.fitsInInt(value)) {
+                // A large whole double is most likely an address (JavaScript's numbers are doubles): shown whole
+                // and in hex, not as 1.40131979369988E14.
+                long v = d.longValue();
                 return v + " (0x" + Long.toHexString(v) + ")";
-            }
-            if (INTEROP.isNumber(value) && INTEROP.fitsInDouble(value) && !INTEROP.fitsInLong(value)) {
-                double d = INTEROP.asDouble(value);
-                if (Double.isFinite(d) && Math.abs(d) >= 1e7) {
-                    return java.math.BigDecimal.valueOf(d).toPlainString();
-                }
             }
             return INTEROP.asString(INTEROP.toDisplayString(value));
         } catch (UnsupportedMessageException e) {
