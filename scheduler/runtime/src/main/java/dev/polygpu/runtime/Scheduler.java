@@ -503,6 +503,25 @@ public final class Scheduler implements AutoCloseable {
         release(array, true);
     }
 
+    /**
+     * Prepares {@code array}'s memory for release as {@link #release(TrackedArray)} does if no outstanding element
+     * touches it, without waiting: true if it may be released now; false, and nothing done, if an element still
+     * uses it (release it later, after that work). For releases that must not block the calling thread.
+     */
+    public boolean tryRelease(TrackedArray array) {
+        lock.lock();
+        try {
+            if (hasOutstanding(tracker.hostParents(array, AccessMode.WRITE))) {
+                return false;
+            }
+            array.failure = null;
+            array.refresh();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void release(TrackedArray array, boolean interruptible) throws InterruptedException {
         lock.lock();
         try {
