@@ -20,6 +20,9 @@ public interface Device extends AutoCloseable {
     /** Allocates unified memory, zero-filled. Throws OUT_OF_MEMORY with the size asked for when it cannot. */
     UnifiedBuffer allocate(long bytes);
 
+    /** The bytes of the buffers {@link #allocate} returned that are not freed yet (for tests and diagnostics). */
+    long allocatedBytes();
+
     /**
      * The bytes of memory the device has free now (the first result of {@code cuMemGetInfo}); the CPU device
      * counts its total memory less the bytes of its live buffers.

@@ -92,6 +92,8 @@ public final class CpuDevice implements Device {
     private final CpuStream defaultStream;
     private final Set<CpuStream> streams = ConcurrentHashMap.newKeySet();
     private final Set<CpuBuffer> buffers = ConcurrentHashMap.newKeySet();
+    /** The bytes of {@link #buffers}. */
+    private final AtomicLong allocatedBytes = new AtomicLong();
     /** Live buffers by their segment's address: how PTX kernels find the buffer a raw pointer points into. */
     private final ConcurrentSkipListMap<Long, GlobalMemory.Region> byAddress = new ConcurrentSkipListMap<>();
     private final PendingFailures failures = new PendingFailures();
@@ -188,11 +190,12 @@ public final class CpuDevice implements Device {
     @Override
     public long freeMemory() {
         ensureOpen();
-        long live = 0;
-        for (CpuBuffer b : buffers) {
-            live += b.byteSize();
-        }
-        return Math.max(0, properties.totalGlobalMemory() - live);
+        return Math.max(0, properties.totalGlobalMemory() - allocatedBytes.get());
+    }
+
+    @Override
+    public long allocatedBytes() {
+        return allocatedBytes.get();
     }
 
     @Override
@@ -200,6 +203,7 @@ public final class CpuDevice implements Device {
         ensureOpen();
         CpuBuffer b = CpuBuffer.allocate(this, nextBufferId.getAndIncrement(), bytes);
         buffers.add(b);
+        allocatedBytes.addAndGet(bytes);
         byAddress.put(b.address(), new GlobalMemory.Region(b.address(), b.hostView(), "buffer #" + b.id() + " ("
                 + bytes + " bytes)"));
         if (closed.get()) {
@@ -378,7 +382,9 @@ public final class CpuDevice implements Device {
 
     /** Called by a buffer once freed. */
     void forget(CpuBuffer b) {
-        buffers.remove(b);
+        if (buffers.remove(b)) {
+            allocatedBytes.addAndGet(-b.byteSize());
+        }
         byAddress.remove(b.address());
     }
 

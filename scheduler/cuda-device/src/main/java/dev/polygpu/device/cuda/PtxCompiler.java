@@ -3,26 +3,24 @@ package dev.polygpu.device.cuda;
 import dev.polygpu.device.CompileException;
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.DeviceException;
-import java.io.File;
-import java.nio.file.Files;
+import dev.polygpu.device.NvccLocator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Turns CUDA C source into PTX for one compute capability, with an on-disk {@link PtxCache}.
  *
  * <p>{@link #find()} picks the compiler once per process: NVRTC through JCuda where {@code libnvrtc.so.12}
- * loads; else {@code nvcc} from {@code $POLYGPU_NVCC}, the {@code PATH}, {@code $CUDA_HOME/bin/nvcc} or
- * {@code /usr/local/cuda/bin/nvcc}; else a compiler whose {@link #compile} throws NOT_SUPPORTED, saying what was
+ * loads; else {@code nvcc} as {@link NvccLocator} finds it ({@code $POLYGPU_NVCC}, the {@code PATH},
+ * {@code $CUDA_HOME/bin/nvcc}, {@code /usr/local/cuda/bin/nvcc}); else a compiler whose {@link #compile} throws NOT_SUPPORTED, saying what was
  * tried and what to install. A compile error is a {@link CompileException} with the compiler's error lines
  * against the user's file and lines.
  */
 public final class PtxCompiler {
-    /** Where nvcc is looked for after {@code POLYGPU_NVCC}, the PATH and {@code CUDA_HOME}. */
-    static final List<Path> DEFAULT_PLACES = List.of(Path.of("/usr/local/cuda/bin/nvcc"));
     /** The default limit on one nvcc run. */
     static final Duration NVCC_TIMEOUT = Duration.ofSeconds(120);
 
@@ -59,7 +57,8 @@ public final class PtxCompiler {
     }
 
     private static final class Holder {
-        static final PtxCompiler FOUND = find(System.getenv(), PtxCache.atDefaultLocation(), true, DEFAULT_PLACES);
+        static final PtxCompiler FOUND = find(System.getenv(), PtxCache.atDefaultLocation(), true,
+                NvccLocator.DEFAULT_PLACES);
     }
 
     private final Backend backend;
@@ -77,7 +76,8 @@ public final class PtxCompiler {
 
     /**
      * Looks for a compiler as {@link #find()} does, in {@code env} ({@code POLYGPU_NVCC}, {@code PATH},
-     * {@code CUDA_HOME}) and then at {@code places}, trying NVRTC first when {@code tryNvrtc}.
+     * {@code CUDA_HOME}) and then at {@code places}, trying NVRTC first when {@code tryNvrtc}. An nvcc candidate
+     * counts when {@code nvcc --version} names its release.
      */
     static PtxCompiler find(Map<String, String> env, PtxCache cache, boolean tryNvrtc, List<Path> places) {
         List<String> tried = new ArrayList<>();
@@ -88,41 +88,19 @@ public final class PtxCompiler {
                 tried.add("NVRTC (JCuda's JNvrtc): " + reason(t));
             }
         }
-        List<Path> candidates = new ArrayList<>();
-        String own = env.get("POLYGPU_NVCC");
-        if (own != null && !own.isBlank()) {
-            candidates.add(Path.of(own.strip()));
-        } else {
-            tried.add("POLYGPU_NVCC is not set");
-        }
-        String path = env.get("PATH");
-        boolean onPath = false;
-        if (path != null) {
-            for (String d : path.split(File.pathSeparator)) {
-                if (!d.isEmpty() && Files.isExecutable(Path.of(d, "nvcc"))) {
-                    candidates.add(Path.of(d, "nvcc"));
-                    onPath = true;
-                }
-            }
-        }
-        if (!onPath) {
-            tried.add("no nvcc on PATH");
-        }
-        String cudaHome = env.get("CUDA_HOME");
-        if (cudaHome != null && !cudaHome.isBlank()) {
-            candidates.add(Path.of(cudaHome.strip(), "bin", "nvcc"));
-        }
-        candidates.addAll(places);
-        for (Path c : candidates) {
+        AtomicReference<NvccBackend> nvcc = new AtomicReference<>();
+        NvccLocator.Result found = NvccLocator.locate(env, places, c -> {
             try {
-                return new PtxCompiler(NvccBackend.at(c, NVCC_TIMEOUT), cache);
+                nvcc.set(NvccBackend.at(c, NVCC_TIMEOUT));
+                return null;
             } catch (RuntimeException e) {
-                String why = e.getMessage();
-                if (!tried.contains(why)) {
-                    tried.add(why);
-                }
+                return e.getMessage();
             }
+        });
+        if (found.found()) {
+            return new PtxCompiler(nvcc.get(), cache);
         }
+        tried.addAll(found.tried());
         return new PtxCompiler(new NoCompiler(tried), cache);
     }
 

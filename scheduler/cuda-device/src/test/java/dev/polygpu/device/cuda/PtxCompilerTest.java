@@ -241,12 +241,14 @@ class PtxCompilerTest {
         assertFalse(c.available());
         DeviceException e = assertThrows(DeviceException.class, () -> c.compile(CXX, "cxx.cu", 7, 5, List.of()));
         assertEquals(CudaError.NOT_SUPPORTED, e.error());
-        assertEquals("cannot compile CUDA C: no compiler found. Tried: no nvcc on PATH; /nonexistent/nvcc is not an"
-                + " executable file; " + tmp.resolve("cuda/bin/nvcc") + " is not an executable file. Install the CUDA"
-                + " toolkit (it has nvcc and libnvrtc.so.12), or set POLYGPU_NVCC to the path of nvcc.", e.detail());
+        assertEquals("cannot compile CUDA C: no compiler found. Tried: /nonexistent/nvcc (POLYGPU_NVCC) is not an"
+                + " executable file; no nvcc on PATH; CUDA_HOME is not set; " + tmp.resolve("cuda/bin/nvcc") + " is"
+                + " not an executable file. Install the CUDA toolkit (it has nvcc and libnvrtc.so.12), or set"
+                + " POLYGPU_NVCC to the path of nvcc.", e.detail());
 
         PtxCompiler unset = PtxCompiler.find(Map.of(), new PtxCache(null), false, List.of());
-        assertEquals("no CUDA compiler (POLYGPU_NVCC is not set; no nvcc on PATH)", unset.describe());
+        assertEquals("no CUDA compiler (POLYGPU_NVCC is not set; no nvcc on PATH; CUDA_HOME is not set)",
+                unset.describe());
     }
 
     /** NVRTC is tried first; where libnvrtc.so.12 is missing (as on the development machines) the reason is kept. */

@@ -2,7 +2,7 @@ package dev.polygpu.device.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.File;
+import dev.polygpu.device.NvccLocator;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
@@ -13,34 +13,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
-/** The CUDA toolkit's nvcc for tests that compile, found the way {@link PtxCompiler#find()} looks for it. */
+/** The CUDA toolkit's nvcc for tests that compile, found by {@link NvccLocator} as the devices find it. */
 public final class NvccTool {
-    static final Path NVCC = locate();
+    private static final NvccLocator.Result FOUND = NvccLocator.locate(System.getenv());
+    static final Path NVCC = FOUND.path();
 
     private NvccTool() {
-    }
-
-    private static Path locate() {
-        List<Path> candidates = new ArrayList<>();
-        String own = System.getenv("POLYGPU_NVCC");
-        if (own != null && !own.isBlank()) {
-            candidates.add(Path.of(own.strip()));
-        }
-        String path = System.getenv("PATH");
-        if (path != null) {
-            for (String d : path.split(File.pathSeparator)) {
-                if (!d.isEmpty()) {
-                    candidates.add(Path.of(d, "nvcc"));
-                }
-            }
-        }
-        candidates.add(Path.of("/usr/local/cuda/bin/nvcc"));
-        for (Path c : candidates) {
-            if (Files.isRegularFile(c) && Files.isExecutable(c)) {
-                return c;
-            }
-        }
-        return null;
     }
 
     /** True where nvcc is installed. */
@@ -54,11 +32,10 @@ public final class NvccTool {
      */
     public static Path require() {
         if (NVCC == null && "1".equals(System.getenv("POLYGPU_REQUIRE_NVCC"))) {
-            org.junit.jupiter.api.Assertions.fail("POLYGPU_REQUIRE_NVCC=1 but nvcc is not installed (not in "
-                    + "POLYGPU_NVCC, on PATH or at /usr/local/cuda/bin/nvcc)");
+            org.junit.jupiter.api.Assertions.fail("POLYGPU_REQUIRE_NVCC=1 but " + FOUND.problem());
         }
-        Assumptions.assumeTrue(NVCC != null, "nvcc is not installed (not in POLYGPU_NVCC, on PATH or at"
-                + " /usr/local/cuda/bin/nvcc): this test compiles with the CUDA toolkit");
+        Assumptions.assumeTrue(NVCC != null, () -> "this test compiles with the CUDA toolkit, and "
+                + FOUND.problem());
         return NVCC;
     }
 

@@ -1,5 +1,7 @@
 package dev.polygpu.device.cpu.oracle;
 
+import dev.polygpu.device.NvccLocator;
+
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -17,29 +18,23 @@ import java.util.stream.Stream;
 /**
  * The CUDA toolkit's {@code nvcc}, run as a process to turn CUDA C into PTX for the oracle's reference side.
  *
- * <p>It is looked for as the CUDA device looks for it ({@code device.cuda.PtxCompiler}): {@code $POLYGPU_NVCC},
- * then every {@code nvcc} on the {@code PATH}, {@code $CUDA_HOME/bin/nvcc}, {@code /usr/local/cuda/bin/nvcc};
- * the first that answers {@code nvcc --version} is used. This class does not reuse the CUDA device's compiler
+ * <p>It is looked for by {@link NvccLocator}, as the CUDA device looks for it: {@code $POLYGPU_NVCC}, then every
+ * {@code nvcc} on the {@code PATH}, {@code $CUDA_HOME/bin/nvcc}, {@code /usr/local/cuda/bin/nvcc}; the first
+ * that answers {@code nvcc --version} with its release is used. This class does not reuse the CUDA device's compiler
  * because that one tries NVRTC through JCuda first and caches PTX, neither of which the oracle wants: it needs
  * exactly {@code nvcc -ptx} with its own flags, on sources it will never see again.
  *
  * <p>Thread-safety: immutable; each {@link #compile} works in a temporary folder of its own.
  */
-final class Nvcc {
-    /** Where nvcc is looked for after the environment. */
-    static final Path DEFAULT_PLACE = Path.of("/usr/local/cuda/bin/nvcc");
-
+final class Nvcc implements PtxBatches.Compiler {
     /** What one run gave: the PTX when {@code ok}, and nvcc's output (its diagnostics) in any case. */
     record Output(boolean ok, String ptx, String log) {
     }
 
-    /** Where nvcc is, or ({@code path} null) why none was found. */
-    record Lookup(Path path, String problem) {
-    }
-
     /** The nvcc of this process, or why there is none; looked up on first use. */
     private static final class Found {
-        static final Lookup NVCC = find(System.getenv(), DEFAULT_PLACE);
+        static final NvccLocator.Result NVCC = NvccLocator.locate(System.getenv(), NvccLocator.DEFAULT_PLACES,
+                Nvcc::versionProblem);
     }
 
     private final Path exe;
@@ -54,8 +49,8 @@ final class Nvcc {
 
     /** The nvcc this process uses; throws {@link IllegalStateException} saying what was tried when there is none. */
     static Path located() {
-        Lookup found = Found.NVCC;
-        if (found.path() == null) {
+        NvccLocator.Result found = Found.NVCC;
+        if (!found.found()) {
             throw new IllegalStateException(found.problem());
         }
         return found.path();
@@ -64,42 +59,6 @@ final class Nvcc {
     /** Empty when {@link #located()} finds nvcc, else the reason. */
     static Optional<String> unavailableReason() {
         return Optional.ofNullable(Found.NVCC.problem());
-    }
-
-    /** The first working nvcc named by {@code env} or at {@code place}, else a sentence saying what was tried. */
-    static Lookup find(Map<String, String> env, Path place) {
-        List<Path> candidates = new ArrayList<>();
-        String own = env.get("POLYGPU_NVCC");
-        if (own != null && !own.isBlank()) {
-            candidates.add(Path.of(own.strip()));
-        }
-        String path = env.get("PATH");
-        if (path != null) {
-            for (String d : path.split(File.pathSeparator)) {
-                if (!d.isEmpty()) {
-                    candidates.add(Path.of(d, "nvcc"));
-                }
-            }
-        }
-        String home = env.get("CUDA_HOME");
-        if (home != null && !home.isBlank()) {
-            candidates.add(Path.of(home.strip(), "bin", "nvcc"));
-        }
-        candidates.add(place);
-        List<String> tried = new ArrayList<>();
-        for (Path c : candidates) {
-            if (!Files.isRegularFile(c) || !Files.isExecutable(c)) {
-                continue;
-            }
-            String problem = versionProblem(c);
-            if (problem == null) {
-                return new Lookup(c, null);
-            }
-            tried.add(problem);
-        }
-        return new Lookup(null, "no working nvcc: looked at $POLYGPU_NVCC, the PATH, $CUDA_HOME/bin and " + place
-                + (tried.isEmpty() ? " and found none" : "; " + String.join("; ", tried))
-                + ". Install the CUDA toolkit or set POLYGPU_NVCC to its nvcc.");
     }
 
     /** Null when {@code nvcc --version} runs and names a release, else what went wrong. */
@@ -123,7 +82,8 @@ final class Nvcc {
      * Compiles {@code source}, written to a file named {@code fileName}, to PTX with this nvcc's flags. A run
      * that takes longer than the timeout is killed and reported as failed.
      */
-    Output compile(String source, String fileName) {
+    @Override
+    public Output compile(String source, String fileName) {
         Path dir = null;
         try {
             dir = Files.createTempDirectory("polygpu-oracle-");

@@ -1,7 +1,6 @@
 package dev.polygpu.device.cpu.kernel.codegen;
 
 import static dev.polygpu.device.cpu.kernel.codegen.Jvm.ATOMICS;
-import static dev.polygpu.device.cpu.kernel.codegen.Jvm.MATH;
 import static dev.polygpu.device.cpu.kernel.codegen.Jvm.MEM;
 import static dev.polygpu.device.cpu.kernel.codegen.Jvm.SEGMENT;
 import static dev.polygpu.device.cpu.kernel.codegen.Jvm.STATE;
@@ -21,8 +20,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Emits the built-ins that are not yield points: math ({@code CudaMath}), bit intrinsics, atomics
- * ({@code Atomics}, after a bounds and alignment check), fences and {@code __nanosleep}.
+ * Emits the built-ins that are not yield points: math ({@code CudaMath}, {@code CudaMathFloat} and
+ * {@code IntegerIntrinsics}, by operand kind), bit intrinsics, atomics ({@code Atomics}, after a bounds and
+ * alignment check), fences and {@code __nanosleep}.
  */
 final class IntrinsicEmitter {
     private final Emitter e;
@@ -63,35 +63,35 @@ final class IntrinsicEmitter {
                 K k = Jvm.kind(call.type());
                 x.value(args.get(0));
                 x.value(args.get(1));
-                c.invokestatic(MATH, name(in), mt(k.desc, k.desc, CD_int));
+                c.invokestatic(Jvm.mathOwner(k), name(in), mt(k.desc, k.desc, CD_int));
             }
             case SCALBLN -> {
                 K k = Jvm.kind(call.type());
                 x.value(args.get(0));
                 x.value(args.get(1));
-                c.invokestatic(MATH, name(in), mt(k.desc, k.desc, CD_long));
+                c.invokestatic(Jvm.mathOwner(k), name(in), mt(k.desc, k.desc, CD_long));
             }
             case JN, YN -> {
                 K k = Jvm.kind(call.type());
                 x.value(args.get(0));
                 x.value(args.get(1));
-                c.invokestatic(MATH, name(in), mt(k.desc, CD_int, k.desc));
+                c.invokestatic(Jvm.mathOwner(k), name(in), mt(k.desc, CD_int, k.desc));
             }
             case ISNAN, ISINF, ISFINITE, SIGNBIT, ILOGB, FREXP_EXP -> {
                 K k = Jvm.kind(args.get(0).type());
                 x.value(args.get(0));
-                c.invokestatic(MATH, name(in), mt(CD_int, k.desc));
+                c.invokestatic(Jvm.mathOwner(k), name(in), mt(CD_int, k.desc));
             }
             case LRINT, LROUND -> {
                 K k = Jvm.kind(args.get(0).type());
                 x.value(args.get(0));
-                c.invokestatic(MATH, name(in), mt(CD_long, k.desc));
+                c.invokestatic(Jvm.mathOwner(k), name(in), mt(CD_long, k.desc));
             }
             case REMQUO_QUOTIENT -> {
                 K k = Jvm.kind(args.get(0).type());
                 x.value(args.get(0));
                 x.value(args.get(1));
-                c.invokestatic(MATH, name(in), mt(CD_int, k.desc, k.desc));
+                c.invokestatic(Jvm.mathOwner(k), name(in), mt(CD_int, k.desc, k.desc));
             }
             case NORM, RNORM -> norm(call);
             case PRINTF -> printf(call);
@@ -107,7 +107,7 @@ final class IntrinsicEmitter {
                 x.value(args.get(0));
                 x.value(args.get(1));
                 boolean uns = Jvm.unsigned(call.type()) && (k == K.I || k == K.J);
-                c.invokestatic(MATH, (uns ? "u" : "") + name(in), mt(k.desc, k.desc, k.desc));
+                c.invokestatic(Jvm.mathOwner(k), (uns ? "u" : "") + name(in), mt(k.desc, k.desc, k.desc));
             }
             default -> math(call);
         }
@@ -194,7 +194,7 @@ final class IntrinsicEmitter {
 
     private void bits(Intrinsic in, List<Expr> args, K argKind, ClassDesc ret) {
         x.value(args.get(0));
-        c.invokestatic(MATH, name(in), mt(ret, argKind.desc));
+        c.invokestatic(Jvm.mathOwner(argKind), name(in), mt(ret, argKind.desc));
     }
 
     /** An intrinsic of {@code IntegerIntrinsics}: its arguments and result are int or long as their types are. */
@@ -233,7 +233,7 @@ final class IntrinsicEmitter {
             x.value(call.args().get(i));
             params[i] = k.desc;
         }
-        c.invokestatic(MATH, name(call.intrinsic()), mt(k.desc, params));
+        c.invokestatic(Jvm.mathOwner(k), name(call.intrinsic()), mt(k.desc, params));
         if (k == K.I && call.type() instanceof CType.Prim p) {
             Ops.narrow(c, p);
         }
@@ -274,7 +274,7 @@ final class IntrinsicEmitter {
         c.lload(p[1]);
         x.free(K.P, p);
         x.free(K.I, dim);
-        c.invokestatic(MATH, method, mt(k.desc, CD_int, SEGMENT, CD_long));
+        c.invokestatic(Jvm.mathOwner(k), method, mt(k.desc, CD_int, SEGMENT, CD_long));
     }
 
     private void atomic(Expr.IntrinsicCall call) {

@@ -24,6 +24,7 @@ final class Jvm {
     static final ClassDesc CONV = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.Conv");
     static final ClassDesc GENERATED = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.GeneratedKernel");
     static final ClassDesc MATH = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.CudaMath");
+    static final ClassDesc MATH_FLOAT = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.CudaMathFloat");
     static final ClassDesc INTEGER_INTRINSICS = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.IntegerIntrinsics");
     static final ClassDesc PRINT = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.DevicePrint");
     static final ClassDesc FAULT = ClassDesc.of("dev.polygpu.device.cpu.kernel.KernelFault");
@@ -39,6 +40,19 @@ final class Jvm {
 
     static final MethodTypeDesc RUN_BLOCK = MethodTypeDesc.of(CD_void, FRAME, STATE, CD_int, CD_int, CD_int);
     static final MethodTypeDesc RESUME = MethodTypeDesc.of(CD_void, FRAME, STATE, CD_int, CD_int, CD_int, CD_int, CD_int);
+
+    /**
+     * The class of the CUDA math library function whose overload is chosen by an operand of kind k: the
+     * {@code float} overloads, the {@code double} ones, or the integer ones ({@code min}, {@code abs}, bit counts).
+     */
+    static ClassDesc mathOwner(K k) {
+        return switch (k) {
+            case F -> MATH_FLOAT;
+            case D -> MATH;
+            case I, J -> INTEGER_INTRINSICS;
+            case P, V -> throw new IllegalArgumentException("no math library overload takes a " + k + " operand");
+        };
+    }
 
     /** The JVM value kind a C type is held in. */
     enum K {

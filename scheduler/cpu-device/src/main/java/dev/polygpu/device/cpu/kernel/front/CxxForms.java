@@ -17,10 +17,10 @@ import java.util.List;
 final class CxxForms {
     private static final String ENGINE = " by the CPU device's kernel engine";
 
-    private final Parser p;
+    private final ParserCore p;
     private final Diagnostics diags;
 
-    CxxForms(Parser p) {
+    CxxForms(ParserCore p) {
         this.p = p;
         this.diags = p.diags;
     }

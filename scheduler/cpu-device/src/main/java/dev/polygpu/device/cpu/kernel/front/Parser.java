@@ -1,9 +1,9 @@
 package dev.polygpu.device.cpu.kernel.front;
 
-import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.CType.Prim;
-import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.Expr.BinaryOp;
+import dev.polygpu.device.cpu.kernel.ast.Expr;
 import dev.polygpu.device.cpu.kernel.ast.Pos;
 
 import java.util.ArrayList;
@@ -17,58 +17,25 @@ import java.util.Set;
  * template type parameters are known), so the result needs no further type lookup; everything else (names,
  * conversions, constants) is left to semantic analysis. Errors are recorded and the parser resumes with the
  * next top-level declaration.
+ *
+ * <p>The grammar is split into layers, each a superclass of the next: {@link ParserCore} (tokens and scopes),
+ * {@link ExprParser}, {@link TypeParser}, {@link StmtParser}, and this class, which holds the top level:
+ * functions, file-scope variables, typedefs, enums and templates.
  */
-final class Parser {
-    static final Set<String> TYPE_KEYWORDS = Set.of("void", "bool", "char", "short", "int", "long",
-            "signed", "unsigned", "float", "double", "__signed__", "_Bool");
-    static final Set<String> QUALIFIERS = Set.of("const", "volatile", "__restrict__", "restrict",
-            "__restrict", "constexpr", "register", "__volatile__");
-    private static final Set<String> FUNC_SPECIFIERS = Set.of("__global__", "__device__", "__host__", "static",
-            "inline", "__inline__", "__forceinline__", "__noinline__", "extern", "__shared__", "__constant__",
-            "__managed__", "auto", "__launch_bounds__", "__align__", "__attribute__", "alignas");
-    /** Words that start a struct, union or class type (only plain structs are supported). */
-    static final Set<String> AGGREGATE_WORDS = Set.of("struct", "union", "class");
-
-    final List<Token> ts;
-    final Diagnostics diags;
-    final Map<String, CType> typedefs;
-    /**
-     * Per open block (and function or for-statement scope), the typedef names that a variable or parameter
-     * declared in it hides ({@code int half = n / 2;}), with the types to restore when the scope closes: in C++
-     * a declaration may reuse a typedef's name, which then means the object until the end of its scope.
-     */
-    private final java.util.ArrayDeque<Map<String, CType>> hiddenTypedefs = new java.util.ArrayDeque<>();
-    final Set<String> templateNames;
-    int k;
+final class Parser extends StmtParser {
     private int externDepth;
 
     final List<Syntax.FuncDecl> functions = new ArrayList<>();
-    final List<Syntax.ConstDecl> consts = new ArrayList<>();
     /** File-scope {@code __shared__} and {@code extern __shared__} variables, in source order. */
     final List<Syntax.Declarator> sharedVariables = new ArrayList<>();
     /** File-scope {@code __device__} and {@code __constant__} variables, in source order. */
     final List<Syntax.Declarator> globalVariables = new ArrayList<>();
     final List<Syntax.TemplateDecl> templates = new ArrayList<>();
-    /** File-scope struct definitions, in source order. */
-    final List<Syntax.StructDecl> structs = new ArrayList<>();
-    /** Struct tags ({@code struct Particle}) by name; each is also a type name, as in C++. */
-    final Map<String, CType.Struct> structTags;
     /** File-scope {@code static_assert}s, in source order. */
     final List<Syntax.StaticAssert> staticAsserts = new ArrayList<>();
-    private final CxxForms cxx;
 
     Parser(List<Token> ts, Diagnostics diags, Map<String, CType> typedefs, Set<String> templateNames) {
-        this.ts = ts;
-        this.diags = diags;
-        this.typedefs = new HashMap<>(typedefs);
-        this.templateNames = templateNames;
-        this.structTags = new HashMap<>();
-        this.cxx = new CxxForms(this);
-        for (CType t : typedefs.values()) {
-            if (t instanceof CType.Struct st) {
-                structTags.put(st.name(), st);
-            }
-        }
+        super(ts, diags, typedefs, templateNames);
     }
 
     /** Typedef names every kernel can use without including a header. */
@@ -96,65 +63,6 @@ final class Parser {
         m.put("half", Prim.HALF);
         m.putAll(VectorTypes.TYPES);
         return m;
-    }
-
-    // ---------------------------------------------------------------- tokens
-
-    Token tok() {
-        return ts.get(Math.min(k, ts.size() - 1));
-    }
-
-    Token peek(int n) {
-        return ts.get(Math.min(k + n, ts.size() - 1));
-    }
-
-    boolean at(String s) {
-        return tok().is(s);
-    }
-
-    boolean accept(String s) {
-        if (at(s)) {
-            k++;
-            return true;
-        }
-        return false;
-    }
-
-    Token expect(String s, String message) {
-        if (at(s)) {
-            return ts.get(k++);
-        }
-        throw diags.fail(errorPos(), message);
-    }
-
-    /** Where a missing token is reported: at the next token (as clang does). */
-    private Pos errorPos() {
-        return tok().pos();
-    }
-
-    /** Consumes a closing {@code >}, splitting a {@code >>} token. */
-    private void expectCloseAngle() {
-        Token t = tok();
-        if (t.is(">")) {
-            k++;
-        } else if (t.is(">>") || t.is(">=") || t.is(">>=")) {
-            ts.set(k, new Token(Token.Kind.PUNCT, t.text.substring(1), t.line, t.col + 1, false, false, t.hide));
-        } else {
-            throw diags.fail(t.pos(), "expected '>'");
-        }
-    }
-
-    private String ident(String what) {
-        Token t = tok();
-        if (t.kind != Token.Kind.IDENT) {
-            throw diags.fail(t.pos(), "expected " + what);
-        }
-        k++;
-        return t.text;
-    }
-
-    boolean atEof() {
-        return tok().kind == Token.Kind.EOF;
     }
 
     // ---------------------------------------------------------------- top level
@@ -280,16 +188,16 @@ final class Parser {
         }
         Decl d = first;
         while (true) {
-            if (!d.isConst) {
-                throw diags.fail(d.pos, "non-const file-scope variables are not supported by the CPU device's "
+            if (!d.isConst()) {
+                throw diags.fail(d.pos(), "non-const file-scope variables are not supported by the CPU device's "
                         + "kernel engine (only constants such as 'const int N = 256;')");
             }
-            if (!d.dims.isEmpty() || d.type == null || !d.type.isArithmetic()) {
-                throw diags.fail(d.pos, "file-scope constant '" + d.name
+            if (!d.dims().isEmpty() || d.type() == null || !d.type().isArithmetic()) {
+                throw diags.fail(d.pos(), "file-scope constant '" + d.name()
                         + "' must be a scalar of arithmetic type (file-scope arrays are not supported)");
             }
-            expect("=", "file-scope constant '" + d.name + "' needs an initializer");
-            consts.add(new Syntax.ConstDecl(d.pos, d.name, d.type, assign()));
+            expect("=", "file-scope constant '" + d.name() + "' needs an initializer");
+            consts.add(new Syntax.ConstDecl(d.pos(), d.name(), d.type(), assign()));
             if (!accept(",")) {
                 break;
             }
@@ -343,8 +251,8 @@ final class Parser {
             } else if (braceInit && at("{")) {
                 list = initList();
             }
-            into.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst, sp.isVolatile, init,
-                    list));
+            into.add(new Syntax.Declarator(d.pos(), d.name(), d.type(), d.dims(), storage, d.isConst(), sp.isVolatile,
+                    init, list));
             if (!accept(",")) {
                 break;
             }
@@ -354,8 +262,8 @@ final class Parser {
     }
 
     private Syntax.FuncDecl functionRest(DeclSpec sp, Decl d) {
-        if (!d.dims.isEmpty()) {
-            throw diags.fail(d.pos, "function cannot return an array");
+        if (!d.dims().isEmpty()) {
+            throw diags.fail(d.pos(), "function cannot return an array");
         }
         if (sp.type == null) {
             throw diags.fail(sp.pos, "'auto' return types are not supported by the CPU device's kernel engine; write "
@@ -386,22 +294,22 @@ final class Parser {
                         + "the parameter a type, or make the function a template");
             }
             Decl pd = declarator(ps.type, ps.isConst, false);
-            CType t = pd.type;
-            if (!pd.dims.isEmpty()) {
+            CType t = pd.type();
+            if (!pd.dims().isEmpty()) {
                 // An array parameter is a pointer to the element type (inner dimensions are not supported).
-                if (pd.dims.size() > 1) {
-                    throw diags.fail(pd.pos, "multi-dimensional array parameters are not supported");
+                if (pd.dims().size() > 1) {
+                    throw diags.fail(pd.pos(), "multi-dimensional array parameters are not supported");
                 }
                 t = new CType.Pointer(t);
             }
             if (t == Prim.VOID) {
-                throw diags.fail(pd.pos, "parameter cannot have type 'void'");
+                throw diags.fail(pd.pos(), "parameter cannot have type 'void'");
             }
             if (at("=")) {
                 throw diags.fail(tok().pos(), "default arguments are not supported");
             }
-            params.add(new Syntax.Param(pd.pos, pd.name, t, pd.isConst, ps.isVolatile));
-            declareName(pd.name);
+            params.add(new Syntax.Param(pd.pos(), pd.name(), t, pd.isConst(), ps.isVolatile));
+            declareName(pd.name());
             if (!accept(",")) {
                 break;
             }
@@ -416,45 +324,16 @@ final class Parser {
         }
         boolean kernel = sp.global;
         if (kernel && sp.type != Prim.VOID) {
-            diags.error(d.pos, "__global__ function '" + d.name + "' must have a void return type");
+            diags.error(d.pos(), "__global__ function '" + d.name() + "' must have a void return type");
         }
         if (accept(";")) {
-            return new Syntax.FuncDecl(d.pos, d.name, sp.type, params, kernel, null);
+            return new Syntax.FuncDecl(d.pos(), d.name(), sp.type, params, kernel, null);
         }
         if (!at("{")) {
             throw diags.fail(tok().pos(), "expected function body after function declarator");
         }
         PStmt.Block body = block();
-        return new Syntax.FuncDecl(d.pos, d.name, sp.type, params, kernel, body);
-    }
-
-    private void typedefDecl() {
-        Token td = ts.get(k++);
-        DeclSpec sp;
-        if (startsStructDefinition()) {
-            // typedef struct [Tag] { … } Name;
-            sp = new DeclSpec();
-            sp.pos = tok().pos();
-            sp.type = structDefinition();
-        } else {
-            sp = declSpec(true);
-        }
-        if (sp.type == null) {
-            throw diags.fail(td.pos(), "typedef requires a type");
-        }
-        do {
-            if (sp.type instanceof CType.Struct st && at(st.name()) && typedefs.get(st.name()) == st
-                    && (peek(1).is(";") || peek(1).is(","))) {
-                k++; // typedef struct Node { … } Node;  the name already stands for the struct
-                continue;
-            }
-            Decl d = declarator(sp.type, sp.isConst, true);
-            if (!d.dims.isEmpty()) {
-                throw diags.fail(d.pos, "array typedefs are not supported");
-            }
-            typedefs.put(d.name, d.type);
-        } while (accept(","));
-        expect(";", "expected ';' after typedef");
+        return new Syntax.FuncDecl(d.pos(), d.name(), sp.type, params, kernel, body);
     }
 
     /**
@@ -496,190 +375,6 @@ final class Parser {
         }
         expect("}", "expected '}' at end of enum " + e.text);
         expect(";", "expected ';' after enum (variables declared with an enum definition are not supported)");
-    }
-
-    private static final String ENGINE = " by the CPU device's kernel engine";
-
-    /** At the start of a definition: {@code struct [Name] {…}} (also {@code union} and {@code class}). */
-    private boolean startsStructDefinition() {
-        if (!AGGREGATE_WORDS.contains(tok().text) || tok().kind != Token.Kind.IDENT) {
-            return false;
-        }
-        return peek(1).is("{") || peek(1).kind == Token.Kind.IDENT && (peek(2).is("{") || peek(2).is(":"));
-    }
-
-    private Diagnostics.Abort unionRefused(Pos pos) {
-        return diags.fail(pos, "unions are not supported" + ENGINE + " (their members share memory); use a struct, "
-                + "or reinterpret values with __float_as_int/__int_as_float or a pointer cast");
-    }
-
-    /**
-     * {@code struct [Name] { members };} at file scope (or after {@code typedef}): a plain C struct of data members
-     * of arithmetic, vector, fixed-size array and struct types. Its name is a type name from here on, as in C++.
-     * Everything that makes it more than plain data is refused here, where it is written.
-     */
-    private CType.Struct structDefinition() {
-        Token kw = ts.get(k++);
-        if (kw.is("union")) {
-            throw unionRefused(kw.pos());
-        }
-        String name = null;
-        Pos pos = kw.pos();
-        if (tok().kind == Token.Kind.IDENT && !at("{")) {
-            name = tok().text;
-            pos = tok().pos();
-            k++;
-        }
-        String what = kw.text + (name == null ? "" : " '" + name + "'");
-        if (at(":")) {
-            throw diags.fail(tok().pos(), "inheritance (" + what + " : …) is not supported" + ENGINE
-                    + "; put the base's members into the struct");
-        }
-        if (kw.is("class")) {
-            throw diags.fail(kw.pos(), "classes (" + what + ") are not supported" + ENGINE + "; define plain data"
-                    + " as 'struct " + (name == null ? "Name" : name) + " { float x; … };' (member functions, "
-                    + "constructors, access specifiers and inheritance are not supported)");
-        }
-        if (name != null && structTags.containsKey(name)) {
-            throw diags.fail(pos, "redefinition of 'struct " + name + "'");
-        }
-        boolean anonymous = name == null;
-        if (anonymous && !ts.get(k - 2).is("typedef")) {
-            throw diags.fail(pos, "an anonymous struct must be named by a typedef ('typedef struct { … } Name;')");
-        }
-        if (anonymous) {
-            // typedef struct { … } cplx;  the struct is called by the typedef's first name
-            Token after = ts.get(skipBraces(k));
-            name = after.kind == Token.Kind.IDENT ? after.text : "(anonymous struct)";
-        }
-        CType.Struct st = new CType.Struct(name);
-        if (!anonymous) {
-            structTags.put(name, st);
-            typedefs.put(name, st);
-        }
-        expect("{", "expected '{' after " + what);
-        List<Syntax.Declarator> members = new ArrayList<>();
-        while (!at("}") && !atEof()) {
-            memberDeclaration(st, members);
-        }
-        expect("}", "expected '}' at end of " + what);
-        if (members.isEmpty()) {
-            throw diags.fail(pos, what + " has no data members; empty structs are not supported" + ENGINE);
-        }
-        structs.add(new Syntax.StructDecl(pos, st, members, consts.size()));
-        return st;
-    }
-
-    /** Index of the token after the balanced braces that start at {@code from}. */
-    private int skipBraces(int from) {
-        int depth = 0;
-        int i = from;
-        while (i < ts.size()) {
-            Token t = ts.get(i++);
-            if (t.is("{")) {
-                depth++;
-            } else if (t.is("}") && --depth == 0) {
-                break;
-            }
-        }
-        return Math.min(i, ts.size() - 1);
-    }
-
-    /** One member declaration ({@code float re, im;}) of {@code st}, or the error for what is not a data member. */
-    private void memberDeclaration(CType.Struct st, List<Syntax.Declarator> members) {
-        Token t = tok();
-        String in = " in struct '" + st.name() + "'";
-        switch (t.text) {
-            case "public", "private", "protected" -> throw diags.fail(t.pos(), "access specifiers ('" + t.text
-                    + ":')" + in + " are not supported" + ENGINE + "; all members of a struct are public");
-            case "static", "virtual", "friend", "template", "typedef", "using", "operator", "explicit", "inline",
-                    "__device__", "__host__", "__forceinline__" -> throw diags.fail(t.pos(), "'" + t.text + "'"
-                    + in + ": member functions, static members and other C++ class features are not supported"
-                    + ENGINE + "; a struct may hold data members only (write functions that take the struct)");
-            case "~" -> throw diags.fail(t.pos(), "destructors" + in + " are not supported" + ENGINE
-                    + "; a struct may hold data members only");
-            default -> { }
-        }
-        if (t.is(st.name()) && peek(1).is("(")) {
-            throw diags.fail(t.pos(), "constructors" + in + " are not supported" + ENGINE + "; initialize it with"
-                    + " an aggregate initializer ('" + st.name() + " s = {…};') or member by member");
-        }
-        if (t.is("union")) {
-            throw unionRefused(t.pos());
-        }
-        if (startsStructDefinition()) {
-            throw diags.fail(t.pos(), "nested struct definitions" + in + " are not supported" + ENGINE
-                    + "; define the inner struct at file scope before '" + st.name() + "'");
-        }
-        DeclSpec ms = declSpec(false);
-        if (ms.type == null) {
-            throw diags.fail(ms.pos, "a member" + in + " needs a type");
-        }
-        while (true) {
-            Decl d = declarator(ms.type, ms.isConst, true);
-            String m = "member '" + d.name + "'" + in;
-            if (at("(")) {
-                throw diags.fail(d.pos, "member functions (" + d.name + ")" + in + " are not supported" + ENGINE
-                        + "; a struct may hold data members only (write a __device__ function that takes the struct)");
-            }
-            if (at(":")) {
-                throw diags.fail(tok().pos(), "bit-field " + m + " is not supported" + ENGINE
-                        + "; use a whole integer member and shifts and masks");
-            }
-            if (d.type instanceof CType.Pointer) {
-                throw diags.fail(d.pos, "pointer " + m + " is not supported" + ENGINE + " (pointers stored in "
-                        + "memory are not supported); pass each array as its own kernel argument, and keep "
-                        + "indices in the struct");
-            }
-            if (d.dims.contains(null)) {
-                throw diags.fail(d.pos, "flexible array " + m + " is not supported" + ENGINE
-                        + "; give the array a constant size");
-            }
-            if (at("=") || at("{")) {
-                throw diags.fail(tok().pos(), "default member initializers (" + m + ") are not supported" + ENGINE
-                        + "; initialize the struct with an aggregate initializer ('" + st.name() + " s = {…};')");
-            }
-            if (ms.type == Prim.VOID) {
-                throw diags.fail(d.pos, m + " has incomplete type 'void'");
-            }
-            members.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, Syntax.Storage.LOCAL, d.isConst,
-                    ms.isVolatile, null, null));
-            if (!accept(",")) {
-                break;
-            }
-        }
-        expect(";", "expected ';' after member declaration in struct '" + st.name() + "'");
-    }
-
-    /**
-     * {@code struct Name} (also {@code class Name}) naming a struct defined before; refuses unions, struct
-     * definitions where only file-scope ones are supported, and forward declarations.
-     */
-    private CType structReference(DeclSpec sp, CType named) {
-        Token kw = tok();
-        if (kw.is("union")) {
-            throw unionRefused(kw.pos());
-        }
-        Token n = peek(1);
-        if (n.is("{") || n.kind == Token.Kind.IDENT && peek(2).is("{")) {
-            throw diags.fail(kw.pos(), "struct definitions are supported only at file scope" + ENGINE
-                    + "; define the struct before the functions that use it");
-        }
-        if (n.kind != Token.Kind.IDENT) {
-            throw diags.fail(n.pos(), "expected a struct name after '" + kw.text + "'");
-        }
-        CType.Struct st = structTags.get(n.text);
-        if (st == null) {
-            throw diags.fail(n.pos(), "unknown struct '" + n.text + "'" + (peek(2).is(";")
-                    ? ": forward declarations of structs are not supported" + ENGINE + "; define the struct (with "
-                    + "its members) before it is used" : "; define it at file scope before it is used"));
-        }
-        if (named != null || sp.any) {
-            throw diags.fail(kw.pos(), "cannot combine '" + kw.text + " " + n.text + "' with another type");
-        }
-        sp.any = true;
-        k += 2;
-        return st;
     }
 
     private void templateDecl() {
@@ -774,811 +469,5 @@ final class Parser {
         Token eof = ts.getLast();
         tokens.add(eof);
         templates.add(new Syntax.TemplateDecl(ts.get(j - 1).pos(), name, kernel, params, tokens, paramDecls));
-    }
-
-    /** Index after the parenthesized group starting at {@code open} (which must be '('), or open if none. */
-    private int skipParens(int open) {
-        if (!ts.get(open).is("(")) {
-            return open;
-        }
-        int d = 0;
-        int q = open;
-        do {
-            Token t = ts.get(q++);
-            d += t.is("(") ? 1 : t.is(")") ? -1 : 0;
-        } while (d > 0 && ts.get(q).kind != Token.Kind.EOF);
-        return q;
-    }
-
-    // ---------------------------------------------------------------- types and declarators
-
-    /** Declaration specifiers: storage classes, function specifiers, qualifiers and the base type. */
-    static final class DeclSpec {
-        Pos pos;
-        CType type;
-        boolean global, device, shared, constant, managed, extern, isStatic, isConst, isAuto, any;
-        /** {@code volatile} among the specifiers: what the declared pointer or array refers to is volatile. */
-        boolean isVolatile;
-    }
-
-    boolean startsType() {
-        Token t = tok();
-        if (t.kind != Token.Kind.IDENT) {
-            return false;
-        }
-        return TYPE_KEYWORDS.contains(t.text) || typedefs.containsKey(t.text) || QUALIFIERS.contains(t.text)
-                || AGGREGATE_WORDS.contains(t.text) || t.text.equals("enum")
-                || Unsupported.isVectorType(t.text) || Unsupported.isTextureType(t.text);
-    }
-
-    /** True where a declaration begins, not an expression with a functional cast such as {@code int(x)}. */
-    private boolean startsDeclaration() {
-        Token t = tok();
-        boolean functionalCast = (TYPE_KEYWORDS.contains(t.text) || typedefs.containsKey(t.text))
-                && (peek(1).is("(") && !peek(2).is("*") || peek(1).is("{"));
-        return startsDecl() && !functionalCast;
-    }
-
-    /**
-     * The condition of an {@code if}, {@code while}, {@code for} or {@code switch}: an expression. C++ also
-     * allows a declaration there ({@code while (int r = n - k)}), which this engine does not.
-     */
-    private Expr condition(String statement) {
-        if (startsDeclaration()) {
-            throw diags.fail(tok().pos(), "a declaration in the condition of '" + statement + "' is not supported"
-                    + " by the CPU device's kernel engine; declare the variable before the '" + statement + "'");
-        }
-        return expr();
-    }
-
-    /**
-     * A typedef name that is not also a keyword, so that after a complete type it can only be the name being
-     * declared ({@code float half}, {@code int uint}).
-     */
-    private boolean isPlainTypedefName(String w) {
-        return typedefs.containsKey(w) && !TYPE_KEYWORDS.contains(w) && !QUALIFIERS.contains(w)
-                && !AGGREGATE_WORDS.contains(w);
-    }
-
-    private void openScope() {
-        hiddenTypedefs.push(new HashMap<>());
-    }
-
-    private void closeScope() {
-        typedefs.putAll(hiddenTypedefs.pop());
-    }
-
-    /** Declares {@code name} in the innermost open scope: a typedef of that name is hidden until it closes. */
-    private void declareName(String name) {
-        if (name != null && !hiddenTypedefs.isEmpty() && typedefs.containsKey(name)) {
-            hiddenTypedefs.peek().putIfAbsent(name, typedefs.remove(name));
-        }
-    }
-
-    private boolean startsDecl() {
-        Token t = tok();
-        return startsType() || (t.kind == Token.Kind.IDENT && FUNC_SPECIFIERS.contains(t.text)
-                && !(t.is("auto") && peek(1).is("(")));
-    }
-
-    private void skipSpecifier() {
-        k++;
-        if (at("(")) {
-            k = skipParens(k);
-        }
-    }
-
-    DeclSpec declSpec(boolean allowStorage) {
-        DeclSpec sp = new DeclSpec();
-        sp.pos = tok().pos();
-        int longs = 0;
-        int shorts = 0;
-        boolean signed = false;
-        boolean unsigned = false;
-        String base = null;
-        CType named = null;
-        while (true) {
-            Token t = tok();
-            if (t.kind != Token.Kind.IDENT) {
-                break;
-            }
-            String w = t.text;
-            if (w.equals("enum") && named == null && !sp.any && typedefs.get(peek(1).text) == Prim.INT) {
-                // 'enum Mode m': the enum's name stands for int.
-                named = Prim.INT;
-                sp.any = true;
-                k += 2;
-                continue;
-            }
-            if (w.equals("enum")) {
-                throw diags.fail(t.pos(), "enum definitions are supported only at file scope, as "
-                        + "'enum Name { A, B };' (the CPU device's kernel engine)");
-            }
-            if (AGGREGATE_WORDS.contains(w)) {
-                named = structReference(sp, named);
-                continue;
-            }
-            if (Unsupported.isVectorType(w)) {
-                throw diags.fail(t.pos(), Unsupported.vectorTypeMessage(w));
-            }
-            if (Unsupported.isTextureType(w)) {
-                throw diags.fail(t.pos(), "texture and surface types are not supported by the CPU device's kernel engine");
-            }
-            if (QUALIFIERS.contains(w)) {
-                sp.isConst |= w.equals("const") || w.equals("constexpr");
-                sp.isVolatile |= w.equals("volatile") || w.equals("__volatile__");
-                k++;
-            } else if (allowStorage && FUNC_SPECIFIERS.contains(w)) {
-                switch (w) {
-                    case "__global__" -> sp.global = true;
-                    case "__device__" -> sp.device = true;
-                    case "__shared__" -> sp.shared = true;
-                    case "__constant__" -> sp.constant = true;
-                    case "__managed__" -> sp.managed = true;
-                    case "extern" -> sp.extern = true;
-                    case "static" -> sp.isStatic = true;
-                    case "auto" -> sp.isAuto = true;
-                    default -> { }
-                }
-                skipSpecifier();
-                continue;
-            } else if (TYPE_KEYWORDS.contains(w) && named == null) {
-                switch (w) {
-                    case "long" -> longs++;
-                    case "short" -> shorts++;
-                    case "signed", "__signed__" -> signed = true;
-                    case "unsigned" -> unsigned = true;
-                    default -> {
-                        if (base != null && !(base.equals("int") || w.equals("int"))) {
-                            throw diags.fail(t.pos(), "cannot combine '" + base + "' with '" + w + "'");
-                        }
-                        if (base == null || base.equals("int")) {
-                            base = w;
-                        }
-                    }
-                }
-                sp.any = true;
-                k++;
-            } else if (typedefs.containsKey(w) && !sp.any && named == null) {
-                named = typedefs.get(w);
-                sp.any = true;
-                k++;
-            } else {
-                break;
-            }
-        }
-        if (named != null) {
-            sp.type = named;
-        } else if (sp.any) {
-            sp.type = baseType(base, longs, shorts, signed, unsigned, sp.pos);
-        } else if (sp.isAuto) {
-            sp.type = null;
-        } else {
-            Token t = tok();
-            if (t.kind == Token.Kind.IDENT) {
-                throw diags.fail(t.pos(), "unknown type name '" + t.text + "'");
-            }
-            throw diags.fail(t.pos(), "expected a type");
-        }
-        return sp;
-    }
-
-    private CType baseType(String base, int longs, int shorts, boolean signed, boolean unsigned, Pos pos) {
-        if (signed && unsigned) {
-            throw diags.fail(pos, "cannot combine 'signed' with 'unsigned'");
-        }
-        String b = base == null ? "int" : base;
-        boolean modified = longs > 0 || shorts > 0 || signed || unsigned;
-        switch (b) {
-            case "void", "bool", "_Bool", "float" -> {
-                if (modified) {
-                    throw diags.fail(pos, "invalid type modifiers on '" + b + "'");
-                }
-                return b.equals("void") ? Prim.VOID : b.equals("float") ? Prim.FLOAT : Prim.BOOL;
-            }
-            case "double" -> {
-                if (longs > 0) {
-                    throw diags.fail(pos, "long double is not supported by the CPU device's kernel engine");
-                }
-                if (modified) {
-                    throw diags.fail(pos, "invalid type modifiers on 'double'");
-                }
-                return Prim.DOUBLE;
-            }
-            case "char" -> {
-                if (longs > 0 || shorts > 0) {
-                    throw diags.fail(pos, "invalid type modifiers on 'char'");
-                }
-                return unsigned ? Prim.UCHAR : Prim.CHAR;
-            }
-            default -> {
-                if (shorts > 1 || longs > 2 || (shorts > 0 && longs > 0)) {
-                    throw diags.fail(pos, "invalid combination of type specifiers");
-                }
-                if (shorts == 1) {
-                    return unsigned ? Prim.USHORT : Prim.SHORT;
-                }
-                if (longs == 1) {
-                    return unsigned ? Prim.ULONG : Prim.LONG;
-                }
-                if (longs == 2) {
-                    return unsigned ? Prim.ULONGLONG : Prim.LONGLONG;
-                }
-                return unsigned ? Prim.UINT : Prim.INT;
-            }
-        }
-    }
-
-    /** A declarator's pieces: name (null if abstract), type with pointers, array dimensions, constness. */
-    record Decl(Pos pos, String name, CType type, List<Expr> dims, boolean isConst) {}
-
-    Decl declarator(CType base, boolean baseConst, boolean nameRequired) {
-        CType t = base;
-        boolean isConst = baseConst;
-        Pos pos = tok().pos();
-        while (at("*")) {
-            k++;
-            t = new CType.Pointer(t);
-            isConst = false;
-            while (QUALIFIERS.contains(tok().text) && tok().kind == Token.Kind.IDENT) {
-                isConst |= at("const");
-                k++;
-            }
-        }
-        if (at("&") || at("&&")) {
-            throw cxx.reference();
-        }
-        if (at("operator")) {
-            throw cxx.operatorOverload();
-        }
-        if (at("::") && k > 0) {
-            k--; // T::value_type: the name before the '::' starts the qualified name
-            throw cxx.qualifiedName();
-        }
-        if (nameRequired && at("[")) {
-            throw cxx.structuredBinding();
-        }
-        if (at("(") && (peek(1).is("*") || peek(1).is("^"))) {
-            throw diags.fail(tok().pos(), "function pointers are not supported by the CPU device's kernel engine");
-        }
-        String name = null;
-        if (tok().kind == Token.Kind.IDENT && (!startsType() || isPlainTypedefName(tok().text))) {
-            pos = tok().pos();
-            name = tok().text;
-            k++;
-        } else if (nameRequired) {
-            throw diags.fail(tok().pos(), "expected identifier");
-        }
-        List<Expr> dims = new ArrayList<>();
-        while (accept("[")) {
-            dims.add(at("]") ? null : assign());
-            expect("]", "expected ']'");
-        }
-        while (at("__attribute__") || at("__align__")) {
-            skipSpecifier();
-        }
-        return new Decl(pos, name, t, dims, isConst);
-    }
-
-    /** A type name as in a cast or {@code sizeof(T)}: specifiers and pointers. */
-    CType typeName() {
-        DeclSpec sp = declSpec(false);
-        if (sp.type == null) {
-            throw diags.fail(sp.pos, "expected a type");
-        }
-        Decl d = declarator(sp.type, false, false);
-        if (d.name != null) {
-            throw diags.fail(d.pos, "unexpected identifier '" + d.name + "' in type name");
-        }
-        if (!d.dims.isEmpty()) {
-            throw diags.fail(d.pos, "array type names are not supported");
-        }
-        return d.type;
-    }
-
-    // ---------------------------------------------------------------- statements
-
-    PStmt.Block block() {
-        Pos pos = expect("{", "expected '{'").pos();
-        List<PStmt> items = new ArrayList<>();
-        openScope();
-        while (!at("}")) {
-            if (atEof()) {
-                throw diags.fail(tok().pos(), "expected '}'");
-            }
-            items.add(statement());
-        }
-        closeScope();
-        k++;
-        return new PStmt.Block(pos, items);
-    }
-
-    PStmt statement() {
-        cxx.skipAttributes();
-        Token t = tok();
-        Pos pos = t.pos();
-        if (t.kind == Token.Kind.IDENT) {
-            switch (t.text) {
-                case "if" -> {
-                    k++;
-                    boolean isConstexpr = accept("constexpr");
-                    expect("(", "expected '(' after 'if'");
-                    Expr c = condition("if");
-                    expect(")", "expected ')'");
-                    PStmt then = statement();
-                    PStmt otherwise = accept("else") ? statement() : null;
-                    return isConstexpr ? new PStmt.IfConstexpr(pos, c, then, otherwise)
-                            : new PStmt.If(pos, c, then, otherwise);
-                }
-                case "while" -> {
-                    k++;
-                    expect("(", "expected '(' after 'while'");
-                    Expr c = condition("while");
-                    expect(")", "expected ')'");
-                    return new PStmt.While(pos, c, statement());
-                }
-                case "do" -> {
-                    k++;
-                    PStmt body = statement();
-                    expect("while", "expected 'while' in do/while loop");
-                    expect("(", "expected '(' after 'while'");
-                    Expr c = expr();
-                    expect(")", "expected ')'");
-                    expect(";", "expected ';' after do/while statement");
-                    return new PStmt.DoWhile(pos, body, c);
-                }
-                case "for" -> {
-                    k++;
-                    expect("(", "expected '(' after 'for'");
-                    cxx.refuseRangeFor();
-                    // The init's declarations are in scope in the condition, the step and the body only.
-                    openScope();
-                    PStmt init = null;
-                    if (!accept(";")) {
-                        if (startsDecl()) {
-                            init = declaration();
-                        } else {
-                            Pos ep = tok().pos();
-                            init = new PStmt.ExprStmt(ep, expr());
-                            expect(";", "expected ';' in 'for' statement specifier");
-                        }
-                    }
-                    Expr c = at(";") ? null : condition("for");
-                    expect(";", "expected ';' in 'for' statement specifier");
-                    Expr u = at(")") ? null : expr();
-                    expect(")", "expected ')'");
-                    PStmt body = statement();
-                    closeScope();
-                    return new PStmt.For(pos, init, c, u, body);
-                }
-                case "switch" -> {
-                    k++;
-                    expect("(", "expected '(' after 'switch'");
-                    Expr c = condition("switch");
-                    expect(")", "expected ')'");
-                    return new PStmt.Switch(pos, c, statement());
-                }
-                case "case" -> {
-                    k++;
-                    Expr v = conditional();
-                    expect(":", "expected ':' after 'case'");
-                    return new PStmt.Case(pos, v, at("}") ? new PStmt.Empty(tok().pos()) : statement());
-                }
-                case "default" -> {
-                    k++;
-                    expect(":", "expected ':' after 'default'");
-                    return new PStmt.Case(pos, null, at("}") ? new PStmt.Empty(tok().pos()) : statement());
-                }
-                case "break" -> {
-                    k++;
-                    expect(";", "expected ';' after break statement");
-                    return new PStmt.Break(pos);
-                }
-                case "continue" -> {
-                    k++;
-                    expect(";", "expected ';' after continue statement");
-                    return new PStmt.Continue(pos);
-                }
-                case "return" -> {
-                    k++;
-                    Expr v = at(";") ? null : expr();
-                    expect(";", "expected ';' after return statement");
-                    return new PStmt.Return(pos, v);
-                }
-                case "goto" -> throw diags.fail(pos, "goto is not supported by the CPU device's kernel engine");
-                case "asm", "__asm__", "__asm" ->
-                        throw diags.fail(pos, "inline assembly is not supported by the CPU device's kernel engine");
-                case "try", "throw", "catch" ->
-                        throw diags.fail(pos, "exceptions are not supported by the CPU device's kernel engine");
-                case "typedef" -> {
-                    typedefDecl();
-                    return new PStmt.Empty(pos);
-                }
-                case "using" -> {
-                    cxx.aliasDeclaration();
-                    return new PStmt.Empty(pos);
-                }
-                case "static_assert" -> {
-                    return new PStmt.StaticAssert(pos, cxx.staticAssert());
-                }
-                default -> {
-                    if (peek(1).is(":")) {
-                        throw diags.fail(pos, "labels are not supported by the CPU device's kernel engine");
-                    }
-                    if (startsDeclaration()) {
-                        return declaration();
-                    }
-                }
-            }
-        }
-        if (t.is("{")) {
-            return block();
-        }
-        if (accept(";")) {
-            return new PStmt.Empty(pos);
-        }
-        Expr e = expr();
-        expect(";", "expected ';' after expression");
-        return new PStmt.ExprStmt(pos, e);
-    }
-
-    private PStmt.Decl declaration() {
-        Pos pos = tok().pos();
-        DeclSpec sp = declSpec(true);
-        if (sp.constant) {
-            throw diags.fail(sp.pos, "__constant__ variables must be declared at file scope, outside functions");
-        }
-        if (sp.extern && !sp.shared) {
-            throw diags.fail(sp.pos, "extern local variables are not supported (only 'extern __shared__' arrays)");
-        }
-        Syntax.Storage storage = sp.shared ? (sp.extern ? Syntax.Storage.EXTERN_SHARED : Syntax.Storage.SHARED)
-                : Syntax.Storage.LOCAL;
-        List<Syntax.Declarator> ds = new ArrayList<>();
-        do {
-            Decl d = declarator(sp.type, sp.isConst, true);
-            declareName(d.name);
-            Expr init = null;
-            Syntax.InitList list = null;
-            if (accept("=")) {
-                if (at("{")) {
-                    list = initList();
-                } else {
-                    init = assign();
-                }
-            } else if (at("{")) {
-                list = initList();
-                if (d.type == null && list.items().size() == 1 && list.items().getFirst() instanceof Expr only) {
-                    init = only; // auto z{v}: deduced from the one value, as C++17 does
-                    list = null;
-                }
-            } else if (at("(")) {
-                init = cxx.parenInitializer(d);
-            }
-            if (sp.isStatic && !sp.shared && (!d.isConst || init == null && list == null)) {
-                // A static const local with an initializer is a constant, the same in every thread: a local.
-                // A __shared__ variable has static storage anyway (one per block), so 'static' adds nothing.
-                throw diags.fail(sp.pos, "static local variables are not supported by the CPU device's kernel "
-                        + "engine unless they are const and initialized ('static const float w[3] = {…};'); declare "
-                        + "a __device__ variable at file scope instead");
-            }
-            ds.add(new Syntax.Declarator(d.pos, d.name, d.type, d.dims, storage, d.isConst, sp.isVolatile, init,
-                    list));
-        } while (accept(","));
-        expect(";", "expected ';' at end of declaration");
-        return new PStmt.Decl(pos, ds);
-    }
-
-    Syntax.InitList initList() {
-        Pos pos = expect("{", "expected '{'").pos();
-        List<Object> items = new ArrayList<>();
-        while (!at("}")) {
-            if (cxx.atDesignator()) {
-                throw cxx.designator();
-            }
-            items.add(at("{") ? initList() : assign());
-            if (!accept(",")) {
-                break;
-            }
-        }
-        expect("}", "expected '}' at end of initializer list");
-        return new Syntax.InitList(pos, items);
-    }
-
-    // ---------------------------------------------------------------- expressions
-
-    Expr expr() {
-        Expr e = assign();
-        while (at(",")) {
-            Pos p = ts.get(k++).pos();
-            e = new Expr.Comma(p, null, e, assign());
-        }
-        return e;
-    }
-
-    private static final Map<String, BinaryOp> COMPOUND = Map.of("+=", BinaryOp.ADD, "-=", BinaryOp.SUB,
-            "*=", BinaryOp.MUL, "/=", BinaryOp.DIV, "%=", BinaryOp.MOD, "<<=", BinaryOp.SHL, ">>=", BinaryOp.SHR,
-            "&=", BinaryOp.BIT_AND, "|=", BinaryOp.BIT_OR, "^=", BinaryOp.BIT_XOR);
-
-    Expr assign() {
-        Expr lhs = conditional();
-        Token t = tok();
-        if (t.kind == Token.Kind.PUNCT) {
-            if (t.text.equals("=")) {
-                k++;
-                return new Expr.Assign(t.pos(), null, lhs, assign());
-            }
-            BinaryOp op = COMPOUND.get(t.text);
-            if (op != null) {
-                k++;
-                return new Expr.CompoundAssign(t.pos(), null, op, null, lhs, assign());
-            }
-        }
-        return lhs;
-    }
-
-    Expr conditional() {
-        Expr c = binary(0);
-        if (at("?")) {
-            Pos p = ts.get(k++).pos();
-            Expr a = expr();
-            expect(":", "expected ':'");
-            Expr b = assign();
-            return new Expr.Conditional(p, null, c, a, b);
-        }
-        return c;
-    }
-
-    private static final String[][] LEVELS = {
-        {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"},
-        {"*", "/", "%"},
-    };
-    private static final Map<String, BinaryOp> BINOPS = new HashMap<>();
-
-    static {
-        for (BinaryOp op : BinaryOp.values()) {
-            BINOPS.put(op.symbol, op);
-        }
-    }
-
-    /** Binary operators from precedence level {@code level} up (0 = {@code ||}). */
-    Expr binary(int level) {
-        if (level == LEVELS.length) {
-            return unary();
-        }
-        Expr e = binary(level + 1);
-        outer:
-        while (true) {
-            for (String op : LEVELS[level]) {
-                if (at(op) && tok().kind == Token.Kind.PUNCT) {
-                    Pos p = ts.get(k++).pos();
-                    e = new Expr.Binary(p, null, BINOPS.get(op), null, e, binary(level + 1));
-                    continue outer;
-                }
-            }
-            return e;
-        }
-    }
-
-    private Expr unary() {
-        Token t = tok();
-        Pos p = t.pos();
-        if (t.kind == Token.Kind.PUNCT) {
-            switch (t.text) {
-                case "(" -> {
-                    int save = k;
-                    k++;
-                    if (cxx.typeNameInParens()) {
-                        CType type = typeName();
-                        expect(")", "expected ')'");
-                        if (at("{")) {
-                            throw diags.fail(tok().pos(), "compound literals ('(" + type + "){…}') are not supported"
-                                    + ENGINE + "; write '" + type + "{…}'");
-                        }
-                        return new Expr.Cast(p, type, unary());
-                    }
-                    k = save;
-                    return postfix(primary());
-                }
-                case "-", "+", "!", "~" -> {
-                    k++;
-                    Expr.UnaryOp op = switch (t.text) {
-                        case "-" -> Expr.UnaryOp.NEG;
-                        case "+" -> Expr.UnaryOp.PLUS;
-                        case "!" -> Expr.UnaryOp.NOT;
-                        default -> Expr.UnaryOp.BIT_NOT;
-                    };
-                    return new Expr.Unary(p, null, op, unary());
-                }
-                case "*" -> {
-                    k++;
-                    return new Expr.Deref(p, null, unary());
-                }
-                case "&" -> {
-                    k++;
-                    return new Expr.AddrOf(p, null, unary());
-                }
-                case "++", "--" -> {
-                    k++;
-                    return new Expr.IncDec(p, null, unary(), true, t.text.equals("++"));
-                }
-                default -> { }
-            }
-        } else if (t.is("sizeof")) {
-            k++;
-            if (at("...")) {
-                throw cxx.sizeofPack(p);
-            }
-            if (at("(")) {
-                int save = k;
-                k++;
-                if (cxx.typeNameInParens()) {
-                    CType type = typeName();
-                    expect(")", "expected ')'");
-                    return new Expr.SizeOf(p, null, type, null);
-                }
-                k = save;
-            }
-            return new Expr.SizeOf(p, null, null, unary());
-        } else if (t.is("new") || t.is("delete")) {
-            throw diags.fail(p, "'" + t.text + "' is not supported by the CPU device's kernel engine; use a local "
-                    + "array of constant size, __shared__ memory, or a buffer passed as a kernel argument");
-        }
-        return postfix(primary());
-    }
-
-    private Expr postfix(Expr e) {
-        while (true) {
-            Token t = tok();
-            Pos p = t.pos();
-            if (accept("[")) {
-                Expr i = expr();
-                expect("]", "expected ']'");
-                e = new Expr.Index(p, null, e, i);
-            } else if (at("(")) {
-                if (!(e instanceof Expr.Name n) || n.name().startsWith("\"")) {
-                    throw diags.fail(p, "called object is not a function");
-                }
-                e = new Expr.CallByName(e.pos(), null, n.name(), null, args());
-            } else if (accept(".")) {
-                e = new Expr.Member(p, null, e, ident("member name after '.'"));
-            } else if (accept("->")) {
-                // p->x is (*p).x; semantic analysis accepts it on pointers to vector types
-                e = new Expr.Member(p, null, new Expr.Deref(p, null, e), ident("member name after '->'"));
-            } else if (at("++") || at("--")) {
-                k++;
-                e = new Expr.IncDec(p, null, e, false, t.text.equals("++"));
-            } else {
-                return e;
-            }
-        }
-    }
-
-    List<Expr> args() {
-        expect("(", "expected '('");
-        List<Expr> args = new ArrayList<>();
-        if (!at(")")) {
-            do {
-                args.add(assign());
-            } while (accept(","));
-        }
-        expect(")", "expected ')'");
-        return args;
-    }
-
-    /** Template arguments after the {@code <} has been seen: types or constant expressions. */
-    List<Expr.TemplateArg> templateArgs() {
-        expect("<", "expected '<'");
-        List<Expr.TemplateArg> targs = new ArrayList<>();
-        if (!at(">")) {
-            do {
-                if (startsType()) {
-                    targs.add(new Expr.TemplateArg(typeName(), null));
-                } else {
-                    targs.add(new Expr.TemplateArg(null, binary(7))); // above relational: '>' ends the list
-                }
-            } while (accept(","));
-        }
-        expectCloseAngle();
-        return targs;
-    }
-
-    private Expr primary() {
-        Token t = tok();
-        Pos p = t.pos();
-        switch (t.kind) {
-            case NUMBER -> {
-                k++;
-                try {
-                    if (Literals.isFloating(t.text)) {
-                        Literals.FloatLit f = Literals.parseFloat(t.text);
-                        return new Expr.FloatConst(p, f.type(), f.value());
-                    }
-                    Literals.IntLit i = Literals.parseInt(t.text);
-                    return new Expr.IntConst(p, i.type(), i.value());
-                } catch (IllegalArgumentException e) {
-                    throw diags.fail(p, e.getMessage());
-                }
-            }
-            case CHAR -> {
-                k++;
-                try {
-                    return new Expr.IntConst(p, Prim.INT, Literals.parseChar(t.text));
-                } catch (IllegalArgumentException e) {
-                    throw diags.fail(p, e.getMessage());
-                }
-            }
-            case STRING -> {
-                StringBuilder sb = new StringBuilder();
-                while (tok().kind == Token.Kind.STRING) {
-                    sb.append(ts.get(k++).text);
-                }
-                return new Expr.Name(p, null, sb.toString());
-            }
-            case IDENT -> {
-                switch (t.text) {
-                    case "true", "false" -> {
-                        k++;
-                        return new Expr.IntConst(p, Prim.BOOL, t.text.equals("true") ? 1 : 0);
-                    }
-                    case "__builtin_inff", "__builtin_nanf", "__builtin_inf", "__builtin_nan" -> {
-                        k++;
-                        Prim type = t.text.endsWith("f") ? Prim.FLOAT : Prim.DOUBLE;
-                        return new Expr.FloatConst(p, type, t.text.contains("inf") ? Double.POSITIVE_INFINITY
-                                : Double.NaN);
-                    }
-                    case "static_cast", "reinterpret_cast", "const_cast" -> {
-                        k++;
-                        expect("<", "expected '<' after '" + t.text + "'");
-                        CType type = typeName();
-                        expectCloseAngle();
-                        expect("(", "expected '('");
-                        Expr e = expr();
-                        expect(")", "expected ')'");
-                        return new Expr.Cast(p, type, e);
-                    }
-                    default -> { }
-                }
-                if (startsType()) {
-                    return cxx.functionalCast();
-                }
-                Diagnostics.Abort refused = cxx.unsupportedWord(t);
-                if (refused != null) {
-                    throw refused;
-                }
-                if (peek(1).is("::")) {
-                    throw cxx.qualifiedName();
-                }
-                k++;
-                if (templateNames.contains(t.text) && at("<")) {
-                    List<Expr.TemplateArg> targs = templateArgs();
-                    if (!at("(")) {
-                        throw diags.fail(tok().pos(), "expected '(' after template arguments");
-                    }
-                    return new Expr.CallByName(p, null, t.text, targs, args());
-                }
-                return new Expr.Name(p, null, t.text);
-            }
-            case PUNCT -> {
-                if (at("(")) {
-                    k++;
-                    Expr e = expr();
-                    expect(")", "expected ')'");
-                    return e;
-                }
-                if (at("::") && peek(1).kind == Token.Kind.IDENT) {
-                    k++; // ::sqrtf(x): the global scope is the only scope
-                    return primary();
-                }
-                if (at("[")) {
-                    throw cxx.lambda();
-                }
-                if (at("{")) {
-                    // return {a, b}; and s = {a, b};: the type comes from the context
-                    return new Expr.BracedInit(p, null, initList().asExprs());
-                }
-            }
-            default -> { }
-        }
-        throw diags.fail(p, "expected expression");
     }
 }

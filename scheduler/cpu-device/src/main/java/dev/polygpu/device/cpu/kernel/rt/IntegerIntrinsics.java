@@ -1,7 +1,8 @@
 package dev.polygpu.device.cpu.kernel.rt;
 
 /**
- * CUDA's integer intrinsics beyond the bit counts of {@link CudaMath}: high halves of products, 24-bit
+ * CUDA's integer intrinsics and the integer overloads of its math library: {@code min}, {@code max} and
+ * {@code abs} on integers, bit counts and bit reversal, high halves of products, 24-bit
  * multiplication, byte permutation, funnel shifts, sums of absolute differences, halving adds and the byte and
  * half-word dot products, as the CUDA Math API defines them (and as the PTX instructions nvcc lowers them to,
  * {@code mul.hi}, {@code mul24.lo}, {@code prmt}, {@code shf}, {@code sad}, {@code dp4a}, {@code dp2a}, compute).
@@ -162,5 +163,94 @@ public final class IntegerIntrinsics {
     /** {@code __dp2a_hi} of unsigned ints. */
     public static int udp2aHi(int a, int b, int c) {
         return udp2a(a, b, c, true);
+    }
+
+    // ---- integer min / max / abs (CUDA's overloaded min, max, abs) ----
+
+    public static int min(int x, int y) {
+        return Math.min(x, y);
+    }
+
+    public static int max(int x, int y) {
+        return Math.max(x, y);
+    }
+
+    /** Minimum of two unsigned 32-bit values. */
+    public static int umin(int x, int y) {
+        return Integer.compareUnsigned(x, y) <= 0 ? x : y;
+    }
+
+    /** Maximum of two unsigned 32-bit values. */
+    public static int umax(int x, int y) {
+        return Integer.compareUnsigned(x, y) >= 0 ? x : y;
+    }
+
+    public static long min(long x, long y) {
+        return Math.min(x, y);
+    }
+
+    public static long max(long x, long y) {
+        return Math.max(x, y);
+    }
+
+    /** Minimum of two unsigned 64-bit values. */
+    public static long umin(long x, long y) {
+        return Long.compareUnsigned(x, y) <= 0 ? x : y;
+    }
+
+    /** Maximum of two unsigned 64-bit values. */
+    public static long umax(long x, long y) {
+        return Long.compareUnsigned(x, y) >= 0 ? x : y;
+    }
+
+    /** Two's-complement absolute value: abs(INT_MIN) = INT_MIN, as on the GPU. */
+    public static int abs(int x) {
+        return Math.abs(x);
+    }
+
+    public static long abs(long x) {
+        return Math.abs(x);
+    }
+
+    // ---- bit intrinsics ----
+
+    /** __popc: number of set bits. */
+    public static int popc(int x) {
+        return Integer.bitCount(x);
+    }
+
+    /** __popcll. */
+    public static int popcll(long x) {
+        return Long.bitCount(x);
+    }
+
+    /** __ffs: 1-based position of the least significant set bit, 0 if none. */
+    public static int ffs(int x) {
+        return x == 0 ? 0 : Integer.numberOfTrailingZeros(x) + 1;
+    }
+
+    /** __ffsll. */
+    public static int ffsll(long x) {
+        return x == 0 ? 0 : Long.numberOfTrailingZeros(x) + 1;
+    }
+
+    /** __clz: leading zero bits, 32 for 0. */
+    public static int clz(int x) {
+        return Integer.numberOfLeadingZeros(x);
+    }
+
+    /** __clzll: leading zero bits, 64 for 0. */
+    public static int clzll(long x) {
+        return Long.numberOfLeadingZeros(x);
+    }
+
+    /** __brev: bit reversal. */
+    public static int brev(int x) {
+        return Integer.reverse(x);
+    }
+
+    /** __brevll: 64-bit bit reversal. */
+    public static long brevll(long x) {
+        return Long.reverse(x);
     }
 }

@@ -36,10 +36,10 @@ class CudaMathBitsTest {
                 }
             }
             String where = " of " + Integer.toHexString(x) + " (seed " + SEED + ")";
-            assertEquals(pop, CudaMath.popc(x), "popc" + where);
-            assertEquals(lowest, CudaMath.ffs(x), "ffs" + where);
-            assertEquals(leading, CudaMath.clz(x), "clz" + where);
-            assertEquals(reversed, CudaMath.brev(x), "brev" + where);
+            assertEquals(pop, IntegerIntrinsics.popc(x), "popc" + where);
+            assertEquals(lowest, IntegerIntrinsics.ffs(x), "ffs" + where);
+            assertEquals(leading, IntegerIntrinsics.clz(x), "clz" + where);
+            assertEquals(reversed, IntegerIntrinsics.brev(x), "brev" + where);
         });
     }
 
@@ -59,23 +59,23 @@ class CudaMathBitsTest {
                 }
             }
             String where = " of " + Long.toHexString(x) + " (seed " + SEED + ")";
-            assertEquals(pop, CudaMath.popcll(x), "popcll" + where);
-            assertEquals(lowest, CudaMath.ffsll(x), "ffsll" + where);
-            assertEquals(leading, CudaMath.clzll(x), "clzll" + where);
-            assertEquals(reversed, CudaMath.brevll(x), "brevll" + where);
+            assertEquals(pop, IntegerIntrinsics.popcll(x), "popcll" + where);
+            assertEquals(lowest, IntegerIntrinsics.ffsll(x), "ffsll" + where);
+            assertEquals(leading, IntegerIntrinsics.clzll(x), "clzll" + where);
+            assertEquals(reversed, IntegerIntrinsics.brevll(x), "brevll" + where);
         });
     }
 
     @Test
     void edgeValues() {
-        assertEquals(0, CudaMath.ffs(0));
-        assertEquals(32, CudaMath.clz(0));
-        assertEquals(0, CudaMath.clz(-1));
-        assertEquals(32, CudaMath.ffs(Integer.MIN_VALUE));
-        assertEquals(1, CudaMath.brev(Integer.MIN_VALUE));
-        assertEquals(32, CudaMath.popc(-1));
-        assertEquals(64, CudaMath.clzll(0));
-        assertEquals(64, CudaMath.ffsll(Long.MIN_VALUE));
-        assertEquals(64, CudaMath.popcll(-1L));
+        assertEquals(0, IntegerIntrinsics.ffs(0));
+        assertEquals(32, IntegerIntrinsics.clz(0));
+        assertEquals(0, IntegerIntrinsics.clz(-1));
+        assertEquals(32, IntegerIntrinsics.ffs(Integer.MIN_VALUE));
+        assertEquals(1, IntegerIntrinsics.brev(Integer.MIN_VALUE));
+        assertEquals(32, IntegerIntrinsics.popc(-1));
+        assertEquals(64, IntegerIntrinsics.clzll(0));
+        assertEquals(64, IntegerIntrinsics.ffsll(Long.MIN_VALUE));
+        assertEquals(64, IntegerIntrinsics.popcll(-1L));
     }
 }

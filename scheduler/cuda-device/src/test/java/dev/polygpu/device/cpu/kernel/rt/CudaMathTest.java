@@ -41,26 +41,26 @@ class CudaMathTest {
         c.add(d("round(1e300)", CudaMath.round(1e300), 1e300));
         c.add(d("round(-inf)", CudaMath.round(-INF), -INF));
         c.add(d("round(NaN)", CudaMath.round(NAN), NAN));
-        c.add(f("roundf(-2.5f)", CudaMath.round(-2.5f), -3f));
-        c.add(f("roundf(0.49999997f)", CudaMath.round(0.49999997f), 0f));
-        c.add(f("roundf(8388609.0f)", CudaMath.round(8388609.0f), 8388609.0f));
-        c.add(f("roundf(-0.2f)", CudaMath.round(-0.2f), -0f));
+        c.add(f("roundf(-2.5f)", CudaMathFloat.round(-2.5f), -3f));
+        c.add(f("roundf(0.49999997f)", CudaMathFloat.round(0.49999997f), 0f));
+        c.add(f("roundf(8388609.0f)", CudaMathFloat.round(8388609.0f), 8388609.0f));
+        c.add(f("roundf(-0.2f)", CudaMathFloat.round(-0.2f), -0f));
         // rint: halfway to even
         c.add(d("rint(2.5)", CudaMath.rint(2.5), 2.0));
         c.add(d("rint(3.5)", CudaMath.rint(3.5), 4.0));
         c.add(d("rint(-2.5)", CudaMath.rint(-2.5), -2.0));
         c.add(d("rint(-0.5)", CudaMath.rint(-0.5), -0.0));
-        c.add(f("rintf(2.5f)", CudaMath.rint(2.5f), 2f));
+        c.add(f("rintf(2.5f)", CudaMathFloat.rint(2.5f), 2f));
         // trunc, floor, ceil
         c.add(d("trunc(-0.5)", CudaMath.trunc(-0.5), -0.0));
         c.add(d("trunc(-1.7)", CudaMath.trunc(-1.7), -1.0));
         c.add(d("trunc(1.7)", CudaMath.trunc(1.7), 1.0));
         c.add(d("trunc(-inf)", CudaMath.trunc(-INF), -INF));
         c.add(d("trunc(NaN)", CudaMath.trunc(NAN), NAN));
-        c.add(f("truncf(-0.5f)", CudaMath.trunc(-0.5f), -0f));
+        c.add(f("truncf(-0.5f)", CudaMathFloat.trunc(-0.5f), -0f));
         c.add(d("floor(-0.5)", CudaMath.floor(-0.5), -1.0));
         c.add(d("ceil(-0.5)", CudaMath.ceil(-0.5), -0.0));
-        c.add(f("floorf(-0f)", CudaMath.floor(-0f), -0f));
+        c.add(f("floorf(-0f)", CudaMathFloat.floor(-0f), -0f));
         // pow
         c.add(d("pow(NaN, 0)", CudaMath.pow(NAN, 0.0), 1.0));
         c.add(d("pow(NaN, -0)", CudaMath.pow(NAN, -0.0), 1.0));
@@ -78,10 +78,10 @@ class CudaMathTest {
         c.add(d("pow(2, -inf)", CudaMath.pow(2.0, -INF), 0.0));
         c.add(d("pow(-inf, -3)", CudaMath.pow(-INF, -3.0), -0.0));
         c.add(d("pow(-inf, 3)", CudaMath.pow(-INF, 3.0), -INF));
-        c.add(f("powf(1, NaN)", CudaMath.pow(1f, FNAN), 1f));
-        c.add(f("powf(-1, -inf)", CudaMath.pow(-1f, -FINF), 1f));
-        c.add(f("powf(NaN, -0)", CudaMath.pow(FNAN, -0f), 1f));
-        c.add(f("powf(10, 39) overflows", CudaMath.pow(10f, 39f), FINF));
+        c.add(f("powf(1, NaN)", CudaMathFloat.pow(1f, FNAN), 1f));
+        c.add(f("powf(-1, -inf)", CudaMathFloat.pow(-1f, -FINF), 1f));
+        c.add(f("powf(NaN, -0)", CudaMathFloat.pow(FNAN, -0f), 1f));
+        c.add(f("powf(10, 39) overflows", CudaMathFloat.pow(10f, 39f), FINF));
         // fmin / fmax ignore a single NaN
         c.add(d("fmin(NaN, 1)", CudaMath.fmin(NAN, 1.0), 1.0));
         c.add(d("fmin(1, NaN)", CudaMath.fmin(1.0, NAN), 1.0));
@@ -89,9 +89,9 @@ class CudaMathTest {
         c.add(d("fmax(NaN, -inf)", CudaMath.fmax(NAN, -INF), -INF));
         c.add(d("fmax(-1, NaN)", CudaMath.fmax(-1.0, NAN), -1.0));
         c.add(d("fmin(-inf, 3)", CudaMath.fmin(-INF, 3.0), -INF));
-        c.add(f("fminf(NaN, 2)", CudaMath.fmin(FNAN, 2f), 2f));
-        c.add(f("fmaxf(2, NaN)", CudaMath.fmax(2f, FNAN), 2f));
-        c.add(f("max(float)(NaN, 3)", CudaMath.max(FNAN, 3f), 3f));
+        c.add(f("fminf(NaN, 2)", CudaMathFloat.fmin(FNAN, 2f), 2f));
+        c.add(f("fmaxf(2, NaN)", CudaMathFloat.fmax(2f, FNAN), 2f));
+        c.add(f("max(float)(NaN, 3)", CudaMathFloat.max(FNAN, 3f), 3f));
         c.add(d("min(double)(4, NaN)", CudaMath.min(4.0, NAN), 4.0));
         // fmod: sign of x, exact
         c.add(d("fmod(5.5, 2)", CudaMath.fmod(5.5, 2.0), 1.5));
@@ -104,33 +104,33 @@ class CudaMathTest {
         c.add(d("fmod(3, inf)", CudaMath.fmod(3.0, INF), 3.0));
         c.add(d("fmod(NaN, 2)", CudaMath.fmod(NAN, 2.0), NAN));
         c.add(d("fmod(2^100, 3)", CudaMath.fmod(0x1p100, 3.0), 1.0));
-        c.add(f("fmodf(-7, 3)", CudaMath.fmod(-7f, 3f), -1f));
+        c.add(f("fmodf(-7, 3)", CudaMathFloat.fmod(-7f, 3f), -1f));
         // copysign, hypot
         c.add(d("copysign(3, -0)", CudaMath.copysign(3.0, -0.0), -3.0));
         c.add(d("copysign(-3, 0)", CudaMath.copysign(-3.0, 0.0), 3.0));
         c.add(d("copysign(NaN, -1)", CudaMath.copysign(NAN, -1.0), NAN));
-        c.add(f("copysignf(2, -inf)", CudaMath.copysign(2f, -FINF), -2f));
+        c.add(f("copysignf(2, -inf)", CudaMathFloat.copysign(2f, -FINF), -2f));
         c.add(d("hypot(inf, NaN)", CudaMath.hypot(INF, NAN), INF));
         c.add(d("hypot(NaN, -inf)", CudaMath.hypot(NAN, -INF), INF));
         c.add(d("hypot(3*2^1000, 4*2^1000)", CudaMath.hypot(0x3p1000, 0x4p1000), 0x5p1000));
         c.add(d("hypot(3e-320, 4e-320)", CudaMath.hypot(3e-320, 4e-320), 5e-320));
-        c.add(f("hypotf(3e38, 3e38)", CudaMath.hypot(3e38f, 3e38f), FINF));
-        c.add(f("hypotf(3e30, 4e30)", CudaMath.hypot(3e30f, 4e30f), 5e30f));
-        c.add(f("hypotf(NaN, -inf)", CudaMath.hypot(FNAN, -FINF), FINF));
-        c.add(f("hypotf(NaN, 1)", CudaMath.hypot(FNAN, 1f), FNAN));
-        c.add(f("hypotf(3e-45, 4e-45)", CudaMath.hypot(3e-45f, 4e-45f), 5.6e-45f));
+        c.add(f("hypotf(3e38, 3e38)", CudaMathFloat.hypot(3e38f, 3e38f), FINF));
+        c.add(f("hypotf(3e30, 4e30)", CudaMathFloat.hypot(3e30f, 4e30f), 5e30f));
+        c.add(f("hypotf(NaN, -inf)", CudaMathFloat.hypot(FNAN, -FINF), FINF));
+        c.add(f("hypotf(NaN, 1)", CudaMathFloat.hypot(FNAN, 1f), FNAN));
+        c.add(f("hypotf(3e-45, 4e-45)", CudaMathFloat.hypot(3e-45f, 4e-45f), 5.6e-45f));
         // roots and reciprocal square root
         c.add(d("rsqrt(0)", CudaMath.rsqrt(0.0), INF));
         c.add(d("rsqrt(-0)", CudaMath.rsqrt(-0.0), -INF));
         c.add(d("rsqrt(inf)", CudaMath.rsqrt(INF), 0.0));
         c.add(d("rsqrt(-1)", CudaMath.rsqrt(-1.0), NAN));
         c.add(d("rsqrt(4)", CudaMath.rsqrt(4.0), 0.5));
-        c.add(f("rsqrtf(0)", CudaMath.rsqrt(0f), FINF));
-        c.add(f("rsqrtf(-2)", CudaMath.rsqrt(-2f), FNAN));
-        c.add(f("rsqrtf(0.25f)", CudaMath.rsqrt(0.25f), 2f));
+        c.add(f("rsqrtf(0)", CudaMathFloat.rsqrt(0f), FINF));
+        c.add(f("rsqrtf(-2)", CudaMathFloat.rsqrt(-2f), FNAN));
+        c.add(f("rsqrtf(0.25f)", CudaMathFloat.rsqrt(0.25f), 2f));
         c.add(d("sqrt(-0)", CudaMath.sqrt(-0.0), -0.0));
         c.add(d("cbrt(-27)", CudaMath.cbrt(-27.0), -3.0));
-        c.add(f("cbrtf(-8)", CudaMath.cbrt(-8f), -2f));
+        c.add(f("cbrtf(-8)", CudaMathFloat.cbrt(-8f), -2f));
         // exponentials and logarithms
         c.add(d("exp2(10)", CudaMath.exp2(10.0), 1024.0));
         c.add(d("exp2(-1074)", CudaMath.exp2(-1074.0), Double.MIN_VALUE));
@@ -138,15 +138,15 @@ class CudaMathTest {
         c.add(d("exp10(3)", CudaMath.exp10(3.0), 1000.0));
         c.add(d("exp10(-inf)", CudaMath.exp10(-INF), 0.0));
         c.add(d("exp10(NaN)", CudaMath.exp10(NAN), NAN));
-        c.add(f("exp10f(2)", CudaMath.exp10(2f), 100f));
-        c.add(f("exp2f(-149)", CudaMath.exp2(-149f), Float.MIN_VALUE));
+        c.add(f("exp10f(2)", CudaMathFloat.exp10(2f), 100f));
+        c.add(f("exp2f(-149)", CudaMathFloat.exp2(-149f), Float.MIN_VALUE));
         c.add(d("expm1(-0)", CudaMath.expm1(-0.0), -0.0));
         c.add(d("expm1(1e-300)", CudaMath.expm1(1e-300), 1e-300));
         c.add(d("expm1(-inf)", CudaMath.expm1(-INF), -1.0));
         c.add(d("log1p(-0)", CudaMath.log1p(-0.0), -0.0));
         c.add(d("log1p(-1)", CudaMath.log1p(-1.0), -INF));
         c.add(d("log1p(1e-300)", CudaMath.log1p(1e-300), 1e-300));
-        c.add(f("log1pf(1e-30f)", CudaMath.log1p(1e-30f), 1e-30f));
+        c.add(f("log1pf(1e-30f)", CudaMathFloat.log1p(1e-30f), 1e-30f));
         c.add(d("log(0)", CudaMath.log(0.0), -INF));
         c.add(d("log(-0)", CudaMath.log(-0.0), -INF));
         c.add(d("log(-1)", CudaMath.log(-1.0), NAN));
@@ -159,8 +159,8 @@ class CudaMathTest {
         c.add(d("log2(1024)", CudaMath.log2(1024.0), 10.0));
         c.add(d("log2(2^-1074)", CudaMath.log2(Double.MIN_VALUE), -1074.0));
         c.add(d("log2(2^-1030)", CudaMath.log2(0x1p-1030), -1030.0));
-        c.add(f("log2f(2^-149)", CudaMath.log2(Float.MIN_VALUE), -149f));
-        c.add(f("log2f(8)", CudaMath.log2(8f), 3f));
+        c.add(f("log2f(2^-149)", CudaMathFloat.log2(Float.MIN_VALUE), -149f));
+        c.add(f("log2f(8)", CudaMathFloat.log2(8f), 3f));
         c.add(d("log10(1000)", CudaMath.log10(1000.0), 3.0));
         // trigonometric and hyperbolic
         c.add(d("sin(-0)", CudaMath.sin(-0.0), -0.0));
@@ -170,7 +170,7 @@ class CudaMathTest {
         c.add(d("atan2(-0, -0)", CudaMath.atan2(-0.0, -0.0), -Math.PI));
         c.add(d("atan2(-0, 1)", CudaMath.atan2(-0.0, 1.0), -0.0));
         c.add(d("atan2(inf, inf)", CudaMath.atan2(INF, INF), Math.PI / 4));
-        c.add(f("atan2f(1, 0)", CudaMath.atan2(1f, 0f), (float) (Math.PI / 2)));
+        c.add(f("atan2f(1, 0)", CudaMathFloat.atan2(1f, 0f), (float) (Math.PI / 2)));
         c.add(d("asin(2)", CudaMath.asin(2.0), NAN));
         c.add(d("acos(1)", CudaMath.acos(1.0), 0.0));
         c.add(d("tanh(inf)", CudaMath.tanh(INF), 1.0));
@@ -189,22 +189,22 @@ class CudaMathTest {
         c.add(d("erfc(0)", CudaMath.erfc(0.0), 1.0));
         c.add(d("erfc(28)", CudaMath.erfc(28.0), 0.0));
         c.add(d("erfc(-7)", CudaMath.erfc(-7.0), 2.0));
-        c.add(f("erff(-0f)", CudaMath.erf(-0f), -0f));
-        c.add(f("erfcf(-inf)", CudaMath.erfc(-FINF), 2f));
-        c.add(f("erfcf(11)", CudaMath.erfc(11f), 0f));
+        c.add(f("erff(-0f)", CudaMathFloat.erf(-0f), -0f));
+        c.add(f("erfcf(-inf)", CudaMathFloat.erfc(-FINF), 2f));
+        c.add(f("erfcf(11)", CudaMathFloat.erfc(11f), 0f));
         // fma, saturate, fdivide, fabs
         c.add(d("fma(0.1, 10, -1)", CudaMath.fma(0.1, 10.0, -1.0), 5.551115123125783e-17));
-        c.add(f("fmaf(inf, 0, 1)", CudaMath.fma(FINF, 0f, 1f), FNAN));
-        c.add(f("saturate(NaN)", CudaMath.saturate(FNAN), 0f));
-        c.add(f("saturate(-3)", CudaMath.saturate(-3f), 0f));
-        c.add(f("saturate(2)", CudaMath.saturate(2f), 1f));
-        c.add(f("saturate(inf)", CudaMath.saturate(FINF), 1f));
-        c.add(f("saturate(0.25)", CudaMath.saturate(0.25f), 0.25f));
-        c.add(f("fdivide(1, 3)", CudaMath.fdivide(1f, 3f), 1f / 3f));
-        c.add(f("fdivide(1, -0)", CudaMath.fdivide(1f, -0f), -FINF));
+        c.add(f("fmaf(inf, 0, 1)", CudaMathFloat.fma(FINF, 0f, 1f), FNAN));
+        c.add(f("saturate(NaN)", CudaMathFloat.saturate(FNAN), 0f));
+        c.add(f("saturate(-3)", CudaMathFloat.saturate(-3f), 0f));
+        c.add(f("saturate(2)", CudaMathFloat.saturate(2f), 1f));
+        c.add(f("saturate(inf)", CudaMathFloat.saturate(FINF), 1f));
+        c.add(f("saturate(0.25)", CudaMathFloat.saturate(0.25f), 0.25f));
+        c.add(f("fdivide(1, 3)", CudaMathFloat.fdivide(1f, 3f), 1f / 3f));
+        c.add(f("fdivide(1, -0)", CudaMathFloat.fdivide(1f, -0f), -FINF));
         c.add(d("fabs(-0)", CudaMath.fabs(-0.0), 0.0));
-        c.add(f("fabsf(-inf)", CudaMath.fabs(-FINF), FINF));
-        c.add(f("abs(float)(-0)", CudaMath.abs(-0f), 0f));
+        c.add(f("fabsf(-inf)", CudaMathFloat.fabs(-FINF), FINF));
+        c.add(f("abs(float)(-0)", CudaMathFloat.abs(-0f), 0f));
         c.add(d("abs(double)(-2)", CudaMath.abs(-2.0), 2.0));
         return c.stream();
     }
@@ -226,22 +226,22 @@ class CudaMathTest {
 
     @Test
     void classificationReturnsZeroOrOne() {
-        assertEquals(1, CudaMath.isnan(FNAN));
-        assertEquals(0, CudaMath.isnan(FINF));
+        assertEquals(1, CudaMathFloat.isnan(FNAN));
+        assertEquals(0, CudaMathFloat.isnan(FINF));
         assertEquals(1, CudaMath.isnan(NAN));
         assertEquals(0, CudaMath.isnan(1.0));
-        assertEquals(1, CudaMath.isinf(-FINF));
-        assertEquals(0, CudaMath.isinf(FNAN));
+        assertEquals(1, CudaMathFloat.isinf(-FINF));
+        assertEquals(0, CudaMathFloat.isinf(FNAN));
         assertEquals(1, CudaMath.isinf(INF));
         assertEquals(0, CudaMath.isinf(Double.MAX_VALUE));
-        assertEquals(1, CudaMath.isfinite(Float.MAX_VALUE));
-        assertEquals(0, CudaMath.isfinite(FNAN));
+        assertEquals(1, CudaMathFloat.isfinite(Float.MAX_VALUE));
+        assertEquals(0, CudaMathFloat.isfinite(FNAN));
         assertEquals(0, CudaMath.isfinite(-INF));
         assertEquals(1, CudaMath.isfinite(-Double.MIN_VALUE));
-        assertEquals(1, CudaMath.signbit(-0f));
-        assertEquals(0, CudaMath.signbit(0f));
-        assertEquals(1, CudaMath.signbit(-FINF));
-        assertEquals(1, CudaMath.signbit(Float.intBitsToFloat(0xffc00000)));
+        assertEquals(1, CudaMathFloat.signbit(-0f));
+        assertEquals(0, CudaMathFloat.signbit(0f));
+        assertEquals(1, CudaMathFloat.signbit(-FINF));
+        assertEquals(1, CudaMathFloat.signbit(Float.intBitsToFloat(0xffc00000)));
         assertEquals(1, CudaMath.signbit(-0.0));
         assertEquals(0, CudaMath.signbit(3.0));
         assertEquals(1, CudaMath.signbit(-Double.MIN_VALUE));
@@ -250,21 +250,21 @@ class CudaMathTest {
 
     @Test
     void integerMinMaxAbs() {
-        assertEquals(-5, CudaMath.min(-5, 3));
-        assertEquals(3, CudaMath.max(-5, 3));
-        assertEquals(3, CudaMath.umin(-5, 3));
-        assertEquals(-5, CudaMath.umax(-5, 3));
-        assertEquals(Integer.MAX_VALUE, CudaMath.umin(Integer.MIN_VALUE, Integer.MAX_VALUE));
-        assertEquals(-1, CudaMath.umax(0, -1));
-        assertEquals(Long.MIN_VALUE, CudaMath.min(Long.MIN_VALUE, 0L));
-        assertEquals(7L, CudaMath.max(-7L, 7L));
-        assertEquals(7L, CudaMath.umin(-7L, 7L));
-        assertEquals(-7L, CudaMath.umax(-7L, 7L));
-        assertEquals(Long.MAX_VALUE, CudaMath.umin(Long.MIN_VALUE, Long.MAX_VALUE));
-        assertEquals(Integer.MIN_VALUE, CudaMath.abs(Integer.MIN_VALUE));
-        assertEquals(9, CudaMath.abs(-9));
-        assertEquals(Long.MIN_VALUE, CudaMath.abs(Long.MIN_VALUE));
-        assertEquals(9L, CudaMath.abs(-9L));
+        assertEquals(-5, IntegerIntrinsics.min(-5, 3));
+        assertEquals(3, IntegerIntrinsics.max(-5, 3));
+        assertEquals(3, IntegerIntrinsics.umin(-5, 3));
+        assertEquals(-5, IntegerIntrinsics.umax(-5, 3));
+        assertEquals(Integer.MAX_VALUE, IntegerIntrinsics.umin(Integer.MIN_VALUE, Integer.MAX_VALUE));
+        assertEquals(-1, IntegerIntrinsics.umax(0, -1));
+        assertEquals(Long.MIN_VALUE, IntegerIntrinsics.min(Long.MIN_VALUE, 0L));
+        assertEquals(7L, IntegerIntrinsics.max(-7L, 7L));
+        assertEquals(7L, IntegerIntrinsics.umin(-7L, 7L));
+        assertEquals(-7L, IntegerIntrinsics.umax(-7L, 7L));
+        assertEquals(Long.MAX_VALUE, IntegerIntrinsics.umin(Long.MIN_VALUE, Long.MAX_VALUE));
+        assertEquals(Integer.MIN_VALUE, IntegerIntrinsics.abs(Integer.MIN_VALUE));
+        assertEquals(9, IntegerIntrinsics.abs(-9));
+        assertEquals(Long.MIN_VALUE, IntegerIntrinsics.abs(Long.MIN_VALUE));
+        assertEquals(9L, IntegerIntrinsics.abs(-9L));
     }
 
     // ---- rounding functions against BigDecimal on random inputs ----
@@ -283,8 +283,8 @@ class CudaMathTest {
             assertEquals(rounded(x, RoundingMode.HALF_EVEN), CudaMath.rint(x), "rint" + where);
             assertEquals(rounded(x, RoundingMode.DOWN), CudaMath.trunc(x), "trunc" + where);
             float fx = (float) x;
-            assertEquals((float) rounded(fx, RoundingMode.HALF_UP), CudaMath.round(fx), "roundf" + where);
-            assertEquals((float) rounded(fx, RoundingMode.DOWN), CudaMath.trunc(fx), "truncf" + where);
+            assertEquals((float) rounded(fx, RoundingMode.HALF_UP), CudaMathFloat.round(fx), "roundf" + where);
+            assertEquals((float) rounded(fx, RoundingMode.DOWN), CudaMathFloat.trunc(fx), "truncf" + where);
         }
     }
 
@@ -311,43 +311,43 @@ class CudaMathTest {
     }
 
     private static final List<Unary> UNARY = List.of(
-            new Unary("sqrt", CudaMath::sqrt, Math::sqrt),
-            new Unary("rsqrt", CudaMath::rsqrt, x -> 1 / Math.sqrt(x)),
-            new Unary("cbrt", CudaMath::cbrt, Math::cbrt),
-            new Unary("exp", CudaMath::exp, Math::exp),
-            new Unary("exp2", CudaMath::exp2, x -> Math.pow(2, x)),
-            new Unary("exp10", CudaMath::exp10, x -> Math.pow(10, x)),
-            new Unary("expm1", CudaMath::expm1, Math::expm1),
-            new Unary("log", CudaMath::log, Math::log),
-            new Unary("log2", CudaMath::log2, x -> Math.log(x) / Math.log(2)),
-            new Unary("log10", CudaMath::log10, Math::log10),
-            new Unary("log1p", CudaMath::log1p, Math::log1p),
-            new Unary("sin", CudaMath::sin, Math::sin),
-            new Unary("cos", CudaMath::cos, Math::cos),
-            new Unary("tan", CudaMath::tan, Math::tan),
-            new Unary("asin", CudaMath::asin, Math::asin),
-            new Unary("acos", CudaMath::acos, Math::acos),
-            new Unary("atan", CudaMath::atan, Math::atan),
-            new Unary("sinh", CudaMath::sinh, Math::sinh),
-            new Unary("cosh", CudaMath::cosh, Math::cosh),
-            new Unary("tanh", CudaMath::tanh, Math::tanh),
-            new Unary("erf", CudaMath::erf, CudaMath::erf),
-            new Unary("erfc", CudaMath::erfc, CudaMath::erfc),
-            new Unary("fabs", CudaMath::fabs, Math::abs),
-            new Unary("floor", CudaMath::floor, Math::floor),
-            new Unary("ceil", CudaMath::ceil, Math::ceil),
-            new Unary("round", CudaMath::round, CudaMath::round),
-            new Unary("trunc", CudaMath::trunc, CudaMath::trunc),
-            new Unary("rint", CudaMath::rint, Math::rint));
+            new Unary("sqrt", CudaMathFloat::sqrt, Math::sqrt),
+            new Unary("rsqrt", CudaMathFloat::rsqrt, x -> 1 / Math.sqrt(x)),
+            new Unary("cbrt", CudaMathFloat::cbrt, Math::cbrt),
+            new Unary("exp", CudaMathFloat::exp, Math::exp),
+            new Unary("exp2", CudaMathFloat::exp2, x -> Math.pow(2, x)),
+            new Unary("exp10", CudaMathFloat::exp10, x -> Math.pow(10, x)),
+            new Unary("expm1", CudaMathFloat::expm1, Math::expm1),
+            new Unary("log", CudaMathFloat::log, Math::log),
+            new Unary("log2", CudaMathFloat::log2, x -> Math.log(x) / Math.log(2)),
+            new Unary("log10", CudaMathFloat::log10, Math::log10),
+            new Unary("log1p", CudaMathFloat::log1p, Math::log1p),
+            new Unary("sin", CudaMathFloat::sin, Math::sin),
+            new Unary("cos", CudaMathFloat::cos, Math::cos),
+            new Unary("tan", CudaMathFloat::tan, Math::tan),
+            new Unary("asin", CudaMathFloat::asin, Math::asin),
+            new Unary("acos", CudaMathFloat::acos, Math::acos),
+            new Unary("atan", CudaMathFloat::atan, Math::atan),
+            new Unary("sinh", CudaMathFloat::sinh, Math::sinh),
+            new Unary("cosh", CudaMathFloat::cosh, Math::cosh),
+            new Unary("tanh", CudaMathFloat::tanh, Math::tanh),
+            new Unary("erf", CudaMathFloat::erf, CudaMath::erf),
+            new Unary("erfc", CudaMathFloat::erfc, CudaMath::erfc),
+            new Unary("fabs", CudaMathFloat::fabs, Math::abs),
+            new Unary("floor", CudaMathFloat::floor, Math::floor),
+            new Unary("ceil", CudaMathFloat::ceil, Math::ceil),
+            new Unary("round", CudaMathFloat::round, CudaMath::round),
+            new Unary("trunc", CudaMathFloat::trunc, CudaMath::trunc),
+            new Unary("rint", CudaMathFloat::rint, Math::rint));
 
     private static final List<Binary> BINARY = List.of(
-            new Binary("pow", CudaMath::pow, CudaMath::pow),
-            new Binary("atan2", CudaMath::atan2, Math::atan2),
-            new Binary("fmod", CudaMath::fmod, (x, y) -> x % y),
-            new Binary("hypot", CudaMath::hypot, Math::hypot),
-            new Binary("copysign", CudaMath::copysign, Math::copySign),
-            new Binary("fmin", CudaMath::fmin, CudaMath::fmin),
-            new Binary("fmax", CudaMath::fmax, CudaMath::fmax));
+            new Binary("pow", CudaMathFloat::pow, CudaMath::pow),
+            new Binary("atan2", CudaMathFloat::atan2, Math::atan2),
+            new Binary("fmod", CudaMathFloat::fmod, (x, y) -> x % y),
+            new Binary("hypot", CudaMathFloat::hypot, Math::hypot),
+            new Binary("copysign", CudaMathFloat::copysign, Math::copySign),
+            new Binary("fmin", CudaMathFloat::fmin, CudaMath::fmin),
+            new Binary("fmax", CudaMathFloat::fmax, CudaMath::fmax));
 
     /** Random floats of every magnitude and sign, with the specials mixed in; never all zeros. */
     private static float randomFloat(Random random) {
@@ -384,7 +384,7 @@ class CudaMathTest {
                 }
             }
             float z = randomFloat(random);
-            assertEquals(Math.fma(x, y, z), CudaMath.fma(x, y, z), "fmaf (seed " + SEED + ")");
+            assertEquals(Math.fma(x, y, z), CudaMathFloat.fma(x, y, z), "fmaf (seed " + SEED + ")");
         }
     }
 
