@@ -155,6 +155,7 @@ public final class KernelBuilder {
                 signature = signature.withNames(names);
             }
         }
+        signature = ReadOnlyWrites.widen(context, source, fileName, signature);
         return new GrKernel(context, signature, module, function, source);
     }
 
