@@ -11,6 +11,7 @@ import dev.polygpu.device.cpu.kernel.exec.GeneratedKernel;
 import dev.polygpu.device.cpu.kernel.exec.KernelInfo;
 import dev.polygpu.device.cpu.kernel.exec.KernelRunner;
 import dev.polygpu.device.cpu.kernel.exec.ModuleMemory;
+import java.lang.classfile.ClassBuilder;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;
 import java.lang.constant.ClassDesc;
@@ -21,6 +22,7 @@ import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Compiles an analyzed kernel into a hidden JVM class implementing {@link GeneratedKernel}. Hidden classes
@@ -66,7 +68,7 @@ public final class KernelCompiler {
         boolean coop = plan.cooperative();
         Emitter[] emitted = new Emitter[1];
         ClassDesc self = ClassDesc.of(KernelCompiler.class.getPackageName() + ".Kernel" + COUNTER.incrementAndGet());
-        byte[] bytes = CLASS_FILE.build(self, cb -> {
+        byte[] bytes = build(kernel, self, cb -> {
             cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
             cb.withInterfaceSymbols(Jvm.GENERATED);
             cb.withMethodBody(ConstantDescs.INIT_NAME, MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_PUBLIC,
@@ -104,6 +106,24 @@ public final class KernelCompiler {
                 plan.localMemory.stream().mapToInt(v -> v.type.size()).toArray(),
                 em.primSlots, em.refSlots, List.copyOf(em.sites), memory);
         return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes, em.prints);
+    }
+
+    /**
+     * Builds the kernel's class; a kernel whose code exceeds the JVM's 64 KB per method (the whole kernel, every
+     * function inlined, is one method) is a compile error at the kernel, not an internal one.
+     */
+    private static byte[] build(Function kernel, ClassDesc self, Consumer<ClassBuilder> body) {
+        try {
+            return CLASS_FILE.build(self, body);
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() == null || !e.getMessage().startsWith("Code length")) {
+                throw e;
+            }
+            throw new CodegenException(kernel.pos, "kernel '" + kernel.name + "' is too large for the CPU device's "
+                    + "kernel engine: it compiles to more than the JVM's 65,535 bytes of code for one method ("
+                    + e.getMessage() + "; every __device__ function is inlined into it); split it into smaller "
+                    + "kernels or call fewer large functions from it");
+        }
     }
 
     private static GeneratedKernel instantiate(byte[] bytes) {
