@@ -21,7 +21,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Kernel sources that once ended a script with "internal error", ran out of stack or never finished: a JS
- * {@code try/catch} and a Python {@code except} catch each as a guest error whose message names the problem
+ * {@code try/catch} and a Python {@code except polyglot.ForeignException} (how grcuda errors reach Python, see
+ * the README) catch each as a guest error whose message names the problem
  * at a line and column, and the context builds and runs a kernel afterwards. A compile is also stopped by
  * {@code Context.interrupt}, leaving the context usable.
  */
@@ -93,12 +94,12 @@ class CompileErrorGuestTest {
                 try:
                     cu.buildkernel(c[1], SIG)
                     print(c[0] + ": accepted")
-                except Exception as e:
+                except polyglot.ForeignException as e:
                     print(c[0] + ": " + ("caught" if c[2] in str(e) else "other: " + str(e)))
             try:
                 cu.bindkernel("/dev/zero", SIG)
                 print("/dev/zero: accepted")
-            except Exception as e:
+            except polyglot.ForeignException as e:
                 print("/dev/zero: " + ("caught" if "not a regular file" in str(e) else str(e)))
             k = cu.buildkernel("\\ufeff__global__ void k(int* a) { a[0] = 40 + 2; }", SIG)
             a = cu.DeviceArray("int", 1)
