@@ -8,8 +8,8 @@ import java.nio.file.Path;
  * The command line of {@code bench/fuzz}. Each flag is described by {@link #HELP}; a bad flag or value is an
  * IllegalArgumentException that names it.
  */
-record FuzzArgs(long seed, int count, int batch, Path out, boolean invalid, String profile, Long only,
-        Path replay, int shrinkCalls, boolean help, boolean helpConstructs) {
+record FuzzArgs(long seed, int count, int batch, Path out, boolean invalid, boolean hostile, String profile,
+        Long only, Path replay, int shrinkCalls, boolean help, boolean helpConstructs) {
 
     static final String HELP = """
             bench/fuzz: random CUDA C kernels through the differential oracle (nvcc -> PTX on the PTX interpreter
@@ -23,6 +23,10 @@ record FuzzArgs(long seed, int count, int batch, Path out, boolean invalid, Stri
                                 then +name, -name, name=weight, size=n (e.g. "default,+volatile-shared,size=40")
               --invalid         mutate kernels into invalid programs: the engine must give a compile error
                                 with line:col and never another exception
+              --hostile         with --invalid (implied): mutations written to hurt the compiler instead
+                                (doubling macros and structs, deep nesting, huge arrays, endless template
+                                recursion, too many statements, locals or kernels); each must compile or be
+                                refused with line:col in bounded time
               --only I          run case I only (with --seed and --profile, as a replay)
               --replay FILE     run a case file written by an earlier run (its original and reduced kernel)
               --shrink-calls M  oracle calls to spend shrinking each failing kernel (default 40; 0: no shrinking)
@@ -38,6 +42,7 @@ record FuzzArgs(long seed, int count, int batch, Path out, boolean invalid, Stri
         int batch = 16;
         Path out = Path.of("fuzz-out");
         boolean invalid = false;
+        boolean hostile = false;
         String profile = "default";
         Long only = null;
         Path replay = null;
@@ -51,6 +56,10 @@ record FuzzArgs(long seed, int count, int batch, Path out, boolean invalid, Stri
                 case "--batch" -> batch = intValue(a, ++i, 1);
                 case "--out" -> out = Path.of(value(a, ++i));
                 case "--invalid" -> invalid = true;
+                case "--hostile" -> {
+                    hostile = true;
+                    invalid = true;
+                }
                 case "--profile" -> {
                     profile = value(a, ++i);
                     Profile.parse(profile);
@@ -68,7 +77,7 @@ record FuzzArgs(long seed, int count, int batch, Path out, boolean invalid, Stri
                 default -> throw new IllegalArgumentException("unknown flag '" + a[i] + "'; bench/fuzz --help lists them");
             }
         }
-        return new FuzzArgs(seed, count, batch, out, invalid, profile, only, replay, shrinkCalls, help,
+        return new FuzzArgs(seed, count, batch, out, invalid, hostile, profile, only, replay, shrinkCalls, help,
                 helpConstructs);
     }
 
