@@ -54,6 +54,16 @@ class CompileRobustnessTest {
     }
 
     @Test
+    void aTemplateWhoseParameterListIsNotClosedIsAnError() {
+        // it once took the rest of the file into its body, so the kernel after it silently vanished
+        CompileException.Diagnostic d = refused("template <typename T> __device__ T f(T x { return x; }\n"
+                + "__global__ void g(float* a) { a[0] = f(a[0]); }\n", "expected ')' at the end of the parameter"
+                + " list of template 'f'");
+        assertEquals(1, d.line());
+        assertEquals(42, d.column());
+    }
+
+    @Test
     void arraysLargerThanTwoGibibytesAreRefusedWithTheirSize() {
         // 0x7fffffff floats are 4 * 2147483647 = 8589934588 bytes
         CompileException.Diagnostic shared = refused(
