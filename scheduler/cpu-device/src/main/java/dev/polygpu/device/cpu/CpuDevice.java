@@ -8,6 +8,7 @@ import dev.polygpu.device.Event;
 import dev.polygpu.device.Module;
 import dev.polygpu.device.PendingFailures;
 import dev.polygpu.device.PendingFailures.Failure;
+import dev.polygpu.device.PtxTranslator;
 import dev.polygpu.device.Stream;
 import dev.polygpu.device.StreamPriorities;
 import dev.polygpu.device.UnifiedBuffer;
@@ -101,6 +102,7 @@ public final class CpuDevice implements Device {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Where kernels' printf output goes ({@link #setPrintfSink}). */
     private volatile OutputStream printfSink = System.out;
+    private volatile PtxTranslator ptxTranslator;
 
     /** A device with one worker thread per available processor and the kernel engine as its compiler. */
     public CpuDevice() {
@@ -186,6 +188,12 @@ public final class CpuDevice implements Device {
     }
 
     @Override
+    public long freeMemory() {
+        ensureOpen();
+        return Math.max(0, properties.totalGlobalMemory() - allocatedBytes.get());
+    }
+
+    @Override
     public long allocatedBytes() {
         return allocatedBytes.get();
     }
@@ -216,7 +224,7 @@ public final class CpuDevice implements Device {
         if (m == null) {
             throw new DeviceException(CudaError.INVALID_SOURCE, "the kernel engine returned no module for " + name);
         }
-        return new CpuModule(this, m, name);
+        return CpuModule.compiled(this, m, name, source);
     }
 
     /**
@@ -231,7 +239,7 @@ public final class CpuDevice implements Device {
         ensureOpen();
         String name = fileName == null ? "kernel.ptx" : fileName;
         PtxModule m = PtxModule.load(image, name, this::regionAt);
-        return new CpuModule(this, m, name, m.text());
+        return CpuModule.loaded(this, m, name, m.text());
     }
 
     /**
@@ -344,6 +352,18 @@ public final class CpuDevice implements Device {
      */
     public void setPrintfSink(OutputStream sink) {
         this.printfSink = Objects.requireNonNull(sink, "sink must not be null");
+    }
+
+    /**
+     * What makes the PTX that modules compiled from CUDA C show as their {@link Module#intermediateCode()}
+     * (the CUDA device's compiler, where there is one); null, the default, for none.
+     */
+    public void setPtxTranslator(PtxTranslator translator) {
+        this.ptxTranslator = translator;
+    }
+
+    PtxTranslator ptxTranslator() {
+        return ptxTranslator;
     }
 
     /** The current {@link #setPrintfSink printf sink}. */

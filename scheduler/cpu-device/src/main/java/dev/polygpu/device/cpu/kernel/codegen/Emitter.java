@@ -42,6 +42,7 @@ final class Emitter extends MethodEmitter {
     // ---- statements -----------------------------------------------------------------------------------
 
     void statement(Stmt s) {
+        dev.polygpu.device.cpu.kernel.CompileCancel.check();
         switch (s) {
             case null -> { }
             case Stmt.Block b -> {
