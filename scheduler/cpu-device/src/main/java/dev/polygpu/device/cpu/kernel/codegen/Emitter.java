@@ -88,6 +88,7 @@ final class Emitter extends MethodEmitter {
                 loops.pop();
                 c.labelBinding(cont);
                 reconvergencePoint(w.pos(), w.body());
+                pollCancellation(w.pos());
                 exprs.jumpIfTrue(w.condition(), top);
                 c.labelBinding(brk);
                 exitLoop(resumable);
@@ -136,6 +137,7 @@ final class Emitter extends MethodEmitter {
         if (update != null) {
             exprs.discard(update);
         }
+        pollCancellation(loop.pos());
         c.goto_(top);
         c.labelBinding(brk);
         exitLoop(resumable);
