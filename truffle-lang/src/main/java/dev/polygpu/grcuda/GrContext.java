@@ -253,6 +253,7 @@ public final class GrContext {
             CpuDevice d = chaos.equals("false") ? new CpuDevice(blocks) : new CpuDevice(blocks, Chaos.parse(chaos));
             // Kernel printf output goes where the embedder's Context.Builder.out() points, like guest output.
             d.setPrintfSink(env.out());
+            d.setKernelTimeout(settings.kernelTimeoutLimit());
             return d;
         } catch (DeviceException e) {
             throw GrError.of(e);
@@ -261,9 +262,15 @@ public final class GrContext {
 
     /**
      * Leaves the cluster (which brings this program's elements that run elsewhere back home), then waits for
-     * outstanding work (writing the exports the options ask for) and releases the device.
+     * outstanding work (writing the exports the options ask for) and releases the device. When the context is
+     * closed with cancellation, the CPU device's kernels are stopped first, so the close does not wait for a
+     * kernel that never ends.
      */
     synchronized void dispose() {
+        if (device instanceof CpuDevice cpu && env.getContext().isCancelling()) {
+            // Context.close(true): nobody waits for the kernels any more, and one may never end by itself.
+            cpu.stopAllLaunches("its context was closed with cancellation (Context.close(true))");
+        }
         if (exchange != null) {
             leaveCluster();
         }
