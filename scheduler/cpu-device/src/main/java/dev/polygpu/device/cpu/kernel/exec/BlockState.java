@@ -221,6 +221,18 @@ public final class BlockState {
         return fault(stop.error(), "stopped: " + stop.reason(), pos);
     }
 
+    /**
+     * The fault for a scalar load or store of {@code size} bytes at an address that is not a multiple of
+     * {@code size}, as a GPU raises it (cudaErrorMisalignedAddress).
+     */
+    public KernelFault misalignedScalar(MemorySegment seg, long offset, int size, int pos) {
+        long past = (seg.address() + offset) & (size - 1);
+        return fault(CudaError.MISALIGNED_ADDRESS, "misaligned access of " + size + " bytes " + describe(seg, offset,
+                size) + ": the address is " + past + " byte" + (past == 1 ? "" : "s") + " past a multiple of " + size
+                + " (a pointer made by a cast from another pointer type, or moved by a number of bytes, must point to a"
+                + " multiple of the accessed type's size)", pos);
+    }
+
     /** The fault for an atomic operation on an address that is not a multiple of its size. */
     public KernelFault misaligned(MemorySegment seg, long offset, int size, int pos) {
         return fault(CudaError.MISALIGNED_ADDRESS, "misaligned atomic access of " + size + " bytes "
