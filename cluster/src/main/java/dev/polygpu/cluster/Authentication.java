@@ -14,9 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Whom a member trusts: a member proves it knows the cluster secret when it joins (an HMAC of a nonce it
- * announces, {@link #proof}), and every frame carries an HMAC that {@link #decode} checks. A member that does not
+ * announces, {@link #proof}), and every frame is authenticated (AES-GCM under a configured secret, an HMAC
+ * without one) and, for encrypted frames, bound to its sender and to this member as recipient; {@link #decode}
+ * checks it. A member that does not
  * prove the secret gets no work, and its messages are dropped and counted as rejected; each refusal is logged once
- * per member and kind. Thread-safe.
+ * per member and kind, never per message. Thread-safe.
  */
 final class Authentication {
     /** Where members get the secret from, for the warnings about a member without it. */
@@ -86,7 +88,7 @@ final class Authentication {
     Message decode(String from, byte[] frame) {
         Message m;
         try {
-            m = WireCodec.decode(frame, n.key, n.config.maxFrameBytes());
+            m = WireCodec.decode(frame, n.key, n.config.maxFrameBytes(), n.self());
         } catch (WireException e) {
             n.counters.rejected.incrementAndGet();
             String who = from == null ? "a member that left" : n.members.describe(from);
@@ -99,8 +101,10 @@ final class Authentication {
         }
         if (from != null && !from.equals(m.sender())) {
             n.counters.rejected.incrementAndGet();
-            ClusterNode.LOG.log(System.Logger.Level.WARNING, "refused a message that " + n.members.describe(from)
-                    + " sent in the name of " + m.sender());
+            if (refusedLogged.add("name:" + from)) {
+                ClusterNode.LOG.log(System.Logger.Level.WARNING, "refused a message that " + n.members.describe(from)
+                        + " sent in the name of " + m.sender() + " (further ones are dropped without a word)");
+            }
             return null;
         }
         return m;

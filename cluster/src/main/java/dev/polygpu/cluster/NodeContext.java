@@ -91,13 +91,13 @@ final class NodeContext {
         if (t == null) {
             return false;
         }
-        return t.send(member, WireCodec.encode(m, key));
+        return t.send(member, WireCodec.encode(m, key, member));
     }
 
     void broadcast(Message m) {
-        byte[] frame = WireCodec.encode(m, key);
+        // Each copy is made for its recipient: an encrypted frame is bound to the member it is addressed to.
         for (Peer p : transport.peers()) {
-            transport.send(p.id(), frame);
+            transport.send(p.id(), WireCodec.encode(m, key, p.id()));
         }
     }
 }

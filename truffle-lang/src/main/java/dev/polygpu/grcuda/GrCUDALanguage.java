@@ -39,6 +39,27 @@ public final class GrCUDALanguage extends TruffleLanguage<GrContext> {
         context.dispose();
     }
 
+    /**
+     * Any number of threads may use a context at once (GraalPy's threads, Java threads through the polyglot API):
+     * the scheduler, the device and the context's tables are thread-safe, and arrays keep their memory while any
+     * thread may still touch it ({@code ArrayMemory}). A host language may still refuse threads of its own
+     * (GraalJS does).
+     */
+    @Override
+    protected boolean isThreadAccessAllowed(Thread thread, boolean singleThreaded) {
+        return true;
+    }
+
+    @Override
+    protected void initializeThread(GrContext context, Thread thread) {
+        context.allocations().threadEntered(thread);
+    }
+
+    @Override
+    protected void disposeThread(GrContext context, Thread thread) {
+        context.allocations().threadLeft(thread);
+    }
+
     @Override
     protected CallTarget parse(ParsingRequest request) {
         return new GrRootNode(this, GrParser.parse(request.getSource())).getCallTarget();

@@ -112,6 +112,14 @@ final class FrameReader {
         return s;
     }
 
+    /** The next {@code n} bytes as strict UTF-8 (no length prefix). */
+    String utf8(String field, int n) throws WireException {
+        need(n, field);
+        String s = decodeUtf8(pos, n, field);
+        pos += n;
+        return s;
+    }
+
     /** An enum constant written by its name; an unknown name is refused. */
     <E extends Enum<E>> E name(Class<E> type, String field) throws WireException {
         int at = pos;

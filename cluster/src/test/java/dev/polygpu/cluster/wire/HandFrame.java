@@ -14,9 +14,9 @@ final class HandFrame {
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final DataOutputStream out = new DataOutputStream(bytes);
 
-    /** A frame with the right magic and version and the given type byte. */
+    /** A clear frame with the right magic and version and the given type byte. */
     static HandFrame ofType(int type) {
-        return new HandFrame().i32(WireCodec.MAGIC).i8(WireCodec.VERSION).i8(type);
+        return new HandFrame().i32(WireCodec.MAGIC).i8(WireCodec.VERSION).i8(type).i8(WireCodec.CLEAR);
     }
 
     HandFrame i8(int v) {

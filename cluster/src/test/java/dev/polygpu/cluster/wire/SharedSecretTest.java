@@ -35,8 +35,13 @@ class SharedSecretTest {
     @Test
     void keyDerivationIsTheDocumentedOne() throws Exception {
         byte[] data = randomBytes(new Random(SEED), 1000);
-        byte[] key = hmac("s3cret-Ω".getBytes(StandardCharsets.UTF_8),
-                "polygpu-cluster-v1".getBytes(StandardCharsets.US_ASCII));
+        // HKDF by hand (RFC 5869): PRK = HMAC(salt, secret); one block of expand is HMAC(PRK, info | 0x01).
+        byte[] prk = hmac("polygpu-cluster".getBytes(StandardCharsets.US_ASCII),
+                "s3cret-Ω".getBytes(StandardCharsets.UTF_8));
+        byte[] info = "polygpu-cluster-v6 hmac".getBytes(StandardCharsets.US_ASCII);
+        byte[] block = Arrays.copyOf(info, info.length + 1);
+        block[info.length] = 1;
+        byte[] key = hmac(prk, block);
         assertArrayEquals(hmac(key, data), SharedSecret.of("s3cret-Ω").mac(data, 0, data.length));
 
         byte[] loopbackKey = hmac("polygpu-cluster-v1-loopback".getBytes(StandardCharsets.US_ASCII),

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class WireCodecFuzzTest {
     private static final long SEED = 0xF022L;
-    private static final SharedSecret KEY = SharedSecret.of("fuzz");
+    private static final SharedSecret KEY = SharedSecret.loopbackDefault("fuzz");
     private static final int ROUNDS = 10_000;
 
     @Test
@@ -38,7 +38,7 @@ class WireCodecFuzzTest {
         for (int i = 0; i < ROUNDS; i++) {
             byte[] body = new byte[WireCodec.HEADER_BYTES + r.nextInt(200)];
             r.nextBytes(body);
-            ByteBuffer.wrap(body).putInt(WireCodec.MAGIC).put(WireCodec.VERSION).put((byte) (1 + r.nextInt(WireCodec.TYPE_LOAD_REPORT)));
+            ByteBuffer.wrap(body).putInt(WireCodec.MAGIC).put(WireCodec.VERSION).put((byte) (1 + r.nextInt(WireCodec.TYPE_LOAD_REPORT))).put(WireCodec.CLEAR);
             decodeOrRefuse(HandFrame.withMac(body, KEY), "random body", i);
         }
     }

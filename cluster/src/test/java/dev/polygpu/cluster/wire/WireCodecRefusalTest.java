@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class WireCodecRefusalTest {
     private static final long SEED = 0xBADF00DL;
-    private static final SharedSecret KEY = SharedSecret.of("the-right-one");
+    private static final SharedSecret KEY = SharedSecret.loopbackDefault("the-right-one");
     private static final Set<Reason> TAMPERED = EnumSet.of(Reason.BAD_MAC, Reason.BAD_MAGIC, Reason.BAD_VERSION);
 
     @Test

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 class WireCodecRoundTripTest {
     private static final long SEED = 0xC0DEC0DEL;
-    private static final SharedSecret KEY = SharedSecret.of("round-trip");
+    private static final SharedSecret KEY = SharedSecret.loopbackDefault("round-trip");
 
     @ParameterizedTest(name = "type {0}")
     @ValueSource(ints = {1, 2, 3, 4, 5, 6})
@@ -148,9 +148,10 @@ class WireCodecRoundTripTest {
         assertEquals(request, WireCodec.decode(frame, KEY, frame.length));
         byte[] encoded = WireCodec.encode(request, KEY);
         assertArrayEquals(frame, encoded);
-        assertEquals(5, encoded[4], "the format version");
-        // magic, version, type; sender; requestId; thief; hops, wanted, minRank; MAC.
-        assertEquals(6 + (4 + 8) + 8 + (4 + 8) + 3 * 4 + 32, encoded.length);
+        assertEquals(6, encoded[4], "the format version");
+        assertEquals(WireCodec.CLEAR, encoded[6], "a clear frame");
+        // magic, version, type, protection; sender; requestId; thief; hops, wanted, minRank; MAC.
+        assertEquals(7 + (4 + 8) + 8 + (4 + 8) + 3 * 4 + 32, encoded.length);
 
         // A reply with one element of rank 9 that carries no inputs: the rank comes after the inputs, then the
         // run time the owner expects.

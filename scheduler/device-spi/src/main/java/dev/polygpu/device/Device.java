@@ -20,6 +20,9 @@ public interface Device extends AutoCloseable {
     /** Allocates unified memory, zero-filled. Throws OUT_OF_MEMORY with the size asked for when it cannot. */
     UnifiedBuffer allocate(long bytes);
 
+    /** The bytes of the buffers {@link #allocate} returned that are not freed yet (for tests and diagnostics). */
+    long allocatedBytes();
+
     /**
      * Compiles CUDA C source (what one passes to NVRTC) into a module. {@code fileName} names the source in
      * diagnostics. Throws {@link CompileException} with line and column for source that does not compile.

@@ -8,7 +8,6 @@ import dev.polygpu.device.Stream;
 import dev.polygpu.device.UnifiedBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
@@ -42,16 +41,16 @@ import java.util.function.Predicate;
  * elements from different threads are ordered as their submit calls were; the DAG is never corrupted. Host
  * accesses that race with another thread's submissions on the same array are unordered, as any data race.
  *
- * <p>Implementation notes: {@link #lock} guards every mutable field here, in the parts this class delegates to
- * ({@link RankQueue}: the waiting elements and their ranks; {@link ClusterSide}: what a cluster layer took;
- * {@link StreamPool}: the streams), in {@link Vertex}, {@link StreamSlot} and in the {@link TrackedArray}s' dependency fields; those parts are
- * only called with it held. Stream operations (launch, record,
- * waitFor, whenComplete) are called under the lock; they only queue and never wait for stream callbacks, and
- * the callbacks ({@link #completed}) take the lock, so the lock order is scheduler lock → stream lock and
- * never the reverse. Calls that wait for streams (synchronize, close) are made without the lock. Observers
- * are called under the lock, which keeps their calls sequential. Elements are launched by the submitting
- * thread when they can be, and otherwise by the dispatcher thread, woken by completions; completion
- * callbacks never call the device.
+ * <p>Implementation notes: {@link #lock} guards every mutable field here, in the parts this class delegates to ({@link
+ * RankQueue}: the waiting elements and their ranks; {@link ClusterSide}: what a cluster layer took; {@link StreamPool}:
+ * the streams), in {@link Vertex}, {@link StreamSlot} and in the {@link TrackedArray}s' dependency fields; those parts
+ * are only called with it held. The host's waits ({@link HostWaits}) take it themselves and release it only while they
+ * wait. Stream operations (launch, record, waitFor, whenComplete) are called under the lock; they only queue and never
+ * wait for stream callbacks, and the callbacks ({@link #completed}) take the lock, so the lock order is scheduler lock
+ * → stream lock and never the reverse. Calls that wait for streams (synchronize, close) are made without the lock.
+ * Observers are called under the lock, which keeps their calls sequential. Elements are launched by the submitting
+ * thread when they can be, and otherwise by the dispatcher thread, woken by completions; completion callbacks never
+ * call the device.
  */
 public final class Scheduler implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Scheduler.class.getName());
@@ -79,6 +78,8 @@ public final class Scheduler implements AutoCloseable {
     private final RankQueue queue = new RankQueue();
     /** What a cluster layer takes from this device and gives back. */
     private final ClusterSide cluster;
+    /** The host's waits for elements: host accesses, releases, fences and synchronization. */
+    private final HostWaits waits;
     /** The elements on this device's streams (launched, not complete). */
     private final LinkedHashSet<Vertex> onStreams = new LinkedHashSet<>();
     /** The streams elements go on, owned per priority level or the user's. */
@@ -113,6 +114,7 @@ public final class Scheduler implements AutoCloseable {
         this.levels = streams.levels();
         this.overflow = levels > 1 ? config.stolenOverflow() : 0;
         this.cluster = new ClusterSide(this, queue, changed, deviceName, observers);
+        this.waits = new HostWaits(this, lock, changed, tracker, queue, streams, observers, unreported);
         this.dispatcher = Thread.ofVirtual().name("polygpu-scheduler").start(this::dispatchLoop);
     }
 
@@ -306,7 +308,7 @@ public final class Scheduler implements AutoCloseable {
      */
     public void awaitHost(TrackedArray array, AccessMode mode, String label) {
         try {
-            awaitHost(array, mode, label, false);
+            waits.awaitHost(array, mode, label, false);
         } catch (InterruptedException e) {
             throw new AssertionError("an uninterruptible wait was interrupted", e);
         }
@@ -319,72 +321,7 @@ public final class Scheduler implements AutoCloseable {
      */
     public void awaitHostInterruptibly(TrackedArray array, AccessMode mode, String label)
             throws InterruptedException {
-        awaitHost(array, mode, label, true);
-    }
-
-    private void awaitHost(TrackedArray array, AccessMode mode, String label, boolean interruptible)
-            throws InterruptedException {
-        lock.lock();
-        try {
-            ensureOpen();
-            Vertex[] deps = tracker.hostParents(array, mode);
-            Vertex host = null;
-            boolean changedSinceHostLooked = (array.unseen & (mode.writes()
-                    ? TrackedArray.UNSEEN_READ | TrackedArray.UNSEEN_WRITE : TrackedArray.UNSEEN_WRITE)) != 0;
-            if (!observers.isEmpty() && (changedSinceHostLooked || hasOutstanding(deps))) {
-                host = new Vertex(nextElementId++, null, deps);
-                host.label = label;
-                notifySubmitted(host.id, mode.writes() ? ElementKind.HOST_WRITE : ElementKind.HOST_READ, label,
-                        List.of(new Access(array, mode)), deps);
-            }
-            long begin = System.nanoTime();
-            try {
-                for (Vertex d : deps) {
-                    awaitLocked(d, interruptible);
-                }
-            } catch (InterruptedException e) {
-                if (host != null) {
-                    // The access never happened: observers see it end here, failed; the tracker never saw it.
-                    host.state = Vertex.State.DONE;
-                    host.parents = NO_PARENTS;
-                    long now = System.nanoTime();
-                    for (ScheduleObserver o : observers) {
-                        o.completed(host.id, begin, now, "interrupted while waiting");
-                    }
-                }
-                throw e;
-            }
-            if (host != null) {
-                // The host access runs from when it began, or if it had to wait, from its last parent's end.
-                long end = System.nanoTime();
-                long latest = begin;
-                for (Vertex d : deps) {
-                    latest = Math.max(latest, d.endNanos);
-                }
-                host.state = Vertex.State.DONE;
-                host.parents = NO_PARENTS;
-                host.endNanos = end;
-                for (ScheduleObserver o : observers) {
-                    o.completed(host.id, Math.min(latest, end), end, null);
-                }
-            }
-            tracker.hostAccessed(array, mode, host);
-            for (Vertex d : deps) {
-                if (d.failure != null && !d.failure.reported()) {
-                    throw d.failure.report(nextElementId);
-                }
-            }
-            Failure f = array.failure;
-            if (f != null) {
-                array.failure = null;
-                array.refresh();
-                if (!f.reported()) {
-                    throw f.report(nextElementId);
-                }
-            }
-        } finally {
-            lock.unlock();
-        }
+        waits.awaitHost(array, mode, label, true);
     }
 
     /**
@@ -474,22 +411,13 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    private static boolean hasOutstanding(Vertex[] vertices) {
-        for (Vertex v : vertices) {
-            if (!v.done()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * Blocks until no outstanding element touches {@code array}, so its memory may be released. A failure of
      * such an element is not thrown here (the array is going away); it stays for {@link #synchronize()}.
      */
     public void release(TrackedArray array) {
         try {
-            release(array, false);
+            waits.release(array, false);
         } catch (InterruptedException e) {
             throw new AssertionError("an uninterruptible wait was interrupted", e);
         }
@@ -500,20 +428,16 @@ public final class Scheduler implements AutoCloseable {
      * {@link InterruptedException}: the memory must not be released then, and a later release waits again.
      */
     public void releaseInterruptibly(TrackedArray array) throws InterruptedException {
-        release(array, true);
+        waits.release(array, true);
     }
 
-    private void release(TrackedArray array, boolean interruptible) throws InterruptedException {
-        lock.lock();
-        try {
-            for (Vertex d : tracker.hostParents(array, AccessMode.WRITE)) {
-                awaitLocked(d, interruptible);
-            }
-            array.failure = null;
-            array.refresh();
-        } finally {
-            lock.unlock();
-        }
+    /**
+     * Prepares {@code array}'s memory for release as {@link #release(TrackedArray)} does if no outstanding element
+     * touches it, without waiting: true if it may be released now; false, and nothing done, if an element still
+     * uses it (release it later, after that work). For releases that must not block the calling thread.
+     */
+    public boolean tryRelease(TrackedArray array) {
+        return waits.tryRelease(array);
     }
 
     /**
@@ -524,35 +448,13 @@ public final class Scheduler implements AutoCloseable {
      * does not wait for any element to complete.
      */
     public void fence(Stream stream, boolean joinAll) {
-        lock.lock();
-        try {
-            ensureOpen();
-            dispatchLocked();
-            while (hasPending(stream, joinAll)) {
-                changed.awaitUninterruptibly();
-                dispatchLocked();
-            }
-            if (joinAll) {
-                streams.joinAll(stream);
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private boolean hasPending(Stream stream, boolean any) {
-        for (Vertex v : queue.pending()) {
-            if (any || v.element.stream() == stream) {
-                return true;
-            }
-        }
-        return false;
+        waits.fence(stream, joinAll);
     }
 
     /** Blocks until every submitted element completed; throws the first failure not reported yet. */
     public void synchronize() {
         try {
-            synchronize(false);
+            waits.synchronize(false);
         } catch (InterruptedException e) {
             throw new AssertionError("an uninterruptible wait was interrupted", e);
         }
@@ -563,25 +465,7 @@ public final class Scheduler implements AutoCloseable {
      * {@link InterruptedException}; the elements keep running.
      */
     public void synchronizeInterruptibly() throws InterruptedException {
-        synchronize(true);
-    }
-
-    private void synchronize(boolean interruptible) throws InterruptedException {
-        lock.lock();
-        try {
-            ensureOpen();
-            dispatchLocked();
-            while (outstanding > 0) {
-                if (interruptible) {
-                    changed.await();
-                } else {
-                    changed.awaitUninterruptibly();
-                }
-            }
-            throwUnreported(null);
-        } finally {
-            lock.unlock();
-        }
+        waits.synchronize(true);
     }
 
     /**
@@ -589,48 +473,7 @@ public final class Scheduler implements AutoCloseable {
      * first unreported failure among them.
      */
     public void synchronize(Stream stream) {
-        lock.lock();
-        try {
-            ensureOpen();
-            dispatchLocked();
-            while (onStream(stream)) {
-                changed.awaitUninterruptibly();
-            }
-            throwUnreported(stream);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private boolean onStream(Stream stream) {
-        if (streams.busy(stream)) {
-            return true;
-        }
-        for (Vertex v : queue.pending()) {
-            if (v.element.stream() == stream) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void throwUnreported(Stream stream) {
-        Failure first = null;
-        for (Iterator<Failure> it = unreported.iterator(); it.hasNext();) {
-            Failure f = it.next();
-            if (f.reported()) {
-                it.remove();
-            } else if (stream == null || f.stream == stream) {
-                if (first == null) {
-                    first = f;
-                }
-                f.report(nextElementId);
-                it.remove();
-            }
-        }
-        if (first != null) {
-            throw first.error;
-        }
+        waits.synchronize(stream);
     }
 
     /** A snapshot of the scheduler's counters. */
@@ -786,7 +629,7 @@ public final class Scheduler implements AutoCloseable {
      * goes on while fewer than {@link #overflow} are beyond it, if a cluster layer handed it here and its level
      * is above 0; otherwise it, and everything behind it, waits (as the simulator's {@code --stolen-overflow}).
      */
-    private boolean dispatchLocked() {
+    boolean dispatchLocked() {
         boolean any = false;
         // The lowest rank on the streams, for the priority levels: found once per call (nothing completes or is
         // raised while the lock is held here) and lowered as elements go on.
@@ -972,9 +815,9 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    private static final Vertex[] NO_PARENTS = new Vertex[0];
+    static final Vertex[] NO_PARENTS = new Vertex[0];
 
-    private void awaitLocked(Vertex v) {
+    void awaitLocked(Vertex v) {
         try {
             awaitLocked(v, false);
         } catch (InterruptedException e) {
@@ -983,7 +826,7 @@ public final class Scheduler implements AutoCloseable {
     }
 
     /** Waits for {@code v}; if {@code interruptible}, an interrupt of this thread ends the wait. */
-    private void awaitLocked(Vertex v, boolean interruptible) throws InterruptedException {
+    void awaitLocked(Vertex v, boolean interruptible) throws InterruptedException {
         while (!v.done()) {
             if (queue.hasPending()) {
                 dispatchLocked();
@@ -1015,7 +858,7 @@ public final class Scheduler implements AutoCloseable {
     }
 
     /** Tells the observers, if any, that a vertex entered the DAG after {@code parents}. */
-    private void notifySubmitted(long id, ElementKind kind, String label, List<Access> accesses, Vertex[] parents) {
+    void notifySubmitted(long id, ElementKind kind, String label, List<Access> accesses, Vertex[] parents) {
         if (observers.isEmpty()) {
             return;
         }
@@ -1033,10 +876,25 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    private void ensureOpen() {
+    void ensureOpen() {
         if (closed) {
             throw new DeviceException(CudaError.INVALID_VALUE, "the scheduler was closed");
         }
+    }
+
+    /** A new element id; under the lock. */
+    long newElementId() {
+        return nextElementId++;
+    }
+
+    /** The id the next element will get (a failure reported now counts as reported before it); under the lock. */
+    long nextElementId() {
+        return nextElementId;
+    }
+
+    /** Elements submitted and not complete; under the lock. */
+    long outstanding() {
+        return outstanding;
     }
 
     /**

@@ -107,6 +107,11 @@ class SchedulerPriorityTest {
         }
 
         @Override
+        public long allocatedBytes() {
+            return inner.allocatedBytes();
+        }
+
+        @Override
         public UnifiedBuffer allocate(long bytes) {
             return inner.allocate(bytes);
         }

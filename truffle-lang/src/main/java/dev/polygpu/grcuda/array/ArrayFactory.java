@@ -41,6 +41,12 @@ final class ArrayFactory {
         if (end > from && InteropLibrary.getUncached().isString(args[end - 1])) {
             String order = Args.string(args, end - 1, function, "order");
             if (!order.equals("C") && !order.equals("F")) {
+                if (end - 1 == from || order.strip().matches("[-+]?[0-9][0-9_]*")) {
+                    // A size written as a string, not a misspelt order.
+                    throw GrError.of(function + ": argument " + end + " (the size of dimension " + (end - from)
+                            + ") must be an integer, got the string \"" + order + "\"; pass the number itself"
+                            + " (a last argument that is a string is the order, \"C\" or \"F\")");
+                }
                 throw GrError.of(function + ": the order must be \"C\" (row-major) or"
                         + " \"F\" (column-major), got \"" + order + "\"");
             }

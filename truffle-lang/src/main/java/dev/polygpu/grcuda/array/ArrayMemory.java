@@ -5,6 +5,7 @@ import dev.polygpu.device.ElementType;
 import dev.polygpu.device.UnifiedBuffer;
 import com.oracle.truffle.api.nodes.Node;
 import com.oracle.truffle.api.profiles.InlinedBranchProfile;
+import java.lang.ref.Cleaner;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.InterruptibleWaits;
@@ -29,13 +30,22 @@ import dev.polygpu.runtime.TrackedArray;
  * it need not be volatile); guest loops' element accesses put the wait behind a branch profile
  * ({@link #awaitRead}).
  *
+ * <p>Release: {@link #free()} at once (after the work that uses the array; see there for a context several
+ * threads use); a device array (not {@code cudaMalloc} memory) that no guest can reach any more is released by
+ * the context's {@link Cleaner} instead, which never
+ * waits on its own thread: it releases the buffer at once when no outstanding element touches it, and otherwise
+ * on a virtual thread once that work is done. An element holds the buffer and its {@link TrackedArray}, not this
+ * object, so a dropped array's queued or running work keeps its memory until it completes. The Cleaner's action
+ * ({@link Release}) holds no reference to this object (it would never become unreachable otherwise).
+ *
  * <p>Implementation notes: {@link ArrayAccess} reads and writes elements at {@link #address} without the
- * segment's own liveness check. That is safe because the buffer is freed in two ways only: by {@link #free()},
- * which sets {@link #freed} before it frees the buffer, on the thread that runs guest code; or by closing the
- * device when the context is disposed, after which no guest code runs. The language allows one thread at a
- * time in a context (it does not override {@code isThreadAccessAllowed}), so no access runs concurrently with
- * a free, and entering the context orders a free before the accesses of the next thread that enters it; so
- * {@link #freed} needs to be neither volatile nor atomic.
+ * segment's own liveness check. That is safe because the buffer is freed in three ways only: by {@link #free()},
+ * which sets {@link #freed} before it frees the buffer, and does so itself only while one thread uses the context
+ * (with several, the Cleaner does, below); by the Cleaner, once no guest code can reach this object, so no access
+ * is in flight; or by closing the device when the context is disposed, after which no guest code runs. Another
+ * thread may see {@link #freed} late (it is a plain field, read on every element access): until it does, it still
+ * reads memory that is there. So {@link #freed} needs to be neither volatile nor atomic for safety; {@link #free()}
+ * sets it under this object's lock so that two threads freeing at once release once.
  */
 final class ArrayMemory {
     final UnifiedBuffer buffer;
@@ -53,11 +63,17 @@ final class ArrayMemory {
     /** False for raw memory from {@code cudaMalloc}: bytes ({@link #type} UINT8) that kernels may see as any type. */
     final boolean typed;
     private final Allocations allocations;
+    /** This allocation in {@link #allocations}. */
+    private final Allocations.Slot slot;
+    /**
+     * The Cleaner's registration: it runs {@link Release} once, from {@link #free()} or when no guest can reach
+     * this object ({@code cudaMalloc} memory is held by {@link #allocations} until it is freed, so only then).
+     */
+    private final Cleaner.Cleanable cleanable;
 
     ArrayMemory(Scheduler scheduler, Allocations allocations, UnifiedBuffer buffer, ElementType type, long count,
             String description, boolean typed) {
         this.scheduler = scheduler;
-        this.allocations = allocations;
         this.buffer = buffer;
         this.type = type;
         this.count = count;
@@ -66,7 +82,32 @@ final class ArrayMemory {
         this.segment = buffer.hostView();
         this.address = segment.address();
         this.tracked = scheduler.track(description, buffer, count * type.size);
-        allocations.add(this);
+        this.allocations = allocations;
+        this.slot = allocations.add(this);
+        this.cleanable = allocations.cleaner().register(this, new Release(scheduler, allocations, address, slot,
+                tracked, buffer));
+        allocations.allocated(byteSize(), buffer.device().allocatedBytes());
+    }
+
+    /**
+     * Releases an allocation: removes it from the context's allocations, then frees its buffer once no outstanding
+     * element touches it. Runs once (through {@link Cleaner.Cleanable#clean()}).
+     */
+    private record Release(Scheduler scheduler, Allocations allocations, long address, Allocations.Slot slot,
+            TrackedArray tracked, UnifiedBuffer buffer) implements Runnable {
+        @Override
+        public void run() {
+            allocations.remove(address, slot);
+            if (scheduler.tryRelease(tracked)) {
+                buffer.free();
+            } else {
+                // Never on the Cleaner's thread: one long kernel would hold up every other release.
+                Thread.ofVirtual().name("polygpu-release-" + buffer.id()).start(() -> {
+                    scheduler.release(tracked);
+                    buffer.free();
+                });
+            }
+        }
     }
 
     Scheduler scheduler() {
@@ -206,7 +247,10 @@ final class ArrayMemory {
 
     /**
      * Waits for the outstanding device work on the array (a wait the context's interrupt can end, leaving the
-     * array as it was), then releases its memory.
+     * array as it was), then releases its memory: at once in a context one thread uses; in a context several
+     * threads use, the array is unusable at once and its memory is released by the Cleaner once no thread holds
+     * the array any more (another thread may be between its {@link #freed} check and its access, which reads the
+     * memory by address; while it holds the array the memory stays).
      */
     @TruffleBoundary
     void free() {
@@ -214,8 +258,16 @@ final class ArrayMemory {
             return;
         }
         InterruptibleWaits.await(s -> s.releaseInterruptibly(tracked), scheduler);
-        freed = true;
-        allocations.remove(this);
-        buffer.free();
+        synchronized (this) {
+            if (freed) {
+                return;
+            }
+            freed = true;
+        }
+        if (allocations.usedByThreads() > 1) {
+            allocations.remove(address, slot);
+        } else {
+            cleanable.clean();
+        }
     }
 }

@@ -54,6 +54,12 @@ public final class Args {
             if (INTEROP.isString(value)) {
                 return '"' + INTEROP.asString(value) + '"';
             }
+            if (value instanceof Double d && INTEROP.fitsInLong(value) && !INTEROP.fitsInInt(value)) {
+                // A large whole double is most likely an address (JavaScript's numbers are doubles): shown whole
+                // and in hex, not as 1.40131979369988E14.
+                long v = d.longValue();
+                return v + " (0x" + Long.toHexString(v) + ")";
+            }
             return INTEROP.asString(INTEROP.toDisplayString(value));
         } catch (UnsupportedMessageException e) {
             return String.valueOf(value);

@@ -15,7 +15,7 @@ final class GrCudaEventDestroyBuiltin extends GrDeviceBuiltin {
     @Override
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
         Args.arity(args, 1, 1);
-        Handles.event(context, args, 0, name()).event().close();
+        Handles.event(context, args, 0, name()).destroy(name());
         return GrNone.INSTANCE;
     }
 }

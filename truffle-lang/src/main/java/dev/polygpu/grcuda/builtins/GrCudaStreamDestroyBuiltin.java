@@ -3,6 +3,7 @@ package dev.polygpu.grcuda.builtins;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import dev.polygpu.grcuda.GrContext;
+import dev.polygpu.grcuda.kernel.GrStream;
 import dev.polygpu.grcuda.kernel.Handles;
 import dev.polygpu.grcuda.objects.GrNone;
 
@@ -15,9 +16,10 @@ final class GrCudaStreamDestroyBuiltin extends GrDeviceBuiltin {
     @Override
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
         Args.arity(args, 1, 1);
-        var stream = Handles.stream(context, args, 0, name()).stream();
-        scheduler().synchronize(stream);
-        stream.close();
+        GrStream s = Handles.stream(context, args, 0, name());
+        s.ensureLive(name());
+        scheduler().synchronize(s.stream());
+        s.destroy(name());
         return GrNone.INSTANCE;
     }
 }

@@ -92,6 +92,8 @@ public final class CpuDevice implements Device {
     private final CpuStream defaultStream;
     private final Set<CpuStream> streams = ConcurrentHashMap.newKeySet();
     private final Set<CpuBuffer> buffers = ConcurrentHashMap.newKeySet();
+    /** The bytes of {@link #buffers}. */
+    private final AtomicLong allocatedBytes = new AtomicLong();
     /** Live buffers by their segment's address: how PTX kernels find the buffer a raw pointer points into. */
     private final ConcurrentSkipListMap<Long, GlobalMemory.Region> byAddress = new ConcurrentSkipListMap<>();
     private final PendingFailures failures = new PendingFailures();
@@ -186,10 +188,16 @@ public final class CpuDevice implements Device {
     }
 
     @Override
+    public long allocatedBytes() {
+        return allocatedBytes.get();
+    }
+
+    @Override
     public UnifiedBuffer allocate(long bytes) {
         ensureOpen();
         CpuBuffer b = CpuBuffer.allocate(this, nextBufferId.getAndIncrement(), bytes);
         buffers.add(b);
+        allocatedBytes.addAndGet(bytes);
         byAddress.put(b.address(), new GlobalMemory.Region(b.address(), b.hostView(), "buffer #" + b.id() + " ("
                 + bytes + " bytes)"));
         if (closed.get()) {
@@ -392,7 +400,9 @@ public final class CpuDevice implements Device {
 
     /** Called by a buffer once freed. */
     void forget(CpuBuffer b) {
-        buffers.remove(b);
+        if (buffers.remove(b)) {
+            allocatedBytes.addAndGet(-b.byteSize());
+        }
         byAddress.remove(b.address());
     }
 

@@ -328,6 +328,11 @@ class StreamPriorityTest {
         }
 
         @Override
+        public long allocatedBytes() {
+            return inner.allocatedBytes();
+        }
+
+        @Override
         public dev.polygpu.device.UnifiedBuffer allocate(long bytes) {
             return inner.allocate(bytes);
         }

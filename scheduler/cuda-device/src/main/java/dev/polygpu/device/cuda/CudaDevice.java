@@ -61,6 +61,8 @@ public final class CudaDevice implements Device {
     private final CudaStream defaultStream;
     private final Set<CudaStream> streams = ConcurrentHashMap.newKeySet();
     private final Set<CudaBuffer> buffers = ConcurrentHashMap.newKeySet();
+    /** The bytes of {@link #buffers}. */
+    private final AtomicLong allocatedBytes = new AtomicLong();
     private final Set<CudaEvent> events = ConcurrentHashMap.newKeySet();
     private final PendingFailures failures = new PendingFailures();
     private final AtomicInteger nextStreamId = new AtomicInteger(1);
@@ -135,11 +137,17 @@ public final class CudaDevice implements Device {
     }
 
     @Override
+    public long allocatedBytes() {
+        return allocatedBytes.get();
+    }
+
+    @Override
     public UnifiedBuffer allocate(long bytes) {
         ensureOpen();
         bind();
         CudaBuffer b = CudaBuffer.allocate(this, nextBufferId.getAndIncrement(), bytes);
         buffers.add(b);
+        allocatedBytes.addAndGet(bytes);
         if (closed.get()) {
             b.release("closing its device");
             ensureOpen();
@@ -324,7 +332,9 @@ public final class CudaDevice implements Device {
     }
 
     void forget(CudaBuffer b) {
-        buffers.remove(b);
+        if (buffers.remove(b)) {
+            allocatedBytes.addAndGet(-b.byteSize());
+        }
     }
 
     void forget(CudaEvent e) {

@@ -1,0 +1,239 @@
+package dev.polygpu.runtime;
+
+import dev.polygpu.device.Stream;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A {@link Scheduler}'s host waits: a host access to one array ({@link Scheduler#awaitHost}), releasing an array
+ * ({@link Scheduler#release}), ordering the user's stream work after the elements ({@link Scheduler#fence}), and
+ * synchronizing with all elements or one stream's; each ends by throwing, once, a failure it waited for.
+ *
+ * <p>Implementation notes: it holds the owner's lock, condition, tracker, queue, streams, observers and list of
+ * unreported failures (the same objects, guarded by the same lock, as the owner's implementation notes describe)
+ * and takes the lock itself; the waits release it while they wait on {@code changed}. Element ids and the count of
+ * outstanding elements are the owner's, read and taken under the lock.
+ */
+final class HostWaits {
+    private final Scheduler owner;
+    private final ReentrantLock lock;
+    /** The owner's condition for "a vertex completed or left the pending queue". */
+    private final Condition changed;
+    private final DependencyTracker tracker;
+    private final RankQueue queue;
+    private final StreamPool streams;
+    private final List<ScheduleObserver> observers;
+    /** Failures no host wait has thrown yet, oldest first. */
+    private final ArrayDeque<Failure> unreported;
+
+    HostWaits(Scheduler owner, ReentrantLock lock, Condition changed, DependencyTracker tracker, RankQueue queue,
+            StreamPool streams, List<ScheduleObserver> observers, ArrayDeque<Failure> unreported) {
+        this.owner = owner;
+        this.lock = lock;
+        this.changed = changed;
+        this.tracker = tracker;
+        this.queue = queue;
+        this.streams = streams;
+        this.observers = observers;
+        this.unreported = unreported;
+    }
+
+    /** {@link Scheduler#awaitHost}; if {@code interruptible}, an interrupt of this thread ends the wait. */
+    void awaitHost(TrackedArray array, AccessMode mode, String label, boolean interruptible)
+            throws InterruptedException {
+        lock.lock();
+        try {
+            owner.ensureOpen();
+            Vertex[] deps = tracker.hostParents(array, mode);
+            Vertex host = null;
+            boolean changedSinceHostLooked = (array.unseen & (mode.writes()
+                    ? TrackedArray.UNSEEN_READ | TrackedArray.UNSEEN_WRITE : TrackedArray.UNSEEN_WRITE)) != 0;
+            if (!observers.isEmpty() && (changedSinceHostLooked || hasOutstanding(deps))) {
+                host = new Vertex(owner.newElementId(), null, deps);
+                host.label = label;
+                owner.notifySubmitted(host.id, mode.writes() ? ElementKind.HOST_WRITE : ElementKind.HOST_READ,
+                        label, List.of(new Access(array, mode)), deps);
+            }
+            long begin = System.nanoTime();
+            try {
+                for (Vertex d : deps) {
+                    owner.awaitLocked(d, interruptible);
+                }
+            } catch (InterruptedException e) {
+                if (host != null) {
+                    // The access never happened: observers see it end here, failed; the tracker never saw it.
+                    host.state = Vertex.State.DONE;
+                    host.parents = Scheduler.NO_PARENTS;
+                    long now = System.nanoTime();
+                    for (ScheduleObserver o : observers) {
+                        o.completed(host.id, begin, now, "interrupted while waiting");
+                    }
+                }
+                throw e;
+            }
+            if (host != null) {
+                // The host access runs from when it began, or if it had to wait, from its last parent's end.
+                long end = System.nanoTime();
+                long latest = begin;
+                for (Vertex d : deps) {
+                    latest = Math.max(latest, d.endNanos);
+                }
+                host.state = Vertex.State.DONE;
+                host.parents = Scheduler.NO_PARENTS;
+                host.endNanos = end;
+                for (ScheduleObserver o : observers) {
+                    o.completed(host.id, Math.min(latest, end), end, null);
+                }
+            }
+            tracker.hostAccessed(array, mode, host);
+            for (Vertex d : deps) {
+                if (d.failure != null && !d.failure.reported()) {
+                    throw d.failure.report(owner.nextElementId());
+                }
+            }
+            Failure f = array.failure;
+            if (f != null) {
+                array.failure = null;
+                array.refresh();
+                if (!f.reported()) {
+                    throw f.report(owner.nextElementId());
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static boolean hasOutstanding(Vertex[] vertices) {
+        for (Vertex v : vertices) {
+            if (!v.done()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@link Scheduler#tryRelease}. */
+    boolean tryRelease(TrackedArray array) {
+        lock.lock();
+        try {
+            if (hasOutstanding(tracker.hostParents(array, AccessMode.WRITE))) {
+                return false;
+            }
+            array.failure = null;
+            array.refresh();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@link Scheduler#release}; if {@code interruptible}, an interrupt of this thread ends the wait. */
+    void release(TrackedArray array, boolean interruptible) throws InterruptedException {
+        lock.lock();
+        try {
+            for (Vertex d : tracker.hostParents(array, AccessMode.WRITE)) {
+                owner.awaitLocked(d, interruptible);
+            }
+            array.failure = null;
+            array.refresh();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@link Scheduler#fence}, under the lock. */
+    void fence(Stream stream, boolean joinAll) {
+        lock.lock();
+        try {
+            owner.ensureOpen();
+            owner.dispatchLocked();
+            while (hasPending(stream, joinAll)) {
+                changed.awaitUninterruptibly();
+                owner.dispatchLocked();
+            }
+            if (joinAll) {
+                streams.joinAll(stream);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean hasPending(Stream stream, boolean any) {
+        for (Vertex v : queue.pending()) {
+            if (any || v.element.stream() == stream) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@link Scheduler#synchronize()}; if {@code interruptible}, an interrupt of this thread ends the wait. */
+    void synchronize(boolean interruptible) throws InterruptedException {
+        lock.lock();
+        try {
+            owner.ensureOpen();
+            owner.dispatchLocked();
+            while (owner.outstanding() > 0) {
+                if (interruptible) {
+                    changed.await();
+                } else {
+                    changed.awaitUninterruptibly();
+                }
+            }
+            throwUnreported(null);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@link Scheduler#synchronize(Stream)}, under the lock. */
+    void synchronize(Stream stream) {
+        lock.lock();
+        try {
+            owner.ensureOpen();
+            owner.dispatchLocked();
+            while (onStream(stream)) {
+                changed.awaitUninterruptibly();
+            }
+            throwUnreported(stream);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean onStream(Stream stream) {
+        if (streams.busy(stream)) {
+            return true;
+        }
+        for (Vertex v : queue.pending()) {
+            if (v.element.stream() == stream) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void throwUnreported(Stream stream) {
+        Failure first = null;
+        for (Iterator<Failure> it = unreported.iterator(); it.hasNext();) {
+            Failure f = it.next();
+            if (f.reported()) {
+                it.remove();
+            } else if (stream == null || f.stream == stream) {
+                if (first == null) {
+                    first = f;
+                }
+                f.report(owner.nextElementId());
+                it.remove();
+            }
+        }
+        if (first != null) {
+            throw first.error;
+        }
+    }
+}
