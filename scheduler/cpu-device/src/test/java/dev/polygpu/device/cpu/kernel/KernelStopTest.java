@@ -65,6 +65,29 @@ class KernelStopTest {
                 __syncthreads();
             }
 
+            // A for loop whose bound the body raises never ends: not a counted loop, so it is polled.
+            __global__ void growingBound(int* flag)
+            {
+                flag[0] = 1;
+                int n = 10;
+                for (int k = 0; k < n; k++) {
+                    n++;
+                }
+            }
+
+            // A counted loop (not polled) inside an endless one (polled).
+            __global__ void countedInside(int* flag)
+            {
+                flag[0] = 1;
+                int acc = 0;
+                while (acc >= 0) {
+                    for (int k = 0; k < 1000; k++) {
+                        acc = (acc + k) & 0xffff;
+                    }
+                }
+                flag[1] = acc;
+            }
+
             __global__ void twice(const int* src, int* dst, int n)
             {
                 int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -123,9 +146,9 @@ class KernelStopTest {
     @Test
     void timeLimitStopsEndlessLoopsThenTheDeviceWorks() {
         dev.setKernelTimeout(Duration.ofMillis(200));
-        UnifiedBuffer flag = ints(dev, new int[1]);
+        UnifiedBuffer flag = ints(dev, new int[2]);
         Stream s = dev.defaultStream();
-        for (String name : new String[] {"spin", "spinBarrier", "spinOne"}) {
+        for (String name : new String[] {"spin", "spinBarrier", "spinOne", "growingBound", "countedInside"}) {
             KernelFaultException e = faultOf(s, kernel(name), Dim3.of(3), Dim3.of(64), flagArgs(flag));
             assertEquals(CudaError.LAUNCH_TIMEOUT, e.error(), e.getMessage());
             assertContains("kernel '" + name + "'", e.getMessage());

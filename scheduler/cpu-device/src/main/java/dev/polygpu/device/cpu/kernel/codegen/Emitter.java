@@ -35,8 +35,12 @@ import java.util.List;
  * the thread inward until it reaches the site, so no loop ever gets a second entry.
  */
 final class Emitter extends MethodEmitter {
+    /** The loops that need no poll of the stop request at their back-edge. */
+    private final CountedLoops countedLoops;
+
     Emitter(CodeBuilder c, Plan plan) {
         super(c, plan);
+        this.countedLoops = new CountedLoops(plan);
     }
 
     // ---- statements -----------------------------------------------------------------------------------
@@ -137,7 +141,9 @@ final class Emitter extends MethodEmitter {
         if (update != null) {
             exprs.discard(update);
         }
-        pollCancellation(loop.pos());
+        if (!(loop instanceof Stmt.For f && countedLoops.isCounted(f))) {
+            pollCancellation(loop.pos());
+        }
         c.goto_(top);
         c.labelBinding(brk);
         exitLoop(resumable);
