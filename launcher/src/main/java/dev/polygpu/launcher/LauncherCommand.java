@@ -112,6 +112,11 @@ final class LauncherCommand implements Callable<Integer>, PolyglotArgs.Target, C
     }
 
     @Override
+    public boolean isBooleanOption(String name) {
+        return main.isBooleanOption(name);
+    }
+
+    @Override
     public String unknownOptionHint() {
         return "polygpu takes --help, --version, the --cluster… flags and language options written "
                 + "--<lang>.<Name>=value, such as --grcuda.ExecutionPolicy=sync";

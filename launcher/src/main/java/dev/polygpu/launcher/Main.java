@@ -210,6 +210,32 @@ public final class Main {
         return b.build();
     }
 
+    /** Whether the polyglot option {@code name} ({@code js.commonjs-require}) takes true or false. */
+    boolean isBooleanOption(String name) {
+        return isBooleanOption(engine, name);
+    }
+
+    /**
+     * Whether the polyglot option {@code name} is a boolean one, looked up on {@code engine} or, when it is null,
+     * on a short-lived engine; false for a name no language or the engine has (polyglot then reports it).
+     */
+    public static boolean isBooleanOption(Engine engine, String name) {
+        if (engine == null) {
+            try (Engine e = Engine.newBuilder().out(OutputStream.nullOutputStream())
+                    .err(OutputStream.nullOutputStream()).build()) {
+                return isBooleanOption(e, name);
+            }
+        }
+        int dot = name.indexOf('.');
+        String group = dot < 0 ? name : name.substring(0, dot);
+        OptionDescriptor d = engine.getOptions().get(name);
+        Language language = engine.getLanguages().get(group);
+        if (d == null && language != null) {
+            d = language.getOptions().get(name);
+        }
+        return d != null && d.getKey().getDefaultValue() instanceof Boolean;
+    }
+
     /** The grcuda language's own line about the device (a polygpu extension builtin). */
     static String deviceLine(Context context) {
         Value cu = context.eval(GRCUDA, "CU");

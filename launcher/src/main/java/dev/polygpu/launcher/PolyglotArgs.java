@@ -14,7 +14,8 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * Takes the language options, {@code --<lang>.<Name>=value} or {@code --<lang>.<Name> value} (such as
- * {@code --grcuda.ExecutionPolicy=sync}, {@code --engine.Mode latency}), out of a command line before picocli reads
+ * {@code --grcuda.ExecutionPolicy=sync}, {@code --engine.Mode latency}, a boolean one alone for true:
+ * {@code --js.commonjs-require}), out of a command line before picocli reads
  * the command's own options: they go to GraalVM polyglot unchanged, so their names are polyglot's to check. A
  * command that runs a program ({@link Target#optionsEndAtProgram}) takes none after the program's file (the first
  * argument that is no option, or the one after {@code --}): those are the program's arguments.
@@ -28,6 +29,12 @@ public final class PolyglotArgs implements IParameterPreprocessor {
 
         /** {@return whether the first argument that is no option is the program, after which nothing is parsed} */
         boolean optionsEndAtProgram();
+
+        /**
+         * {@return whether the polyglot option {@code name} (without {@code --}) takes true or false, so that it
+         * may be written alone to mean true ({@code --js.commonjs-require}), as GraalVM's own launchers allow}
+         */
+        boolean isBooleanOption(String name);
     }
 
     @Override
@@ -63,6 +70,9 @@ public final class PolyglotArgs implements IParameterPreprocessor {
                 String value;
                 if (eq >= 0) {
                     value = a.substring(eq + 1);
+                } else if (target.isBooleanOption(name.substring(2))) {
+                    boolean given = next != null && (next.equalsIgnoreCase("true") || next.equalsIgnoreCase("false"));
+                    value = given ? in.get(++i) : "true";
                 } else {
                     if (next == null || next.startsWith("-")) {
                         throw new ParameterException(spec.commandLine(), needsValue(name, "VALUE", target));

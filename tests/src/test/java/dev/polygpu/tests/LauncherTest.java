@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -84,6 +85,35 @@ class LauncherTest {
         r = Guests.launch(py.toString());
         assertEquals(0, r.status(), r::toString);
         assertEquals("10 14 1.0 aa::bb::cxx_inc_host _ZN2aa2bb12cxx_inc_hostEPiii\n", r.out(), r::toString);
+    }
+
+    /**
+     * GrCUDA's JavaScript demos use require(), which GraalJS enables with --js.commonjs-require: a boolean option
+     * written alone means true, as in GraalVM's own launchers; the module's folder is given by
+     * --js.commonjs-require-cwd (the working folder by default).
+     */
+    @Test
+    void javascriptRequiresModulesWithCommonjsRequire() throws IOException {
+        file("twice.js", "module.exports = { twice: (x) => 2 * x };\n");
+        Path main = file("main.js", """
+                const lib = require('./twice.js');
+                const cu = Polyglot.eval('grcuda', 'CU');
+                const a = cu.DeviceArray('int', 3);
+                a[2] = lib.twice(21);
+                console.log(a[2]);
+                """);
+        for (String[] flags : new String[][] {{"--js.commonjs-require"}, {"--js.commonjs-require", "true"},
+                {"--js.commonjs-require=true"}}) {
+            List<String> args = new ArrayList<>(List.of(flags));
+            args.add("--js.commonjs-require-cwd=" + dir);
+            args.add(main.toString());
+            Guests.Run r = Guests.launch(args.toArray(String[]::new));
+            assertEquals(0, r.status(), r::toString);
+            assertEquals("42\n", r.out(), r::toString);
+        }
+        Guests.Run r = Guests.launch("--js.commonjs-require-cwd", main.toString());
+        assertFalse(r.status() == 0, r::toString);
+        assertTrue(r.err().contains("--js.commonjs-require-cwd needs a value"), r::toString);
     }
 
     @Test

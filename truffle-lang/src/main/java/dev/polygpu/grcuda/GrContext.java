@@ -10,6 +10,7 @@ import dev.polygpu.device.cpu.Chaos;
 import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.cuda.CudaDevice;
 import dev.polygpu.device.cuda.CudaProbe;
+import dev.polygpu.device.cuda.PtxCompiler;
 import dev.polygpu.grcuda.array.Allocations;
 import dev.polygpu.grcuda.builtins.Builtins;
 import dev.polygpu.grcuda.objects.GrNamespace;
@@ -42,6 +43,8 @@ public final class GrContext {
     private ScheduleRecorder recorder;
     private WorkExchange exchange;
     private final Allocations allocations = new Allocations();
+    private final java.util.concurrent.atomic.AtomicLong handles = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final dev.polygpu.grcuda.kernel.HostFunctions hostFunctions = new dev.polygpu.grcuda.kernel.HostFunctions(this);
 
     GrContext(GrCUDALanguage language, TruffleLanguage.Env env) {
@@ -70,6 +73,19 @@ public final class GrContext {
     /** The live device memory of the context by address: how raw addresses are checked and resolved. */
     public Allocations allocations() {
         return allocations;
+    }
+
+    /**
+     * A new handle for a stream or an event: what {@code asNativePointer()} gives for it, as GrCUDA's streams and
+     * events are pointers. Unique among the context's streams and events, never 0 (CUDA's default stream).
+     */
+    public long nextHandle() {
+        return handles.incrementAndGet();
+    }
+
+    /** True the first time it is called with {@code key} in this context: a warning is printed once. */
+    public boolean firstWarning(String key) {
+        return warned.add(key);
     }
 
     /** Binds functions of shared libraries ({@code bind}, {@code bindall}); it keeps the libraries it loaded. */
@@ -254,6 +270,10 @@ public final class GrContext {
             // Kernel printf output goes where the embedder's Context.Builder.out() points, like guest output.
             d.setPrintfSink(env.out());
             d.setKernelTimeout(settings.kernelTimeoutLimit());
+            // GrCUDA programs read kernel.ptx: the PTX nvcc (or NVRTC) makes of the source, where there is one;
+            // the compiler is looked for when a program first reads it
+            d.setPtxTranslator((source, file, major, minor, names) -> PtxCompiler.find().translator()
+                    .translate(source, file, major, minor, names));
             return d;
         } catch (DeviceException e) {
             throw GrError.of(e);

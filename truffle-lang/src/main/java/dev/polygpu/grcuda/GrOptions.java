@@ -75,6 +75,22 @@ public final class GrOptions {
             usageSyntax = "<integer >= 1>")
     public static final OptionKey<Integer> NumberOfGPUs = new OptionKey<>(1, positive("NumberOfGPUs"));
 
+    @Option(help = "GrCUDA's data-aware device selection: the share of a kernel's data (0 to 1) a GPU must hold"
+            + " already to be preferred. 0.1 (default); checked, and without effect on one device.",
+            category = OptionCategory.USER, stability = OptionStability.STABLE, usageSyntax = "<number from 0 to 1>")
+    public static final OptionKey<Double> DataThreshold = new OptionKey<>(0.1, fraction("DataThreshold"));
+
+    @Option(help = "GrCUDA's cudaMemAdvise flag for arrays when several GPUs are used: none (default), read-mostly"
+            + " or preferred-location; checked, and without effect on one device.", category = OptionCategory.USER,
+            stability = OptionStability.STABLE, usageSyntax = "none|read-mostly|preferred-location")
+    public static final OptionKey<Policies.MemAdvisePolicy> MemAdvisePolicy = new OptionKey<>(
+            Policies.MemAdvisePolicy.NONE, Policies.type("MemAdvisePolicy", Policies.MemAdvisePolicy.class));
+
+    @Option(help = "GrCUDA's CSV of the bandwidth between CPU and GPUs, for the transfer-time device selection"
+            + " policies; accepted and unused on one device. Empty (default): none.", category = OptionCategory.USER,
+            stability = OptionStability.STABLE, usageSyntax = "<path>")
+    public static final OptionKey<String> BandwidthMatrix = new OptionKey<>("");
+
     @Option(help = "Write the computation DAG as a Graphviz .dot file at this path when the context closes"
             + " ('false': do not).", category = OptionCategory.USER, stability = OptionStability.STABLE,
             usageSyntax = "false|<path>")
@@ -285,6 +301,23 @@ public final class GrOptions {
      * The option type of {@link #ClusterRankFactor}: 0, or a finite number of at least 1 (the cluster's own rule,
      * checked here so that a bad value fails when the context is created).
      */
+    /** A number from 0 to 1. */
+    static OptionType<Double> fraction(String option) {
+        String expected = "grcuda." + option + " must be a number from 0 to 1, got ";
+        return new OptionType<>(option, s -> {
+            double v;
+            try {
+                v = Double.parseDouble(s.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(expected + "'" + s + "'");
+            }
+            if (!(v >= 0 && v <= 1)) {
+                throw new IllegalArgumentException(expected + s);
+            }
+            return v;
+        });
+    }
+
     static OptionType<Double> rankFactor() {
         String expected = "grcuda.ClusterRankFactor must be 0 (off) or a number of at least 1, got ";
         return new OptionType<>("ClusterRankFactor", s -> {

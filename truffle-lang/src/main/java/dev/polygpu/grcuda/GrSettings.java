@@ -21,6 +21,9 @@ public record GrSettings(
         boolean forceStreamAttach,
         boolean computationTimers,
         int numberOfGpus,
+        double dataThreshold,
+        Policies.MemAdvisePolicy memAdvisePolicy,
+        String bandwidthMatrix,
         String exportDag,
         Policies.DeviceKind device,
         String timeline,
@@ -38,7 +41,8 @@ public record GrSettings(
                 o.get(GrOptions.RetrieveNewStreamPolicy), o.get(GrOptions.RetrieveParentStreamPolicy),
                 o.get(GrOptions.DeviceSelectionPolicy), o.get(GrOptions.InputPrefetch),
                 o.get(GrOptions.ForceStreamAttach), o.get(GrOptions.EnableComputationTimers),
-                o.get(GrOptions.NumberOfGPUs), o.get(GrOptions.ExportDAG), o.get(GrOptions.Device),
+                o.get(GrOptions.NumberOfGPUs), o.get(GrOptions.DataThreshold), o.get(GrOptions.MemAdvisePolicy),
+                o.get(GrOptions.BandwidthMatrix), o.get(GrOptions.ExportDAG), o.get(GrOptions.Device),
                 o.get(GrOptions.Timeline), o.get(GrOptions.ScheduleReport), o.get(GrOptions.RecordSchedule),
                 o.get(GrOptions.InFlightWindow),
                 o.get(GrOptions.DeviceChaos), o.get(GrOptions.CpuBlocks),
@@ -83,6 +87,9 @@ public record GrSettings(
         m.put("grcuda.ForceStreamAttach", Boolean.toString(forceStreamAttach));
         m.put("grcuda.EnableComputationTimers", Boolean.toString(computationTimers));
         m.put("grcuda.NumberOfGPUs", Integer.toString(numberOfGpus));
+        m.put("grcuda.DataThreshold", Double.toString(dataThreshold));
+        m.put("grcuda.MemAdvisePolicy", memAdvisePolicy.spelling());
+        m.put("grcuda.BandwidthMatrix", bandwidthMatrix);
         m.put("grcuda.ExportDAG", exportDag);
         m.put("grcuda.Device", device.spelling());
         m.put("grcuda.Timeline", timeline);

@@ -3,8 +3,12 @@ package dev.polygpu.grcuda;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.TruffleSafepoint;
 import com.oracle.truffle.api.nodes.EncapsulatingNodeReference;
+import dev.polygpu.device.CompileInterruptedException;
 import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.runtime.Scheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Where the language blocks its guest's thread on the scheduler (an element read waiting for a kernel,
@@ -17,6 +21,29 @@ import dev.polygpu.runtime.Scheduler;
  */
 public final class InterruptibleWaits {
     private InterruptibleWaits() {
+    }
+
+    /**
+     * The result of {@code compile} (a kernel compilation on the device), run so that the context's thread-local
+     * actions ({@code Context.interrupt}, cancellation, Ctrl-C) interrupt it: the device stops the compile when
+     * the calling thread is interrupted and reports it with a {@link CompileInterruptedException}, which becomes
+     * the wait's {@code InterruptedException}; Truffle then runs the action (which ends the guest's call) or,
+     * for an action that lets the guest go on, compiles again.
+     */
+    @TruffleBoundary
+    public static <T> T compile(Supplier<T> compile) {
+        List<T> result = new ArrayList<>(1);
+        TruffleSafepoint.setBlockedThreadInterruptible(EncapsulatingNodeReference.getCurrent().get(), r -> {
+            try {
+                r.add(compile.get());
+            } catch (CompileInterruptedException e) {
+                Thread.interrupted();
+                InterruptedException interrupted = new InterruptedException(e.detail());
+                interrupted.initCause(e);
+                throw interrupted;
+            }
+        }, result);
+        return result.getFirst();
     }
 
     /** Runs {@code wait} on {@code scheduler}, letting the context's thread-local actions interrupt it. */

@@ -103,6 +103,22 @@ public final class Policies {
         }
     }
 
+    /** GrCUDA's {@code MemAdvisePolicy}: the {@code cudaMemAdvise} flag it gives arrays on several GPUs. */
+    public enum MemAdvisePolicy implements Named {
+        NONE("none"), READ_MOSTLY("read-mostly"), PREFERRED_LOCATION("preferred-location");
+
+        private final String spelling;
+
+        MemAdvisePolicy(String spelling) {
+            this.spelling = spelling;
+        }
+
+        @Override
+        public String spelling() {
+            return spelling;
+        }
+    }
+
     public enum DeviceKind implements Named {
         AUTO("auto"), CPU("cpu"), CUDA("cuda");
 

@@ -1,5 +1,10 @@
 package dev.polygpu.bench.fuzz;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonParseException;
+import com.google.gson.ToNumberPolicy;
+import com.google.gson.reflect.TypeToken;
 import dev.polygpu.device.Dim3;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.cpu.oracle.OracleArg;
@@ -21,6 +26,16 @@ import java.util.Map;
  * arguments, and the commands that replay it), and reading a case file back for {@code --replay}.
  */
 final class CaseFiles {
+    /**
+     * How case files and run summaries are written and read: indented, in insertion order, no HTML escapes, and
+     * every JSON number read back as a Long (no floating-point values are stored: values that need exact bits are
+     * integers or base64).
+     */
+    static final Gson GSON = new GsonBuilder().setPrettyPrinting().disableHtmlEscaping()
+            .setObjectToNumberStrategy(ToNumberPolicy.LONG_OR_DOUBLE).create();
+    private static final TypeToken<Map<String, Object>> OBJECT = new TypeToken<>() {
+    };
+
     private CaseFiles() {
     }
 
@@ -38,7 +53,7 @@ final class CaseFiles {
             json.put("replay", List.of("bench/fuzz --replay " + file, "bench/fuzz --seed " + info.get("seed")
                     + " --only " + index + " --profile '" + info.get("profile") + "'"
                     + (Boolean.TRUE.equals(info.get("invalid")) ? " --invalid" : "")));
-            Files.writeString(file, Json.write(json));
+            Files.writeString(file, GSON.toJson(json) + "\n");
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write case " + index + " into " + dir + ": " + e.getMessage(), e);
@@ -116,14 +131,21 @@ final class CaseFiles {
     }
 
     /** Reads a case file written by {@link #write}. */
-    @SuppressWarnings("unchecked")
     static Map<String, Object> read(Path json) {
+        String text;
         try {
-            return (Map<String, Object>) Json.parse(Files.readString(json));
+            text = Files.readString(json);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + json + ": " + e.getMessage(), e);
-        } catch (ClassCastException e) {
-            throw new IllegalArgumentException(json + " is not a case file (its JSON is not an object)", e);
+        }
+        try {
+            Map<String, Object> m = GSON.fromJson(text, OBJECT);
+            if (m == null || !m.containsKey("seed")) {
+                throw new IllegalArgumentException(json + " is not a case file (no \"seed\" in it)");
+            }
+            return m;
+        } catch (JsonParseException e) {
+            throw new IllegalArgumentException(json + " is not a case file: " + e.getMessage(), e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.polygpu.bench.fuzz;
 
+import dev.polygpu.cli.CommandLines;
 import dev.polygpu.device.cpu.oracle.DifferentialOracle;
 import dev.polygpu.device.cpu.oracle.OracleCase;
 import dev.polygpu.device.cpu.oracle.OracleResult;
@@ -10,32 +11,36 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * {@code bench/fuzz}: random CUDA C kernels (dev.polygpu.device.cpu.oracle.gen) through the differential oracle,
- * failing ones shrunk and written out ({@link FuzzArgs#HELP} has the flags). Exit status: 0 when nothing
+ * failing ones shrunk and written out ({@link FuzzArgs} has the options). Exit status: 0 when nothing
  * unexplained was found, 1 when something was, 2 on a usage error or when nvcc is missing.
  */
 public final class FuzzCommand {
+    /**
+     * The engine's compiler warns of kernels too large for HotSpot to JIT-compile; generated kernels are large
+     * and run once, so the warning says nothing here and would bury the progress lines. Held so that the
+     * logger's level outlives garbage collection.
+     */
+    private static final Logger COMPILER_LOG =
+            Logger.getLogger("dev.polygpu.device.cpu.kernel.codegen.KernelCompiler");
+
     private FuzzCommand() {
     }
 
     public static void main(String[] argv) {
+        COMPILER_LOG.setLevel(Level.SEVERE);
         System.exit(run(argv, System.out, System.err));
     }
 
     static int run(String[] argv, PrintStream out, PrintStream err) {
-        FuzzArgs args;
-        try {
-            args = FuzzArgs.parse(argv);
-        } catch (IllegalArgumentException e) {
-            err.println("bench/fuzz: " + e.getMessage());
-            return 2;
-        }
-        if (args.help()) {
-            out.print(args.helpConstructs() ? FuzzArgs.constructs() : FuzzArgs.HELP);
-            return 0;
-        }
+        return CommandLines.execute(new FuzzArgs(a -> execute(a, out, err)), out, err, argv);
+    }
+
+    private static int execute(FuzzArgs args, PrintStream out, PrintStream err) {
         Optional<String> missing = DifferentialOracle.unavailableReason();
         if (missing.isPresent() && !args.invalid()) {
             err.println("bench/fuzz: the differential oracle needs nvcc: " + missing.get());
@@ -44,7 +49,17 @@ public final class FuzzCommand {
         if (args.replay() != null) {
             return replay(args.replay(), out, err);
         }
-        return args.invalid() ? new InvalidRun(args, out, err).run() : new OracleRun(args, out, err).run();
+        String profile = Profile.parse(args.profile()).spec();
+        if (args.resume()) {
+            args.startAt(RunSummary.resumeFrom(RunSummary.read(args.summary()), args.seed(), profile,
+                    args.invalid()));
+            err.println("bench/fuzz: resuming at case " + args.first());
+        }
+        int status = args.invalid() ? new InvalidRun(args, out, err).run() : new OracleRun(args, out, err).run();
+        if (args.summary() != null) {
+            out.println(RunSummary.totals(RunSummary.read(args.summary()), args.seed(), profile, args.invalid()));
+        }
+        return status;
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.polygpu.device.cpu.oracle.gen.Coverage;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -37,6 +38,13 @@ final class FuzzReport {
 
     int count(Triage.Kind k) {
         return kinds.getOrDefault(k, 0);
+    }
+
+    /** How many kernels had each kind of result, by the kind's label. */
+    Map<String, Integer> byLabel() {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        kinds.forEach((k, n) -> m.put(k.label, n));
+        return m;
     }
 
     /** Findings nobody has explained: differences, refusals of one side, internal errors. */

@@ -1,10 +1,13 @@
 package dev.polygpu.bench.fuzz;
 
 import dev.polygpu.device.CompileException;
+import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.cpu.oracle.DifferentialOracle;
+import dev.polygpu.device.cpu.oracle.OracleCase;
 import dev.polygpu.device.cpu.oracle.OracleResult;
 import dev.polygpu.device.cpu.oracle.gen.GeneratedKernel;
+import dev.polygpu.device.cpu.oracle.gen.HostileMutator;
 import dev.polygpu.device.cpu.oracle.gen.InvalidMutator;
 import dev.polygpu.device.cpu.oracle.gen.KernelGenerator;
 import dev.polygpu.device.cpu.oracle.gen.Profile;
@@ -12,13 +15,17 @@ import dev.polygpu.device.cpu.oracle.gen.Rng;
 import dev.polygpu.device.cpu.oracle.gen.TextShrinker;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code --invalid}: each generated kernel mutated into a program that should not compile, compiled by the
@@ -32,7 +39,7 @@ final class InvalidRun {
         ACCEPTED("accepted (nvcc accepts it too)", true),
         ACCEPTED_INVALID("accepted a program nvcc refuses", false),
         NO_POSITION("compile error without line:col", false),
-        CRASH("another exception", false),
+        CRASH("another exception (an internal error)", false),
         HANG("no answer within 30 s", false);
 
         final String label;
@@ -64,19 +71,22 @@ final class InvalidRun {
         Map<Answer, Integer> tally = new LinkedHashMap<>();
         int findings = 0;
         long start = System.nanoTime();
-        long first = args.only() != null ? args.only() : 0;
-        long end = args.only() != null ? args.only() + 1 : args.count();
+        long first = args.range()[0];
+        long end = args.range()[1];
+        List<Long> found = new ArrayList<>();
         try (CpuDevice device = new CpuDevice(1); DifferentialOracle oracle = DifferentialOracle.unavailableReason()
                 .isEmpty() ? DifferentialOracle.create() : null) {
             for (long i = first; i < end; i++) {
                 GeneratedKernel k = KernelGenerator.generate(args.seed(), i, profile);
                 String valid = k.toCase("k" + i + "_").source();
-                InvalidMutator.Mutation m = InvalidMutator.mutate(valid, Rng.caseSeed(args.seed(), i) ^ 0xBADL);
+                InvalidMutator.Mutation m = args.hostile() ? HostileMutator.mutate(valid, Rng.caseSeed(args.seed(), i))
+                        : InvalidMutator.mutate(valid, Rng.caseSeed(args.seed(), i) ^ 0xBADL);
                 String[] detail = new String[1];
                 Answer a = answer(device, oracle, m.source(), detail);
                 tally.merge(a, 1, Integer::sum);
                 if (!a.fine) {
                     findings++;
+                    found.add(i);
                     write(device, oracle, i, profile, m, a, detail[0]);
                 }
                 if ((i - first + 1) % 10 == 0 || i == end - 1) {
@@ -89,7 +99,8 @@ final class InvalidRun {
             compiler.shutdownNow();
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        out.println("## bench/fuzz --invalid --seed " + args.seed() + " --profile '" + args.profile() + "'");
+        out.println("## bench/fuzz --invalid" + (args.hostile() ? " --hostile" : "") + " --seed " + args.seed()
+                + " --profile '" + args.profile() + "'");
         out.println();
         out.println("| engine's answer | programs |");
         out.println("|---|---:|");
@@ -97,6 +108,12 @@ final class InvalidRun {
         out.println();
         out.printf("%d programs in %.1f s (%.1f/minute); findings in %s%n", end - first, seconds,
                 (end - first) * 60 / Math.max(seconds, 1e-9), args.out());
+        if (args.summary() != null) {
+            Map<String, Integer> results = new LinkedHashMap<>();
+            tally.forEach((a, n) -> results.put(a.label, n));
+            RunSummary.append(args.summary(), RunSummary.entry(args, profile.spec(), results, findings, seconds,
+                    found));
+        }
         return findings > 0 ? 1 : 0;
     }
 
@@ -137,8 +154,7 @@ final class InvalidRun {
             return Answer.ACCEPTED;
         }
         String kernel = kernelName(source);
-        OracleResult r = oracle.check(new dev.polygpu.device.cpu.oracle.OracleCase("invalid", source, kernel,
-                dev.polygpu.device.LaunchConfig.of(1, 32), java.util.List.of()));
+        OracleResult r = oracle.check(new OracleCase("invalid", source, kernel, LaunchConfig.of(1, 32), List.of()));
         if (r instanceof OracleResult.Rejected j && j.side() == OracleResult.Side.PTX
                 && j.message().contains("nvcc: ")) {
             detail[0] = j.message();
@@ -148,7 +164,7 @@ final class InvalidRun {
     }
 
     private static String kernelName(String source) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("__global__ void (\\w+)\\(").matcher(source);
+        Matcher m = Pattern.compile("__global__ void (\\w+)\\(").matcher(source);
         return m.find() ? m.group(1) : "kernel";
     }
 

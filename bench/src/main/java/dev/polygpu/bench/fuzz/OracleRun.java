@@ -19,6 +19,12 @@ import java.util.Map;
  * every finding shrunk and written out.
  */
 final class OracleRun {
+    /**
+     * The most shrinking candidates per nvcc run: more would make each of the --shrink-calls oracle calls
+     * slower without making the search better.
+     */
+    private static final int SHRINK_BATCH = 16;
+
     private final FuzzArgs args;
     private final PrintStream out;
     private final PrintStream err;
@@ -33,52 +39,74 @@ final class OracleRun {
     private record Pending(GeneratedKernel kernel, OracleResult result) {
     }
 
+    /** The generated kernels of one nvcc run and their cases. */
+    private record Batch(List<GeneratedKernel> kernels, List<OracleCase> cases) {
+    }
+
+    private Batch batch(List<Long> indices, int from, Profile profile) {
+        List<GeneratedKernel> ks = new ArrayList<>();
+        List<OracleCase> cases = new ArrayList<>();
+        for (long i : indices.subList(from, Math.min(indices.size(), from + args.batch()))) {
+            GeneratedKernel k = KernelGenerator.generate(args.seed(), i, profile);
+            ks.add(k);
+            cases.add(k.toCase("k" + i + "_"));
+        }
+        return new Batch(ks, cases);
+    }
+
     int run() {
         Profile profile = Profile.parse(args.profile());
         List<Long> indices = new ArrayList<>();
-        if (args.only() != null) {
-            indices.add(args.only());
-        } else {
-            for (long i = 0; i < args.count(); i++) {
-                indices.add(i);
-            }
+        long[] range = args.range();
+        for (long i = range[0]; i < range[1]; i++) {
+            indices.add(i);
         }
         FuzzReport report = new FuzzReport();
         List<Pending> pending = new ArrayList<>();
         try (DifferentialOracle oracle = DifferentialOracle.create()) {
             long start = System.nanoTime();
+            Batch next = batch(indices, 0, profile);
             for (int from = 0; from < indices.size(); from += args.batch()) {
-                List<GeneratedKernel> ks = new ArrayList<>();
-                List<OracleCase> cases = new ArrayList<>();
-                for (long i : indices.subList(from, Math.min(indices.size(), from + args.batch()))) {
-                    GeneratedKernel k = KernelGenerator.generate(args.seed(), i, profile);
-                    ks.add(k);
-                    cases.add(k.toCase("k" + i + "_"));
+                Batch current = next;
+                if (from + args.batch() < indices.size()) {
+                    next = batch(indices, from + args.batch(), profile);
+                    if (!args.noOverlap()) {
+                        // nvcc compiles the next batch while this one runs
+                        oracle.prepare(next.cases());
+                    }
                 }
-                List<OracleResult> results = oracle.checkAll(cases);
-                for (int j = 0; j < ks.size(); j++) {
+                List<OracleResult> results = oracle.checkAll(current.cases());
+                for (int j = 0; j < current.kernels().size(); j++) {
                     Triage.Kind kind = Triage.kind(results.get(j));
-                    report.add(kind, ks.get(j).coverage());
+                    report.add(kind, current.kernels().get(j).coverage());
                     if (!kind.explained) {
-                        pending.add(new Pending(ks.get(j), results.get(j)));
+                        pending.add(new Pending(current.kernels().get(j), results.get(j)));
                     }
                 }
                 double minutes = (System.nanoTime() - start) / 60e9;
                 int done = Math.min(indices.size(), from + args.batch());
                 err.printf("fuzz: %d/%d kernels, %.1f/min, differences %d, other findings %d, explained %d%n", done,
                         indices.size(), done / minutes, report.count(Triage.Kind.DIFFER),
-                        report.unexplained() - report.count(Triage.Kind.DIFFER), report.count(Triage.Kind.PTX_GAP));
+                        report.unexplained() - report.count(Triage.Kind.DIFFER),
+                        report.count(Triage.Kind.PTX_GAP) + report.count(Triage.Kind.ENGINE_LIMIT));
             }
             double checkSeconds = (System.nanoTime() - start) / 1e9;
             int checkRuns = oracle.nvccRuns();
             long shrinkStart = System.nanoTime();
+            List<Long> found = new ArrayList<>();
             for (int i = 0; i < pending.size(); i++) {
                 err.printf("fuzz: shrinking %d/%d (case %s: %s)%n", i + 1, pending.size(), pending.get(i).kernel().name(),
                         Triage.kind(pending.get(i).result()).label);
                 report.finding(shrinkAndWrite(oracle, profile, pending.get(i)));
+                found.add(pending.get(i).kernel().index());
             }
-            report.print(out, "bench/fuzz --seed " + args.seed() + " --profile '" + args.profile() + "'",
-                    checkSeconds, (System.nanoTime() - shrinkStart) / 1e9, checkRuns);
+            report.print(out, "bench/fuzz --seed " + args.seed() + " --profile '" + args.profile() + "'"
+                    + (range[0] != 0 ? " --first " + range[0] : ""), checkSeconds,
+                    (System.nanoTime() - shrinkStart) / 1e9, checkRuns);
+            if (args.summary() != null) {
+                RunSummary.append(args.summary(), RunSummary.entry(args, profile.spec(), report.byLabel(),
+                        report.unexplained(), checkSeconds, found));
+            }
         }
         return report.unexplained() > 0 ? 1 : 0;
     }
@@ -90,7 +118,7 @@ final class OracleRun {
         OracleCase reduced = original;
         OracleResult reducedResult = p.result();
         if (args.shrinkCalls() > 0) {
-            Shrinker.Result r = new Shrinker(oracle::checkAll, args.batch(), args.shrinkCalls())
+            Shrinker.Result r = new Shrinker(oracle::checkAll, Math.min(args.batch(), SHRINK_BATCH), args.shrinkCalls())
                     .shrink(k.name(), k.program(), p.result());
             reduced = GeneratedKernel.toCase(k.name(), r.program(), prefix);
             reducedResult = r.result();

@@ -15,6 +15,7 @@ final class Triage {
         ENGINE_COMPILE("engine refused to compile", false),
         ENGINE_FAULT("engine faulted (PTX ran)", false),
         PTX_GAP("PTX interpreter lacks an instruction (explained)", true),
+        ENGINE_LIMIT("kernel over the engine's documented size limit (explained)", true),
         PTX_FAULT("PTX side refused or faulted (engine ran)", false),
         BOTH_REJECTED("both sides refused (generator bug)", false),
         INTERNAL("internal error or hang", false);
@@ -27,6 +28,9 @@ final class Triage {
             this.explained = explained;
         }
     }
+
+    /** How the engine refuses a kernel whose code exceeds one JVM method (docs/fuzzing.md, "What it has found"). */
+    private static final String TOO_LARGE = "is too large for the CPU device's kernel engine";
 
     private Triage() {
     }
@@ -43,6 +47,9 @@ final class Triage {
                 if (j.side() == OracleResult.Side.PTX) {
                     yield j.message().contains("is not supported by the CPU device's PTX interpreter") ? Kind.PTX_GAP
                             : Kind.PTX_FAULT;
+                }
+                if (j.message().contains(TOO_LARGE)) {
+                    yield Kind.ENGINE_LIMIT;
                 }
                 yield j.message().contains("does not compile") ? Kind.ENGINE_COMPILE : Kind.ENGINE_FAULT;
             }

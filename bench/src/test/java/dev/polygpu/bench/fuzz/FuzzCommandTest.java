@@ -56,6 +56,102 @@ class FuzzCommandTest {
     }
 
     @Test
+    void optionsTakeEitherSpellingAndAMisspeltOneIsNamedWithTheClosest() {
+        FuzzArgs a = FuzzArgs.parse(new String[] {"--seed=9", "--first", "40", "--count=5", "--summary", "s.jsonl",
+            "--resume"});
+        assertEquals(9, a.seed());
+        assertArrayEquals(new long[] {40, 45}, a.range());
+        assertEquals(Path.of("s.jsonl"), a.summary());
+        assertArrayEquals(new long[] {7, 8}, FuzzArgs.parse(new String[] {"--only", "7", "--count", "50"}).range());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(2, FuzzCommand.run(new String[] {"--shrink-call", "3"}, new PrintStream(out),
+                new PrintStream(err)));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("did you mean --shrink-calls?"), err.toString());
+        err.reset();
+        assertEquals(2, FuzzCommand.run(new String[] {"--resume"}, new PrintStream(out), new PrintStream(err)));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--resume needs --summary"), err.toString());
+        assertEquals(0, FuzzCommand.run(new String[] {"--help"}, new PrintStream(out), new PrintStream(err)));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("--shrink-calls=M"), out.toString());
+    }
+
+    /** A case file as the hand-written JSON writer of the first runs wrote it, escapes and all, still reads. */
+    @Test
+    void aCaseFileOfTheFirstRunsStillReads(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("case-2.cu"), "__global__ void k2_kernel(int* o) { o[0] = 1; }\n");
+        Files.writeString(dir.resolve("case-2.json"), """
+                {
+                  "seed": 11,
+                  "index": 2,
+                  "profile": "default,size=8",
+                  "invalid": false,
+                  "result": "Differ[k \\"a\\"\\n\\tb \\u0001]",
+                  "kernel": "k2_kernel",
+                  "launch": {
+                    "grid": [
+                      2,
+                      1,
+                      1
+                    ],
+                    "block": [
+                      64,
+                      1,
+                      1
+                    ],
+                    "dynamicSharedBytes": 0
+                  },
+                  "args": [
+                    {
+                      "buffer": "out_h",
+                      "type": "U32",
+                      "maxUlp": 0,
+                      "initial": "AQAAAP////8="
+                    },
+                    {
+                      "scalar": "I64",
+                      "bits": -5
+                    }
+                  ],
+                  "source": "case-2.cu",
+                  "original": "case-2.orig.cu"
+                }
+                """);
+        Map<String, Object> m = CaseFiles.read(dir.resolve("case-2.json"));
+        assertEquals(11L, ((Number) m.get("seed")).longValue());
+        assertEquals("Differ[k \"a\"\n\tb \u0001]", m.get("result"));
+        OracleCase c = CaseFiles.reducedCase(dir.resolve("case-2.json"), m);
+        assertEquals("k2_kernel", c.kernel());
+        assertEquals(64, c.config().block().x());
+        assertEquals(2, c.config().grid().x());
+        assertArrayEquals(new byte[] {1, 0, 0, 0, -1, -1, -1, -1}, ((OracleArg.Buffer) c.args().get(0)).initial());
+        assertEquals(-5L, ((OracleArg.Scalar) c.args().get(1)).bits());
+    }
+
+    @Test
+    void aSummaryResumesWhereItsCampaignStoppedAndAddsUp(@TempDir Path dir) {
+        Path file = dir.resolve("summary.jsonl");
+        FuzzArgs first = FuzzArgs.parse(new String[] {"--seed", "3", "--count", "100", "--summary", file.toString()});
+        assertEquals(0, RunSummary.resumeFrom(RunSummary.read(file), 3, "default", false));
+        RunSummary.append(file, RunSummary.entry(first, "default", Map.of("equal", 99, "difference", 1), 1, 30.0,
+                List.of(17L)));
+        FuzzArgs other = FuzzArgs.parse(new String[] {"--seed", "4", "--count", "500"});
+        RunSummary.append(file, RunSummary.entry(other, "default", Map.of("equal", 500), 0, 60.0, List.of()));
+        FuzzArgs second = FuzzArgs.parse(new String[] {"--seed", "3", "--first", "100", "--count", "200"});
+        RunSummary.append(file, RunSummary.entry(second, "default", Map.of("equal", 200), 0, 30.0, List.of()));
+        List<RunSummary.Entry> entries = RunSummary.read(file);
+        assertEquals(3, entries.size());
+        assertEquals(300, RunSummary.resumeFrom(entries, 3, "default", false));
+        assertEquals(0, RunSummary.resumeFrom(entries, 3, "warp", false));
+        assertEquals(0, RunSummary.resumeFrom(entries, 3, "default", true));
+        String totals = RunSummary.totals(entries, 3, "default", false);
+        assertTrue(totals.contains("2 runs, 300 kernels, cases 0-299 (300 covered)"), totals);
+        assertTrue(totals.contains("1 unexplained, 1 findings written, 60 s (300.0/minute)"), totals);
+        FuzzArgs late = FuzzArgs.parse(new String[] {"--seed", "3", "--first", "400", "--count", "10"});
+        RunSummary.append(file, RunSummary.entry(late, "default", Map.of("equal", 10), 0, 1.0, List.of()));
+        assertTrue(RunSummary.totals(RunSummary.read(file), 3, "default", false).contains("gaps 300-399"));
+    }
+
+    @Test
     void aCaseFileReadsBackAsTheSameCase(@TempDir Path dir) {
         OracleCase c = KernelGenerator.generate(3, 5, Profile.defaults()).toCase("k5_");
         Map<String, Object> info = new LinkedHashMap<>();
@@ -98,7 +194,11 @@ class FuzzCommandTest {
                 OracleResult.Side.ENGINE, "kernel source does not compile:\nx.cu:1:1: error: y")));
         assertEquals(Triage.Kind.BOTH_REJECTED, Triage.kind(new OracleResult.Rejected("a", OracleResult.Side.PTX,
                 OracleResult.Rejected.BOTH_SIDES + "PTX: a\nengine: b")));
-        assertTrue(Triage.Kind.PTX_GAP.explained && !Triage.Kind.DIFFER.explained);
+        assertEquals(Triage.Kind.ENGINE_LIMIT, Triage.kind(new OracleResult.Rejected("a", OracleResult.Side.ENGINE,
+                "kernel source does not compile:\nx.cu:2:1: error: kernel 'k' is too large for the CPU device's "
+                        + "kernel engine: it compiles to more than …")));
+        assertTrue(Triage.Kind.PTX_GAP.explained && Triage.Kind.ENGINE_LIMIT.explained
+                && !Triage.Kind.DIFFER.explained);
         assertEquals("math", Triage.category(new OracleResult.Differ("a", "k", "math_f", 0, "1", "2"), "x"));
         assertEquals("atomics", Triage.category(new OracleResult.Differ("a", "k", "out_h", 0, "1", "2"),
                 "atomicAdd(&a[0], 1);"));

@@ -107,6 +107,11 @@ public final class NotebookCommand implements Callable<Integer> {
         }
 
         @Override
+        public boolean isBooleanOption(String name) {
+            return dev.polygpu.launcher.Main.isBooleanOption(null, name);
+        }
+
+        @Override
         public Integer call() throws IOException {
             checkOptions(options);
             for (Path spec : KernelSpecs.install(kernels(), KernelSpecs.currentJvm(), options)) {
@@ -168,6 +173,11 @@ public final class NotebookCommand implements Callable<Integer> {
         @Override
         public boolean optionsEndAtProgram() {
             return false;
+        }
+
+        @Override
+        public boolean isBooleanOption(String name) {
+            return dev.polygpu.launcher.Main.isBooleanOption(null, name);
         }
 
         @Override

@@ -24,6 +24,12 @@ public interface Device extends AutoCloseable {
     long allocatedBytes();
 
     /**
+     * The bytes of memory the device has free now (the first result of {@code cuMemGetInfo}); the CPU device
+     * counts its total memory less the bytes of its live buffers.
+     */
+    long freeMemory();
+
+    /**
      * Compiles CUDA C source (what one passes to NVRTC) into a module. {@code fileName} names the source in
      * diagnostics. Throws {@link CompileException} with line and column for source that does not compile.
      */

@@ -117,6 +117,11 @@ class SchedulerPriorityTest {
         }
 
         @Override
+        public long freeMemory() {
+            return inner.freeMemory();
+        }
+
+        @Override
         public Module compile(String source, String fileName) {
             return inner.compile(source, fileName);
         }

@@ -250,17 +250,18 @@ final class ArrayMemory {
      * array as it was), then releases its memory: at once in a context one thread uses; in a context several
      * threads use, the array is unusable at once and its memory is released by the Cleaner once no thread holds
      * the array any more (another thread may be between its {@link #freed} check and its access, which reads the
-     * memory by address; while it holds the array the memory stays).
+     * memory by address; while it holds the array the memory stays). Freeing it again is an error, as in GrCUDA
+     * and CUDA.
      */
     @TruffleBoundary
     void free() {
-        if (freed) {
-            return;
+        if (freed || buffer.isFreed()) {
+            throw alreadyFreed();
         }
         InterruptibleWaits.await(s -> s.releaseInterruptibly(tracked), scheduler);
         synchronized (this) {
             if (freed) {
-                return;
+                throw alreadyFreed(); // another thread freed it while this one waited
             }
             freed = true;
         }
@@ -269,5 +270,10 @@ final class ArrayMemory {
         } else {
             cleanable.clean();
         }
+    }
+
+    private GrError alreadyFreed() {
+        return GrError.of("free: device array already freed: " + description + " (buffer " + buffer.id()
+                + ") was freed before; free each array once");
     }
 }

@@ -32,7 +32,8 @@ public final class Builtins {
         add(m, new GrCudaGetDeviceCountBuiltin(context));
         add(m, new GrCudaSetDeviceBuiltin(context));
         add(m, new GrCudaDeviceGetAttributeBuiltin(context));
-        add(m, new GrCudaGetErrorStringBuiltin(context));
+        add(m, GrCudaGetErrorStringBuiltin.string(context));
+        add(m, GrCudaGetErrorStringBuiltin.name(context));
         add(m, GrRawMemoryBuiltins.malloc(context));
         add(m, GrRawMemoryBuiltins.mallocManaged(context));
         add(m, GrRawMemoryBuiltins.free(context));

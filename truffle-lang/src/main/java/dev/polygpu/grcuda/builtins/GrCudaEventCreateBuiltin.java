@@ -14,6 +14,6 @@ final class GrCudaEventCreateBuiltin extends GrDeviceBuiltin {
     @Override
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
         Args.arity(args, 0, 0);
-        return new GrEvent(device().createEvent(true));
+        return new GrEvent(device().createEvent(true), context.nextHandle());
     }
 }

@@ -14,6 +14,6 @@ final class GrCudaStreamCreateBuiltin extends GrDeviceBuiltin {
     @Override
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
         Args.arity(args, 0, 0);
-        return new GrStream(device().createStream());
+        return new GrStream(device().createStream(), context.nextHandle());
     }
 }

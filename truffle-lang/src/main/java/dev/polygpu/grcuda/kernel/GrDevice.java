@@ -8,6 +8,7 @@ import com.oracle.truffle.api.interop.UnsupportedMessageException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
+import dev.polygpu.device.Device;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.builtins.Args;
@@ -18,10 +19,13 @@ import dev.polygpu.grcuda.objects.GrNamespace;
 import dev.polygpu.grcuda.objects.GrNone;
 import dev.polygpu.grcuda.objects.GrObject;
 import dev.polygpu.grcuda.objects.ToStringMember;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * A device as {@code getdevice(i)} / {@code getdevices()} return it: {@code id}, {@code properties} (a
- * record of the attributes of {@link dev.polygpu.device.DeviceProperties#asMap()}), {@code isCurrent()} and
+ * record of the attributes of {@link dev.polygpu.device.DeviceProperties#asMap()} with GrCUDA's
+ * {@code totalDeviceMemory} and {@code freeDeviceMemory}), {@code isCurrent()} and
  * {@code setCurrent()}. A context has one device, so device 0 is always current.
  */
 @ExportLibrary(InteropLibrary.class)
@@ -79,7 +83,7 @@ public final class GrDevice extends GrObject {
     Object readMember(String member) throws UnknownIdentifierException {
         return switch (member) {
             case "id" -> id;
-            case "properties" -> GrNamespace.record("properties", context.device().properties().asMap());
+            case "properties" -> properties();
             case "isCurrent" -> new GrMethod("isCurrent", this::isCurrent);
             case "setCurrent" -> new GrMethod("setCurrent", this::setCurrent);
             default -> throw UnknownIdentifierException.create(member);
@@ -96,6 +100,18 @@ public final class GrDevice extends GrObject {
             case ToStringMember.NAME -> ToStringMember.invoke(this, arguments);
             default -> throw UnknownIdentifierException.create(member);
         };
+    }
+
+    /**
+     * The device's attributes by their CUDA names, then GrCUDA's {@code totalDeviceMemory} and
+     * {@code freeDeviceMemory} (read again at each access, as it changes with every allocation).
+     */
+    private GrNamespace properties() {
+        Device device = context.device();
+        Map<String, Object> entries = new LinkedHashMap<>(device.properties().asMap());
+        entries.put("totalDeviceMemory", device.properties().totalGlobalMemory());
+        entries.put("freeDeviceMemory", (GrNamespace.Live) device::freeMemory);
+        return GrNamespace.record("properties", entries);
     }
 
     private Object isCurrent(Object[] args) throws ArityException {

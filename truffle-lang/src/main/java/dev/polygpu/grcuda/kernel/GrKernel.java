@@ -9,6 +9,7 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
 import com.oracle.truffle.api.nodes.Node;
+import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.Module;
 import dev.polygpu.grcuda.GrContext;
@@ -22,7 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A kernel built by {@code buildkernel}: executed with a launch configuration ({@code k(grid, block[, shared[,
  * stream]])}) it returns a {@link GrConfiguredKernel}, which is executed with the kernel's arguments. Members
- * {@code name}, {@code launchCount} and {@code ptx} (the device's intermediate code; null on the CPU device).
+ * {@code name}, {@code launchCount} and {@code ptx} (the device's intermediate code: on the CPU device the PTX
+ * a CUDA compiler makes of the source, compiled when first read; null where there is no compiler).
  *
  * <p>Thread-safety: immutable apart from the launch counter, which is atomic.
  */
@@ -101,7 +103,13 @@ public final class GrKernel extends GrPlainObject {
             case "name" -> signature.name();
             case "launchCount" -> launchCount.get();
             case "ptx" -> {
-                String code = module.intermediateCode();
+                String code;
+                try {
+                    code = module.intermediateCode();
+                } catch (DeviceException e) {
+                    throw GrError.of("kernel '" + signature.name() + "': its PTX could not be made: "
+                            + e.getMessage(), e);
+                }
                 yield code == null ? GrNone.INSTANCE : code;
             }
             default -> throw UnknownIdentifierException.create(member);

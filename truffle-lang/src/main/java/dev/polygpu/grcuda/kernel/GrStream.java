@@ -1,23 +1,43 @@
 package dev.polygpu.grcuda.kernel;
 
-import dev.polygpu.device.Stream;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.interop.InteropLibrary;
+import com.oracle.truffle.api.library.ExportLibrary;
+import com.oracle.truffle.api.library.ExportMessage;
+import dev.polygpu.device.Stream;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.objects.GrMetaObject;
-import java.util.concurrent.atomic.AtomicBoolean;
 import dev.polygpu.grcuda.objects.GrPlainObject;
+import java.util.concurrent.atomic.AtomicBoolean;
 
-/** A CUDA stream as guest code holds it: the result of {@code cudaStreamCreate()}, the 4th launch setting. */
+/**
+ * A CUDA stream as guest code holds it: the result of {@code cudaStreamCreate()}, the 4th (or 3rd) launch setting.
+ * As in GrCUDA it is a pointer to interop ({@code Value.isNativePointer()}), whose value is its handle: a
+ * non-zero number unique among the context's streams and events.
+ */
+@ExportLibrary(InteropLibrary.class)
 public final class GrStream extends GrPlainObject {
     private final Stream stream;
+    private final long handle;
     private final AtomicBoolean destroyed = new AtomicBoolean();
 
-    public GrStream(Stream stream) {
+    public GrStream(Stream stream, long handle) {
         this.stream = stream;
+        this.handle = handle;
     }
 
     public Stream stream() {
         return stream;
+    }
+
+    @ExportMessage
+    boolean isPointer() {
+        return true;
+    }
+
+    @ExportMessage
+    long asPointer() {
+        return handle;
     }
 
     /**

@@ -14,8 +14,9 @@ import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.builtins.Args;
 
 /**
- * What {@code k(grid, block[, sharedMemBytes[, stream]])} says about a launch: grid and block (an int or a
- * sequence of 1 to 3 ints), dynamic shared memory, and the user's stream, or null for "the runtime chooses".
+ * What {@code k(grid, block[, sharedMemBytes[, stream]])} or {@code k(grid, block, stream)} says about a launch:
+ * grid and block (an int or a sequence of 1 to 3 ints), dynamic shared memory, and the user's stream, or null for
+ * "the runtime chooses". As in GrCUDA, a third argument that is not a number is the stream.
  */
 public record LaunchSettings(LaunchConfig config, Stream stream) {
     private static final InteropLibrary INTEROP = InteropLibrary.getUncached();
@@ -27,6 +28,15 @@ public record LaunchSettings(LaunchConfig config, Stream stream) {
         Args.arity(args, 2, 4);
         Dim3 grid = dim3(args, 0, kernel, "grid");
         Dim3 block = dim3(args, 1, kernel, "block");
+        String who = "kernel '" + kernel + "'";
+        if (args.length == 3 && !INTEROP.isNumber(args[2])) {
+            if (Handles.unwrap(context, args[2]) instanceof GrStream s) {
+                return new LaunchSettings(new LaunchConfig(grid, block, 0), s.stream());
+            }
+            // a guest error rather than an interop type error, whose message GraalPy does not show
+            throw GrError.of(who + ": argument 3 must be a number of shared memory bytes or a stream from"
+                    + " cudaStreamCreate(), got " + Args.display(args[2]));
+        }
         int shared = 0;
         if (args.length > 2) {
             long bytes = Args.integer(args, 2, "kernel '" + kernel + "'", "shared memory bytes");
@@ -38,7 +48,7 @@ public record LaunchSettings(LaunchConfig config, Stream stream) {
         }
         Stream stream = null;
         if (args.length > 3) {
-            stream = Handles.stream(context, args, 3, "kernel '" + kernel + "'").stream();
+            stream = Handles.stream(context, args, 3, who).stream();
         }
         return new LaunchSettings(new LaunchConfig(grid, block, shared), stream);
     }

@@ -111,7 +111,17 @@ public final class GrNamespace extends GrObject {
                 ? "a read-only namespace" : "defined";
     }
 
-    /** A read-only record whose entries are both members and hash entries. */
+    /**
+     * An entry of a record whose value is taken again at each read (a device's free memory), rather than once
+     * when the record is made.
+     */
+    @FunctionalInterface
+    public interface Live {
+        /** The entry's value now. */
+        Object now();
+    }
+
+    /** A read-only record whose entries are both members and hash entries; a {@link Live} entry is read each time. */
     public static GrNamespace record(String name, Map<String, ?> entries) {
         return new GrNamespace(name, entries, true);
     }
@@ -152,7 +162,7 @@ public final class GrNamespace extends GrObject {
         if (v == null) {
             throw UnknownIdentifierException.create(member);
         }
-        return v;
+        return v instanceof Live live ? live.now() : v;
     }
 
     /** {@code cu.buildkernel(...)} in JavaScript is a member invocation, not a read then a call. */
@@ -207,7 +217,7 @@ public final class GrNamespace extends GrObject {
         if (v == null) {
             throw UnknownKeyException.create(key);
         }
-        return v;
+        return v instanceof Live live ? live.now() : v;
     }
 
     @ExportMessage
@@ -218,7 +228,8 @@ public final class GrNamespace extends GrObject {
         }
         Object[] entries;
         synchronized (members) {
-            entries = members.entrySet().stream().map(e -> new GrList(e.getKey(), e.getValue())).toArray();
+            entries = members.entrySet().stream().map(e -> new GrList(e.getKey(),
+                    e.getValue() instanceof Live live ? live.now() : e.getValue())).toArray();
         }
         return INTEROP.getIterator(new GrList(entries));
     }

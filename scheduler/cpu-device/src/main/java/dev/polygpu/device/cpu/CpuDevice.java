@@ -8,6 +8,7 @@ import dev.polygpu.device.Event;
 import dev.polygpu.device.Module;
 import dev.polygpu.device.PendingFailures;
 import dev.polygpu.device.PendingFailures.Failure;
+import dev.polygpu.device.PtxTranslator;
 import dev.polygpu.device.Stream;
 import dev.polygpu.device.StreamPriorities;
 import dev.polygpu.device.UnifiedBuffer;
@@ -103,6 +104,7 @@ public final class CpuDevice implements Device {
     private final LaunchStops stops = new LaunchStops();
     /** Where kernels' printf output goes ({@link #setPrintfSink}). */
     private volatile OutputStream printfSink = System.out;
+    private volatile PtxTranslator ptxTranslator;
 
     /** A device with one worker thread per available processor and the kernel engine as its compiler. */
     public CpuDevice() {
@@ -188,6 +190,12 @@ public final class CpuDevice implements Device {
     }
 
     @Override
+    public long freeMemory() {
+        ensureOpen();
+        return Math.max(0, properties.totalGlobalMemory() - allocatedBytes.get());
+    }
+
+    @Override
     public long allocatedBytes() {
         return allocatedBytes.get();
     }
@@ -218,7 +226,7 @@ public final class CpuDevice implements Device {
         if (m == null) {
             throw new DeviceException(CudaError.INVALID_SOURCE, "the kernel engine returned no module for " + name);
         }
-        return new CpuModule(this, m, name);
+        return CpuModule.compiled(this, m, name, source);
     }
 
     /**
@@ -233,7 +241,7 @@ public final class CpuDevice implements Device {
         ensureOpen();
         String name = fileName == null ? "kernel.ptx" : fileName;
         PtxModule m = PtxModule.load(image, name, this::regionAt);
-        return new CpuModule(this, m, name, m.text());
+        return CpuModule.loaded(this, m, name, m.text());
     }
 
     /**
@@ -382,6 +390,15 @@ public final class CpuDevice implements Device {
 
     LaunchStops launchStops() {
         return stops;
+     * What makes the PTX that modules compiled from CUDA C show as their {@link Module#intermediateCode()}
+     * (the CUDA device's compiler, where there is one); null, the default, for none.
+     */
+    public void setPtxTranslator(PtxTranslator translator) {
+        this.ptxTranslator = translator;
+    }
+
+    PtxTranslator ptxTranslator() {
+        return ptxTranslator;
     }
 
     /** The current {@link #setPrintfSink printf sink}. */

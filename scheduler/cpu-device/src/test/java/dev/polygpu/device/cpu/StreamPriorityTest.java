@@ -338,6 +338,11 @@ class StreamPriorityTest {
         }
 
         @Override
+        public long freeMemory() {
+            return inner.freeMemory();
+        }
+
+        @Override
         public dev.polygpu.device.Module compile(String source, String fileName) {
             return inner.compile(source, fileName);
         }

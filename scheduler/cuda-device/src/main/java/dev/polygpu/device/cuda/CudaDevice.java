@@ -2,6 +2,7 @@ package dev.polygpu.device.cuda;
 
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.Device;
+import dev.polygpu.device.DeviceAttribute;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.DeviceProperties;
 import dev.polygpu.device.Event;
@@ -12,7 +13,9 @@ import dev.polygpu.device.Stream;
 import dev.polygpu.device.StreamPriorities;
 import dev.polygpu.device.UnifiedBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -22,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdevice_attribute;
+import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
 
 /**
@@ -134,6 +138,16 @@ public final class CudaDevice implements Device {
     @Override
     public DeviceProperties properties() {
         return properties;
+    }
+
+    @Override
+    public long freeMemory() {
+        ensureOpen();
+        bind();
+        long[] free = new long[1];
+        long[] total = new long[1];
+        Cuda.check(JCudaDriver.cuMemGetInfo(free, total), "cuMemGetInfo");
+        return free[0];
     }
 
     @Override
@@ -413,7 +427,24 @@ public final class CudaDevice implements Device {
                 attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK),
                 attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CLOCK_RATE),
                 attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS) != 0,
-                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY) != 0);
+                attr(d, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY) != 0,
+                otherAttributes(d));
+    }
+
+    /**
+     * Every other attribute the driver reports ({@code cudaDeviceAttr} codes are the driver's); one this driver
+     * does not know (an attribute CUDA retired, such as code 96) is left out.
+     */
+    private static Map<DeviceAttribute, Integer> otherAttributes(CUdevice d) {
+        Map<DeviceAttribute, Integer> m = new EnumMap<>(DeviceAttribute.class);
+        int[] v = new int[1];
+        for (DeviceAttribute a : DeviceAttribute.values()) {
+            if (!DeviceProperties.COMPONENT_ATTRIBUTES.contains(a)
+                    && JCudaDriver.cuDeviceGetAttribute(v, a.code(), d) == CUresult.CUDA_SUCCESS) {
+                m.put(a, v[0]);
+            }
+        }
+        return m;
     }
 
     private static int attr(CUdevice d, int attribute) {

@@ -101,6 +101,19 @@ final class NvccBackend implements PtxCompiler.Backend {
         return a;
     }
 
+    /** The plain {@code compute_XY} architectures of {@code --list-gpu-arch} (not the {@code a}/{@code f} ones). */
+    @Override
+    public List<Integer> capabilities() {
+        List<Integer> c = new ArrayList<>();
+        for (String a : architectures()) {
+            if (a.matches("compute_\\d+")) {
+                c.add(Integer.parseInt(a.substring("compute_".length())));
+            }
+        }
+        c.sort(null);
+        return List.copyOf(c);
+    }
+
     @Override
     public void checkArchitecture(String arch, int ccMajor, int ccMinor) {
         List<String> supported = architectures();

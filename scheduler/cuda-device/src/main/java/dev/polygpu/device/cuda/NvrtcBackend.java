@@ -66,6 +66,11 @@ final class NvrtcBackend implements PtxCompiler.Backend {
     }
 
     @Override
+    public List<Integer> capabilities() {
+        return architectures.stream().sorted().toList();
+    }
+
+    @Override
     public void checkArchitecture(String arch, int ccMajor, int ccMinor) {
         if (!architectures.isEmpty() && !architectures.contains(ccMajor * 10 + ccMinor)) {
             throw new DeviceException(CudaError.NOT_SUPPORTED, describe() + " cannot compile for compute capability "

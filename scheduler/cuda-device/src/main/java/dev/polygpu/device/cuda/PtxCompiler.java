@@ -45,6 +45,9 @@ public final class PtxCompiler {
         /** Throws NOT_SUPPORTED when the compiler is known not to target {@code arch}. */
         void checkArchitecture(String arch, int ccMajor, int ccMinor);
 
+        /** The compute capabilities it targets as {@code 10 * major + minor}, ascending; empty if it cannot say. */
+        List<Integer> capabilities();
+
         Result compile(String source, String fileName, String arch, int ccMajor, int ccMinor,
                 List<String> nameExpressions);
     }
@@ -164,6 +167,31 @@ public final class PtxCompiler {
         return new Ptx(r.ptx(), entries, r.loweredNames(), false);
     }
 
+    /**
+     * Compiles {@code source} for the lowest compute capability the compiler targets at or above
+     * {@code ccMajor.ccMinor}, as {@link #compile} does: what a device without a GPU of its own shows as its
+     * kernels' PTX (nvcc 13 no longer targets the CPU device's 7.0).
+     */
+    public Ptx compileForAtLeast(String source, String fileName, int ccMajor, int ccMinor,
+            List<String> nameExpressions) {
+        int wanted = ccMajor * 10 + ccMinor;
+        for (int cc : backend.capabilities()) {
+            if (cc >= wanted) {
+                return compile(source, fileName, cc / 10, cc % 10, nameExpressions);
+            }
+        }
+        return compile(source, fileName, ccMajor, ccMinor, nameExpressions);
+    }
+
+    /**
+     * This compiler as a {@link dev.polygpu.device.PtxTranslator} through {@link #compileForAtLeast}; it gives
+     * null when no compiler was found.
+     */
+    public dev.polygpu.device.PtxTranslator translator() {
+        return (source, fileName, ccMajor, ccMinor, names) -> available()
+                ? compileForAtLeast(source, fileName, ccMajor, ccMinor, names).text() : null;
+    }
+
     @Override
     public String toString() {
         return "PtxCompiler[" + describe() + "]";
@@ -207,6 +235,11 @@ public final class PtxCompiler {
         @Override
         public void checkArchitecture(String arch, int ccMajor, int ccMinor) {
             throw error();
+        }
+
+        @Override
+        public List<Integer> capabilities() {
+            return List.of();
         }
 
         @Override

@@ -162,6 +162,22 @@ class PtxCompilerTest {
                 () -> nvcc().compile(null, "cxx.cu", 7, 5, List.of())).error());
     }
 
+    /**
+     * Below the compiler's lowest architecture (nvcc 13 starts at compute_75, after `nvcc --list-gpu-arch`), the
+     * lowest one it lists is used; at or above it, the one asked for.
+     */
+    @Test
+    void compileForAtLeastTakesTheLowestArchitectureTheCompilerTargets() throws Exception {
+        Process p = new ProcessBuilder(NvccTool.require().toString(), "--list-gpu-arch").start();
+        String lowest = new String(p.getInputStream().readAllBytes()).lines().map(String::strip)
+                .filter(l -> l.matches("compute_\\d+")).findFirst().orElseThrow();
+        assertEquals(0, p.waitFor());
+        int cc = Integer.parseInt(lowest.substring("compute_".length()));
+        String src = "__global__ void k(int *x) { x[0] = 1; }";
+        assertTrue(nvcc().compileForAtLeast(src, "k.cu", 1, 0, List.of()).text().contains(".target sm_" + cc));
+        assertTrue(nvcc().compileForAtLeast(src, "k.cu", 9, 0, List.of()).text().contains(".target sm_90"));
+    }
+
     @Test
     void describeNamesTheReleaseAndPath() throws Exception {
         Path exe = NvccTool.require();

@@ -55,7 +55,7 @@ public final class DifferentialOracle implements AutoCloseable {
     private static final Duration NVCC_TIMEOUT = Duration.ofMinutes(10);
 
     private final OracleOptions options;
-    private final Nvcc nvcc;
+    private final NvccAhead nvcc;
     private final ExecutorService sides;
     /** The PTX modules of the current check's units, on the current device. */
     private final Map<PtxBatches.Unit, Module> modules = new IdentityHashMap<>();
@@ -71,7 +71,7 @@ public final class DifferentialOracle implements AutoCloseable {
     private DifferentialOracle(OracleOptions options, Path nvccPath) {
         this.options = options;
         List<String> flags = List.of("-ptx", "-arch=" + options.arch(), "-fmad=" + options.fmad());
-        this.nvcc = new Nvcc(nvccPath, flags, NVCC_TIMEOUT);
+        this.nvcc = new NvccAhead(new Nvcc(nvccPath, flags, NVCC_TIMEOUT));
         this.sides = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "polygpu-oracle-side");
             t.setDaemon(true);
@@ -104,6 +104,20 @@ public final class DifferentialOracle implements AutoCloseable {
     /** How many times this oracle has run nvcc (for tests and benchmarks of the batching). */
     public int nvccRuns() {
         return nvccRuns;
+    }
+
+    /**
+     * Starts compiling {@code cases} with nvcc in the background, as {@link #checkAll} of the same list will
+     * (its first runs, before any fallback to smaller batches): a caller that checks batch after batch passes the
+     * next batch here before checking the current one, so that nvcc and the cases' runs overlap.
+     */
+    public void prepare(List<OracleCase> cases) {
+        if (closed) {
+            throw new IllegalStateException("the oracle is closed");
+        }
+        for (Map.Entry<String, String> run : PtxBatches.firstRuns(cases, options.maxBatch())) {
+            nvcc.ahead(run.getKey(), run.getValue());
+        }
     }
 
     /** Runs one case on both sides and compares them. */
@@ -145,6 +159,7 @@ public final class DifferentialOracle implements AutoCloseable {
         closeModules();
         device.close();
         sides.shutdownNow();
+        nvcc.close();
     }
 
     private void closeModules() {

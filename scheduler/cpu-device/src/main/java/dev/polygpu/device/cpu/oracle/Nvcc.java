@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  *
  * <p>Thread-safety: immutable; each {@link #compile} works in a temporary folder of its own.
  */
-final class Nvcc {
+final class Nvcc implements PtxBatches.Compiler {
     /** What one run gave: the PTX when {@code ok}, and nvcc's output (its diagnostics) in any case. */
     record Output(boolean ok, String ptx, String log) {
     }
@@ -82,7 +82,8 @@ final class Nvcc {
      * Compiles {@code source}, written to a file named {@code fileName}, to PTX with this nvcc's flags. A run
      * that takes longer than the timeout is killed and reported as failed.
      */
-    Output compile(String source, String fileName) {
+    @Override
+    public Output compile(String source, String fileName) {
         Path dir = null;
         try {
             dir = Files.createTempDirectory("polygpu-oracle-");

@@ -36,6 +36,7 @@ final class PtxBatches {
     private static final Pattern LOAD_ERROR_LINE = Pattern.compile("\\.ptx:(\\d+): ");
     private static final Pattern ENTRY = Pattern.compile("^\\s*(?:\\.\\w+\\s+)*\\.entry\\s+([\\w$]+)");
     private static final Pattern FUNC = Pattern.compile("^\\s*(?:\\.\\w+\\s+)*\\.func\\b");
+    private static final String BATCH_FILE = "batch.cu";
 
     /** The PTX of one nvcc run, shared by the cases compiled in it. */
     static final class Unit {
@@ -57,18 +58,23 @@ final class PtxBatches {
     record Failed(SideRun.Outcome outcome) implements Compiled {
     }
 
+    /** Turns a CUDA C source into PTX: {@link Nvcc}, or runs of it started ahead ({@link NvccAhead}). */
+    interface Compiler {
+        Nvcc.Output compile(String source, String fileName);
+    }
+
     /** Loads a unit's PTX where the cases will run. */
     interface Loader {
         /** Null when {@code unit} loads, else what went wrong (a {@link SideRun.Refused} or {@link SideRun.Broke}). */
         SideRun.Outcome problem(Unit unit);
     }
 
-    private final Nvcc nvcc;
+    private final Compiler nvcc;
     private final Loader loader;
     private final int maxBatch;
     private int runs;
 
-    PtxBatches(Nvcc nvcc, Loader loader, int maxBatch) {
+    PtxBatches(Compiler nvcc, Loader loader, int maxBatch) {
         this.nvcc = nvcc;
         this.loader = loader;
         this.maxBatch = maxBatch;
@@ -88,20 +94,8 @@ final class PtxBatches {
      * compilation: the text goes into a batch once.
      */
     List<Compiled> compile(List<OracleCase> cases) {
-        Map<String, Integer> index = new LinkedHashMap<>();
-        List<Source> sources = new ArrayList<>();
         int[] sourceOf = new int[cases.size()];
-        for (int i = 0; i < cases.size(); i++) {
-            OracleCase c = cases.get(i);
-            Integer at = index.get(c.source());
-            if (at == null) {
-                at = sources.size();
-                index.put(c.source(), at);
-                sources.add(new Source(c.source(), c.name(), new LinkedHashSet<>()));
-            }
-            sources.get(at).kernels().add(c.kernel());
-            sourceOf[i] = at;
-        }
+        List<Source> sources = sources(cases, sourceOf);
         Compiled[] bySource = new Compiled[sources.size()];
         List<Integer> all = new ArrayList<>();
         for (int i = 0; i < sources.size(); i++) {
@@ -117,6 +111,56 @@ final class PtxBatches {
         return out;
     }
 
+    /**
+     * The texts and file names of the nvcc runs that {@link #compile} starts with for {@code cases} (before any
+     * fallback to smaller batches), in order, so that they can be compiled ahead.
+     */
+    static List<Map.Entry<String, String>> firstRuns(List<OracleCase> cases, int maxBatch) {
+        List<Source> sources = sources(cases, new int[cases.size()]);
+        List<Map.Entry<String, String>> runs = new ArrayList<>();
+        for (int from = 0; from < sources.size(); from += maxBatch) {
+            int to = Math.min(sources.size(), from + maxBatch);
+            runs.add(to - from == 1 ? Map.entry(sources.get(from).text(), fileName(sources.get(from).name()))
+                    : Map.entry(batchText(sources, range(from, to)), BATCH_FILE));
+        }
+        return runs;
+    }
+
+    /** The distinct sources of {@code cases} in order of first use; {@code sourceOf[i]} is case i's. */
+    private static List<Source> sources(List<OracleCase> cases, int[] sourceOf) {
+        Map<String, Integer> index = new LinkedHashMap<>();
+        List<Source> sources = new ArrayList<>();
+        for (int i = 0; i < cases.size(); i++) {
+            OracleCase c = cases.get(i);
+            Integer at = index.get(c.source());
+            if (at == null) {
+                at = sources.size();
+                index.put(c.source(), at);
+                sources.add(new Source(c.source(), c.name(), new LinkedHashSet<>()));
+            }
+            sources.get(at).kernels().add(c.kernel());
+            sourceOf[i] = at;
+        }
+        return sources;
+    }
+
+    private static List<Integer> range(int from, int to) {
+        List<Integer> r = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            r.add(i);
+        }
+        return r;
+    }
+
+    /** One translation unit of {@code members}' sources, each under its own file name for diagnostics. */
+    private static String batchText(List<Source> sources, List<Integer> members) {
+        StringBuilder text = new StringBuilder();
+        for (int i : members) {
+            text.append("#line 1 \"case").append(i).append(".cu\"\n").append(sources.get(i).text()).append('\n');
+        }
+        return text.toString();
+    }
+
     private void group(List<Source> sources, List<Integer> members, Compiled[] out) {
         if (members.isEmpty()) {
             return;
@@ -126,12 +170,8 @@ final class PtxBatches {
             out[i] = alone(sources.get(i));
             return;
         }
-        StringBuilder text = new StringBuilder();
-        for (int i : members) {
-            text.append("#line 1 \"case").append(i).append(".cu\"\n").append(sources.get(i).text()).append('\n');
-        }
         runs++;
-        Nvcc.Output r = nvcc.compile(text.toString(), "batch.cu");
+        Nvcc.Output r = nvcc.compile(batchText(sources, members), BATCH_FILE);
         Set<Integer> blamed;
         if (r.ok()) {
             Unit unit = new Unit(r.ptx());

@@ -27,6 +27,8 @@ final class Insn {
     Collective collective;
     /** The call (CALL), its callee patched once every function is decoded. */
     CallSite call;
+    /** For a BAR that also reduces a predicate over the block ({@code bar.red}), the reduction; null otherwise. */
+    BarrierReduction reduction;
 
     Insn(int kind, Step step, int guard, boolean guardNeg, int line, String text) {
         this.kind = kind;
@@ -52,6 +54,27 @@ final class Insn {
         int maskRegister();
 
         void run(PtxThread[] lanes, int count);
+    }
+
+    /**
+     * {@code bar.red}: when the barrier opens, every thread's predicate (register {@code pred}, negated if
+     * {@code negate}) is combined over the threads of the block by {@code op} and the result written to each
+     * one's register {@code dst}: {@link #POPC} counts the true ones ({@code __syncthreads_count}), {@link #AND}
+     * and {@link #OR} give 1 or 0 ({@code __syncthreads_and/_or}).
+     */
+    record BarrierReduction(int op, int dst, int pred, boolean negate) {
+        static final int POPC = 0;
+        static final int AND = 1;
+        static final int OR = 2;
+
+        /** The result for {@code trueCount} true predicates among {@code arrived} threads. */
+        long result(int trueCount, int arrived) {
+            return switch (op) {
+                case POPC -> trueCount;
+                case AND -> trueCount == arrived ? 1 : 0;
+                default -> trueCount > 0 ? 1 : 0;
+            };
+        }
     }
 
     /**

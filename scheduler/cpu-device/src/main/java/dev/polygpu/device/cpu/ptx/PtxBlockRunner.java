@@ -390,11 +390,36 @@ final class PtxBlockRunner implements BlockRunner {
                         + " requires every thread of a block to reach the same __syncthreads)");
             }
         }
+        Insn.BarrierReduction red = first == null ? null : first.code[first.pc].reduction;
+        if (red != null) {
+            reduce(red, n);
+        }
         for (int i = 0; i < n; i++) {
             PtxThread t = threads[i];
             if (t.state == PtxThread.AT_BARRIER) {
                 t.pc++;
                 t.state = PtxThread.RUNNABLE;
+            }
+        }
+    }
+
+    /** {@code bar.red}: every waiting thread's predicate read before any result is written. */
+    private void reduce(Insn.BarrierReduction red, int n) {
+        int arrived = 0;
+        int trueCount = 0;
+        for (int i = 0; i < n; i++) {
+            PtxThread t = threads[i];
+            if (t.state == PtxThread.AT_BARRIER) {
+                arrived++;
+                if ((t.regs[red.pred()] != 0) != red.negate()) {
+                    trueCount++;
+                }
+            }
+        }
+        long value = red.result(trueCount, arrived);
+        for (int i = 0; i < n; i++) {
+            if (threads[i].state == PtxThread.AT_BARRIER) {
+                threads[i].regs[red.dst()] = value;
             }
         }
     }

@@ -252,9 +252,13 @@ final class PtxOps extends PtxMathOps {
             PtxCollectives.decode(this, "bar.warp");
             return;
         }
+        if (mods.contains("red")) {
+            PtxBarriers.decodeReduction(this, base);
+            return;
+        }
         for (String m : mods) {
             if (!m.equals("sync") && !m.equals("aligned")) {
-                throw unsupported(base + "." + m + " (only bar.sync/barrier.sync)");
+                throw unsupported(base + "." + m + " (only bar.sync, barrier.sync and bar.red)");
             }
         }
         if (!mods.contains("sync")) {

@@ -49,9 +49,6 @@ final class LoopYieldCases {
         return c;
     }
 
-    private static final String NO_BAR_RED = "__syncthreads_count compiles to bar.red, which the PTX interpreter"
-            + " does not run";
-
     static int right(int t, int k) {
         return (t + k) % THREADS;
     }
@@ -122,8 +119,7 @@ final class LoopYieldCases {
                 out[3 * t + 1] = acc;
                 out[3 * t + 2] = counts;
             }""", 0, 3, (t, n) -> new int[] {4, 4 * (t % 5) - 6,
-                count(x -> x % 5 > 0) + count(x -> x % 5 > 1) + count(x -> x % 5 > 2) + count(x -> x % 5 > 3)})
-            .withoutOracle(NO_BAR_RED);
+                count(x -> x % 5 > 0) + count(x -> x % 5 > 1) + count(x -> x % 5 > 2) + count(x -> x % 5 > 3)});
 
     // The update increments i first, so the shuffles use masks 2, 4, 8. Round 0 sees v = t; round 1 continues
     // (the update still runs): v = t + (t ^ 2); round 2 sees v(t) + v(t ^ 4) of that; the last update's shuffle
@@ -353,6 +349,5 @@ final class LoopYieldCases {
                 out[3 * t + 1] = k;
                 out[3 * t + 2] = total;
             }""", 0, 3, (t, n) -> new int[] {6 * (t % 4), 3,
-                count(x -> x % 4 > 0) + count(x -> x % 4 > 1) + count(x -> x % 4 > 2)})
-            .withoutOracle(NO_BAR_RED);
+                count(x -> x % 4 > 0) + count(x -> x % 4 > 1) + count(x -> x % 4 > 2)});
 }

@@ -37,6 +37,7 @@ final class OracleCorpus {
         nbodyReduceTranspose(in, cases);
         cases.addAll(OracleCorpusMath.all(in));
         cases.addAll(OracleCorpusBits.all(in));
+        cases.addAll(OracleCorpusFuzzFound.all(in));
         return cases;
     }
 

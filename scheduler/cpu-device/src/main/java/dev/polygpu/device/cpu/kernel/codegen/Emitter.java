@@ -46,6 +46,7 @@ final class Emitter extends MethodEmitter {
     // ---- statements -----------------------------------------------------------------------------------
 
     void statement(Stmt s) {
+        dev.polygpu.device.cpu.kernel.CompileCancel.check();
         switch (s) {
             case null -> { }
             case Stmt.Block b -> {
@@ -312,20 +313,20 @@ final class Emitter extends MethodEmitter {
 
     // ---- inlining -------------------------------------------------------------------------------------
 
-    /** Inlines a call of a {@code __device__} function; its result (if any) is left on the stack. */
+    /**
+     * Inlines a call of a {@code __device__} function; its result (if any) is left on the stack. Every argument
+     * is evaluated before any parameter is stored: all inlined calls of a function share its parameters' storage,
+     * so an argument that calls the same function (directly or through another one) would otherwise overwrite
+     * the parameters stored before it ({@code m(2, m(3, 5))}). The values wait on the operand stack, which is
+     * safe because no argument holds a yield point ({@link YieldLowering} hoists them into statements).
+     */
     void inline(Expr.Call call) {
         Function f = call.function();
         for (int i = 0; i < f.params.size(); i++) {
-            Var p = f.params.get(i);
-            if (plan.storage.get(p) == Plan.Storage.LOCAL_MEMORY) {
-                c.aload(slot.get(p));
-                c.lconst_0();
-                exprs.value(call.args().get(i));
-                exprs.memStore(p.type, call.pos());
-            } else {
-                exprs.value(call.args().get(i));
-                storeVar(p);
-            }
+            exprs.value(call.args().get(i));
+        }
+        for (int i = f.params.size() - 1; i >= 0; i--) {
+            storeParam(f.params.get(i), call.pos());
         }
         Label end = c.newLabel();
         scopes.push(new ArrayList<>(f.params));
@@ -341,6 +342,28 @@ final class Emitter extends MethodEmitter {
             exprs.zeroValue(f.returnType);
         }
         c.labelBinding(end);
+    }
+
+    /** Pops a parameter's value (on top of the operand stack) into the parameter's storage. */
+    private void storeParam(Var p, Pos pos) {
+        if (plan.storage.get(p) != Plan.Storage.LOCAL_MEMORY) {
+            storeVar(p);
+            return;
+        }
+        // A store to local memory takes the address below the value: the value waits in temporaries meanwhile.
+        K[] ks = Jvm.multi(p.type) ? Jvm.leafKinds(p.type) : new K[] {Jvm.kind(p.type)};
+        int[] parked = new int[ks.length];
+        for (int i = ks.length - 1; i >= 0; i--) {
+            parked[i] = temp(ks[i]);
+            c.storeLocal(ks[i].tk, parked[i]);
+        }
+        c.aload(slot.get(p));
+        c.lconst_0();
+        for (int i = 0; i < ks.length; i++) {
+            c.loadLocal(ks[i].tk, parked[i]);
+            release(ks[i], parked[i]);
+        }
+        exprs.memStore(p.type, pos);
     }
 
     // ---- yield points ---------------------------------------------------------------------------------

@@ -66,7 +66,55 @@ public final class KernelCompiler {
         boolean coop = plan.cooperative();
         Emitter[] emitted = new Emitter[1];
         ClassDesc self = ClassDesc.of(KernelCompiler.class.getPackageName() + ".Kernel" + COUNTER.incrementAndGet());
-        byte[] bytes = CLASS_FILE.build(self, cb -> {
+        byte[] bytes;
+        try {
+            bytes = build(self, plan, coop, emitted);
+        } catch (IllegalArgumentException e) {
+            throw tooLarge(kernel, e);
+        }
+        int codeBytes = methodCodeLength(bytes, coop ? "resumeThreads" : "runBlock");
+        if (codeBytes > HUGE_METHOD_LIMIT) {
+            LOG.log(System.Logger.Level.WARNING, "kernel ''{0}'' compiled to {1} bytes of JVM code; HotSpot does not"
+                    + " JIT-compile methods over {2} bytes unless the JVM runs with -XX:-DontCompileHugeMethods,"
+                    + " so it will run slowly without that flag", kernel.name, codeBytes, HUGE_METHOD_LIMIT);
+        }
+        GeneratedKernel generated = instantiate(bytes);
+        Emitter em = emitted[0];
+        KernelInfo info = new KernelInfo(kernel.name,
+                plan.shared.stream().map(v -> v.name).toList(),
+                plan.sharedOffsets,
+                plan.shared.stream().mapToInt(v -> v.kind == Var.Kind.EXTERN_SHARED ? 0 : v.type.size()).toArray(),
+                plan.staticShared,
+                plan.localMemory.stream().map(v -> v.name).toList(),
+                plan.localMemory.stream().mapToInt(v -> v.type.size()).toArray(),
+                em.primSlots, em.refSlots, List.copyOf(em.sites), memory);
+        return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes, em.prints);
+    }
+
+    /**
+     * The error for a kernel whose generated method passes one of the JVM's limits on a method: 65,535 bytes of
+     * code or 65,535 local variable slots. The class file library reports either as an
+     * {@code IllegalArgumentException}; any other is a bug of the code generator and passes on.
+     */
+    private static CodegenException tooLarge(Function kernel, IllegalArgumentException e) {
+        String m = String.valueOf(e.getMessage());
+        String what;
+        if (m.startsWith("Code length")) {
+            what = "its code passes the 65535 bytes of JVM code one method may hold";
+        } else if (m.startsWith("Invalid slot index")) {
+            what = "it needs more than the 65535 local variable slots one JVM method may have (each local variable,"
+                    + " vector component and struct member takes one or two)";
+        } else {
+            throw e;
+        }
+        return new CodegenException(kernel.pos, "kernel '" + kernel.name + "' is too large for the CPU device's"
+                + " kernel engine, which compiles a kernel with its __device__ functions inlined into one JVM"
+                + " method: " + what + "; split it into several kernels, or unroll fewer statements (a smaller"
+                + " '#pragma unroll' count, fewer hand-unrolled lines)");
+    }
+
+    private static byte[] build(ClassDesc self, Plan plan, boolean coop, Emitter[] emitted) {
+        return CLASS_FILE.build(self, cb -> {
             cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
             cb.withInterfaceSymbols(Jvm.GENERATED);
             cb.withMethodBody(ConstantDescs.INIT_NAME, MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_PUBLIC,
@@ -87,23 +135,6 @@ public final class KernelCompiler {
                         emitted[0] = em;
                     });
         });
-        int codeBytes = methodCodeLength(bytes, coop ? "resumeThreads" : "runBlock");
-        if (codeBytes > HUGE_METHOD_LIMIT) {
-            LOG.log(System.Logger.Level.WARNING, "kernel ''{0}'' compiled to {1} bytes of JVM code; HotSpot does not"
-                    + " JIT-compile methods over {2} bytes unless the JVM runs with -XX:-DontCompileHugeMethods,"
-                    + " so it will run slowly without that flag", kernel.name, codeBytes, HUGE_METHOD_LIMIT);
-        }
-        GeneratedKernel generated = instantiate(bytes);
-        Emitter em = emitted[0];
-        KernelInfo info = new KernelInfo(kernel.name,
-                plan.shared.stream().map(v -> v.name).toList(),
-                plan.sharedOffsets,
-                plan.shared.stream().mapToInt(v -> v.kind == Var.Kind.EXTERN_SHARED ? 0 : v.type.size()).toArray(),
-                plan.staticShared,
-                plan.localMemory.stream().map(v -> v.name).toList(),
-                plan.localMemory.stream().mapToInt(v -> v.type.size()).toArray(),
-                em.primSlots, em.refSlots, List.copyOf(em.sites), memory);
-        return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes, em.prints);
     }
 
     private static GeneratedKernel instantiate(byte[] bytes) {

@@ -81,7 +81,7 @@ final class Plan {
             }
         }
         sharedOffsets = new int[shared.size()];
-        int off = 0;
+        long off = 0;
         for (int i = 0; i < shared.size(); i++) {
             Var v = shared.get(i);
             if (v.kind == Var.Kind.EXTERN_SHARED) {
@@ -90,10 +90,15 @@ final class Plan {
             }
             int align = Math.min(16, Integer.highestOneBit(Math.max(1, alignOf(v.type))));
             off = (off + align - 1) & -align;
-            sharedOffsets[i] = off;
+            sharedOffsets[i] = (int) off;
             off += v.type.size();
+            if (off > Integer.MAX_VALUE - 16) {
+                throw new CodegenException(v.pos, "the __shared__ variables of kernel '" + kernel.name + "' need "
+                        + off + " bytes with '" + v.name + "', more than the " + Integer.MAX_VALUE + " bytes (2 GiB)"
+                        + " the CPU device's kernel engine can address in a block's shared memory; make them smaller");
+            }
         }
-        staticShared = (off + 15) & -16;
+        staticShared = (int) ((off + 15) & -16);
     }
 
     boolean cooperative() {

@@ -100,8 +100,10 @@ public final class BlockState {
         bdy = f.block().y();
         bdz = f.block().z();
         long needShared = (long) info.staticShared() + f.dynamicSharedBytes();
-        if (sharedMemory.byteSize() < needShared) {
-            sharedMemory = arena.allocate(Math.max(needShared, 1), 16);
+        // never the NULL segment, even for no shared memory: an access of an empty extern __shared__ array is
+        // then reported as what it is, not as a null pointer dereference
+        if (sharedMemory.byteSize() < Math.max(needShared, 16)) {
+            sharedMemory = arena.allocate(Math.max(needShared, 16), 16);
         }
         for (int i = 0; i < sharedSlices.length; i++) {
             int off = info.sharedOffsets()[i];
@@ -313,6 +315,12 @@ public final class BlockState {
         }
         for (int i = 0; i < sharedSlices.length; i++) {
             if (sharedSlices[i] != null && sameMemory(sharedSlices[i], seg)) {
+                if (info.sharedOffsets()[i] < 0) {
+                    return "at " + indexText(offset, size) + " of extern __shared__ array '"
+                            + info.sharedNames().get(i) + "', which has the launch's dynamic shared memory size: "
+                            + seg.byteSize() + " bytes" + (seg.byteSize() == 0 ? " (the launch gave none: pass the"
+                            + " bytes the kernel needs as the shared-memory size of the launch configuration)" : "");
+                }
                 return "at " + indexText(offset, size) + " of __shared__ array '" + info.sharedNames().get(i)
                         + "' (" + seg.byteSize() + " bytes)";
             }

@@ -226,27 +226,33 @@ final class CoopScheduler {
                 || op == Intrinsic.SHFL_XOR;
     }
 
+    /**
+     * What lane {@code t} gets from {@code op}. Shuffles follow PTX's {@code shfl.sync}, which uses only the low 5
+     * bits of its lane or offset operand (so {@code __shfl_down_sync(m, v, 33)} moves by 1); CUDA's width {@code w}
+     * becomes its segment mask {@code 32 - w}, so a segment is the {@code w} lanes from {@code base}.
+     */
     private long result(Intrinsic op, int t, int lo, int lane, int group, int members) {
         int width = st.xWidth[t];
         int base = lane & ~(width - 1);
+        int b = st.xLane[t] & 31;
         int src;
         switch (op) {
-            case SHFL -> src = base + (st.xLane[t] & (width - 1));
+            case SHFL -> src = base + (b & (width - 1));
             case SHFL_UP -> {
-                src = lane - st.xLane[t];
+                src = lane - b;
                 if (src < base) {
                     return st.xValue[t];
                 }
             }
             case SHFL_DOWN -> {
-                src = lane + st.xLane[t];
+                src = lane + b;
                 if (src >= base + width) {
                     return st.xValue[t];
                 }
             }
             case SHFL_XOR -> {
-                src = lane ^ st.xLane[t];
-                if (src >= base + width || src > 31) {
+                src = lane ^ b;
+                if (src >= base + width) {
                     return st.xValue[t];
                 }
             }

@@ -210,7 +210,7 @@ final class CallSema {
         for (int i = 0; i < explicit.size(); i++) {
             bound[i] = es.s.templateArg(td.params().get(i), explicit.get(i), c.pos());
         }
-        deduce(c, td, args, bound);
+        deduce(c, td, args, bound, explicit.size());
         for (int i = 0; i < n; i++) {
             if (bound[i] == null) {
                 throw diags.fail(c.pos(), "cannot deduce template argument '" + td.params().get(i).name()
@@ -220,12 +220,24 @@ final class CallSema {
         if (td.kernel()) {
             throw diags.fail(c.pos(), "cannot call __global__ function '" + name + "' from device code");
         }
+        if (es.s.prog.instantiationDepth() >= Limits.MAX_TEMPLATE_DEPTH) {
+            throw diags.fail(c.pos(), "excessive recursion at instantiation of '"
+                    + Program.instanceName(td, List.of(bound)) + "': more than " + Limits.MAX_TEMPLATE_DEPTH
+                    + " template instantiations nested inside each other (nvcc's default limit,"
+                    + " --pending_instantiations); end the recursion (an 'if constexpr' on the"
+                    + " template argument) or write it as a loop");
+        }
         Program.Analyzed a = es.s.prog.instantiate(td, List.of(bound), diags);
         return finish(c, name, a, args);
     }
 
-    /** Binds type parameters from parameters declared as {@code T}, {@code T*}, {@code const T*}, … */
-    private void deduce(Expr.CallByName c, Syntax.TemplateDecl td, List<Expr> args, Program.TArg[] bound) {
+    /**
+     * Binds type parameters from parameters declared as {@code T}, {@code T*}, {@code const T*}, … The first
+     * {@code explicitCount} template parameters were given explicitly ({@code f<unsigned char>(u, 3)}): as in C++,
+     * their arguments deduce nothing and convert to the given type.
+     */
+    private void deduce(Expr.CallByName c, Syntax.TemplateDecl td, List<Expr> args, Program.TArg[] bound,
+            int explicitCount) {
         for (int i = 0; i < args.size(); i++) {
             List<Token> t = new ArrayList<>();
             for (Token tok : td.paramDecls().get(i)) {
@@ -245,7 +257,7 @@ final class CallSema {
                     p = q;
                 }
             }
-            if (p < 0 || t.stream().skip(1).anyMatch(x -> !x.is("*"))) {
+            if (p < explicitCount || t.stream().skip(1).anyMatch(x -> !x.is("*"))) {
                 continue;
             }
             CType at = args.get(i).type();

@@ -387,10 +387,11 @@ final class ExprSema {
             throw diags.fail(c.pos(), "operands of '?:' have types '" + at + "' and '" + bt + "', which is ambiguous"
                     + " for __half (each converts to the other; nvcc refuses it too): convert one of them");
         }
-        if (at.isArithmetic() && bt.isArithmetic()) {
-            t = Types.usual(at, bt);
-        } else if (at.equals(bt)) {
+        if (at.equals(bt)) {
+            // C++: operands of one type give that type ('c ? (short)a : (short)b' is a short); C would promote
             t = at;
+        } else if (at.isArithmetic() && bt.isArithmetic()) {
+            t = Types.usual(at, bt);
         } else if (at.isPointer() && isNullConstant(b)) {
             t = at;
         } else if (bt.isPointer() && isNullConstant(a)) {

@@ -70,7 +70,7 @@ abstract class TypeParser extends ExprParser {
             throw diags.fail(pos, "redefinition of 'struct " + name + "'");
         }
         boolean anonymous = name == null;
-        if (anonymous && !ts.get(k - 2).is("typedef")) {
+        if (anonymous && (k < 2 || !ts.get(k - 2).is("typedef"))) {
             throw diags.fail(pos, "an anonymous struct must be named by a typedef ('typedef struct { … } Name;')");
         }
         if (anonymous) {
@@ -294,19 +294,31 @@ abstract class TypeParser extends ExprParser {
                 skipSpecifier();
                 continue;
             } else if (TYPE_KEYWORDS.contains(w) && named == null) {
-                switch (w) {
-                    case "long" -> longs++;
-                    case "short" -> shorts++;
-                    case "signed", "__signed__" -> signed = true;
-                    case "unsigned" -> unsigned = true;
+                // C++ allows each of these once ('long' twice); a second base type is an error, not ignored
+                boolean again = switch (w) {
+                    case "long" -> longs++ == 2;
+                    case "short" -> shorts++ == 1;
+                    case "signed", "__signed__" -> {
+                        boolean twice = signed;
+                        signed = true;
+                        yield twice;
+                    }
+                    case "unsigned" -> {
+                        boolean twice = unsigned;
+                        unsigned = true;
+                        yield twice;
+                    }
                     default -> {
-                        if (base != null && !(base.equals("int") || w.equals("int"))) {
+                        if (base != null && !base.equals(w)) {
                             throw diags.fail(t.pos(), "cannot combine '" + base + "' with '" + w + "'");
                         }
-                        if (base == null || base.equals("int")) {
-                            base = w;
-                        }
+                        boolean twice = base != null;
+                        base = w;
+                        yield twice;
                     }
+                };
+                if (again) {
+                    throw diags.fail(t.pos(), "duplicate '" + w + "' in a type");
                 }
                 sp.any = true;
                 k++;

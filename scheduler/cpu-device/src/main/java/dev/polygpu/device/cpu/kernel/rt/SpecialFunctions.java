@@ -21,6 +21,9 @@ package dev.polygpu.device.cpu.kernel.rt;
  */
 final class SpecialFunctions {
     private static final double LN2 = 0.6931471805599453;
+    /** ln 2 as a sum whose first part has 11 trailing zero bits, so that e · LN2_HI is exact for any exponent e. */
+    private static final double LN2_HI = 0x1.62e42feep-1;
+    private static final double LN2_LO = 0x1.a39ef35793c76p-33;
     private static final double LN_SQRT_2PI = 0.9189385332046728;
     private static final double SQRT_2PI = 2.5066282746310002;
     private static final double TWO_OVER_SQRT_PI = 1.1283791670955126;
@@ -299,30 +302,53 @@ final class SpecialFunctions {
     /** erfcinv(q) for 0 &lt; q &le; 1 (a result &ge; 0). */
     private static double erfcinvSmall(double q) {
         double w = -Math.log(q * (2 - q));
-        double r;
-        if (w < 16) {
-            r = gilesFactor(w) * (1 - q);
-        } else {
-            // erfc(r) ~ e^(-r²) / (r √π): solve r² = -log(q) - log(r √π) by fixed-point steps.
-            double l = -Math.log(q);
-            r = Math.sqrt(l);
-            for (int i = 0; i < 3; i++) {
-                r = Math.sqrt(l - Math.log(r * SQRT_PI));
-            }
+        if (w >= 16) {
+            return erfcinvTail(q);
         }
+        double r = gilesFactor(w) * (1 - q);
         // Halley on f(r) = erfc(r) - q: f' = -2/√π e^(-r²), f'' = -2 r f', so the step is f / (f' + r f).
         for (int i = 0; i < 8; i++) {
             double f = ErrorFunction.erfc(r) - q;
             double d = -TWO_OVER_SQRT_PI * Math.exp(-r * r);
-            if (d == 0) {
-                break; // q near the smallest subnormal: the asymptotic start is as good as it gets
-            }
             double step = f / (d + r * f);
             if (!Double.isFinite(step)) {
                 break;
             }
             r -= step;
             if (Math.abs(step) <= 0x1p-52 * Math.abs(r)) {
+                break;
+            }
+        }
+        return r;
+    }
+
+    /**
+     * erfcinv(q) for q below about 1e-7 (results above 3.7), down to the smallest subnormal. erfc(r) and
+     * e^(-r²) are subnormal or zero near the end of that range, so the equation is solved in logarithms:
+     * g(r) = log(erfcx(r)) - r² - log(q) = 0, where erfcx(r) = e^(r²) erfc(r) has no underflow, by Newton steps
+     * (g'(r) = -2 / (√π erfcx(r))). log(q) is split into e·ln2 + log(m) for q = m·2^e, and r² into its rounded
+     * value and rounding error, so that g keeps the few ulp its residual needs.
+     */
+    private static double erfcinvTail(double q) {
+        int e = Math.getExponent(q);
+        if (e < Double.MIN_EXPONENT) {
+            e = Math.getExponent(q * 0x1p54) - 54;
+        }
+        double logM = Math.log(Math.scalb(q, -e));
+        // erfc(r) ~ e^(-r²) / (r √π): start from r² = -log(q) - log(r √π) by fixed-point steps.
+        double l = -(e * LN2_HI + e * LN2_LO + logM);
+        double r = Math.sqrt(l);
+        for (int i = 0; i < 3; i++) {
+            r = Math.sqrt(l - Math.log(r * SQRT_PI));
+        }
+        for (int i = 0; i < 8; i++) {
+            double sq = r * r;
+            double sqErr = Math.fma(r, r, -sq);
+            double x = ErrorFunction.erfcx(r);
+            double g = (-e * LN2_HI - sq) - sqErr - e * LN2_LO - logM + Math.log(x);
+            double step = g * SQRT_PI * x / 2;
+            r += step;
+            if (Math.abs(step) <= 0x1p-53 * r) {
                 break;
             }
         }
@@ -367,11 +393,12 @@ final class SpecialFunctions {
         if (y == 2) {
             return Double.NEGATIVE_INFINITY;
         }
+        if (y > 0.5 && y < 1.5) {
+            // erfc(r) = 1 - erf(r); 1 - y is exact here, and erf keeps the relative accuracy of small results
+            return erfinv(1 - y);
+        }
         if (y > 1) {
             return -erfcinvSmall(2 - y); // exact: erfc(-r) = 2 - erfc(r)
-        }
-        if (y > 0.5) {
-            return erfinv(1 - y); // 1 - y is exact, and erf keeps relative accuracy near 0
         }
         return erfcinvSmall(y);
     }

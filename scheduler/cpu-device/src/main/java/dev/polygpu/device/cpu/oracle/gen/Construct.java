@@ -76,15 +76,15 @@ public enum Construct {
     OVERLOAD(Group.FUNCTIONS, 1, "overloaded __device__ functions"),
     TEMPLATE_TYPE(Group.FUNCTIONS, 2, "function templates over a type, explicit and deduced"),
     TEMPLATE_INT(Group.FUNCTIONS, 1, "function templates over an int"),
-    NESTED_SAME_CALL(Group.FUNCTIONS, 0, "a call inside the arguments of a call of the same function (off: engine "
-            + "bug this fuzzer found: the inlined calls share their locals)"),
+    NESTED_SAME_CALL(Group.FUNCTIONS, 1, "a call inside the arguments of a call of the same function, directly or "
+            + "through another function"),
     // Warps and blocks.
     SHFL(Group.WARP, 2, "__shfl_sync"),
     SHFL_UP(Group.WARP, 1, "__shfl_up_sync"),
     SHFL_DOWN(Group.WARP, 1, "__shfl_down_sync"),
     SHFL_XOR(Group.WARP, 1, "__shfl_xor_sync"),
-    WIDE_LANE_ARGS(Group.WARP, 0, "shuffle lanes, deltas and lane masks outside 0..31 (off: engine bug this fuzzer "
-            + "found: it does not take their low 5 bits, as PTX's shfl does)"),
+    WIDE_LANE_ARGS(Group.WARP, 2, "shuffle lanes, deltas and lane masks outside 0..31 (PTX's shfl takes their low "
+            + "5 bits)"),
     BALLOT(Group.WARP, 1, "__ballot_sync"),
     VOTE(Group.WARP, 1, "__all_sync, __any_sync"),
     ACTIVEMASK(Group.WARP, 1, "__activemask where the warp is converged"),
@@ -93,8 +93,7 @@ public enum Construct {
     VOLATILE_SHARED(Group.WARP, 0,
             "volatile shared memory in divergent branches (off: engine bug being fixed, branch warp)"),
     REDUCE_SYNC(Group.WARP, 0, "__reduce_add_sync and friends (off: the engine lacks them)"),
-    SYNCTHREADS_COUNT(Group.WARP, 0,
-            "__syncthreads_count/_and/_or (off: the PTX interpreter lacks bar.red)"),
+    SYNCTHREADS_COUNT(Group.WARP, 1, "__syncthreads_count/_and/_or"),
     COLLECTIVE_IN_CONDITIONAL(Group.WARP, 0,
             "warp intrinsics and barriers inside operands of &&, || and ?: and in loop conditions (off: the engine "
             + "refuses them)"),

@@ -14,8 +14,10 @@ final class IntIntrinsics {
             case 0 -> Expr.op(Prim.INT, g.rng.coin() ? "__popc($0)" : "__popcll($0)", 7, arg(ex, c, depth, max));
             case 1 -> Expr.op(Prim.INT, g.rng.coin() ? "__clz($0)" : "__clzll($0)", 7, arg(ex, c, depth, max));
             case 2 -> Expr.op(Prim.UINT, "__brev($0)", 32, arg(ex, c, depth, max));
-            case 3 -> g.rng.coin() ? Expr.op(Prim.INT, "__mul24($0, $1)", 32, arg(ex, c, depth, max),
-                    arg(ex, c, depth, max))
+            // nvcc 13.0 takes __mul24's product for one that cannot overflow (a no-signed-wrap multiply) and may
+            // then widen it without its sign (docs/fuzzing.md): the operands are kept to 16 and 15 bits
+            case 3 -> g.rng.coin() ? Expr.op(Prim.INT, "__mul24(($0) & 65535, ($1) & 32767)", 31,
+                    arg(ex, c, depth, max), arg(ex, c, depth, max))
                     : Expr.op(Prim.UINT, "__umul24($0, $1)", 32, arg(ex, c, depth, max), arg(ex, c, depth, max));
             case 4, 5 -> minMax(ex, c, depth, max);
             default -> abs(ex, c, depth, max);

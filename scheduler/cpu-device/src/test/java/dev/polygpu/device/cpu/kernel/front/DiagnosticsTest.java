@@ -30,6 +30,13 @@ class DiagnosticsTest {
                 Arguments.of(k + "  __nanosleep();\n}", 2, 3, "function '__nanosleep' expects 1 argument, but 0 were given"),
                 Arguments.of(k + "  __nanosleep(x);\n}", 2, 15, "no matching function for call to '__nanosleep': argument 1 has type 'float*'"),
                 Arguments.of(k + "  bar(1);\n}", 2, 3, "no function named 'bar'"),
+                // duplicate and clashing type specifiers (found by bench/fuzz --invalid; nvcc refuses them too)
+                Arguments.of(k + "  unsigned unsigned int u = 1;\n}", 2, 12, "duplicate 'unsigned' in a type"),
+                Arguments.of(k + "  int int* p = 0;\n}", 2, 7, "duplicate 'int' in a type"),
+                Arguments.of(k + "  signed char signed c = 0;\n}", 2, 15, "duplicate 'signed' in a type"),
+                Arguments.of(k + "  char int c = 0;\n}", 2, 8, "cannot combine 'char' with 'int'"),
+                Arguments.of(k + "  float int f = 0;\n}", 2, 9, "cannot combine 'float' with 'int'"),
+                Arguments.of(k + "  short short s = 0;\n}", 2, 9, "duplicate 'short' in a type"),
                 Arguments.of(k + "  goto end;\n}", 2, 3, "goto is not supported by the CPU device's kernel engine"),
                 Arguments.of(k + "  end: ;\n}", 2, 3, "labels are not supported by the CPU device's kernel engine"),
                 Arguments.of("union P { int a; };\n", 1, 1, "unions are not supported by the CPU device's kernel engine "
