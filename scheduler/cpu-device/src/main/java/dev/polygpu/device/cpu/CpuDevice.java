@@ -390,6 +390,9 @@ public final class CpuDevice implements Device {
 
     LaunchStops launchStops() {
         return stops;
+    }
+
+    /**
      * What makes the PTX that modules compiled from CUDA C show as their {@link Module#intermediateCode()}
      * (the CUDA device's compiler, where there is one); null, the default, for none.
      */
