@@ -408,6 +408,17 @@ class ApiTest {
         new Fails("index past the end", "js", "'use strict';\n" + JS + "const a = cu.DeviceArray('float', 3);\na[5] = 1;",
                 "TypeError", "index 5"),
         new Fails("DeviceArray without arguments", "js", JS + "cu.DeviceArray();", "TypeError", ""),
+        // JavaScript writes an index that is no array index (negative, fractional) as a member of that name.
+        new Fails("negative index", "js", "'use strict';\n" + JS + "const a = cu.DeviceArray('float', 3);\na[-1] = 1;",
+                "", "index -1 is out of bounds for DeviceArray(float, 3): valid indices are 0 to 2"),
+        new Fails("fractional index", "js", "'use strict';\n" + JS + "const a = cu.DeviceArray('int', 3);\na[1.5] = 1;",
+                "", "index 1.5 is out of bounds for DeviceArray(int, 3): valid indices are 0 to 2"),
+        new Fails("negative index of a 2-D array", "js", "'use strict';\n" + JS
+                + "const m = cu.DeviceArray('float', 2, 4);\nm[-2] = 1;", "",
+                "index -2 is out of bounds for DeviceArray(float, 2, 4): valid indices are 0 to 1"),
+        new Fails("assigning a method of an array", "js", "'use strict';\n" + JS
+                + "const a = cu.DeviceArray('float', 3);\na.free = 1;", "",
+                "'free' of DeviceArray(float, 3) cannot be assigned: it is part of the array's API"),
         // The kernel would read the ints' bytes as floats: refused instead of a silently wrong result.
         new Fails("array of another element type for a typed pointer", "python", PY_SQUARE
                 + "k = cu.buildkernel(SRC, '" + NIDL + "')\nk(1, 32)(cu.DeviceArray('int', 100), 100)", "",

@@ -269,6 +269,7 @@ public final class GrContext {
             CpuDevice d = chaos.equals("false") ? new CpuDevice(blocks) : new CpuDevice(blocks, Chaos.parse(chaos));
             // Kernel printf output goes where the embedder's Context.Builder.out() points, like guest output.
             d.setPrintfSink(env.out());
+            d.setKernelTimeout(settings.kernelTimeoutLimit());
             // GrCUDA programs read kernel.ptx: the PTX nvcc (or NVRTC) makes of the source, where there is one;
             // the compiler is looked for when a program first reads it
             d.setPtxTranslator((source, file, major, minor, names) -> PtxCompiler.find().translator()
@@ -281,9 +282,15 @@ public final class GrContext {
 
     /**
      * Leaves the cluster (which brings this program's elements that run elsewhere back home), then waits for
-     * outstanding work (writing the exports the options ask for) and releases the device.
+     * outstanding work (writing the exports the options ask for) and releases the device. When the context is
+     * closed with cancellation, the CPU device's kernels are stopped first, so the close does not wait for a
+     * kernel that never ends.
      */
     synchronized void dispose() {
+        if (device instanceof CpuDevice cpu && env.getContext().isCancelling()) {
+            // Context.close(true): nobody waits for the kernels any more, and one may never end by itself.
+            cpu.stopAllLaunches("its context was closed with cancellation (Context.close(true))");
+        }
         if (exchange != null) {
             leaveCluster();
         }

@@ -128,6 +128,12 @@ public final class GrOptions {
             usageSyntax = "<integer from 0 to " + CpuDevice.MAX_CONCURRENT_BLOCKS + ">")
     public static final OptionKey<Integer> CpuBlocks = new OptionKey<>(0, cpuBlocks());
 
+    @Option(help = "Longest a kernel launch may run on the CPU device before it is stopped and fails with"
+            + " CUDA_ERROR_LAUNCH_TIMEOUT: milliseconds ('500') or a duration ('500ms', '2s', '1.5s'); 0 (default):"
+            + " no limit. A GPU's own watchdog applies there instead.", category = OptionCategory.USER,
+            stability = OptionStability.STABLE, usageSyntax = "0|<milliseconds>|<duration>")
+    public static final OptionKey<String> KernelTimeout = new OptionKey<>("0", kernelTimeout());
+
     @Option(help = "Which device runs kernels: auto (a GPU when one is usable, else the CPU device), cpu or cuda.",
             category = OptionCategory.USER, stability = OptionStability.STABLE, usageSyntax = "auto|cpu|cuda")
     public static final OptionKey<Policies.DeviceKind> Device =
@@ -455,6 +461,35 @@ public final class GrOptions {
      * {@code 500ms}, {@code 2s}, {@code 1.5s} or {@code 3}. Whether the value suits its use (whole seconds,
      * at least two heartbeats) is the cluster's to say when it is joined.
      */
+    static OptionType<String> kernelTimeout() {
+        return new OptionType<>("KernelTimeout", s -> {
+            kernelTimeoutLimit(s);
+            return s.strip();
+        });
+    }
+
+    /**
+     * The limit {@code grcuda.KernelTimeout} spells: a bare number is milliseconds, else a number with {@code ms}
+     * or {@code s}; zero means none (returns {@link java.time.Duration#ZERO}).
+     */
+    static java.time.Duration kernelTimeoutLimit(String s) {
+        String t = s.strip().toLowerCase(java.util.Locale.ROOT);
+        if (!DURATION.matcher(t).matches()) {
+            throw new IllegalArgumentException("grcuda.KernelTimeout must be 0 (no limit), milliseconds such as 500,"
+                    + " or a duration such as 500ms, 2s or 1.5s, got '" + s + "'");
+        }
+        boolean seconds = t.endsWith("s") && !t.endsWith("ms");
+        String number = t.replaceAll("\\s*(ms|s)$", "");
+        java.math.BigDecimal ms = new java.math.BigDecimal(number).multiply(java.math.BigDecimal.valueOf(seconds
+                ? 1000 : 1));
+        java.math.BigDecimal nanos = ms.multiply(java.math.BigDecimal.valueOf(1_000_000));
+        if (nanos.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            throw new IllegalArgumentException("grcuda.KernelTimeout is too long: '" + s + "' (at most "
+                    + Long.MAX_VALUE / 1_000_000_000L + " s)");
+        }
+        return java.time.Duration.ofNanos(nanos.longValue());
+    }
+
     static OptionType<String> duration(String name) {
         return new OptionType<>(name, s -> {
             String t = s.strip();

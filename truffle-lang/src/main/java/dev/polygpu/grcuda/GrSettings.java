@@ -2,6 +2,7 @@ package dev.polygpu.grcuda;
 
 import dev.polygpu.runtime.SchedulerConfig;
 import com.oracle.truffle.api.TruffleLanguage;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.graalvm.options.OptionValues;
@@ -31,6 +32,7 @@ public record GrSettings(
         int inFlightWindow,
         String deviceChaos,
         int cpuBlocks,
+        String kernelTimeout,
         ClusterSettings cluster) {
 
     static GrSettings of(TruffleLanguage.Env env) {
@@ -43,7 +45,13 @@ public record GrSettings(
                 o.get(GrOptions.BandwidthMatrix), o.get(GrOptions.ExportDAG), o.get(GrOptions.Device),
                 o.get(GrOptions.Timeline), o.get(GrOptions.ScheduleReport), o.get(GrOptions.RecordSchedule),
                 o.get(GrOptions.InFlightWindow),
-                o.get(GrOptions.DeviceChaos), o.get(GrOptions.CpuBlocks), ClusterSettings.of(o, env.getEnvironment()));
+                o.get(GrOptions.DeviceChaos), o.get(GrOptions.CpuBlocks),
+                o.get(GrOptions.KernelTimeout), ClusterSettings.of(o, env.getEnvironment()));
+    }
+
+    /** The limit on each kernel launch of the CPU device ({@code grcuda.KernelTimeout}); zero for none. */
+    public Duration kernelTimeoutLimit() {
+        return GrOptions.kernelTimeoutLimit(kernelTimeout);
     }
 
     /** The scheduler's configuration these options describe. */
@@ -90,6 +98,7 @@ public record GrSettings(
         m.put("grcuda.InFlightWindow", Integer.toString(inFlightWindow));
         m.put("grcuda.DeviceChaos", deviceChaos);
         m.put("grcuda.CpuBlocks", Integer.toString(cpuBlocks));
+        m.put("grcuda.KernelTimeout", kernelTimeout);
         m.putAll(cluster.display());
         return m;
     }

@@ -3,22 +3,70 @@ package dev.polygpu.grcuda;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.TruffleSafepoint;
 import com.oracle.truffle.api.nodes.EncapsulatingNodeReference;
+import dev.polygpu.device.CompileInterruptedException;
+import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.runtime.Scheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Where the language blocks its guest's thread on the scheduler (an element read waiting for a kernel,
  * {@code cudaDeviceSynchronize}), it blocks through Truffle's safepoints: {@code Context.interrupt} (a
  * notebook's stop button) and cancellation then end the wait with the guest's interrupt, instead of waiting for
- * the kernels to finish. The kernels keep running; a later access waits again.
+ * the kernels to finish. On the CPU device, a wait so ended also stops every kernel launch queued or running on
+ * the device at that moment (each fails with a fault that names it, reported by the next synchronization), so
+ * that a kernel that never ends does not keep a worker busy; later launches run as usual. A GPU's kernels keep
+ * running; a later access waits again.
  */
 public final class InterruptibleWaits {
     private InterruptibleWaits() {
     }
 
+    /**
+     * The result of {@code compile} (a kernel compilation on the device), run so that the context's thread-local
+     * actions ({@code Context.interrupt}, cancellation, Ctrl-C) interrupt it: the device stops the compile when
+     * the calling thread is interrupted and reports it with a {@link CompileInterruptedException}, which becomes
+     * the wait's {@code InterruptedException}; Truffle then runs the action (which ends the guest's call) or,
+     * for an action that lets the guest go on, compiles again.
+     */
+    @TruffleBoundary
+    public static <T> T compile(Supplier<T> compile) {
+        List<T> result = new ArrayList<>(1);
+        TruffleSafepoint.setBlockedThreadInterruptible(EncapsulatingNodeReference.getCurrent().get(), r -> {
+            try {
+                r.add(compile.get());
+            } catch (CompileInterruptedException e) {
+                Thread.interrupted();
+                InterruptedException interrupted = new InterruptedException(e.detail());
+                interrupted.initCause(e);
+                throw interrupted;
+            }
+        }, result);
+        return result.getFirst();
+    }
+
     /** Runs {@code wait} on {@code scheduler}, letting the context's thread-local actions interrupt it. */
     @TruffleBoundary
     public static void await(TruffleSafepoint.Interruptible<Scheduler> wait, Scheduler scheduler) {
-        TruffleSafepoint.setBlockedThreadInterruptible(EncapsulatingNodeReference.getCurrent().get(), wait,
-                scheduler);
+        boolean[] interrupted = new boolean[1];
+        TruffleSafepoint.Interruptible<Scheduler> noting = s -> {
+            try {
+                wait.apply(s);
+            } catch (InterruptedException e) {
+                interrupted[0] = true;
+                throw e;
+            }
+        };
+        try {
+            TruffleSafepoint.setBlockedThreadInterruptible(EncapsulatingNodeReference.getCurrent().get(), noting,
+                    scheduler);
+        } catch (RuntimeException | Error e) {
+            // An interrupt that a thread-local action turned into an exception (interrupt, cancel) ends the wait.
+            if (interrupted[0] && scheduler.device() instanceof CpuDevice cpu) {
+                cpu.stopLaunches("the guest call waiting for it was interrupted");
+            }
+            throw e;
+        }
     }
 }

@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
  * the options, their defaults and checks. Running it hands the parsed options to the command's body.
  */
 @CommandLine.Command(name = "bench/fuzz", sortOptions = false, synopsisHeading = "Usage: ",
-        customSynopsis = "bench/fuzz [--seed S] [--count N | --only I] [--first I] [--profile SPEC] [--invalid] "
+        customSynopsis = "bench/fuzz [--seed S] [--count N | --only I] [--first I] [--profile SPEC] [--invalid [--hostile]] "
                 + "[--batch B] [--out DIR] [--shrink-calls M] [--summary FILE [--resume]] | --replay FILE",
         description = {"Random CUDA C kernels through the differential oracle (nvcc -> PTX on the PTX interpreter "
                 + "against the CUDA C engine), failing kernels shrunk and written out.",
@@ -59,6 +59,11 @@ final class FuzzArgs implements Callable<Integer> {
     @Option(names = "--invalid", description = "mutate kernels into invalid programs: the engine must give a "
             + "compile error with line:col and never another exception")
     private boolean invalid;
+
+    @Option(names = "--hostile", description = "with --invalid (implied): mutations written to hurt the compiler "
+            + "instead (doubling macros and structs, deep nesting, huge arrays, endless template recursion, too many "
+            + "statements, locals or kernels); each must compile or be refused with line:col in bounded time")
+    private boolean hostile;
 
     @Option(names = "--only", paramLabel = "I", description = "run case I only (with --seed and --profile, as a "
             + "replay)")
@@ -185,7 +190,11 @@ final class FuzzArgs implements Callable<Integer> {
     }
 
     boolean invalid() {
-        return invalid;
+        return invalid || hostile;
+    }
+
+    boolean hostile() {
+        return hostile;
     }
 
     Long only() {

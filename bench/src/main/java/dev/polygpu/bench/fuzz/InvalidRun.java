@@ -7,6 +7,7 @@ import dev.polygpu.device.cpu.oracle.DifferentialOracle;
 import dev.polygpu.device.cpu.oracle.OracleCase;
 import dev.polygpu.device.cpu.oracle.OracleResult;
 import dev.polygpu.device.cpu.oracle.gen.GeneratedKernel;
+import dev.polygpu.device.cpu.oracle.gen.HostileMutator;
 import dev.polygpu.device.cpu.oracle.gen.InvalidMutator;
 import dev.polygpu.device.cpu.oracle.gen.KernelGenerator;
 import dev.polygpu.device.cpu.oracle.gen.Profile;
@@ -38,7 +39,7 @@ final class InvalidRun {
         ACCEPTED("accepted (nvcc accepts it too)", true),
         ACCEPTED_INVALID("accepted a program nvcc refuses", false),
         NO_POSITION("compile error without line:col", false),
-        CRASH("another exception", false),
+        CRASH("another exception (an internal error)", false),
         HANG("no answer within 30 s", false);
 
         final String label;
@@ -78,7 +79,8 @@ final class InvalidRun {
             for (long i = first; i < end; i++) {
                 GeneratedKernel k = KernelGenerator.generate(args.seed(), i, profile);
                 String valid = k.toCase("k" + i + "_").source();
-                InvalidMutator.Mutation m = InvalidMutator.mutate(valid, Rng.caseSeed(args.seed(), i) ^ 0xBADL);
+                InvalidMutator.Mutation m = args.hostile() ? HostileMutator.mutate(valid, Rng.caseSeed(args.seed(), i))
+                        : InvalidMutator.mutate(valid, Rng.caseSeed(args.seed(), i) ^ 0xBADL);
                 String[] detail = new String[1];
                 Answer a = answer(device, oracle, m.source(), detail);
                 tally.merge(a, 1, Integer::sum);
@@ -97,7 +99,8 @@ final class InvalidRun {
             compiler.shutdownNow();
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        out.println("## bench/fuzz --invalid --seed " + args.seed() + " --profile '" + args.profile() + "'");
+        out.println("## bench/fuzz --invalid" + (args.hostile() ? " --hostile" : "") + " --seed " + args.seed()
+                + " --profile '" + args.profile() + "'");
         out.println();
         out.println("| engine's answer | programs |");
         out.println("|---|---:|");

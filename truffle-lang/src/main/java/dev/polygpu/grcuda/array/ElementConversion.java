@@ -12,7 +12,8 @@ import java.math.BigInteger;
  * Converts an interop value into an element of a device array and stores it through {@link ArrayAccess}:
  * any interop number that the C type holds exactly (integers range-checked, a {@code ulong} up to 2^64 - 1
  * from any exact integer such as a Python int, a JavaScript BigInt or a Java BigInteger), any number for float
- * and double arrays (rounded to the nearest, as C converts), booleans for bool arrays. A value that does not
+ * and double arrays (rounded to the nearest, as C converts; for float a finite value that would round to
+ * infinity is refused as out of range), booleans for bool arrays. A value that does not
  * fit is an {@link UnsupportedTypeException} naming the value and the array's type.
  */
 final class ElementConversion {
@@ -45,6 +46,9 @@ final class ElementConversion {
                 } else {
                     throw unsupported(value, type, "expected a number");
                 }
+                if (type == ElementType.FLOAT && overflowsFloat(d)) {
+                    throw beyondFloat(value);
+                }
                 ArrayAccess.writeFloating(m, type, index, d);
             } else if (values.fitsInLong(value)) {
                 long v = values.asLong(value);
@@ -74,6 +78,21 @@ final class ElementConversion {
     @TruffleBoundary
     private static double nearestDouble(BigInteger v) {
         return v.doubleValue();
+    }
+
+    /**
+     * True for a finite value that rounds to infinity as a float (beyond float's range): refused, as the array's
+     * other types refuse what they cannot hold. Infinities and NaN themselves are float values and stored.
+     */
+    static boolean overflowsFloat(double d) {
+        return Float.isInfinite((float) d) && !Double.isInfinite(d);
+    }
+
+    @TruffleBoundary
+    private static UnsupportedTypeException beyondFloat(Object value) {
+        return UnsupportedTypeException.create(new Object[]{value}, "cannot store " + Args.display(value)
+                + " in a DeviceArray of float: beyond float's range (finite floats are at most "
+                + Float.MAX_VALUE + " in magnitude; store Infinity itself if that is meant, or use a double array)");
     }
 
     private static boolean fits(ElementType type, long v) {

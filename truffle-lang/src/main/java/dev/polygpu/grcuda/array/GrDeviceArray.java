@@ -34,6 +34,11 @@ public final class GrDeviceArray extends GrWholeArray {
         return true;
     }
 
+    @Override
+    long elementsAtFirstLevel() {
+        return memory.count;
+    }
+
     @ExportMessage
     long getArraySize() {
         return memory.count;

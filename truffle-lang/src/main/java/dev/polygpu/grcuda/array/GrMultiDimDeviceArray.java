@@ -35,6 +35,11 @@ public final class GrMultiDimDeviceArray extends GrWholeArray {
         return true;
     }
 
+    @Override
+    long elementsAtFirstLevel() {
+        return shape.dims()[0];
+    }
+
     @ExportMessage
     long getArraySize() {
         return shape.dims()[0];

@@ -4,6 +4,7 @@ import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.UnknownIdentifierException;
+import com.oracle.truffle.api.interop.UnsupportedMessageException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
@@ -100,6 +101,22 @@ public abstract sealed class GrWholeArray extends GrObject implements ArrayHolde
     public final Object readMember(String member) throws UnknownIdentifierException {
         return ArrayMethods.read(memory, member);
     }
+
+    @ExportMessage(name = "isMemberModifiable")
+    @ExportMessage(name = "isMemberInsertable")
+    public final boolean isMemberAssignable(@SuppressWarnings("unused") String member) {
+        return false;
+    }
+
+    /** No member can be assigned; JavaScript's {@code a[-1] = 1} comes here and is told the index is out of bounds. */
+    @ExportMessage
+    public final void writeMember(String member, @SuppressWarnings("unused") Object value)
+            throws UnsupportedMessageException {
+        IndexMember.refuse(member, memory.description, elementsAtFirstLevel());
+    }
+
+    /** How many elements (1-D) or sub-arrays (multi-dimensional) index 0 to n - 1 select. */
+    abstract long elementsAtFirstLevel();
 
     @ExportMessage
     public final Object invokeMember(String member, Object[] arguments, @Bind Node node)

@@ -137,6 +137,12 @@ public final class ArgumentConverter {
                     boolean single = type == ElementType.FLOAT;
                     if (INTEROP.fitsInDouble(a)) {
                         double d = INTEROP.asDouble(a);
+                        if (single && Float.isInfinite((float) d) && !Double.isInfinite(d)) {
+                            throw UnsupportedTypeException.create(args, typed(signature, callee, i, type)
+                                    + " cannot hold " + Args.display(a) + ": it is beyond the type's range (finite"
+                                    + " floats are at most " + Float.MAX_VALUE + " in magnitude; pass Infinity"
+                                    + " itself if that is meant, or declare the parameter double)");
+                        }
                         return single ? Float.floatToRawIntBits((float) d) : Double.doubleToRawLongBits(d);
                     }
                     // An integer a double cannot hold exactly (2^53 + 1, a Python 2**64 - 1): rounded once to

@@ -36,6 +36,11 @@ public final class ImageFiles {
             if (file.isDirectory()) {
                 throw GrError.of(who + ": " + absolute + " is a directory, not a file");
             }
+            if (!file.isRegularFile()) {
+                // a device (/dev/zero), pipe or socket has no size to check and may never end
+                throw GrError.of(who + ": " + absolute + " is not a regular file (a device, pipe or socket); give the"
+                        + " path of a PTX, cubin or NIDL file");
+            }
             long size = file.size();
             if (size > MAX_BYTES) {
                 throw GrError.of(who + ": " + absolute + " has " + size + " bytes, more than the " + MAX_BYTES

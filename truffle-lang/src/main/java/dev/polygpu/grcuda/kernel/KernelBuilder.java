@@ -1,6 +1,7 @@
 package dev.polygpu.grcuda.kernel;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.exception.AbstractTruffleException;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.ImageParam;
 import dev.polygpu.device.KernelFunction;
@@ -8,6 +9,7 @@ import dev.polygpu.device.KernelParam;
 import dev.polygpu.device.Module;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
+import dev.polygpu.grcuda.InterruptibleWaits;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -75,7 +77,21 @@ public final class KernelBuilder {
             return context.device().load(image, fileName(file));
         } catch (DeviceException e) {
             throw GrError.of(e);
+        } catch (AbstractTruffleException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw bug(who, "loading " + fileName(file), e);
         }
+    }
+
+    /**
+     * The last-resort net: an exception the device did not mean to throw while compiling or loading {@code what}
+     * becomes a guest error that says it is a bug, so a guest's try/catch sees it and the script goes on.
+     */
+    private static GrError bug(String who, String what, RuntimeException e) {
+        return GrError.of(who + ": " + what + " failed inside polygpu (" + e.getClass().getName()
+                + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "). This is a bug in polygpu: please"
+                + " report it with the kernel source", e);
     }
 
     /** How messages name the image {@code file}: its file name. */
@@ -136,10 +152,14 @@ public final class KernelBuilder {
         Module module;
         KernelFunction function;
         try {
-            module = context.device().compile(source, fileName);
-            function = module.function(name);
+            module = InterruptibleWaits.compile(() -> context.device().compile(source, fileName));
+            function = InterruptibleWaits.compile(() -> module.function(name));
         } catch (DeviceException e) {
             throw GrError.of(e);
+        } catch (AbstractTruffleException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw bug("buildkernel", "compiling kernel '" + name + "'", e);
         }
         List<KernelParam> declared = function.parameters();
         if (declared.isEmpty() && signature.params().isEmpty()) {

@@ -9,7 +9,6 @@ import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Value;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,8 +67,6 @@ class GrArrayReleaseTest {
     }
 
     @Test
-    @Disabled("fails after the module's other tests in one JVM (406 MB held of 500 MB): not all dropped arrays are "
-            + "released there, as with GraalPy (docs/benchmarks.md, issue #31 item 5); passes alone")
     void droppedArraysAreReleasedAndMemoryStaysBounded() throws InterruptedException {
         long before = allocated();
         long most = 0;

@@ -5,21 +5,23 @@ import dev.polygpu.device.CudaError;
 import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.UnifiedBuffer;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Unified memory of the CPU device: an off-heap segment in its own shared arena, zero-filled and aligned to
- * 256 bytes as {@code cudaMalloc} memory is.
+ * Unified memory of the CPU device: off-heap memory from the C library ({@link NativeMemory}), zero-filled and
+ * aligned to 256 bytes as {@code cudaMalloc} memory is.
  *
  * <p>Implementation notes: the segment is immutable; {@link #freed} flips once, and the thread that flips it
- * closes the arena, so a double free never closes it twice. Generated kernel code reads buffers by address
- * (after its own bounds check), which the arena cannot guard, so every launch that uses the buffer
- * {@linkplain #pin() pins} it from the moment it is queued until it has run, and {@link #free()} waits for
- * the pins to go, as {@code cudaFree} waits for the device. {@link #pins} is guarded by {@code this}; a
- * stream callback that would have to wait gets NOT_PERMITTED instead of a deadlock. Host code that uses
- * {@link #hostView()} is guarded by the arena: its accesses after a free throw {@link IllegalStateException}.
+ * frees the memory, so a double free never frees it twice. The segment has the global scope (a shared arena per
+ * buffer made every release stop all threads; {@link NativeMemory} says why that mattered), so as on a GPU
+ * nothing but the rules below keeps the memory from being used after a free: {@link #hostView()} refuses once
+ * freed; every launch that uses the buffer {@linkplain #pin() pins} it from the moment it is queued until it has
+ * run, and {@link #free()} waits for the pins to go, as {@code cudaFree} waits for the device; and the device
+ * forgets the buffer's address before the memory goes back, so a new buffer at the same address is never
+ * forgotten in its place. {@link #pins} is guarded by {@code this}; a stream callback that would have to wait gets
+ * NOT_PERMITTED instead of a deadlock. Host code that keeps a view must not use it past a free it may race with
+ * (the grcuda language checks its own freed flag and frees a dropped array only once no guest can reach it).
  */
 final class CpuBuffer implements UnifiedBuffer {
     /** The alignment of {@code cudaMalloc}, which kernels written for a GPU may rely on. */
@@ -28,7 +30,7 @@ final class CpuBuffer implements UnifiedBuffer {
     private final CpuDevice device;
     private final long id;
     private final long bytes;
-    private final Arena arena;
+    private final NativeMemory.Block memory;
     private final MemorySegment segment;
     /** {@link #segment} as a read-only view: what a launch that passes the buffer read-only binds. */
     private final MemorySegment readOnlySegment;
@@ -36,12 +38,12 @@ final class CpuBuffer implements UnifiedBuffer {
     private volatile String freedBy = "free()";
     private int pins;
 
-    private CpuBuffer(CpuDevice device, long id, long bytes, Arena arena, MemorySegment segment) {
+    private CpuBuffer(CpuDevice device, long id, long bytes, NativeMemory.Block memory) {
         this.device = device;
         this.id = id;
         this.bytes = bytes;
-        this.arena = arena;
-        this.segment = segment;
+        this.memory = memory;
+        this.segment = memory.segment();
         this.readOnlySegment = segment.asReadOnly();
     }
 
@@ -51,15 +53,14 @@ final class CpuBuffer implements UnifiedBuffer {
             throw new DeviceException(CudaError.INVALID_VALUE,
                     "cannot allocate " + bytes + " bytes: a buffer needs a positive size");
         }
-        Arena arena = Arena.ofShared();
-        try {
-            // Arena.allocate zero-fills the memory it returns.
-            return new CpuBuffer(device, id, bytes, arena, arena.allocate(bytes, ALIGNMENT));
-        } catch (OutOfMemoryError | IllegalArgumentException e) {
-            arena.close();
+        NativeMemory.Block memory = bytes > Long.MAX_VALUE - ALIGNMENT ? null
+                : NativeMemory.allocate(bytes, ALIGNMENT);
+        if (memory == null) {
             throw new DeviceException(CudaError.OUT_OF_MEMORY, "cannot allocate " + bytes + " bytes ("
-                    + (bytes >> 20) + " MiB) of off-heap memory for the CPU device: " + e.getMessage(), e);
+                    + (bytes >> 20) + " MiB) of off-heap memory for the CPU device: the C library has no memory"
+                    + " to give");
         }
+        return new CpuBuffer(device, id, bytes, memory);
     }
 
     @Override
@@ -132,8 +133,8 @@ final class CpuBuffer implements UnifiedBuffer {
             }
             freedBy = reason;
         }
-        arena.close();
         device.forget(this);
+        NativeMemory.free(memory);
     }
 
     /** Keeps the buffer from being freed until {@link #unpin()}; INVALID_VALUE if it already was. */

@@ -18,6 +18,7 @@ import dev.polygpu.device.cpu.ptx.GlobalMemory;
 import dev.polygpu.device.cpu.ptx.PtxModule;
 import java.io.OutputStream;
 import java.util.List;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -100,6 +101,7 @@ public final class CpuDevice implements Device {
     private final AtomicInteger nextStreamId = new AtomicInteger(1);
     private final AtomicLong nextBufferId = new AtomicLong(1);
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final LaunchStops stops = new LaunchStops();
     /** Where kernels' printf output goes ({@link #setPrintfSink}). */
     private volatile OutputStream printfSink = System.out;
     private volatile PtxTranslator ptxTranslator;
@@ -352,6 +354,42 @@ public final class CpuDevice implements Device {
      */
     public void setPrintfSink(OutputStream sink) {
         this.printfSink = Objects.requireNonNull(sink, "sink must not be null");
+    }
+
+    /**
+     * Limits how long each launch may run, from when its first block may start (queueing behind other work on its
+     * stream does not count); {@code null} or zero for no limit (the default). A launch still running at the
+     * limit is stopped where its threads are (at a loop back-edge or barrier, or between blocks) and fails with
+     * LAUNCH_TIMEOUT, like a GPU's watchdog, naming the kernel and the limit; the device goes on with the next
+     * work. Applies to launches that start after the call.
+     *
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    public void setKernelTimeout(Duration limit) {
+        stops.setTimeout(limit);
+    }
+
+    /**
+     * Stops every launch queued or running now, on every stream: each fails with LAUNCH_FAILED and a fault that
+     * names the kernel and says it stopped and {@code reason}; the device and its streams go on with later work.
+     * Running threads stop at their next loop back-edge or barrier. Returns at once, without waiting for them;
+     * returns how many launches it stopped.
+     */
+    public int stopLaunches(String reason) {
+        return stops.stopAll(Objects.requireNonNull(reason, "reason"), false);
+    }
+
+    /**
+     * As {@link #stopLaunches}, and every launch queued later fails the same way without running: for a device
+     * about to be {@linkplain #close() closed} whose work nobody will wait for (a context closed while a kernel
+     * may never end), so that the close does not wait for it.
+     */
+    public void stopAllLaunches(String reason) {
+        stops.stopAll(Objects.requireNonNull(reason, "reason"), true);
+    }
+
+    LaunchStops launchStops() {
+        return stops;
     }
 
     /**

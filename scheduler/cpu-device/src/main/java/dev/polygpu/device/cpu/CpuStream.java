@@ -105,6 +105,7 @@ final class CpuStream implements Stream, PendingFailures.Source {
         CompiledKernel kernel = f.compiled();
         config.validate(device.properties(), kernel.staticSharedBytes());
         LaunchFrame frame = LaunchFrames.build(device, kernel, config, args);
+        LaunchStops stops = device.launchStops();
         List<CpuBuffer> pinned = new ArrayList<>();
         // The module's __device__/__constant__ variables, like the buffers, stay allocated until the launch has run.
         kernel.pinModuleMemory();
@@ -116,19 +117,22 @@ final class CpuStream implements Stream, PendingFailures.Source {
                     pinned.add(b);
                 }
             }
+            stops.register(frame.cancellation());
             enqueue(() -> {
                 try {
                     var fault = new GridLaunch(kernel, frame, device.pool(), priority, chaos)
-                            .run(device::printfSink);
+                            .run(device::printfSink, stops.timeoutNanos());
                     if (fault != null) {
                         throw fault;
                     }
                 } finally {
+                    stops.unregister(frame.cancellation());
                     pinned.forEach(CpuBuffer::unpin);
                     kernel.unpinModuleMemory();
                 }
             });
         } catch (RuntimeException e) {
+            stops.unregister(frame.cancellation());
             pinned.forEach(CpuBuffer::unpin);
             kernel.unpinModuleMemory();
             throw e;

@@ -6,12 +6,14 @@ import dev.polygpu.device.KernelFaultException;
 import dev.polygpu.device.cpu.kernel.BlockRunner;
 import dev.polygpu.device.cpu.kernel.CompiledKernel;
 import dev.polygpu.device.cpu.kernel.KernelFault;
+import dev.polygpu.device.cpu.kernel.LaunchCancellation;
 import dev.polygpu.device.cpu.kernel.LaunchFrame;
 import dev.polygpu.device.cpu.kernel.PrintfOutput;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -101,13 +103,23 @@ final class GridLaunch {
 
     /**
      * Runs the grid on the pool and waits for it, then writes the kernel's printf output to {@code sink} (read
-     * then, once); returns the first fault, or null when every block ran. Called by the stream's dispatcher.
+     * then, once); returns the first fault, or null when every block ran. With {@code timeoutNanos > 0}, a grid
+     * still running that long after its start is stopped ({@link LaunchCancellation}) and fails with
+     * LAUNCH_TIMEOUT; a launch stopped before it starts fails at once. Called by the stream's dispatcher.
      */
-    KernelFaultException run(Supplier<OutputStream> sink) {
+    KernelFaultException run(Supplier<OutputStream> sink, long timeoutNanos) {
+        LaunchCancellation cancel = frame.cancellation();
+        if (cancel.requested()) {
+            return stoppedBefore(0);
+        }
         int initial = (int) Math.min(pool.threads(), chunkCount);
         tasks.set(initial);
         for (int i = 0; i < initial; i++) {
             submit(new ChunkTask());
+        }
+        if (timeoutNanos > 0 && !awaitUninterruptibly(done, timeoutNanos)) {
+            cancel.cancel(CudaError.LAUNCH_TIMEOUT, "ran longer than the kernel time limit of "
+                    + limitText(timeoutNanos));
         }
         awaitUninterruptibly(done);
         if (output != null) {
@@ -153,7 +165,12 @@ final class GridLaunch {
             if (writer != null) {
                 runner.printTo(writer);
             }
+            LaunchCancellation cancel = frame.cancellation();
             for (long b = first; b < end && !stopped; b++) {
+                if (cancel.requested()) {
+                    fail(stoppedBefore(b));
+                    break;
+                }
                 int bx = (int) (b % gridX);
                 long rest = b / gridX;
                 int by = (int) (rest % gridY);
@@ -207,6 +224,22 @@ final class GridLaunch {
         }
     }
 
+    /** The fault of a launch stopped before block {@code b} (linear) started. */
+    private KernelFaultException stoppedBefore(long b) {
+        LaunchCancellation.Stop stop = frame.cancellation().stop();
+        String where = b == 0 ? "before it started" : "before block " + b + " of " + totalBlocks + " started";
+        return new KernelFaultException(stop.error(), frame.kernelName(), "kernel '" + frame.kernelName()
+                + "' stopped " + where + ": " + stop.reason());
+    }
+
+    /** A time limit as a user wrote it: whole milliseconds, or seconds with a fraction. */
+    static String limitText(long nanos) {
+        if (nanos % 1_000_000 == 0) {
+            return nanos / 1_000_000 + " ms";
+        }
+        return java.math.BigDecimal.valueOf(nanos, 9).stripTrailingZeros().toPlainString() + " s";
+    }
+
     private static long gcd(long a, long b) {
         while (b != 0) {
             long t = a % b;
@@ -214,6 +247,25 @@ final class GridLaunch {
             b = t;
         }
         return a;
+    }
+
+    /** Waits up to {@code nanos} for {@code latch}, keeping an interrupt for later; true if it opened. */
+    static boolean awaitUninterruptibly(CountDownLatch latch, long nanos) {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + nanos;
+        try {
+            while (true) {
+                try {
+                    return latch.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     static void awaitUninterruptibly(CountDownLatch latch) {

@@ -9,6 +9,7 @@ import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.KernelParam;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.cpu.kernel.CompiledKernel;
+import dev.polygpu.device.cpu.kernel.LaunchCancellation;
 import dev.polygpu.device.cpu.kernel.LaunchFrame;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -59,7 +60,7 @@ final class LaunchFrames {
             }
         }
         return new LaunchFrame(name, segments, values, names, bufferIds, config.grid(), config.block(),
-                config.dynamicSharedBytes());
+                config.dynamicSharedBytes(), new LaunchCancellation());
     }
 
     /**
@@ -127,6 +128,6 @@ final class LaunchFrames {
             }
         }
         return new LaunchFrame(name, segments, values, names, bufferIds, config.grid(), config.block(),
-                config.dynamicSharedBytes());
+                config.dynamicSharedBytes(), new LaunchCancellation());
     }
 }

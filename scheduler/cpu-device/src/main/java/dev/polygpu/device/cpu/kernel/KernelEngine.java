@@ -1,6 +1,9 @@
 package dev.polygpu.device.cpu.kernel;
 
 import dev.polygpu.device.CompileException;
+import dev.polygpu.device.CompileInterruptedException;
+import dev.polygpu.device.CudaError;
+import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.cpu.kernel.ast.Function;
 import dev.polygpu.device.cpu.kernel.codegen.CodegenException;
 import dev.polygpu.device.cpu.kernel.codegen.KernelCompiler;
@@ -10,6 +13,7 @@ import dev.polygpu.device.cpu.kernel.front.TranslationUnit;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Entry point of the kernel engine: CUDA C source in, kernels that run on the CPU out. The front end
@@ -24,8 +28,18 @@ public final class KernelEngine {
     private KernelEngine() {
     }
 
-    /** Compiles {@code source} ({@code fileName} names it in diagnostics) into a module. */
+    /**
+     * Compiles {@code source} ({@code fileName} names it in diagnostics) into a module, on a compile thread
+     * ({@link CompileThread}). Every failure is a {@code DeviceException}: a {@link CompileException} with
+     * line:col for a source that does not compile or exceeds a limit of the engine, a
+     * {@code CompileInterruptedException} when the calling thread is interrupted, and one that says it is a bug
+     * in polygpu for anything else the compiler throws.
+     */
     public static CompiledModule compile(String source, String fileName) {
+        return CompileThread.run(fileName, () -> guarded(fileName, () -> compileHere(source, fileName)));
+    }
+
+    private static CompiledModule compileHere(String source, String fileName) {
         TranslationUnit unit = FrontEnd.compile(source, fileName);
         EngineModule module = new EngineModule(unit, source, fileName,
                 ModuleMemory.allocate(unit.globals(), fileName));
@@ -40,6 +54,36 @@ public final class KernelEngine {
             throw e;
         }
         return module;
+    }
+
+    /**
+     * Runs {@code task} (a compile of {@code what}), turning what the compiler did not mean to throw into a
+     * {@code DeviceException}: a user's source must never end the caller with an internal error.
+     */
+    static <T> T guarded(String what, Supplier<T> task) {
+        try {
+            return task.get();
+        } catch (DeviceException e) {
+            throw e;
+        } catch (CompileCancel.Cancelled e) {
+            throw new CompileInterruptedException(what);
+        } catch (StackOverflowError e) {
+            throw bug(what, e, "it nests deeper than the compiler's stack holds, although the front end's nesting"
+                    + " limits should have refused it first");
+        } catch (OutOfMemoryError e) {
+            throw new DeviceException(CudaError.OUT_OF_MEMORY, "the kernel engine ran out of memory compiling "
+                    + what + " (" + e.getMessage() + "); make the source smaller or give the JVM more memory (-Xmx)",
+                    e);
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            throw bug(what, e, null);
+        }
+    }
+
+    private static DeviceException bug(String what, Throwable e, String note) {
+        return new DeviceException(CudaError.COMPILATION_ERROR, "the CPU device's kernel engine failed while"
+                + " compiling " + what + ": " + e.getClass().getName() + (e.getMessage() == null ? "" : ": "
+                + e.getMessage()) + (note == null ? "" : " (" + note + ")") + ". This is a bug in polygpu:"
+                + " please report it with the kernel source", e);
     }
 
     private static final class EngineModule implements CompiledModule {
@@ -69,6 +113,11 @@ public final class KernelEngine {
 
         @Override
         public CompiledKernel kernel(String name) {
+            String what = "kernel '" + name + "' of " + fileName;
+            return CompileThread.run(what, () -> guarded(what, () -> compileKernel(name)));
+        }
+
+        private CompiledKernel compileKernel(String name) {
             Function f = unit.kernel(name);
             synchronized (compiled) {
                 CompiledKernel k = compiled.get(f);

@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
  * {@code values[i]}; otherwise {@code values[i]} holds the scalar's bits as {@code KernelArg.Scalar} defines
  * them. A pointer the launch passes read-only has a {@linkplain MemorySegment#isReadOnly() read-only}
  * segment, which the engines check stores against. {@code names[i]} and {@code bufferIds[i]} serve fault
- * messages only.
+ * messages only. {@code cancellation} is the launch's stop request, which the running code polls.
  */
 public record LaunchFrame(
         String kernelName,
@@ -19,7 +19,8 @@ public record LaunchFrame(
         long[] bufferIds,
         Dim3 grid,
         Dim3 block,
-        int dynamicSharedBytes) {
+        int dynamicSharedBytes,
+        LaunchCancellation cancellation) {
 
     /**
      * How fault messages name the parameters bound read-only to the memory of {@code seg}: {@code parameter 'x'

@@ -4,6 +4,7 @@ import dev.polygpu.device.CudaError;
 import dev.polygpu.device.Dim3;
 import dev.polygpu.device.cpu.kernel.BlockRunner;
 import dev.polygpu.device.cpu.kernel.KernelFault;
+import dev.polygpu.device.cpu.kernel.LaunchCancellation;
 import dev.polygpu.device.cpu.kernel.LaunchFrame;
 import dev.polygpu.device.cpu.kernel.PrintfOutput;
 import java.lang.foreign.MemorySegment;
@@ -89,7 +90,7 @@ final class PtxBlockRunner implements BlockRunner {
             for (int i = 0; i < n; i++) {
                 PtxThread t = threads[i];
                 while (t.state == PtxThread.RUNNABLE) {
-                    run(t, Integer.MAX_VALUE);
+                    run(t, SLICE);
                 }
             }
             return;
@@ -448,6 +449,11 @@ final class PtxBlockRunner implements BlockRunner {
 
     /** Runs {@code t} until it blocks or exits, or for {@code budget} instructions. */
     private void run(PtxThread t, int budget) {
+        // Each slice (and each lock-step instruction) first polls the launch's stop request.
+        LaunchCancellation.Stop stop = lastFrame.cancellation().stop();
+        if (stop != null) {
+            throw fault(t, stop.error(), "stopped: " + stop.reason());
+        }
         Insn[] code = t.code;
         long[] r = t.regs;
         int pc = t.pc;

@@ -44,16 +44,20 @@ abstract class AccessEmitter {
         }
     }
 
+    /**
+     * {@code left - right} in elements, from the pointers' absolute addresses (segment address plus offset), as a
+     * GPU subtracts them: within one allocation that is the offsets' difference; across two it is their distance
+     * in memory, so adding it to {@code right} leaves {@code right}'s allocation and the access faults, rather than
+     * landing in {@code right}'s own memory as a difference of offsets alone would.
+     */
     void ptrDiff(Expr.PtrDiff d) {
         int size = Math.max(1, ((CType.Pointer) d.left().type()).pointee().size());
         value(d.left());
         int a = e.temp(K.J);
-        c.lstore(a);
-        c.pop();
+        absoluteAddress(a);
         value(d.right());
         int b = e.temp(K.J);
-        c.lstore(b);
-        c.pop();
+        absoluteAddress(b);
         c.lload(a);
         c.lload(b);
         c.lsub();
@@ -63,6 +67,31 @@ abstract class AccessEmitter {
         }
         e.release(K.J, a);
         e.release(K.J, b);
+    }
+
+    /** [segment, offset] → stores the absolute address they point to into long local {@code slot}. */
+    private void absoluteAddress(int slot) {
+        c.invokestatic(Jvm.MEM, "address", mt(CD_long, Jvm.SEGMENT, CD_long));
+        c.lstore(slot);
+    }
+
+    /**
+     * Pushes [segment, offset] of {@code *d}'s pointer, checked at run time for the alignment of a scalar access
+     * where the pointer's provenance does not prove it ({@link Alignment}).
+     */
+    void derefAddress(Expr.Deref d) {
+        value(d.pointer());
+        if (e.plan.alignment.needsCheck(d.pointer(), d.type())) {
+            int off = e.temp(K.J);
+            c.lstore(off);
+            c.dup();
+            c.lload(off);
+            c.loadConstant(d.type().size());
+            c.aload(Emitter.STATE_SLOT);
+            c.loadConstant(Emitter.pos(d.pos()));
+            c.invokestatic(Jvm.MEM, "aligned", mt(CD_long, Jvm.SEGMENT, CD_long, CD_int, Jvm.STATE, CD_int));
+            e.release(K.J, off);
+        }
     }
 
     /** Pushes the address of an lvalue (segment and offset). */
@@ -76,7 +105,7 @@ abstract class AccessEmitter {
                 c.aload(e.slot.get(v.var()));
                 c.lconst_0();
             }
-            case Expr.Deref d -> value(d.pointer());
+            case Expr.Deref d -> derefAddress(d);
             case Expr.Component v -> {
                 address(v.vector());
                 int offset = v.index() * v.type().size();

@@ -35,13 +35,18 @@ import java.util.List;
  * the thread inward until it reaches the site, so no loop ever gets a second entry.
  */
 final class Emitter extends MethodEmitter {
+    /** The loops that need no poll of the stop request at their back-edge. */
+    private final CountedLoops countedLoops;
+
     Emitter(CodeBuilder c, Plan plan) {
         super(c, plan);
+        this.countedLoops = new CountedLoops(plan);
     }
 
     // ---- statements -----------------------------------------------------------------------------------
 
     void statement(Stmt s) {
+        dev.polygpu.device.cpu.kernel.CompileCancel.check();
         switch (s) {
             case null -> { }
             case Stmt.Block b -> {
@@ -88,6 +93,7 @@ final class Emitter extends MethodEmitter {
                 loops.pop();
                 c.labelBinding(cont);
                 reconvergencePoint(w.pos(), w.body());
+                pollCancellation(w.pos());
                 exprs.jumpIfTrue(w.condition(), top);
                 c.labelBinding(brk);
                 exitLoop(resumable);
@@ -135,6 +141,9 @@ final class Emitter extends MethodEmitter {
         reconvergencePoint(loop.pos(), body);
         if (update != null) {
             exprs.discard(update);
+        }
+        if (!(loop instanceof Stmt.For f && countedLoops.isCounted(f))) {
+            pollCancellation(loop.pos());
         }
         c.goto_(top);
         c.labelBinding(brk);

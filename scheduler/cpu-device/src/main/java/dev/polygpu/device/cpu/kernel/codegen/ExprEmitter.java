@@ -79,7 +79,7 @@ final class ExprEmitter extends AssignEmitter {
                 if (d.type() instanceof CType.Array) {
                     throw notAnalyzed(d);
                 }
-                value(d.pointer());
+                derefAddress(d);
                 memLoad(d.type(), d.pos());
             }
             case Expr.AddrOf a -> address(a.operand());

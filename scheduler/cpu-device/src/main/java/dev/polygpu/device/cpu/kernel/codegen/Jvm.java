@@ -19,6 +19,7 @@ final class Jvm {
 
     static final ClassDesc SEGMENT = ClassDesc.of("java.lang.foreign.MemorySegment");
     static final ClassDesc FRAME = ClassDesc.of("dev.polygpu.device.cpu.kernel.LaunchFrame");
+    static final ClassDesc CANCELLATION = ClassDesc.of("dev.polygpu.device.cpu.kernel.LaunchCancellation");
     static final ClassDesc STATE = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.BlockState");
     static final ClassDesc MEM = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.Mem");
     static final ClassDesc CONV = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.Conv");

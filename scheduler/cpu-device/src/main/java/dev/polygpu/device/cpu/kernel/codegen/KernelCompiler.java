@@ -11,7 +11,6 @@ import dev.polygpu.device.cpu.kernel.exec.GeneratedKernel;
 import dev.polygpu.device.cpu.kernel.exec.KernelInfo;
 import dev.polygpu.device.cpu.kernel.exec.KernelRunner;
 import dev.polygpu.device.cpu.kernel.exec.ModuleMemory;
-import java.lang.classfile.ClassBuilder;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;
 import java.lang.constant.ClassDesc;
@@ -22,7 +21,6 @@ import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 
 /**
  * Compiles an analyzed kernel into a hidden JVM class implementing {@link GeneratedKernel}. Hidden classes
@@ -68,27 +66,12 @@ public final class KernelCompiler {
         boolean coop = plan.cooperative();
         Emitter[] emitted = new Emitter[1];
         ClassDesc self = ClassDesc.of(KernelCompiler.class.getPackageName() + ".Kernel" + COUNTER.incrementAndGet());
-        byte[] bytes = build(kernel, self, cb -> {
-            cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
-            cb.withInterfaceSymbols(Jvm.GENERATED);
-            cb.withMethodBody(ConstantDescs.INIT_NAME, MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_PUBLIC,
-                    code -> {
-                        code.aload(0);
-                        code.invokespecial(ConstantDescs.CD_Object, ConstantDescs.INIT_NAME,
-                                MethodTypeDesc.of(ConstantDescs.CD_void));
-                        code.return_();
-                    });
-            cb.withMethodBody(coop ? "resumeThreads" : "runBlock", coop ? Jvm.RESUME : Jvm.RUN_BLOCK, ClassFile.ACC_PUBLIC,
-                    code -> {
-                        Emitter em = new Emitter(code, plan);
-                        if (coop) {
-                            em.emitResume();
-                        } else {
-                            em.emitRunBlock();
-                        }
-                        emitted[0] = em;
-                    });
-        });
+        byte[] bytes;
+        try {
+            bytes = build(self, plan, coop, emitted);
+        } catch (IllegalArgumentException e) {
+            throw tooLarge(kernel, e);
+        }
         int codeBytes = methodCodeLength(bytes, coop ? "resumeThreads" : "runBlock");
         if (codeBytes > HUGE_METHOD_LIMIT) {
             LOG.log(System.Logger.Level.WARNING, "kernel ''{0}'' compiled to {1} bytes of JVM code; HotSpot does not"
@@ -109,21 +92,49 @@ public final class KernelCompiler {
     }
 
     /**
-     * Builds the kernel's class; a kernel whose code exceeds the JVM's 64 KB per method (the whole kernel, every
-     * function inlined, is one method) is a compile error at the kernel, not an internal one.
+     * The error for a kernel whose generated method passes one of the JVM's limits on a method: 65,535 bytes of
+     * code or 65,535 local variable slots. The class file library reports either as an
+     * {@code IllegalArgumentException}; any other is a bug of the code generator and passes on.
      */
-    private static byte[] build(Function kernel, ClassDesc self, Consumer<ClassBuilder> body) {
-        try {
-            return CLASS_FILE.build(self, body);
-        } catch (IllegalArgumentException e) {
-            if (e.getMessage() == null || !e.getMessage().startsWith("Code length")) {
-                throw e;
-            }
-            throw new CodegenException(kernel.pos, "kernel '" + kernel.name + "' is too large for the CPU device's "
-                    + "kernel engine: it compiles to more than the JVM's 65,535 bytes of code for one method ("
-                    + e.getMessage() + "; every __device__ function is inlined into it); split it into smaller "
-                    + "kernels or call fewer large functions from it");
+    private static CodegenException tooLarge(Function kernel, IllegalArgumentException e) {
+        String m = String.valueOf(e.getMessage());
+        String what;
+        if (m.startsWith("Code length")) {
+            what = "its code passes the 65535 bytes of JVM code one method may hold";
+        } else if (m.startsWith("Invalid slot index")) {
+            what = "it needs more than the 65535 local variable slots one JVM method may have (each local variable,"
+                    + " vector component and struct member takes one or two)";
+        } else {
+            throw e;
         }
+        return new CodegenException(kernel.pos, "kernel '" + kernel.name + "' is too large for the CPU device's"
+                + " kernel engine, which compiles a kernel with its __device__ functions inlined into one JVM"
+                + " method: " + what + "; split it into several kernels, or unroll fewer statements (a smaller"
+                + " '#pragma unroll' count, fewer hand-unrolled lines)");
+    }
+
+    private static byte[] build(ClassDesc self, Plan plan, boolean coop, Emitter[] emitted) {
+        return CLASS_FILE.build(self, cb -> {
+            cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
+            cb.withInterfaceSymbols(Jvm.GENERATED);
+            cb.withMethodBody(ConstantDescs.INIT_NAME, MethodTypeDesc.of(ConstantDescs.CD_void), ClassFile.ACC_PUBLIC,
+                    code -> {
+                        code.aload(0);
+                        code.invokespecial(ConstantDescs.CD_Object, ConstantDescs.INIT_NAME,
+                                MethodTypeDesc.of(ConstantDescs.CD_void));
+                        code.return_();
+                    });
+            cb.withMethodBody(coop ? "resumeThreads" : "runBlock", coop ? Jvm.RESUME : Jvm.RUN_BLOCK, ClassFile.ACC_PUBLIC,
+                    code -> {
+                        Emitter em = new Emitter(code, plan);
+                        if (coop) {
+                            em.emitResume();
+                        } else {
+                            em.emitRunBlock();
+                        }
+                        emitted[0] = em;
+                    });
+        });
     }
 
     private static GeneratedKernel instantiate(byte[] bytes) {

@@ -56,6 +56,8 @@ abstract sealed class MethodEmitter permits Emitter {
     /** The JVM locals of each VECTOR variable's components (a struct's scalar leaves), in order. */
     final Map<Var, int[]> vectorSlots = new IdentityHashMap<>();
     int txSlot, tySlot, tzSlot;
+    /** The launch's stop request ({@code BlockState.cancel}), polled at loop back-edges. */
+    int cancelSlot;
     final int[] blockDimSlots = new int[3];
     final int[] gridDimSlots = new int[3];
 
@@ -384,6 +386,7 @@ abstract sealed class MethodEmitter permits Emitter {
     }
 
     private void allocateSlots() {
+        cancelSlot = c.allocateLocal(TypeKind.REFERENCE);
         txSlot = c.allocateLocal(TypeKind.INT);
         tySlot = c.allocateLocal(TypeKind.INT);
         tzSlot = c.allocateLocal(TypeKind.INT);
@@ -413,6 +416,9 @@ abstract sealed class MethodEmitter permits Emitter {
 
     /** Extents, thread coordinates (cooperative), unassigned parameters, shared and local memory. */
     private void loadBlockConstants(boolean cooperative) {
+        c.aload(STATE_SLOT);
+        c.getfield(STATE, "cancel", Jvm.CANCELLATION);
+        c.astore(cancelSlot);
         String[] bd = {"bdx", "bdy", "bdz"};
         String[] xyz = {"x", "y", "z"};
         for (int i = 0; i < 3; i++) {
@@ -597,6 +603,23 @@ abstract sealed class MethodEmitter permits Emitter {
         } else {
             c.loadLocal(Jvm.kind(v.type).tk, slot.get(v));
         }
+    }
+
+    /**
+     * Ends the launch with the fault of its stop request if one was made: emitted at each loop back-edge, so a
+     * kernel that never leaves a loop still stops. One volatile read per iteration, which the JIT keeps in the
+     * loop (docs/benchmarks.md has its cost).
+     */
+    void pollCancellation(Pos p) {
+        Label go = c.newLabel();
+        c.aload(cancelSlot);
+        c.invokevirtual(Jvm.CANCELLATION, "requested", mt(java.lang.constant.ConstantDescs.CD_boolean));
+        c.ifeq(go);
+        c.aload(STATE_SLOT);
+        c.loadConstant(pos(p));
+        c.invokevirtual(STATE, "stopped", mt(Jvm.FAULT, CD_int));
+        c.athrow();
+        c.labelBinding(go);
     }
 
     static int pos(Pos p) {

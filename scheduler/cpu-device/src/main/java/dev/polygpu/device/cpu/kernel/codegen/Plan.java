@@ -62,6 +62,10 @@ final class Plan {
 
     /** The module's {@code __device__} and {@code __constant__} variables. */
     final ModuleMemory memory;
+    /** Every store into a pointer variable (declarations, assignments, inlined calls' arguments). */
+    private final List<Alignment.PointerStore> pointerStores = new ArrayList<>();
+    /** Which pointer accesses need an alignment check. */
+    final Alignment alignment;
 
     Plan(Function kernel, YieldLowering lowering, ModuleMemory memory) {
         this.kernel = kernel;
@@ -70,13 +74,14 @@ final class Plan {
         Set<Var> assigned = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         Set<Function> seen = new LinkedHashSet<>();
         visitFunction(kernel, assigned, seen);
+        alignment = new Alignment(pointerStores);
         for (Var p : kernel.params) {
             if (!assigned.contains(p) && !p.addressTaken) {
                 constantParams.add(p);
             }
         }
         sharedOffsets = new int[shared.size()];
-        int off = 0;
+        long off = 0;
         for (int i = 0; i < shared.size(); i++) {
             Var v = shared.get(i);
             if (v.kind == Var.Kind.EXTERN_SHARED) {
@@ -85,10 +90,15 @@ final class Plan {
             }
             int align = Math.min(16, Integer.highestOneBit(Math.max(1, alignOf(v.type))));
             off = (off + align - 1) & -align;
-            sharedOffsets[i] = off;
+            sharedOffsets[i] = (int) off;
             off += v.type.size();
+            if (off > Integer.MAX_VALUE - 16) {
+                throw new CodegenException(v.pos, "the __shared__ variables of kernel '" + kernel.name + "' need "
+                        + off + " bytes with '" + v.name + "', more than the " + Integer.MAX_VALUE + " bytes (2 GiB)"
+                        + " the CPU device's kernel engine can address in a block's shared memory; make them smaller");
+            }
         }
-        staticShared = (off + 15) & -16;
+        staticShared = (int) ((off + 15) & -16);
     }
 
     boolean cooperative() {
@@ -147,6 +157,7 @@ final class Plan {
             case Stmt.Block b -> b.statements().forEach(x -> visit(x, assigned, seen));
             case Stmt.VarDecl d -> {
                 declare(d.var());
+                storeOf(d.var(), d.init());
                 visit(d.init(), assigned, seen);
                 if (d.arrayInit() != null) {
                     d.arrayInit().forEach(e -> visit(e, assigned, seen));
@@ -188,15 +199,31 @@ final class Plan {
             return;
         }
         switch (e) {
-            case Expr.Assign a -> markAssigned(a.target(), assigned);
+            case Expr.Assign a -> {
+                markAssigned(a.target(), assigned);
+                if (a.target() instanceof Expr.VarRef v) {
+                    storeOf(v.var(), a.value());
+                }
+            }
             case Expr.CompoundAssign a -> markAssigned(a.target(), assigned);
             case Expr.IncDec a -> markAssigned(a.target(), assigned);
             case Expr.VarRef v -> declare(v.var());
-            case Expr.Call c -> visitFunction(c.function(), assigned, seen);
+            case Expr.Call c -> {
+                for (int i = 0; i < c.args().size() && i < c.function().params.size(); i++) {
+                    storeOf(c.function().params.get(i), c.args().get(i));
+                }
+                visitFunction(c.function(), assigned, seen);
+            }
             default -> { }
         }
         for (Expr child : Exprs.children(e)) {
             visit(child, assigned, seen);
+        }
+    }
+
+    private void storeOf(Var target, Expr value) {
+        if (value != null && target.type instanceof CType.Pointer) {
+            pointerStores.add(new Alignment.PointerStore(target, value));
         }
     }
 

@@ -2,6 +2,7 @@ package dev.polygpu.device.cpu.kernel.exec;
 
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.cpu.kernel.KernelFault;
+import dev.polygpu.device.cpu.kernel.LaunchCancellation;
 import dev.polygpu.device.cpu.kernel.LaunchFrame;
 import dev.polygpu.device.cpu.kernel.PrintfOutput;
 import dev.polygpu.device.cpu.kernel.ast.GlobalVariable;
@@ -33,6 +34,8 @@ public final class BlockState {
     /** Block extents of the current launch. */
     public int bdx, bdy, bdz;
     private LaunchFrame frame;
+    /** The current launch's stop request, which generated code polls at loop back-edges. */
+    public LaunchCancellation cancel;
 
     private final SleepClock sleepClock = new SleepClock();
 
@@ -92,12 +95,15 @@ public final class BlockState {
 
     private void beginLaunch(LaunchFrame f) {
         frame = f;
+        cancel = f.cancellation();
         bdx = f.block().x();
         bdy = f.block().y();
         bdz = f.block().z();
         long needShared = (long) info.staticShared() + f.dynamicSharedBytes();
-        if (sharedMemory.byteSize() < needShared) {
-            sharedMemory = arena.allocate(Math.max(needShared, 1), 16);
+        // never the NULL segment, even for no shared memory: an access of an empty extern __shared__ array is
+        // then reported as what it is, not as a null pointer dereference
+        if (sharedMemory.byteSize() < Math.max(needShared, 16)) {
+            sharedMemory = arena.allocate(Math.max(needShared, 16), 16);
         }
         for (int i = 0; i < sharedSlices.length; i++) {
             int off = info.sharedOffsets()[i];
@@ -208,6 +214,27 @@ public final class BlockState {
         return fault(CudaError.ILLEGAL_ADDRESS, "out-of-bounds " + what + " " + describe(seg, offset, size), pos);
     }
 
+    /**
+     * The fault that ends a launch whose {@link #cancel stop} was requested, raised where the running thread
+     * noticed it ({@code pos} is the loop or barrier, 0 if unknown).
+     */
+    public KernelFault stopped(int pos) {
+        LaunchCancellation.Stop stop = cancel.stop();
+        return fault(stop.error(), "stopped: " + stop.reason(), pos);
+    }
+
+    /**
+     * The fault for a scalar load or store of {@code size} bytes at an address that is not a multiple of
+     * {@code size}, as a GPU raises it (cudaErrorMisalignedAddress).
+     */
+    public KernelFault misalignedScalar(MemorySegment seg, long offset, int size, int pos) {
+        long past = (seg.address() + offset) & (size - 1);
+        return fault(CudaError.MISALIGNED_ADDRESS, "misaligned access of " + size + " bytes " + describe(seg, offset,
+                size) + ": the address is " + past + " byte" + (past == 1 ? "" : "s") + " past a multiple of " + size
+                + " (a pointer made by a cast from another pointer type, or moved by a number of bytes, must point to a"
+                + " multiple of the accessed type's size)", pos);
+    }
+
     /** The fault for an atomic operation on an address that is not a multiple of its size. */
     public KernelFault misaligned(MemorySegment seg, long offset, int size, int pos) {
         return fault(CudaError.MISALIGNED_ADDRESS, "misaligned atomic access of " + size + " bytes "
@@ -288,6 +315,12 @@ public final class BlockState {
         }
         for (int i = 0; i < sharedSlices.length; i++) {
             if (sharedSlices[i] != null && sameMemory(sharedSlices[i], seg)) {
+                if (info.sharedOffsets()[i] < 0) {
+                    return "at " + indexText(offset, size) + " of extern __shared__ array '"
+                            + info.sharedNames().get(i) + "', which has the launch's dynamic shared memory size: "
+                            + seg.byteSize() + " bytes" + (seg.byteSize() == 0 ? " (the launch gave none: pass the"
+                            + " bytes the kernel needs as the shared-memory size of the launch configuration)" : "");
+                }
                 return "at " + indexText(offset, size) + " of __shared__ array '" + info.sharedNames().get(i)
                         + "' (" + seg.byteSize() + " bytes)";
             }

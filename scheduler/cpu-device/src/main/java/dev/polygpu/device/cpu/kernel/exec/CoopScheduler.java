@@ -89,6 +89,9 @@ final class CoopScheduler {
             if (!openBarrier(n)) {
                 return;
             }
+            if (st.cancel.requested()) {
+                throw st.stopped(0);
+            }
             st.sleepClock().newPhase();
         }
     }
@@ -104,6 +107,9 @@ final class CoopScheduler {
         int[] at = st.site;
         boolean[] warpSite = this.warpSite;
         while (true) {
+            if (st.cancel.requested()) {
+                throw st.stopped(0);
+            }
             kernel.resumeThreads(f, st, bx, by, bz, lo, hi);
             int first = Integer.MAX_VALUE;
             int group = 0;

@@ -38,6 +38,26 @@ public final class Mem {
     private Mem() {
     }
 
+    /**
+     * The absolute address of byte {@code off} of {@code s}, as a GPU's pointer holds it (a pointer variable never
+     * assigned has no segment yet: address 0 plus the offset).
+     */
+    public static long address(MemorySegment s, long off) {
+        return (s == null ? 0 : s.address()) + off;
+    }
+
+    /**
+     * Checks that byte {@code off} of {@code s} is a multiple of {@code size} (a scalar access's natural alignment,
+     * which a GPU requires) and returns {@code off}; the code generator calls it only where the pointer's provenance
+     * does not prove the alignment.
+     */
+    public static long aligned(MemorySegment s, long off, int size, BlockState st, int pos) {
+        if (s != null && ((s.address() + off) & (size - 1)) != 0) {
+            throw st.misalignedScalar(s, off, size, pos);
+        }
+        return off;
+    }
+
     public static int ldB(MemorySegment s, long off, BlockState st, int pos) {
         try {
             Objects.checkIndex(off, s.byteSize());

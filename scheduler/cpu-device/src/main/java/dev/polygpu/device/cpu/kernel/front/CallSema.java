@@ -220,6 +220,13 @@ final class CallSema {
         if (td.kernel()) {
             throw diags.fail(c.pos(), "cannot call __global__ function '" + name + "' from device code");
         }
+        if (es.s.prog.instantiationDepth() >= Limits.MAX_TEMPLATE_DEPTH) {
+            throw diags.fail(c.pos(), "excessive recursion at instantiation of '"
+                    + Program.instanceName(td, List.of(bound)) + "': more than " + Limits.MAX_TEMPLATE_DEPTH
+                    + " template instantiations nested inside each other (nvcc's default limit,"
+                    + " --pending_instantiations); end the recursion (an 'if constexpr' on the"
+                    + " template argument) or write it as a loop");
+        }
         Program.Analyzed a = es.s.prog.instantiate(td, List.of(bound), diags);
         return finish(c, name, a, args);
     }

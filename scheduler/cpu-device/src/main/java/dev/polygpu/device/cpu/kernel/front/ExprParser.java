@@ -41,25 +41,40 @@ abstract class ExprParser extends ParserCore {
         if (t.kind == Token.Kind.PUNCT) {
             if (t.text.equals("=")) {
                 k++;
-                return new Expr.Assign(t.pos(), null, lhs, assign());
+                return new Expr.Assign(t.pos(), null, lhs, nestedAssign(t.pos()));
             }
             BinaryOp op = COMPOUND.get(t.text);
             if (op != null) {
                 k++;
-                return new Expr.CompoundAssign(t.pos(), null, op, null, lhs, assign());
+                return new Expr.CompoundAssign(t.pos(), null, op, null, lhs, nestedAssign(t.pos()));
             }
         }
         return lhs;
+    }
+
+    /** The right side of an assignment, one level deeper ({@code a = b = c = …} nests). */
+    private Expr nestedAssign(Pos pos) {
+        nest(pos);
+        try {
+            return assign();
+        } finally {
+            unnest(1);
+        }
     }
 
     Expr conditional() {
         Expr c = binary(0);
         if (at("?")) {
             Pos p = ts.get(k++).pos();
-            Expr a = expr();
-            expect(":", "expected ':'");
-            Expr b = assign();
-            return new Expr.Conditional(p, null, c, a, b);
+            nest(p);
+            try {
+                Expr a = expr();
+                expect(":", "expected ':'");
+                Expr b = assign();
+                return new Expr.Conditional(p, null, c, a, b);
+            } finally {
+                unnest(1);
+            }
         }
         return c;
     }
@@ -82,20 +97,37 @@ abstract class ExprParser extends ParserCore {
             return unary();
         }
         Expr e = binary(level + 1);
-        outer:
-        while (true) {
-            for (String op : LEVELS[level]) {
-                if (at(op) && tok().kind == Token.Kind.PUNCT) {
-                    Pos p = ts.get(k++).pos();
-                    e = new Expr.Binary(p, null, BINOPS.get(op), null, e, binary(level + 1));
-                    continue outer;
+        // each operator of a chain puts the chain so far one level deeper (the tree is walked recursively)
+        int chained = 0;
+        try {
+            outer:
+            while (true) {
+                for (String op : LEVELS[level]) {
+                    if (at(op) && tok().kind == Token.Kind.PUNCT) {
+                        Pos p = ts.get(k++).pos();
+                        nest(p);
+                        chained++;
+                        e = new Expr.Binary(p, null, BINOPS.get(op), null, e, binary(level + 1));
+                        continue outer;
+                    }
                 }
+                return e;
             }
-            return e;
+        } finally {
+            unnest(chained);
         }
     }
 
     private Expr unary() {
+        nest(tok().pos());
+        try {
+            return unaryBody();
+        } finally {
+            unnest(1);
+        }
+    }
+
+    private Expr unaryBody() {
         Token t = tok();
         Pos p = t.pos();
         if (t.kind == Token.Kind.PUNCT) {

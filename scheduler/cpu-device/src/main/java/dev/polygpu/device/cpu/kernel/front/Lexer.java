@@ -25,6 +25,11 @@ final class Lexer {
     Lexer(String src, Diagnostics diags) {
         this.src = src;
         this.diags = diags;
+        // a UTF-8 byte order mark (editors on Windows write one) is not part of the text; columns start after it
+        if (src.startsWith("\uFEFF")) {
+            i = 1;
+            lineStart = 1;
+        }
     }
 
     List<Token> tokens() {

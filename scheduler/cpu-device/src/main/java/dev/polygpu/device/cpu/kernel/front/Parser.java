@@ -432,6 +432,13 @@ final class Parser extends StmtParser {
             kernel |= ts.get(q).is("__global__");
         }
         int close = skipParens(j) - 1;
+        for (int q = j + 1; q <= close; q++) {
+            // a parameter list left open would take the rest of the file into the template's body unseen
+            if (ts.get(q).is("{") || ts.get(q).is(";") || ts.get(q).kind == Token.Kind.EOF) {
+                throw diags.fail(ts.get(q).pos(), "expected ')' at the end of the parameter list of template '"
+                        + name + "'");
+            }
+        }
         List<List<Token>> paramDecls = new ArrayList<>();
         List<Token> cur = new ArrayList<>();
         int depth = 0;

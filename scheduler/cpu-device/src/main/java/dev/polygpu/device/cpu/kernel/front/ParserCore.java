@@ -38,6 +38,9 @@ abstract class ParserCore {
     final Map<String, CType.Struct> structTags;
     final CxxForms cxx;
 
+    /** How deep the construct being parsed is nested ({@link Limits#MAX_NESTING}). */
+    private int nesting;
+
     ParserCore(List<Token> ts, Diagnostics diags, Map<String, CType> typedefs, Set<String> templateNames) {
         this.ts = ts;
         this.diags = diags;
@@ -50,6 +53,27 @@ abstract class ParserCore {
                 structTags.put(st.name(), st);
             }
         }
+    }
+
+    /**
+     * Enters one more level of nesting at {@code pos}; each call is paired with {@link #unnest}. Past
+     * {@link Limits#MAX_NESTING} the compile ends here with that error: checked before the recursion gets deep,
+     * so the answer does not depend on the thread's stack. Also a point where an interrupted compile stops.
+     */
+    final void nest(Pos pos) {
+        dev.polygpu.device.cpu.kernel.CompileCancel.check();
+        if (++nesting > Limits.MAX_NESTING) {
+            nesting = 0;
+            diags.error(pos, "nesting too deep: more than " + Limits.MAX_NESTING + " levels of statements,"
+                    + " parentheses, operators and operator chains (the CPU device's kernel engine's limit); split"
+                    + " the expression or the block into smaller pieces, such as functions or variables");
+            diags.throwIfAny();
+        }
+    }
+
+    /** Leaves {@code levels} levels entered with {@link #nest}. */
+    final void unnest(int levels) {
+        nesting = Math.max(0, nesting - levels);
     }
 
     // ---------------------------------------------------------------- entry points owned by the layers

@@ -1,5 +1,6 @@
 package dev.polygpu.device.cpu.kernel.front;
 
+import dev.polygpu.device.cpu.kernel.CompileCancel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -42,6 +43,8 @@ final class Preprocessor {
     private final Diagnostics diags;
     private final Map<String, Macro> macros = new HashMap<>();
     private final Deque<Cond> conds = new ArrayDeque<>();
+    /** Tokens produced by macro expansions so far ({@link Limits#MAX_EXPANDED_TOKENS}). */
+    private long expandedTokens;
 
     Preprocessor(Diagnostics diags) {
         this.diags = diags;
@@ -223,6 +226,7 @@ final class Preprocessor {
         Deque<Token> q = new ArrayDeque<>(in);
         List<Token> out = new ArrayList<>();
         while (!q.isEmpty()) {
+            CompileCancel.check();
             Token t = q.poll();
             Macro m = t.kind == Token.Kind.IDENT && !t.hide.contains(t.text) ? macros.get(t.text) : null;
             if (m == ASSERT && macros.containsKey("NDEBUG")) {
@@ -233,7 +237,7 @@ final class Preprocessor {
                 continue;
             }
             if (!m.function) {
-                pushFront(q, subst(m, List.of(), plus(t.hide, m.name), t));
+                pushFront(q, counted(t, m, subst(m, List.of(), plus(t.hide, m.name), t)));
                 continue;
             }
             if (q.isEmpty() || !q.peek().is("(")) {
@@ -281,9 +285,24 @@ final class Preprocessor {
             }
             Set<String> hs = new HashSet<>(t.hide);
             hs.retainAll(close.hide);
-            pushFront(q, subst(m, args, plus(hs, m.name), t));
+            pushFront(q, counted(t, m, subst(m, args, plus(hs, m.name), t)));
         }
         return out;
+    }
+
+    /**
+     * {@code expansion}, the tokens macro {@code m} invoked at {@code use} expands to, counted against
+     * {@link Limits#MAX_EXPANDED_TOKENS}; past the limit the compile ends here with that error.
+     */
+    private List<Token> counted(Token use, Macro m, List<Token> expansion) {
+        expandedTokens += expansion.size();
+        if (expandedTokens > Limits.MAX_EXPANDED_TOKENS) {
+            diags.error(use.pos(), "macro expansion too large: expanding '" + m.name + "' takes the source past "
+                    + Limits.MAX_EXPANDED_TOKENS + " tokens produced by macros (the CPU device's kernel engine's"
+                    + " limit); a macro that uses another one several times doubles with each level");
+            diags.throwIfAny();
+        }
+        return expansion;
     }
 
     private static Set<String> plus(Set<String> s, String name) {

@@ -171,10 +171,45 @@ final class Program {
                 names.add(m.name());
                 types.add(t);
             }
+            checkStructSize(d, types);
             d.type().define(names, types);
         } catch (Diagnostics.Abort a) {
             // recorded
         }
+    }
+
+    /**
+     * Refuses a struct whose size passes {@link Limits#MAX_OBJECT_BYTES} or that holds more than
+     * {@link Limits#MAX_STRUCT_SCALARS} scalars (each a JVM value of its own when the struct is a value), before it
+     * is laid out: a type that doubles with each definition would otherwise take the compiler's time and memory.
+     */
+    private void checkStructSize(Syntax.StructDecl d, List<CType> types) {
+        long bytes = 0;
+        long scalars = 0;
+        for (CType t : types) {
+            bytes += t.size() + 16L;
+            scalars += scalars(t);
+        }
+        if (bytes > Limits.MAX_OBJECT_BYTES) {
+            throw diags.fail(d.pos(), "struct '" + d.type().name() + "' has about " + bytes + " bytes, more than the "
+                    + Limits.MAX_OBJECT_BYTES + " bytes (2 GiB) one object may have on the CPU device's kernel"
+                    + " engine; make it smaller");
+        }
+        if (scalars > Limits.MAX_STRUCT_SCALARS) {
+            throw diags.fail(d.pos(), "struct '" + d.type().name() + "' holds " + scalars + " scalars, more than the "
+                    + Limits.MAX_STRUCT_SCALARS + " a struct may hold on the CPU device's kernel engine; keep large"
+                    + " data in arrays in global memory and pass a pointer");
+        }
+    }
+
+    /** The number of scalars an object of type {@code t} holds (vector components and array elements each count). */
+    private static long scalars(CType t) {
+        return switch (t) {
+            case CType.Vector v -> v.length();
+            case CType.Array a -> Math.max(a.length(), 0) * scalars(a.element());
+            case CType.Struct st -> st.complete() ? st.leaves().size() : 1;
+            default -> 1;
+        };
     }
 
     private void defineShared(Syntax.Declarator d) {
@@ -449,6 +484,11 @@ final class Program {
             }
         }
         return td.name() + "<" + String.join(", ", parts) + ">";
+    }
+
+    /** How many template instantiations are being analyzed, each inside the one before. */
+    int instantiationDepth() {
+        return instancesInProgress.size();
     }
 
     /** The analyzed instantiation; null while it is being analyzed (a recursive call). */

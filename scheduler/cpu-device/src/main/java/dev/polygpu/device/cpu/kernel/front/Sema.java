@@ -189,6 +189,7 @@ final class Sema {
     }
 
     private Stmt stmt(PStmt s) {
+        dev.polygpu.device.cpu.kernel.CompileCancel.check();
         switch (s) {
             case PStmt.Block b -> {
                 scopes.push(new HashMap<>());
@@ -444,7 +445,8 @@ final class Sema {
                     unsized = true;
                     t = new CType.Array(t, -1);
                 } else {
-                    t = new CType.Array(t, d.storage() == Syntax.Storage.EXTERN_SHARED && i == 0 ? -1 : arraySize(de));
+                    t = d.storage() == Syntax.Storage.EXTERN_SHARED && i == 0 ? new CType.Array(t, -1)
+                            : arrayOf(t, arraySize(de), de.pos(), d.name());
                 }
             }
             if (t == Prim.VOID || (t instanceof CType.Array a && innermost(a) == Prim.VOID)) {
@@ -480,6 +482,10 @@ final class Sema {
             if (init != null) {
                 init = ex.convert(init, t, "in initialization of '" + d.name() + "'");
             }
+            if (d.isConst() && kind == Var.Kind.LOCAL && init == null && arrayInit == null) {
+                throw diags.fail(d.pos(), "const variable '" + d.name() + "' requires an initializer (C++ gives a"
+                        + " const object no value otherwise); initialize it where it is declared");
+            }
             v = new Var(d.name(), t, kind, d.pos(), nextId++);
             v.volatileAccess = d.isVolatile() && (t instanceof CType.Pointer || kind != Var.Kind.LOCAL);
             declare(v, d.isConst());
@@ -502,12 +508,26 @@ final class Sema {
     CType memberType(Syntax.Declarator m) {
         CType t = m.type();
         for (int i = m.dims().size() - 1; i >= 0; i--) {
-            t = new CType.Array(t, arraySize(m.dims().get(i)));
+            t = arrayOf(t, arraySize(m.dims().get(i)), m.dims().get(i).pos(), m.name());
         }
         if (t instanceof CType.Array a && innermost(a) instanceof CType.Struct inner && !inner.complete()) {
             throw diags.fail(m.pos(), "member '" + m.name() + "' has the incomplete type '" + inner + "'");
         }
         return t;
+    }
+
+    /**
+     * The type of array {@code name} of {@code length} {@code element}s, refused where its byte size passes
+     * {@link Limits#MAX_OBJECT_BYTES} (it would not fit the engine's 32-bit offsets).
+     */
+    private CType.Array arrayOf(CType element, int length, Pos pos, String name) {
+        long bytes = (long) element.size() * length;
+        if (bytes > Limits.MAX_OBJECT_BYTES) {
+            throw diags.fail(pos, "array '" + name + "' of " + length + " elements of type '" + element + "' has "
+                    + bytes + " bytes, more than the " + Limits.MAX_OBJECT_BYTES + " bytes (2 GiB) one object may"
+                    + " have on the CPU device's kernel engine; make it smaller");
+        }
+        return new CType.Array(element, length);
     }
 
     private int arraySize(Expr de) {

@@ -46,6 +46,15 @@ abstract class StmtParser extends TypeParser {
     }
 
     PStmt statement() {
+        nest(tok().pos());
+        try {
+            return statementBody();
+        } finally {
+            unnest(1);
+        }
+    }
+
+    private PStmt statementBody() {
         cxx.skipAttributes();
         Token t = tok();
         Pos pos = t.pos();
@@ -227,7 +236,16 @@ abstract class StmtParser extends TypeParser {
             if (cxx.atDesignator()) {
                 throw cxx.designator();
             }
-            items.add(at("{") ? initList() : assign());
+            if (at("{")) {
+                nest(tok().pos());
+                try {
+                    items.add(initList());
+                } finally {
+                    unnest(1);
+                }
+            } else {
+                items.add(assign());
+            }
             if (!accept(",")) {
                 break;
             }

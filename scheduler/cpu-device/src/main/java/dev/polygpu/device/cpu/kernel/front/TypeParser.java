@@ -70,7 +70,7 @@ abstract class TypeParser extends ExprParser {
             throw diags.fail(pos, "redefinition of 'struct " + name + "'");
         }
         boolean anonymous = name == null;
-        if (anonymous && !ts.get(k - 2).is("typedef")) {
+        if (anonymous && (k < 2 || !ts.get(k - 2).is("typedef"))) {
             throw diags.fail(pos, "an anonymous struct must be named by a typedef ('typedef struct { … } Name;')");
         }
         if (anonymous) {

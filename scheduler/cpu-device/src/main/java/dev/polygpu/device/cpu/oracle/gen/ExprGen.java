@@ -388,14 +388,22 @@ final class ExprGen {
         return m;
     }
 
+    /**
+     * {@code T{}} or {@code ((T()))}: the second in two pairs of parentheses, since C++ reads {@code (T()) & x},
+     * {@code (T()) + x} … as a cast of {@code &x}, {@code +x} to the function type {@code T()} (an error), and
+     * the printer may put one pair around it; {@code ((T()))} is never a cast.
+     */
+    static String valueInitText(GenState g, String name) {
+        return g.rng.coin() ? name + "{}" : "((" + name + "()))";
+    }
+
     private Expr valueInit(Prim t) {
         g.cover(Construct.VALUE_INIT);
-        String form = g.rng.coin() ? "{}" : "()";
         String name = t.c().contains(" ") ? null : t.c();
         if (name == null) {
             return g.literals.integer(t, 0);
         }
-        return Expr.lit(t, name + form, 0);
+        return Expr.lit(t, valueInitText(g, name), 0);
     }
 
     /**

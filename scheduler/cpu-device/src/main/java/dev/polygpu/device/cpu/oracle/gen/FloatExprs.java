@@ -65,7 +65,7 @@ final class FloatExprs {
             case COMMA -> ex.comma(t, c, depth, max);
             case VALUE_INIT -> {
                 g.cover(Construct.VALUE_INIT);
-                yield Expr.lit(t, t.c() + (g.rng.coin() ? "{}" : "()"), 0);
+                yield Expr.lit(t, ExprGen.valueInitText(g, t.c()), 0);
             }
             default -> null;
         };
