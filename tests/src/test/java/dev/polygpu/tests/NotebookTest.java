@@ -280,7 +280,7 @@ class NotebookTest {
         assertEquals("'usable after interrupt'", result(steps.get(8)));
         assertEquals("js usable after interrupt", result(steps.get(10)));
         // a cell waiting for a running kernel stops too; the stop request reaches the kernel, but its loop is a
-        // counted one, which is not polled (docs/api.md, Stopping kernels), so it runs on and a later read sees its result
+        // counted one, which is not polled (docs/api.md, Stopping kernels): it runs on, a later read sees its result
         assertEquals("ok", status(steps.get(11)));
         assertEquals("KeyboardInterrupt", steps.get(12).getAsJsonObject("reply").get("ename").getAsString());
         assertEquals("4.5", result(steps.get(13)));
