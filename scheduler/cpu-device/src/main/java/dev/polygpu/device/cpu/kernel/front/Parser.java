@@ -323,17 +323,19 @@ final class Parser extends StmtParser {
             skipSpecifier();
         }
         boolean kernel = sp.global;
-        if (kernel && sp.type != Prim.VOID) {
+        // The declarator's type holds what it adds to the specifiers: 'float *f(...)' returns a float*.
+        CType returns = d.type();
+        if (kernel && returns != Prim.VOID) {
             diags.error(d.pos(), "__global__ function '" + d.name() + "' must have a void return type");
         }
         if (accept(";")) {
-            return new Syntax.FuncDecl(d.pos(), d.name(), sp.type, params, kernel, null);
+            return new Syntax.FuncDecl(d.pos(), d.name(), returns, params, kernel, null);
         }
         if (!at("{")) {
             throw diags.fail(tok().pos(), "expected function body after function declarator");
         }
         PStmt.Block body = block();
-        return new Syntax.FuncDecl(d.pos(), d.name(), sp.type, params, kernel, body);
+        return new Syntax.FuncDecl(d.pos(), d.name(), returns, params, kernel, body);
     }
 
     /**
