@@ -287,9 +287,9 @@ public final class GrContext {
      * kernel that never ends.
      */
     synchronized void dispose() {
-        if (device instanceof CpuDevice cpu && env.getContext().isCancelling()) {
+        if (device != null && env.getContext().isCancelling()) {
             // Context.close(true): nobody waits for the kernels any more, and one may never end by itself.
-            cpu.stopAllLaunches("its context was closed with cancellation (Context.close(true))");
+            device.stopAllLaunches("its context was closed with cancellation (Context.close(true))");
         }
         if (exchange != null) {
             leaveCluster();

@@ -4,7 +4,6 @@ import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.TruffleSafepoint;
 import com.oracle.truffle.api.nodes.EncapsulatingNodeReference;
 import dev.polygpu.device.CompileInterruptedException;
-import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.runtime.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,8 +62,8 @@ public final class InterruptibleWaits {
                     scheduler);
         } catch (RuntimeException | Error e) {
             // An interrupt that a thread-local action turned into an exception (interrupt, cancel) ends the wait.
-            if (interrupted[0] && scheduler.device() instanceof CpuDevice cpu) {
-                cpu.stopLaunches("the guest call waiting for it was interrupted");
+            if (interrupted[0]) {
+                scheduler.device().stopLaunches("the guest call waiting for it was interrupted");
             }
             throw e;
         }

@@ -95,6 +95,23 @@ public interface Device extends AutoCloseable {
     /** Blocks until all work on all streams has completed; throws the first unreported failure. */
     void synchronize();
 
+    /**
+     * Stops every launch queued or running now: each fails with LAUNCH_FAILED and a fault that names the kernel and
+     * {@code reason}; the device goes on with later work. Returns at once, with how many launches it stopped.
+     *
+     * <p>The default serves devices whose running kernels cannot be stopped from the host (a GPU): it stops none.
+     */
+    default int stopLaunches(String reason) {
+        return 0;
+    }
+
+    /**
+     * As {@link #stopLaunches}, and every launch queued later fails the same way without running: for a device
+     * about to be closed whose work nobody will wait for. The default stops none, as {@link #stopLaunches}'s does.
+     */
+    default void stopAllLaunches(String reason) {
+    }
+
     /** Waits for all work, then releases the device's resources. */
     @Override
     void close();

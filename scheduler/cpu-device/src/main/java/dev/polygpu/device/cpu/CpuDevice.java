@@ -375,6 +375,7 @@ public final class CpuDevice implements Device {
      * Running threads stop at their next loop back-edge or barrier. Returns at once, without waiting for them;
      * returns how many launches it stopped.
      */
+    @Override
     public int stopLaunches(String reason) {
         return stops.stopAll(Objects.requireNonNull(reason, "reason"), false);
     }
@@ -384,6 +385,7 @@ public final class CpuDevice implements Device {
      * about to be {@linkplain #close() closed} whose work nobody will wait for (a context closed while a kernel
      * may never end), so that the close does not wait for it.
      */
+    @Override
     public void stopAllLaunches(String reason) {
         stops.stopAll(Objects.requireNonNull(reason, "reason"), true);
     }
