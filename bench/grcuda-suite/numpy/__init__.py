@@ -2,7 +2,8 @@
 # has no numpy wheel). It keeps numpy's meaning where the harness's CPU references depend on it:
 #  - dtypes: float64 (the default), float32 (every element rounded to single precision after each operation),
 #    int32/int64 and bool; result types follow numpy 2's promotion (a Python scalar does not widen an array);
-#  - sums of floats use numpy's pairwise summation, so a reference sums in the same order as numpy;
+#  - sums of floats use numpy's pairwise summation, so a reference sums in the same order as numpy (dot
+#    products too, where numpy's BLAS may round differently in the last bit);
 #  - np.random has its own generator, separate from Python's `random` module, as numpy's is.
 # What it does not do: a slice is a copy, not a view (writing into one raises rather than being lost), and
 # integer arithmetic does not wrap at 32 bits.
@@ -314,6 +315,13 @@ class ndarray:
     def __eq__(self, o): return _binary(self, o, lambda a, b: a == b, compare=True)
     def __ne__(self, o): return _binary(self, o, lambda a, b: a != b, compare=True)
     def __neg__(self): return ndarray([-v for v in self._d], self.shape, self.dtype)
+
+    def __invert__(self):
+        if self.dtype is bool_:
+            return ndarray([not v for v in self._d], self.shape, bool_)
+        if self.dtype.kind != "i":
+            raise TypeError("ufunc 'invert' not supported for the input types")
+        return ndarray([~v for v in self._d], self.shape, self.dtype)
     def __abs__(self): return absolute(self)
     def __matmul__(self, o): return dot(self, o)
     def __rmatmul__(self, o): return dot(o, self)
