@@ -2,7 +2,11 @@
 # numpy (python3 bench/grcuda-suite/compare_numpy.py); prints one line per operation, "differs" where the
 # results are not identical. Dot products may differ in the last bit (numpy's BLAS sums in another order).
 import importlib.util, math, os, sys
+# this script's folder holds the stand-in, and Python puts it first on the path: take it off to get numpy
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != here]
 import numpy as real
+assert not real.__file__.startswith(here), "found the stand-in instead of numpy"
 spec = importlib.util.spec_from_file_location("fake", os.path.join(os.path.dirname(os.path.abspath(__file__)), "numpy", "__init__.py"))
 fake = importlib.util.module_from_spec(spec); spec.loader.exec_module(fake)
 def same(a, b, what):
