@@ -1,8 +1,9 @@
-# What GrCUDA's HITS (b7) and conjugate-gradient (b9) benchmarks compute on polygpu, against references computed
-# here from the very inputs the kernels got. Their own validations cannot tell: b7's never reads the GPU's
-# result (it compares against zeros) and uses the transposed graph where the GPU uses the graph itself; b9's
-# runs in float64 where the kernels run in float32, on a matrix for which conjugate gradient is unstable.
-#   ./polygpu --grcuda.ExecutionPolicy=async|sync bench/grcuda-suite/check.py BENCHMARK_DIR b7|b9 SIZE
+# What GrCUDA's HITS (b7), conjugate-gradient (b9) and CNN (b10) benchmarks compute on polygpu, against
+# references computed here from the very inputs the kernels got. b7's own validation cannot tell (it never reads
+# the GPU's result, so it compares against zeros, and its reference uses the transposed graph where the kernels
+# use the graph itself), nor can b10's (its reference stops with a TypeError before comparing); b9's runs in
+# float64 where the kernels run in float32, so this one also gives the float32 figure.
+#   ./polygpu --grcuda.ExecutionPolicy=async|sync bench/grcuda-suite/check.py BENCHMARK_DIR b7|b9|b10 SIZE
 # Runs the benchmark once through its harness class (alloc, init, reset_result, execute), then prints the
 # distances. This folder (numpy stand-in) is on the Python path because the launcher puts the script's folder
 # there; BENCHMARK_DIR is GrCUDA's projects/resources/python/benchmark.
@@ -107,4 +108,53 @@ def check_cg():
     report("b9 float32 CG vs float64 CG (no GPU involved)", x32, x64)
 
 
-{"b7": check_hits, "b9": check_cg}[which]()
+def conv2d(x, kern, n, m, depth, k, k_out, stride, out_len):
+    """What b10's conv2d kernel computes (its index arithmetic, ReLU), in float64; entries it skips stay 0."""
+    out, r = [0.0] * out_len, k // 2
+    for i in range(-(-n // stride) - r):
+        for j in range(-(-m // stride) - r):
+            for o in range(k_out):
+                acc = 0.0
+                for ki in range(-r, r + 1):
+                    for kj in range(-r, r + 1):
+                        for c in range(depth):
+                            ni, nj = i * stride + r + ki, j * stride + r + kj
+                            acc += kern[c + depth * (kj + r + k * (ki + r + k * o))] * x[(ni * m + nj) * depth + c]
+                out[o + k_out * (j + m * i // stride)] = max(acc, 0.0)
+    return out
+
+
+def pool(x, n, m, depth, k, stride, out_len):
+    """What b10's mean_pooling kernel computes, in float64."""
+    out, r = [0.0] * out_len, k // 2
+    for i in range(-(-n // stride) - r):
+        for j in range(-(-m // stride) - r):
+            for c in range(depth):
+                acc = 0.0
+                for ki in range(-r, r + 1):
+                    for kj in range(-r, r + 1):
+                        acc += x[((i * stride + r + ki) * m + j * stride + r + kj) * depth + c]
+                out[c + depth * (j + m * i // stride)] = acc / (k * k)
+    return out
+
+
+def check_cnn():
+    from bench.single_gpu.bench_10 import Benchmark10
+    b = run(Benchmark10)
+    n, s, p = b.size, b.stride, b.pooling
+    dev = lambda a: [a[i] for i in range(len(a))]
+    w = dev(b.dense_weights)
+    refs = {}
+    for image, k1, k2, out, name in ((b.x_cpu, b.kernel_1, b.kernel_2, b.x2, "x2"),
+                                     (b.y_cpu, b.kernel_3, b.kernel_4, b.y2, "y2")):
+        image = [f32(v) for v in image]
+        l1 = conv2d(image, dev(k1), n, n, b.channels, b.K, b.kn1, s, (n // s) * (n // s) * b.kn1)
+        l11 = pool(l1, n // s, n // s, b.kn1, p, p, (n // s // p) * (n // s // p) * b.kn1)
+        refs[name] = conv2d(l11, dev(k2), n // s // p, n // s // p, b.kn1, b.K, b.kn2, s, len(out))
+        report("b10 %s vs float64 layers from the same inputs" % name, dev(out), refs[name])
+    z = refs["x2"] + refs["y2"]
+    ref = sum(a * c for a, c in zip(z, w))
+    print("b10 result: gpu %.9g, reference %.9g, difference %.3g" % (b.res[0], ref, abs(b.res[0] - ref)))
+
+
+{"b7": check_hits, "b9": check_cg, "b10": check_cnn}[which]()
