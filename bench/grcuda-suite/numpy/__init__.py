@@ -5,8 +5,9 @@
 #  - sums of floats use numpy's pairwise summation, so a reference sums in the same order as numpy (dot
 #    products too, where numpy's BLAS may round differently in the last bit);
 #  - np.random has its own generator, separate from Python's `random` module, as numpy's is.
-# What it does not do: a slice is a copy, not a view (writing into one raises rather than being lost), and
-# integer arithmetic does not wrap at 32 bits.
+# What it does not do: a slice is a copy, not a view (writing into one raises rather than being lost), integer
+# arithmetic does not wrap at 32 bits, and `a.ctypes.data` is the address of a copy of the values made when it
+# is read (numpy's is the array's own memory).
 import array as _array
 import builtins as _b
 import math as _m
@@ -234,6 +235,14 @@ class ndarray:
             raise ValueError("cannot reshape array of size %d into shape %r" % (self.size, tuple(shape)))
         return ndarray(list(self._d), shape, self.dtype)
 
+    @property
+    def ctypes(self):
+        """The array's values in native memory, as numpy's `a.ctypes`: its `data` is their address."""
+        view = getattr(self, "_native", None)
+        if view is None or view.values != self._d:
+            view = self._native = _NativeCopy(self._d, self.dtype)
+        return view
+
     def astype(self, dtype=None):
         dt = _as_dtype(dtype)
         return ndarray(_cast_list(self._d, dt), self.shape, dt)
@@ -351,6 +360,18 @@ class ndarray:
         return "array(%r)" % (self.tolist(),)
 
     __str__ = __repr__
+
+
+class _NativeCopy:
+    """A copy of an array's values in memory that ctypes allocates; `data` is its address (an int)."""
+
+    def __init__(self, values, dt):
+        import ctypes
+        kind = {("f", 64): ctypes.c_double, ("f", 32): ctypes.c_float, ("i", 64): ctypes.c_int64,
+                ("i", 32): ctypes.c_int32, ("b", 8): ctypes.c_bool}[(dt.kind, dt.bits)]
+        self.values = list(values)
+        self._buffer = (kind * len(values))(*values)
+        self.data = _b.int(ctypes.addressof(self._buffer))
 
 
 def _add(a, b): return a + b
