@@ -371,7 +371,9 @@ class _NativeCopy:
                 ("i", 32): ctypes.c_int32, ("b", 8): ctypes.c_bool}[(dt.kind, dt.bits)]
         self.values = list(values)
         self._buffer = (kind * len(values))(*values)
-        self.data = _b.int(ctypes.addressof(self._buffer))
+        # GraalPy's addressof gives an int subclass backed by native memory that other languages cannot read
+        # as a number; numpy's `data` is a plain int
+        self.data = _b.int(str(ctypes.addressof(self._buffer)))
 
 
 def _add(a, b): return a + b
