@@ -220,7 +220,7 @@ final class Coherence {
         int from = placement.source(r.valid, to);
         UnifiedBuffer src = from == n ? array.buffer() : r.buffers[from];
         UnifiedBuffer dst = to == n ? array.buffer() : r.buffers[to];
-        String label = array.name() + ": " + locationName(from) + " → " + locationName(to);
+        String label = array + ": " + locationName(from) + " → " + locationName(to);
         ComputationalElement e = ComputationalElement.transfer(label, array,
                 new Work.Copy(dst, 0, src, 0, array.bytes()));
         // A device runs it: the destination, or for a transfer home the source.
