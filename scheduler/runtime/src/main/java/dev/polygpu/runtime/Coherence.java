@@ -52,6 +52,11 @@ final class Coherence {
         this.outstanding = new long[n];
     }
 
+    /** The policy's placement (for the current device). */
+    DevicePlacement placement() {
+        return placement;
+    }
+
     /** The host's location index: after the devices'. */
     int host() {
         return n;

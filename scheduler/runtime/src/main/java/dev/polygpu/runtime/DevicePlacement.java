@@ -18,6 +18,8 @@ final class DevicePlacement {
     private final MultiDeviceConfig config;
     private final int devices;
     private int next;
+    /** The device {@link DeviceSelectionPolicy#SINGLE_GPU} places everything on. */
+    private int current;
 
     DevicePlacement(MultiDeviceConfig config, int devices) {
         if (devices < 1 || devices > 63) {
@@ -26,6 +28,18 @@ final class DevicePlacement {
         config.checkFor(devices);
         this.config = config;
         this.devices = devices;
+    }
+
+    /** Makes {@code device} the current one (what {@code single-gpu} places everything on). */
+    void setCurrent(int device) {
+        if (device < 0 || device >= devices) {
+            throw new IllegalArgumentException("there is no device " + device + "; devices are 0 to " + (devices - 1));
+        }
+        current = device;
+    }
+
+    int current() {
+        return current;
     }
 
     /** The bit of the host among the locations. */
@@ -39,6 +53,7 @@ final class DevicePlacement {
      */
     int choose(long[] bytes, long[] valid, long[] outstanding) {
         return switch (config.policy()) {
+            case SINGLE_GPU -> current;
             case ROUND_ROBIN -> roundRobin();
             case STREAM_AWARE -> leastLoaded(outstanding);
             case MIN_TRANSFER_SIZE -> mostData(bytes, valid);

@@ -9,6 +9,8 @@ import java.util.Locale;
  * whatever the policy. See {@link DevicePlacement} for the exact rules.
  */
 public enum DeviceSelectionPolicy {
+    /** Every element on the current device ({@link Scheduler#setCurrentDevice}, 0 unless set): GrCUDA's default. */
+    SINGLE_GPU("single-gpu"),
     /** Devices in turn, 0, 1, …, N-1, 0, … (one counter for all elements). */
     ROUND_ROBIN("round-robin"),
     /**

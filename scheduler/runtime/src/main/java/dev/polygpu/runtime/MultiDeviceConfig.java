@@ -22,8 +22,8 @@ public record MultiDeviceConfig(DeviceSelectionPolicy policy, double dataThresho
 
     public MultiDeviceConfig {
         if (policy == null) {
-            throw new IllegalArgumentException("a device selection policy is needed; valid: round-robin, stream-aware,"
-                    + " min-transfer-size, minmin-transfer-time, minmax-transfer-time");
+            throw new IllegalArgumentException("a device selection policy is needed; valid: single-gpu, round-robin,"
+                    + " stream-aware, min-transfer-size, minmin-transfer-time, minmax-transfer-time");
         }
         if (!(dataThreshold >= 0 && dataThreshold <= 1)) {
             throw new IllegalArgumentException("dataThreshold must be from 0 to 1, got " + dataThreshold);

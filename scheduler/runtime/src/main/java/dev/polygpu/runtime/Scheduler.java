@@ -180,6 +180,35 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes device {@code index} (of {@link #devices()}) the current one, as {@code cudaSetDevice} does: the
+     * {@code single-gpu} policy places every element submitted from now on there.
+     *
+     * @throws IllegalArgumentException if there is no such device, naming the valid indices
+     */
+    public void setCurrentDevice(int index) {
+        lock.lock();
+        try {
+            if (coherence != null) {
+                coherence.placement().setCurrent(index);
+            } else if (index != 0) {
+                throw new IllegalArgumentException("there is no device " + index + "; the only device is 0");
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The current device's index ({@link #setCurrentDevice}). */
+    public int currentDevice() {
+        lock.lock();
+        try {
+            return coherence == null ? 0 : coherence.placement().current();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Placement and coherence over several devices, or null with one; under the lock. */
     Coherence coherence() {
         return coherence;

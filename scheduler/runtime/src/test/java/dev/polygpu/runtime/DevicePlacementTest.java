@@ -34,6 +34,17 @@ class DevicePlacementTest {
     }
 
     @Test
+    void singleGpuPlacesEverythingOnTheCurrentDevice() {
+        DevicePlacement p = placement(DeviceSelectionPolicy.SINGLE_GPU, 0.1, null, 3);
+        long[] bytes = {100};
+        assertEquals(0, p.choose(bytes, new long[] {D1}, new long[] {5, 0, 0}));
+        p.setCurrent(2);
+        assertEquals(2, p.choose(bytes, new long[] {D1}, new long[] {0, 0, 9}));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> p.setCurrent(3));
+        assertEquals("there is no device 3; devices are 0 to 2", e.getMessage());
+    }
+
+    @Test
     void streamAwareTakesTheLeastLoadedDeviceAndTheLowestOfEquals() {
         DevicePlacement p = placement(DeviceSelectionPolicy.STREAM_AWARE, 0.1, null, 3);
         long[] none = new long[0];
@@ -121,7 +132,7 @@ class DevicePlacementTest {
     void badConfigurationsSayWhatIsWrong() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> DeviceSelectionPolicy.parse("fastest"));
-        assertEquals("unknown device selection policy \"fastest\"; valid: round-robin, stream-aware, "
+        assertEquals("unknown device selection policy \"fastest\"; valid: single-gpu, round-robin, stream-aware, "
                 + "min-transfer-size, minmin-transfer-time, minmax-transfer-time", e.getMessage());
         assertEquals(DeviceSelectionPolicy.MINMAX_TRANSFER_TIME, DeviceSelectionPolicy.parse("MinMax-Transfer-Time"));
         e = assertThrows(IllegalArgumentException.class,
