@@ -339,7 +339,8 @@ public final class GrContext {
         }
         CpuDevice first = (CpuDevice) devices.get(0);
         return devices.size() + " CPU devices standing in for GPUs (grcuda.NumberOfGPUs=" + settings.numberOfGpus()
-                + "), " + first.concurrentBlocks() + " blocks at once each, link " + (first.link().isFree() ? "none"
+                + "), " + first.concurrentBlocks() + (first.concurrentBlocks() == 1 ? " block" : " blocks")
+                + " at once each, link " + (first.link().isFree() ? "none"
                 : first.link()) + ", device selection " + settings.deviceSelectionPolicy().spelling();
     }
 
@@ -351,7 +352,8 @@ public final class GrContext {
             return placement;
         }
         try {
-            List<String> lines = env.getPublicTruffleFile(file).readAllLines(StandardCharsets.UTF_8);
+            List<String> lines = new String(env.getPublicTruffleFile(file).readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .toList();
             return placement.withBandwidth(BandwidthMatrix.parse(lines, devices.size(), file));
         } catch (java.io.IOException | SecurityException e) {
             forgetDevices();
