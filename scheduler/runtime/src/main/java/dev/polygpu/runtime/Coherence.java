@@ -145,7 +145,7 @@ final class Coherence {
             TrackedArray array = a.array();
             Replicas r = array.replicas;
             if (location < n && r.buffers[location] == null) {
-                r.buffers[location] = devices.get(location).allocate(array.bytes());
+                r.buffers[location] = devices.get(location).allocate(Math.max(1, array.bytes()));
             }
             Vertex need;
             if (r.holds(location)) {

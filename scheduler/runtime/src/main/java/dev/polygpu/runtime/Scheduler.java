@@ -35,6 +35,10 @@ import java.util.function.Predicate;
  * is first in line and its stream priority level would be above 0, so that it waits only for a free slot on the
  * device.
  *
+ * <p>Over several devices ({@link #Scheduler(List, SchedulerConfig, MultiDeviceConfig)}), each element is placed on
+ * one by the device selection policy when it is submitted, and {@link Coherence} keeps each array's copies on the
+ * devices and the host coherent with transfers that are elements of the DAG (see docs/scheduler.md, Several devices).
+ *
  * <p>Ordering guarantee (thread-safety): any thread may call any method. Submissions are linearized by one
  * lock: an element's parents are the conflicting elements submitted before it, in the order the submitting
  * calls took the lock. Elements submitted by one thread therefore keep that thread's program order, and
@@ -42,8 +46,8 @@ import java.util.function.Predicate;
  * accesses that race with another thread's submissions on the same array are unordered, as any data race.
  *
  * <p>Implementation notes: {@link #lock} guards every mutable field here, in the parts this class delegates to ({@link
- * RankQueue}: the waiting elements and their ranks; {@link ClusterSide}: what a cluster layer took; {@link StreamPool}:
- * the streams), in {@link Vertex}, {@link StreamSlot} and in the {@link TrackedArray}s' dependency fields; those parts
+ * RankQueue}: the waiting elements and their ranks; {@link ClusterSide}: what a cluster layer took; {@link StreamPools}:
+ * the streams; {@link Coherence}: with several devices, placement, the arrays' copies and the transfers), in {@link Vertex}, {@link StreamSlot} and in the {@link TrackedArray}s' dependency fields; those parts
  * are only called with it held. The host's waits ({@link HostWaits}) take it themselves and release it only while they
  * wait. Stream operations (launch, record, waitFor, whenComplete) are called under the lock; they only queue and never
  * wait for stream callbacks, and the callbacks ({@link #completed}) take the lock, so the lock order is scheduler lock

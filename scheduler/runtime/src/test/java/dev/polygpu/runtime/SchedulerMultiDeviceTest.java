@@ -99,6 +99,8 @@ class SchedulerMultiDeviceTest {
                     "6 transfer 'y #2: cpu device 1 → host' [5] @cpu device 1",
                     "7 host_read 'read y' [5, 6] @host"), dag());
             assertEquals(new Scheduler.Transfers(4, 4 * 4L * N), s.transfers());
+            String summary = dev.polygpu.runtime.trace.DagMetrics.of(recorder.snapshot()).summary();
+            assertTrue(summary.contains(", 4 transfers of 1600 bytes taking "), summary);
         }
     }
 
