@@ -111,6 +111,41 @@ class GrMultiDeviceTest {
     }
 
     @Test
+    void copiesFillsStreamsAndFreesWorkAcrossDevices() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (Context c = context(err, Map.of("grcuda.NumberOfGPUs", "3", "grcuda.DeviceSelectionPolicy",
+                "round-robin", "grcuda.DeviceChaos", "seed=9,delay=200"))) {
+            Value cu = c.eval("grcuda", "CU");
+            int n = 64;
+            Value a = cu.getMember("DeviceArray").execute("int", n);
+            Value b = cu.getMember("DeviceArray").execute("int", n);
+            for (int i = 0; i < n; i++) {
+                a.setArrayElement(i, i);
+            }
+            Value step = cu.getMember("buildkernel").execute(STEP, "step(x: inout pointer sint32, s: sint32, n: sint32)");
+            step.execute(1, 64).execute(a, 2, n); // device 0: a = 31 i + 2
+            cu.getMember("cudaMemset").execute(b, 1, 4 * n); // device 1: every byte 1, so each int 0x01010101
+            step.execute(1, 64).execute(b, 0, n); // device 2: b = 0x01010101 * 31
+            cu.getMember("cudaMemcpy").execute(b, a, 4 * 8); // device 0: b[0..8) = a[0..8)
+            // On a stream of device 2, made current: it runs there whatever the policy.
+            cu.getMember("cudaSetDevice").execute(2);
+            Value s = cu.getMember("cudaStreamCreate").execute();
+            step.execute(1, 64, 0, s).execute(a, 1, n);
+            cu.getMember("cudaStreamSynchronize").execute(s);
+            for (int i = 0; i < n; i++) {
+                assertEquals((31 * i + 2) * 31 + 1, a.getArrayElement(i).asInt(), "a[" + i + "]");
+                int expected = i < 8 ? 31 * i + 2 : 0x01010101 * 31;
+                assertEquals(expected, b.getArrayElement(i).asInt(), "b[" + i + "]");
+            }
+            a.invokeMember("free");
+            b.invokeMember("free");
+            Value z = cu.getMember("DeviceArray").execute("int", n);
+            step.execute(1, 64).execute(z, 5, n);
+            assertEquals(5, z.getArrayElement(n - 1).asInt());
+        }
+    }
+
+    @Test
     void moreDevicesThanCanBeMadeIsAWarningSayingHowManyAreUsed() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         try (Context c = context(err, Map.of("grcuda.NumberOfGPUs", "64"))) {
