@@ -344,7 +344,11 @@ public final class GrContext {
                 : first.link()) + ", device selection " + settings.deviceSelectionPolicy().spelling();
     }
 
-    /** The placement options, with the bandwidths of {@code grcuda.BandwidthMatrix} when several devices use them. */
+    /**
+     * The placement options, with the bandwidths of {@code grcuda.BandwidthMatrix} when several devices use them. A
+     * file that cannot be read is a warning, and every link then has the same bandwidth (GrCUDA, too, goes on
+     * without it); a file that does not parse is an error naming the line.
+     */
     private MultiDeviceConfig placement() {
         MultiDeviceConfig placement = settings.multiDeviceConfig();
         String file = settings.bandwidthMatrix();
@@ -356,8 +360,8 @@ public final class GrContext {
                     .toList();
             return placement.withBandwidth(BandwidthMatrix.parse(lines, devices.size(), file));
         } catch (java.io.IOException | SecurityException e) {
-            forgetDevices();
-            throw GrError.of("grcuda.BandwidthMatrix=" + file + " cannot be read: " + e.getMessage(), e);
+            warn("grcuda.BandwidthMatrix=" + file + " cannot be read (" + e + "): every link counts as equally fast");
+            return placement;
         } catch (IllegalArgumentException e) {
             forgetDevices();
             throw GrError.of("grcuda.BandwidthMatrix: " + e.getMessage(), e);

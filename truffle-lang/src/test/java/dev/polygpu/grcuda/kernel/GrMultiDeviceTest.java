@@ -182,5 +182,16 @@ class GrMultiDeviceTest {
             assertTrue(e.getMessage().contains("grcuda.BandwidthMatrix: " + bw + ":4: expected two device ids"),
                     e.getMessage());
         }
+        // A file that is not there is a warning, as GrCUDA goes on without one: every link counts the same.
+        Path missing = dir.resolve("none.csv");
+        try (Context c = context(err, Map.of("grcuda.NumberOfGPUs", "2", "grcuda.BandwidthMatrix", missing.toString(),
+                "grcuda.DeviceSelectionPolicy", "minmax-transfer-time"))) {
+            Value cu = c.eval("grcuda", "CU");
+            Value a = cu.getMember("DeviceArray").execute("int", 4);
+            a.setArrayElement(1, 7);
+            assertEquals(7, a.getArrayElement(1).asInt());
+        }
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("polygpu: warning: grcuda.BandwidthMatrix=" + missing
+                + " cannot be read ("), err.toString(StandardCharsets.UTF_8));
     }
 }
