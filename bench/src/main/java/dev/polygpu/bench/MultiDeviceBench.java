@@ -1,5 +1,6 @@
 package dev.polygpu.bench;
 
+import dev.polygpu.cli.CommandLines;
 import dev.polygpu.device.Device;
 import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.KernelFunction;
@@ -143,15 +144,18 @@ public final class MultiDeviceBench {
                 if (r == 0) {
                     before = scheduler.transfers();
                 }
+                // The arrays are made and filled on the host before the clock starts, and checked after it stops.
+                TrackedArray[] arrays = program.equals("bs") ? bsArrays(scheduler, s) : chainArrays(scheduler, s);
                 long t0 = System.nanoTime();
                 if (program.equals("bs")) {
-                    runBs(scheduler, bs, s);
+                    runBs(scheduler, bs, s, arrays);
                 } else {
-                    runChains(scheduler, step, s);
+                    runChains(scheduler, step, s, arrays);
                 }
                 if (r >= 0) {
                     ms[r] = (System.nanoTime() - t0) / 1e6;
                 }
+                check(scheduler, program, s, arrays);
             }
             Scheduler.Transfers after = scheduler.transfers();
             long transfers = (after.count() - before.count()) / s.reps;
@@ -167,14 +171,31 @@ public final class MultiDeviceBench {
         }
     }
 
-    /** Chunks in, one kernel each, results read on the host; checked against Java. */
-    private static void runBs(Scheduler s, KernelFunction bs, Settings settings) {
-        int n = settings.floats();
-        List<TrackedArray[]> pairs = new ArrayList<>();
+    /** For bs: chunk c's output at 2c, its input at 2c + 1. */
+    private static TrackedArray[] bsArrays(Scheduler s, Settings settings) {
+        TrackedArray[] arrays = new TrackedArray[2 * CHUNKS];
         for (int c = 0; c < CHUNKS; c++) {
-            TrackedArray in = array(s, "in" + c, n, c);
-            TrackedArray outArray = array(s, "out" + c, n, -1);
-            pairs.add(new TrackedArray[] {outArray, in});
+            arrays[2 * c] = array(s, "out" + c, settings.floats(), -1);
+            arrays[2 * c + 1] = array(s, "in" + c, settings.floats(), c);
+        }
+        return arrays;
+    }
+
+    /** For chains: chunk c at c. */
+    private static TrackedArray[] chainArrays(Scheduler s, Settings settings) {
+        TrackedArray[] arrays = new TrackedArray[CHUNKS];
+        for (int c = 0; c < CHUNKS; c++) {
+            arrays[c] = array(s, "x" + c, settings.floats(), c);
+        }
+        return arrays;
+    }
+
+    /** Chunks in, one kernel each, the results brought home (a host read of each). */
+    private static void runBs(Scheduler s, KernelFunction bs, Settings settings, TrackedArray[] arrays) {
+        int n = settings.floats();
+        for (int c = 0; c < CHUNKS; c++) {
+            TrackedArray in = arrays[2 * c + 1];
+            TrackedArray outArray = arrays[2 * c];
             KernelArgs args = KernelArgs.builder().pointer(outArray.buffer()).pointer(in.buffer())
                     .i32(settings.kernelMs).i32(n).build();
             s.submit(ComputationalElement.kernel("bs", List.of(new Access(outArray, AccessMode.WRITE),
@@ -182,20 +203,13 @@ public final class MultiDeviceBench {
                     new KernelSource(SOURCE, "bs", "bs")), null));
         }
         for (int c = 0; c < CHUNKS; c++) {
-            TrackedArray o = pairs.get(c)[0];
-            s.awaitHost(o, AccessMode.READ, "read out" + c);
-            check(o, n, v0(c) * 0.5f + 1.0f);
-            release(s, pairs.get(c));
+            s.awaitHost(arrays[2 * c], AccessMode.READ, "read out" + c);
         }
     }
 
-    /** Chains of in-place steps, one per chunk, submitted step by step across the chunks; checked against Java. */
-    private static void runChains(Scheduler s, KernelFunction step, Settings settings) {
+    /** Chains of in-place steps, one per chunk, submitted step by step across the chunks, then read home. */
+    private static void runChains(Scheduler s, KernelFunction step, Settings settings, TrackedArray[] xs) {
         int n = settings.floats();
-        TrackedArray[] xs = new TrackedArray[CHUNKS];
-        for (int c = 0; c < CHUNKS; c++) {
-            xs[c] = array(s, "x" + c, n, c);
-        }
         for (int k = 0; k < STEPS; k++) {
             for (int c = 0; c < CHUNKS; c++) {
                 KernelArgs args = KernelArgs.builder().pointer(xs[c].buffer()).i32(settings.kernelMs).i32(n).build();
@@ -206,13 +220,20 @@ public final class MultiDeviceBench {
         }
         for (int c = 0; c < CHUNKS; c++) {
             s.awaitHost(xs[c], AccessMode.READ, "read x" + c);
+        }
+    }
+
+    /** Checks each result against the value computed in Java, then releases and frees the arrays. */
+    private static void check(Scheduler s, String program, Settings settings, TrackedArray[] arrays) {
+        int n = settings.floats();
+        for (int c = 0; c < CHUNKS; c++) {
             float v = v0(c);
-            for (int k = 0; k < STEPS; k++) {
+            for (int k = 0; k < (program.equals("bs") ? 1 : STEPS); k++) {
                 v = v * 0.5f + 1.0f;
             }
-            check(xs[c], n, v);
-            release(s, new TrackedArray[] {xs[c]});
+            check(program.equals("bs") ? arrays[2 * c] : arrays[c], n, v);
         }
+        release(s, arrays);
     }
 
     private static float v0(int chunk) {
