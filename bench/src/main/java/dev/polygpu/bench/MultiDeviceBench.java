@@ -31,7 +31,8 @@ import picocli.CommandLine.Option;
  * what the transfers between devices (and the host) came to. Each kernel gives itself a <em>device time</em> by
  * sleeping ({@code __nanosleep}, which holds its block's worker but no core), and each device runs one block at a
  * time, so devices add parallelism as GPUs would even on a machine of two cores; copies between devices wait on
- * the simulated link ({@link CpuLink}). Two programs:
+ * the simulated link ({@link CpuLink}). Kernels compute only the first {@value #COMPUTED} elements of their chunk, so
+ * that they take their device time rather than the shared cores; transfers move whole chunks. Two programs:
  * <ul>
  * <li>{@code bs}: data-parallel, as B&amp;S split in chunks: {@code chunks} independent kernels, each reading its
  * input chunk and writing its output chunk, then the host reads every output;</li>
@@ -106,6 +107,11 @@ public final class MultiDeviceBench {
     }
 
     private static final int CHUNKS = 8;
+    /**
+     * The elements each kernel computes, from the start of its chunk: few, so that kernels take their device time
+     * (the sleep) rather than the cores, which the devices share; transfers still move whole chunks.
+     */
+    private static final int COMPUTED = 4096;
     private static final int STEPS = 4;
 
     private static int run(PrintStream out, Settings s) {
@@ -192,12 +198,11 @@ public final class MultiDeviceBench {
 
     /** Chunks in, one kernel each, the results brought home (a host read of each). */
     private static void runBs(Scheduler s, KernelFunction bs, Settings settings, TrackedArray[] arrays) {
-        int n = settings.floats();
         for (int c = 0; c < CHUNKS; c++) {
             TrackedArray in = arrays[2 * c + 1];
             TrackedArray outArray = arrays[2 * c];
             KernelArgs args = KernelArgs.builder().pointer(outArray.buffer()).pointer(in.buffer())
-                    .i32(settings.kernelMs).i32(n).build();
+                    .i32(settings.kernelMs).i32(COMPUTED).build();
             s.submit(ComputationalElement.kernel("bs", List.of(new Access(outArray, AccessMode.WRITE),
                     new Access(in, AccessMode.READ)), new Work.Kernel(bs, LaunchConfig.of(1, 256), args,
                     new KernelSource(SOURCE, "bs", "bs")), null));
@@ -209,10 +214,10 @@ public final class MultiDeviceBench {
 
     /** Chains of in-place steps, one per chunk, submitted step by step across the chunks, then read home. */
     private static void runChains(Scheduler s, KernelFunction step, Settings settings, TrackedArray[] xs) {
-        int n = settings.floats();
         for (int k = 0; k < STEPS; k++) {
             for (int c = 0; c < CHUNKS; c++) {
-                KernelArgs args = KernelArgs.builder().pointer(xs[c].buffer()).i32(settings.kernelMs).i32(n).build();
+                KernelArgs args = KernelArgs.builder().pointer(xs[c].buffer()).i32(settings.kernelMs).i32(COMPUTED)
+                        .build();
                 s.submit(ComputationalElement.kernel("step", List.of(new Access(xs[c], AccessMode.READ_WRITE)),
                         new Work.Kernel(step, LaunchConfig.of(1, 256), args, new KernelSource(SOURCE, "step",
                                 "step")), null));
@@ -231,7 +236,7 @@ public final class MultiDeviceBench {
             for (int k = 0; k < (program.equals("bs") ? 1 : STEPS); k++) {
                 v = v * 0.5f + 1.0f;
             }
-            check(program.equals("bs") ? arrays[2 * c] : arrays[c], n, v);
+            check(program.equals("bs") ? arrays[2 * c] : arrays[c], n, v, program.equals("bs") ? 0 : v0(c));
         }
         release(s, arrays);
     }
@@ -252,11 +257,13 @@ public final class MultiDeviceBench {
         return s.track(name, b, 4L * n);
     }
 
-    private static void check(TrackedArray a, int n, float expected) {
-        for (int i = 0; i < n; i += 997) {
+    /** The computed elements hold {@code expected}, and the rest {@code untouched}. */
+    private static void check(TrackedArray a, int n, float expected, float untouched) {
+        for (int i = 0; i < n; i += i < COMPUTED ? 1 : 997) {
             float got = a.buffer().getFloat(i);
-            if (got != expected) {
-                throw new AssertionError(a + "[" + i + "] is " + got + ", expected " + expected);
+            float want = i < COMPUTED ? expected : untouched;
+            if (got != want) {
+                throw new AssertionError(a + "[" + i + "] is " + got + ", expected " + want);
             }
         }
     }
