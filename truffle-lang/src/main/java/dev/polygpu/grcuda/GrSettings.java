@@ -67,7 +67,7 @@ public record GrSettings(
                         ? SchedulerConfig.DependencyPolicy.NO_CONST : SchedulerConfig.DependencyPolicy.WITH_CONST)
                 .withNewStreams(newStreamPolicy == Policies.NewStreamPolicy.ALWAYS_NEW
                         ? SchedulerConfig.NewStreamPolicy.ALWAYS_NEW : SchedulerConfig.NewStreamPolicy.REUSE)
-                // With one device the multi-GPU variants place work as disjoint does.
+                // The multi-GPU variants place work as disjoint does (their own rules are not built yet).
                 .withParentStreams(parentStreamPolicy == Policies.ParentStreamPolicy.SAME_AS_PARENT
                         ? SchedulerConfig.ParentStreamPolicy.SAME_AS_PARENT : SchedulerConfig.ParentStreamPolicy.DISJOINT)
                 .withInFlightWindow(inFlightWindow)
