@@ -125,6 +125,11 @@ final class Coherence {
         return i;
     }
 
+    /** An element placed on {@code device} was not submitted after all. */
+    void unplace(int device) {
+        outstanding[device]--;
+    }
+
     /** {@code v}, placed on a device, completed. */
     void completed(Vertex v) {
         if (v.device >= 0) {

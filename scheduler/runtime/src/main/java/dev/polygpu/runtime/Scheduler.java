@@ -375,7 +375,14 @@ public final class Scheduler implements AutoCloseable {
             int on = 0;
             if (coherence != null) {
                 on = coherence.place(element);
-                parents = coherence.prepare(element, on, parents);
+                try {
+                    parents = coherence.prepare(element, on, parents);
+                } catch (RuntimeException e) {
+                    // A copy could not be allocated there (out of memory): the element was never submitted. The
+                    // transfers submitted before stay valid elements; they run and make their copies up to date.
+                    coherence.unplace(on);
+                    throw e;
+                }
             }
             Vertex v = new Vertex(nextElementId++, element, parents);
             v.device = on;
