@@ -23,6 +23,14 @@ polygpu_startup_cache_jvm_flags() {
     "-Dpolyglot.engine.userResourceCache=$1/polyglot-cache"
 }
 
+# The flags of a run without the cache: the JDK's java, the Graal compiler through --upgrade-module-path.
+# $1 = the launcher's target folder.
+polygpu_plain_jvm_flags() {
+  printf '%s\n' -XX:+UnlockExperimentalVMOptions -XX:+EnableJVMCI --upgrade-module-path "$1/jit" \
+    --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xss8m \
+    "-Dpolyglot.engine.userResourceCache=$1/polyglot-cache"
+}
+
 # The class path of a run with the cache: jars only (the AOT cache takes no folders), in a fixed order (the
 # cache records it). $1 = the launcher's target folder.
 polygpu_startup_cache_classpath() {
