@@ -9,7 +9,7 @@ import org.graalvm.polyglot.Value;
 /**
  * Where the start-up of a polygpu program goes: the steps {@code ./polygpu} takes for a one-kernel program, each
  * timed (wall and CPU of the whole process, every thread included), printed as Markdown table rows.
- * {@code bench/startup --phases} runs it as a source file on the JVM and class path {@code ./polygpu} uses, with
+ * {@code bench/startup --phases} compiles it and runs it on the JVM and class path {@code ./polygpu} uses, with
  * and without the start-up cache. Arguments: {@code python|js}, and the kernel source file.
  */
 public final class StartupPhases {
@@ -22,7 +22,7 @@ public final class StartupPhases {
         lastWall = System.nanoTime();
         lastCpu = cpuNanos();
         long sinceStart = ManagementFactory.getRuntimeMXBean().getUptime();
-        System.out.printf("| JVM start to main (incl. compiling this file) | %.2f | – |%n", sinceStart / 1e3);
+        System.out.printf("| JVM start to main | %.2f | – |%n", sinceStart / 1e3);
         try (Engine engine = Engine.create();
                 Context context = Context.newBuilder("python", "js", "grcuda").engine(engine).allowAllAccess(true)
                         .allowPolyglotAccess(PolyglotAccess.ALL).build()) {
