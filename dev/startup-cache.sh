@@ -79,6 +79,8 @@ polygpu_startup_cache_modules() {
 polygpu_startup_cache_make() {
   local cache="$1" target="$2" jdk="$3" inputs="$4" work log modules
   mkdir -p "$(dirname "$cache")"
+  # what a run stopped while making the cache left behind (the caller holds the lock: no one else is making one)
+  rm -rf "$cache".new.*
   work="$(mktemp -d "$cache.new.XXXXXX")" || return 1
   log="$work/make.log"
   modules="$(polygpu_startup_cache_modules "$jdk" 2>>"$log")"

@@ -107,6 +107,16 @@ class StartupCacheScriptTest {
     }
 
     @Test
+    void whatAStoppedRunLeftIsRemovedByTheNextMake() throws IOException {
+        Path leftOver = target.resolve("startup-cache.new.AbC123");
+        Files.createDirectories(leftOver.resolve("jre/bin"));
+        Files.writeString(leftOver.resolve("polygpu.aot"), "half written");
+        make(inputs(), 0);
+        assertFalse(Files.exists(leftOver));
+        assertEquals("ready", state(inputs()));
+    }
+
+    @Test
     void theImageLeavesOutTheCompilerPlaceholdersAndTheLinker() throws IOException {
         make(inputs(), 0);
         String jlink = Files.readAllLines(calls).stream().filter(l -> l.startsWith("jlink ")).findFirst().orElseThrow();
