@@ -3,6 +3,7 @@ package dev.polygpu.bench.fuzz;
 import dev.polygpu.cli.CommandLines;
 import dev.polygpu.device.cpu.oracle.DifferentialOracle;
 import dev.polygpu.device.cpu.oracle.OracleCase;
+import dev.polygpu.device.cpu.oracle.OracleOptions;
 import dev.polygpu.device.cpu.oracle.OracleResult;
 import dev.polygpu.device.cpu.oracle.gen.GeneratedKernel;
 import dev.polygpu.device.cpu.oracle.gen.KernelGenerator;
@@ -96,6 +97,11 @@ public final class FuzzCommand {
             out.println("  recorded: " + m.get("result"));
             out.println("  original now: " + original);
             out.println("  reduced now:  " + small);
+            if (original instanceof OracleResult.Differ || small instanceof OracleResult.Differ) {
+                try (DifferentialOracle g = DifferentialOracle.create(OracleOptions.DEFAULTS.withOptimized(false))) {
+                    out.println("  with nvcc -G: original " + g.check(stored) + ", reduced " + g.check(reduced));
+                }
+            }
             boolean fails = !Triage.kind(original).explained || !Triage.kind(small).explained;
             out.println(fails ? "  still failing" : "  both pass now");
             return fails ? 1 : 0;

@@ -2,6 +2,7 @@ package dev.polygpu.bench.fuzz;
 
 import dev.polygpu.device.cpu.oracle.DifferentialOracle;
 import dev.polygpu.device.cpu.oracle.OracleCase;
+import dev.polygpu.device.cpu.oracle.OracleOptions;
 import dev.polygpu.device.cpu.oracle.OracleResult;
 import dev.polygpu.device.cpu.oracle.gen.GeneratedKernel;
 import dev.polygpu.device.cpu.oracle.gen.KernelGenerator;
@@ -35,9 +36,12 @@ final class OracleRun {
         this.err = err;
     }
 
-    /** A failing case waiting to be shrunk. */
-    private record Pending(GeneratedKernel kernel, OracleResult result) {
+    /** A failing case waiting to be shrunk, with its kind after the second opinion. */
+    private record Pending(GeneratedKernel kernel, OracleResult result, Triage.Kind kind) {
     }
+
+    /** nvcc's unoptimized ({@code -G}) PTX, asked only about differences; created on the first one. */
+    private DifferentialOracle unoptimized;
 
     /** The generated kernels of one nvcc run and their cases. */
     private record Batch(List<GeneratedKernel> kernels, List<OracleCase> cases) {
@@ -78,9 +82,12 @@ final class OracleRun {
                 List<OracleResult> results = oracle.checkAll(current.cases());
                 for (int j = 0; j < current.kernels().size(); j++) {
                     Triage.Kind kind = Triage.kind(results.get(j));
+                    if (kind == Triage.Kind.DIFFER && unoptimizedAgrees(current.cases().get(j))) {
+                        kind = Triage.Kind.OPTIMIZED_ONLY;
+                    }
                     report.add(kind, current.kernels().get(j).coverage());
                     if (!kind.explained) {
-                        pending.add(new Pending(current.kernels().get(j), results.get(j)));
+                        pending.add(new Pending(current.kernels().get(j), results.get(j), kind));
                     }
                 }
                 double minutes = (System.nanoTime() - start) / 60e9;
@@ -96,7 +103,7 @@ final class OracleRun {
             List<Long> found = new ArrayList<>();
             for (int i = 0; i < pending.size(); i++) {
                 err.printf("fuzz: shrinking %d/%d (case %s: %s)%n", i + 1, pending.size(), pending.get(i).kernel().name(),
-                        Triage.kind(pending.get(i).result()).label);
+                        pending.get(i).kind().label);
                 report.finding(shrinkAndWrite(oracle, profile, pending.get(i)));
                 found.add(pending.get(i).kernel().index());
             }
@@ -107,8 +114,24 @@ final class OracleRun {
                 RunSummary.append(args.summary(), RunSummary.entry(args, profile.spec(), report.byLabel(),
                         report.unexplained(), checkSeconds, found));
             }
+        } finally {
+            if (unoptimized != null) {
+                unoptimized.close();
+            }
         }
         return report.unexplained() > 0 ? 1 : 0;
+    }
+
+    /**
+     * Whether nvcc's {@code -G} PTX of a case that differs agrees with the engine: then the difference comes from
+     * nvcc's optimizer (a miscompile, or undefined behaviour in the generated kernel that it exploits), a lead
+     * for the diagnosis that the finding still needs.
+     */
+    private boolean unoptimizedAgrees(OracleCase c) {
+        if (unoptimized == null) {
+            unoptimized = DifferentialOracle.create(OracleOptions.DEFAULTS.withOptimized(false));
+        }
+        return unoptimized.check(c) instanceof OracleResult.Equal;
     }
 
     private FuzzReport.Finding shrinkAndWrite(DifferentialOracle oracle, Profile profile, Pending p) {
@@ -123,7 +146,7 @@ final class OracleRun {
             reduced = GeneratedKernel.toCase(k.name(), r.program(), prefix);
             reducedResult = r.result();
         }
-        String category = Triage.category(p.result(), reduced.source());
+        String category = Triage.category(p.kind(), p.result(), reduced.source());
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("seed", args.seed());
         info.put("index", k.index());
@@ -135,7 +158,7 @@ final class OracleRun {
         info.putAll(CaseFiles.caseInfo(reduced));
         info.put("originalCase", CaseFiles.caseInfo(original));
         Path file = CaseFiles.write(args.out(), k.index(), info, original.source(), reduced.source());
-        return new FuzzReport.Finding(k.index(), category, Triage.kind(p.result()).label + ": " + brief(p.result()),
+        return new FuzzReport.Finding(k.index(), category, p.kind().label + ": " + brief(p.result()),
                 lines(reduced.source()), lines(original.source()), file.toString());
     }
 

@@ -12,6 +12,7 @@ final class Triage {
     enum Kind {
         EQUAL("equal", true),
         DIFFER("difference", false),
+        OPTIMIZED_ONLY("difference from nvcc's optimized PTX only (its -G PTX agrees with the engine)", false),
         ENGINE_COMPILE("engine refused to compile", false),
         ENGINE_FAULT("engine faulted (PTX ran)", false),
         PTX_GAP("PTX interpreter lacks an instruction (explained)", true),
@@ -61,7 +62,14 @@ final class Triage {
      * end, conversions, control flow with barriers, warp intrinsics, atomics, math, PTX interpreter, generator.
      */
     static String category(OracleResult r, String reducedSource) {
-        Kind k = kind(r);
+        return category(kind(r), r, reducedSource);
+    }
+
+    /** As {@link #category(OracleResult, String)} for a result whose kind a second opinion may have changed. */
+    static String category(Kind k, OracleResult r, String reducedSource) {
+        if (k == Kind.OPTIMIZED_ONLY) {
+            return "nvcc optimizer";
+        }
         if (k == Kind.BOTH_REJECTED) {
             return "generator";
         }

@@ -70,7 +70,10 @@ public final class DifferentialOracle implements AutoCloseable {
 
     private DifferentialOracle(OracleOptions options, Path nvccPath) {
         this.options = options;
-        List<String> flags = List.of("-ptx", "-arch=" + options.arch(), "-fmad=" + options.fmad());
+        List<String> flags = new ArrayList<>(List.of("-ptx", "-arch=" + options.arch(), "-fmad=" + options.fmad()));
+        if (!options.optimized()) {
+            flags.add("-G");
+        }
         this.nvcc = new NvccAhead(new Nvcc(nvccPath, flags, NVCC_TIMEOUT));
         this.sides = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "polygpu-oracle-side");

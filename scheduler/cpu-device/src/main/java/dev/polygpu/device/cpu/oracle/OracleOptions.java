@@ -17,12 +17,17 @@ import java.util.Objects;
  * @param concurrentBlocks the worker threads of the CPU device both sides run on
  * @param maxBatch the most cases compiled in one nvcc run
  * @param nvcc the nvcc to run; null to look for it as {@link DifferentialOracle#unavailableReason()} does
+ * @param optimized whether nvcc optimizes (its default); false compiles with {@code -G}, a second opinion for a
+ *        difference that nvcc's optimizer may have caused (a miscompile, or undefined behaviour it exploits)
  */
 public record OracleOptions(String arch, boolean fmad, Duration caseTimeout, NanComparison nans,
-        int concurrentBlocks, int maxBatch, Path nvcc) {
-    /** {@code sm_90}, no contraction, 30 s per case, NaN bits compared, 2 workers, 256 cases per nvcc run. */
+        int concurrentBlocks, int maxBatch, Path nvcc, boolean optimized) {
+    /**
+     * {@code sm_90}, no contraction, 30 s per case, NaN bits compared, 2 workers, 256 cases per nvcc run,
+     * optimized.
+     */
     public static final OracleOptions DEFAULTS = new OracleOptions("sm_90", false, Duration.ofSeconds(30),
-            NanComparison.BITS, 2, 256, null);
+            NanComparison.BITS, 2, 256, null, true);
 
     /** How the oracle compares a NaN element of one side with a NaN element of the other. */
     public enum NanComparison {
@@ -54,30 +59,34 @@ public record OracleOptions(String arch, boolean fmad, Duration caseTimeout, Nan
     }
 
     public OracleOptions withArch(String value) {
-        return new OracleOptions(value, fmad, caseTimeout, nans, concurrentBlocks, maxBatch, nvcc);
+        return new OracleOptions(value, fmad, caseTimeout, nans, concurrentBlocks, maxBatch, nvcc, optimized);
     }
 
     public OracleOptions withFmad(boolean value) {
-        return new OracleOptions(arch, value, caseTimeout, nans, concurrentBlocks, maxBatch, nvcc);
+        return new OracleOptions(arch, value, caseTimeout, nans, concurrentBlocks, maxBatch, nvcc, optimized);
     }
 
     public OracleOptions withCaseTimeout(Duration value) {
-        return new OracleOptions(arch, fmad, value, nans, concurrentBlocks, maxBatch, nvcc);
+        return new OracleOptions(arch, fmad, value, nans, concurrentBlocks, maxBatch, nvcc, optimized);
     }
 
     public OracleOptions withNans(NanComparison value) {
-        return new OracleOptions(arch, fmad, caseTimeout, value, concurrentBlocks, maxBatch, nvcc);
+        return new OracleOptions(arch, fmad, caseTimeout, value, concurrentBlocks, maxBatch, nvcc, optimized);
     }
 
     public OracleOptions withConcurrentBlocks(int value) {
-        return new OracleOptions(arch, fmad, caseTimeout, nans, value, maxBatch, nvcc);
+        return new OracleOptions(arch, fmad, caseTimeout, nans, value, maxBatch, nvcc, optimized);
     }
 
     public OracleOptions withMaxBatch(int value) {
-        return new OracleOptions(arch, fmad, caseTimeout, nans, concurrentBlocks, value, nvcc);
+        return new OracleOptions(arch, fmad, caseTimeout, nans, concurrentBlocks, value, nvcc, optimized);
     }
 
     public OracleOptions withNvcc(Path value) {
-        return new OracleOptions(arch, fmad, caseTimeout, nans, concurrentBlocks, maxBatch, value);
+        return new OracleOptions(arch, fmad, caseTimeout, nans, concurrentBlocks, maxBatch, value, optimized);
+    }
+
+    public OracleOptions withOptimized(boolean value) {
+        return new OracleOptions(arch, fmad, caseTimeout, nans, concurrentBlocks, maxBatch, nvcc, value);
     }
 }
