@@ -213,23 +213,6 @@ class ApiTest {
                         + " | kernel square(x: inout pointer float, n: sint32) with grid (2, 1, 1), block (32, 1, 1)"
                         + " | DeviceArray(int, 3)[7, 0, 0] | view [1] of DeviceArray(int, 2, 2)[5, 0]"
                         + " | DeviceArray(float, 2)[freed] | true | event | true | devices (1) | false | undefined"),
-        // A freed array has no elements for GraalPy, so str() and print() show it as freed instead of reading its
-        // elements; repr() is GraalPy's for a foreign object, and a[0] its TypeError. If GraalPy changes either,
-        // this fails and docs/api.md ("Every object says what it is") needs updating.
-        new Ok("a freed array as Python shows it", "python", PY + """
-                a = cu.DeviceArray('float', 3)
-                m = cu.DeviceArray('int', 2, 2)
-                a.free()
-                m.free()
-                print(str(a), a.isMemoryFreed)
-                print(m)
-                print(repr(a).startswith('<polyglot.ForeignObject object at '))
-                try:
-                    a[0]
-                except TypeError as e:
-                    print('TypeError:', e)""",
-                "DeviceArray(float, 3)[freed] True\nDeviceArray(int, 2, 2)[freed]\nTrue\n"
-                        + "TypeError: 'polyglot.ForeignObject' object is not subscriptable"),
         // Same size, both integers: a kernel may read a char array as uint8.
         new Ok("typed pointer, array of the same representation", "python", PY + """
                 k = cu.buildkernel('__global__ void inc(unsigned char *b) { b[0] += 1; }',
@@ -389,10 +372,7 @@ class ApiTest {
         new Fails("element of the wrong type", "python", PY + "a = cu.DeviceArray('float', 3)\na[0] = 'x'",
                 "TypeError", ""),
         new Fails("unknown element type", "python", PY + "cu.DeviceArray('flot', 3)", "", "flot"),
-        new Fails("access after free", "python", PY + "a = cu.DeviceArray('float', 3)\na.free()\na.copyFrom([1, 2, 3])",
-                "", "was freed"),
-        new Fails("element write after free", "js", JS + "const a = cu.DeviceArray('float', 3);\na.free();\na[0] = 1;",
-                "", "was freed"),
+        new Fails("access after free", "python", PY + "a = cu.DeviceArray('float', 3)\na.free()\na[0]", "", "freed"),
         new Fails("access after free, in a loop that ran before", "js", JS + """
                 const a = cu.DeviceArray("float", 3);
                 const sum = () => { let s = 0; for (let i = 0; i < 3; i++) s += a[i]; return s; };

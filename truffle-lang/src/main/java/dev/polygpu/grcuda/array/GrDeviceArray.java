@@ -29,10 +29,9 @@ public final class GrDeviceArray extends GrWholeArray {
         super(memory);
     }
 
-    /** False once freed: see {@link GrWholeArray} for why a freed array has no elements to show. */
     @ExportMessage
     boolean hasArrayElements() {
-        return !memory.isFreed();
+        return true;
     }
 
     @Override
@@ -42,18 +41,12 @@ public final class GrDeviceArray extends GrWholeArray {
 
     @ExportMessage
     long getArraySize() {
-        memory.live();
         return memory.count;
     }
 
     @ExportMessage(name = "isArrayElementReadable")
     @ExportMessage(name = "isArrayElementModifiable")
     boolean isArrayElementReadable(long index) {
-        return inRange(index) && !memory.isFreed();
-    }
-
-    /** An index of an element; a read or write there of a freed array is the "was freed" error. */
-    private boolean inRange(long index) {
         return index >= 0 && index < memory.count;
     }
 
@@ -67,7 +60,7 @@ public final class GrDeviceArray extends GrWholeArray {
                 @Cached("receiver.elementType()") ElementType type,
                 @Shared("badIndex") @Cached InlinedBranchProfile badIndex,
                 @Shared("waited") @Cached InlinedBranchProfile waited) throws InvalidArrayIndexException {
-            if (!receiver.inRange(index)) {
+            if (!receiver.isArrayElementReadable(index)) {
                 badIndex.enter(node);
                 throw InvalidArrayIndexException.create(index);
             }
@@ -94,7 +87,7 @@ public final class GrDeviceArray extends GrWholeArray {
                 @Shared("badIndex") @Cached InlinedBranchProfile badIndex,
                 @Shared("waited") @Cached InlinedBranchProfile waited)
                 throws InvalidArrayIndexException, UnsupportedTypeException {
-            if (!receiver.inRange(index)) {
+            if (!receiver.isArrayElementReadable(index)) {
                 badIndex.enter(node);
                 throw InvalidArrayIndexException.create(index);
             }

@@ -30,10 +30,9 @@ public final class GrMultiDimDeviceArray extends GrWholeArray {
         return shape.columnMajor();
     }
 
-    /** False once freed: see {@link GrWholeArray} for why a freed array has no elements to show. */
     @ExportMessage
     boolean hasArrayElements() {
-        return !memory.isFreed();
+        return true;
     }
 
     @Override
@@ -43,21 +42,20 @@ public final class GrMultiDimDeviceArray extends GrWholeArray {
 
     @ExportMessage
     long getArraySize() {
-        memory.live();
         return shape.dims()[0];
     }
 
     @ExportMessage
     boolean isArrayElementReadable(long index) {
-        return index >= 0 && index < shape.dims()[0] && !memory.isFreed();
+        return index >= 0 && index < shape.dims()[0];
     }
 
     @ExportMessage
     Object readArrayElement(long index) throws InvalidArrayIndexException {
-        memory.live();
         if (!isArrayElementReadable(index)) {
             throw InvalidArrayIndexException.create(index);
         }
+        memory.live();
         return new GrArrayView(memory, shape, 1, index * shape.strides()[0]);
     }
 

@@ -22,14 +22,6 @@ import dev.polygpu.runtime.TrackedArray;
  * what the two share. It is its whole memory from the first element on, its type is {@code DeviceArray}, and
  * its members are those of {@link ArrayMethods} with the hidden {@link ToStringMember toString}. The
  * subclasses export their elements.
- *
- * <p>A freed array has no elements (interop's {@code hasArrayElements} turns false), so that what a language
- * shows for it is its display string, {@code DeviceArray(float, 3)[freed]}: GraalPy gives an object with elements
- * the type of a Python list, whose {@code str()} reads every element and so raised the "was freed" error. An
- * access to an element of a freed array is still that error where the guest language asks: its reads and writes
- * by index (Java's {@code Value}, GraalJS's {@code a[i]}, which then reads the index as a member, answered here)
- * say the array was freed. GraalPy does not subscript an object without elements: {@code a[0]} is its
- * {@code TypeError} ("not subscriptable").
  */
 @ExportLibrary(InteropLibrary.class)
 public abstract sealed class GrWholeArray extends GrObject implements ArrayHolder
@@ -95,10 +87,9 @@ public abstract sealed class GrWholeArray extends GrObject implements ArrayHolde
         return ArrayMethods.names();
     }
 
-    /** Also an index of a freed array, whose read is the "was freed" error (see the class notes). */
     @ExportMessage
     public final boolean isMemberReadable(String member) {
-        return ArrayMethods.has(member) || memory.isFreed() && IndexMember.isNumber(member);
+        return ArrayMethods.has(member);
     }
 
     @ExportMessage
@@ -108,9 +99,6 @@ public abstract sealed class GrWholeArray extends GrObject implements ArrayHolde
 
     @ExportMessage
     public final Object readMember(String member) throws UnknownIdentifierException {
-        if (memory.isFreed() && IndexMember.isNumber(member)) {
-            throw memory.freedError();
-        }
         return ArrayMethods.read(memory, member);
     }
 
@@ -124,9 +112,6 @@ public abstract sealed class GrWholeArray extends GrObject implements ArrayHolde
     @ExportMessage
     public final void writeMember(String member, @SuppressWarnings("unused") Object value)
             throws UnsupportedMessageException {
-        if (memory.isFreed() && IndexMember.isNumber(member)) {
-            throw memory.freedError();
-        }
         IndexMember.refuse(member, memory.description, elementsAtFirstLevel());
     }
 

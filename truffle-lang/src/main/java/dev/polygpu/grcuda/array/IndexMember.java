@@ -18,19 +18,13 @@ final class IndexMember {
     /** How JavaScript writes a number as a member name: {@code -1}, {@code 1.5}, {@code 1e+21}, {@code NaN}. */
     private static final Pattern NUMBER = Pattern.compile("-?(\\d+(\\.\\d+)?(e[-+]\\d+)?|Infinity)|NaN");
 
-    /** True if {@code member} is a number as JavaScript writes one: an element index meant as a member name. */
-    @TruffleBoundary
-    static boolean isNumber(String member) {
-        return NUMBER.matcher(member).matches();
-    }
-
     /**
      * Refuses the assignment of {@code member} on an array of {@code size} elements shown as {@code array}: a guest
      * error for an index or a member of the array's API, unsupported for any other name.
      */
     @TruffleBoundary
     static void refuse(String member, String array, long size) throws UnsupportedMessageException {
-        if (isNumber(member)) {
+        if (NUMBER.matcher(member).matches()) {
             String valid = size == 0 ? "it has no elements" : "valid indices are 0 to " + (size - 1);
             throw GrError.of("index " + member + " is out of bounds for " + array + ": " + valid);
         }
