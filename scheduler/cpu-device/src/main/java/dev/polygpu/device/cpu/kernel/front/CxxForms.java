@@ -109,6 +109,61 @@ final class CxxForms {
     }
 
     /**
+     * After an opening parenthesis, {@code (T())}, {@code (T(U x))} or {@code (T((U x)))} followed by what can
+     * begin an operand: C++
+     * takes whatever can be a type-id for one, so {@code (int()) & x} casts {@code &x} to the function type
+     * {@code int()} and nvcc refuses it; refused here too rather than read as {@code 0 & x}. Where no operand
+     * follows ({@code x = (int());}) it is a parenthesized expression in C++ as here.
+     */
+    void refuseFunctionTypeCast() {
+        if (!p.startsType()) {
+            return;
+        }
+        int start = p.k;
+        int i = start;
+        while (at(i).kind == Token.Kind.IDENT && (Parser.TYPE_KEYWORDS.contains(at(i).text) || p.typedefs.containsKey(
+                at(i).text))) {
+            i++;
+        }
+        if (i == start || !at(i).is("(")) {
+            return;
+        }
+        int params = i + 1;
+        while (at(params).is("(")) {
+            params++;
+        }
+        boolean parameterList = at(params).is(")") || at(params).kind == Token.Kind.IDENT
+                && (Parser.TYPE_KEYWORDS.contains(at(params).text) || p.typedefs.containsKey(at(params).text));
+        int close = matching(i);
+        if (!parameterList || close < 0 || !at(close + 1).is(")") || !startsOperand(at(close + 2))) {
+            return;
+        }
+        String type = words(start, i) + joined(i, close + 1);
+        throw diags.fail(p.ts.get(start - 1).pos(), "'(" + type + ")' followed by '" + at(close + 2).text
+                + "' is a cast to the function type '" + type + "' in C++ (what can be a type is one), which is "
+                + "not allowed; for the value write '" + words(start, i) + "{}' or '((" + type + "))'");
+    }
+
+    /** The index of the parenthesis closing the one at {@code open}, or -1 at the end of the tokens. */
+    private int matching(int open) {
+        int depth = 0;
+        for (int i = open; i < p.ts.size(); i++) {
+            if (at(i).is("(")) {
+                depth++;
+            } else if (at(i).is(")") && --depth == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean startsOperand(Token t) {
+        return t.kind == Token.Kind.IDENT || t.kind == Token.Kind.NUMBER || t.kind == Token.Kind.CHAR
+                || t.kind == Token.Kind.STRING || t.is("(") || t.is("+") || t.is("-") || t.is("&") || t.is("*")
+                || t.is("!") || t.is("~") || t.is("++") || t.is("--");
+    }
+
+    /**
      * {@code T z(v);}: direct-initialization of the variable {@code d} just declared, which for the engine's types
      * is {@code T z = v;}. {@code T z();} and {@code T z(int)} declare functions in C++ (the first is the "most
      * vexing parse"); both are refused as local function declarations.

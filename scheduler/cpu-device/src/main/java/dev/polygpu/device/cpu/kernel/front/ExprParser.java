@@ -135,6 +135,7 @@ abstract class ExprParser extends ParserCore {
                 case "(" -> {
                     int save = k;
                     k++;
+                    cxx.refuseFunctionTypeCast();
                     if (cxx.typeNameInParens()) {
                         CType type = typeName();
                         expect(")", "expected ')'");

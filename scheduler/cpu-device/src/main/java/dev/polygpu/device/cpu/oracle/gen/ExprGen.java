@@ -436,12 +436,32 @@ final class ExprGen {
         int bits = t.isInteger() ? castBits(e, t) : 0;
         g.cover(Construct.CAST);
         String single = t.c().contains(" ") ? null : t.c();
-        if (single != null && g.rng.percent(20) && g.on(Construct.FUNCTIONAL_CAST)) {
+        if (single != null && g.rng.percent(20) && g.on(Construct.FUNCTIONAL_CAST) && !mayDeclare(e)) {
             g.cover(Construct.FUNCTIONAL_CAST);
             return Expr.op(t, single + "($0)", bits, e);
         }
         String form = g.rng.percent(20) ? "static_cast<" + t.c() + ">($0)" : "((" + t.c() + ")$0)";
         return Expr.op(t, form, bits, e);
+    }
+
+    /**
+     * Whether {@code T(e)} could read as a type: C++ takes whatever can be a type-id for one, so where {@code e}
+     * begins with a type name or a parenthesis, {@code (bool(short(a[i]))) & m} and {@code (bool((short(v)))) + 1}
+     * are casts of {@code &m}, {@code +1} to a function type (errors), not conversions of a value.
+     */
+    static boolean mayDeclare(Expr e) {
+        String s = Printer.expr(e);
+        if (s.startsWith("(")) {
+            return true;
+        }
+        for (Prim p : Prim.values()) {
+            String word = p.c().split(" ")[0];
+            if (s.startsWith(word) && (s.length() == word.length() || !Character.isJavaIdentifierPart(
+                    s.charAt(word.length())))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The magnitude bound of an integer value converted to integer type {@code t}. */

@@ -252,6 +252,12 @@ class CxxFormsTest {
                 Arguments.of(K + "  static float s = 1;\n}", 3, 3, "static local variables are not supported by the"
                         + " CPU device's kernel engine unless they are const and initialized ('static const float "
                         + "w[3] = {…};'); declare a __device__ variable at file scope instead"),
+                Arguments.of(K + "  x[0] = (int()) & v;\n}", 3, 10, "'(int())' followed by '&' is a cast to the "
+                        + "function type 'int()' in C++ (what can be a type is one), which is not allowed; for the "
+                        + "value write 'int{}' or '((int()))'"),
+                Arguments.of(K + "  x[0] = (bool(short(v))) + 1;\n}", 3, 10, "'(bool(short(v)))' followed by '+' is "
+                        + "a cast to the function type 'bool(short(v))' in C++ (what can be a type is one), which is "
+                        + "not allowed; for the value write 'bool{}' or '((bool(short(v))))'"),
                 Arguments.of("namespace util { }\n", 1, 1, "namespaces are not supported by the CPU device's "
                         + "kernel engine; define the functions, types and constants at file scope"));
     }
@@ -277,9 +283,12 @@ class CxxFormsTest {
     @Test
     void nvccAgreesOnWhatIsValid() throws Exception {
         List<String> invalid = List.of("x[0] = unsigned int(v);", "x[0] = long long{};", "x[0] = float{1, 2};",
-                "x[0] = int{{1}};", "x[0] = float2(1, 2).x;", "x[0] = P(1, 2).a;", "if constexpr (v > 0) x[0] = 1;");
+                "x[0] = int{{1}};", "x[0] = float2(1, 2).x;", "x[0] = P(1, 2).a;", "if constexpr (v > 0) x[0] = 1;",
+                "x[0] = (int()) & v;", "x[0] = (bool(short(v))) + 1;", "x[0] = (float(int())) - v;",
+                "x[0] = (bool((short(v)))) + 1;", "x[0] = (float(((int)))) * v;");
         List<String> valid = List.of("int q{x[0]}; float f{v}; x[1] = int{x[2]} + q + f;",
-                "x[0] = (float(v) / 255) + unsigned(v) + float{} + int() + P{}.a + float2{}.y;");
+                "x[0] = (float(v) / 255) + unsigned(v) + float{} + int() + P{}.a + float2{}.y;",
+                "x[0] = (int()); x[1] = ((int())) & v; x[2] = (float(v)) + 1; x[3] = (bool(+short(v))) + 1;");
         StringBuilder src = new StringBuilder("struct P { float a; int b; };\n");
         Set<Integer> invalidLines = new TreeSet<>();
         Set<Integer> validLines = new TreeSet<>();
