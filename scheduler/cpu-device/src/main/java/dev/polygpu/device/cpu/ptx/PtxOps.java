@@ -121,9 +121,25 @@ final class PtxOps extends PtxMathOps {
                 allow();
                 arity(1);
                 int a = src(0, "u32");
-                step((t, r) -> java.util.concurrent.locks.LockSupport.parkNanos(r[a] & 0xFFFF_FFFFL));
+                step((t, r) -> nanosleep(t, r[a] & 0xFFFF_FFFFL));
             }
             default -> throw unsupported("instruction " + instr.opcode());
+        }
+    }
+
+    /** The longest sleep of one {@code nanosleep}: "the maximum sleep duration is 1 millisecond" (PTX ISA). */
+    static final long MAX_SLEEP_NANOS = 1_000_000;
+
+    /**
+     * {@code nanosleep}: parks the worker for the time asked (at most {@link #MAX_SLEEP_NANOS}), then polls the
+     * launch's stop request, so a thread that sleeps in a loop stops within a sleep rather than after a slice of
+     * {@link PtxBlockRunner#SLICE} instructions' worth of sleeps.
+     */
+    private static void nanosleep(PtxThread t, long nanos) {
+        java.util.concurrent.locks.LockSupport.parkNanos(Math.min(nanos, MAX_SLEEP_NANOS));
+        dev.polygpu.device.cpu.kernel.LaunchCancellation.Stop stop = t.mem.cancellation().stop();
+        if (stop != null) {
+            throw new PtxTrap(stop.error(), "stopped: " + stop.reason());
         }
     }
 
