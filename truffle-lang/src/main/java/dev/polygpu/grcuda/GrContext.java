@@ -14,11 +14,15 @@ import dev.polygpu.device.cuda.PtxCompiler;
 import dev.polygpu.grcuda.array.Allocations;
 import dev.polygpu.grcuda.builtins.Builtins;
 import dev.polygpu.grcuda.objects.GrNamespace;
+import dev.polygpu.runtime.BandwidthMatrix;
+import dev.polygpu.runtime.MultiDeviceConfig;
 import dev.polygpu.runtime.Scheduler;
 import dev.polygpu.runtime.WorkExchange;
 import dev.polygpu.runtime.trace.ScheduleRecorder;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.ServiceConfigurationError;
 
 /**
@@ -38,6 +42,8 @@ public final class GrContext {
     private final GrSettings settings;
     private final GrNamespace root;
     private Device device;
+    /** The devices kernels run on: {@link #device} first, then the other CPU devices standing in for GPUs. */
+    private List<Device> devices = List.of();
     private String deviceReason;
     private Scheduler scheduler;
     private ScheduleRecorder recorder;
@@ -106,7 +112,37 @@ public final class GrContext {
         return device;
     }
 
-    /** The scheduler every computation on {@link #device()} goes through, created with it. */
+    /**
+     * The devices kernels run on ({@code grcuda.NumberOfGPUs}), chosen when first needed: {@link #device()} and,
+     * with several CPU devices standing in for GPUs, the others, by index.
+     */
+    @TruffleBoundary
+    public synchronized List<Device> devices() {
+        if (device == null) {
+            choose();
+        }
+        return devices;
+    }
+
+    /** The index of the current device ({@code cudaSetDevice}), among {@link #devices()}. */
+    @TruffleBoundary
+    public int currentDevice() {
+        return scheduler().currentDevice();
+    }
+
+    /** Makes device {@code index} of {@link #devices()} current; the caller checked the index. */
+    @TruffleBoundary
+    public void setCurrentDevice(int index) {
+        scheduler().setCurrentDevice(index);
+    }
+
+    /** The current device ({@code cudaSetDevice}): where streams and events are created. */
+    @TruffleBoundary
+    public Device currentDeviceObject() {
+        return devices().get(currentDevice());
+    }
+
+    /** The scheduler every computation on {@link #devices()} goes through, created with them. */
     @TruffleBoundary
     public synchronized Scheduler scheduler() {
         if (device == null) {
@@ -153,8 +189,9 @@ public final class GrContext {
                 deviceReason = "running kernels on " + device + " (grcuda.Device=cuda): " + probe.reason();
             }
             case CPU -> {
-                device = newCpuDevice();
-                deviceReason = "running kernels on the CPU device (grcuda.Device=cpu)" + chaosNote();
+                devices = newCpuDevices();
+                device = devices.get(0);
+                deviceReason = "running kernels on " + cpuDevicesNote() + " (grcuda.Device=cpu)" + chaosNote();
             }
             case AUTO -> {
                 CudaProbe.Result probe = chaos ? null : CudaProbe.result();
@@ -169,17 +206,20 @@ public final class GrContext {
                     }
                 }
                 if (device == null) {
-                    device = newCpuDevice();
-                    deviceReason = "running kernels on the CPU device: " + why + chaosNote();
+                    devices = newCpuDevices();
+                    device = devices.get(0);
+                    deviceReason = "running kernels on " + cpuDevicesNote() + ": " + why + chaosNote();
                 }
             }
         }
-        if (settings.numberOfGpus() > 1) {
-            // accepted, so that GrCUDA's multi-GPU scripts run, but not silently: they run on one device
-            deviceReason += "; grcuda.NumberOfGPUs=" + settings.numberOfGpus() + " is not supported: polygpu runs"
-                    + " a context's kernels on one device";
+        if (devices.isEmpty()) {
+            devices = List.of(device);
+            if (settings.numberOfGpus() > 1) {
+                warn("grcuda.NumberOfGPUs=" + settings.numberOfGpus() + ", but polygpu runs a context on one GPU so"
+                        + " far: using 1 (with grcuda.Device=cpu, CPU devices stand in for several GPUs)");
+            }
         }
-        scheduler = new Scheduler(device, settings.schedulerConfig());
+        scheduler = new Scheduler(devices, settings.schedulerConfig(), placement());
         recorder = ScheduleExports.install(scheduler, settings, env.err());
         if (settings.cluster().enabled()) {
             boolean joined = false;
@@ -194,7 +234,8 @@ public final class GrContext {
                     scheduler.close();
                     scheduler = null;
                     recorder = null;
-                    device.close();
+                    devices.forEach(Device::close);
+                    devices = List.of();
                     device = null;
                 }
             }
@@ -262,11 +303,95 @@ public final class GrContext {
         }
     }
 
-    private Device newCpuDevice() {
+    /**
+     * The CPU devices {@code grcuda.NumberOfGPUs} asks for: one, or that many standing in for GPUs (at most what a
+     * scheduler runs on, with a warning saying how many are used), each with its share of the processors unless
+     * {@code grcuda.CpuBlocks} gives a count, in chaos mode each with its own seed, linked by
+     * {@code grcuda.CpuDeviceLink}.
+     */
+    private List<Device> newCpuDevices() {
+        int wanted = settings.numberOfGpus();
+        int n = Math.min(wanted, MAX_CPU_DEVICES);
+        if (n < wanted) {
+            warn("grcuda.NumberOfGPUs=" + wanted + ", but at most " + MAX_CPU_DEVICES + " CPU devices stand in for"
+                    + " GPUs: using " + n);
+        }
+        int blocks = settings.cpuBlocks() != 0 ? settings.cpuBlocks()
+                : Math.max(1, CpuDevice.defaultConcurrentBlocks() / n);
+        List<Device> made = new ArrayList<>(n);
+        try {
+            for (int i = 0; i < n; i++) {
+                made.add(newCpuDevice(n == 1 ? 0 : i, blocks));
+            }
+        } catch (RuntimeException e) {
+            made.forEach(Device::close);
+            throw e;
+        }
+        return List.copyOf(made);
+    }
+
+    /** The most CPU devices one context makes: the most devices a scheduler runs on. */
+    private static final int MAX_CPU_DEVICES = 63;
+
+    private String cpuDevicesNote() {
+        if (devices.size() == 1) {
+            return "the CPU device";
+        }
+        CpuDevice first = (CpuDevice) devices.get(0);
+        return devices.size() + " CPU devices standing in for GPUs (grcuda.NumberOfGPUs=" + settings.numberOfGpus()
+                + "), " + first.concurrentBlocks() + (first.concurrentBlocks() == 1 ? " block" : " blocks")
+                + " at once each, link " + (first.link().isFree() ? "none"
+                : first.link()) + ", device selection " + settings.deviceSelectionPolicy().spelling();
+    }
+
+    /**
+     * The placement options, with the bandwidths of {@code grcuda.BandwidthMatrix} when several devices use them. A
+     * file that cannot be read is a warning, and every link then has the same bandwidth (GrCUDA, too, goes on
+     * without it); a file that does not parse is an error naming the line.
+     */
+    private MultiDeviceConfig placement() {
+        MultiDeviceConfig placement = settings.multiDeviceConfig();
+        String file = settings.bandwidthMatrix();
+        if (devices.size() == 1 || file.isEmpty()) {
+            return placement;
+        }
+        try {
+            List<String> lines = new String(env.getPublicTruffleFile(file).readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .toList();
+            return placement.withBandwidth(BandwidthMatrix.parse(lines, devices.size(), file));
+        } catch (java.io.IOException | SecurityException e) {
+            warn("grcuda.BandwidthMatrix=" + file + " cannot be read (" + e + "): every link counts as equally fast");
+            return placement;
+        } catch (IllegalArgumentException e) {
+            forgetDevices();
+            throw GrError.of("grcuda.BandwidthMatrix: " + e.getMessage(), e);
+        }
+    }
+
+    /** Closes the devices chosen, so that a later use chooses again from the start. */
+    private void forgetDevices() {
+        devices.forEach(Device::close);
+        devices = List.of();
+        device = null;
+    }
+
+    /** Prints a warning on the context's error stream. */
+    private void warn(String message) {
+        PrintStream err = new PrintStream(env.err(), true, StandardCharsets.UTF_8);
+        err.println("polygpu: warning: " + message);
+        err.flush();
+    }
+
+    private Device newCpuDevice(int ordinal, int blocks) {
         try {
             String chaos = settings.deviceChaos();
-            int blocks = settings.cpuBlocks() == 0 ? CpuDevice.defaultConcurrentBlocks() : settings.cpuBlocks();
-            CpuDevice d = chaos.equals("false") ? new CpuDevice(blocks) : new CpuDevice(blocks, Chaos.parse(chaos));
+            // In chaos mode each device has its own seed, so that they do not pause in step.
+            Chaos c = chaos.equals("false") ? null : Chaos.parse(chaos);
+            if (c != null && ordinal > 0) {
+                c = new Chaos(c.seed() + ordinal, c.maxDelayMicros());
+            }
+            CpuDevice d = new CpuDevice(ordinal, blocks, c);
+            d.setLink(settings.cpuLink());
             // Kernel printf output goes where the embedder's Context.Builder.out() points, like guest output.
             d.setPrintfSink(env.out());
             d.setKernelTimeout(settings.kernelTimeoutLimit());
@@ -289,7 +414,9 @@ public final class GrContext {
     synchronized void dispose() {
         if (device != null && env.getContext().isCancelling()) {
             // Context.close(true): nobody waits for the kernels any more, and one may never end by itself.
-            device.stopAllLaunches("its context was closed with cancellation (Context.close(true))");
+            for (Device d : devices) {
+                d.stopAllLaunches("its context was closed with cancellation (Context.close(true))");
+            }
         }
         if (exchange != null) {
             leaveCluster();
@@ -299,7 +426,8 @@ public final class GrContext {
             scheduler = null;
         }
         if (device != null) {
-            device.close();
+            devices.forEach(Device::close);
+            devices = List.of();
             device = null;
         }
     }

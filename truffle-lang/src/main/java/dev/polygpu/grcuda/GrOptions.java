@@ -2,6 +2,7 @@ package dev.polygpu.grcuda;
 
 import com.oracle.truffle.api.Option;
 import dev.polygpu.device.cpu.CpuDevice;
+import dev.polygpu.device.cpu.CpuLink;
 import org.graalvm.options.OptionCategory;
 import org.graalvm.options.OptionKey;
 import org.graalvm.options.OptionStability;
@@ -49,7 +50,10 @@ public final class GrOptions {
     public static final OptionKey<Policies.ParentStreamPolicy> RetrieveParentStreamPolicy =
             new OptionKey<>(Policies.ParentStreamPolicy.DISJOINT, Policies.type("RetrieveParentStreamPolicy", Policies.ParentStreamPolicy.class));
 
-    @Option(help = "Which GPU runs a computation when there are several.", category = OptionCategory.USER,
+    @Option(help = "Which device runs a computation when there are several (grcuda.NumberOfGPUs): single-gpu"
+            + " (default: the current device, cudaSetDevice), round-robin, stream-aware (the least loaded),"
+            + " min-transfer-size, minmin-transfer-time or minmax-transfer-time (GrCUDA's heuristics).",
+            category = OptionCategory.USER,
             stability = OptionStability.STABLE,
             usageSyntax = "single-gpu|round-robin|stream-aware|min-transfer-size|minmin-transfer-time|minmax-transfer-time")
     public static final OptionKey<Policies.DeviceSelectionPolicy> DeviceSelectionPolicy =
@@ -70,13 +74,15 @@ public final class GrOptions {
             stability = OptionStability.STABLE, usageSyntax = "false|true")
     public static final OptionKey<Boolean> EnableComputationTimers = new OptionKey<>(false);
 
-    @Option(help = "Number of GPUs to use: 1 (default); a larger number is accepted for GrCUDA's multi-GPU scripts,"
-            + " which then run on one device.", category = OptionCategory.USER, stability = OptionStability.STABLE,
+    @Option(help = "Number of GPUs to use: 1 (default). Without a GPU (grcuda.Device=cpu, or auto on a machine"
+            + " without one), N CPU devices, each with its own memory and a share of the cores, stand in for N GPUs"
+            + " (at most 63); on a GPU, polygpu uses one so far and says so.", category = OptionCategory.USER,
+            stability = OptionStability.STABLE,
             usageSyntax = "<integer >= 1>")
     public static final OptionKey<Integer> NumberOfGPUs = new OptionKey<>(1, positive("NumberOfGPUs"));
 
-    @Option(help = "GrCUDA's data-aware device selection: the share of a kernel's data (0 to 1) a GPU must hold"
-            + " already to be preferred. 0.1 (default); checked, and without effect on one device.",
+    @Option(help = "GrCUDA's data-aware device selection: the share of a kernel's data (0 to 1) a device must hold"
+            + " already to be considered (more than this). 0.1 (default); without effect on one device.",
             category = OptionCategory.USER, stability = OptionStability.STABLE, usageSyntax = "<number from 0 to 1>")
     public static final OptionKey<Double> DataThreshold = new OptionKey<>(0.1, fraction("DataThreshold"));
 
@@ -122,11 +128,19 @@ public final class GrOptions {
     public static final OptionKey<String> DeviceChaos = new OptionKey<>("false", chaos());
 
     @Option(help = "How many thread blocks the CPU device runs at once, across all streams (one worker thread each;"
-            + " the device reports as many multiprocessors). 0 (default): one per available processor. More than the"
-            + " cores helps kernels that wait in __nanosleep, which holds a block's worker but no core.",
+            + " the device reports as many multiprocessors). 0 (default): one per available processor, or with several"
+            + " CPU devices (grcuda.NumberOfGPUs) each its share of them, at least 1; a number: that many each. More"
+            + " than the cores helps kernels that wait in __nanosleep, which holds a block's worker but no core.",
             category = OptionCategory.EXPERT, stability = OptionStability.STABLE,
             usageSyntax = "<integer from 0 to " + CpuDevice.MAX_CONCURRENT_BLOCKS + ">")
     public static final OptionKey<Integer> CpuBlocks = new OptionKey<>(0, cpuBlocks());
+
+    @Option(help = "The simulated link between CPU devices standing in for GPUs (grcuda.NumberOfGPUs): every copy"
+            + " between two of them, or between one and the memory that serves as the host's, takes at least"
+            + " latency + bytes / bandwidth. 'none' (default): no delay; or 'bandwidth=<GB/s>,latency=<microseconds>'.",
+            category = OptionCategory.EXPERT, stability = OptionStability.STABLE,
+            usageSyntax = "none|bandwidth=<GB/s>,latency=<us>")
+    public static final OptionKey<String> CpuDeviceLink = new OptionKey<>("none", cpuDeviceLink());
 
     @Option(help = "Longest a kernel launch may run on the CPU device before it is stopped and fails with"
             + " CUDA_ERROR_LAUNCH_TIMEOUT: milliseconds ('500') or a duration ('500ms', '2s', '1.5s'); 0 (default):"
@@ -244,6 +258,27 @@ public final class GrOptions {
             + " latency) to standard error when the context closes.", category = OptionCategory.USER,
             stability = OptionStability.STABLE, usageSyntax = "false|true")
     public static final OptionKey<Boolean> ClusterStats = new OptionKey<>(false);
+
+    /** The option type of {@link #CpuDeviceLink}: 'none' or what {@link CpuLink#parse} reads, checked when given. */
+    static OptionType<String> cpuDeviceLink() {
+        return new OptionType<>("CpuDeviceLink", s -> {
+            String t = s.trim();
+            if (!t.equals("none")) {
+                try {
+                    CpuLink.parse(t);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("grcuda.CpuDeviceLink: " + e.getMessage()
+                            + "; or 'none' for no delay");
+                }
+            }
+            return t;
+        });
+    }
+
+    /** The simulated link {@code option} (a checked {@link #CpuDeviceLink} value) describes. */
+    static CpuLink cpuLink(String option) {
+        return option.equals("none") ? CpuLink.NONE : CpuLink.parse(option);
+    }
 
     /** The option type of {@link #DeviceChaos}: checked when the option is given, so a bad value fails early. */
     static OptionType<String> chaos() {

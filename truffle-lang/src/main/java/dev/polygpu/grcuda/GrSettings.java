@@ -1,7 +1,10 @@
 package dev.polygpu.grcuda;
 
-import dev.polygpu.runtime.SchedulerConfig;
 import com.oracle.truffle.api.TruffleLanguage;
+import dev.polygpu.device.cpu.CpuLink;
+import dev.polygpu.runtime.DeviceSelectionPolicy;
+import dev.polygpu.runtime.MultiDeviceConfig;
+import dev.polygpu.runtime.SchedulerConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,6 +35,7 @@ public record GrSettings(
         int inFlightWindow,
         String deviceChaos,
         int cpuBlocks,
+        String cpuDeviceLink,
         String kernelTimeout,
         ClusterSettings cluster) {
 
@@ -45,7 +49,7 @@ public record GrSettings(
                 o.get(GrOptions.BandwidthMatrix), o.get(GrOptions.ExportDAG), o.get(GrOptions.Device),
                 o.get(GrOptions.Timeline), o.get(GrOptions.ScheduleReport), o.get(GrOptions.RecordSchedule),
                 o.get(GrOptions.InFlightWindow),
-                o.get(GrOptions.DeviceChaos), o.get(GrOptions.CpuBlocks),
+                o.get(GrOptions.DeviceChaos), o.get(GrOptions.CpuBlocks), o.get(GrOptions.CpuDeviceLink),
                 o.get(GrOptions.KernelTimeout), ClusterSettings.of(o, env.getEnvironment()));
     }
 
@@ -63,13 +67,24 @@ public record GrSettings(
                         ? SchedulerConfig.DependencyPolicy.NO_CONST : SchedulerConfig.DependencyPolicy.WITH_CONST)
                 .withNewStreams(newStreamPolicy == Policies.NewStreamPolicy.ALWAYS_NEW
                         ? SchedulerConfig.NewStreamPolicy.ALWAYS_NEW : SchedulerConfig.NewStreamPolicy.REUSE)
-                // With one device the multi-GPU variants place work as disjoint does.
+                // The multi-GPU variants place work as disjoint does (their own rules are not built yet).
                 .withParentStreams(parentStreamPolicy == Policies.ParentStreamPolicy.SAME_AS_PARENT
                         ? SchedulerConfig.ParentStreamPolicy.SAME_AS_PARENT : SchedulerConfig.ParentStreamPolicy.DISJOINT)
                 .withInFlightWindow(inFlightWindow)
                 .withPrefetchInputs(inputPrefetch)
                 // Stolen work beyond a full window: only a cluster hands work here (submitHere).
                 .withStolenOverflow(cluster.stolenOverflow());
+    }
+
+    /** How a scheduler over several devices places work, as these options say ({@code single-gpu} by default). */
+    public MultiDeviceConfig multiDeviceConfig() {
+        return MultiDeviceConfig.DEFAULT.withPolicy(DeviceSelectionPolicy.parse(deviceSelectionPolicy.spelling()))
+                .withDataThreshold(dataThreshold);
+    }
+
+    /** The simulated link between CPU devices ({@code grcuda.CpuDeviceLink}). */
+    public CpuLink cpuLink() {
+        return GrOptions.cpuLink(cpuDeviceLink);
     }
 
     /**
@@ -98,6 +113,7 @@ public record GrSettings(
         m.put("grcuda.InFlightWindow", Integer.toString(inFlightWindow));
         m.put("grcuda.DeviceChaos", deviceChaos);
         m.put("grcuda.CpuBlocks", Integer.toString(cpuBlocks));
+        m.put("grcuda.CpuDeviceLink", cpuDeviceLink);
         m.put("grcuda.KernelTimeout", kernelTimeout);
         m.putAll(cluster.display());
         return m;

@@ -63,7 +63,9 @@ public final class InterruptibleWaits {
         } catch (RuntimeException | Error e) {
             // An interrupt that a thread-local action turned into an exception (interrupt, cancel) ends the wait.
             if (interrupted[0]) {
-                scheduler.device().stopLaunches("the guest call waiting for it was interrupted");
+                for (dev.polygpu.device.Device d : scheduler.devices()) {
+                    d.stopLaunches("the guest call waiting for it was interrupted");
+                }
             }
             throw e;
         }

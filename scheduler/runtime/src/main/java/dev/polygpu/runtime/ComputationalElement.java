@@ -67,6 +67,15 @@ public final class ComputationalElement {
         return new ComputationalElement(ElementKind.HOST_CALL, label, accesses, Work.HostCall.INSTANCE, null);
     }
 
+    /**
+     * A transfer of {@code array}'s contents between two of its copies (made by a scheduler with several devices):
+     * ordered like a read of the array, since it leaves the contents as they are.
+     */
+    static ComputationalElement transfer(String label, TrackedArray array, Work.Copy work) {
+        return new ComputationalElement(ElementKind.TRANSFER, label, List.of(new Access(array, AccessMode.READ)),
+                work, null);
+    }
+
     /** A prefetch of {@code array}: ordered after its writers like a read. */
     public static ComputationalElement prefetch(String label, TrackedArray array, Work.Prefetch work,
             Stream stream) {

@@ -10,6 +10,11 @@ public enum ElementKind {
     FILL,
     /** A prefetch of an array to the device. */
     PREFETCH,
+    /**
+     * A copy of an array from one location that holds it up to date to another (a device, or the host), which
+     * a scheduler with several devices adds before an element that needs the array where it is not.
+     */
+    TRANSFER,
     /** A host read of array elements: a synchronization point that runs on the host. */
     HOST_READ,
     /** A host write of array elements: a synchronization point that runs on the host. */

@@ -24,13 +24,13 @@ final class HostWaits {
     private final Condition changed;
     private final DependencyTracker tracker;
     private final RankQueue queue;
-    private final StreamPool streams;
+    private final StreamPools streams;
     private final List<ScheduleObserver> observers;
     /** Failures no host wait has thrown yet, oldest first. */
     private final ArrayDeque<Failure> unreported;
 
     HostWaits(Scheduler owner, ReentrantLock lock, Condition changed, DependencyTracker tracker, RankQueue queue,
-            StreamPool streams, List<ScheduleObserver> observers, ArrayDeque<Failure> unreported) {
+            StreamPools streams, List<ScheduleObserver> observers, ArrayDeque<Failure> unreported) {
         this.owner = owner;
         this.lock = lock;
         this.changed = changed;
@@ -48,6 +48,11 @@ final class HostWaits {
         try {
             owner.ensureOpen();
             Vertex[] deps = tracker.hostParents(array, mode);
+            Coherence coherence = owner.coherence();
+            if (coherence != null) {
+                // With several devices the host's copy may be stale: the access waits for a transfer home too.
+                deps = coherence.forHost(array, deps);
+            }
             Vertex host = null;
             boolean changedSinceHostLooked = (array.unseen & (mode.writes()
                     ? TrackedArray.UNSEEN_READ | TrackedArray.UNSEEN_WRITE : TrackedArray.UNSEEN_WRITE)) != 0;
@@ -89,6 +94,9 @@ final class HostWaits {
                 }
             }
             tracker.hostAccessed(array, mode, host);
+            if (coherence != null && mode.writes()) {
+                coherence.hostWrote(array);
+            }
             for (Vertex d : deps) {
                 if (d.failure != null && !d.failure.reported()) {
                     throw d.failure.report(owner.nextElementId());
@@ -124,6 +132,7 @@ final class HostWaits {
                 return false;
             }
             array.failure = null;
+            dropCopies(array);
             array.refresh();
             return true;
         } finally {
@@ -139,9 +148,18 @@ final class HostWaits {
                 owner.awaitLocked(d, interruptible);
             }
             array.failure = null;
+            dropCopies(array);
             array.refresh();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** With several devices, frees the array's copies on them: it is being released. */
+    private void dropCopies(TrackedArray array) {
+        Coherence coherence = owner.coherence();
+        if (coherence != null) {
+            coherence.drop(array);
         }
     }
 

@@ -35,6 +35,10 @@ import java.util.function.Predicate;
  * is first in line and its stream priority level would be above 0, so that it waits only for a free slot on the
  * device.
  *
+ * <p>Over several devices ({@link #Scheduler(List, SchedulerConfig, MultiDeviceConfig)}), each element is placed on
+ * one by the device selection policy when it is submitted, and {@link Coherence} keeps each array's copies on the
+ * devices and the host coherent with transfers that are elements of the DAG (see docs/scheduler.md, Several devices).
+ *
  * <p>Ordering guarantee (thread-safety): any thread may call any method. Submissions are linearized by one
  * lock: an element's parents are the conflicting elements submitted before it, in the order the submitting
  * calls took the lock. Elements submitted by one thread therefore keep that thread's program order, and
@@ -42,8 +46,8 @@ import java.util.function.Predicate;
  * accesses that race with another thread's submissions on the same array are unordered, as any data race.
  *
  * <p>Implementation notes: {@link #lock} guards every mutable field here, in the parts this class delegates to ({@link
- * RankQueue}: the waiting elements and their ranks; {@link ClusterSide}: what a cluster layer took; {@link StreamPool}:
- * the streams), in {@link Vertex}, {@link StreamSlot} and in the {@link TrackedArray}s' dependency fields; those parts
+ * RankQueue}: the waiting elements and their ranks; {@link ClusterSide}: what a cluster layer took; {@link StreamPools}:
+ * the streams; {@link Coherence}: with several devices, placement, the arrays' copies and the transfers), in {@link Vertex}, {@link StreamSlot} and in the {@link TrackedArray}s' dependency fields; those parts
  * are only called with it held. The host's waits ({@link HostWaits}) take it themselves and release it only while they
  * wait. Stream operations (launch, record, waitFor, whenComplete) are called under the lock; they only queue and never
  * wait for stream callbacks, and the callbacks ({@link #completed}) take the lock, so the lock order is scheduler lock
@@ -57,6 +61,12 @@ public final class Scheduler implements AutoCloseable {
 
     private final Device device;
     private final String deviceName;
+    /** The devices elements run on; {@link #device} is the first. */
+    private final List<Device> devices;
+    /** How {@link #launched} names each device. */
+    private final String[] deviceNames;
+    /** Placement and coherence over several devices; null with one, where nothing of it is needed. */
+    private final Coherence coherence;
     private final SchedulerConfig config;
     /** Elements on streams at once as configured (the configured window, or the device's default). */
     private final int configuredWindow;
@@ -82,11 +92,12 @@ public final class Scheduler implements AutoCloseable {
     private final HostWaits waits;
     /** The elements on this device's streams (launched, not complete). */
     private final LinkedHashSet<Vertex> onStreams = new LinkedHashSet<>();
-    /** The streams elements go on, owned per priority level or the user's. */
-    private final StreamPool streams;
+    /** The streams elements go on, per device, owned per priority level or the user's. */
+    private final StreamPools streams;
     /** How many stream priority levels are used ({@link PriorityLevels}). */
     private final int levels;
-    private final ArrayDeque<Event> freeEvents = new ArrayDeque<>();
+    /** Per device, events recorded there before and free again. */
+    private final ArrayDeque<Event>[] freeEvents;
     private final ArrayDeque<Failure> unreported = new ArrayDeque<>();
     private final List<ScheduleObserver> observers = new ArrayList<>();
     private final Thread dispatcher;
@@ -101,16 +112,47 @@ public final class Scheduler implements AutoCloseable {
     private boolean closed;
 
     public Scheduler(Device device, SchedulerConfig config) {
-        if (device == null || config == null) {
-            throw new IllegalArgumentException("a scheduler needs a device and a configuration");
+        this(device == null ? null : List.of(device), config, MultiDeviceConfig.DEFAULT);
+    }
+
+    /**
+     * A scheduler over several devices, each with its own memory: every element is placed on one of them by
+     * {@code placement}'s policy, arrays are copied between the devices (and the host, whose copy is each array's
+     * own buffer) as the elements need them, by transfers that are elements of the DAG. With one device it is the
+     * single-device scheduler of {@link #Scheduler(Device, SchedulerConfig)}, and {@code placement} is not used.
+     * The devices should be alike (stream priorities are those all of them offer); at most 63. With several
+     * devices, no element may be taken by a cluster layer.
+     *
+     * @throws IllegalArgumentException for no devices, a device listed twice, more than 63, or a bandwidth matrix
+     *     of another size than the devices and the host
+     */
+    @SuppressWarnings("unchecked")
+    public Scheduler(List<Device> devices, SchedulerConfig config, MultiDeviceConfig placement) {
+        if (devices == null || devices.isEmpty() || config == null || placement == null) {
+            throw new IllegalArgumentException("a scheduler needs a device, a configuration and a placement config");
         }
-        this.device = device;
-        this.deviceName = device.backend() + " device " + device.ordinal();
+        this.devices = List.copyOf(devices);
+        if (new java.util.HashSet<>(this.devices).size() != this.devices.size()) {
+            throw new IllegalArgumentException("a device is listed twice: " + devices);
+        }
+        this.device = this.devices.get(0);
+        this.deviceNames = new String[this.devices.size()];
+        this.freeEvents = new ArrayDeque[this.devices.size()];
+        int window = 0;
+        for (int i = 0; i < deviceNames.length; i++) {
+            Device d = this.devices.get(i);
+            deviceNames[i] = d.backend() + " device " + d.ordinal();
+            freeEvents[i] = new ArrayDeque<>();
+            window += config.windowFor(d.properties().multiProcessorCount());
+        }
+        this.deviceName = deviceNames[0];
+        this.coherence = this.devices.size() == 1 ? null : new Coherence(this, this.devices, placement);
         this.config = config;
-        this.configuredWindow = config.windowFor(device.properties().multiProcessorCount());
+        // A configured window is the scheduler's; the default is each device's, summed.
+        this.configuredWindow = config.inFlightWindow() > 0 ? config.inFlightWindow() : window;
         this.window = configuredWindow;
         this.tracker = new DependencyTracker(config.dependencies());
-        this.streams = new StreamPool(device, config);
+        this.streams = new StreamPools(this.devices, config);
         this.levels = streams.levels();
         this.overflow = levels > 1 ? config.stolenOverflow() : 0;
         this.cluster = new ClusterSide(this, queue, changed, deviceName, observers);
@@ -118,8 +160,62 @@ public final class Scheduler implements AutoCloseable {
         this.dispatcher = Thread.ofVirtual().name("polygpu-scheduler").start(this::dispatchLoop);
     }
 
+    /** The first device (the only one, unless several were given). */
     public Device device() {
         return device;
+    }
+
+    /** The devices elements run on, in index order. */
+    public List<Device> devices() {
+        return devices;
+    }
+
+    /** What the transfers between devices (and the host) came to so far: how many, and their bytes. */
+    public record Transfers(long count, long bytes) {
+    }
+
+    /** The transfers submitted so far; none with one device. */
+    public Transfers transfers() {
+        lock.lock();
+        try {
+            return coherence == null ? new Transfers(0, 0) : coherence.stats();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Makes device {@code index} (of {@link #devices()}) the current one, as {@code cudaSetDevice} does: the
+     * {@code single-gpu} policy places every element submitted from now on there.
+     *
+     * @throws IllegalArgumentException if there is no such device, naming the valid indices
+     */
+    public void setCurrentDevice(int index) {
+        lock.lock();
+        try {
+            if (coherence != null) {
+                coherence.placement().setCurrent(index);
+            } else if (index != 0) {
+                throw new IllegalArgumentException("there is no device " + index + "; the only device is 0");
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The current device's index ({@link #setCurrentDevice}). */
+    public int currentDevice() {
+        lock.lock();
+        try {
+            return coherence == null ? 0 : coherence.placement().current();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Placement and coherence over several devices, or null with one; under the lock. */
+    Coherence coherence() {
+        return coherence;
     }
 
     public SchedulerConfig config() {
@@ -176,7 +272,11 @@ public final class Scheduler implements AutoCloseable {
     public TrackedArray track(String name, UnifiedBuffer buffer, long bytes) {
         lock.lock();
         try {
-            return new TrackedArray(this, nextArrayId++, name, buffer, bytes);
+            TrackedArray array = new TrackedArray(this, nextArrayId++, name, buffer, bytes);
+            if (coherence != null) {
+                coherence.track(array);
+            }
+            return array;
         } finally {
             lock.unlock();
         }
@@ -261,6 +361,9 @@ public final class Scheduler implements AutoCloseable {
                 throw new IllegalArgumentException(a.array() + " is tracked by another scheduler");
             }
         }
+        if (coherence != null) {
+            coherence.buildKernels(element);
+        }
         lock.lock();
         try {
             ensureOpen();
@@ -268,7 +371,23 @@ public final class Scheduler implements AutoCloseable {
                 changed.awaitUninterruptibly();
                 ensureOpen();
             }
-            Vertex v = new Vertex(nextElementId++, element, tracker.parentsOf(element));
+            Vertex[] parents = tracker.parentsOf(element);
+            int on = 0;
+            if (coherence != null) {
+                on = coherence.place(element);
+                try {
+                    parents = coherence.prepare(element, on, parents);
+                } catch (RuntimeException e) {
+                    // A copy could not be allocated there (out of memory): the element was never submitted. The
+                    // transfers submitted before stay valid elements; they run and make their copies up to date.
+                    coherence.unplace(on);
+                    throw e;
+                }
+            }
+            Vertex v = new Vertex(nextElementId++, element, parents);
+            v.device = on;
+            // With several devices the arrays' copies are spread over them: nothing leaves for another member.
+            v.pinned = coherence != null;
             if (whenDone != null) {
                 // Only submitHere passes a callback: work a cluster layer took from another member.
                 v.pinned = true;
@@ -278,6 +397,9 @@ public final class Scheduler implements AutoCloseable {
             v.rank = Math.max(1, rank);
             queue.linkAndRank(v);
             tracker.record(v, !observers.isEmpty());
+            if (coherence != null) {
+                coherence.recorded(v, on);
+            }
             v.submitNanos = System.nanoTime();
             submitted++;
             outstanding++;
@@ -297,6 +419,30 @@ public final class Scheduler implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Submits a transfer {@link Coherence} made, to run on device {@code on} after the elements the tracker finds
+     * and {@code source} (what made the copy it reads up to date, if outstanding); under the lock. It is not
+     * launched here: the element that needs it, submitted next, dispatches both.
+     */
+    Vertex submitTransfer(ComputationalElement transfer, int on, Vertex source) {
+        Vertex[] parents = tracker.parentsOf(transfer);
+        if (source != null && !source.done() && !java.util.Arrays.asList(parents).contains(source)) {
+            parents = java.util.Arrays.copyOf(parents, parents.length + 1);
+            parents[parents.length - 1] = source;
+        }
+        Vertex t = new Vertex(nextElementId++, transfer, parents);
+        t.device = on;
+        t.pinned = true;
+        queue.linkAndRank(t);
+        tracker.record(t, !observers.isEmpty());
+        t.submitNanos = System.nanoTime();
+        submitted++;
+        outstanding++;
+        notifySubmitted(t.id, transfer.kind(), transfer.label(), transfer.accesses(), t.parents);
+        queue.enqueue(t);
+        return t;
     }
 
     /**
@@ -353,10 +499,18 @@ public final class Scheduler implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            v = new Vertex(nextElementId++, call, tracker.parentsOf(call));
+            Vertex[] follows = tracker.parentsOf(call);
+            if (coherence != null) {
+                follows = coherence.prepare(call, coherence.host(), follows);
+            }
+            v = new Vertex(nextElementId++, call, follows);
+            v.device = -1;
             v.state = Vertex.State.ON_HOST;
             queue.linkAndRank(v);
             tracker.record(v, !observers.isEmpty());
+            if (coherence != null) {
+                coherence.recorded(v, coherence.host());
+            }
             v.submitNanos = System.nanoTime();
             submitted++;
             outstanding++;
@@ -413,7 +567,8 @@ public final class Scheduler implements AutoCloseable {
 
     /**
      * Blocks until no outstanding element touches {@code array}, so its memory may be released. A failure of
-     * such an element is not thrown here (the array is going away); it stays for {@link #synchronize()}.
+     * such an element is not thrown here (the array is going away); it stays for {@link #synchronize()}. With
+     * several devices, the array's copies on them are freed; the array is not to be used again.
      */
     public void release(TrackedArray array) {
         try {
@@ -680,17 +835,19 @@ public final class Scheduler implements AutoCloseable {
     }
 
     /**
-     * What goes to the device for {@code e}: under {@code WITH_CONST} a kernel's pointers into arrays it only
+     * What goes to the device for {@code v}: under {@code WITH_CONST} a kernel's pointers into arrays it only
      * reads are marked read-only, since its dependencies let it overlap other readers of them (a device that
      * checks fails a kernel that writes there instead of letting it race); under {@code NO_CONST} every access
-     * orders as a write, so nothing is marked.
+     * orders as a write, so nothing is marked. With several devices, the arrays' copies on {@code v}'s device and
+     * the kernel built for it take the place of the arrays' own buffers and the kernel as submitted.
      */
-    private Work deviceWork(ComputationalElement e) {
-        if (e.work() instanceof Work.Kernel k
-                && config.dependencies() == SchedulerConfig.DependencyPolicy.WITH_CONST) {
-            return k.markReadOnly(e.accesses());
+    private Work deviceWork(Vertex v) {
+        ComputationalElement e = v.element;
+        Work work = e.work();
+        if (work instanceof Work.Kernel k && config.dependencies() == SchedulerConfig.DependencyPolicy.WITH_CONST) {
+            work = k.markReadOnly(e.accesses());
         }
-        return e.work();
+        return coherence == null ? work : coherence.workOn(v, work);
     }
 
     /** Puts {@code v} on a stream, one of priority level {@code level} unless the user chose its stream. */
@@ -703,14 +860,15 @@ public final class Scheduler implements AutoCloseable {
                     s.waitFor(p.event);
                 }
             }
-            if (config.prefetchInputs() && v.element.kind() == ElementKind.KERNEL) {
+            if (config.prefetchInputs() && v.element.kind() == ElementKind.KERNEL && coherence == null) {
+                // With several devices the arrays' copies are already on the device: transfers put them there.
                 for (Access a : v.element.accesses()) {
                     if (a.mode().reads()) {
                         s.prefetch(a.array().buffer(), 0, a.array().bytes());
                     }
                 }
             }
-            deviceWork(v.element).enqueue(s);
+            deviceWork(v).enqueue(s);
         } catch (DeviceException e) {
             v.launchRejected = true;
             long now = System.nanoTime();
@@ -720,9 +878,9 @@ public final class Scheduler implements AutoCloseable {
             streams.releaseIfIdle(slot);
             return;
         }
-        Event event = freeEvents.pollFirst();
+        Event event = freeEvents[v.device].pollFirst();
         if (event == null) {
-            event = device.createEvent(false);
+            event = devices.get(v.device).createEvent(false);
         }
         v.event = event;
         s.record(event);
@@ -737,7 +895,7 @@ public final class Scheduler implements AutoCloseable {
         maxInFlightSeen = Math.max(maxInFlightSeen, inFlight);
         s.whenComplete(error -> completed(v, error));
         for (ScheduleObserver o : observers) {
-            o.launched(v.id, deviceName, s.id(), v.launchNanos);
+            o.launched(v.id, deviceNames[v.device], s.id(), v.launchNanos);
         }
     }
 
@@ -803,8 +961,11 @@ public final class Scheduler implements AutoCloseable {
         RankQueue.leaveRun(v);
         tracker.retire(v, f);
         if (v.event != null) {
-            freeEvents.addLast(v.event);
+            freeEvents[v.device].addLast(v.event);
             v.event = null;
+        }
+        if (coherence != null) {
+            coherence.completed(v);
         }
         v.slot = null;
         outstanding--;
@@ -925,8 +1086,11 @@ public final class Scheduler implements AutoCloseable {
             }
             unreported.clear();
             owned = streams.removeOwned();
-            events = new ArrayList<>(freeEvents);
-            freeEvents.clear();
+            events = new ArrayList<>();
+            for (ArrayDeque<Event> free : freeEvents) {
+                events.addAll(free);
+                free.clear();
+            }
             for (ScheduleObserver o : observers) {
                 o.closed();
             }

@@ -24,6 +24,8 @@ import java.util.List;
  */
 final class StreamPool {
     private final Device device;
+    /** The index of {@link #device} among the scheduler's devices. */
+    private final int index;
     private final SchedulerConfig config;
     /** The device's stream priorities, and how many levels of them are used ({@link PriorityLevels}). */
     private final StreamPriorities priorities;
@@ -34,8 +36,9 @@ final class StreamPool {
     private final List<StreamSlot> idleToClose = new ArrayList<>();
     private final IdentityHashMap<Stream, StreamSlot> userStreams = new IdentityHashMap<>();
 
-    StreamPool(Device device, SchedulerConfig config) {
+    StreamPool(Device device, int index, SchedulerConfig config) {
         this.device = device;
+        this.index = index;
         this.config = config;
         this.priorities = device.streamPriorities();
         this.levels = PriorityLevels.levelsOf(priorities);
@@ -91,10 +94,10 @@ final class StreamPool {
     StreamSlot pickStream(Vertex v, int level) {
         Stream user = v.element.stream();
         if (user != null) {
-            return userStreams.computeIfAbsent(user, st -> new StreamSlot(st, false, 0));
+            return userStreams.computeIfAbsent(user, st -> new StreamSlot(st, index, false, 0));
         }
         for (Vertex p : v.parents) {
-            if (p.state != Vertex.State.LAUNCHED || !p.slot.owned) {
+            if (p.state != Vertex.State.LAUNCHED || !p.slot.owned || p.slot.device != index) {
                 continue;
             }
             if (config.parentStreams() == SchedulerConfig.ParentStreamPolicy.SAME_AS_PARENT) {
@@ -154,7 +157,7 @@ final class StreamPool {
 
     private StreamSlot createStream(int level) {
         Stream stream = levels == 1 ? device.createStream() : device.createStream(priorities.priorityOfLevel(level));
-        StreamSlot slot = new StreamSlot(stream, true, level);
+        StreamSlot slot = new StreamSlot(stream, index, true, level);
         ownedStreams.add(slot);
         return slot;
     }

@@ -5,6 +5,8 @@ import dev.polygpu.device.Stream;
 /** A stream as the scheduler uses it (guarded by the scheduler's lock). */
 final class StreamSlot {
     final Stream stream;
+    /** The index of its device among the scheduler's devices. */
+    final int device;
     /** Created (and closed) by the scheduler, rather than the user's. */
     final boolean owned;
     /** Its priority level ({@link PriorityLevels}): 0 for the least priority, and for the user's streams. */
@@ -16,8 +18,9 @@ final class StreamSlot {
     /** When the last completed element on this stream completed. */
     long lastEndNanos;
 
-    StreamSlot(Stream stream, boolean owned, int level) {
+    StreamSlot(Stream stream, int device, boolean owned, int level) {
         this.stream = stream;
+        this.device = device;
         this.owned = owned;
         this.level = level;
     }

@@ -31,6 +31,10 @@ public final class TrackedArray {
     static final int UNSEEN_WRITE = 8;
     /** With observers: an element touched the array since the host last wrote it. */
     static final int UNSEEN_READ = 16;
+    /** With several devices: the host's copy is not up to date (a host access must bring it home first). */
+    static final int HOST_STALE = 32;
+    /** With several devices: a device holds an up-to-date copy (a host write must invalidate it). */
+    static final int DEVICE_COPIES = 64;
 
     private final long id;
     private final String name;
@@ -52,6 +56,8 @@ public final class TrackedArray {
     int unseen;
     /** The failure of an element that wrote this array, not yet reported (guarded by the scheduler's lock). */
     Failure failure;
+    /** With several devices, its copies on them ({@link Coherence}); null with one (guarded by the scheduler's lock). */
+    Replicas replicas;
     private int state;
 
     TrackedArray(Scheduler owner, long id, String name, UnifiedBuffer buffer, long bytes) {
@@ -78,12 +84,18 @@ public final class TrackedArray {
         return bytes;
     }
 
-    /** True if the host may read the array now: no outstanding writer and no unreported failure. */
+    /**
+     * True if the host may read the array now: no outstanding writer, no unreported failure, and (with several
+     * devices) the host's copy up to date.
+     */
     public boolean hostReadReady() {
-        return (state & (WRITER | FAILED | UNSEEN_WRITE)) == 0;
+        return (state & (WRITER | FAILED | UNSEEN_WRITE | HOST_STALE)) == 0;
     }
 
-    /** True if the host may write the array now: nothing outstanding touches it and no unreported failure. */
+    /**
+     * True if the host may write the array now: nothing outstanding touches it, no unreported failure, and (with
+     * several devices) no device holds a copy that the write would leave stale.
+     */
     public boolean hostWriteReady() {
         return state == 0;
     }
@@ -91,7 +103,7 @@ public final class TrackedArray {
     /** Recomputes {@link #state} after a change of the dependency fields (under the scheduler's lock). */
     void refresh() {
         state = (lastWriter != null && !lastWriter.done() ? WRITER : 0) | (outstandingReaders > 0 ? READERS : 0)
-                | (failure != null ? FAILED : 0) | unseen;
+                | (failure != null ? FAILED : 0) | unseen | (replicas == null ? 0 : replicas.hostBits());
     }
 
     @Override

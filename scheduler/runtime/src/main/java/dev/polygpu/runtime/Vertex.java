@@ -36,6 +36,11 @@ final class Vertex {
     /** The elements this vertex follows; emptied once it completes. */
     Vertex[] parents;
     State state = State.PENDING;
+    /**
+     * The index of the device it runs on among the scheduler's devices (0 with one device), chosen when it is
+     * submitted; -1 for host calls and host accesses, which run on the host.
+     */
+    int device;
     StreamSlot slot;
     /** Recorded after the launch, for children on other streams to wait for; null when not launched. */
     Event event;

@@ -58,11 +58,22 @@ final class DiffKernels {
     private final KernelFunction mix;
     private final KernelFunction addc;
     private final KernelFunction chain;
+    /** Null, or the source each element carries (what a scheduler with several devices builds the kernel from). */
+    private final String source;
     /** Which elements made by {@link #step} (numbered from 0) declare their array as only read. */
     private final IntPredicate lyingSteps;
     private final AtomicInteger steps = new AtomicInteger();
 
     DiffKernels(Device device) {
+        this(device, false);
+    }
+
+    /**
+     * The kernels built on {@code device}; with {@code withSource}, each element carries its source, so that a
+     * scheduler with several devices may run it on any of them (and a cluster layer may take it).
+     */
+    DiffKernels(Device device, boolean withSource) {
+        this.source = withSource ? SOURCE : null;
         Module m = device.compile(SOURCE, "diff-kernels.cu");
         this.step = m.function("step");
         this.scale = m.function("scale");
@@ -74,6 +85,7 @@ final class DiffKernels {
     }
 
     private DiffKernels(DiffKernels k, IntPredicate lyingSteps) {
+        this.source = k.source;
         this.step = k.step;
         this.scale = k.scale;
         this.add = k.add;
@@ -100,9 +112,10 @@ final class DiffKernels {
         return LaunchConfig.of((n + THREADS - 1) / THREADS, THREADS);
     }
 
-    private static ComputationalElement kernel(KernelFunction f, String label, List<Access> accesses,
+    private ComputationalElement kernel(KernelFunction f, String label, List<Access> accesses,
             KernelArgs args, LaunchConfig config) {
-        return ComputationalElement.kernel(label, accesses, new Work.Kernel(f, config, args, null), null);
+        KernelSource from = source == null ? null : new KernelSource(source, f.name(), f.name());
+        return ComputationalElement.kernel(label, accesses, new Work.Kernel(f, config, args, from), null);
     }
 
     /** x = x * 31 + s */

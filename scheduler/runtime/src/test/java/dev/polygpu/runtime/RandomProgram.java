@@ -217,7 +217,12 @@ final class RandomProgram {
         s.synchronize();
         int[][] finals = new int[arrays.length][];
         for (int a = 0; a < arrays.length; a++) {
+            if (arrays[a].replicas != null && !arrays[a].hostReadReady()) {
+                // With several devices the newest copy may be on one of them: the host read brings it home.
+                s.awaitHost(arrays[a], AccessMode.READ, "final read a" + a);
+            }
             finals[a] = ints(arrays[a], n);
+            s.release(arrays[a]);
             arrays[a].buffer().free();
         }
         return new Outcome(reads, finals);

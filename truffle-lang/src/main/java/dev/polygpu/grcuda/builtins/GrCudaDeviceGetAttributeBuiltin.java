@@ -26,8 +26,8 @@ final class GrCudaDeviceGetAttributeBuiltin extends GrDeviceBuiltin {
         String attribute = InteropLibrary.getUncached().fitsInInt(args[0])
                 ? byCode(Args.integer(args, 0, name(), "attribute code"))
                 : Args.string(args, 0, name(), "attribute name or code");
-        GrDevice.check(context, Args.integer(args, 1, name(), "device id"), name());
-        Map<String, Object> attributes = device().properties().asMap();
+        int id = GrDevice.check(context, Args.integer(args, 1, name(), "device id"), name());
+        Map<String, Object> attributes = context.devices().get(id).properties().asMap();
         Object value = attributes.get(attribute);
         if (value == null) {
             throw GrError.of(name() + ": unknown attribute '" + attribute + "'; attributes are "

@@ -5,7 +5,10 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.kernel.GrEvent;
 
-/** {@code cudaEventCreate()}: a new event that records timestamps (for {@code cudaEventElapsedTime}). */
+/**
+ * {@code cudaEventCreate()}: a new event of the current device that records timestamps (for
+ * {@code cudaEventElapsedTime}).
+ */
 final class GrCudaEventCreateBuiltin extends GrDeviceBuiltin {
     GrCudaEventCreateBuiltin(GrContext context) {
         super("cudaEventCreate", context);
@@ -14,6 +17,6 @@ final class GrCudaEventCreateBuiltin extends GrDeviceBuiltin {
     @Override
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
         Args.arity(args, 0, 0);
-        return new GrEvent(device().createEvent(true), context.nextHandle());
+        return new GrEvent(context.currentDeviceObject().createEvent(true), context.nextHandle());
     }
 }

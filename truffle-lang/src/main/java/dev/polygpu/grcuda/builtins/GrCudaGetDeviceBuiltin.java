@@ -4,7 +4,7 @@ import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import dev.polygpu.grcuda.GrContext;
 
-/** {@code cudaGetDevice()}: the current device; always 0, the context's one device. */
+/** {@code cudaGetDevice()}: the current device's id ({@code cudaSetDevice}; 0 unless set). */
 final class GrCudaGetDeviceBuiltin extends GrDeviceBuiltin {
     GrCudaGetDeviceBuiltin(GrContext context) {
         super("cudaGetDevice", context);
@@ -13,6 +13,6 @@ final class GrCudaGetDeviceBuiltin extends GrDeviceBuiltin {
     @Override
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
         Args.arity(args, 0, 0);
-        return device().ordinal();
+        return context.currentDevice();
     }
 }

@@ -6,7 +6,10 @@ import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.kernel.GrDevice;
 import dev.polygpu.grcuda.objects.GrNone;
 
-/** {@code cudaSetDevice(i)}: makes device {@code i} current; only device 0 exists, other ids are errors. */
+/**
+ * {@code cudaSetDevice(i)}: makes device {@code i} current (where the {@code single-gpu} policy runs kernels and
+ * where streams and events are created); an id that is not a device is an error naming the valid ones.
+ */
 final class GrCudaSetDeviceBuiltin extends GrDeviceBuiltin {
     GrCudaSetDeviceBuiltin(GrContext context) {
         super("cudaSetDevice", context);
@@ -15,7 +18,7 @@ final class GrCudaSetDeviceBuiltin extends GrDeviceBuiltin {
     @Override
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
         Args.arity(args, 1, 1);
-        GrDevice.check(context, Args.integer(args, 0, name(), "device id"), name());
+        context.setCurrentDevice(GrDevice.check(context, Args.integer(args, 0, name(), "device id"), name()));
         return GrNone.INSTANCE;
     }
 }

@@ -36,7 +36,9 @@ abstract class GrDeviceBuiltin extends GrBuiltin {
      */
     protected final void synchronizeAll() {
         InterruptibleWaits.await(Scheduler::synchronizeInterruptibly, context.scheduler());
-        context.device().synchronize();
+        for (Device d : context.devices()) {
+            d.synchronize();
+        }
     }
 
     /** Waits for the computations on the user's {@code stream} and for the stream itself. */

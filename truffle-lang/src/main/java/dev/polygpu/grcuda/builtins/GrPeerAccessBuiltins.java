@@ -5,12 +5,14 @@ import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
 import dev.polygpu.grcuda.kernel.GrDevice;
+import dev.polygpu.grcuda.objects.GrNone;
 
 /**
- * The CUDA runtime's peer-access functions, for a context that runs on one device (see
- * {@code NumberOfGPUs}): {@code cudaDeviceCanAccessPeer(device, peer)} is 0, as a device is not its own peer;
- * {@code cudaDeviceEnablePeerAccess(peer[, flags])} and {@code cudaDeviceDisablePeerAccess(peer)} fail as CUDA
- * does for the current device (there is no other), after checking the ids.
+ * The CUDA runtime's peer-access functions: {@code cudaDeviceCanAccessPeer(device, peer)} is 1 for two different
+ * devices of the context (CPU devices standing in for GPUs copy between each other's memories; the scheduler
+ * moves arrays between them itself) and 0 for a device and itself; {@code cudaDeviceEnablePeerAccess(peer[,
+ * flags])} and {@code cudaDeviceDisablePeerAccess(peer)} accept another device and fail as CUDA does for the
+ * current device, which is not its own peer, after checking the ids.
  */
 final class GrPeerAccessBuiltins extends GrDeviceBuiltin {
     private enum Kind { CAN_ACCESS, ENABLE, DISABLE }
@@ -38,9 +40,9 @@ final class GrPeerAccessBuiltins extends GrDeviceBuiltin {
     protected Object run(Object[] args) throws ArityException, UnsupportedTypeException {
         if (kind == Kind.CAN_ACCESS) {
             Args.arity(args, 2, 2);
-            GrDevice.check(context, Args.integer(args, 0, name(), "device"), name());
-            GrDevice.check(context, Args.integer(args, 1, name(), "peer device"), name());
-            return 0;
+            int device = GrDevice.check(context, Args.integer(args, 0, name(), "device"), name());
+            int peer = GrDevice.check(context, Args.integer(args, 1, name(), "peer device"), name());
+            return device == peer ? 0 : 1;
         }
         Args.arity(args, 1, kind == Kind.ENABLE ? 2 : 1);
         int peer = GrDevice.check(context, Args.integer(args, 0, name(), "peer device"), name());
@@ -48,6 +50,9 @@ final class GrPeerAccessBuiltins extends GrDeviceBuiltin {
             throw GrError.of(name() + ": argument 2 (flags) must be 0, got " + Args.display(args[1]));
         }
         int count = GrDevice.count(context);
+        if (peer != context.currentDevice()) {
+            return GrNone.INSTANCE;
+        }
         throw GrError.of(name() + ": device " + peer + " is the current device, and a device is not its own peer;"
                 + " this context runs on " + count + " device" + (count == 1 ? "" : "s")
                 + ", so there is no peer access to " + (kind == Kind.ENABLE ? "enable" : "disable")

@@ -26,7 +26,8 @@ import java.util.Map;
  * A device as {@code getdevice(i)} / {@code getdevices()} return it: {@code id}, {@code properties} (a
  * record of the attributes of {@link dev.polygpu.device.DeviceProperties#asMap()} with GrCUDA's
  * {@code totalDeviceMemory} and {@code freeDeviceMemory}), {@code isCurrent()} and
- * {@code setCurrent()}. A context has one device, so device 0 is always current.
+ * {@code setCurrent()} (as {@code cudaSetDevice}). A context has one device unless several CPU devices stand in for
+ * GPUs ({@code grcuda.NumberOfGPUs}).
  */
 @ExportLibrary(InteropLibrary.class)
 public final class GrDevice extends GrObject {
@@ -41,8 +42,8 @@ public final class GrDevice extends GrObject {
     }
 
     /** Number of devices the context can use. */
-    public static int count(@SuppressWarnings("unused") GrContext context) {
-        return 1;
+    public static int count(GrContext context) {
+        return context.devices().size();
     }
 
     /** Throws a guest error naming the valid ids unless {@code id} is a device of the context. */
@@ -107,7 +108,7 @@ public final class GrDevice extends GrObject {
      * {@code freeDeviceMemory} (read again at each access, as it changes with every allocation).
      */
     private GrNamespace properties() {
-        Device device = context.device();
+        Device device = context.devices().get(id);
         Map<String, Object> entries = new LinkedHashMap<>(device.properties().asMap());
         entries.put("totalDeviceMemory", device.properties().totalGlobalMemory());
         entries.put("freeDeviceMemory", (GrNamespace.Live) device::freeMemory);
@@ -116,17 +117,18 @@ public final class GrDevice extends GrObject {
 
     private Object isCurrent(Object[] args) throws ArityException {
         Args.arity(args, 0, 0);
-        return id == 0;
+        return id == context.currentDevice();
     }
 
     private Object setCurrent(Object[] args) throws ArityException {
         Args.arity(args, 0, 0);
+        context.setCurrentDevice(id);
         return GrNone.INSTANCE;
     }
 
     @Override
     protected String displayString() {
-        return "device " + id + " (" + context.device().properties().name() + ")";
+        return "device " + id + " (" + context.devices().get(id).properties().name() + ")";
     }
 
     @Override

@@ -156,6 +156,18 @@ final class CpuBuffer implements UnifiedBuffer {
         return b;
     }
 
+    /**
+     * Throws INVALID_VALUE unless the buffer is a CPU device's, {@code stream}'s own or another (a peer copy's
+     * other end), and not freed; {@code role} names it in the message.
+     */
+    static CpuBuffer checkAnyDevice(UnifiedBuffer buffer, CpuDevice stream, String role) {
+        if (buffer instanceof CpuBuffer b && b.device() != stream) {
+            b.hostView();
+            return b;
+        }
+        return check(buffer, stream, role);
+    }
+
     /** Throws INVALID_VALUE unless {@code [offset, offset + count)} lies in the buffer. */
     void checkRange(String what, long offset, long count) {
         Checks.range(this, what, offset, count);

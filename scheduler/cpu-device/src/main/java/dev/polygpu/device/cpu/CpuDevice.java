@@ -86,6 +86,10 @@ public final class CpuDevice implements Device {
     private static final System.Logger LOG = System.getLogger(CpuDevice.class.getName());
 
     private final BiFunction<String, String, CompiledModule> compiler;
+    /** Its ordinal among the CPU devices of one context ({@link #CpuDevice(int, int, Chaos)}); 0 unless given. */
+    private final int ordinal;
+    /** The simulated link for copies between this device's buffers and another device's ({@link CpuLink}). */
+    private volatile CpuLink link = CpuLink.NONE;
     /** Null unless in chaos mode. */
     private final Chaos chaos;
     private final DeviceProperties properties;
@@ -159,12 +163,34 @@ public final class CpuDevice implements Device {
         this(concurrentBlocks, compiler, Optional.of(requireChaos(chaos)));
     }
 
+    /**
+     * One of several CPU devices of a context standing in for several GPUs: device {@code ordinal}, running up to
+     * {@code concurrentBlocks} blocks at once (see {@link #CpuDevice(int)}) with the kernel engine, in chaos mode
+     * if {@code chaos} is not null. Each device has its own memory: its kernels accept only its own buffers, and
+     * data reaches it by copies ({@link dev.polygpu.device.Stream#copy} accepts a buffer of another CPU device, a
+     * peer copy, delayed by {@link #setLink the link}); its streams may wait for other CPU devices' events.
+     *
+     * @throws IllegalArgumentException if {@code ordinal} is negative or {@code concurrentBlocks} out of range
+     */
+    public CpuDevice(int ordinal, int concurrentBlocks, Chaos chaos) {
+        this(ordinal, concurrentBlocks, KernelEngine::compile, Optional.ofNullable(chaos));
+    }
+
     private CpuDevice(int concurrentBlocks, BiFunction<String, String, CompiledModule> compiler,
+            Optional<Chaos> chaos) {
+        this(0, concurrentBlocks, compiler, chaos);
+    }
+
+    private CpuDevice(int ordinal, int concurrentBlocks, BiFunction<String, String, CompiledModule> compiler,
             Optional<Chaos> chaos) {
         checkConcurrentBlocks(concurrentBlocks);
         if (compiler == null) {
             throw new IllegalArgumentException("compiler must not be null");
         }
+        if (ordinal < 0) {
+            throw new IllegalArgumentException("a CPU device's ordinal must be 0 or more, got " + ordinal);
+        }
+        this.ordinal = ordinal;
         this.compiler = compiler;
         this.chaos = chaos.orElse(null);
         this.properties = CpuDeviceProperties.of(concurrentBlocks);
@@ -176,7 +202,20 @@ public final class CpuDevice implements Device {
 
     @Override
     public int ordinal() {
-        return 0;
+        return ordinal;
+    }
+
+    /**
+     * Sets the simulated link ({@link CpuLink}) for the copies queued from now on, on this device's streams,
+     * between one of its buffers and another CPU device's: each waits {@link CpuLink#nanosFor} before it copies.
+     */
+    public void setLink(CpuLink link) {
+        this.link = Objects.requireNonNull(link, "link must not be null");
+    }
+
+    /** The simulated link of copies between this device's buffers and other CPU devices' ({@link #setLink}). */
+    public CpuLink link() {
+        return link;
     }
 
     @Override
@@ -342,7 +381,8 @@ public final class CpuDevice implements Device {
     /** The device's name and, in chaos mode, {@code [chaos seed=…,delay=…]} (the chaos option string). */
     @Override
     public String toString() {
-        return chaos == null ? properties.name() : properties.name() + " [chaos " + chaos + "]";
+        String name = ordinal == 0 ? properties.name() : properties.name() + " " + ordinal;
+        return chaos == null ? name : name + " [chaos " + chaos + "]";
     }
 
     /**
@@ -432,6 +472,19 @@ public final class CpuDevice implements Device {
     void streamClosed(CpuStream s, Failure unreported) {
         streams.remove(s);
         failures.orphan(unreported);
+    }
+
+    /**
+     * The event as a CPU device's, this one's or another's (a stream may wait for an event of another device, as
+     * {@code cudaStreamWaitEvent} allows), or INVALID_HANDLE.
+     */
+    static CpuEvent checkAnyEvent(Event event) {
+        if (!(event instanceof CpuEvent e)) {
+            throw new DeviceException(CudaError.INVALID_HANDLE,
+                    event == null ? "event is null" : "the event belongs to a device of another kind");
+        }
+        e.ensureOpen();
+        return e;
     }
 
     /** The event as this device's, or INVALID_HANDLE. */

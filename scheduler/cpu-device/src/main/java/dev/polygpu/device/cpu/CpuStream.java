@@ -20,6 +20,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -142,12 +143,48 @@ final class CpuStream implements Stream, PendingFailures.Source {
     @Override
     public void copy(UnifiedBuffer dst, long dstOffset, UnifiedBuffer src, long srcOffset, long bytes) {
         ensureOpen();
-        CpuBuffer d = CpuBuffer.check(dst, device, "copy destination");
-        CpuBuffer s = CpuBuffer.check(src, device, "copy source");
+        CpuBuffer d = CpuBuffer.checkAnyDevice(dst, device, "copy destination");
+        CpuBuffer s = CpuBuffer.checkAnyDevice(src, device, "copy source");
         d.checkRange("copy destination", dstOffset, bytes);
         s.checkRange("copy source", srcOffset, bytes);
         Checks.noOverlap(d, dstOffset, s, srcOffset, bytes);
-        enqueue(() -> MemorySegment.copy(s.hostView(), srcOffset, d.hostView(), dstOffset, bytes));
+        if (d.device() == device && s.device() == device) {
+            enqueue(() -> MemorySegment.copy(s.hostView(), srcOffset, d.hostView(), dstOffset, bytes));
+            return;
+        }
+        // A peer copy: it crosses the simulated link, which takes its time before the bytes arrive.
+        // Both ends are pinned, so that freeing either (on its own device) waits for the copy, as for a launch.
+        long delay = device.link().nanosFor(bytes);
+        d.pin();
+        try {
+            s.pin();
+        } catch (RuntimeException e) {
+            d.unpin();
+            throw e;
+        }
+        try {
+            enqueue(() -> {
+                try {
+                    waitNanos(delay);
+                    MemorySegment.copy(s.hostView(), srcOffset, d.hostView(), dstOffset, bytes);
+                } finally {
+                    s.unpin();
+                    d.unpin();
+                }
+            });
+        } catch (RuntimeException e) {
+            s.unpin();
+            d.unpin();
+            throw e;
+        }
+    }
+
+    /** Parks the dispatcher for {@code nanos} (a simulated transfer time); an interrupt does not cut it short. */
+    private static void waitNanos(long nanos) {
+        long deadline = System.nanoTime() + nanos;
+        for (long left = nanos; left > 0; left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
     }
 
     @Override
@@ -178,7 +215,7 @@ final class CpuStream implements Stream, PendingFailures.Source {
     @Override
     public void waitFor(Event event) {
         ensureOpen();
-        CpuEvent e = device.checkEvent(event);
+        CpuEvent e = CpuDevice.checkAnyEvent(event);
         // The recording to wait for is the latest one now, not whichever is latest when the dispatcher gets here.
         EventMarker marker = e.latest();
         if (marker != null) {

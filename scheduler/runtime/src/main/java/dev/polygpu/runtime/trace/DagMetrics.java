@@ -35,6 +35,10 @@ public final class DagMetrics {
     private final long makespanNanos;
     private final int incomplete;
     private final int failed;
+    /** Transfers between devices and the host (several devices only), their bytes and their summed durations. */
+    private final int transfers;
+    private final long transferredBytes;
+    private final long transferNanos;
 
     private DagMetrics(RecordedDag dag, int exactWidthLimit) {
         IndexedDag graph = new IndexedDag(dag);
@@ -48,9 +52,17 @@ public final class DagMetrics {
         long last = Long.MIN_VALUE;
         int notDone = 0;
         int failures = 0;
+        int moves = 0;
+        long moved = 0;
+        long moveNanos = 0;
         for (int v = 0; v < elements; v++) {
             RecordedElement element = dag.elements().get(v);
             weight[v] = element.durationNanos();
+            if (element.kind() == dev.polygpu.runtime.ElementKind.TRANSFER) {
+                moves++;
+                moved += element.arrays().isEmpty() ? 0 : element.arrays().get(0).bytes();
+                moveNanos += element.durationNanos();
+            }
             unit[v] = 1;
             if (element.completed()) {
                 first = Math.min(first, element.run().startNanos());
@@ -62,6 +74,9 @@ public final class DagMetrics {
         }
         incomplete = notDone;
         failed = failures;
+        transfers = moves;
+        transferredBytes = moved;
+        transferNanos = moveNanos;
         makespanNanos = first <= last ? last - first : 0;
         int[] heaviest = heaviestPath(graph, weight);
         criticalPath = elementsOf(dag, heaviest);
@@ -187,9 +202,25 @@ public final class DagMetrics {
         return failed;
     }
 
+    /** How many transfers between devices and the host the DAG holds (only with several devices). */
+    public int transferCount() {
+        return transfers;
+    }
+
+    /** The bytes those transfers moved. */
+    public long transferredBytes() {
+        return transferredBytes;
+    }
+
+    /** The time those transfers took, summed (they may overlap each other and kernels). */
+    public long transferNanos() {
+        return transferNanos;
+    }
+
     /**
      * One line for people, e.g. {@code DAG: 42 elements, 57 edges, width 4 (degree of asynchronicity 3), critical
-     * path 12.3 ms over 9 elements (square → reduce → …), makespan 20.1 ms}.
+     * path 12.3 ms over 9 elements (square → reduce → …), makespan 20.1 ms}; with several devices also {@code , 6
+     * transfers of 2400 bytes taking 0.310 ms}.
      */
     public String summary() {
         StringBuilder text = new StringBuilder("DAG: ");
@@ -211,6 +242,10 @@ public final class DagMetrics {
             text.append(", longest chain ").append(longestChain.size()).append(" elements");
         }
         text.append(", makespan ").append(millis(makespanNanos));
+        if (transfers > 0) {
+            text.append(", ").append(transfers).append(transfers == 1 ? " transfer of " : " transfers of ")
+                    .append(transferredBytes).append(" bytes taking ").append(millis(transferNanos));
+        }
         if (failed > 0) {
             text.append(", ").append(failed).append(" failed");
         }

@@ -36,13 +36,22 @@ public final class KernelEngine {
      * in polygpu for anything else the compiler throws.
      */
     public static CompiledModule compile(String source, String fileName) {
-        return CompileThread.run(fileName, () -> guarded(fileName, () -> compileHere(source, fileName)));
+        return CompileThread.run(fileName, () -> guarded(fileName, () -> compileHere(source, fileName, true)));
     }
 
-    private static CompiledModule compileHere(String source, String fileName) {
+    /**
+     * As {@link #compile}, but the kernels do not poll the launch's stop request at loop back-edges, so a launch
+     * stuck in a loop cannot be stopped: for measuring what the polls cost ({@code bench/poll-cost}) and nothing
+     * else. Barriers and the grid still check the request.
+     */
+    public static CompiledModule compileWithoutLoopPolls(String source, String fileName) {
+        return CompileThread.run(fileName, () -> guarded(fileName, () -> compileHere(source, fileName, false)));
+    }
+
+    private static CompiledModule compileHere(String source, String fileName, boolean loopPolls) {
         TranslationUnit unit = FrontEnd.compile(source, fileName);
         EngineModule module = new EngineModule(unit, source, fileName,
-                ModuleMemory.allocate(unit.globals(), fileName));
+                ModuleMemory.allocate(unit.globals(), fileName), loopPolls);
         try {
             for (String name : unit.kernelNames()) {
                 if (!name.contains("<")) {
@@ -93,12 +102,15 @@ public final class KernelEngine {
         private final Map<Function, CompiledKernel> compiled = new IdentityHashMap<>();
         /** The module's {@code __device__} and {@code __constant__} variables, one instance for all its kernels. */
         private final ModuleMemory memory;
+        /** False for {@link #compileWithoutLoopPolls}. */
+        private final boolean loopPolls;
 
-        EngineModule(TranslationUnit unit, String source, String fileName, ModuleMemory memory) {
+        EngineModule(TranslationUnit unit, String source, String fileName, ModuleMemory memory, boolean loopPolls) {
             this.unit = unit;
             this.lines = source.split("\r?\n", -1);
             this.fileName = fileName;
             this.memory = memory;
+            this.loopPolls = loopPolls;
         }
 
         @Override
@@ -123,7 +135,7 @@ public final class KernelEngine {
                 CompiledKernel k = compiled.get(f);
                 if (k == null) {
                     try {
-                        k = KernelCompiler.compile(f, memory);
+                        k = KernelCompiler.compile(f, memory, loopPolls);
                     } catch (CodegenException e) {
                         int line = e.pos() == null ? 0 : e.pos().line();
                         int col = e.pos() == null ? 0 : e.pos().column();

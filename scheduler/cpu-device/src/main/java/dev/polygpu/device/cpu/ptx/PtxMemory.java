@@ -75,6 +75,11 @@ final class PtxMemory {
         this.moduleRegions = moduleRegions;
     }
 
+    /** The stop request of the launch whose blocks run now. */
+    dev.polygpu.device.cpu.kernel.LaunchCancellation cancellation() {
+        return frame.cancellation();
+    }
+
     /** Prepares for the blocks of {@code f}: its read-only buffers, an empty region cache. */
     void beginLaunch(LaunchFrame f) {
         frame = f;

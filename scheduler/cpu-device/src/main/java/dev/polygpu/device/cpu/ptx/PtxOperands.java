@@ -56,7 +56,7 @@ abstract class PtxOperands {
         for (String m : mods) {
             if (PtxTypes.isType(m)) {
                 t.add(m);
-            } else if (m.equals("f16") || m.equals("f16x2") || m.equals("bf16") || m.equals("bf16x2")
+            } else if (m.equals("f16x2") || m.equals("bf16") || m.equals("bf16x2")
                     || m.equals("tf32") || m.startsWith("e4m3") || m.startsWith("e5m2") || m.equals("b128")) {
                 throw unsupported("type ." + m);
             }
@@ -307,9 +307,5 @@ abstract class PtxOperands {
 
     static double fv(boolean single, long bits) {
         return single ? Float.intBitsToFloat((int) bits) : Double.longBitsToDouble(bits);
-    }
-
-    static boolean unord(boolean single, long a, long b) {
-        return Double.isNaN(fv(single, a)) || Double.isNaN(fv(single, b));
     }
 }

@@ -10,6 +10,7 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongToDoubleFunction;
 
 /**
  * The meaning of each PTX instruction: turns one instruction of a body into an {@link Insn} whose {@link Step}
@@ -44,6 +45,10 @@ final class PtxOps extends PtxMathOps {
         if (instr.pairWith() != null && !base.equals("setp") && !base.equals("shfl")) {
             throw invalid("a second result (|" + instr.pairWith() + ") only belongs to setp and shfl");
         }
+        if (PtxHalfOps.handles(base, mods)) {
+            PtxHalfOps.decode(this, base);
+            return;
+        }
         switch (base) {
             case "ld", "ldu" -> load();
             case "st" -> store();
@@ -75,6 +80,7 @@ final class PtxOps extends PtxMathOps {
             case "not", "cnot" -> not(base.equals("cnot"));
             case "shl", "shr" -> shift(base.equals("shr"));
             case "setp" -> setp();
+            case "set" -> set();
             case "selp" -> selp();
             case "slct" -> slct();
             case "bra" -> {
@@ -115,9 +121,25 @@ final class PtxOps extends PtxMathOps {
                 allow();
                 arity(1);
                 int a = src(0, "u32");
-                step((t, r) -> java.util.concurrent.locks.LockSupport.parkNanos(r[a] & 0xFFFF_FFFFL));
+                step((t, r) -> nanosleep(t, r[a] & 0xFFFF_FFFFL));
             }
             default -> throw unsupported("instruction " + instr.opcode());
+        }
+    }
+
+    /** The longest sleep of one {@code nanosleep}: "the maximum sleep duration is 1 millisecond" (PTX ISA). */
+    static final long MAX_SLEEP_NANOS = 1_000_000;
+
+    /**
+     * {@code nanosleep}: parks the worker for the time asked (at most {@link #MAX_SLEEP_NANOS}), then polls the
+     * launch's stop request, so a thread that sleeps in a loop stops within a sleep rather than after a slice of
+     * {@link PtxBlockRunner#SLICE} instructions' worth of sleeps.
+     */
+    private static void nanosleep(PtxThread t, long nanos) {
+        java.util.concurrent.locks.LockSupport.parkNanos(Math.min(nanos, MAX_SLEEP_NANOS));
+        dev.polygpu.device.cpu.kernel.LaunchCancellation.Stop stop = t.mem.cancellation().stop();
+        if (stop != null) {
+            throw new PtxTrap(stop.error(), "stopped: " + stop.reason());
         }
     }
 
@@ -127,23 +149,24 @@ final class PtxOps extends PtxMathOps {
     }
 
     private Cmp compare(String op, String type, int a, int b) {
-        if (type.equals("f32") || type.equals("f64")) {
-            boolean s = type.equals("f32");
+        if (type.equals("f32") || type.equals("f64") || type.equals("f16")) {
+            LongToDoubleFunction v = type.equals("f16") ? PtxHalfOps::value
+                    : type.equals("f32") ? bits -> f(bits) : PtxOperands::g;
             return switch (op) {
-                case "eq" -> r -> fv(s, r[a]) == fv(s, r[b]);
-                case "ne" -> r -> fv(s, r[a]) != fv(s, r[b]) && !unord(s, r[a], r[b]);
-                case "lt" -> r -> fv(s, r[a]) < fv(s, r[b]);
-                case "le" -> r -> fv(s, r[a]) <= fv(s, r[b]);
-                case "gt" -> r -> fv(s, r[a]) > fv(s, r[b]);
-                case "ge" -> r -> fv(s, r[a]) >= fv(s, r[b]);
-                case "equ" -> r -> fv(s, r[a]) == fv(s, r[b]) || unord(s, r[a], r[b]);
-                case "neu" -> r -> fv(s, r[a]) != fv(s, r[b]);
-                case "ltu" -> r -> !(fv(s, r[a]) >= fv(s, r[b]));
-                case "leu" -> r -> !(fv(s, r[a]) > fv(s, r[b]));
-                case "gtu" -> r -> !(fv(s, r[a]) <= fv(s, r[b]));
-                case "geu" -> r -> !(fv(s, r[a]) < fv(s, r[b]));
-                case "num" -> r -> !unord(s, r[a], r[b]);
-                case "nan" -> r -> unord(s, r[a], r[b]);
+                case "eq" -> r -> v.applyAsDouble(r[a]) == v.applyAsDouble(r[b]);
+                case "ne" -> r -> v.applyAsDouble(r[a]) != v.applyAsDouble(r[b]) && !unordered(v, r[a], r[b]);
+                case "lt" -> r -> v.applyAsDouble(r[a]) < v.applyAsDouble(r[b]);
+                case "le" -> r -> v.applyAsDouble(r[a]) <= v.applyAsDouble(r[b]);
+                case "gt" -> r -> v.applyAsDouble(r[a]) > v.applyAsDouble(r[b]);
+                case "ge" -> r -> v.applyAsDouble(r[a]) >= v.applyAsDouble(r[b]);
+                case "equ" -> r -> v.applyAsDouble(r[a]) == v.applyAsDouble(r[b]) || unordered(v, r[a], r[b]);
+                case "neu" -> r -> v.applyAsDouble(r[a]) != v.applyAsDouble(r[b]);
+                case "ltu" -> r -> !(v.applyAsDouble(r[a]) >= v.applyAsDouble(r[b]));
+                case "leu" -> r -> !(v.applyAsDouble(r[a]) > v.applyAsDouble(r[b]));
+                case "gtu" -> r -> !(v.applyAsDouble(r[a]) <= v.applyAsDouble(r[b]));
+                case "geu" -> r -> !(v.applyAsDouble(r[a]) < v.applyAsDouble(r[b]));
+                case "num" -> r -> !unordered(v, r[a], r[b]);
+                case "nan" -> r -> unordered(v, r[a], r[b]);
                 default -> throw unsupported("comparison ." + op + " on ." + type);
             };
         }
@@ -186,7 +209,8 @@ final class PtxOps extends PtxMathOps {
         }
         int p = dst(0);
         int q = in.pairWith() == null ? -1 : regOf(new Name(in.pairWith()));
-        Cmp cmp = compare(op, type, src(1, type), src(2, type));
+        String srcType = type.equals("f16") ? "b16" : type;
+        Cmp cmp = compare(op, type, src(1, srcType), src(2, srcType));
         if (bool == null) {
             step(q < 0 ? (t, r) -> r[p] = cmp.test(r) ? 1 : 0 : (t, r) -> {
                 boolean v = cmp.test(r);
@@ -206,6 +230,54 @@ final class PtxOps extends PtxMathOps {
                 r[q] = combine(bool, !v, cv) ? 1 : 0;
             }
         });
+    }
+
+    /**
+     * {@code set.cmp{.bool}.dtype.stype d, a, b{, c}}: setp's comparison written as a value, all ones for an
+     * integer destination, 1.0 for a float one ({@code 0x3c00} for {@code .f16}), else 0.
+     */
+    private void set() {
+        List<String> ts = types();
+        if (ts.size() != 2) {
+            throw invalid("set needs a destination and a source type");
+        }
+        String dt = ts.get(0);
+        String st = ts.get(1);
+        List<String> rest = new ArrayList<>(mods);
+        rest.remove(dt);
+        rest.remove(st);
+        rest.remove("ftz");
+        if (rest.isEmpty() || rest.size() > 2) {
+            throw invalid("set needs a comparison");
+        }
+        String bool = rest.size() == 2 ? rest.get(1) : null;
+        if (bool != null && !bool.equals("and") && !bool.equals("or") && !bool.equals("xor")) {
+            throw unsupported("set combination ." + bool);
+        }
+        if (ops.size() != (bool == null ? 3 : 4)) {
+            throw invalid("set takes " + (bool == null ? 3 : 4) + " operands");
+        }
+        long one = switch (dt) {
+            case "u32", "s32" -> 0xFFFF_FFFFL;
+            case "f32" -> Float.floatToRawIntBits(1f);
+            case "f16" -> 0x3C00;
+            default -> throw unsupported("set to ." + dt + " (it writes .u32, .s32, .f32 or .f16)");
+        };
+        int d = dst(0);
+        String srcType = st.equals("f16") ? "b16" : st;
+        Cmp cmp = compare(rest.get(0), st, src(1, srcType), src(2, srcType));
+        if (bool == null) {
+            step((t, r) -> r[d] = cmp.test(r) ? one : 0);
+            return;
+        }
+        int cr = predSrc(ops.get(3));
+        int c = cr < 0 ? ~cr : cr;
+        boolean negC = cr < 0;
+        step((t, r) -> r[d] = combine(bool, cmp.test(r), (r[c] != 0) != negC) ? one : 0);
+    }
+
+    private static boolean unordered(LongToDoubleFunction v, long a, long b) {
+        return Double.isNaN(v.applyAsDouble(a)) || Double.isNaN(v.applyAsDouble(b));
     }
 
     private static boolean combine(String op, boolean a, boolean b) {

@@ -8,8 +8,8 @@ final class PtxTypes {
     /** True for a type name this interpreter knows (without the leading dot). */
     static boolean isType(String t) {
         return switch (t) {
-            case "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "b8", "b16", "b32", "b64", "f32", "f64",
-                 "pred" -> true;
+            case "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "b8", "b16", "b32", "b64", "f16", "f32",
+                 "f64", "pred" -> true;
             default -> false;
         };
     }

@@ -88,6 +88,84 @@ class KernelStopTest {
                 flag[1] = acc;
             }
 
+            // Innermost loops poll every so many back-edges (LoopPolls): a do-while, a loop left by continue.
+            __global__ void spinDo(int* flag)
+            {
+                flag[0] = 1;
+                int i = 0;
+                do {
+                    i = (i + 1) & 7;
+                } while (1);
+            }
+
+            __global__ void spinContinue(int* flag)
+            {
+                flag[0] = 1;
+                int i = 0;
+                while (1) {
+                    i++;
+                    if (i & 1) {
+                        continue;
+                    }
+                    flag[1] = i;
+                }
+            }
+
+            // A loop in an inlined function makes the calling loop poll at every back-edge.
+            __device__ int mix(int a)
+            {
+                for (int k = 0; k < 100; k++) {
+                    a = (a * 3 + k) & 0xffff;
+                }
+                return a;
+            }
+
+            __global__ void spinCallingLoop(int* flag)
+            {
+                flag[0] = 1;
+                int acc = 1;
+                while (acc != -1) {
+                    acc = mix(acc);
+                }
+                flag[1] = acc;
+            }
+
+            // A counted loop has no poll of its own; a million sleeps of 1 ms take 1000 s unless the sleep polls.
+            __global__ void sleepInCountedLoop(int* flag)
+            {
+                flag[0] = 1;
+                for (int k = 0; k < 1000000; k++) {
+                    __nanosleep(1000000);
+                }
+            }
+
+            // Loops that run past a poll budget: each poll re-enters the loop, which must go on where it was.
+            __global__ void longLoops(int* out)
+            {
+                int i = 0;
+                int s = 0;
+                while (i < 5000) {
+                    s += i;
+                    i++;
+                }
+                out[0] = s;
+                int j = 0;
+                int t = 0;
+                do {
+                    j++;
+                    if (j % 3 == 0) {
+                        continue;
+                    }
+                    t += j;
+                } while (j < 4000);
+                out[1] = t;
+                int u = 0;
+                for (int k = 1; k <= 3000; k += 2) {
+                    u += k;
+                }
+                out[2] = u;
+            }
+
             __global__ void twice(const int* src, int* dst, int n)
             {
                 int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -148,13 +226,25 @@ class KernelStopTest {
         dev.setKernelTimeout(Duration.ofMillis(200));
         UnifiedBuffer flag = ints(dev, new int[2]);
         Stream s = dev.defaultStream();
-        for (String name : new String[] {"spin", "spinBarrier", "spinOne", "growingBound", "countedInside"}) {
+        for (String name : new String[] {"spin", "spinBarrier", "spinOne", "growingBound", "countedInside", "spinDo",
+                "spinContinue", "spinCallingLoop", "sleepInCountedLoop"}) {
             KernelFaultException e = faultOf(s, kernel(name), Dim3.of(3), Dim3.of(64), flagArgs(flag));
             assertEquals(CudaError.LAUNCH_TIMEOUT, e.error(), e.getMessage());
             assertContains("kernel '" + name + "'", e.getMessage());
             assertContains("ran longer than the kernel time limit of 200 ms", e.getMessage());
             assertWorks();
         }
+    }
+
+    @Test
+    void loopsLongerThanAPollBudgetComputeRight() {
+        UnifiedBuffer out = ints(dev, new int[3]);
+        Stream s = dev.defaultStream();
+        s.launch(kernel("longLoops"), LaunchConfig.of(1, 1), flagArgs(out));
+        assertDoesNotThrow(s::synchronize);
+        // 0 + ... + 4999; 1 + ... + 4000 less the multiples of 3 (3 * (1 + ... + 1333)); the odd numbers below 3000.
+        int[] expected = {4999 * 5000 / 2, 4000 * 4001 / 2 - 3 * (1333 * 1334 / 2), 1500 * 1500};
+        assertArrayEquals(expected, readInts(out, 3));
     }
 
     @Test
@@ -216,6 +306,20 @@ class KernelStopTest {
                 bra.uni $L_top;
             }
 
+            // A sleep of the largest u32 time in a loop: stops after a sleep (at most 1 ms), not a slice of them.
+            .visible .entry ptxSleepLoop(.param .u64 flag)
+            {
+                .reg .b64 %rd<3>;
+                .reg .b32 %r<2>;
+                ld.param.u64 %rd1, [flag];
+                cvta.to.global.u64 %rd2, %rd1;
+                mov.u32 %r1, 1;
+                st.global.u32 [%rd2], %r1;
+            $L_top:
+                nanosleep.u32 4294967295;
+                bra.uni $L_top;
+            }
+
             .visible .entry ptxSpinBarrier(.param .u64 flag)
             {
                 .reg .b64 %rd<3>;
@@ -236,7 +340,7 @@ class KernelStopTest {
         Module m = dev.load(PTX_SPIN.getBytes(StandardCharsets.UTF_8), "spin.ptx");
         UnifiedBuffer flag = ints(dev, new int[1]);
         Stream s = dev.defaultStream();
-        for (String name : new String[] {"ptxSpin", "ptxSpinBarrier"}) {
+        for (String name : new String[] {"ptxSpin", "ptxSpinBarrier", "ptxSleepLoop"}) {
             KernelFaultException e = faultOf(s, m.function(name), Dim3.of(2), Dim3.of(64), flagArgs(flag));
             assertEquals(CudaError.LAUNCH_TIMEOUT, e.error(), e.getMessage());
             assertContains("kernel '" + name + "'", e.getMessage());

@@ -67,11 +67,11 @@ class PtxErrorsTest {
         DeviceException e = loadFails(sat, "sat.ptx");
         assertEquals(CudaError.NOT_SUPPORTED, e.error());
         assertTrue(e.getMessage().contains("sat.ptx:8") && e.getMessage().contains(".sat on .u32"), e.getMessage());
-        String half = HEADER + ".visible .entry k(.param .u64 k_param_0)\n{\n\t.reg .b16 %h<3>;\n\t.reg .b64 %rd<2>;\n"
-                + "\tld.param.u64 %rd1, [k_param_0];\n\tld.global.f16 %h1, [%rd1];\n\tret;\n}\n";
-        e = loadFails(half, "half.ptx");
+        String half2 = HEADER + ".visible .entry k(.param .u64 k_param_0)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n"
+                + "\tld.param.u64 %rd1, [k_param_0];\n\tadd.f16x2 %r1, %r2, %r2;\n\tret;\n}\n";
+        e = loadFails(half2, "half2.ptx");
         assertEquals(CudaError.NOT_SUPPORTED, e.error());
-        assertTrue(e.getMessage().contains("half.ptx:10") && e.getMessage().contains(".f16"), e.getMessage());
+        assertTrue(e.getMessage().contains("half2.ptx:10") && e.getMessage().contains(".f16x2"), e.getMessage());
     }
 
     @Test

@@ -35,12 +35,13 @@ import java.util.List;
  * the thread inward until it reaches the site, so no loop ever gets a second entry.
  */
 final class Emitter extends MethodEmitter {
-    /** The loops that need no poll of the stop request at their back-edge. */
-    private final CountedLoops countedLoops;
+    /** How each loop polls the stop request at its back-edge. */
+    private final LoopPolls loopPolls;
 
-    Emitter(CodeBuilder c, Plan plan) {
+    /** {@code loopPolls} false leaves the stop polls out of loops (for measuring their cost only). */
+    Emitter(CodeBuilder c, Plan plan, boolean loopPolls) {
         super(c, plan);
-        this.countedLoops = new CountedLoops(plan);
+        this.loopPolls = new LoopPolls(plan, loopPolls);
     }
 
     // ---- statements -----------------------------------------------------------------------------------
@@ -84,6 +85,8 @@ final class Emitter extends MethodEmitter {
                 scopes.pop();
             }
             case Stmt.DoWhile w -> {
+                LoopPolls.Kind poll = loopPolls.kind(w);
+                Label entry = countdownEntry(poll);
                 Label top = c.newBoundLabel();
                 ResumableLoop resumable = enterLoop(w, top);
                 Label cont = c.newLabel();
@@ -93,8 +96,15 @@ final class Emitter extends MethodEmitter {
                 loops.pop();
                 c.labelBinding(cont);
                 reconvergencePoint(w.pos(), w.body());
-                pollCancellation(w.pos());
-                exprs.jumpIfTrue(w.condition(), top);
+                if (poll == LoopPolls.Kind.COUNTDOWN) {
+                    exprs.jumpIfFalse(w.condition(), brk);
+                    countdownBackEdge(w.pos(), top, entry);
+                } else {
+                    if (poll == LoopPolls.Kind.EVERY) {
+                        pollCancellation(w.pos());
+                    }
+                    exprs.jumpIfTrue(w.condition(), top);
+                }
                 c.labelBinding(brk);
                 exitLoop(resumable);
             }
@@ -126,7 +136,35 @@ final class Emitter extends MethodEmitter {
         }
     }
 
+    /**
+     * Before a {@link LoopPolls.Kind#COUNTDOWN} loop: binds and returns the label where the loop is entered, and
+     * re-entered after each poll, which sets the budget of back-edges; null for the other kinds.
+     */
+    private Label countdownEntry(LoopPolls.Kind poll) {
+        if (poll != LoopPolls.Kind.COUNTDOWN) {
+            return null;
+        }
+        Label entry = c.newBoundLabel();
+        c.loadConstant(LoopPolls.BUDGET);
+        c.istore(budgetSlot);
+        return entry;
+    }
+
+    /**
+     * The back-edge of a {@link LoopPolls.Kind#COUNTDOWN} loop: to {@code top} while the budget lasts, else a poll
+     * and back to {@code entry}. The two back-edges make the poll an outer loop of its own, outside the hot one.
+     */
+    private void countdownBackEdge(Pos p, Label top, Label entry) {
+        c.iinc(budgetSlot, -1);
+        c.iload(budgetSlot);
+        c.ifgt(top);
+        pollCancellation(p);
+        c.goto_(entry);
+    }
+
     private void loop(Stmt loop, Expr condition, Expr update, Stmt body) {
+        LoopPolls.Kind poll = loopPolls.kind(loop);
+        Label entry = countdownEntry(poll);
         Label top = c.newBoundLabel();
         ResumableLoop resumable = enterLoop(loop, top);
         Label cont = c.newLabel();
@@ -142,10 +180,14 @@ final class Emitter extends MethodEmitter {
         if (update != null) {
             exprs.discard(update);
         }
-        if (!(loop instanceof Stmt.For f && countedLoops.isCounted(f))) {
-            pollCancellation(loop.pos());
+        if (poll == LoopPolls.Kind.COUNTDOWN) {
+            countdownBackEdge(loop.pos(), top, entry);
+        } else {
+            if (poll == LoopPolls.Kind.EVERY) {
+                pollCancellation(loop.pos());
+            }
+            c.goto_(top);
         }
-        c.goto_(top);
         c.labelBinding(brk);
         exitLoop(resumable);
     }

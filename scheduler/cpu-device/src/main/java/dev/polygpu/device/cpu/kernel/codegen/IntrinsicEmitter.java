@@ -44,7 +44,8 @@ final class IntrinsicEmitter {
             case NANOSLEEP -> {
                 c.aload(Emitter.STATE_SLOT);
                 x.value(args.get(0));
-                c.invokevirtual(STATE, "nanosleep", mt(CD_void, CD_int));
+                c.loadConstant(Emitter.pos(call.pos()));
+                c.invokevirtual(STATE, "nanosleep", mt(CD_void, CD_int, CD_int));
             }
             case CLOCK64 -> {
                 c.aload(Emitter.STATE_SLOT);

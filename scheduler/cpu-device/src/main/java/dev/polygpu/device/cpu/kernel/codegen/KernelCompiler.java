@@ -61,6 +61,14 @@ public final class KernelCompiler {
      * {@code memory}; throws {@link CodegenException} for constructs the engine cannot run.
      */
     public static CompiledKernel compile(Function kernel, ModuleMemory memory) {
+        return compile(kernel, memory, true);
+    }
+
+    /**
+     * As {@link #compile(Function, ModuleMemory)}; {@code loopPolls} false leaves out the polls of the launch's stop
+     * request at loop back-edges, for measuring their cost only (a launch can then not be stopped inside a loop).
+     */
+    public static CompiledKernel compile(Function kernel, ModuleMemory memory, boolean loopPolls) {
         YieldLowering lowering = new YieldLowering();
         Plan plan = new Plan(kernel, lowering, memory);
         boolean coop = plan.cooperative();
@@ -68,7 +76,7 @@ public final class KernelCompiler {
         ClassDesc self = ClassDesc.of(KernelCompiler.class.getPackageName() + ".Kernel" + COUNTER.incrementAndGet());
         byte[] bytes;
         try {
-            bytes = build(self, plan, coop, emitted);
+            bytes = build(self, plan, coop, loopPolls, emitted);
         } catch (IllegalArgumentException e) {
             throw tooLarge(kernel, e);
         }
@@ -113,7 +121,7 @@ public final class KernelCompiler {
                 + " '#pragma unroll' count, fewer hand-unrolled lines)");
     }
 
-    private static byte[] build(ClassDesc self, Plan plan, boolean coop, Emitter[] emitted) {
+    private static byte[] build(ClassDesc self, Plan plan, boolean coop, boolean loopPolls, Emitter[] emitted) {
         return CLASS_FILE.build(self, cb -> {
             cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
             cb.withInterfaceSymbols(Jvm.GENERATED);
@@ -126,7 +134,7 @@ public final class KernelCompiler {
                     });
             cb.withMethodBody(coop ? "resumeThreads" : "runBlock", coop ? Jvm.RESUME : Jvm.RUN_BLOCK, ClassFile.ACC_PUBLIC,
                     code -> {
-                        Emitter em = new Emitter(code, plan);
+                        Emitter em = new Emitter(code, plan, loopPolls);
                         if (coop) {
                             em.emitResume();
                         } else {

@@ -173,11 +173,16 @@ public final class BlockState {
 
     /**
      * CUDA's {@code __nanosleep(ns)} for the running thread ({@code ns} is an {@code unsigned int}): see
-     * {@link SleepClock} for how the threads of a block sleep side by side.
+     * {@link SleepClock} for how the threads of a block sleep side by side. Then polls the launch's stop request
+     * (the call at {@code pos}), so a kernel that sleeps in a loop stops within a sleep, however seldom its loop
+     * polls ({@code codegen.LoopPolls}).
      */
-    public void nanosleep(int ns) {
+    public void nanosleep(int ns, int pos) {
         int t = info.cooperative() ? tid : tx + bdx * (ty + bdy * tz);
         sleepClock.sleep(t, threadsPerBlock, Integer.toUnsignedLong(ns));
+        if (cancel.requested()) {
+            throw stopped(pos);
+        }
     }
 
     /**

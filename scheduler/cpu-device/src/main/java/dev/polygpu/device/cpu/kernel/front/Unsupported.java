@@ -57,7 +57,8 @@ final class Unsupported {
         if (TEXTURE.contains(name)) {
             return "texture and surface functions ('" + name + "')" + " are not supported by the CPU device's kernel engine";
         }
-        if (name.startsWith("__half2") && !name.startsWith("__half2float") || name.contains("half2_")
+        boolean scalarConversion = name.matches("__half2(float|u?int|u?ll|u?short|u?char)(_r[nzdu])?");
+        if (name.startsWith("__half2") && !scalarConversion || name.contains("half2_")
                 || name.endsWith("2half2") || name.contains("bfloat16") || name.startsWith("__h") && name.endsWith("2")) {
             return "paired-half and bfloat16 functions ('" + name + "')" + ENGINE + "; __half and its scalar"
                     + " functions (__hadd, __float2half, …) are";

@@ -16,7 +16,7 @@ public enum Construct {
     TYPE_64(Group.TYPES, 5, "long, unsigned long, long long, unsigned long long"),
     TYPE_FLOAT(Group.TYPES, 5, "float"),
     TYPE_DOUBLE(Group.TYPES, 3, "double"),
-    TYPE_HALF(Group.TYPES, 0, "__half values and arithmetic (off: the PTX interpreter refuses .f16)"),
+    TYPE_HALF(Group.TYPES, 2, "__half values and arithmetic"),
     // Expressions.
     INT_ARITH(Group.EXPRESSIONS, 10, "integer + - * (plain where it cannot overflow, else a checked helper)"),
     DIV_MOD(Group.EXPRESSIONS, 4, "integer / and % with the divisor made safe"),
