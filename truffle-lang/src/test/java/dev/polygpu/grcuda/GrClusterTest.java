@@ -16,12 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.graalvm.polyglot.Context;
-import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The {@code grcuda.Cluster*} options and {@code getClusterStats()}, through the polyglot API with
@@ -30,21 +28,12 @@ import org.junit.jupiter.api.Test;
  * files what it saw.
  */
 class GrClusterTest {
-    private static Engine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final SharedEngine ENGINE = new SharedEngine();
 
     /** A context with {@code options} (name, value, …) and no access to the process environment. */
     private static Context.Builder builder(String... options) {
-        Context.Builder b = Context.newBuilder("grcuda").engine(engine);
+        Context.Builder b = Context.newBuilder("grcuda").engine(ENGINE.get());
         for (int i = 0; i < options.length; i += 2) {
             b.option(options[i], options[i + 1]);
         }

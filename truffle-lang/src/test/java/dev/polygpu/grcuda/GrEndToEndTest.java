@@ -5,26 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.graalvm.polyglot.Context;
-import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Device arrays and kernels together from Java, as an embedding program uses them. */
 class GrEndToEndTest {
-    private static Engine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final SharedEngine ENGINE = new SharedEngine();
 
     private static final String SQUARE = """
             __global__ void square(float *x, float *y, int n) {
@@ -34,7 +23,7 @@ class GrEndToEndTest {
 
     @Test
     void buildAndLaunchOnDeviceArrays() {
-        try (Context c = Context.newBuilder("grcuda").engine(engine).allowAllAccess(true).build()) {
+        try (Context c = Context.newBuilder("grcuda").engine(ENGINE.get()).allowAllAccess(true).build()) {
             Value cu = c.eval("grcuda", "CU");
             int n = 1000;
             Value x = cu.getMember("DeviceArray").execute("float", n);
@@ -61,7 +50,7 @@ class GrEndToEndTest {
 
     @Test
     void aKernelFaultIsAGuestErrorAndTheContextKeepsWorking() {
-        try (Context c = Context.newBuilder("grcuda").engine(engine).allowAllAccess(true).build()) {
+        try (Context c = Context.newBuilder("grcuda").engine(ENGINE.get()).allowAllAccess(true).build()) {
             Value cu = c.eval("grcuda", "CU");
             Value x = cu.getMember("DeviceArray").execute("float", 10);
             Value y = cu.getMember("DeviceArray").execute("float", 10);

@@ -7,29 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import org.graalvm.polyglot.Context;
-import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A kernel's printf output and failed assertions reach the stream an embedder gives
  * {@code Context.Builder.out(...)} (the CPU device writes to the context's output, not to {@code System.out}).
  */
 class GrKernelPrintfTest {
-    private static Engine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final SharedEngine ENGINE = new SharedEngine();
 
     private static final String SRC = """
             __global__ void scale(float *x, int n) {
@@ -44,7 +33,7 @@ class GrKernelPrintfTest {
     @Test
     void printfReachesTheContextsOutput() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (Context c = Context.newBuilder("grcuda").engine(engine).allowAllAccess(true).out(out).build()) {
+        try (Context c = Context.newBuilder("grcuda").engine(ENGINE.get()).allowAllAccess(true).out(out).build()) {
             Value cu = c.eval("grcuda", "CU");
             Value x = cu.getMember("DeviceArray").execute("float", 8);
             for (int i = 0; i < 8; i++) {
@@ -61,7 +50,7 @@ class GrKernelPrintfTest {
     @Test
     void aFailedAssertIsAGuestErrorAndItsMessageIsInTheOutput() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (Context c = Context.newBuilder("grcuda").engine(engine).allowAllAccess(true).out(out).build()) {
+        try (Context c = Context.newBuilder("grcuda").engine(ENGINE.get()).allowAllAccess(true).out(out).build()) {
             Value cu = c.eval("grcuda", "CU");
             Value x = cu.getMember("DeviceArray").execute("float", 8);
             x.setArrayElement(5, -1f);

@@ -13,12 +13,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.graalvm.options.OptionDescriptor;
 import org.graalvm.polyglot.Context;
-import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The language through the polyglot API from Java: evaluation, the namespace, options and their errors, and the
@@ -31,20 +29,11 @@ class GrLanguageTest {
                 if (i < n) y[i] = x[i] * x[i];
             }""";
 
-    private static Engine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final SharedEngine ENGINE = new SharedEngine();
 
     private static Context context(String... options) {
-        Context.Builder b = Context.newBuilder("grcuda").engine(engine).allowAllAccess(true);
+        Context.Builder b = Context.newBuilder("grcuda").engine(ENGINE.get()).allowAllAccess(true);
         for (int i = 0; i < options.length; i += 2) {
             b.option(options[i], options[i + 1]);
         }
@@ -79,7 +68,7 @@ class GrLanguageTest {
     @Test
     void everyOptionSaysWhatValuesItTakes() {
         List<String> missing = new ArrayList<>();
-        for (OptionDescriptor d : engine.getLanguages().get("grcuda").getOptions()) {
+        for (OptionDescriptor d : ENGINE.get().getLanguages().get("grcuda").getOptions()) {
             String syntax = d.getUsageSyntax();
             if (syntax == null || syntax.isBlank()) {
                 missing.add(d.getName());

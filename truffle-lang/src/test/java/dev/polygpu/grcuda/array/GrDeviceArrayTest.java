@@ -1,5 +1,6 @@
 package dev.polygpu.grcuda.array;
 
+import dev.polygpu.grcuda.SharedEngine;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,35 +13,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.graalvm.polyglot.Context;
-import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Device arrays through the polyglot API: creation, elements of every type, copies, free, views, display. */
 class GrDeviceArrayTest {
     private static final long SEED = 20240611L;
-    private static Engine engine;
+    @RegisterExtension
+    static final SharedEngine ENGINE = new SharedEngine();
     private Context context;
-
-    @BeforeAll
-    static void start() {
-        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
 
     @BeforeEach
     void open() {
-        context = Context.newBuilder("grcuda").engine(engine).allowAllAccess(true).build();
+        context = Context.newBuilder("grcuda").engine(ENGINE.get()).allowAllAccess(true).build();
     }
 
     @AfterEach

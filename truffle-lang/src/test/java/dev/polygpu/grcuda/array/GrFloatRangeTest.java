@@ -1,18 +1,17 @@
 package dev.polygpu.grcuda.array;
 
+import dev.polygpu.grcuda.SharedEngine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.graalvm.polyglot.Context;
-import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.proxy.ProxyArray;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A double beyond float's range is refused where a float is stored (an element of a float array, a float kernel
@@ -28,23 +27,14 @@ class GrFloatRangeTest {
     private static final double ROUNDS_TO_MAX = FLT_MAX + Math.scalb(1.0, 102);
     private static final double ROUNDS_TO_INFINITY = FLT_MAX + Math.scalb(1.0, 103);
 
-    private static Engine engine;
+    @RegisterExtension
+    static final SharedEngine ENGINE = new SharedEngine();
     private Context context;
     private Value cu;
 
-    @BeforeAll
-    static void start() {
-        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
-
     @BeforeEach
     void open() {
-        context = Context.newBuilder("grcuda").engine(engine).allowAllAccess(true).build();
+        context = Context.newBuilder("grcuda").engine(ENGINE.get()).allowAllAccess(true).build();
         cu = context.eval("grcuda", "CU");
     }
 

@@ -1,5 +1,6 @@
 package dev.polygpu.grcuda.array;
 
+import dev.polygpu.grcuda.SharedEngine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -15,14 +16,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.graalvm.polyglot.Context;
-import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The CUDA runtime's raw-memory functions as a GrCUDA script calls them ({@code cudaMalloc},
@@ -32,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * that were not ordered after the work it depends on would read stale bytes.
  */
 class GrRawMemoryTest {
-    private static Engine engine;
+    @RegisterExtension
+    static final SharedEngine ENGINE = new SharedEngine();
     private Context context;
     private Value cu;
 
@@ -43,19 +43,9 @@ class GrRawMemoryTest {
             }""";
     private static final String FILL_SIG = "fill(y: out pointer float, base: float, n: sint32)";
 
-    @BeforeAll
-    static void start() {
-        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
-
     @BeforeEach
     void open() {
-        context = Context.newBuilder("grcuda").engine(engine).allowExperimentalOptions(true)
+        context = Context.newBuilder("grcuda").engine(ENGINE.get()).allowExperimentalOptions(true)
                 .option("grcuda.DeviceChaos", "seed=11,delay=200").build();
         cu = context.eval("grcuda", "CU");
     }
@@ -320,7 +310,7 @@ class GrRawMemoryTest {
         int rows = 3;
         int cols = 96;
         for (int seed = 1; seed <= 6; seed++) {
-            try (Context c = Context.newBuilder("grcuda").engine(engine).allowExperimentalOptions(true)
+            try (Context c = Context.newBuilder("grcuda").engine(ENGINE.get()).allowExperimentalOptions(true)
                     .option("grcuda.DeviceChaos", "seed=" + seed + ",delay=300").build()) {
                 Value cu = c.eval("grcuda", "CU");
                 Value fill = cu.getMember("buildkernel").execute(FILL, FILL_SIG);
@@ -355,7 +345,7 @@ class GrRawMemoryTest {
         int n = 200;
         for (int seed = 1; seed <= 6; seed++) {
             for (String policy : new String[] {"with-const", "no-const"}) {
-                try (Context c = Context.newBuilder("grcuda").engine(engine).allowExperimentalOptions(true)
+                try (Context c = Context.newBuilder("grcuda").engine(ENGINE.get()).allowExperimentalOptions(true)
                         .option("grcuda.DeviceChaos", "seed=" + seed + ",delay=300")
                         .option("grcuda.DependencyPolicy", policy).build()) {
                     Value cu = c.eval("grcuda", "CU");
@@ -443,7 +433,7 @@ class GrRawMemoryTest {
             for (int t = 0; t < threads; t++) {
                 int me = t;
                 results.add(pool.submit(() -> {
-                    try (Context c = Context.newBuilder("grcuda").engine(engine).allowExperimentalOptions(true)
+                    try (Context c = Context.newBuilder("grcuda").engine(ENGINE.get()).allowExperimentalOptions(true)
                             .option("grcuda.DeviceChaos", "seed=" + (20 + me) + ",delay=100").build()) {
                         Value cu = c.eval("grcuda", "CU");
                         Value fill = cu.getMember("buildkernel").execute(FILL, FILL_SIG);

@@ -1,5 +1,6 @@
 package dev.polygpu.grcuda.kernel;
 
+import dev.polygpu.grcuda.SharedEngine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,34 +8,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.polygpu.device.ElementType;
 import org.graalvm.polyglot.Context;
-import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Devices, their properties, and the cuda* runtime functions through the polyglot API. */
 class GrDeviceTest {
-    private static Engine engine;
+    @RegisterExtension
+    static final SharedEngine ENGINE = new SharedEngine();
     private Context c;
     private Value cu;
 
-    @BeforeAll
-    static void start() {
-        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
-
     @BeforeEach
     void open() {
-        c = Context.newBuilder("grcuda").engine(engine).allowAllAccess(true).build();
+        c = Context.newBuilder("grcuda").engine(ENGINE.get()).allowAllAccess(true).build();
         cu = c.eval("grcuda", "CU");
     }
 

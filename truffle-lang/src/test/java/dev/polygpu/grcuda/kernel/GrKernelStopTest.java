@@ -1,5 +1,6 @@
 package dev.polygpu.grcuda.kernel;
 
+import dev.polygpu.grcuda.SharedEngine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,12 +11,10 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
 import org.graalvm.polyglot.Context;
-import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -40,20 +39,11 @@ class GrKernelStopTest {
             }
             """;
 
-    private static Engine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final SharedEngine ENGINE = new SharedEngine();
 
     private static Context context(String kernelTimeout) {
-        Context.Builder b = Context.newBuilder("grcuda").engine(engine).allowAllAccess(true)
+        Context.Builder b = Context.newBuilder("grcuda").engine(ENGINE.get()).allowAllAccess(true)
                 .option("grcuda.Device", "cpu").option("grcuda.CpuBlocks", "1");
         if (kernelTimeout != null) {
             b.option("grcuda.KernelTimeout", kernelTimeout);

@@ -1,5 +1,6 @@
 package dev.polygpu.grcuda.kernel;
 
+import dev.polygpu.grcuda.SharedEngine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,14 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.polygpu.device.ElementType;
 import java.util.Random;
 import org.graalvm.polyglot.Context;
-import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** buildkernel and launches from Java through the polyglot API: every launch form and every error message. */
 class GrKernelTest {
@@ -33,23 +32,14 @@ class GrKernelTest {
     static final long SEED = 20240611L;
     static final int N = 1000;
 
-    private static Engine engine;
+    @RegisterExtension
+    static final SharedEngine ENGINE = new SharedEngine();
     private Context c;
     private Value cu;
 
-    @BeforeAll
-    static void start() {
-        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
-
     @BeforeEach
     void open() {
-        c = Context.newBuilder("grcuda").engine(engine).allowAllAccess(true).build();
+        c = Context.newBuilder("grcuda").engine(ENGINE.get()).allowAllAccess(true).build();
         cu = c.eval("grcuda", "CU");
     }
 

@@ -1,5 +1,6 @@
 package dev.polygpu.grcuda.kernel;
 
+import dev.polygpu.grcuda.SharedEngine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,12 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.graalvm.polyglot.Context;
-import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.Value;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,20 +35,11 @@ class GrMultiDeviceTest {
             }
             """;
 
-    private static Engine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = Engine.newBuilder("grcuda").option("engine.WarnInterpreterOnly", "false").build();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+    @RegisterExtension
+    static final SharedEngine ENGINE = new SharedEngine();
 
     private static Context context(ByteArrayOutputStream err, Map<String, String> options) {
-        Context.Builder b = Context.newBuilder("grcuda").engine(engine).allowAllAccess(true).err(err)
+        Context.Builder b = Context.newBuilder("grcuda").engine(ENGINE.get()).allowAllAccess(true).err(err)
                 .option("grcuda.Device", "cpu").option("grcuda.CpuBlocks", "1");
         options.forEach(b::option);
         return b.build();
