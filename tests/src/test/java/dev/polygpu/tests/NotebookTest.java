@@ -279,12 +279,16 @@ class NotebookTest {
         }
         assertEquals("'usable after interrupt'", result(steps.get(8)));
         assertEquals("js usable after interrupt", result(steps.get(10)));
-        // a cell waiting for a running kernel stops too; the stop request reaches the kernel, but its loop is a
-        // counted one, which is not polled (docs/api.md, Stopping kernels): it runs on, a later read sees its result
+        // a cell waiting for a running kernel stops too, and so does the kernel: its loop is counted, which is not
+        // polled, but its __nanosleep is (docs/api.md, Stopping kernels); a later read reports the stopped kernel
         assertEquals("ok", status(steps.get(11)));
         assertEquals("KeyboardInterrupt", steps.get(12).getAsJsonObject("reply").get("ename").getAsString());
         assertEquals("4.5", result(steps.get(13)));
-        assertEquals("6000.0", result(steps.get(18)));
+        JsonObject stopped = steps.get(18).getAsJsonObject("reply");
+        assertEquals("error", stopped.get("status").getAsString());
+        String why = stopped.get("evalue").getAsString();
+        assertTrue(why.contains("kernel 'nap'") && why.contains("stopped")
+                && why.contains("the guest call waiting for it was interrupted"), why);
 
         // %%time and both streams
         assertEquals("ok", status(steps.get(14)));
