@@ -93,16 +93,9 @@ final class PtxHalfOps {
         return ftz && v != 0 && Math.abs(v) < 0x1p-14 ? Math.copySign(0.0, v) : v;
     }
 
+    /** An arithmetic result rounded to half as its instruction says: {@code .rn}, then .sat and .ftz. */
     private static int finish(boolean ftz, boolean sat, double exact) {
-        double v = exact;
-        if (sat) {
-            v = Double.isNaN(v) ? 0.0 : Math.max(0.0, Math.min(1.0, v));
-        }
-        int h = toHalf(v, PtxMath.RN);
-        if (ftz && (h & 0x7C00) == 0 && (h & 0x3FF) != 0) {
-            return h & 0x8000;
-        }
-        return h;
+        return saturatedHalf(exact, PtxMath.RN, sat, ftz);
     }
 
     private static void arithmetic(PtxOps ops, String base) {
@@ -248,6 +241,10 @@ final class PtxHalfOps {
         };
     }
 
+    /**
+     * {@code v} clamped to [0, 1] (NaN to 0) if {@code sat}, rounded to half in {@code mode}, a subnormal result
+     * flushed to zero if {@code ftz}.
+     */
     private static int saturatedHalf(double v, int mode, boolean sat, boolean ftz) {
         double x = sat ? (Double.isNaN(v) ? 0.0 : Math.max(0.0, Math.min(1.0, v))) : v;
         int h = toHalf(x, mode);
