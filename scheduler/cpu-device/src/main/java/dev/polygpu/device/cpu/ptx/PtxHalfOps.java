@@ -74,7 +74,8 @@ final class PtxHalfOps {
         }
         int exp = ulpExp + 25;
         if (exp >= 31) {
-            boolean toInfinity = mode == PtxMath.RN || mode == PtxMath.RP && sign == 0 || mode == PtxMath.RM && sign != 0;
+            boolean toInfinity = mode == PtxMath.RN || mode == PtxMath.RP && sign == 0
+                    || mode == PtxMath.RM && sign != 0;
             return sign | (toInfinity ? 0x7C00 : 0x7BFF);
         }
         return sign | exp << 10 | (int) (m - 1024);
@@ -105,7 +106,8 @@ final class PtxHalfOps {
         boolean ftz = rest.remove("ftz");
         boolean sat = rest.remove("sat");
         if (!rest.isEmpty() || sat && !Set.of("add", "sub", "mul", "fma").contains(base)) {
-            throw ops.unsupportedHere("modifier ." + (rest.isEmpty() ? "sat" : rest.getFirst()) + " of " + base + ".f16");
+            throw ops.unsupportedHere("modifier ." + (rest.isEmpty() ? "sat" : rest.getFirst()) + " of " + base
+                    + ".f16");
         }
         int n = switch (base) {
             case "neg", "abs" -> 2;
