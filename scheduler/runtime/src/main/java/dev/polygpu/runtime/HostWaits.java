@@ -1,16 +1,19 @@
 package dev.polygpu.runtime;
 
+import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.Stream;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
- * A {@link Scheduler}'s host waits: a host access to one array ({@link Scheduler#awaitHost}), releasing an array
- * ({@link Scheduler#release}), ordering the user's stream work after the elements ({@link Scheduler#fence}), and
- * synchronizing with all elements or one stream's; each ends by throwing, once, a failure it waited for.
+ * A {@link Scheduler}'s host waits: a host access to one array ({@link Scheduler#awaitHost}), a host call that
+ * runs as an element of the DAG ({@link Scheduler#callOnHost}), releasing an array ({@link Scheduler#release}),
+ * ordering the user's stream work after the elements ({@link Scheduler#fence}), and synchronizing with all elements
+ * or one stream's; each ends by throwing, once, a failure it waited for.
  *
  * <p>Implementation notes: it holds the owner's lock, condition, tracker, queue, streams, observers and list of
  * unreported failures (the same objects, guarded by the same lock, as the owner's implementation notes describe)
@@ -252,6 +255,74 @@ final class HostWaits {
         }
         if (first != null) {
             throw first.error;
+        }
+    }
+
+    /** {@link Scheduler#callOnHost}, after its arguments were checked. */
+    <T> T callOnHost(ComputationalElement call, Supplier<T> action, boolean interruptible)
+            throws InterruptedException {
+        Vertex v;
+        long start;
+        lock.lock();
+        try {
+            owner.ensureOpen();
+            Vertex[] follows = tracker.parentsOf(call);
+            Coherence coherence = owner.coherence();
+            if (coherence != null) {
+                follows = coherence.prepare(call, coherence.host(), follows);
+            }
+            v = new Vertex(owner.newElementId(), call, follows);
+            v.device = -1;
+            v.state = Vertex.State.ON_HOST;
+            owner.register(v);
+            if (coherence != null) {
+                coherence.recorded(v, coherence.host());
+            }
+            try {
+                for (Vertex p : v.parents) {
+                    owner.awaitLocked(p, interruptible);
+                }
+            } catch (InterruptedException e) {
+                // It never ran: complete it as an element that did nothing, so nothing waits for it.
+                v.endNanos = System.nanoTime();
+                owner.finish(v, null, v.endNanos);
+                throw e;
+            }
+            start = System.nanoTime();
+            v.launchNanos = start;
+            Vertex[] parents = v.parents;
+            boolean parentFailed = false;
+            for (Vertex p : parents) {
+                parentFailed |= p.failure != null && v.id < p.failure.reportedBefore;
+            }
+            if (parentFailed) {
+                // finish() gives it its parent's failure; the parent's is thrown (once) instead of running, as a
+                // host access throws it, and the call's own copy of it counts as reported with it.
+                v.endNanos = start;
+                owner.finish(v, null, start);
+                DeviceException thrown = v.failure.report(owner.nextElementId());
+                for (Vertex p : parents) {
+                    if (p.failure != null && !p.failure.reported()) {
+                        thrown = p.failure.report(owner.nextElementId());
+                        break;
+                    }
+                }
+                throw thrown;
+            }
+        } finally {
+            lock.unlock();
+        }
+        try {
+            return action.get();
+        } finally {
+            lock.lock();
+            try {
+                v.endNanos = System.nanoTime();
+                owner.finish(v, null, start);
+                owner.wakeDispatcher();
+            } finally {
+                lock.unlock();
+            }
         }
     }
 }

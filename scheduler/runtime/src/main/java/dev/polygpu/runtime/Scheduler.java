@@ -8,7 +8,6 @@ import dev.polygpu.device.Stream;
 import dev.polygpu.device.UnifiedBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -45,13 +44,15 @@ import java.util.function.Predicate;
  * elements from different threads are ordered as their submit calls were; the DAG is never corrupted. Host
  * accesses that race with another thread's submissions on the same array are unordered, as any data race.
  *
- * <p>Implementation notes: {@link #lock} guards every mutable field here, in the parts this class delegates to ({@link
- * RankQueue}: the waiting elements and their ranks; {@link ClusterSide}: what a cluster layer took; {@link StreamPools}:
- * the streams; {@link Coherence}: with several devices, placement, the arrays' copies and the transfers), in {@link Vertex}, {@link StreamSlot} and in the {@link TrackedArray}s' dependency fields; those parts
- * are only called with it held. The host's waits ({@link HostWaits}) take it themselves and release it only while they
- * wait. Stream operations (launch, record, waitFor, whenComplete) are called under the lock; they only queue and never
- * wait for stream callbacks, and the callbacks ({@link #completed}) take the lock, so the lock order is scheduler lock
- * → stream lock and never the reverse. Calls that wait for streams (synchronize, close) are made without the lock.
+ * <p>Implementation notes: {@link #lock} guards every mutable field here, in the parts this class delegates to
+ * ({@link RankQueue}: the waiting elements and their ranks; {@link StreamPlacer}: what is on the streams and the
+ * in-flight window; {@link ClusterSide}: what a cluster layer took; {@link StreamPools}: the streams; {@link
+ * Coherence}: with several devices, placement, the arrays' copies and the transfers), in {@link Vertex}, {@link
+ * StreamSlot} and in the {@link TrackedArray}s' dependency fields; those parts are only called with it held. The
+ * host's waits ({@link HostWaits}) take it themselves and release it only while they wait. Stream operations
+ * (launch, record, waitFor, whenComplete) are called under the lock; they only queue and never wait for stream
+ * callbacks, and the callbacks ({@link StreamPlacer}'s) take the lock, so the lock order is scheduler lock → stream
+ * lock and never the reverse. Calls that wait for streams (synchronize, close) are made without the lock.
  * Observers are called under the lock, which keeps their calls sequential. Elements are launched by the submitting
  * thread when they can be, and otherwise by the dispatcher thread, woken by completions; completion callbacks never
  * call the device.
@@ -60,24 +61,13 @@ public final class Scheduler implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Scheduler.class.getName());
 
     private final Device device;
-    private final String deviceName;
     /** The devices elements run on; {@link #device} is the first. */
     private final List<Device> devices;
-    /** How {@link #launched} names each device. */
-    private final String[] deviceNames;
     /** Placement and coherence over several devices; null with one, where nothing of it is needed. */
     private final Coherence coherence;
     private final SchedulerConfig config;
     /** Elements on streams at once as configured (the configured window, or the device's default). */
     private final int configuredWindow;
-    /** Elements on streams at once now: the configured window, or what {@link #setInFlightWindow} made it. */
-    private volatile int window;
-    /**
-     * How many elements handed here by a cluster layer may be on the streams beyond a full {@link #window}
-     * ({@link SchedulerConfig#stolenOverflow()}; 0 on a device without stream priorities, where no level is
-     * above 0).
-     */
-    private final int overflow;
     private final DependencyTracker tracker;
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when a vertex completes or leaves the pending queue. */
@@ -90,25 +80,18 @@ public final class Scheduler implements AutoCloseable {
     private final ClusterSide cluster;
     /** The host's waits for elements: host accesses, releases, fences and synchronization. */
     private final HostWaits waits;
-    /** The elements on this device's streams (launched, not complete). */
-    private final LinkedHashSet<Vertex> onStreams = new LinkedHashSet<>();
     /** The streams elements go on, per device, owned per priority level or the user's. */
     private final StreamPools streams;
-    /** How many stream priority levels are used ({@link PriorityLevels}). */
-    private final int levels;
-    /** Per device, events recorded there before and free again. */
-    private final ArrayDeque<Event>[] freeEvents;
+    /** Places elements on the streams within the in-flight window and observes their completion. */
+    private final StreamPlacer placer;
     private final ArrayDeque<Failure> unreported = new ArrayDeque<>();
     private final List<ScheduleObserver> observers = new ArrayList<>();
     private final Thread dispatcher;
     private long nextElementId = 1;
     private long nextArrayId = 1;
-    private int inFlight;
     private long outstanding;
     private long submitted;
     private long completedCount;
-    private int maxInFlightSeen;
-    private long overflowed;
     private boolean closed;
 
     public Scheduler(Device device, SchedulerConfig config) {
@@ -126,7 +109,6 @@ public final class Scheduler implements AutoCloseable {
      * @throws IllegalArgumentException for no devices, a device listed twice, more than 63, or a bandwidth matrix
      *     of another size than the devices and the host
      */
-    @SuppressWarnings("unchecked")
     public Scheduler(List<Device> devices, SchedulerConfig config, MultiDeviceConfig placement) {
         if (devices == null || devices.isEmpty() || config == null || placement == null) {
             throw new IllegalArgumentException("a scheduler needs a device, a configuration and a placement config");
@@ -136,26 +118,19 @@ public final class Scheduler implements AutoCloseable {
             throw new IllegalArgumentException("a device is listed twice: " + devices);
         }
         this.device = this.devices.get(0);
-        this.deviceNames = new String[this.devices.size()];
-        this.freeEvents = new ArrayDeque[this.devices.size()];
         int window = 0;
-        for (int i = 0; i < deviceNames.length; i++) {
-            Device d = this.devices.get(i);
-            deviceNames[i] = d.backend() + " device " + d.ordinal();
-            freeEvents[i] = new ArrayDeque<>();
+        for (Device d : this.devices) {
             window += config.windowFor(d.properties().multiProcessorCount());
         }
-        this.deviceName = deviceNames[0];
         this.coherence = this.devices.size() == 1 ? null : new Coherence(this, this.devices, placement);
         this.config = config;
         // A configured window is the scheduler's; the default is each device's, summed.
         this.configuredWindow = config.inFlightWindow() > 0 ? config.inFlightWindow() : window;
-        this.window = configuredWindow;
         this.tracker = new DependencyTracker(config.dependencies());
         this.streams = new StreamPools(this.devices, config);
-        this.levels = streams.levels();
-        this.overflow = levels > 1 ? config.stolenOverflow() : 0;
-        this.cluster = new ClusterSide(this, queue, changed, deviceName, observers);
+        this.placer = new StreamPlacer(this, config, lock, changed, dispatchable, queue, streams, observers,
+                this.devices, configuredWindow);
+        this.cluster = new ClusterSide(this, queue, changed, placer.deviceName(0), observers);
         this.waits = new HostWaits(this, lock, changed, tracker, queue, streams, observers, unreported);
         this.dispatcher = Thread.ofVirtual().name("polygpu-scheduler").start(this::dispatchLoop);
     }
@@ -227,7 +202,7 @@ public final class Scheduler implements AutoCloseable {
      * up to {@link SchedulerConfig#stolenOverflow()} beyond it).
      */
     public int inFlightWindow() {
-        return window;
+        return placer.window();
     }
 
     /** {@return the in-flight window this scheduler was configured with, whatever it is now} */
@@ -249,10 +224,7 @@ public final class Scheduler implements AutoCloseable {
         }
         lock.lock();
         try {
-            if (newWindow != window) {
-                window = newWindow;
-                dispatchable.signalAll();
-            }
+            placer.setWindow(newWindow);
         } finally {
             lock.unlock();
         }
@@ -386,6 +358,7 @@ public final class Scheduler implements AutoCloseable {
             }
             Vertex v = new Vertex(nextElementId++, element, parents);
             v.device = on;
+            v.rank = Math.max(1, rank);
             // With several devices the arrays' copies are spread over them: nothing leaves for another member.
             v.pinned = coherence != null;
             if (whenDone != null) {
@@ -394,16 +367,10 @@ public final class Scheduler implements AutoCloseable {
                 v.stolen = true;
                 v.whenDone = whenDone;
             }
-            v.rank = Math.max(1, rank);
-            queue.linkAndRank(v);
-            tracker.record(v, !observers.isEmpty());
+            register(v);
             if (coherence != null) {
                 coherence.recorded(v, on);
             }
-            v.submitNanos = System.nanoTime();
-            submitted++;
-            outstanding++;
-            notifySubmitted(v.id, element.kind(), element.label(), element.accesses(), v.parents);
             queue.enqueue(v);
             dispatchLocked();
             if (v.launchRejected) {
@@ -435,14 +402,23 @@ public final class Scheduler implements AutoCloseable {
         Vertex t = new Vertex(nextElementId++, transfer, parents);
         t.device = on;
         t.pinned = true;
-        queue.linkAndRank(t);
-        tracker.record(t, !observers.isEmpty());
-        t.submitNanos = System.nanoTime();
-        submitted++;
-        outstanding++;
-        notifySubmitted(t.id, transfer.kind(), transfer.label(), transfer.accesses(), t.parents);
+        register(t);
         queue.enqueue(t);
         return t;
+    }
+
+    /**
+     * Enters the new vertex {@code v} into the DAG: its rank, the tracker's record of its accesses, the counters
+     * and the observers; under the lock.
+     */
+    void register(Vertex v) {
+        queue.linkAndRank(v);
+        tracker.record(v, !observers.isEmpty());
+        v.submitNanos = System.nanoTime();
+        submitted++;
+        outstanding++;
+        ComputationalElement e = v.element;
+        notifySubmitted(v.id, e.kind(), e.label(), e.accesses(), v.parents);
     }
 
     /**
@@ -494,75 +470,7 @@ public final class Scheduler implements AutoCloseable {
                 throw new IllegalArgumentException(a.array() + " is tracked by another scheduler");
             }
         }
-        Vertex v;
-        long start;
-        lock.lock();
-        try {
-            ensureOpen();
-            Vertex[] follows = tracker.parentsOf(call);
-            if (coherence != null) {
-                follows = coherence.prepare(call, coherence.host(), follows);
-            }
-            v = new Vertex(nextElementId++, call, follows);
-            v.device = -1;
-            v.state = Vertex.State.ON_HOST;
-            queue.linkAndRank(v);
-            tracker.record(v, !observers.isEmpty());
-            if (coherence != null) {
-                coherence.recorded(v, coherence.host());
-            }
-            v.submitNanos = System.nanoTime();
-            submitted++;
-            outstanding++;
-            notifySubmitted(v.id, call.kind(), call.label(), call.accesses(), v.parents);
-            try {
-                for (Vertex p : v.parents) {
-                    awaitLocked(p, interruptible);
-                }
-            } catch (InterruptedException e) {
-                // It never ran: complete it as an element that did nothing, so nothing waits for it.
-                v.endNanos = System.nanoTime();
-                finish(v, null, v.endNanos);
-                throw e;
-            }
-            start = System.nanoTime();
-            v.launchNanos = start;
-            Vertex[] parents = v.parents;
-            boolean parentFailed = false;
-            for (Vertex p : parents) {
-                parentFailed |= p.failure != null && v.id < p.failure.reportedBefore;
-            }
-            if (parentFailed) {
-                // finish() gives it its parent's failure; the parent's is thrown (once) instead of running, as a
-                // host access throws it, and the call's own copy of it counts as reported with it.
-                v.endNanos = start;
-                finish(v, null, start);
-                DeviceException thrown = v.failure.report(nextElementId);
-                for (Vertex p : parents) {
-                    if (p.failure != null && !p.failure.reported()) {
-                        thrown = p.failure.report(nextElementId);
-                        break;
-                    }
-                }
-                throw thrown;
-            }
-        } finally {
-            lock.unlock();
-        }
-        try {
-            return action.get();
-        } finally {
-            lock.lock();
-            try {
-                v.endNanos = System.nanoTime();
-                finish(v, null, start);
-                if (queue.hasPending()) {
-                    dispatchable.signal();
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
+        return waits.callOnHost(call, action, interruptible);
     }
 
     /**
@@ -635,9 +543,10 @@ public final class Scheduler implements AutoCloseable {
     public Stats stats() {
         lock.lock();
         try {
-            Load load = cluster.load(inFlight);
-            return new Stats(submitted, completedCount, outstanding, inFlight, queue.pendingCount(),
-                    cluster.remote(), streams.ownedCount(), maxInFlightSeen, load.ready(), load.stealable(), overflowed);
+            Load load = cluster.load(placer.inFlight());
+            return new Stats(submitted, completedCount, outstanding, placer.inFlight(), queue.pendingCount(),
+                    cluster.remote(), streams.ownedCount(), placer.maxInFlightSeen(), load.ready(), load.stealable(),
+                    placer.overflowed());
         } finally {
             lock.unlock();
         }
@@ -668,7 +577,7 @@ public final class Scheduler implements AutoCloseable {
     public Load load() {
         lock.lock();
         try {
-            return cluster.load(inFlight);
+            return cluster.load(placer.inFlight());
         } finally {
             lock.unlock();
         }
@@ -757,7 +666,7 @@ public final class Scheduler implements AutoCloseable {
         lock.lock();
         try {
             StolenElement taken = cluster.complete(v, failure, member, startNanos, endNanos, closed ? null : next,
-                    inFlight);
+                    placer.inFlight());
             dispatchable.signal();
             return taken;
         } finally {
@@ -775,156 +684,12 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    // ---- placing elements on streams -------------------------------------------------------------------------
-
-    /**
-     * Launches the pending elements that may be placed now while the window has room, highest rank first (ties
-     * in submission order); true if any was. A launch may make children placeable; they take their turn by rank
-     * (below their parent's, which is higher than any child's). With the window full, the first in line still
-     * goes on while fewer than {@link #overflow} are beyond it, if a cluster layer handed it here and its level
-     * is above 0; otherwise it, and everything behind it, waits (as the simulator's {@code --stolen-overflow}).
-     */
+    /** Places what may go on the streams now ({@link StreamPlacer#dispatch}); true if anything did. */
     boolean dispatchLocked() {
-        boolean any = false;
-        // The lowest rank on the streams, for the priority levels: found once per call (nothing completes or is
-        // raised while the lock is held here) and lowered as elements go on.
-        int lowest = 0;
-        boolean lowestKnown = false;
-        while (inFlight < window + overflow && queue.hasPlaceable()) {
-            Vertex v = queue.firstPlaceable();
-            int level = 0;
-            int rank = 0;
-            if (levels > 1) {
-                if (!lowestKnown) {
-                    lowest = lowestRankOnStreams();
-                    lowestKnown = true;
-                }
-                rank = RankQueue.rankOf(v);
-                level = PriorityLevels.level(rank, lowest, levels);
-            }
-            boolean beyond = inFlight >= window;
-            if (beyond && (!v.stolen || level == 0)) {
-                break;
-            }
-            queue.remove(v);
-            if (levels > 1) {
-                lowest = lowest == 0 ? rank : Math.min(lowest, rank);
-            }
-            launchLocked(v, level);
-            if (beyond && !v.launchRejected) {
-                overflowed++;
-            }
-            any = true;
-        }
-        if (any) {
-            changed.signalAll();
-        }
-        return any;
-    }
-
-    /** The lowest rank among the elements on this device's streams, or 0 when there are none. */
-    private int lowestRankOnStreams() {
-        int lowest = 0;
-        for (Vertex u : onStreams) {
-            int r = RankQueue.rankOf(u);
-            if (lowest == 0 || r < lowest) {
-                lowest = r;
-            }
-        }
-        return lowest;
-    }
-
-    /**
-     * What goes to the device for {@code v}: under {@code WITH_CONST} a kernel's pointers into arrays it only
-     * reads are marked read-only, since its dependencies let it overlap other readers of them (a device that
-     * checks fails a kernel that writes there instead of letting it race); under {@code NO_CONST} every access
-     * orders as a write, so nothing is marked. With several devices, the arrays' copies on {@code v}'s device and
-     * the kernel built for it take the place of the arrays' own buffers and the kernel as submitted.
-     */
-    private Work deviceWork(Vertex v) {
-        ComputationalElement e = v.element;
-        Work work = e.work();
-        if (work instanceof Work.Kernel k && config.dependencies() == SchedulerConfig.DependencyPolicy.WITH_CONST) {
-            work = k.markReadOnly(e.accesses());
-        }
-        return coherence == null ? work : coherence.workOn(v, work);
-    }
-
-    /** Puts {@code v} on a stream, one of priority level {@code level} unless the user chose its stream. */
-    private void launchLocked(Vertex v, int level) {
-        StreamSlot slot = streams.pickStream(v, level);
-        Stream s = slot.stream;
-        try {
-            for (Vertex p : v.parents) {
-                if (p.state == Vertex.State.LAUNCHED && p.slot != slot) {
-                    s.waitFor(p.event);
-                }
-            }
-            if (config.prefetchInputs() && v.element.kind() == ElementKind.KERNEL && coherence == null) {
-                // With several devices the arrays' copies are already on the device: transfers put them there.
-                for (Access a : v.element.accesses()) {
-                    if (a.mode().reads()) {
-                        s.prefetch(a.array().buffer(), 0, a.array().bytes());
-                    }
-                }
-            }
-            deviceWork(v).enqueue(s);
-        } catch (DeviceException e) {
-            v.launchRejected = true;
-            long now = System.nanoTime();
-            v.launchNanos = now;
-            v.endNanos = now;
-            finish(v, Failure.own(v, e), now);
-            streams.releaseIfIdle(slot);
-            return;
-        }
-        Event event = freeEvents[v.device].pollFirst();
-        if (event == null) {
-            event = devices.get(v.device).createEvent(false);
-        }
-        v.event = event;
-        s.record(event);
-        v.state = Vertex.State.LAUNCHED;
-        onStreams.add(v);
-        queue.placed(v);
-        v.slot = slot;
-        v.launchNanos = System.nanoTime();
-        slot.inFlight++;
-        slot.tail = v;
-        inFlight++;
-        maxInFlightSeen = Math.max(maxInFlightSeen, inFlight);
-        s.whenComplete(error -> completed(v, error));
-        for (ScheduleObserver o : observers) {
-            o.launched(v.id, deviceNames[v.device], s.id(), v.launchNanos);
-        }
+        return placer.dispatch();
     }
 
     // ---- completion ------------------------------------------------------------------------------------------
-
-    /** The stream callback after a launched element: runs on a device thread, must not call the device. */
-    private void completed(Vertex v, DeviceException error) {
-        lock.lock();
-        try {
-            long now = System.nanoTime();
-            StreamSlot slot = v.slot;
-            long start = Math.max(v.launchNanos, slot.lastEndNanos);
-            slot.lastEndNanos = now;
-            slot.inFlight--;
-            if (slot.tail == v) {
-                slot.tail = null;
-            }
-            inFlight--;
-            onStreams.remove(v);
-            v.endNanos = now;
-            finish(v, error == null ? null : Failure.own(v, error), start);
-            streams.releaseIfIdle(slot);
-            if (queue.hasPending()) {
-                dispatchable.signal();
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
 
     /**
      * Marks {@code v} complete: failure bookkeeping, dependency state, observers, waiters. Also called by
@@ -960,10 +725,7 @@ public final class Scheduler implements AutoCloseable {
         queue.placed(v);
         RankQueue.leaveRun(v);
         tracker.retire(v, f);
-        if (v.event != null) {
-            freeEvents[v.device].addLast(v.event);
-            v.event = null;
-        }
+        placer.recycleEvent(v);
         if (coherence != null) {
             coherence.completed(v);
         }
@@ -1002,11 +764,18 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
+    /** Wakes the dispatcher if elements wait to be placed; under the lock. */
+    void wakeDispatcher() {
+        if (queue.hasPending()) {
+            dispatchable.signal();
+        }
+    }
+
     private void dispatchLoop() {
         lock.lock();
         try {
             while (!closed) {
-                if (!queue.hasPending() || inFlight >= window + overflow || !dispatchLocked()) {
+                if (!queue.hasPending() || placer.full() || !dispatchLocked()) {
                     dispatchable.awaitUninterruptibly();
                 }
             }
@@ -1072,7 +841,7 @@ public final class Scheduler implements AutoCloseable {
                 return;
             }
             dispatchLocked();
-            while (outstanding - cluster.remote() > 0 && (inFlight > 0 || queue.hasPlaceable())) {
+            while (outstanding - cluster.remote() > 0 && (placer.inFlight() > 0 || queue.hasPlaceable())) {
                 changed.awaitUninterruptibly();
                 dispatchLocked();
             }
@@ -1086,11 +855,7 @@ public final class Scheduler implements AutoCloseable {
             }
             unreported.clear();
             owned = streams.removeOwned();
-            events = new ArrayList<>();
-            for (ArrayDeque<Event> free : freeEvents) {
-                events.addAll(free);
-                free.clear();
-            }
+            events = placer.drainEvents();
             for (ScheduleObserver o : observers) {
                 o.closed();
             }
@@ -1121,7 +886,7 @@ public final class Scheduler implements AutoCloseable {
         }
         lock.lock();
         try {
-            return queue.floorRank(slots, onStreams);
+            return queue.floorRank(slots, placer.onStreams());
         } finally {
             lock.unlock();
         }
@@ -1135,7 +900,7 @@ public final class Scheduler implements AutoCloseable {
             for (Vertex v : queue.pending()) {
                 out.put(v.id, RankQueue.rankOf(v));
             }
-            for (Vertex v : onStreams) {
+            for (Vertex v : placer.onStreams()) {
                 out.put(v.id, RankQueue.rankOf(v));
             }
             return out;
