@@ -177,12 +177,14 @@ def check_cnn():
     print("b10 result: gpu %.9g, reference %.9g, difference %.3g" % (b.res[0], ref, abs(b.res[0] - ref)))
 
 
-def dense_cg(rows, b, x0, iterations):
-    """b9m's conjugate gradient in float64: r = b - A x, then `iterations` steps; returns x and the p'Ap seen."""
-    mv = lambda v: [sum(a * u for a, u in zip(row, v)) for row in rows]
-    dot = lambda u, v: sum(a * c for a, c in zip(u, v))
+def dense_cg(rows, b, x0, iterations, rnd=float):
+    """b9m's conjugate gradient: r = b - A x, then `iterations` steps; returns x and the p'Ap seen. rnd rounds
+    every vector element, sum and scalar (f32: float32 storage as the kernels have it; each matrix-vector and
+    dot-product sum is still taken in float64, then rounded)."""
+    mv = lambda v: [rnd(sum(a * u for a, u in zip(row, v))) for row in rows]
+    dot = lambda u, v: rnd(sum(a * c for a, c in zip(u, v)))
     x = list(x0)
-    r = [bi - a for bi, a in zip(b, mv(x))]
+    r = [rnd(bi - a) for bi, a in zip(b, mv(x))]
     p = list(r)
     t1 = dot(r, r)
     curv = []
@@ -190,12 +192,73 @@ def dense_cg(rows, b, x0, iterations):
         y = mv(p)
         t2 = dot(p, y)
         curv.append(t2)
-        alpha, old = t1 / t2, t1
-        x = [xi + alpha * pi for xi, pi in zip(x, p)]
-        r = [ri - alpha * yi for ri, yi in zip(r, y)]
+        alpha, old = rnd(t1 / t2), t1
+        x = [rnd(xi + rnd(alpha * pi)) for xi, pi in zip(x, p)]
+        r = [rnd(ri - rnd(alpha * yi)) for ri, yi in zip(r, y)]
         t1 = dot(r, r)
-        p = [ri + (t1 / old) * pi for ri, pi in zip(r, p)]
+        beta = rnd(t1 / old)
+        p = [rnd(ri + rnd(beta * pi)) for ri, pi in zip(r, p)]
     return x, curv
+
+
+def step_by_step(b, rows, x0, iterations, gpu_x):
+    """Runs b9m's CG again with its own kernels, launched here one step at a time, and checks each kernel's
+    output against float64 from the very values it got (read back from the device): the error of a sum relative
+    to the sum of its terms' magnitudes, the scale of its float32 rounding, whatever the conditioning."""
+    n, s, parts = b.size, b.S, len(b.A)
+    dev = lambda a: [a[i] for i in range(n)]
+    worst = {}
+
+    def seen(kernel, gpu, ref, scale):
+        for g, r, m in zip(gpu, ref, scale):
+            worst[kernel] = max(worst.get(kernel, 0.0), abs(g - r) / m if m else abs(g - r))
+
+    def matvec(w, alpha, vec, out):   # out = w + alpha A vec (axpy form) or A vec (w None), by partitions
+        for i in range(parts):
+            if w is None:
+                b.mmul_kernel(b.num_blocks, b.block_size)(b.A[i], vec, out, s, n, i * s)
+            else:
+                b.mmul_axpy_kernel(b.num_blocks, b.block_size)(b.A[i], vec, w, alpha, out, s, n, i * s)
+
+    def check_matvec(name, w, alpha, vec, out):
+        v, o = dev(vec), dev(out)
+        wv = dev(w) if w is not None else [0.0] * n
+        seen(name, o, [wv[i] + alpha * sum(a * u for a, u in zip(rows[i], v)) for i in range(n)],
+             [abs(wv[i]) + abs(alpha) * sum(abs(a * u) for a, u in zip(rows[i], v)) for i in range(n)])
+
+    def norm(kernel, u, v, out):
+        out[0] = 0.0
+        if v is None:
+            b.l2_norm_kernel(b.num_blocks, b.block_size)(u, out, n)
+        else:
+            b.dp_kernel(b.num_blocks, b.block_size)(u, v, out, n)
+        uu, vv = dev(u), dev(v if v is not None else u)
+        seen(kernel, [out[0]], [sum(a * c for a, c in zip(uu, vv))], [sum(abs(a * c) for a, c in zip(uu, vv))])
+        return out[0]
+
+    def saxpy(y, val, x, alpha):
+        old_val, old_x = dev(val), dev(x)
+        b.saxpy_kernel(b.num_blocks, b.block_size)(y, val, x, alpha, n)
+        seen("saxpy", dev(y), [a + f32(alpha) * c for a, c in zip(old_val, old_x)],
+             [abs(a) + abs(f32(alpha) * c) for a, c in zip(old_val, old_x)])
+
+    for i in range(n):
+        b.x[i] = x0[i]
+    matvec(b.b, -1, b.x, b.r)
+    check_matvec("matrix_vector_mult_axpy", b.b, -1, b.x, b.r)
+    b.cpy_kernel(b.num_blocks, b.block_size)(b.p, b.r, n)
+    t1 = norm("l2_norm", b.r, None, b.t1)
+    for _ in range(iterations):
+        matvec(None, 0, b.p, b.y)
+        check_matvec("matrix_vector_mult", None, 1, b.p, b.y)
+        alpha = t1 / norm("dot", b.p, b.y, b.t2)
+        saxpy(b.x, b.x, b.p, alpha)
+        saxpy(b.r, b.r, b.y, -alpha)
+        old, t1 = t1, norm("l2_norm", b.r, None, b.t1)
+        saxpy(b.p, b.r, b.p, t1 / old)
+    print("b9m step by step, each kernel against float64 from its own inputs, worst |gpu - reference| / sum of"
+          " |terms|: " + ", ".join("%s %.3g" % kv for kv in sorted(worst.items())))
+    report("b9m x run step by step vs x of the benchmark's run (same kernels, same inputs)", dev(b.x), gpu_x)
 
 
 def check_cg_dense():
@@ -227,6 +290,10 @@ def check_cg_dense():
     perturbed = [[rows[i][j] * noise[min(i, j), max(i, j)] for j in range(n)] for i in range(n)]
     xp, _ = dense_cg(perturbed, rhs, x0, bench_9.ITER)
     report("b9m float64 CG on A perturbed by 2^-24 (seed 24) vs float64 CG (no GPU involved)", xp, x64)
+    step_by_step(b, rows, x0, bench_9.ITER, gpu_x)
+    x32, _ = dense_cg(rows, rhs, x0, bench_9.ITER, f32)
+    report("b9m x vs CG with float32 vectors and scalars (float64 sums)", gpu_x, x32)
+    report("b9m CG with float32 vectors and scalars vs float64 CG (no GPU involved)", x32, x64)
     report("b9m y vs float64 b - A x from the float64 CG's x", gpu_y,
            [bi - sum(a * u for a, u in zip(row, x64)) for bi, row in zip(rhs, rows)])
 
