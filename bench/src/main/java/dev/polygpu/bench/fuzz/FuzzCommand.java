@@ -101,10 +101,18 @@ public final class FuzzCommand {
                 try (DifferentialOracle g = DifferentialOracle.create(OracleOptions.DEFAULTS.withOptimized(false))) {
                     out.println("  with nvcc -G: original " + g.check(stored) + ", reduced " + g.check(reduced));
                 }
+                out.println("  template functions not inlined: original " + notInlined(oracle, stored) + ", reduced "
+                        + notInlined(oracle, reduced));
             }
             boolean fails = !Triage.kind(original).explained || !Triage.kind(small).explained;
             out.println(fails ? "  still failing" : "  both pass now");
             return fails ? 1 : 0;
         }
+    }
+
+    private static String notInlined(DifferentialOracle oracle, OracleCase c) {
+        String source = Triage.notInlined(c.source());
+        return source == null ? "(no template functions)"
+                : oracle.check(new OracleCase(c.name(), source, c.kernel(), c.config(), c.args())).toString();
     }
 }

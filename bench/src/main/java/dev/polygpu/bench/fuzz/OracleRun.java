@@ -82,8 +82,9 @@ final class OracleRun {
                 List<OracleResult> results = oracle.checkAll(current.cases());
                 for (int j = 0; j < current.kernels().size(); j++) {
                     Triage.Kind kind = Triage.kind(results.get(j));
-                    if (kind == Triage.Kind.DIFFER && unoptimizedAgrees(current.cases().get(j))) {
-                        kind = Triage.Kind.OPTIMIZED_ONLY;
+                    OracleCase c = current.cases().get(j);
+                    if (kind == Triage.Kind.DIFFER && unoptimizedAgrees(c)) {
+                        kind = notInlinedAgrees(oracle, c) ? Triage.Kind.NVCC_INLINING : Triage.Kind.OPTIMIZED_ONLY;
                     }
                     report.add(kind, current.kernels().get(j).coverage());
                     if (!kind.explained) {
@@ -95,7 +96,8 @@ final class OracleRun {
                 err.printf("fuzz: %d/%d kernels, %.1f/min, differences %d, other findings %d, explained %d%n", done,
                         indices.size(), done / minutes, report.count(Triage.Kind.DIFFER),
                         report.unexplained() - report.count(Triage.Kind.DIFFER),
-                        report.count(Triage.Kind.PTX_GAP) + report.count(Triage.Kind.ENGINE_LIMIT));
+                        report.count(Triage.Kind.PTX_GAP) + report.count(Triage.Kind.ENGINE_LIMIT)
+                                + report.count(Triage.Kind.NVCC_INLINING));
             }
             double checkSeconds = (System.nanoTime() - start) / 1e9;
             int checkRuns = oracle.nvccRuns();
@@ -132,6 +134,13 @@ final class OracleRun {
             unoptimized = DifferentialOracle.create(OracleOptions.DEFAULTS.withOptimized(false));
         }
         return unoptimized.check(c) instanceof OracleResult.Equal;
+    }
+
+    /** Whether nvcc's optimized PTX agrees with the engine once the case's template functions stay calls. */
+    private static boolean notInlinedAgrees(DifferentialOracle oracle, OracleCase c) {
+        String source = Triage.notInlined(c.source());
+        return source != null && oracle.check(new OracleCase(c.name(), source, c.kernel(), c.config(), c.args()))
+                instanceof OracleResult.Equal;
     }
 
     private FuzzReport.Finding shrinkAndWrite(DifferentialOracle oracle, Profile profile, Pending p) {

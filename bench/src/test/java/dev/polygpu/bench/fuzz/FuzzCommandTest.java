@@ -2,9 +2,12 @@ package dev.polygpu.bench.fuzz;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.polygpu.device.cpu.oracle.DifferentialOracle;
 import dev.polygpu.device.cpu.oracle.OracleArg;
 import dev.polygpu.device.cpu.oracle.OracleCase;
 import dev.polygpu.device.cpu.oracle.OracleResult;
@@ -18,6 +21,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -202,5 +206,35 @@ class FuzzCommandTest {
         assertEquals("math", Triage.category(new OracleResult.Differ("a", "k", "math_f", 0, "1", "2"), "x"));
         assertEquals("atomics", Triage.category(new OracleResult.Differ("a", "k", "out_h", 0, "1", "2"),
                 "atomicAdd(&a[0], 1);"));
+    }
+
+    @Test
+    void templateFunctionsAreMarkedNotInlined() {
+        String src = "template <typename T>\n__device__ T t(T a) { T arr[2] = {a, a}; return arr[0]; }\n"
+                + "template <int N> static __device__ int u(int x) { return x + N; }\n"
+                + "__device__ int w(int x) { return x; }\n__global__ void k() {}\n";
+        String marked = Triage.notInlined(src);
+        assertEquals(src.replace("T>\n__device__", "T>\n__device__ __noinline__").replace("static __device__",
+                "static __device__ __noinline__"), marked);
+        assertNull(Triage.notInlined(marked), "nothing left to mark");
+        assertNull(Triage.notInlined("__device__ int w(int x) { return x; }\n__global__ void k() {}\n"));
+    }
+
+    /**
+     * Seed 7 case 1585, the nvcc 13.0 miscompile reduced in docs/fuzzing.md: its optimized PTX differs from the
+     * engine, and agrees once the template functions stay calls, which is what files such differences as
+     * explained.
+     */
+    @Test
+    void theKnownMiscompileGoesAwayWithoutInlining() {
+        Assumptions.assumeTrue(DifferentialOracle.unavailableReason().isEmpty(), "nvcc is not available");
+        Path json = Path.of("fuzz-findings/case-1585.json");
+        OracleCase reduced = CaseFiles.reducedCase(json, CaseFiles.read(json));
+        OracleCase kept = new OracleCase(reduced.name(), Triage.notInlined(reduced.source()), reduced.kernel(),
+                reduced.config(), reduced.args());
+        try (DifferentialOracle oracle = DifferentialOracle.create()) {
+            assertInstanceOf(OracleResult.Differ.class, oracle.check(reduced));
+            assertInstanceOf(OracleResult.Equal.class, oracle.check(kept));
+        }
     }
 }

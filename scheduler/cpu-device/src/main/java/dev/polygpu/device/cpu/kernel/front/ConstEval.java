@@ -142,7 +142,7 @@ final class ConstEval {
             case NE -> cmp != 0 ? 1 : 0;
             default -> throw new ArithmeticException();
         };
-        return wrap(v, op.isComparison() ? Prim.INT : b.type());
+        return wrap(v, op.isComparison() ? Prim.BOOL : b.type());
     }
 
     /** Converts a constant value to an arithmetic type as a C conversion does. */

@@ -19,10 +19,13 @@ final class CxxForms {
 
     private final ParserCore p;
     private final Diagnostics diags;
+    private final TypeIdShape typeIdShape;
 
     CxxForms(ParserCore p) {
         this.p = p;
         this.diags = p.diags;
+        this.typeIdShape = new TypeIdShape(p.ts, w -> Parser.TYPE_KEYWORDS.contains(w) || p.typedefs.containsKey(w)
+                || Parser.AGGREGATE_WORDS.contains(w) || Unsupported.isVectorType(w), Parser.QUALIFIERS::contains);
     }
 
     private Token at(int i) {
@@ -109,11 +112,12 @@ final class CxxForms {
     }
 
     /**
-     * After an opening parenthesis, {@code (T())}, {@code (T(U x))} or {@code (T((U x)))} followed by what can
-     * begin an operand: C++
-     * takes whatever can be a type-id for one, so {@code (int()) & x} casts {@code &x} to the function type
-     * {@code int()} and nvcc refuses it; refused here too rather than read as {@code 0 & x}. Where no operand
-     * follows ({@code x = (int());}) it is a parenthesized expression in C++ as here.
+     * After an opening parenthesis, {@code (T(X))} where {@code (X)} has the shape of an abstract declarator
+     * ({@link TypeIdShape}: {@code T()}, {@code T(U x)}, {@code T((U x))}, {@code T(*)}), followed by what can begin
+     * an operand: C++ takes whatever can be a type-id for one, so {@code (int()) & x} casts {@code &x} to the
+     * function type {@code int()} and nvcc refuses it; refused here too rather than read as {@code 0 & x}. Where no
+     * operand follows ({@code x = (int());}) it is a parenthesized expression in C++ as here, and so is
+     * {@code (int((int)v & 5u)) & x}, which no declarator spells.
      */
     void refuseFunctionTypeCast() {
         if (!p.startsType()) {
@@ -128,14 +132,9 @@ final class CxxForms {
         if (i == start || !at(i).is("(")) {
             return;
         }
-        int params = i + 1;
-        while (at(params).is("(")) {
-            params++;
-        }
-        boolean parameterList = at(params).is(")") || at(params).kind == Token.Kind.IDENT
-                && (Parser.TYPE_KEYWORDS.contains(at(params).text) || p.typedefs.containsKey(at(params).text));
         int close = matching(i);
-        if (!parameterList || close < 0 || !at(close + 1).is(")") || !startsOperand(at(close + 2))) {
+        if (close < 0 || !at(close + 1).is(")") || !startsOperand(at(close + 2))
+                || !typeIdShape.abstractDeclarator(i, close + 1)) {
             return;
         }
         String type = words(start, i) + joined(i, close + 1);

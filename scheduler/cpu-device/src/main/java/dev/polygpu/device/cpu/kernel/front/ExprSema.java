@@ -60,7 +60,7 @@ final class ExprSema {
             return new Expr.Cast(e.pos(), to, e);
         }
         if (to == Prim.BOOL && from.isPointer()) {
-            return new Expr.Cast(e.pos(), to, pointerTest(e));
+            return pointerTest(e);
         }
         if (to instanceof CType.Pointer tp) {
             if (isNullConstant(e)) {
@@ -76,7 +76,7 @@ final class ExprSema {
     /** {@code p != 0} for a pointer used where a bool is needed. */
     private static Expr pointerTest(Expr p) {
         Expr nul = new Expr.Cast(p.pos(), p.type(), new Expr.IntConst(p.pos(), Prim.INT, 0));
-        return new Expr.Binary(p.pos(), Prim.INT, BinaryOp.NE, p.type(), p, nul);
+        return new Expr.Binary(p.pos(), Prim.BOOL, BinaryOp.NE, p.type(), p, nul);
     }
 
     Expr analyze(Expr e) {
@@ -233,7 +233,7 @@ final class ExprSema {
                 if (!t.isScalar()) {
                     throw diags.fail(u.pos(), "invalid argument type '" + t + "' to unary expression");
                 }
-                return new Expr.Unary(u.pos(), Prim.INT, Expr.UnaryOp.NOT, o);
+                return new Expr.Unary(u.pos(), Prim.BOOL, Expr.UnaryOp.NOT, o);
             }
             case BIT_NOT -> {
                 if (!t.isInteger()) {
@@ -519,7 +519,7 @@ final class ExprSema {
             if (!lt.isScalar() || !rt.isScalar()) {
                 throw invalidOperands(pos, lt, rt);
             }
-            return new Expr.Binary(pos, Prim.INT, op, Prim.INT, l, r);
+            return new Expr.Binary(pos, Prim.BOOL, op, Prim.INT, l, r);
         }
         if (lt.isPointer() || rt.isPointer()) {
             return pointerBinary(pos, op, l, r);
@@ -540,7 +540,8 @@ final class ExprSema {
             return new Expr.Binary(pos, pl, op, pl, cast(l, pl), cast(r, Types.promote(rt)));
         }
         Prim ot = Types.usual(lt, rt);
-        CType result = op.isComparison() ? Prim.INT : ot;
+        // C++ (nvcc compiles .cu files as C++): comparisons and logical operators give bool, not int as in C.
+        CType result = op.isComparison() ? Prim.BOOL : ot;
         return new Expr.Binary(pos, result, op, ot, cast(l, ot), cast(r, ot));
     }
 
@@ -579,7 +580,7 @@ final class ExprSema {
             } else {
                 throw diags.fail(pos, "comparison of distinct pointer types ('" + lt + "' and '" + rt + "')");
             }
-            return new Expr.Binary(pos, Prim.INT, op, t, convert(l, t, null), convert(r, t, null));
+            return new Expr.Binary(pos, Prim.BOOL, op, t, convert(l, t, null), convert(r, t, null));
         }
         throw invalidOperands(pos, lt, rt);
     }

@@ -76,7 +76,7 @@ final class HalfSema {
     }
 
     private static Expr compare(Pos pos, BinaryOp op, Expr l, Expr r) {
-        return new Expr.Binary(pos, Prim.INT, op, Prim.FLOAT, toFloat(l), toFloat(r));
+        return new Expr.Binary(pos, Prim.BOOL, op, Prim.FLOAT, toFloat(l), toFloat(r));
     }
 
     /** {@code h op= v}: {@code v} becomes a half first (cuda_fp16.hpp's constructor), then the half operation. */
@@ -169,11 +169,11 @@ final class HalfSema {
             case "__hgt" -> bool(pos, compare(pos, BinaryOp.GT, h[0], h[1]));
             case "__hge" -> bool(pos, compare(pos, BinaryOp.GE, h[0], h[1]));
             // Ordered not-equal: false when either is NaN (operator != is the unordered __hneu).
-            case "__hne" -> bool(pos, new Expr.Binary(pos, Prim.INT, BinaryOp.LOGICAL_OR, Prim.INT,
+            case "__hne" -> bool(pos, new Expr.Binary(pos, Prim.BOOL, BinaryOp.LOGICAL_OR, Prim.INT,
                     compare(pos, BinaryOp.LT, h[0], h[1]), compare(pos, BinaryOp.GT, h[0], h[1])));
             // The unordered forms: true when either is NaN, i.e. the negation of the opposite ordered comparison.
             case "__hneu" -> bool(pos, compare(pos, BinaryOp.NE, h[0], h[1]));
-            case "__hequ" -> not(pos, new Expr.Binary(pos, Prim.INT, BinaryOp.LOGICAL_OR, Prim.INT,
+            case "__hequ" -> not(pos, new Expr.Binary(pos, Prim.BOOL, BinaryOp.LOGICAL_OR, Prim.INT,
                     compare(pos, BinaryOp.LT, h[0], h[1]), compare(pos, BinaryOp.GT, h[0], h[1])));
             case "__hltu" -> not(pos, compare(pos, BinaryOp.GE, h[0], h[1]));
             case "__hleu" -> not(pos, compare(pos, BinaryOp.GT, h[0], h[1]));
@@ -194,6 +194,6 @@ final class HalfSema {
     }
 
     private static Expr not(Pos pos, Expr intValue) {
-        return bool(pos, new Expr.Unary(pos, Prim.INT, Expr.UnaryOp.NOT, intValue));
+        return bool(pos, new Expr.Unary(pos, Prim.BOOL, Expr.UnaryOp.NOT, intValue));
     }
 }

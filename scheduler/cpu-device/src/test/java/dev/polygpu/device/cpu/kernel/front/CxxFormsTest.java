@@ -285,10 +285,13 @@ class CxxFormsTest {
         List<String> invalid = List.of("x[0] = unsigned int(v);", "x[0] = long long{};", "x[0] = float{1, 2};",
                 "x[0] = int{{1}};", "x[0] = float2(1, 2).x;", "x[0] = P(1, 2).a;", "if constexpr (v > 0) x[0] = 1;",
                 "x[0] = (int()) & v;", "x[0] = (bool(short(v))) + 1;", "x[0] = (float(int())) - v;",
-                "x[0] = (bool((short(v)))) + 1;", "x[0] = (float(((int)))) * v;");
+                "x[0] = (bool((short(v)))) + 1;", "x[0] = (float(((int)))) * v;",
+                "x[0] = (int(short, unsigned int)) - v;", "x[0] = (int(float (*)(int))) + v;");
         List<String> valid = List.of("int q{x[0]}; float f{v}; x[1] = int{x[2]} + q + f;",
                 "x[0] = (float(v) / 255) + unsigned(v) + float{} + int() + P{}.a + float2{}.y;",
-                "x[0] = (int()); x[1] = ((int())) & v; x[2] = (float(v)) + 1; x[3] = (bool(+short(v))) + 1;");
+                "x[0] = (int()); x[1] = ((int())) & v; x[2] = (float(v)) + 1; x[3] = (bool(+short(v))) + 1;",
+                "x[0] = (int(((int)v) & 5u)) & v; x[1] = (char(v == 3)) + v; x[2] = (int((int)v ^ 7ull)) - v;",
+                "x[0] = (int((v))) & v; x[1] = (float(v * 2)) * v; x[2] = (int(short(v) + 1)) - v;");
         StringBuilder src = new StringBuilder("struct P { float a; int b; };\n");
         Set<Integer> invalidLines = new TreeSet<>();
         Set<Integer> validLines = new TreeSet<>();

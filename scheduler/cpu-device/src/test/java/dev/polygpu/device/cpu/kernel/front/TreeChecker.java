@@ -129,7 +129,7 @@ final class TreeChecker {
                 expr(b.left(), false);
                 expr(b.right(), false);
                 switch (b.op()) {
-                    case LOGICAL_AND, LOGICAL_OR -> assertEquals(CType.Prim.INT, b.type());
+                    case LOGICAL_AND, LOGICAL_OR -> assertEquals(CType.Prim.BOOL, b.type());
                     case SHL, SHR -> {
                         assertEquals(b.operandType(), b.left().type());
                         assertEquals(b.type(), b.left().type());
@@ -138,7 +138,7 @@ final class TreeChecker {
                         assertEquals(b.operandType(), b.left().type(), () -> "left of " + b);
                         assertEquals(b.operandType(), b.right().type(), () -> "right of " + b);
                         if (b.op().isComparison()) {
-                            assertEquals(CType.Prim.INT, b.type());
+                            assertEquals(CType.Prim.BOOL, b.type());
                         } else {
                             assertEquals(b.operandType(), b.type());
                         }
