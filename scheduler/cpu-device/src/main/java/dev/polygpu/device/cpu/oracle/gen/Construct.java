@@ -86,7 +86,7 @@ public enum Construct {
             + "5 bits)"),
     BALLOT(Group.WARP, 1, "__ballot_sync"),
     VOTE(Group.WARP, 1, "__all_sync, __any_sync"),
-    ACTIVEMASK(Group.WARP, 1, "__activemask where the warp is converged"),
+    ACTIVEMASK(Group.WARP, 1, "__activemask right after a __syncwarp, where the warp is converged"),
     WARP_BRANCH(Group.WARP, 2, "branches on warp-uniform conditions holding warp intrinsics"),
     SYNCWARP_EXCHANGE(Group.WARP, 1, "shared memory exchanged within a warp across __syncwarp"),
     VOLATILE_SHARED(Group.WARP, 1, "volatile shared memory in divergent branches"),

@@ -27,7 +27,9 @@ final class Warps {
             }
             case ACTIVEMASK -> {
                 g.cover(Construct.ACTIVEMASK);
-                return Expr.op(Prim.UINT, "__activemask()", 32).withLevel(Level.WARP);
+                // After a __syncwarp: code before it may diverge where the source does not (nvcc's powf has
+                // branches for its special cases), and CUDA does not say which lanes __activemask sees then.
+                return Expr.op(Prim.UINT, "(__syncwarp(), __activemask())", 32).withLevel(Level.WARP);
             }
             case REDUCE_SYNC -> {
                 g.cover(Construct.REDUCE_SYNC);
