@@ -239,6 +239,12 @@ final class ExprGen {
         Expr b = gen(bt, c, depth - 1, max);
         Prim ct = Prim.common(a.prim(), b.prim());
         String h = g.helpers.divide(div ? "div" : "mod", ct);
+        if (nests(h, b) && g.on(Construct.COLLECTIVE_IN_CONDITIONAL)) {
+            // The form below evaluates a and b again under lane-varying conditions: no place for collectives.
+            Expr k = g.literals.integer(Prim.INT, g.rng.range(2, 9)).asFixed();
+            Prim kt = Prim.common(a.prim(), Prim.INT);
+            return Expr.op(kt, div ? "($0 / $1)" : "($0 % $1)", div ? adj(a, kt) : Math.min(adj(a, kt), 4), a, k);
+        }
         if (nests(h, b)) {
             String bad = ct.isSigned() ? "($1) == 0 || (($0) == " + Helpers.minText(ct) + " && ($1) == -1)" : "($1) == 0";
             return Expr.op(ct, "((" + bad + ") ? (" + ct.c() + ")($0) : (" + ct.c() + ")($0) " + (div ? "/" : "%")
@@ -357,9 +363,16 @@ final class ExprGen {
             return Expr.op(t, "@" + name, lit.bits());
         }
         String[] m = macros.isEmpty() || g.rng.percent(40) ? newMacro() : g.rng.pick(macros);
-        Ctx mc = m[1].equals("min") ? conditional(c, Level.BLOCK) : c;
-        Expr a = operand(t, mc, depth, max);
-        Expr b = operand(t, mc, depth, max);
+        Ctx mc = c;
+        Level ml = max;
+        if (m[1].equals("min")) {
+            // min evaluates one operand again under (a) < (b): collectives only where that is warp-uniform.
+            boolean uniform = g.on(Construct.COLLECTIVE_IN_CONDITIONAL) && g.rng.percent(30);
+            ml = uniform && !max.within(Level.WARP) ? Level.WARP : max;
+            mc = conditional(c, uniform ? ml : Level.THREAD);
+        }
+        Expr a = operand(t, mc, depth, ml);
+        Expr b = operand(t, mc, depth, ml);
         Prim ct = Prim.common(a.prim(), b.prim());
         String call = "@" + m[0] + "($0, $1)";
         return switch (m[1]) {
