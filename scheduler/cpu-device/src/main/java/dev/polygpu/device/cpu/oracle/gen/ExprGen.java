@@ -142,16 +142,24 @@ final class ExprGen {
 
     /**
      * The context of an operand of {@code &&}, {@code ||} or {@code ?:} evaluated under a condition of level
-     * {@code l}: collectives there only where the profile allows them (the engine refuses them inside).
+     * {@code l}: collectives there only where the profile allows them and control under the condition is still
+     * uniform enough for them.
      */
     Ctx conditional(Ctx c, Level l) {
         if (!g.on(Construct.COLLECTIVE_IN_CONDITIONAL)) {
             return c.under(Level.THREAD);
         }
-        if (c.level.join(l).within(Level.WARP)) {
-            g.cover(Construct.COLLECTIVE_IN_CONDITIONAL);
-        }
         return c.under(l);
+    }
+
+    /** Counts {@link Construct#COLLECTIVE_IN_CONDITIONAL} if a conditionally evaluated operand calls a collective. */
+    void coverConditional(Expr... operands) {
+        for (Expr e : operands) {
+            if (Warps.callsCollective(e)) {
+                g.cover(Construct.COLLECTIVE_IN_CONDITIONAL);
+                return;
+            }
+        }
     }
 
     /** |value| bound of {@code e} once converted to {@code to}: a signed value may turn huge when made unsigned. */
@@ -308,6 +316,7 @@ final class ExprGen {
         Ctx cc = conditional(c, k.level());
         Expr a = t.isFloating() ? gen(t, cc, depth - 1, max) : operand(t, cc, depth, max);
         Expr b = t.isFloating() ? gen(t, cc, depth - 1, max) : operand(t, cc, depth, max);
+        coverConditional(a, b);
         Prim rt = a.prim() == b.prim() ? a.prim() : Prim.common(a.prim(), b.prim());
         int bits = rt.isInteger() ? Math.max(adj(a, rt), adj(b, rt)) : 0;
         return Expr.op(rt, "($0 ? $1 : $2)", bits, k, a, b);
@@ -351,6 +360,7 @@ final class ExprGen {
         }
         Expr a = cond(conditional(c, Level.BLOCK), depth - 1, max);
         Expr b = cond(conditional(c, a.level()), depth - 1, max);
+        coverConditional(b);
         return Expr.op(Prim.BOOL, g.rng.coin() ? "($0 && $1)" : "($0 || $1)", 1, a, b);
     }
 
@@ -373,6 +383,9 @@ final class ExprGen {
         }
         Expr a = operand(t, mc, depth, ml);
         Expr b = operand(t, mc, depth, ml);
+        if (m[1].equals("min")) {
+            coverConditional(a, b);
+        }
         Prim ct = Prim.common(a.prim(), b.prim());
         String call = "@" + m[0] + "($0, $1)";
         return switch (m[1]) {

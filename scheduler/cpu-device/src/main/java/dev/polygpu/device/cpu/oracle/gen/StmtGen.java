@@ -326,6 +326,7 @@ final class StmtGen {
         }
         // The loop's condition evaluates the bound again in each iteration, where only lanes still looping run.
         Expr e = ex.gen(g.intType(), ex.conditional(c, l), 2, l);
+        ex.coverConditional(e);
         return Expr.op(Prim.common(e.prim(), Prim.INT), "($0 & 7)", 3, e);
     }
 
