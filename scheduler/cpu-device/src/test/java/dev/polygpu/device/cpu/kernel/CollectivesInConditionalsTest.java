@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 class CollectivesInConditionalsTest {
     private static final int THREADS = 64;
     private static final int SLOTS = 12;
+    private static final int EDGE_SLOTS = 9;
 
     private static final String SOURCE = """
             #define FULL 0xffffffffu
@@ -111,7 +112,7 @@ class CollectivesInConditionalsTest {
                 int t = threadIdx.x, lane = t & 31, w = t >> 5;
                 int v = in[t];
                 int n = in[64];
-                int* o = out + 8 * t;
+                int* o = out + 9 * t;
                 const int* p = w == 0 ? in : nullptr;
                 o[0] = p && __shfl_sync(FULL, p[lane], 31) == 31;
                 o[1] = fin[t] || __any_sync(FULL, v == 40);
@@ -131,6 +132,9 @@ class CollectivesInConditionalsTest {
                 }
                 o[6] = cnt;
                 o[7] = __any_sync(FULL, v == 3) ? 100 : __popc(__ballot_sync(FULL, v > 60));
+                int fi = 0;
+                for (int k = w == 0 && __any_sync(FULL, v == 5) ? 3 : 1; k < 4; k++) fi++;
+                o[8] = fi;
             }
             """;
 
@@ -145,16 +149,17 @@ class CollectivesInConditionalsTest {
      * <li>o[5]: warp 0's {@code &&} holds, 1; warp 1 asks {@code __any_sync(v == 70)}, 0;</li>
      * <li>o[6]: i = 0 (no lane below 0) and 1 continue; 2 and 3 add 1; 4 adds lane 0's 4, then warp 1 breaks
      * (6); warp 0 adds 5 at i = 5 (11);</li>
-     * <li>o[7]: warp 0 has v == 3, 100; warp 1 counts t = 61, 62, 63, 3.</li>
+     * <li>o[7]: warp 0 has v == 3, 100; warp 1 counts t = 61, 62, 63, 3;</li>
+     * <li>o[8]: warp 0 has v == 5, so its loop starts at 3 and runs once; warp 1's starts at 1, 3 times.</li>
      * </ul>
      */
     private static int[] edgesExpected() {
-        int[] e = new int[THREADS * 8];
+        int[] e = new int[THREADS * EDGE_SLOTS];
         for (int t = 0; t < THREADS; t++) {
             boolean w0 = t < 32;
             int[] row = {w0 ? 1 : 0, w0 ? 0 : 1, w0 ? 7 : t, w0 ? 7 : t, w0 ? t + 132 : t + 68, w0 ? 1 : 0,
-                w0 ? 11 : 6, w0 ? 100 : 3};
-            System.arraycopy(row, 0, e, t * 8, 8);
+                w0 ? 11 : 6, w0 ? 100 : 3, w0 ? 1 : 3};
+            System.arraycopy(row, 0, e, t * EDGE_SLOTS, EDGE_SLOTS);
         }
         return e;
     }
@@ -181,10 +186,10 @@ class CollectivesInConditionalsTest {
         try (CpuDevice dev = new CpuDevice(1)) {
             UnifiedBuffer in = ints(dev, edgesInput());
             UnifiedBuffer fin = floats(dev, edgesFloats());
-            UnifiedBuffer out = ints(dev, new int[THREADS * 8]);
+            UnifiedBuffer out = ints(dev, new int[THREADS * EDGE_SLOTS]);
             run(dev, dev.compile(EDGES, "edges.cu").function("m"), 1, THREADS,
                     KernelArgs.builder().pointer(in).pointer(fin).pointer(out).build());
-            assertArrayEquals(edgesExpected(), readInts(out, THREADS * 8));
+            assertArrayEquals(edgesExpected(), readInts(out, THREADS * EDGE_SLOTS));
         }
     }
 
@@ -198,7 +203,7 @@ class CollectivesInConditionalsTest {
         OracleCase c = new OracleCase("edges", EDGES, "m", LaunchConfig.of(1, THREADS), List.of(
                 new OracleArg.Buffer("in", OracleType.I32, le(edgesInput()), 0),
                 new OracleArg.Buffer("fin", OracleType.F32, f.array(), 0),
-                new OracleArg.Buffer("out", OracleType.I32, le(new int[THREADS * 8]), 0)));
+                new OracleArg.Buffer("out", OracleType.I32, le(new int[THREADS * EDGE_SLOTS]), 0)));
         try (DifferentialOracle g = DifferentialOracle.create()) {
             assertInstanceOf(OracleResult.Equal.class, g.check(c));
         }
