@@ -6,8 +6,8 @@
 #    products too, where numpy's BLAS may round differently in the last bit);
 #  - np.random has its own generator, separate from Python's `random` module, as numpy's is.
 # What it does not do: a slice is a copy, not a view (writing into one raises rather than being lost), integer
-# arithmetic does not wrap at 32 bits, and `a.ctypes.data` is the address of a copy of the values made when it
-# is read (numpy's is the array's own memory).
+# arithmetic does not wrap at 32 bits, and `a.ctypes.data` is the native address of a copy of the values made
+# when it is read (numpy's is the array's own memory), so writes through it do not reach the array.
 import array as _array
 import builtins as _b
 import math as _m
@@ -371,9 +371,9 @@ class _NativeCopy:
                 ("i", 32): ctypes.c_int32, ("b", 8): ctypes.c_bool}[(dt.kind, dt.bits)]
         self.values = list(values)
         self._buffer = (kind * len(values))(*values)
-        # GraalPy's addressof gives an int subclass backed by native memory that other languages cannot read
-        # as a number; numpy's `data` is a plain int
-        self.data = _b.int(str(ctypes.addressof(self._buffer)))
+        # GraalPy's ctypes.addressof is a number of its own, not where the buffer's bytes lie; a cast to c_void_p
+        # gives their native address (a plain int, as numpy's `data` is), valid while this object holds _buffer
+        self.data = ctypes.cast(self._buffer, ctypes.c_void_p).value
 
 
 def _add(a, b): return a + b

@@ -121,6 +121,21 @@ public final class Allocations {
     }
 
     /**
+     * The first live allocation that starts in [{@code start}, {@code end}), from its first byte, or null if
+     * none does (with {@link #resolve} of {@code start} null, no live allocation overlaps the range).
+     */
+    @TruffleBoundary
+    GrDeviceMemory firstIn(long start, long end) {
+        for (Map.Entry<Long, Slot> e : byAddress.subMap(start, true, end, false).entrySet()) {
+            ArrayMemory m = e.getValue().get();
+            if (m != null && !m.isFreed() && m.byteSize() > 0) {
+                return new Range(m, 0);
+            }
+        }
+        return null;
+    }
+
+    /**
      * Frees the live allocation that starts exactly at {@code address} (after the work that uses it, as
      * {@code cudaFree} does); false if none starts there.
      */

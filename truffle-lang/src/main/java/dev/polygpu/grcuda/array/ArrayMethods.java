@@ -21,8 +21,9 @@ import dev.polygpu.grcuda.objects.GrList;
  * {@code copyTo(dst[, n])}, {@code free()}, its Java name {@code freeMemory()}, and the read-only property
  * {@code isMemoryFreed} (a boolean, as GrCUDA has it: {@code a.isMemoryFreed}, not a call).
  * A source or destination is another device array of the same element type (a device copy), raw memory
- * ({@code cudaMalloc}) or an address inside an allocation (a copy of the array's bytes), a Java primitive array
- * (a bulk copy), or any interop array (element by element, converted and range-checked).
+ * ({@code cudaMalloc}) or an address inside an allocation (a copy of the array's bytes), a host address outside
+ * them whose bytes the process has mapped ({@link HostAddressCopy}), a Java primitive array (a bulk copy), or any
+ * interop array (element by element, converted and range-checked).
  */
 final class ArrayMethods {
     static final String[] NAMES = {"copyFrom", "copyTo", "free", "freeMemory", "isMemoryFreed"};
@@ -103,7 +104,16 @@ final class ArrayMethods {
             ArrayAccess.copy("copyFrom", m, 0, s, h.firstElement(), n);
             return;
         }
-        GrDeviceMemory raw = rawOperand(src, "copyFrom: the source");
+        GrContext context = GrContext.get(null);
+        GrDeviceMemory raw = Handles.memoryOrNull(context, src);
+        Long address = raw == null ? Handles.address(src, "copyFrom: the source") : null;
+        if (address != null) {
+            raw = context.allocations().resolve(address);
+            if (raw == null) {
+                HostAddressCopy.from(context.allocations(), m, address, n);
+                return;
+            }
+        }
         if (raw != null) {
             ByteCopy.submit(m.scheduler(), "copyFrom", Allocations.whole(m), raw, n * m.type.size, null);
             return;
@@ -138,7 +148,16 @@ final class ArrayMethods {
             ArrayAccess.copy("copyTo", d, h.firstElement(), m, 0, n);
             return;
         }
-        GrDeviceMemory raw = rawOperand(dst, "copyTo: the destination");
+        GrContext context = GrContext.get(null);
+        GrDeviceMemory raw = Handles.memoryOrNull(context, dst);
+        Long address = raw == null ? Handles.address(dst, "copyTo: the destination") : null;
+        if (address != null) {
+            raw = context.allocations().resolve(address);
+            if (raw == null) {
+                HostAddressCopy.to(context.allocations(), m, address, n);
+                return;
+            }
+        }
         if (raw != null) {
             ByteCopy.submit(m.scheduler(), "copyTo", raw, Allocations.whole(m), n * m.type.size, null);
             return;
@@ -168,16 +187,6 @@ final class ArrayMethods {
         }
     }
 
-    /**
-     * Raw device memory as a copy's other side: a GPUPointer (or memory an embedder passes), or an address
-     * inside a live allocation; null for anything else (host arrays and lists).
-     */
-    private static GrDeviceMemory rawOperand(Object o, String role) {
-        GrContext context = GrContext.get(null);
-        GrDeviceMemory m = Handles.memoryOrNull(context, o);
-        return m != null ? m : Handles.atAddress(context, o, role);
-    }
-
     private static ArrayMemory deviceOperand(ArrayMemory m, ArrayHolder h, long n, String function, String role) {
         ArrayMemory other = h.memory();
         other.live();
@@ -199,7 +208,8 @@ final class ArrayMethods {
         InteropLibrary interop = InteropLibrary.getUncached();
         if (!interop.hasArrayElements(o)) {
             throw UnsupportedTypeException.create(new Object[]{o}, function + ": the " + role + " must be a device"
-                    + " array, a GPUPointer, an address inside either, or a host array or list, got " + Args.display(o));
+                    + " array, a GPUPointer, an address (inside either, or of mapped host memory), or a host array or"
+                    + " list, got " + Args.display(o));
         }
         try {
             long size = interop.getArraySize(o);

@@ -42,12 +42,8 @@ public final class Handles {
      */
     @TruffleBoundary
     public static GrDeviceMemory atAddress(GrContext context, Object value, String role) {
-        Long address = address(value);
+        Long address = address(value, role);
         if (address == null) {
-            if (InteropLibrary.getUncached().isNumber(value)) {
-                throw GrError.of(role + " is the number " + Args.display(value) + ", which is not an address: an"
-                        + " address is an array's pointer plus a whole number of bytes");
-            }
             return null;
         }
         GrDeviceMemory m = context.allocations().resolve(address);
@@ -57,6 +53,20 @@ public final class Handles {
                     + " array or GPUPointer itself, or an address inside one");
         }
         return m;
+    }
+
+    /**
+     * The address {@code value} gives (an integer or an interop pointer), or null if it is neither; a guest error
+     * naming it as {@code role} for a number that is not a whole 64-bit integer.
+     */
+    @TruffleBoundary
+    public static Long address(Object value, String role) {
+        Long address = address(value);
+        if (address == null && InteropLibrary.getUncached().isNumber(value)) {
+            throw GrError.of(role + " is the number " + Args.display(value) + ", which is not an address: an"
+                    + " address is an array's pointer plus a whole number of bytes");
+        }
+        return address;
     }
 
     private static Long address(Object value) {
