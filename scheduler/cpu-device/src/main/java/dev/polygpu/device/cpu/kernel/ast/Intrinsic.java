@@ -42,6 +42,16 @@ public enum Intrinsic {
      * its own, served like {@link #WARP_STEP}), so inside a branch it names the lanes that took the branch.
      */
     ACTIVEMASK("__activemask"),
+    /**
+     * Warp reductions (sm_80 and later): (mask, value), every lane of the mask gets the sum (wrapping), minimum or
+     * maximum (int or unsigned, by the call's type) or the bitwise and, or, xor (unsigned) of their values.
+     */
+    REDUCE_ADD("__reduce_add_sync"),
+    REDUCE_MIN("__reduce_min_sync"),
+    REDUCE_MAX("__reduce_max_sync"),
+    REDUCE_AND("__reduce_and_sync"),
+    REDUCE_OR("__reduce_or_sync"),
+    REDUCE_XOR("__reduce_xor_sync"),
 
     /**
      * {@code __nanosleep(ns)}: the calling thread waits about {@code ns} nanoseconds (at most 1 ms per call, as
@@ -155,7 +165,8 @@ public enum Intrinsic {
     public boolean isYieldPoint() {
         return switch (this) {
             case SYNCTHREADS, SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR, SYNCWARP, WARP_STEP,
-                 WARP_RECONVERGE, SHFL, SHFL_UP, SHFL_DOWN, SHFL_XOR, BALLOT, ANY, ALL, ACTIVEMASK -> true;
+                 WARP_RECONVERGE, SHFL, SHFL_UP, SHFL_DOWN, SHFL_XOR, BALLOT, ANY, ALL, ACTIVEMASK,
+                 REDUCE_ADD, REDUCE_MIN, REDUCE_MAX, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> true;
             default -> false;
         };
     }

@@ -468,7 +468,8 @@ final class Emitter extends MethodEmitter {
                 depositInt("xLane", a.get(2));
                 depositInt("xWidth", a.get(3));
             }
-            case BALLOT, ANY, ALL -> {
+            case BALLOT, ANY, ALL, REDUCE_ADD, REDUCE_MIN, REDUCE_MAX, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> {
+                // As a long: an int sign-extended, an unsigned zero-extended, so that min and max compare right.
                 depositInt("xMask", a.get(0));
                 exchangeArray("xValue", "[J");
                 exprs.value(a.get(1));

@@ -17,8 +17,9 @@ import java.util.Map;
  * that contains one) stands alone as a statement: {@code tmp = __shfl_down_sync(…);} or
  * {@code __syncthreads();}. A cooperative kernel's thread returns to the block scheduler at a yield point,
  * which the JVM allows only with an empty operand stack; hoisting the call out of its expression gives that.
- * Yield points in a loop's condition or update move into the loop body (see {@link #headerInBody}); in the
- * short-circuit part of {@code && || ?:} they are rejected (hoisting would evaluate them unconditionally).
+ * Yield points in a loop's condition or update move into the loop body (see {@link #headerInBody}); those in
+ * an operand of {@code &&}, {@code ||} or {@code ?:} that C++ evaluates only conditionally become an {@code if}
+ * that evaluates it only then (see {@link #shortCircuit} and {@link #choice}).
  */
 final class YieldLowering {
     private final Map<Function, Boolean> yields = new IdentityHashMap<>();
@@ -238,20 +239,14 @@ final class YieldLowering {
         if (e == null || !containsYield(e)) {
             return e;
         }
-        Pos p = e.pos();
-        switch (e) {
-            case Expr.Binary b when b.op() == Expr.BinaryOp.LOGICAL_AND || b.op() == Expr.BinaryOp.LOGICAL_OR -> {
-                if (containsYield(b.right())) {
-                    throw shortCircuit(b.right().pos());
-                }
-            }
-            case Expr.Conditional c -> {
-                if (containsYield(c.ifTrue()) || containsYield(c.ifFalse())) {
-                    throw shortCircuit(c.pos());
-                }
-            }
-            default -> { }
+        if (e instanceof Expr.Binary b && (b.op() == Expr.BinaryOp.LOGICAL_AND || b.op() == Expr.BinaryOp.LOGICAL_OR)
+                && containsYield(b.right())) {
+            return shortCircuit(b, pre);
         }
+        if (e instanceof Expr.Conditional c && (containsYield(c.ifTrue()) || containsYield(c.ifFalse()))) {
+            return choice(c, pre);
+        }
+        Pos p = e.pos();
         Expr rebuilt = rebuild(e, pre);
         if (!isYield(rebuilt)) {
             return rebuilt;
@@ -260,17 +255,69 @@ final class YieldLowering {
             pre.add(new Stmt.ExprStmt(p, rebuilt));
             return new Expr.IntConst(p, CType.Prim.INT, 0);
         }
-        Var tmp = new Var("$yield" + temps, rebuilt.type(), Var.Kind.LOCAL, p, -1 - temps);
-        temps++;
-        Expr.VarRef ref = new Expr.VarRef(p, tmp.type, tmp);
-        pre.add(new Stmt.VarDecl(p, tmp, null, null));
-        pre.add(new Stmt.ExprStmt(p, new Expr.Assign(p, tmp.type, ref, rebuilt)));
+        Expr.VarRef ref = temp(p, "$yield", rebuilt.type(), null, pre);
+        pre.add(new Stmt.ExprStmt(p, new Expr.Assign(p, ref.type(), ref, rebuilt)));
         return ref;
     }
 
-    private static CodegenException shortCircuit(Pos p) {
-        return new CodegenException(p, "a barrier or warp intrinsic inside '&&', '||' or '?:' is not supported;"
-                + " assign its result to a variable first");
+    /**
+     * {@code a && y} or {@code a || y} whose right operand holds a yield point, evaluated as C++ does, {@code y}
+     * only where {@code a} does not decide the result:
+     * <pre>
+     * a &amp;&amp; y  ->  hoisted(a)…; bool $cond = (bool) a'; if ($cond)  { hoisted(y)…; $cond = (bool) y'; }
+     * a || y  ->  hoisted(a)…; bool $cond = (bool) a'; if (!$cond) { hoisted(y)…; $cond = (bool) y'; }
+     * </pre>
+     * The {@code if} holds its yield points as statements, like any other {@code if}.
+     */
+    private Expr shortCircuit(Expr.Binary b, List<Stmt> pre) {
+        Pos p = b.pos();
+        Expr left = hoist(b.left(), pre);
+        Expr.VarRef result = temp(p, "$cond", CType.Prim.BOOL, truth(left), pre);
+        List<Stmt> right = new ArrayList<>();
+        Expr value = hoist(b.right(), right);
+        right.add(new Stmt.ExprStmt(p, new Expr.Assign(p, CType.Prim.BOOL, result, truth(value))));
+        Expr test = b.op() == Expr.BinaryOp.LOGICAL_AND ? result
+                : new Expr.Unary(p, CType.Prim.BOOL, Expr.UnaryOp.NOT, result);
+        pre.add(new Stmt.If(p, test, new Stmt.Block(p, right), null));
+        return result;
+    }
+
+    /**
+     * {@code c ? x : y} with a yield point in {@code x} or {@code y}: an {@code if}/{@code else} that evaluates
+     * one of them into a temporary ({@code if (c') { hoisted(x)…; $choice = x'; } else { …; $choice = y'; }}),
+     * or just runs it where the result is {@code void}.
+     */
+    private Expr choice(Expr.Conditional q, List<Stmt> pre) {
+        Pos p = q.pos();
+        Expr condition = hoist(q.condition(), pre);
+        Expr.VarRef result = q.type() == CType.Prim.VOID ? null : temp(p, "$choice", q.type(), null, pre);
+        pre.add(new Stmt.If(p, condition, arm(q.ifTrue(), result), arm(q.ifFalse(), result)));
+        return result == null ? new Expr.IntConst(p, CType.Prim.INT, 0) : result;
+    }
+
+    private Stmt arm(Expr x, Expr.VarRef result) {
+        Pos p = x.pos();
+        List<Stmt> out = new ArrayList<>();
+        Expr value = hoist(x, out);
+        if (result != null) {
+            out.add(new Stmt.ExprStmt(p, new Expr.Assign(p, result.type(), result, value)));
+        } else if (!(value instanceof Expr.VarRef) && !(value instanceof Expr.IntConst)) {
+            out.add(new Stmt.ExprStmt(p, value));
+        }
+        return new Stmt.Block(p, out);
+    }
+
+    /** A new temporary of type {@code t}, declared in {@code pre} with {@code init} (null: none). */
+    private Expr.VarRef temp(Pos p, String prefix, CType t, Expr init, List<Stmt> pre) {
+        Var v = new Var(prefix + temps, t, Var.Kind.LOCAL, p, -1 - temps);
+        temps++;
+        pre.add(new Stmt.VarDecl(p, v, init, null));
+        return new Expr.VarRef(p, t, v);
+    }
+
+    /** {@code x} converted to {@code bool} as a condition reads it (nonzero, non-null). */
+    private static Expr truth(Expr x) {
+        return x.type() == CType.Prim.BOOL ? x : new Expr.Cast(x.pos(), CType.Prim.BOOL, x);
     }
 
     /** Rebuilds {@code e} with hoisted children. */

@@ -272,6 +272,9 @@ final class CoopScheduler {
             case ACTIVEMASK -> {
                 return Integer.toUnsignedLong(group);
             }
+            case REDUCE_ADD, REDUCE_MIN, REDUCE_MAX, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> {
+                return reduce(op, lo, members);
+            }
             default -> {
                 return 0;
             }
@@ -279,6 +282,32 @@ final class CoopScheduler {
         // A source lane that is not taking part (inactive, or past the end of a partial warp) yields the
         // caller's own value; CUDA leaves it undefined.
         return src >= 0 && src < 32 && (group & (1 << src)) != 0 ? st.xValue[lo + src] : st.xValue[t];
+    }
+
+    /**
+     * The reduction {@code op} of the values of lanes {@code members} of the warp starting at thread {@code lo}.
+     * Values were deposited as longs (ints sign-extended, unsigneds zero-extended), so a long comparison orders
+     * either kind right; the caller keeps the low 32 bits, which makes the sum wrap.
+     */
+    private long reduce(Intrinsic op, int lo, int members) {
+        long acc = op == Intrinsic.REDUCE_AND ? -1L : 0L;
+        boolean first = true;
+        for (int j = 0; j < 32; j++) {
+            if ((members & (1 << j)) == 0) {
+                continue;
+            }
+            long v = st.xValue[lo + j];
+            acc = switch (op) {
+                case REDUCE_ADD -> acc + v;
+                case REDUCE_MIN -> first ? v : Math.min(acc, v);
+                case REDUCE_MAX -> first ? v : Math.max(acc, v);
+                case REDUCE_AND -> acc & v;
+                case REDUCE_OR -> acc | v;
+                default -> acc ^ v;
+            };
+            first = false;
+        }
+        return acc;
     }
 
     private String whereIs(int t) {

@@ -52,6 +52,34 @@ final class WarpAndMisc {
         return (Prim) a.type();
     }
 
+    /**
+     * {@code __reduce_OP_sync(mask, value)}. CUDA declares add, min and max for {@code unsigned} and {@code int},
+     * and, or and xor for {@code unsigned} only; overload resolution picks {@code int} for what promotes to
+     * {@code int}, and finds a {@code long}, a {@code long long} or a floating value ambiguous, as nvcc does.
+     */
+    private static Expr warpReduce(ExprSema es, Pos pos, String name, List<Expr> args) {
+        count(es, pos, name, args, 2, 2);
+        Intrinsic i = switch (name) {
+            case "__reduce_add_sync" -> Intrinsic.REDUCE_ADD;
+            case "__reduce_min_sync" -> Intrinsic.REDUCE_MIN;
+            case "__reduce_max_sync" -> Intrinsic.REDUCE_MAX;
+            case "__reduce_and_sync" -> Intrinsic.REDUCE_AND;
+            case "__reduce_or_sync" -> Intrinsic.REDUCE_OR;
+            default -> Intrinsic.REDUCE_XOR;
+        };
+        Prim t = Prim.UINT;
+        if (i == Intrinsic.REDUCE_ADD || i == Intrinsic.REDUCE_MIN || i == Intrinsic.REDUCE_MAX) {
+            CType vt = args.get(1).type();
+            Prim promoted = vt.isArithmetic() ? (Prim) Types.promote(vt) : null;
+            if (promoted != Prim.INT && promoted != Prim.UINT) {
+                throw es.diags.fail(args.get(1).pos(), "'" + name + "' has overloads for 'int' and 'unsigned int'"
+                        + " only, and a value of type '" + vt + "' matches both or neither: cast it to one of them");
+            }
+            t = promoted;
+        }
+        return call(pos, t, i, arg(es, name, args, 0, Prim.UINT), arg(es, name, args, 1, t));
+    }
+
     /** The pointer argument of {@code __ldg}, the other cache-hint loads and the cache-hint stores. */
     private static CType.Pointer cacheHintPointer(ExprSema es, String name, Expr p) {
         if (!(p.type() instanceof CType.Pointer pt) || pt.pointee() == Prim.VOID
@@ -122,6 +150,10 @@ final class WarpAndMisc {
                 pred = pred.type().isPointer() ? es.binary(pred.pos(), BinaryOp.NE, pred,
                         new Expr.IntConst(pred.pos(), Prim.INT, 0)) : arg(es, name, args, 1, Prim.INT);
                 return call(pos, i == Intrinsic.BALLOT ? Prim.UINT : Prim.INT, i, arg(es, name, args, 0, Prim.UINT), pred);
+            }
+            case "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+                 "__reduce_or_sync", "__reduce_xor_sync" -> {
+                return warpReduce(es, pos, name, args);
             }
             case "__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll", "__brev", "__brevll" -> {
                 count(es, pos, name, args, 1, 1);

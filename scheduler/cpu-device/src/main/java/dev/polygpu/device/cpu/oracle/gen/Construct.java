@@ -90,11 +90,11 @@ public enum Construct {
     WARP_BRANCH(Group.WARP, 2, "branches on warp-uniform conditions holding warp intrinsics"),
     SYNCWARP_EXCHANGE(Group.WARP, 1, "shared memory exchanged within a warp across __syncwarp"),
     VOLATILE_SHARED(Group.WARP, 1, "volatile shared memory in divergent branches"),
-    REDUCE_SYNC(Group.WARP, 0, "__reduce_add_sync and friends (off: the engine lacks them)"),
+    REDUCE_SYNC(Group.WARP, 1, "__reduce_add/min/max_sync (int, unsigned), __reduce_and/or/xor_sync"),
     SYNCTHREADS_COUNT(Group.WARP, 1, "__syncthreads_count/_and/_or"),
-    COLLECTIVE_IN_CONDITIONAL(Group.WARP, 0,
-            "warp intrinsics and barriers inside operands of &&, || and ?: and in loop conditions (off: the engine "
-            + "refuses them)"),
+    COLLECTIVE_IN_CONDITIONAL(Group.WARP, 2,
+            "warp intrinsics and barriers inside operands of &&, || and ?: and in loop conditions, where what "
+            + "decides their evaluation is uniform enough"),
     // Atomics.
     ATOMIC_GLOBAL(Group.ATOMICS, 3, "atomicAdd/Or/And/Xor/Min/Max on global memory, one operation per slot"),
     ATOMIC_SHARED(Group.ATOMICS, 2, "shared accumulators updated atomically and read after a barrier"),

@@ -142,16 +142,24 @@ final class ExprGen {
 
     /**
      * The context of an operand of {@code &&}, {@code ||} or {@code ?:} evaluated under a condition of level
-     * {@code l}: collectives there only where the profile allows them (the engine refuses them inside).
+     * {@code l}: collectives there only where the profile allows them and control under the condition is still
+     * uniform enough for them.
      */
     Ctx conditional(Ctx c, Level l) {
         if (!g.on(Construct.COLLECTIVE_IN_CONDITIONAL)) {
             return c.under(Level.THREAD);
         }
-        if (c.level.join(l).within(Level.WARP)) {
-            g.cover(Construct.COLLECTIVE_IN_CONDITIONAL);
-        }
         return c.under(l);
+    }
+
+    /** Counts {@link Construct#COLLECTIVE_IN_CONDITIONAL} if a conditionally evaluated operand calls a collective. */
+    void coverConditional(Expr... operands) {
+        for (Expr e : operands) {
+            if (Warps.callsCollective(e)) {
+                g.cover(Construct.COLLECTIVE_IN_CONDITIONAL);
+                return;
+            }
+        }
     }
 
     /** |value| bound of {@code e} once converted to {@code to}: a signed value may turn huge when made unsigned. */
@@ -239,6 +247,12 @@ final class ExprGen {
         Expr b = gen(bt, c, depth - 1, max);
         Prim ct = Prim.common(a.prim(), b.prim());
         String h = g.helpers.divide(div ? "div" : "mod", ct);
+        if (nests(h, b) && g.on(Construct.COLLECTIVE_IN_CONDITIONAL)) {
+            // The form below evaluates a and b again under lane-varying conditions: no place for collectives.
+            Expr k = g.literals.integer(Prim.INT, g.rng.range(2, 9)).asFixed();
+            Prim kt = Prim.common(a.prim(), Prim.INT);
+            return Expr.op(kt, div ? "($0 / $1)" : "($0 % $1)", div ? adj(a, kt) : Math.min(adj(a, kt), 4), a, k);
+        }
         if (nests(h, b)) {
             String bad = ct.isSigned() ? "($1) == 0 || (($0) == " + Helpers.minText(ct) + " && ($1) == -1)" : "($1) == 0";
             return Expr.op(ct, "((" + bad + ") ? (" + ct.c() + ")($0) : (" + ct.c() + ")($0) " + (div ? "/" : "%")
@@ -302,6 +316,7 @@ final class ExprGen {
         Ctx cc = conditional(c, k.level());
         Expr a = t.isFloating() ? gen(t, cc, depth - 1, max) : operand(t, cc, depth, max);
         Expr b = t.isFloating() ? gen(t, cc, depth - 1, max) : operand(t, cc, depth, max);
+        coverConditional(a, b);
         Prim rt = a.prim() == b.prim() ? a.prim() : Prim.common(a.prim(), b.prim());
         int bits = rt.isInteger() ? Math.max(adj(a, rt), adj(b, rt)) : 0;
         return Expr.op(rt, "($0 ? $1 : $2)", bits, k, a, b);
@@ -345,6 +360,7 @@ final class ExprGen {
         }
         Expr a = cond(conditional(c, Level.BLOCK), depth - 1, max);
         Expr b = cond(conditional(c, a.level()), depth - 1, max);
+        coverConditional(b);
         return Expr.op(Prim.BOOL, g.rng.coin() ? "($0 && $1)" : "($0 || $1)", 1, a, b);
     }
 
@@ -357,9 +373,19 @@ final class ExprGen {
             return Expr.op(t, "@" + name, lit.bits());
         }
         String[] m = macros.isEmpty() || g.rng.percent(40) ? newMacro() : g.rng.pick(macros);
-        Ctx mc = m[1].equals("min") ? conditional(c, Level.BLOCK) : c;
-        Expr a = operand(t, mc, depth, max);
-        Expr b = operand(t, mc, depth, max);
+        Ctx mc = c;
+        Level ml = max;
+        if (m[1].equals("min")) {
+            // min evaluates one operand again under (a) < (b): collectives only where that is warp-uniform.
+            boolean uniform = g.on(Construct.COLLECTIVE_IN_CONDITIONAL) && g.rng.percent(30);
+            ml = uniform && !max.within(Level.WARP) ? Level.WARP : max;
+            mc = conditional(c, uniform ? ml : Level.THREAD);
+        }
+        Expr a = operand(t, mc, depth, ml);
+        Expr b = operand(t, mc, depth, ml);
+        if (m[1].equals("min")) {
+            coverConditional(a, b);
+        }
         Prim ct = Prim.common(a.prim(), b.prim());
         String call = "@" + m[0] + "($0, $1)";
         return switch (m[1]) {

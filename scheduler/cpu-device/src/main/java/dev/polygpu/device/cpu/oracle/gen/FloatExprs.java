@@ -221,7 +221,10 @@ final class FloatExprs {
             default -> {
                 Expr k2 = ex.cond(ex.conditional(c, Level.BLOCK), depth - 1, max);
                 Ctx cc = ex.conditional(c, k2.level());
-                yield Expr.op(Prim.HALF, "($0 ? $1 : $2)", k2, half(cc, depth - 1, max), half(cc, depth - 1, max));
+                Expr a = half(cc, depth - 1, max);
+                Expr b = half(cc, depth - 1, max);
+                ex.coverConditional(a, b);
+                yield Expr.op(Prim.HALF, "($0 ? $1 : $2)", k2, a, b);
             }
         };
     }

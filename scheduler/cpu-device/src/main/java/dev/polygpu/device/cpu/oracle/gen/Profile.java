@@ -103,7 +103,8 @@ public final class Profile {
             }
             case "warp" -> {
                 scale(w, 4, Construct.SHFL, Construct.SHFL_UP, Construct.SHFL_DOWN, Construct.SHFL_XOR,
-                        Construct.BALLOT, Construct.VOTE, Construct.ACTIVEMASK, Construct.WARP_BRANCH,
+                        Construct.BALLOT, Construct.VOTE, Construct.ACTIVEMASK, Construct.REDUCE_SYNC,
+                        Construct.WARP_BRANCH,
                         Construct.SYNCWARP_EXCHANGE, Construct.SHARED_EXCHANGE, Construct.ATOMIC_GLOBAL,
                         Construct.ATOMIC_SHARED, Construct.BARRIER);
             }

@@ -324,7 +324,9 @@ final class StmtGen {
         if (g.rng.percent(55)) {
             return g.literals.integer(t, g.rng.range(1, 6));
         }
-        Expr e = ex.gen(g.intType(), ex.conditional(c, Level.BLOCK), 2, l);
+        // The loop's condition evaluates the bound again in each iteration, where only lanes still looping run.
+        Expr e = ex.gen(g.intType(), ex.conditional(c, l), 2, l);
+        ex.coverConditional(e);
         return Expr.op(Prim.common(e.prim(), Prim.INT), "($0 & 7)", 3, e);
     }
 

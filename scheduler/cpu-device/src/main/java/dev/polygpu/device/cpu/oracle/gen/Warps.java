@@ -50,6 +50,12 @@ final class Warps {
         }
     }
 
+    /** True if {@code e} calls a warp or block collective itself (not through a function). */
+    static boolean callsCollective(Expr e) {
+        String s = Printer.expr(e);
+        return s.contains("_sync(") || s.contains("__syncthreads") || s.contains("__activemask(");
+    }
+
     private static Expr pred(ExprGen ex, Ctx c, int depth) {
         return ex.predicate(c, depth - 1, Level.THREAD);
     }
