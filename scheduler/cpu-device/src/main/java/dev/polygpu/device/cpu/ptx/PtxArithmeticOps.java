@@ -359,6 +359,16 @@ abstract class PtxArithmeticOps extends PtxMemoryOps {
         int d = dst(0);
         int a = src(1, type);
         int b = src(2, type);
+        if (type.equals("pred")) {
+            // A predicate is 0 or 1, but an immediate operand may be any truth value (nvcc writes -1 for true:
+            // xor.pred %p, %q, -1 is a not); the bitwise forms on -1 would give -2, still true, for not-true.
+            switch (op) {
+                case "and" -> step((t, r) -> r[d] = r[a] != 0 && r[b] != 0 ? 1 : 0);
+                case "or" -> step((t, r) -> r[d] = r[a] != 0 || r[b] != 0 ? 1 : 0);
+                default -> step((t, r) -> r[d] = (r[a] != 0) != (r[b] != 0) ? 1 : 0);
+            }
+            return;
+        }
         switch (op) {
             case "and" -> step((t, r) -> r[d] = r[a] & r[b]);
             case "or" -> step((t, r) -> r[d] = r[a] | r[b]);
