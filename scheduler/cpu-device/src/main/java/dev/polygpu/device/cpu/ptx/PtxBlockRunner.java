@@ -29,7 +29,10 @@ import java.lang.foreign.MemorySegment;
  * (by call site, then by instruction index, which in nvcc's layout puts a branch's reconvergence point after
  * both its sides and a loop's exit after its body) execute one instruction each, so lanes that skipped a branch
  * wait for the others at the reconvergence point, and every lane of a converged warp executes a load before
- * any executes the next store. Lanes at a barrier do not hold the warp back; lanes at a collective hold it until
+ * any executes the next store. The layout is not always so: nvcc puts some rarely taken blocks (the special
+ * cases of an inlined {@code powf}, for one) after the point where they rejoin, and the lanes that did not take
+ * them run on from there alone until they reach a collective, a barrier or the end, which CUDA allows (it
+ * guarantees no reconvergence without {@code __syncwarp}); an {@code activemask} there sees only them. Lanes at a barrier do not hold the warp back; lanes at a collective hold it until
  * it completes, unless its mask names lanes that are elsewhere, in which case the next lanes run, as above.
  * Each warp runs {@link #SLICE} steps before the next warp's turn, so warps that wait on each other's memory
  * progress. A lane that spins on a value another lane of its warp writes later in the program never lets that
