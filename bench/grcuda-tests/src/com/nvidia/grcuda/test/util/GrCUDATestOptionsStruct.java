@@ -2,9 +2,9 @@ package com.nvidia.grcuda.test.util;
 
 /**
  * polygpu's stand-in for the options record of GrCUDA's test suite: one combination of the {@code grcuda.*}
- * scheduler options a parametrized test runs under. The policies are held as the option values polygpu
- * accepts (e.g. {@code "ASYNC"}, {@code "ALWAYS_NEW"}) rather than as GrCUDA's internal enum types, which the
- * tests only pass back to {@link GrCUDATestUtil#createContextFromOptions}.
+ * scheduler options a parametrized test runs under. The policies are held as the option values that polygpu and
+ * GrCUDA accept (e.g. {@code "async"}, {@code "always-new"}: what GrCUDA's enums print) rather than as GrCUDA's
+ * internal enum types, which the tests only pass back to {@link GrCUDATestUtil#createContextFromOptions}.
  */
 public class GrCUDATestOptionsStruct {
     public final String policy;

@@ -48,11 +48,11 @@ public final class GrCUDATestUtil {
     public static Collection<Object[]> getAllOptionCombinationsSingleGPU() {
         List<Object[]> out = new ArrayList<>();
         for (Object[] r : crossProduct(Arrays.asList(new Object[][] {
-                {"SYNC", "ASYNC"}, {true, false}, {"REUSE", "ALWAYS_NEW"}, {"SAME_AS_PARENT", "DISJOINT"},
-                {"NO_CONST", "WITH_CONST"}, {"SINGLE_GPU"}, {true, false}, {true, false}, {1}}))) {
+                {"sync", "async"}, {true, false}, {"reuse", "always-new"}, {"same-as-parent", "disjoint"},
+                {"no-const", "with-const"}, {"single-gpu"}, {true, false}, {true, false}, {1}}))) {
             GrCUDATestOptionsStruct o = struct(r);
-            boolean syncDuplicate = o.policy.equals("SYNC") && (o.retrieveNewStreamPolicy.equals("ALWAYS_NEW")
-                    || o.retrieveParentStreamPolicy.equals("DISJOINT") || o.dependencyPolicy.equals("WITH_CONST"));
+            boolean syncDuplicate = o.policy.equals("sync") && (o.retrieveNewStreamPolicy.equals("always-new")
+                    || o.retrieveParentStreamPolicy.equals("disjoint") || o.dependencyPolicy.equals("with-const"));
             if (!syncDuplicate) {
                 out.add(new Object[] {o});
             }
@@ -64,11 +64,11 @@ public final class GrCUDATestUtil {
     public static Collection<Object[]> getAllOptionCombinationsMultiGPU() {
         List<Object[]> out = new ArrayList<>();
         for (Object[] r : crossProduct(Arrays.asList(new Object[][] {
-                {"ASYNC"}, {true, false}, {"REUSE", "ALWAYS_NEW"},
-                {"SAME_AS_PARENT", "DISJOINT", "MULTIGPU_EARLY_DISJOINT", "MULTIGPU_DISJOINT"},
-                {"WITH_CONST", "NO_CONST"},
-                {"SINGLE_GPU", "STREAM_AWARE", "ROUND_ROBIN", "MIN_TRANSFER_SIZE", "MINMIN_TRANSFER_TIME",
-                        "MINMAX_TRANSFER_TIME"},
+                {"async"}, {true, false}, {"reuse", "always-new"},
+                {"same-as-parent", "disjoint", "multigpu-early-disjoint", "multigpu-disjoint"},
+                {"with-const", "no-const"},
+                {"single-gpu", "stream-aware", "round-robin", "min-transfer-size", "minmin-transfer-time",
+                        "minmax-transfer-time"},
                 {false, true}, {true, false}, {2, 4, 8}}))) {
             out.add(new Object[] {struct(r)});
         }
