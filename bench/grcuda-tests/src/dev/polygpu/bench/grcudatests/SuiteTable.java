@@ -14,10 +14,12 @@ import org.junit.runner.notification.RunListener;
 /**
  * Runs JUnit 4 test classes one after another with JUnit's own runner and prints one Markdown table row per
  * class: tests, passed, failed, skipped (ignored tests and failed assumptions, with their messages). Each
- * failure's test, message and first stack frames go to stderr. Used by {@code bench/grcuda-tests/run}.
+ * failure's test, message and first stack frames go to stderr, and so does a progress line every thousand tests
+ * (GrCUDA's parametrized classes run tens of thousands). Used by {@code bench/grcuda-tests/run}.
  */
 public final class SuiteTable {
     private static final int TRACE_LINES = 8;
+    private static final int PROGRESS_EVERY = 1000;
 
     private SuiteTable() {
     }
@@ -57,6 +59,10 @@ public final class SuiteTable {
         @Override
         public void testFinished(Description d) {
             finished++;
+            if (finished % PROGRESS_EVERY == 0) {
+                System.err.printf("%s: %d tests run, %d failed, %d skipped%n", d.getClassName(), finished, failed,
+                        skipped);
+            }
         }
 
         @Override
