@@ -83,7 +83,12 @@ public final class SuiteTable {
         @Override
         public void testAssumptionFailure(Failure f) {
             skipped++;
-            reasons.add(String.valueOf(f.getMessage()));
+            reasons.add(testName(f.getDescription()) + ": " + f.getMessage());
+        }
+
+        /** The test method without a parametrized test's parameter index, so reasons are listed once per method. */
+        private static String testName(Description d) {
+            return d.getMethodName() == null ? d.getClassName() : d.getMethodName().replaceAll("\\[.*", "");
         }
 
         @Override
