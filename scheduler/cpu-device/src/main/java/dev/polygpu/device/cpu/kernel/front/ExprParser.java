@@ -271,7 +271,8 @@ abstract class ExprParser extends ParserCore {
             case CHAR -> {
                 k++;
                 try {
-                    return new Expr.IntConst(p, Prim.INT, Literals.parseChar(t.text));
+                    // C++ (nvcc compiles .cu files as C++): a character literal is a char, not an int as in C.
+                    return new Expr.IntConst(p, Prim.CHAR, Literals.parseChar(t.text));
                 } catch (IllegalArgumentException e) {
                     throw diags.fail(p, e.getMessage());
                 }

@@ -88,7 +88,7 @@ class ExpressionTypingTest {
                 Arguments.of("blockIdx.x * blockDim.x + threadIdx.x", "unsigned int", "unsigned int"),
                 Arguments.of("(i, f)", "float", null),
                 Arguments.of("N * 2", "int", "int"),
-                Arguments.of("'a'", "int", null),
+                Arguments.of("'a'", "char", null),
                 Arguments.of("true", "bool", null),
                 Arguments.of("FLT_MAX", "float", null),
                 Arguments.of("DBL_MAX", "double", null),
@@ -122,7 +122,8 @@ class ExpressionTypingTest {
                 Arguments.of("10ll", "long long", 10L), Arguments.of("10ULL", "unsigned long long", 10L),
                 Arguments.of("10llu", "unsigned long long", 10L), Arguments.of("0b101", "int", 5L),
                 Arguments.of("017", "int", 15L), Arguments.of("4294967296u", "unsigned long", 4294967296L),
-                Arguments.of("'\\n'", "int", 10L), Arguments.of("'\\x41'", "int", 65L), Arguments.of("'\\0'", "int", 0L));
+                Arguments.of("'\\n'", "char", 10L), Arguments.of("'\\x41'", "char", 65L), Arguments.of("'\\0'", "char", 0L),
+                Arguments.of("'\\xff'", "char", -1L));
     }
 
     @ParameterizedTest(name = "{0} : {1}")

@@ -142,4 +142,16 @@ class KernelGeneratorTest {
         e = assertThrows(IllegalArgumentException.class, () -> Profile.parse("default,int"));
         assertTrue(e.getMessage().contains("must come first"), e.getMessage());
     }
+
+    /** A literal negative zero is kept out of divisors (nvcc 13.0 folds x / -0.0 wrongly: docs/fuzzing.md). */
+    @Test
+    void negativeZeroLiteralsAreRecognized() {
+        for (String z : List.of("(-0.0)", "(-0.0f)", "-0x0p+0", "(-0.0F)")) {
+            assertTrue(FloatExprs.negativeZero(Expr.lit(Prim.DOUBLE, z, 64)), z);
+        }
+        for (String other : List.of("0.0", "(0.0f)", "(-1.0)", "(-0x1p-1074)", "x", "(-0.0 + y)")) {
+            assertTrue(!FloatExprs.negativeZero(Expr.lit(Prim.DOUBLE, other, 64)), other);
+        }
+        assertTrue(!FloatExprs.negativeZero(Expr.op(Prim.DOUBLE, "(-0.0)")), "only literals");
+    }
 }

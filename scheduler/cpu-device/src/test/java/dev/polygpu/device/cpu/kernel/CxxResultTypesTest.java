@@ -23,18 +23,21 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Comparisons, {@code &&}, {@code ||} and {@code !} give {@code bool} in CUDA C++, as in C++ (nvcc compiles
- * {@code .cu} files as C++), where C gives {@code int}. The type shows in overload resolution, template argument
+ * {@code .cu} files as C++), where C gives {@code int}; a character literal is a {@code char} (case 28629 of seed
+ * 7: {@code f('\x0')} with overloads {@code f(long)} and {@code f(char)} was refused as ambiguous). The type shows in overload resolution, template argument
  * deduction, {@code auto}, {@code sizeof} and compound assignment. bench/fuzz's case 5820 (seed 7) found it: a
  * call {@code f(true == x)} with overloads {@code f(short)} and {@code f(bool)} was refused as ambiguous. Also
  * here: casts whose parenthesized operand no declarator spells ({@code (int((int)v & 5u)) & x}, cases 3099,
  * 3187, 3492), which are values in C++, not casts to function types.
  */
-class CxxBoolResultsTest {
+class CxxResultTypesTest {
     private static final String SOURCE = """
             __device__ int pick(short v) { return 10; }
             __device__ int pick(bool v) { return 20; }
             __device__ int over(int v) { return 30; }
             __device__ int over(bool v) { return 40; }
+            __device__ int lit(long v) { return 50; }
+            __device__ int lit(char v) { return 60; }
             template <typename T>
             __device__ int bumped(T v) { T r = v; r += 5; return (int)r; }
             extern "C" __global__ void m(const int* in, int* out) {
@@ -54,22 +57,23 @@ class CxxBoolResultsTest {
                 out[9] = (char(a == b)) + b;
                 out[10] = (int((int)a ^ 7ull)) - b;
                 out[11] = (a < b) + (a < b);
+                out[12] = lit('\\x0') + (int)sizeof('a') + over('b' == 98);
             }
             """;
 
     /**
      * in = {3, 6}. pick(bool) 20; over(bool) 40 three times; bumped<bool>: true + 5 stored in a bool is true, so 1
      * twice; c is bool: true + 7 is true, 1; sizeof(bool) three times, 3; (3 & 5) & 6 = 1 & 6 = 0; char(false) + 6
-     * = 6; (3 ^ 7) - 6 = -2; true + true promote to int, 2.
+     * = 6; (3 ^ 7) - 6 = -2; true + true promote to int, 2; lit(char) 60 + sizeof(char) 1 + over(bool) 40 = 101.
      */
     @Test
     void theEngineTypesThemAsBool() {
         try (CpuDevice dev = new CpuDevice(1)) {
             UnifiedBuffer in = ints(dev, new int[] {3, 6});
-            UnifiedBuffer out = ints(dev, new int[12]);
+            UnifiedBuffer out = ints(dev, new int[13]);
             run(dev, dev.compile(SOURCE, "bools.cu").function("m"), 1, 1,
                     KernelArgs.builder().pointer(in).pointer(out).build());
-            assertArrayEquals(new int[] {20, 40, 40, 40, 1, 1, 1, 3, 0, 6, -2, 2}, readInts(out, 12));
+            assertArrayEquals(new int[] {20, 40, 40, 40, 1, 1, 1, 3, 0, 6, -2, 2, 101}, readInts(out, 13));
         }
     }
 
@@ -78,7 +82,7 @@ class CxxBoolResultsTest {
         OracleTests.assumeNvcc();
         OracleCase c = new OracleCase("bools", SOURCE, "m", LaunchConfig.of(1, 1), List.of(
                 new OracleArg.Buffer("in", OracleType.I32, le(3, 6), 0),
-                new OracleArg.Buffer("out", OracleType.I32, le(new int[12]), 0)));
+                new OracleArg.Buffer("out", OracleType.I32, le(new int[13]), 0)));
         try (DifferentialOracle g = DifferentialOracle.create()) {
             assertInstanceOf(OracleResult.Equal.class, g.check(c));
         }
