@@ -2,6 +2,7 @@ package dev.polygpu.device.cpu.kernel;
 
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.floats;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ints;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.littleEndianInts;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readInts;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -201,9 +202,9 @@ class CollectivesInConditionalsTest {
             f.putFloat(x);
         }
         OracleCase c = new OracleCase("edges", EDGES, "m", LaunchConfig.of(1, THREADS), List.of(
-                new OracleArg.Buffer("in", OracleType.I32, le(edgesInput()), 0),
+                new OracleArg.Buffer("in", OracleType.I32, littleEndianInts(edgesInput()), 0),
                 new OracleArg.Buffer("fin", OracleType.F32, f.array(), 0),
-                new OracleArg.Buffer("out", OracleType.I32, le(new int[THREADS * EDGE_SLOTS]), 0)));
+                new OracleArg.Buffer("out", OracleType.I32, littleEndianInts(new int[THREADS * EDGE_SLOTS]), 0)));
         try (DifferentialOracle g = DifferentialOracle.create()) {
             assertInstanceOf(OracleResult.Equal.class, g.check(c));
         }
@@ -233,18 +234,10 @@ class CollectivesInConditionalsTest {
     void nvccsPtxAgreesWithTheEngine() {
         OracleTests.assumeNvcc();
         OracleCase c = new OracleCase("collcond", SOURCE, "m", LaunchConfig.of(1, THREADS), List.of(
-                new OracleArg.Buffer("in", OracleType.I32, le(input()), 0),
-                new OracleArg.Buffer("out", OracleType.I32, le(new int[THREADS * SLOTS]), 0)));
+                new OracleArg.Buffer("in", OracleType.I32, littleEndianInts(input()), 0),
+                new OracleArg.Buffer("out", OracleType.I32, littleEndianInts(new int[THREADS * SLOTS]), 0)));
         try (DifferentialOracle g = DifferentialOracle.create()) {
             assertInstanceOf(OracleResult.Equal.class, g.check(c));
         }
-    }
-
-    private static byte[] le(int... v) {
-        ByteBuffer b = ByteBuffer.allocate(4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
-        for (int x : v) {
-            b.putInt(x);
-        }
-        return b.array();
     }
 }

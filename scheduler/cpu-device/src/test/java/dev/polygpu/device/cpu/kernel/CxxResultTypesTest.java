@@ -1,6 +1,7 @@
 package dev.polygpu.device.cpu.kernel;
 
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ints;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.littleEndianInts;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readInts;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -16,8 +17,6 @@ import dev.polygpu.device.cpu.oracle.OracleCase;
 import dev.polygpu.device.cpu.oracle.OracleResult;
 import dev.polygpu.device.cpu.oracle.OracleTests;
 import dev.polygpu.device.cpu.oracle.OracleType;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -81,18 +80,10 @@ class CxxResultTypesTest {
     void nvccsPtxAgreesWithTheEngine() {
         OracleTests.assumeNvcc();
         OracleCase c = new OracleCase("bools", SOURCE, "m", LaunchConfig.of(1, 1), List.of(
-                new OracleArg.Buffer("in", OracleType.I32, le(3, 6), 0),
-                new OracleArg.Buffer("out", OracleType.I32, le(new int[13]), 0)));
+                new OracleArg.Buffer("in", OracleType.I32, littleEndianInts(3, 6), 0),
+                new OracleArg.Buffer("out", OracleType.I32, littleEndianInts(new int[13]), 0)));
         try (DifferentialOracle g = DifferentialOracle.create()) {
             assertInstanceOf(OracleResult.Equal.class, g.check(c));
         }
-    }
-
-    private static byte[] le(int... v) {
-        ByteBuffer b = ByteBuffer.allocate(4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
-        for (int x : v) {
-            b.putInt(x);
-        }
-        return b.array();
     }
 }

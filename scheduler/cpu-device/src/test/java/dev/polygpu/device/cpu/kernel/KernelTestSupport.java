@@ -153,4 +153,13 @@ public final class KernelTestSupport {
     private static long orderedL(long bits) {
         return bits < 0 ? Long.MIN_VALUE - bits : bits;
     }
+
+    /** {@code v} as little-endian bytes, as an oracle case's buffer holds it. */
+    public static byte[] littleEndianInts(int... v) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * v.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int x : v) {
+            b.putInt(x);
+        }
+        return b.array();
+    }
 }

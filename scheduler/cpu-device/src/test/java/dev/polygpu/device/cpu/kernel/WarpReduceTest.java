@@ -2,6 +2,7 @@ package dev.polygpu.device.cpu.kernel;
 
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.assertContains;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ints;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.littleEndianInts;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readInts;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -20,8 +21,6 @@ import dev.polygpu.device.cpu.oracle.OracleCase;
 import dev.polygpu.device.cpu.oracle.OracleResult;
 import dev.polygpu.device.cpu.oracle.OracleTests;
 import dev.polygpu.device.cpu.oracle.OracleType;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -110,8 +109,8 @@ class WarpReduceTest {
     void nvccsReduxSyncAgreesWithTheEngine() {
         OracleTests.assumeNvcc();
         OracleCase c = new OracleCase("reduce", SOURCE, "m", LaunchConfig.of(1, THREADS), java.util.List.of(
-                new OracleArg.Buffer("in", OracleType.I32, le(input()), 0),
-                new OracleArg.Buffer("out", OracleType.I32, le(new int[THREADS * SLOTS]), 0)));
+                new OracleArg.Buffer("in", OracleType.I32, littleEndianInts(input()), 0),
+                new OracleArg.Buffer("out", OracleType.I32, littleEndianInts(new int[THREADS * SLOTS]), 0)));
         try (DifferentialOracle g = DifferentialOracle.create()) {
             assertInstanceOf(OracleResult.Equal.class, g.check(c));
         }
@@ -129,13 +128,5 @@ class WarpReduceTest {
         CompileException.Diagnostic d = e.diagnostics().getFirst();
         assertTrue(d.line() == 2 && d.column() > 0, () -> "position of " + e.getMessage());
         assertContains("'int' and 'unsigned int'", d.message());
-    }
-
-    private static byte[] le(int... v) {
-        ByteBuffer b = ByteBuffer.allocate(4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
-        for (int x : v) {
-            b.putInt(x);
-        }
-        return b.array();
     }
 }
