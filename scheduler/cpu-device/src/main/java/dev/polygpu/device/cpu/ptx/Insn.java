@@ -46,14 +46,26 @@ final class Insn {
     }
 
     /**
-     * An operation that needs the lanes of a warp at the same instruction ({@code shfl.sync}, {@code vote.sync},
-     * {@code bar.warp.sync}, {@code activemask}). {@code lanes[0..count)} are the threads waiting at it.
+     * An operation that needs the lanes of a warp together ({@code shfl.sync}, {@code vote.sync},
+     * {@code redux.sync}, {@code bar.warp.sync}, {@code activemask}). The runner gathers every lane's
+     * {@link #input} before any lane's {@link #complete} writes its results, as the lanes execute it together.
      */
     interface Collective {
         /** The register holding the member mask, or -1 for an instruction without one ({@code activemask}). */
         int maskRegister();
 
-        void run(PtxThread[] lanes, int count);
+        /**
+         * True if lanes waiting here and lanes waiting at {@code other} execute together. From sm_70 on, the
+         * lanes a mask names may meet at different instructions of the same operation (nvcc duplicates blocks
+         * that hold a {@code shfl.sync}); each lane then uses its own instruction's operands.
+         */
+        boolean meets(Collective other);
+
+        /** The value lane {@code t} contributes (the shuffled value, the vote's predicate, the reduced value). */
+        long input(PtxThread t);
+
+        /** Writes lane {@code t}'s results from the {@code inputs} of the lanes in {@code here}, by lane. */
+        void complete(PtxThread t, long[] inputs, long here);
     }
 
     /**

@@ -17,8 +17,9 @@ import java.lang.foreign.MemorySegment;
  * its threads one after the other, each to its end. A cooperative kernel runs them round-robin: each thread
  * runs until it reaches {@code bar.sync}, a warp collective, its exit, or a slice of {@link #SLICE}
  * instructions (so that a thread spinning on shared memory another thread of the block writes lets that one
- * run). When no thread can run: a collective whose lanes are all there (every live lane its member masks name)
- * is evaluated for them at once; else, if every live thread waits at the same barrier, the barrier opens
+ * run). When no thread can run: a collective whose lanes are all there (every live lane its member mask names,
+ * each waiting at this or another instruction of the same operation with the same mask) is evaluated for them
+ * at once; else, if every live thread waits at the same barrier, the barrier opens
  * (exited threads do not count, as in CUDA); else the block can never finish — threads wait at different
  * barriers, or a collective waits for a lane that is at a barrier — and the runner raises a fault naming both
  * sides instead of hanging.
@@ -232,20 +233,17 @@ final class PtxBlockRunner implements BlockRunner {
                 }
             }
             if (!ran) {
-                long members = 0;
+                long earliestLanes = 0;
                 for (int k = 0; k < count; k++) {
-                    members |= 1L << group[k].lane;
+                    earliestLanes |= 1L << group[k].lane;
                 }
-                Insn at = group[0].code[group[0].pc];
-                if (!ready(at, count, members, present)) {
-                    parked |= members;
+                int together = gather(group[0], first, end);
+                long members = lanes(together);
+                if (!ready(together, members, present)) {
+                    parked |= earliestLanes;
                     continue;
                 }
-                at.collective.run(group, count);
-                for (int k = 0; k < count; k++) {
-                    group[k].pc++;
-                    group[k].state = PtxThread.RUNNABLE;
-                }
+                complete(together);
             }
             parked = 0;
             moved = true;
@@ -313,27 +311,17 @@ final class PtxBlockRunner implements BlockRunner {
                     present |= 1L << (i - first);
                 }
             }
+            long tried = 0;
             for (int i = first; i < end; i++) {
                 PtxThread t = threads[i];
-                if (t.state != PtxThread.AT_WARP || waitsAtEarlierLane(first, i)) {
+                if (t.state != PtxThread.AT_WARP || (tried & (1L << t.lane)) != 0) {
                     continue;
                 }
-                Insn at = t.code[t.pc];
-                int count = 0;
-                long members = 0;
-                for (int k = i; k < end; k++) {
-                    PtxThread u = threads[k];
-                    if (u.state == PtxThread.AT_WARP && u.code[u.pc] == at) {
-                        group[count++] = u;
-                        members |= 1L << u.lane;
-                    }
-                }
-                if (ready(at, count, members, present)) {
-                    at.collective.run(group, count);
-                    for (int k = 0; k < count; k++) {
-                        group[k].pc++;
-                        group[k].state = PtxThread.RUNNABLE;
-                    }
+                int count = gather(t, first, end);
+                long members = lanes(count);
+                tried |= members;
+                if (ready(count, members, present)) {
+                    complete(count);
                     any = true;
                     break; // one collective per warp per round: the others may move meanwhile
                 }
@@ -342,39 +330,63 @@ final class PtxBlockRunner implements BlockRunner {
         return any;
     }
 
-    /** True if a lane of the warp before {@code i} waits at the collective thread {@code i} waits at. */
-    private boolean waitsAtEarlierLane(int first, int i) {
-        Insn at = threads[i].code[threads[i].pc];
-        for (int k = first; k < i; k++) {
-            PtxThread u = threads[k];
-            if (u.state == PtxThread.AT_WARP && u.code[u.pc] == at) {
-                return true;
+    /**
+     * Puts into {@link #group} the lanes of the warp {@code [first, end)} that execute a collective together with
+     * {@code leader}: those waiting at one that meets the leader's with the same member mask; returns how many.
+     */
+    private int gather(PtxThread leader, int first, int end) {
+        Insn.Collective c = leader.code[leader.pc].collective;
+        long mask = maskOf(leader);
+        int count = 0;
+        for (int i = first; i < end; i++) {
+            PtxThread u = threads[i];
+            if (u.state == PtxThread.AT_WARP && c.meets(u.code[u.pc].collective) && maskOf(u) == mask) {
+                group[count++] = u;
             }
         }
-        return false;
+        return count;
+    }
+
+    /** The member mask of the collective {@code t} waits at; -1 for one without a mask. */
+    private static long maskOf(PtxThread t) {
+        int reg = t.code[t.pc].collective.maskRegister();
+        return reg < 0 ? -1 : t.regs[reg] & 0xFFFF_FFFFL;
+    }
+
+    private long lanes(int count) {
+        long members = 0;
+        for (int k = 0; k < count; k++) {
+            members |= 1L << group[k].lane;
+        }
+        return members;
+    }
+
+    /** Executes the collective the first {@code count} lanes of {@link #group} wait at, and moves them on. */
+    private void complete(int count) {
+        PtxCollectives.execute(group, count);
+        for (int k = 0; k < count; k++) {
+            group[k].pc++;
+            group[k].state = PtxThread.RUNNABLE;
+        }
     }
 
     /**
-     * True if every live lane the members' masks name is a member. Lanes that exited or lie past the end of a
-     * partial warp are not waited for.
+     * True if every live lane the members' (common) mask names is a member. Lanes that exited or lie past the
+     * end of a partial warp are not waited for.
      */
-    private boolean ready(Insn at, int count, long members, long present) {
-        int maskReg = at.collective.maskRegister();
-        if (maskReg < 0) {
+    private boolean ready(int count, long members, long present) {
+        long mask = maskOf(group[0]);
+        if (mask == -1) {
             return true;
         }
         for (int k = 0; k < count; k++) {
             PtxThread u = group[k];
-            long mask = u.regs[maskReg] & 0xFFFF_FFFFL;
             if ((mask & (1L << u.lane)) == 0) {
                 throw fault(u, CudaError.ILLEGAL_INSTRUCTION, "the member mask 0x" + Long.toHexString(mask)
                         + " of a warp collective does not name the lane itself (lane " + u.lane + ")");
             }
-            if ((mask & present & ~members) != 0) {
-                return false;
-            }
         }
-        return true;
+        return (mask & present & ~members) == 0;
     }
 
     private void releaseBarrier(int n) {
@@ -433,14 +445,21 @@ final class PtxBlockRunner implements BlockRunner {
             if (t.state != PtxThread.AT_WARP) {
                 continue;
             }
-            long mask = t.code[t.pc].collective.maskRegister() < 0 ? 0
-                    : t.regs[t.code[t.pc].collective.maskRegister()] & 0xFFFF_FFFFL;
+            long mask = Math.max(0, maskOf(t));
             for (int lane = 0; lane < 32; lane++) {
                 int k = t.warp * 32 + lane;
-                if ((mask & (1L << lane)) != 0 && k < n && threads[k].state != PtxThread.EXITED
-                        && !(threads[k].state == PtxThread.AT_WARP && threads[k].code[threads[k].pc]
-                        == t.code[t.pc])) {
-                    PtxThread o = threads[k];
+                if ((mask & (1L << lane)) == 0 || k >= n || threads[k].state == PtxThread.EXITED) {
+                    continue;
+                }
+                PtxThread o = threads[k];
+                boolean meets = o.state == PtxThread.AT_WARP && t.code[t.pc].collective.meets(o.code[o.pc].collective);
+                if (meets && maskOf(o) != mask) {
+                    return fault(t, CudaError.ILLEGAL_INSTRUCTION, "the warp collective's member mask 0x"
+                            + Long.toHexString(mask) + " names lane " + lane + " (thread " + dims(o) + "), which"
+                            + " waits at line " + o.code[o.pc].line + " ('" + o.code[o.pc].text + "') with mask 0x"
+                            + Long.toHexString(maskOf(o)) + "; every lane a mask names must give the same mask");
+                }
+                if (!meets) {
                     return fault(t, CudaError.ILLEGAL_INSTRUCTION, "the warp collective waits for lane " + lane
                             + " (thread " + dims(o) + "), which waits at line " + o.code[o.pc].line + " ('"
                             + o.code[o.pc].text + "') and can never reach it");
