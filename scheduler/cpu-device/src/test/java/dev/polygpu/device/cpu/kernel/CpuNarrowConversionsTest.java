@@ -71,4 +71,31 @@ class CpuNarrowConversionsTest {
             40000 & 0xFF, 40000, (byte) 40000, (short) 40000, 40000 & 0xFF, 40000};
         assertArrayEquals(expected, readInts(out, 6 * x.length));
     }
+
+    /**
+     * {@code ++} and {@code --} of a signed type narrower than int work on the promoted value and convert it back
+     * (C++ [expr.pre.incr]: {@code ++x} is {@code x += 1}), and that conversion wraps modulo 2^N (C++20
+     * [conv.integral]; what gcc and clang do), so the maximum steps to the minimum. nvcc 13.0's optimized PTX
+     * folds {@code s++; s > -4092} into {@code s > -4093} as if it could not wrap (campaign case 37969): this is
+     * the engine's side of that difference, worked out by hand.
+     */
+    @Test
+    void narrowSignedIncrementsWrapAtTheirMaximum() {
+        String src = """
+                __global__ void k(short s, signed char c, int* out)
+                {
+                    short a = s; a++; out[0] = a;
+                    short b = s; out[1] = ++b > -4092;
+                    short d = -s - 1; d--; out[2] = d;
+                    signed char e = c; ++e; out[3] = e;
+                    signed char f = c; out[4] = f++; out[5] = f;
+                    short g = s; out[6] = (double) (++g) > -4091.5;
+                }""";
+        var out = dev.allocate(4L * 7);
+        KernelTestSupport.run(dev, KernelTestSupport.kernel(dev, src, "incr.cu", "k"), 1, 1,
+                KernelArgs.builder().i16((short) 32767).i8((byte) 127).pointer(out).build());
+        // 32767 + 1 -> -32768; -32768 > -4092 is false; -32768 - 1 -> 32767; 127 + 1 -> -128; f++ yields 127 and
+        // leaves -128; -32768 > -4091.5 is false
+        assertArrayEquals(new int[] {-32768, 0, 32767, -128, 127, -128, 0}, readInts(out, 7));
+    }
 }

@@ -217,7 +217,10 @@ final class StmtGen {
         if (!wraps) {
             return null;
         }
-        String form = g.rng.pick("$0++;", "++$0;", "$0--;", "--$0;");
+        // nvcc 13.0 takes ++ and -- of a signed type narrower than int as never wrapping (docs/fuzzing.md, case
+        // 37969); C++ defines them as += 1 and -= 1, which it compiles right
+        String form = tt.isInteger() && tt.isSigned() && tt.width() < 32 ? g.rng.pick("$0 += 1;", "$0 -= 1;")
+                : g.rng.pick("$0++;", "++$0;", "$0--;", "--$0;");
         return new Stmt.Simple(g.id(), form, List.of(t));
     }
 
