@@ -68,7 +68,11 @@ final class NodeContext {
         this.scheduler = scheduler;
         this.key = config.key();
         this.settings = settings;
-        this.slots = Math.max(1, scheduler.device().properties().multiProcessorCount());
+        int processors = 0;
+        for (dev.polygpu.device.Device d : scheduler.devices()) {
+            processors += d.properties().multiProcessorCount();
+        }
+        this.slots = Math.max(1, processors);
     }
 
     /** {@return this member's id} */
