@@ -157,6 +157,7 @@ final class Members implements AutoCloseable {
     /** Tiles out_j = a_j * k + i with a_j[i] = i + j: exact in float, so the expected values are exact. */
     static final class Tiles {
         final List<TrackedArray> outs = new ArrayList<>();
+        final List<TrackedArray> ins = new ArrayList<>();
         final float k;
 
         Tiles(Member p, int count, float k, int ms) {
@@ -167,6 +168,7 @@ final class Members implements AutoCloseable {
                     a[i] = i + j;
                 }
                 TrackedArray in = p.floats("a" + j, a);
+                ins.add(in);
                 TrackedArray out = p.floats("out" + j);
                 p.tile(in, out, k, ms);
                 outs.add(out);
