@@ -418,6 +418,14 @@ public final class Scheduler implements AutoCloseable {
                 v.pinned = true;
                 v.stolen = true;
                 v.whenDone = whenDone;
+                if (coherence != null) {
+                    // The transfers to its device just submitted for it may pass a full window as it may.
+                    for (Vertex p : parents) {
+                        if (p.element != null && p.element.kind() == ElementKind.TRANSFER && !p.done()) {
+                            p.stolen = true;
+                        }
+                    }
+                }
             }
             register(v);
             if (coherence != null) {
