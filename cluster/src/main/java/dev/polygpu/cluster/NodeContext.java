@@ -4,6 +4,7 @@ import dev.polygpu.cluster.policy.StealSettings;
 import dev.polygpu.cluster.wire.Message;
 import dev.polygpu.cluster.wire.SharedSecret;
 import dev.polygpu.cluster.wire.WireCodec;
+import dev.polygpu.device.Device;
 import dev.polygpu.runtime.Scheduler;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -69,7 +70,7 @@ final class NodeContext {
         this.key = config.key();
         this.settings = settings;
         int processors = 0;
-        for (dev.polygpu.device.Device d : scheduler.devices()) {
+        for (Device d : scheduler.devices()) {
             processors += d.properties().multiProcessorCount();
         }
         this.slots = Math.max(1, processors);

@@ -88,7 +88,8 @@ public final class Worker {
     static String describe(List<Device> devices, MultiDeviceConfig placement) {
         Device first = devices.get(0);
         return devices.size() == 1 ? first.backend() + " device " + first.ordinal()
-                : devices.size() + " " + first.backend() + " devices, device selection " + placement.policy().spelling();
+                : devices.size() + " " + first.backend() + " devices, device selection "
+                + placement.policy().spelling();
     }
 
     /** CUDA device 0; IllegalArgumentException with the probe's reason when no GPU can be used. */

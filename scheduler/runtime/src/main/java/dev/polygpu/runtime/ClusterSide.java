@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 /**
@@ -26,13 +27,13 @@ final class ClusterSide {
     /** The owner's condition for "a vertex completed or left the pending queue". */
     private final Condition changed;
     /** The name of each device by index, as observers see it. */
-    private final java.util.function.IntFunction<String> deviceNames;
+    private final IntFunction<String> deviceNames;
     /** The owner's observers (the same list, guarded by the same lock). */
     private final List<ScheduleObserver> observers;
     /** Elements taken by a cluster layer and not yet completed or given back. */
     private int remote;
 
-    ClusterSide(Scheduler owner, RankQueue queue, Condition changed, java.util.function.IntFunction<String> deviceNames,
+    ClusterSide(Scheduler owner, RankQueue queue, Condition changed, IntFunction<String> deviceNames,
             List<ScheduleObserver> observers) {
         this.owner = owner;
         this.queue = queue;
