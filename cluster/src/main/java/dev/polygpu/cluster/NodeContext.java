@@ -36,7 +36,10 @@ final class NodeContext {
     final ClusterConfig config;
     final Scheduler scheduler;
     final SharedSecret key;
-    /** How many elements the device runs at once (at least 1): for the cost gate and the floor rank. */
+    /**
+     * How many elements the devices run at once (their multiprocessors summed, at least 1): for the cost gate and
+     * the floor rank.
+     */
     final int slots;
     /** Guards the tables of the parts (see the class comment). */
     final Object lock = new Object();
