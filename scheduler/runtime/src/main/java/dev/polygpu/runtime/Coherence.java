@@ -20,7 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * that needs an array where it is stale it submits a {@linkplain ElementKind#TRANSFER transfer} from the location
  * with the fastest link, an element of the DAG like any other, which the element then follows ({@link #prepare}).
  * A write leaves only its location up to date ({@link #recorded}). Elements run on their device with the arrays'
- * buffers there in place of the arrays' own, and kernels built for their device ({@link #workOn}).
+ * buffers there in place of the arrays' own, and kernels built for their device ({@link #workOn}). Under the
+ * multi-GPU parent-stream policies it also gives each element, when submitted, the parent whose stream it is to
+ * continue ({@link #chooseStreamParent}), and under {@code multigpu-disjoint} lets the parents' devices bound the
+ * device choice.
  *
  * <p>What a kernel writes ({@code out}) is transferred first all the same, unless the element overwrites the whole
  * array (a copy or fill of all of it): a kernel may write only part of an {@code out} array, and the rest must be
