@@ -123,7 +123,8 @@ public final class Scheduler implements AutoCloseable {
         for (Device d : this.devices) {
             window += config.windowFor(d.properties().multiProcessorCount());
         }
-        this.coherence = this.devices.size() == 1 ? null : new Coherence(this, this.devices, placement);
+        this.coherence = this.devices.size() == 1 ? null
+                : new Coherence(this, this.devices, placement, config.parentStreams());
         this.config = config;
         // A configured window is the scheduler's; the default is each device's, summed.
         this.configuredWindow = config.inFlightWindow() > 0 ? config.inFlightWindow() : window;
@@ -400,7 +401,7 @@ public final class Scheduler implements AutoCloseable {
             Vertex[] parents = tracker.parentsOf(element);
             int on = 0;
             if (coherence != null) {
-                on = coherence.place(element);
+                on = coherence.place(element, parents);
                 try {
                     parents = coherence.prepare(element, on, parents);
                 } catch (RuntimeException e) {
@@ -430,6 +431,7 @@ public final class Scheduler implements AutoCloseable {
             register(v);
             if (coherence != null) {
                 coherence.recorded(v, on);
+                coherence.chooseStreamParent(v);
             }
             queue.enqueue(v);
             dispatchLocked();
@@ -463,6 +465,7 @@ public final class Scheduler implements AutoCloseable {
         t.device = on;
         t.pinned = true;
         register(t);
+        coherence.chooseStreamParent(t);
         queue.enqueue(t);
         return t;
     }
@@ -781,6 +784,7 @@ public final class Scheduler implements AutoCloseable {
         }
         v.state = Vertex.State.DONE;
         v.parents = NO_PARENTS;
+        v.streamParent = null;
         // From pending (a launch refused) or taken: its children no longer wait for it to be placed.
         queue.placed(v);
         RankQueue.leaveRun(v);

@@ -44,8 +44,21 @@ final class Vertex {
     StreamSlot slot;
     /** Recorded after the launch, for children on other streams to wait for; null when not launched. */
     Event event;
-    /** Under the disjoint policy: a child already continues this vertex's stream. */
+    /**
+     * Under the disjoint policies: a child already continues this vertex's stream, or (multi-GPU policies, several
+     * devices) was given it when submitted.
+     */
     boolean childClaimed;
+    /**
+     * Under the multi-GPU parent-stream policies with several devices: its stream was chosen when it was submitted
+     * ({@link Coherence#chooseStreamParent}), as {@link #streamParent}.
+     */
+    boolean streamChosen;
+    /**
+     * With {@link #streamChosen}: the parent whose stream it continues if that parent is still the last element on
+     * it at launch, or null for a free or new stream of its device; forgotten at launch.
+     */
+    Vertex streamParent;
     long submitNanos;
     long launchNanos;
     long endNanos;
