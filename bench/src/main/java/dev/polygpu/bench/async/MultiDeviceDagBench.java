@@ -74,7 +74,7 @@ public final class MultiDeviceDagBench {
         private Integer reps;
 
         @Option(names = "--warmup", paramLabel = "N", converter = BenchArgs.NonNegative.class,
-                description = "warm-up runs per configuration (default 2; --quick 1): each device compiles its own "
+                description = "warm-up runs per configuration (default 6; --quick 1): each device compiles its own "
                         + "copy of a kernel, which HotSpot's JIT warms up apart")
         private Integer warmup;
 
@@ -97,8 +97,8 @@ public final class MultiDeviceDagBench {
             for (String name : DagBench.selected(dags)) {
                 cases.add(DagBench.newCase(name, quick, 1));
             }
-            return new MultiDeviceDagBench(warmup != null ? warmup : quick ? 1 : 2, reps != null ? reps : quick ? 1 : 3, link,
-                    budget).run(cases);
+            return new MultiDeviceDagBench(warmup != null ? warmup : quick ? 1 : 6,
+                    reps != null ? reps : quick ? 1 : 3, link, budget).run(cases);
         }
     }
 
