@@ -17,11 +17,14 @@ import java.util.function.LongFunction;
  * memory is what the caller allocates for it (where the arrays' own buffers live), so the figures are those of the
  * scheduler's transfers.
  *
- * <p>The whole measurement is held to a time budget ({@link #DEFAULT_BUDGET}), shared equally among the links. Per
+ * <p>The whole measurement is held to a time budget ({@link #DEFAULT_BUDGET}): each link in turn gets an equal
+ * share of what is left of it (the warm-up below included). Per
  * link, copies start at {@link #FIRST_COPY_BYTES} and grow (at most {@link #MAX_COPY_BYTES}) until one takes a third
- * of the link's share, so that the fixed cost of a copy (the link's latency, the stream's overhead) is small beside
- * it; one more copy of that size follows when the share allows, and the faster of the two counts, since a copy can
- * only be slowed (by memory touched for the first time, or a busy machine), never sped up. With a share of some
+ * of the link's share at the best rate seen, so that the fixed cost of a copy (the link's latency, the stream's
+ * overhead) is small beside it; one more copy of that size follows when the share allows, and the faster of the two
+ * counts, since a copy can only be slowed (by memory touched for the first time, or a busy machine), never sped up.
+ * A link gets two copies at least, whatever its share; before all, one small copy of each kind per device warms the
+ * streams up, uncounted. With a share of some
  * tens of milliseconds (two or three devices) the fixed cost is under 1% of the copy; with many devices each share
  * is smaller and the figures rougher; a link whose latency exceeds its share gets one copy, which may take longer.
  *
@@ -89,17 +92,21 @@ public final class BandwidthProbe {
     public BandwidthMeasurement measure() {
         long start = System.nanoTime();
         int n = devices.size();
-        long share = Math.max(1, budget.toNanos() / links());
         double[][] gbps = new double[n + 1][n + 1];
         long[][] bytes = new long[n + 1][n + 1];
         double[][] millis = new double[n + 1][n + 1];
         try (Copies copies = new Copies(devices, hostMemory)) {
+            warmUp(copies, n);
             int done = 0;
             for (int from = 0; from <= n; from++) {
                 for (int to = 0; to <= n; to++) {
                     if (from == to) {
                         continue;
                     }
+                    // What is left of the budget, shared among the links left: time a fast link did not use
+                    // goes to the others.
+                    long left = budget.toNanos() - (System.nanoTime() - start);
+                    long share = Math.max(1, left / (links() - done));
                     long[] size = {0};
                     double ms = measureLink(copies, from, to, share, size);
                     bytes[from][to] = size[0];
@@ -110,6 +117,20 @@ public final class BandwidthProbe {
             }
         }
         return new BandwidthMeasurement(gbps, bytes, millis, System.nanoTime() - start);
+    }
+
+    /**
+     * One small copy of each kind on each device's stream, not counted: the first use of a stream, and of each copy
+     * path, pays for starting threads and loading code, which would otherwise land in the first links' figures.
+     */
+    private static void warmUp(Copies copies, int n) {
+        for (int d = 0; d < n; d++) {
+            copies.time(n, d, FIRST_COPY_BYTES);
+            copies.time(d, n, FIRST_COPY_BYTES);
+            if (n > 1) {
+                copies.time((d + 1) % n, d, FIRST_COPY_BYTES);
+            }
+        }
     }
 
     /**
@@ -128,7 +149,8 @@ public final class BandwidthProbe {
             // What this size takes at the best rate seen: a small copy slowed by a busy machine (a stream's wake-up
             // late by milliseconds) does not end the growth, which a later, faster copy shows it should not.
             double expected = bytes / bestRate;
-            if ((copy > 1 && expected >= aim) || bytes == MAX_COPY_BYTES || System.nanoTime() - start >= shareNanos) {
+            // Two copies at least: one slowed by a busy machine must not be all there is.
+            if (copy > 1 && (expected >= aim || bytes == MAX_COPY_BYTES || System.nanoTime() - start >= shareNanos)) {
                 break;
             }
             bytes = Math.min(MAX_COPY_BYTES, pages((long) (bytes * Math.clamp(aim / expected, 2.0, 64.0))));
