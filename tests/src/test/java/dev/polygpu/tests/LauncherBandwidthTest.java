@@ -82,8 +82,9 @@ class LauncherBandwidthTest {
 
         Path missing = dir.resolve("missing.csv");
         r = Guests.launch(args("--bandwidth-matrix", "--grcuda.BandwidthMatrix=" + missing));
-        assertEquals(1, r.status(), r::toString);
-        assertTrue(r.err().contains("polygpu: grcuda.BandwidthMatrix=" + missing + " cannot be read ("), r::toString);
-        assertEquals("", r.out(), r::toString);
+        assertEquals(0, r.status(), r::toString);
+        assertTrue(r.err().contains("polygpu: warning: grcuda.BandwidthMatrix=" + missing + " cannot be read ("),
+                r::toString);
+        assertTrue(r.out().startsWith("start_id,end_id,bandwidth\n"), r::toString);
     }
 }

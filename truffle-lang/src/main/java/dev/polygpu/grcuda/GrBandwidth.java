@@ -18,8 +18,8 @@ import java.util.function.Consumer;
 /**
  * The link bandwidths of a context's devices, for the transfer-time policies and the choice of a transfer's source:
  * GrCUDA's file when {@code grcuda.BandwidthMatrix} names one, else measured on the devices the first time a set of
- * devices with its link settings is used, and cached ({@link MeasuredBandwidth}). A file that cannot be read or
- * does not parse is a guest error naming it; a cache that cannot be written is a warning.
+ * devices with its link settings is used, and cached ({@link MeasuredBandwidth}). A file that does not parse is a
+ * guest error naming the line; one that cannot be read, and a cache that cannot be written, are warnings.
  *
  * @param devices     the devices, in order; the host is the location after them
  * @param matrix      GB/s from each location to each ({@code [from][to]})
@@ -40,15 +40,19 @@ public record GrBandwidth(List<Device> devices, double[][] matrix, String source
         return BandwidthTable.format(matrix, devices, measurement) + "link bandwidths " + source + "\n";
     }
 
-    /** The matrix of GrCUDA's file {@code file}, for {@code devices}. */
-    static GrBandwidth fromFile(TruffleLanguage.Env env, String file, List<Device> devices) {
+    /**
+     * The matrix of GrCUDA's file {@code file}, for {@code devices}; null, after a warning naming the file and why,
+     * when it cannot be read (GrCUDA, too, goes on without it, and its scripts name files that may not be there).
+     */
+    static GrBandwidth fromFile(TruffleLanguage.Env env, String file, List<Device> devices, Consumer<String> warning) {
         List<String> lines;
         try {
             lines = new String(env.getPublicTruffleFile(file).readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         } catch (IOException | SecurityException | UnsupportedOperationException e) {
-            throw GrError.of("grcuda.BandwidthMatrix=" + file + " cannot be read (" + e + "): give the path of a"
-                    + " readable CSV file in GrCUDA's format (start_id,end_id,bandwidth), or leave the option empty to"
-                    + " have polygpu measure the links", e);
+            warning.accept("grcuda.BandwidthMatrix=" + file + " cannot be read (" + e + "), so the link bandwidths"
+                    + " are measured instead; give the path of a readable CSV in GrCUDA's format"
+                    + " (start_id,end_id,bandwidth), or leave the option empty");
+            return null;
         }
         try {
             return new GrBandwidth(devices, BandwidthMatrix.parse(lines, devices.size(), file), "from " + file, null);

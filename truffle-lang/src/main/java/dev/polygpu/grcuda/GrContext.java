@@ -402,7 +402,10 @@ public final class GrContext {
     private GrBandwidth findBandwidth(boolean measureAgain) {
         String file = settings.bandwidthMatrix();
         if (!file.isEmpty()) {
-            return GrBandwidth.fromFile(env, file, devices);
+            GrBandwidth given = GrBandwidth.fromFile(env, file, devices, this::warn);
+            if (given != null) {
+                return given;
+            }
         }
         // What besides the devices decides how fast they copy: the host's memory is device 0's (the arrays' own
         // buffers are there), and CPU devices wait for their simulated link.

@@ -17,8 +17,8 @@ import java.util.function.LongFunction;
  * memory is what the caller allocates for it (where the arrays' own buffers live), so the figures are those of the
  * scheduler's transfers.
  *
- * <p>The whole measurement is held to a time budget ({@link #DEFAULT_BUDGET}): each link in turn gets an equal
- * share of what is left of it (the warm-up below included). Per
+ * <p>The whole measurement aims at a time budget ({@link #DEFAULT_BUDGET}): each link in turn gets an equal share
+ * of it, or of what is left of it if that is more (the warm-up below included). Per
  * link, copies start at {@link #FIRST_COPY_BYTES} and grow (at most {@link #MAX_COPY_BYTES}) until one takes a third
  * of the link's share at the best rate seen, so that the fixed cost of a copy (the link's latency, the stream's
  * overhead) is small beside it; one more copy of that size follows when the share allows, and the faster of the two
@@ -103,10 +103,10 @@ public final class BandwidthProbe {
                     if (from == to) {
                         continue;
                     }
-                    // What is left of the budget, shared among the links left: time a fast link did not use
-                    // goes to the others.
+                    // An equal share of the budget, or of what is left of it when earlier links left time unused;
+                    // never less, so that links measured after one that overran are not starved.
                     long left = budget.toNanos() - (System.nanoTime() - start);
-                    long share = Math.max(1, left / (links() - done));
+                    long share = Math.max(budget.toNanos() / links(), left / (links() - done));
                     long[] size = {0};
                     double ms = measureLink(copies, from, to, share, size);
                     bytes[from][to] = size[0];

@@ -173,19 +173,21 @@ class GrMultiDeviceTest {
             assertTrue(e.getMessage().contains("grcuda.BandwidthMatrix: " + bw + ":4: expected two device ids"),
                     e.getMessage());
         }
-        // A file that is not there is an error naming it: the user asked for that file, and without it the links
-        // would be measured instead.
+        // A file that is not there is a warning naming it, as GrCUDA goes on without one; the links are measured.
         Path missing = dir.resolve("none.csv");
         try (Context c = context(err, Map.of("grcuda.NumberOfGPUs", "2", "grcuda.BandwidthMatrix", missing.toString(),
                 "grcuda.DeviceSelectionPolicy", "minmax-transfer-time"))) {
             Value cu = c.eval("grcuda", "CU");
-            PolyglotException e = assertThrows(PolyglotException.class,
-                    () -> cu.getMember("DeviceArray").execute("int", 4));
-            assertTrue(e.getMessage().startsWith("grcuda.BandwidthMatrix=" + missing + " cannot be read ("),
-                    e.getMessage());
-            assertTrue(e.getMessage().endsWith("or leave the option empty to have polygpu measure the links"),
-                    e.getMessage());
+            Value a = cu.getMember("DeviceArray").execute("int", 4);
+            a.setArrayElement(1, 7);
+            assertEquals(7, a.getArrayElement(1).asInt());
+            assertFalse(cu.getMember("polygpu_bandwidth").execute("table").asString().contains("link bandwidths from "
+                    + missing));
         }
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("polygpu: warning: grcuda.BandwidthMatrix=" + missing
+                + " cannot be read ("), err.toString(StandardCharsets.UTF_8));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("so the link bandwidths are measured instead"),
+                err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
