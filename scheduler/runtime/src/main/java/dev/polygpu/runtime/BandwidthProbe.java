@@ -19,9 +19,9 @@ import java.util.function.LongFunction;
  *
  * <p>The whole measurement aims at a time budget ({@link #DEFAULT_BUDGET}): each link in turn gets an equal share
  * of it, or of what is left of it if that is more (the warm-up below included). Per
- * link, copies start at {@link #FIRST_COPY_BYTES} and grow (at most {@link #MAX_COPY_BYTES}) until one takes a third
- * of the link's share at the best rate seen, so that the fixed cost of a copy (the link's latency, the stream's
- * overhead) is small beside it; one more copy of that size follows when the share allows, and the faster of the two
+ * link, copies start at {@link #FIRST_COPY_BYTES} and grow (at most {@link #MAX_COPY_BYTES}) until one takes a
+ * quarter of the link's share at the best rate seen, so that the fixed cost of a copy (the link's latency, the
+ * stream's overhead) is small beside it; more copies of that size follow while the share lasts, and the fastest
  * counts, since a copy can only be slowed (by memory touched for the first time, or a busy machine), never sped up.
  * A link gets two copies at least, whatever its share; before all, one small copy of each kind per device warms the
  * streams up, uncounted. With a share of some
@@ -135,11 +135,11 @@ public final class BandwidthProbe {
 
     /**
      * Times copies from {@code from} to {@code to} of growing size within {@code shareNanos}; returns the
-     * milliseconds of the faster of the last two copies (of the final size), which it leaves in {@code size[0]}.
+     * milliseconds of the fastest copy of the final size, which it leaves in {@code size[0]}.
      */
     private static double measureLink(Copies copies, int from, int to, long shareNanos, long[] size) {
         long start = System.nanoTime();
-        double aim = shareNanos / 3e6;
+        double aim = shareNanos / 4e6;
         long bytes = FIRST_COPY_BYTES;
         double bestRate = 0;
         double ms;
@@ -155,8 +155,10 @@ public final class BandwidthProbe {
             }
             bytes = Math.min(MAX_COPY_BYTES, pages((long) (bytes * Math.clamp(aim / expected, 2.0, 64.0))));
         }
-        if (System.nanoTime() - start + ms * 1e6 <= shareNanos) {
-            ms = Math.min(ms, copies.time(from, to, bytes));
+        // More copies of the final size while the share lasts: the fastest counts.
+        for (double last = ms; System.nanoTime() - start + last * 1e6 <= shareNanos; ) {
+            last = copies.time(from, to, bytes);
+            ms = Math.min(ms, last);
         }
         size[0] = bytes;
         return Math.max(ms, MIN_MILLIS);

@@ -43,7 +43,7 @@ public final class BandwidthTable {
         if (measured != null) {
             long[] sizes = measured.copySizeRange();
             b.append(String.format(Locale.ROOT, "measured in %.0f ms; per link, copies grown to a final size"
-                    + " (here %s to %s), the faster of the last two counting%n", measured.elapsedNanos() / 1e6, bytes(sizes[0]),
+                    + " (here %s to %s), the fastest of those counting%n", measured.elapsedNanos() / 1e6, bytes(sizes[0]),
                     bytes(sizes[1])));
         }
         return b.toString();
