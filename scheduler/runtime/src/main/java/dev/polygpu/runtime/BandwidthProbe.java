@@ -141,19 +141,29 @@ public final class BandwidthProbe {
         long start = System.nanoTime();
         double aim = shareNanos / 4e6;
         long bytes = FIRST_COPY_BYTES;
+        long previousBytes = 0;
+        double previousMs = 0;
         double bestRate = 0;
         double ms;
-        for (int copy = 1; ; copy++) {
+        while (true) {
             ms = copies.time(from, to, bytes);
             bestRate = Math.max(bestRate, bytes / Math.max(ms, MIN_MILLIS));
-            // What this size takes at the best rate seen: a small copy slowed by a busy machine (a stream's wake-up
-            // late by milliseconds) does not end the growth, which a later, faster copy shows it should not.
+            // What this size takes at the best rate seen: a copy slowed by a busy machine (a stream's wake-up late
+            // by milliseconds) does not end the growth when an earlier, faster copy shows it should not.
             double expected = bytes / bestRate;
-            // Two copies at least: one slowed by a busy machine must not be all there is.
-            if (copy > 1 && (expected >= aim || bytes == MAX_COPY_BYTES || System.nanoTime() - start >= shareNanos)) {
+            // Time that grew with the size (half as much at least) says the copies are past their fixed cost (or a
+            // stall of the same length in each, which a copy of one size alone cannot tell from a slow link).
+            boolean grew = previousBytes > 0 && ms >= previousMs * bytes / previousBytes / 2;
+            long spent = System.nanoTime() - start;
+            if (bytes == MAX_COPY_BYTES || (grew && expected >= aim) || (previousBytes > 0 && spent >= 2 * shareNanos)) {
                 break;
             }
-            bytes = Math.min(MAX_COPY_BYTES, pages((long) (bytes * Math.clamp(aim / expected, 2.0, 64.0))));
+            // Copies whose time did not grow with their size are mostly fixed cost, and the rate seen understates
+            // the link: grow by 8 at least then, to get past it in few steps.
+            double least = grew ? 2.0 : 8.0;
+            previousBytes = bytes;
+            previousMs = ms;
+            bytes = Math.min(MAX_COPY_BYTES, pages((long) (bytes * Math.clamp(aim / expected, least, 64.0))));
         }
         // More copies of the final size while the share lasts: the fastest counts.
         for (double last = ms; System.nanoTime() - start + last * 1e6 <= shareNanos; ) {
