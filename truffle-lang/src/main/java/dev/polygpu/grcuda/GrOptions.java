@@ -44,7 +44,9 @@ public final class GrOptions {
             new OptionKey<>(Policies.NewStreamPolicy.REUSE, Policies.type("RetrieveNewStreamPolicy", Policies.NewStreamPolicy.class));
 
     @Option(help = "Streams for computations with parents: disjoint (default; the first child continues its"
-            + " parent's stream, siblings spread) or same-as-parent (plus multi-GPU variants, as disjoint here).",
+            + " parent's stream, siblings spread), same-as-parent, or with several devices multigpu-early-disjoint"
+            + " (device chosen first, then a free parent stream there) or multigpu-disjoint (device chosen among"
+            + " the free parents' devices); the multi-GPU ones are disjoint on one device.",
             category = OptionCategory.USER, stability = OptionStability.STABLE,
             usageSyntax = "same-as-parent|disjoint|multigpu-early-disjoint|multigpu-disjoint")
     public static final OptionKey<Policies.ParentStreamPolicy> RetrieveParentStreamPolicy =

@@ -67,9 +67,12 @@ public record GrSettings(
                         ? SchedulerConfig.DependencyPolicy.NO_CONST : SchedulerConfig.DependencyPolicy.WITH_CONST)
                 .withNewStreams(newStreamPolicy == Policies.NewStreamPolicy.ALWAYS_NEW
                         ? SchedulerConfig.NewStreamPolicy.ALWAYS_NEW : SchedulerConfig.NewStreamPolicy.REUSE)
-                // The multi-GPU variants place work as disjoint does (their own rules are not built yet).
-                .withParentStreams(parentStreamPolicy == Policies.ParentStreamPolicy.SAME_AS_PARENT
-                        ? SchedulerConfig.ParentStreamPolicy.SAME_AS_PARENT : SchedulerConfig.ParentStreamPolicy.DISJOINT)
+                .withParentStreams(switch (parentStreamPolicy) {
+                    case SAME_AS_PARENT -> SchedulerConfig.ParentStreamPolicy.SAME_AS_PARENT;
+                    case DISJOINT -> SchedulerConfig.ParentStreamPolicy.DISJOINT;
+                    case MULTIGPU_EARLY_DISJOINT -> SchedulerConfig.ParentStreamPolicy.MULTIGPU_EARLY_DISJOINT;
+                    case MULTIGPU_DISJOINT -> SchedulerConfig.ParentStreamPolicy.MULTIGPU_DISJOINT;
+                })
                 .withInFlightWindow(inFlightWindow)
                 .withPrefetchInputs(inputPrefetch)
                 // Stolen work beyond a full window: only a cluster hands work here (submitHere).

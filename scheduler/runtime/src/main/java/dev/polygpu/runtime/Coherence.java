@@ -20,7 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * that needs an array where it is stale it submits a {@linkplain ElementKind#TRANSFER transfer} from the location
  * with the fastest link, an element of the DAG like any other, which the element then follows ({@link #prepare}).
  * A write leaves only its location up to date ({@link #recorded}). Elements run on their device with the arrays'
- * buffers there in place of the arrays' own, and kernels built for their device ({@link #workOn}).
+ * buffers there in place of the arrays' own, and kernels built for their device ({@link #workOn}). Under the
+ * multi-GPU parent-stream policies it also gives each element, when submitted, the parent whose stream it is to
+ * continue ({@link #chooseStreamParent}), and under {@code multigpu-disjoint} lets the parents' devices bound the
+ * device choice.
  *
  * <p>What a kernel writes ({@code out}) is transferred first all the same, unless the element overwrites the whole
  * array (a copy or fill of all of it): a kernel may write only part of an {@code out} array, and the rest must be
@@ -37,6 +40,8 @@ final class Coherence {
     private final List<Device> devices;
     private final int n;
     private final DevicePlacement placement;
+    /** How elements with parents get their streams: the multi-GPU policies choose at submission, here. */
+    private final SchedulerConfig.ParentStreamPolicy parentStreams;
     /** Per device, the elements placed there and not complete. */
     private final long[] outstanding;
     /** Per module built for one device, the same module built for each device (null where not built yet). */
@@ -44,11 +49,13 @@ final class Coherence {
     private long transfers;
     private long transferredBytes;
 
-    Coherence(Scheduler owner, List<Device> devices, MultiDeviceConfig config) {
+    Coherence(Scheduler owner, List<Device> devices, MultiDeviceConfig config,
+            SchedulerConfig.ParentStreamPolicy parentStreams) {
         this.owner = owner;
         this.devices = devices;
         this.n = devices.size();
         this.placement = new DevicePlacement(config, n);
+        this.parentStreams = parentStreams;
         this.outstanding = new long[n];
     }
 
@@ -79,23 +86,31 @@ final class Coherence {
      * the scheduler's lock is taken. A kernel without source can only run where it was built ({@link #place}).
      */
     void buildKernels(ComputationalElement element) {
-        if (!(element.work() instanceof Work.Kernel k) || k.source() == null) {
-            return;
+        if (element.work() instanceof Work.Kernel k && k.source() != null) {
+            buildKernels(k.function(), k.source());
         }
-        Module built = k.function().module();
+    }
+
+    /** Builds {@code function}'s module from {@code source} for every device that lacks it; outside the lock. */
+    void buildKernels(KernelFunction function, KernelSource source) {
+        Module built = function.module();
         if (modules.containsKey(built)) {
             return;
         }
         Module[] each = new Module[n];
         for (int d = 0; d < n; d++) {
             Device device = devices.get(d);
-            each[d] = device == built.device() ? built : device.compile(k.source().source(), k.source().name() + ".cu");
+            each[d] = device == built.device() ? built : device.compile(source.source(), source.name() + ".cu");
         }
         modules.putIfAbsent(built, each);
     }
 
-    /** The device {@code element} runs on; counts it there until it completes ({@link #completed}). */
-    int place(ComputationalElement element) {
+    /**
+     * The device {@code element}, following {@code parents} (the tracker's), runs on; counts it there until it
+     * completes ({@link #completed}). Under {@code multigpu-disjoint} the policy chooses among the devices of the
+     * parents whose stream no child was given yet, if there are any.
+     */
+    int place(ComputationalElement element, Vertex[] parents) {
         int d;
         if (element.stream() != null) {
             d = indexOf(element.stream().device(), element.describe() + "'s stream");
@@ -110,10 +125,56 @@ final class Coherence {
                 bytes[i] = accesses.get(i).array().bytes();
                 valid[i] = accesses.get(i).array().replicas.valid;
             }
-            d = placement.choose(bytes, valid, outstanding);
+            long candidates = parentStreams == SchedulerConfig.ParentStreamPolicy.MULTIGPU_DISJOINT
+                    ? devicesOfFreeStreams(parents) : 0;
+            d = candidates == 0 ? placement.choose(bytes, valid, outstanding)
+                    : placement.choose(bytes, valid, outstanding, candidates);
         }
         outstanding[d]++;
         return d;
+    }
+
+    /** The devices, a bit each, of the {@code parents} whose stream a child may still be given. */
+    private static long devicesOfFreeStreams(Vertex[] parents) {
+        long bits = 0;
+        for (Vertex p : parents) {
+            if (streamFree(p)) {
+                bits |= 1L << p.device;
+            }
+        }
+        return bits;
+    }
+
+    /**
+     * Whether a child may be given {@code p}'s stream: {@code p} runs on a device, on one of the scheduler's
+     * streams (not a user's), and no child was given its stream yet. A completed parent counts too, as it stays
+     * in the DAG, so that placement does not depend on how fast the parents ran; its stream is not continued
+     * ({@link StreamPool#pickStream}).
+     */
+    private static boolean streamFree(Vertex p) {
+        return p.device >= 0 && !p.childClaimed && p.element != null && p.element.stream() == null;
+    }
+
+    /**
+     * Under the multi-GPU parent-stream policies: gives {@code v}, just submitted on its device, the stream of its
+     * first parent there whose stream no child was given yet (the transfers it needs there count as parents, after
+     * the others), or none, for a free or new stream; an element on a user's stream keeps that stream. Under the
+     * other policies streams are chosen at launch.
+     */
+    void chooseStreamParent(Vertex v) {
+        if ((parentStreams != SchedulerConfig.ParentStreamPolicy.MULTIGPU_DISJOINT
+                && parentStreams != SchedulerConfig.ParentStreamPolicy.MULTIGPU_EARLY_DISJOINT)
+                || v.element.stream() != null) {
+            return;
+        }
+        v.streamChosen = true;
+        for (Vertex p : v.parents) {
+            if (p.device == v.device && streamFree(p)) {
+                p.childClaimed = true;
+                v.streamParent = p;
+                return;
+            }
+        }
     }
 
     private int indexOf(Device device, String what) {
@@ -222,6 +283,35 @@ final class Coherence {
         }
         r.onlyAt(n, null);
         array.refresh();
+    }
+
+    /**
+     * The buffer at {@code location} (a device, or the host: the array's own buffer) of {@code array}; null for a
+     * device it never went to.
+     */
+    UnifiedBuffer bufferAt(TrackedArray array, int location) {
+        return location == n ? array.buffer() : array.replicas.buffers[location];
+    }
+
+    /**
+     * A location holding {@code array}'s contents as of the elements submitted so far whose copy is complete (what
+     * made it up to date has completed): the host if it is one, else the lowest such device; -1 if none is yet.
+     */
+    int settledLocation(TrackedArray array) {
+        Replicas r = array.replicas;
+        if (settled(r, n)) {
+            return n;
+        }
+        for (int d = 0; d < n; d++) {
+            if (settled(r, d)) {
+                return d;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean settled(Replicas r, int location) {
+        return r.holds(location) && (r.producers[location] == null || r.producers[location].done());
     }
 
     /** Submits a transfer of {@code array} to {@code to} from the best location holding it, and returns it. */

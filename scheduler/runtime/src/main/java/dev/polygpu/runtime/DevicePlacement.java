@@ -13,6 +13,11 @@ package dev.polygpu.runtime;
  * with {@code bw} the highest (minmin) or lowest (minmax) bandwidth of a link into {@code d} from a location holding
  * the array, and take the device of least time among those with {@code present[d] / total > threshold} (ties:
  * lowest index); if no device holds any array, or none enough, round-robin. These are GrCUDA's rules.
+ *
+ * <p>Restricted to some devices ({@link #choose(long[], long[], long[], long)}, for {@code multigpu-disjoint}),
+ * each policy chooses as above among them only, and round-robin takes, of those devices in index order, the one at
+ * the counter modulo their number, then advances the counter over all devices; {@code single-gpu} still takes the
+ * current device. These are GrCUDA's {@code retrieve(vertex, devices)}.
  */
 final class DevicePlacement {
     private final MultiDeviceConfig config;
@@ -52,26 +57,43 @@ final class DevicePlacement {
      * {@code valid[i]}, with {@code outstanding[d]} elements placed on device {@code d} and not complete.
      */
     int choose(long[] bytes, long[] valid, long[] outstanding) {
+        return choose(bytes, valid, outstanding, (1L << devices) - 1);
+    }
+
+    /** As {@link #choose(long[], long[], long[])}, among the devices of {@code allowed} (a bit each, not none). */
+    int choose(long[] bytes, long[] valid, long[] outstanding, long allowed) {
+        if (allowed == 0 || (allowed >>> devices) != 0) {
+            throw new IllegalArgumentException("devices to choose from must be some of 0 to " + (devices - 1)
+                    + ", got bits " + Long.toBinaryString(allowed));
+        }
         return switch (config.policy()) {
             case SINGLE_GPU -> current;
-            case ROUND_ROBIN -> roundRobin();
-            case STREAM_AWARE -> leastLoaded(outstanding);
-            case MIN_TRANSFER_SIZE -> mostData(bytes, valid);
-            case MINMIN_TRANSFER_TIME -> leastTransferTime(bytes, valid, true);
-            case MINMAX_TRANSFER_TIME -> leastTransferTime(bytes, valid, false);
+            case ROUND_ROBIN -> roundRobin(allowed);
+            case STREAM_AWARE -> leastLoaded(outstanding, allowed);
+            case MIN_TRANSFER_SIZE -> mostData(bytes, valid, allowed);
+            case MINMIN_TRANSFER_TIME -> leastTransferTime(bytes, valid, true, allowed);
+            case MINMAX_TRANSFER_TIME -> leastTransferTime(bytes, valid, false, allowed);
         };
     }
 
-    private int roundRobin() {
-        int d = next;
-        next = (next + 1) % devices;
-        return d;
+    private static boolean in(long allowed, int d) {
+        return (allowed & (1L << d)) != 0;
     }
 
-    private int leastLoaded(long[] outstanding) {
-        int best = 0;
-        for (int d = 1; d < devices; d++) {
-            if (outstanding[d] < outstanding[best]) {
+    private int roundRobin(long allowed) {
+        int skip = next % Long.bitCount(allowed);
+        next = (next + 1) % devices;
+        long rest = allowed;
+        for (int i = 0; i < skip; i++) {
+            rest &= rest - 1;
+        }
+        return Long.numberOfTrailingZeros(rest);
+    }
+
+    private int leastLoaded(long[] outstanding, long allowed) {
+        int best = -1;
+        for (int d = 0; d < devices; d++) {
+            if (in(allowed, d) && (best < 0 || outstanding[d] < outstanding[best])) {
                 best = d;
             }
         }
@@ -103,25 +125,25 @@ final class DevicePlacement {
         return total > 0 && (double) present / total > config.dataThreshold();
     }
 
-    private int mostData(long[] bytes, long[] valid) {
+    private int mostData(long[] bytes, long[] valid, long allowed) {
         long[] present = present(bytes, valid);
         long total = total(bytes);
         int best = -1;
         for (int d = 0; d < devices; d++) {
-            if (enough(present[d], total) && (best < 0 || present[d] > present[best])) {
+            if (in(allowed, d) && enough(present[d], total) && (best < 0 || present[d] > present[best])) {
                 best = d;
             }
         }
-        return best >= 0 ? best : roundRobin();
+        return best >= 0 ? best : roundRobin(allowed);
     }
 
-    private int leastTransferTime(long[] bytes, long[] valid, boolean fastestSource) {
+    private int leastTransferTime(long[] bytes, long[] valid, boolean fastestSource, long allowed) {
         long[] present = present(bytes, valid);
         long total = total(bytes);
         int best = -1;
         double bestTime = 0;
         for (int d = 0; d < devices; d++) {
-            if (!enough(present[d], total)) {
+            if (!in(allowed, d) || !enough(present[d], total)) {
                 continue;
             }
             double time = transferTime(bytes, valid, d, fastestSource);
@@ -130,7 +152,7 @@ final class DevicePlacement {
                 bestTime = time;
             }
         }
-        return best >= 0 ? best : roundRobin();
+        return best >= 0 ? best : roundRobin(allowed);
     }
 
     /** Seconds to bring every array not on device {@code d} there (GB/s in the matrix; the unit cancels out). */

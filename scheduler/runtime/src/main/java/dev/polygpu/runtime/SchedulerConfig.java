@@ -39,9 +39,13 @@ public record SchedulerConfig(ExecutionPolicy execution, DependencyPolicy depend
     /**
      * {@code SAME_AS_PARENT}: an element continues on its first running parent's stream, siblings included;
      * {@code DISJOINT}: only the first child continues a parent's stream, the other children spread over
-     * other streams.
+     * other streams. The multi-GPU variants are {@code DISJOINT} on one device; with several, an element is given
+     * its stream when it is submitted: the stream of its first parent on its device that no other child was given,
+     * else a free or new one. {@code MULTIGPU_EARLY_DISJOINT} chooses the device first, over all devices;
+     * {@code MULTIGPU_DISJOINT} chooses it among the devices of the parents whose stream is still to be given,
+     * over all devices only when there are none (GrCUDA's rules; docs/scheduler.md, Several devices).
      */
-    public enum ParentStreamPolicy { SAME_AS_PARENT, DISJOINT }
+    public enum ParentStreamPolicy { SAME_AS_PARENT, DISJOINT, MULTIGPU_EARLY_DISJOINT, MULTIGPU_DISJOINT }
 
     /** Elements on streams at once: 0 = chosen from the device ({@link #windowFor}). */
     public static final int DEFAULT_IN_FLIGHT_WINDOW = 0;

@@ -89,12 +89,20 @@ final class StreamPool {
      * parent's if it is the first child to continue it and the parent's stream has {@code v}'s priority level,
      * otherwise a stream of its own level (a parent on a stream of another level becomes a device-side wait,
      * as any parent on another stream: continuing at the parent's priority would run {@code v} ahead of work
-     * it should not pass, or behind work it should).
+     * it should not pass, or behind work it should). Under the multi-GPU policies with several devices, the
+     * parent given when {@code v} was submitted, on the same conditions, else a stream of its own level.
      */
     StreamSlot pickStream(Vertex v, int level) {
         Stream user = v.element.stream();
         if (user != null) {
             return userStreams.computeIfAbsent(user, st -> new StreamSlot(st, index, false, 0));
+        }
+        if (v.streamChosen) {
+            Vertex p = v.streamParent;
+            v.streamParent = null;
+            boolean continues = p != null && p.state == Vertex.State.LAUNCHED && p.slot.owned
+                    && p.slot.device == index && p.slot.tail == p && p.slot.level == level;
+            return continues ? p.slot : newStream(level);
         }
         for (Vertex p : v.parents) {
             if (p.state != Vertex.State.LAUNCHED || !p.slot.owned || p.slot.device != index) {

@@ -44,8 +44,21 @@ final class Vertex {
     StreamSlot slot;
     /** Recorded after the launch, for children on other streams to wait for; null when not launched. */
     Event event;
-    /** Under the disjoint policy: a child already continues this vertex's stream. */
+    /**
+     * Under the disjoint policies: a child already continues this vertex's stream, or (multi-GPU policies, several
+     * devices) was given it when submitted.
+     */
     boolean childClaimed;
+    /**
+     * Under the multi-GPU parent-stream policies with several devices: its stream was chosen when it was submitted
+     * ({@link Coherence#chooseStreamParent}), as {@link #streamParent}.
+     */
+    boolean streamChosen;
+    /**
+     * With {@link #streamChosen}: the parent whose stream it continues if that parent is still the last element on
+     * it at launch, or null for a free or new stream of its device; forgotten at launch.
+     */
+    Vertex streamParent;
     long submitNanos;
     long launchNanos;
     long endNanos;
@@ -55,8 +68,9 @@ final class Vertex {
     /** Stays on this device: it was stolen from elsewhere, or given back by a taker ({@link Scheduler#steal}). */
     boolean pinned;
     /**
-     * A cluster layer handed it here to run for another member ({@link Scheduler#submitHere}): it may go on the
-     * streams beyond a full window ({@link SchedulerConfig#stolenOverflow()}).
+     * A cluster layer handed it here to run for another member ({@link Scheduler#submitHere}), or it is a transfer
+     * that brings such an element's array to its device: it may go on the streams beyond a full window
+     * ({@link SchedulerConfig#stolenOverflow()}).
      */
     boolean stolen;
     /** Called once when the vertex completes, with its own error or null (elements run for a cluster layer). */

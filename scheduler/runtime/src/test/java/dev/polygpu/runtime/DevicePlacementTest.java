@@ -128,6 +128,59 @@ class DevicePlacementTest {
         assertThrows(IllegalStateException.class, () -> p.source(0, 1));
     }
 
+    /**
+     * multigpu-disjoint's restricted choice (GrCUDA's {@code retrieve(vertex, devices)}): round-robin takes, of the
+     * allowed devices in index order, the one at the counter modulo their number, and advances the counter over all
+     * devices. Counter 0: all three → 0 (counter 1); {0, 2} → position 1 % 2 = 1 → 2 (counter 2); {1} → 1 (counter 0);
+     * {1, 2} → position 0 → 1 (counter 1); all three → 1.
+     */
+    @Test
+    void roundRobinAmongSomeDevicesTakesThemInTurnWithTheCounterOverAll() {
+        DevicePlacement p = placement(DeviceSelectionPolicy.ROUND_ROBIN, 0.1, null, 3);
+        long[] none = new long[0];
+        long[] load = new long[3];
+        assertEquals(0, p.choose(none, none, load));
+        assertEquals(2, p.choose(none, none, load, D0 | D2));
+        assertEquals(1, p.choose(none, none, load, D1));
+        assertEquals(1, p.choose(none, none, load, D1 | D2));
+        assertEquals(1, p.choose(none, none, load));
+    }
+
+    @Test
+    void theLoadAndDataPoliciesChooseAmongTheAllowedDevicesOnly() {
+        long[] none = new long[0];
+        DevicePlacement aware = placement(DeviceSelectionPolicy.STREAM_AWARE, 0.1, null, 3);
+        // Device 0 is idle but not allowed: of 1 (5) and 2 (3), device 2; of equals, the lower.
+        assertEquals(2, aware.choose(none, none, new long[] {0, 5, 3}, D1 | D2));
+        assertEquals(1, aware.choose(none, none, new long[] {0, 3, 3}, D1 | D2));
+        // As minTransferSizeTakesTheDeviceHoldingMostBytes: device 2 holds most (0.6) but is not allowed; device 1
+        // holds 0.2 > 0.1.
+        long[] bytes = {100, 300, 100};
+        long[] valid = {D1, D2 | HOST3, HOST3};
+        DevicePlacement most = placement(DeviceSelectionPolicy.MIN_TRANSFER_SIZE, 0.1, null, 3);
+        assertEquals(1, most.choose(bytes, valid, new long[3], D0 | D1));
+        // Of device 0 alone, holding nothing: round-robin among {0}.
+        assertEquals(0, most.choose(bytes, valid, new long[3], D0));
+        // As minminAssumesTheFastestSourceAndMinmaxTheSlowest: minmin would take device 1 of all; of 0 and 2 only
+        // device 0 holds enough. minmax would take device 0; of 1 and 2, only device 1 holds enough.
+        long[] two = {1000, 1000};
+        long[] held = {D0 | HOST3, D1};
+        assertEquals(0, placement(DeviceSelectionPolicy.MINMIN_TRANSFER_TIME, 0.1, links(), 3)
+                .choose(two, held, new long[3], D0 | D2));
+        assertEquals(1, placement(DeviceSelectionPolicy.MINMAX_TRANSFER_TIME, 0.1, links(), 3)
+                .choose(two, held, new long[3], D1 | D2));
+    }
+
+    @Test
+    void singleGpuKeepsTheCurrentDeviceWhateverIsAllowedAndNoDevicesIsAnError() {
+        DevicePlacement p = placement(DeviceSelectionPolicy.SINGLE_GPU, 0.1, null, 3);
+        assertEquals(0, p.choose(new long[0], new long[0], new long[3], D1 | D2));
+        assertThrows(IllegalArgumentException.class, () -> p.choose(new long[0], new long[0], new long[3], 0));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> p.choose(new long[0], new long[0], new long[3], HOST3));
+        assertEquals("devices to choose from must be some of 0 to 2, got bits 1000", e.getMessage());
+    }
+
     @Test
     void badConfigurationsSayWhatIsWrong() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -11,6 +11,7 @@ import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.cpu.CpuLink;
 import dev.polygpu.runtime.RandomProgram.Outcome;
 import dev.polygpu.runtime.SchedulerConfig.ExecutionPolicy;
+import dev.polygpu.runtime.SchedulerConfig.ParentStreamPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
@@ -25,8 +26,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * Differential testing of the scheduler over several devices: random programs ({@link RandomProgram}) run under
  * sync on one plain CPU device (the reference, checked against the programs' plain-Java meaning) and on 2 to 4 CPU
- * devices, each with its own memory, under every device selection policy: under async on chaos devices with a
- * simulated link (so transfers take time and streams of different devices move against each other), and under sync.
+ * devices, each with its own memory, under every device selection policy: under async (every parent-stream policy
+ * in turn) on chaos devices with a simulated link (so transfers take time and streams of different devices move against each other), and under sync.
  * Every host read and the final arrays must be identical. Each device's memory is its own, so an element that ran
  * where an array it reads was not transferred, or a transfer that ran before the write it copies, changes a value.
  */
@@ -92,10 +93,15 @@ class MultiDeviceDifferentialTest {
             }
             DiffKernels kernels = new DiffKernels(devices.get(0), true);
             int i = 0;
+            ParentStreamPolicy[] parents = ParentStreamPolicy.values();
             for (DeviceSelectionPolicy policy : DeviceSelectionPolicy.values()) {
-                // The async configurations of the single-device test, in turn, so each policy meets several.
+                // The async configurations of the single-device test, in turn, so each policy meets several; and
+                // the parent-stream policies in turn, so each program meets all of them and each device selection
+                // policy meets each over four programs in a row.
                 SchedulerConfig async = SchedulerDifferentialTest.ASYNC_CONFIGS.get(
-                        (int) ((p.seed + i++) % SchedulerDifferentialTest.ASYNC_CONFIGS.size()));
+                        (int) ((p.seed + i) % SchedulerDifferentialTest.ASYNC_CONFIGS.size()))
+                        .withParentStreams(parents[(int) ((3 * p.seed + i) % parents.length)]);
+                i++;
                 compare(p, reference, devices, kernels, policy, async);
                 compare(p, reference, devices, kernels, policy, REFERENCE);
             }

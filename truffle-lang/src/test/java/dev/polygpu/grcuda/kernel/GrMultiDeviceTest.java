@@ -136,6 +136,47 @@ class GrMultiDeviceTest {
         }
     }
 
+    /**
+     * The multi-GPU parent-stream policies from the option: {@code step(x)} and {@code step(y)} go to devices 0 and 1
+     * (round-robin, its counter back at 0), then {@code w = 2y}, a child of {@code step(y)} only. Under
+     * {@code multigpu-early-disjoint} round-robin chooses first, over both devices: device 0, where {@code y} is
+     * copied. Under {@code multigpu-disjoint} it chooses among the devices of the parents whose stream no child
+     * took: device 1 alone, where {@code y} already is.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"multigpu-early-disjoint, 0", "multigpu-disjoint, 1"})
+    void theMultiGpuParentStreamPoliciesPlaceAChildAsTheirRulesSay(String policy, int expectedDevice) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (Context c = context(err, Map.of("grcuda.NumberOfGPUs", "2", "grcuda.DeviceSelectionPolicy",
+                "round-robin", "grcuda.RetrieveParentStreamPolicy", policy, "grcuda.RecordSchedule", "true",
+                "grcuda.DeviceChaos", "seed=3,delay=200"))) {
+            Value cu = c.eval("grcuda", "CU");
+            int n = 200;
+            Value x = cu.getMember("DeviceArray").execute("int", n);
+            Value y = cu.getMember("DeviceArray").execute("int", n);
+            Value w = cu.getMember("DeviceArray").execute("int", n);
+            for (int i = 0; i < n; i++) {
+                x.setArrayElement(i, i + 1);
+                y.setArrayElement(i, 2 * i + 1);
+            }
+            Value step = cu.getMember("buildkernel").execute(STEP, "step(x: inout pointer sint32, s: sint32, n: sint32)");
+            Value scale = cu.getMember("buildkernel").execute(STEP,
+                    "scale(y: out pointer sint32, x: in pointer sint32, a: sint32, n: sint32)");
+            step.execute(2, 128).execute(x, 7, n);
+            step.execute(2, 128).execute(y, 5, n);
+            scale.execute(2, 128).execute(w, y, 2, n);
+            for (int i = 0; i < n; i++) {
+                assertEquals((i + 1) * 31 + 7, x.getArrayElement(i).asInt(), "x[" + i + "]");
+                assertEquals(2 * ((2 * i + 1) * 31 + 5), w.getArrayElement(i).asInt(), "w[" + i + "]");
+            }
+            String dot = cu.getMember("polygpu_schedule").execute("dot").asString();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("scale #\\d+\\\\ncpu device (\\d)")
+                    .matcher(dot);
+            assertTrue(m.find(), dot);
+            assertEquals(expectedDevice, Integer.parseInt(m.group(1)), dot);
+        }
+    }
+
     @Test
     void moreDevicesThanCanBeMadeIsAWarningSayingHowManyAreUsed() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();

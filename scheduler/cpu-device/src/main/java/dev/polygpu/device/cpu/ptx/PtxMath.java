@@ -75,7 +75,11 @@ final class PtxMath {
             return a + b;
         }
         double s = (double) a + (double) b;
-        return round32(s, twoSumErr(a, b, s), mode);
+        double err = twoSumErr(a, b, s);
+        if (s == 0 && err == 0) {
+            return (float) exactZero(a, b, mode);
+        }
+        return round32(s, err, mode);
     }
 
     static float mul32(float a, float b, int mode) {
@@ -88,25 +92,70 @@ final class PtxMath {
         }
         double p = (double) a * (double) b;
         double s = p + c;
-        return round32(s, twoSumErr(p, c, s), mode);
+        double err = twoSumErr(p, c, s);
+        if (s == 0 && err == 0) {
+            return (float) exactZero(p, c, mode);
+        }
+        return round32(s, err, mode);
     }
 
     static double add64(double a, double b, int mode) {
         double s = a + b;
-        if (mode == RN || Double.isNaN(s) || Double.isInfinite(s)) {
+        if (mode == RN || Double.isNaN(s)) {
             return s;
         }
+        if (Double.isInfinite(s)) {
+            return Double.isFinite(a) && Double.isFinite(b) ? overflow(s, mode) : s;
+        }
         double e = twoSumErr(a, b, s);
+        if (s == 0 && e == 0) {
+            return exactZero(a, b, mode);
+        }
         return adjust64(s, e > 0 ? -1 : e < 0 ? 1 : 0, mode);
     }
 
     static double mul64(double a, double b, int mode) {
         double p = a * b;
-        if (mode == RN || Double.isNaN(p) || Double.isInfinite(p)) {
+        if (mode == RN || Double.isNaN(p) || a == 0 || b == 0) {
             return p;
         }
-        double e = Math.fma(a, b, -p);
+        if (Double.isInfinite(p)) {
+            return Double.isFinite(a) && Double.isFinite(b) ? overflow(p, mode) : p;
+        }
+        double e;
+        if (Math.abs(p) >= 0x1p-960) {
+            e = Math.fma(a, b, -p);
+        } else {
+            // the exact error may lie below the smallest subnormal, where fma would round it to zero: scale both
+            // factors to [1, 2) and the product with them (all exact), where the error is representable
+            e = Math.fma(Math.scalb(a, -exponent(a)), Math.scalb(b, -exponent(b)),
+                    -Math.scalb(p, -exponent(a) - exponent(b)));
+        }
         return adjust64(p, e > 0 ? -1 : e < 0 ? 1 : 0, mode);
+    }
+
+    /** The binary exponent of a finite nonzero value, subnormals included (as if normalized). */
+    private static int exponent(double x) {
+        return Math.getExponent(x) >= Double.MIN_EXPONENT ? Math.getExponent(x)
+                : Math.getExponent(Math.scalb(x, 64)) - 64;
+    }
+
+    /**
+     * An exact zero sum {@code a + b}: +0, or -0 when rounding toward -infinity; the common sign when both are
+     * zeros of one sign (IEEE 754, 6.3), which Java's sum gives.
+     */
+    private static double exactZero(double a, double b, int mode) {
+        if (mode == RM && !(a == 0 && b == 0 && Double.doubleToRawLongBits(a) == 0
+                && Double.doubleToRawLongBits(b) == 0)) {
+            return -0.0;
+        }
+        return a + b;
+    }
+
+    /** A finite result too large for a double: the largest finite value or infinity, by the direction. */
+    private static double overflow(double inf, int mode) {
+        boolean away = mode == RP && inf > 0 || mode == RM && inf < 0;
+        return away ? inf : Math.copySign(Double.MAX_VALUE, inf);
     }
 
     /** The rounding error of {@code s = a + b} (Knuth's TwoSum): {@code a + b == s + err} exactly. */

@@ -125,6 +125,17 @@ public enum Intrinsic {
     /** {@code jn(n, x)}, {@code yn(n, x)}: an int order, then the floating argument. */
     JN("jn"), YN("yn"),
     /**
+     * The arithmetic with a directed rounding mode, named OPERATION_MODE ({@code __fadd_rz}/{@code __dadd_rz} is
+     * {@link #ADD_RZ}, {@code __fmaf_ru}/{@code __fma_ru} {@link #FMA_RU}): {@code rt.DirectedRounding}.
+     */
+    ADD_RZ("__fadd_rz"), ADD_RU("__fadd_ru"), ADD_RD("__fadd_rd"),
+    SUB_RZ("__fsub_rz"), SUB_RU("__fsub_ru"), SUB_RD("__fsub_rd"),
+    MUL_RZ("__fmul_rz"), MUL_RU("__fmul_ru"), MUL_RD("__fmul_rd"),
+    DIV_RZ("__fdiv_rz"), DIV_RU("__fdiv_ru"), DIV_RD("__fdiv_rd"),
+    FMA_RZ("__fmaf_rz"), FMA_RU("__fmaf_ru"), FMA_RD("__fmaf_rd"),
+    SQRT_RZ("__fsqrt_rz"), SQRT_RU("__fsqrt_ru"), SQRT_RD("__fsqrt_rd"),
+    RCP_RZ("__frcp_rz"), RCP_RU("__frcp_ru"), RCP_RD("__frcp_rd"),
+    /**
      * {@code norm(dim, p)}, {@code rnorm(dim, p)}: an int count and a pointer to that many elements of the
      * variant's type, which the generated code bounds-checks before the call.
      */
@@ -167,6 +178,15 @@ public enum Intrinsic {
             case SYNCTHREADS, SYNCTHREADS_COUNT, SYNCTHREADS_AND, SYNCTHREADS_OR, SYNCWARP, WARP_STEP,
                  WARP_RECONVERGE, SHFL, SHFL_UP, SHFL_DOWN, SHFL_XOR, BALLOT, ANY, ALL, ACTIVEMASK,
                  REDUCE_ADD, REDUCE_MIN, REDUCE_MAX, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> true;
+            default -> false;
+        };
+    }
+
+    /** True for {@link #ADD_RZ} and the others with a directed rounding mode. */
+    public boolean isDirectedRounding() {
+        return switch (this) {
+            case ADD_RZ, ADD_RU, ADD_RD, SUB_RZ, SUB_RU, SUB_RD, MUL_RZ, MUL_RU, MUL_RD, DIV_RZ, DIV_RU, DIV_RD,
+                 FMA_RZ, FMA_RU, FMA_RD, SQRT_RZ, SQRT_RU, SQRT_RD, RCP_RZ, RCP_RU, RCP_RD -> true;
             default -> false;
         };
     }

@@ -14,6 +14,7 @@ import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.Expr;
 import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
 import dev.polygpu.device.cpu.kernel.codegen.Jvm.K;
+import dev.polygpu.device.cpu.kernel.rt.DirectedRounding;
 import java.lang.classfile.CodeBuilder;
 import java.lang.constant.ClassDesc;
 import java.util.List;
@@ -110,8 +111,32 @@ final class IntrinsicEmitter {
                 boolean uns = Jvm.unsigned(call.type()) && (k == K.I || k == K.J);
                 c.invokestatic(Jvm.mathOwner(k), (uns ? "u" : "") + name(in), mt(k.desc, k.desc, k.desc));
             }
-            default -> math(call);
+            default -> {
+                if (in.isDirectedRounding()) {
+                    directed(call);
+                } else {
+                    math(call);
+                }
+            }
         }
+    }
+
+    /** {@code __fadd_rz(a, b)} → {@code DirectedRounding.add(a, b, RZ)}: the operation, then the mode. */
+    private void directed(Expr.IntrinsicCall call) {
+        K k = Jvm.kind(call.type());
+        ClassDesc[] params = new ClassDesc[call.args().size() + 1];
+        for (int i = 0; i < call.args().size(); i++) {
+            x.value(call.args().get(i));
+            params[i] = k.desc;
+        }
+        params[params.length - 1] = CD_int;
+        String[] opMode = call.intrinsic().name().split("_");
+        c.loadConstant(switch (opMode[1]) {
+            case "RZ" -> DirectedRounding.RZ;
+            case "RU" -> DirectedRounding.RU;
+            default -> DirectedRounding.RD;
+        });
+        c.invokestatic(Jvm.DIRECTED_ROUNDING, opMode[0].toLowerCase(Locale.ROOT), mt(k.desc, params));
     }
 
     /** Expression kinds outside the main switch: bit reinterpretation ({@code __float_as_int} …). */

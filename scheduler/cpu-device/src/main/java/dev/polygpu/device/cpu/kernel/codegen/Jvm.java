@@ -26,6 +26,7 @@ final class Jvm {
     static final ClassDesc GENERATED = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.GeneratedKernel");
     static final ClassDesc MATH = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.CudaMath");
     static final ClassDesc MATH_FLOAT = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.CudaMathFloat");
+    static final ClassDesc DIRECTED_ROUNDING = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.DirectedRounding");
     static final ClassDesc INTEGER_INTRINSICS = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.IntegerIntrinsics");
     static final ClassDesc PRINT = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.DevicePrint");
     static final ClassDesc FAULT = ClassDesc.of("dev.polygpu.device.cpu.kernel.KernelFault");

@@ -9,6 +9,7 @@ import dev.polygpu.device.cpu.kernel.ast.Pos;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -65,7 +66,7 @@ final class IntrinsicTable {
             "isnan", "isinf", "isfinite", "signbit", "__isnan", "__isinf", "__isfinite", "__ldg",
             "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv", "__stwb", "__stcg", "__stcs", "__stwt", "clock", "clock64",
             "__float2int_rn", "__float2int_rd", "__float2int_ru", "__fadd_rn", "__fsub_rn", "__fmul_rn",
-            "__fdiv_rn", "__dadd_rn", "__dsub_rn", "__dmul_rn", "__ddiv_rn", "__frcp_rn", "__brevll");
+            "__fdiv_rn", "__dadd_rn", "__dsub_rn", "__dmul_rn", "__ddiv_rn", "__frcp_rn", "__drcp_rn", "__brevll");
 
     static {
         Intrinsic[] unary = {Intrinsic.SQRT, Intrinsic.RSQRT, Intrinsic.CBRT, Intrinsic.EXP, Intrinsic.EXP2,
@@ -112,6 +113,20 @@ final class IntrinsicTable {
         MATH.put("__dsqrt_rn", new Math(Intrinsic.SQRT, 1, Prim.DOUBLE));
         MATH.put("__fmaf_rn", new Math(Intrinsic.FMA, 3, Prim.FLOAT));
         MATH.put("__fma_rn", new Math(Intrinsic.FMA, 3, Prim.DOUBLE));
+        for (String mode : List.of("rz", "ru", "rd")) {
+            String m = mode.toUpperCase(Locale.ROOT);
+            for (String op : List.of("add", "sub", "mul", "div")) {
+                Intrinsic i = Intrinsic.valueOf(op.toUpperCase(Locale.ROOT) + "_" + m);
+                MATH.put("__f" + op + "_" + mode, new Math(i, 2, Prim.FLOAT));
+                MATH.put("__d" + op + "_" + mode, new Math(i, 2, Prim.DOUBLE));
+            }
+            MATH.put("__fmaf_" + mode, new Math(Intrinsic.valueOf("FMA_" + m), 3, Prim.FLOAT));
+            MATH.put("__fma_" + mode, new Math(Intrinsic.valueOf("FMA_" + m), 3, Prim.DOUBLE));
+            MATH.put("__fsqrt_" + mode, new Math(Intrinsic.valueOf("SQRT_" + m), 1, Prim.FLOAT));
+            MATH.put("__dsqrt_" + mode, new Math(Intrinsic.valueOf("SQRT_" + m), 1, Prim.DOUBLE));
+            MATH.put("__frcp_" + mode, new Math(Intrinsic.valueOf("RCP_" + m), 1, Prim.FLOAT));
+            MATH.put("__drcp_" + mode, new Math(Intrinsic.valueOf("RCP_" + m), 1, Prim.DOUBLE));
+        }
         MATH.put("__saturatef", new Math(Intrinsic.SATURATE, 1, Prim.FLOAT));
         MATH.put("__fdividef", new Math(Intrinsic.FDIVIDE, 2, Prim.FLOAT));
         MATH.put("fdividef", new Math(Intrinsic.FDIVIDE, 2, Prim.FLOAT));

@@ -243,10 +243,10 @@ final class WarpAndMisc {
                         : name.contains("div") ? BinaryOp.DIV : BinaryOp.MUL;
                 return es.binary(pos, op, arg(es, name, args, 0, t), arg(es, name, args, 1, t));
             }
-            case "__frcp_rn" -> {
+            case "__frcp_rn", "__drcp_rn" -> {
                 count(es, pos, name, args, 1, 1);
-                return es.binary(pos, BinaryOp.DIV, new Expr.FloatConst(pos, Prim.FLOAT, 1.0),
-                        arg(es, name, args, 0, Prim.FLOAT));
+                Prim t = name.startsWith("__f") ? Prim.FLOAT : Prim.DOUBLE;
+                return es.binary(pos, BinaryOp.DIV, new Expr.FloatConst(pos, t, 1.0), arg(es, name, args, 0, t));
             }
             default -> {
                 Expr integer = IntegerIntrinsicSema.call(es, pos, name, args);

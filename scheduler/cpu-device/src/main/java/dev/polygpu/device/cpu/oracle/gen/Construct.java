@@ -35,7 +35,7 @@ public enum Construct {
     FLOAT_ARITH(Group.EXPRESSIONS, 8, "floating + - * / (IEEE, exact)"),
     EXACT_MATH(Group.EXPRESSIONS, 4, "sqrt, fma, fabs, floor, ceil, trunc, rint, round, fmin, fmax, fmod, ... (0 ulp)"),
     ROUNDED_INTRINSICS(Group.EXPRESSIONS, 2, "__fadd_rn, __fmul_rn, __fdiv_rn, __frcp_rn, __dadd_rn, __float2int_rn, ..."),
-    DIRECTED_ROUNDING(Group.EXPRESSIONS, 0, "__fadd_rz, __fmul_ru, __fmaf_rd, __dadd_rz, ... (off: the engine lacks them)"),
+    DIRECTED_ROUNDING(Group.EXPRESSIONS, 2, "__fadd_rz, __fmul_ru, __fmaf_rd, __dadd_rz, __dsub_rd, ..."),
     MATH_FUNCTIONS(Group.EXPRESSIONS, 3, "sinf, expf, log, pow, ... into buffers compared within CUDA's ulp bound"),
     INT_INTRINSICS(Group.EXPRESSIONS, 3, "__popc, __clz, __brev, __mul24, min, max, abs, ..."),
     EXTRA_INT_INTRINSICS(Group.EXPRESSIONS, 2, "__ffs, __umulhi, __mulhi, __umul64hi, __brevll, __byte_perm, __sad, "
