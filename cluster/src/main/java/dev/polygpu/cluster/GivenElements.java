@@ -180,12 +180,15 @@ final class GivenElements {
                 now - g.sentNanos - r.queueNanos() - r.runNanos());
     }
 
-    /** Writes a checked result's outputs into the element's arrays; returns their bytes. */
+    /**
+     * Writes a checked result's outputs into the element's arrays (their copies on its device, with several);
+     * returns their bytes.
+     */
     private long copyOutputs(Given g, WorkResult r) {
         long bytes = 0;
         for (ArrayData d : r.outputs()) {
             TrackedArray t = arrayOf(g.element.element(), d.arrayId());
-            MemorySegment.copy(d.bytes(), 0, t.buffer().hostView(), ValueLayout.JAVA_BYTE, d.byteOffset(),
+            MemorySegment.copy(d.bytes(), 0, g.element.buffer(t).hostView(), ValueLayout.JAVA_BYTE, d.byteOffset(),
                     d.bytes().length);
             bytes += d.bytes().length;
         }

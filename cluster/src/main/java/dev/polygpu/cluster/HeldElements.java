@@ -54,7 +54,8 @@ final class HeldElements {
 
     HeldElements(NodeContext n) {
         this.n = n;
-        this.kernels = new KernelCache(n.scheduler.device());
+        // Built for each device at once, so that a reply whose kernels are built runs on the receiving thread.
+        this.kernels = new KernelCache(n.scheduler.device(), n.scheduler::buildEverywhere);
     }
 
     /**
@@ -146,7 +147,7 @@ final class HeldElements {
             if (h.abandoned) {
                 return;
             }
-            List<ArrayData> outputs = error == null ? StolenElements.outputs(m, arrays) : List.of();
+            List<ArrayData> outputs = error == null ? StolenElements.outputs(n.scheduler, m, arrays) : List.of();
             long bytes = 0;
             for (ArrayData d : outputs) {
                 bytes += d.bytes().length;

@@ -11,6 +11,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 
 /**
  * The kernels a thief built from stolen elements, by the SHA-256 of their source, name and signature: each is
@@ -22,11 +23,23 @@ final class KernelCache {
     static final int CAPACITY = 256;
 
     private final Device device;
+    /** Builds a kernel compiled on {@link #device} for the other devices of the member's scheduler too. */
+    private final BiConsumer<KernelFunction, KernelSource> alsoBuild;
     private final Map<String, CompletableFuture<KernelFunction>> byHash = new LinkedHashMap<>(16, 0.75f, true);
     private int compilations;
 
     KernelCache(Device device) {
+        this(device, (function, source) -> { });
+    }
+
+    /**
+     * A cache that compiles on {@code device} and then hands each kernel to {@code alsoBuild} (a scheduler's
+     * {@link dev.polygpu.runtime.Scheduler#buildEverywhere}), so that a kernel counts as compiled only once its
+     * other devices have it too; a compile error there is the kernel's.
+     */
+    KernelCache(Device device, BiConsumer<KernelFunction, KernelSource> alsoBuild) {
         this.device = device;
+        this.alsoBuild = alsoBuild;
     }
 
     /** The kernel of {@code source}, compiled on first use; throws the device's compile error. */
@@ -45,7 +58,9 @@ final class KernelCache {
         }
         if (mine) {
             try {
-                f.complete(build(device, source));
+                KernelFunction function = build(device, source);
+                alsoBuild.accept(function, source);
+                f.complete(function);
                 synchronized (this) {
                     compilations++;
                 }

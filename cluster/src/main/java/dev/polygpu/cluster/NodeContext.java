@@ -4,6 +4,7 @@ import dev.polygpu.cluster.policy.StealSettings;
 import dev.polygpu.cluster.wire.Message;
 import dev.polygpu.cluster.wire.SharedSecret;
 import dev.polygpu.cluster.wire.WireCodec;
+import dev.polygpu.device.Device;
 import dev.polygpu.runtime.Scheduler;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,7 +36,10 @@ final class NodeContext {
     final ClusterConfig config;
     final Scheduler scheduler;
     final SharedSecret key;
-    /** How many elements the device runs at once (at least 1): for the cost gate and the floor rank. */
+    /**
+     * How many elements the devices run at once (their multiprocessors summed, at least 1): for the cost gate and
+     * the floor rank.
+     */
     final int slots;
     /** Guards the tables of the parts (see the class comment). */
     final Object lock = new Object();
@@ -68,7 +72,11 @@ final class NodeContext {
         this.scheduler = scheduler;
         this.key = config.key();
         this.settings = settings;
-        this.slots = Math.max(1, scheduler.device().properties().multiProcessorCount());
+        int processors = 0;
+        for (Device d : scheduler.devices()) {
+            processors += d.properties().multiProcessorCount();
+        }
+        this.slots = Math.max(1, processors);
     }
 
     /** {@return this member's id} */

@@ -84,8 +84,11 @@ final class StolenElements {
         }
     }
 
-    /** The arrays {@code m} writes, as they are now in {@code arrays}: what goes home in a work result. */
-    static List<ArrayData> outputs(ElementMessage m, Map<Long, TrackedArray> arrays) {
+    /**
+     * The arrays {@code m} writes, as they are now in {@code arrays}, once its element completed: what goes home in
+     * a work result. With several devices they are read from the copy on the device the element ran on.
+     */
+    static List<ArrayData> outputs(Scheduler scheduler, ElementMessage m, Map<Long, TrackedArray> arrays) {
         Set<Long> writes = new LinkedHashSet<>();
         for (ElementMessage.Arg a : m.args()) {
             if (a instanceof ElementMessage.ArrayArg arr && arr.mode().writes()) {
@@ -95,7 +98,7 @@ final class StolenElements {
         List<ArrayData> outputs = new ArrayList<>();
         for (Long id : writes) {
             TrackedArray t = arrays.get(id);
-            outputs.add(new ArrayData(id, 0, t.buffer().hostView().asSlice(0, t.bytes()).toArray(
+            outputs.add(new ArrayData(id, 0, scheduler.settledCopy(t).hostView().asSlice(0, t.bytes()).toArray(
                     ValueLayout.JAVA_BYTE)));
         }
         return outputs;

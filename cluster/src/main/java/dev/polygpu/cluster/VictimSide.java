@@ -190,7 +190,7 @@ final class VictimSide {
         long bytes = 0;
         for (Access a : e.element().accesses()) {
             if (a.mode().reads() && packed.add(a.array().id())) {
-                bytes += pack(a, thief, inputs);
+                bytes += pack(e, a, thief, inputs);
             }
         }
         long id = n.given.register(e, thief, bytes, shape);
@@ -204,9 +204,12 @@ final class VictimSide {
         return new WorkItem(id, n.given.epoch, e.message(), inputs, e.rank(), n.learning.expectedOwn(shape));
     }
 
-    /** Adds the array {@code a} reads to {@code inputs}, as bytes or as a reference; returns the bytes sent. */
-    private long pack(Access a, String thief, List<ArrayData> inputs) {
-        MemorySegment view = a.array().buffer().hostView().asSlice(0, a.array().bytes());
+    /**
+     * Adds the array {@code a} of {@code e} reads to {@code inputs}, as bytes or as a reference; returns the bytes
+     * sent. With several devices they are read from the copy on {@code e}'s device, up to date since it is ready.
+     */
+    private long pack(StolenElement e, Access a, String thief, List<ArrayData> inputs) {
+        MemorySegment view = e.buffer(a.array()).hostView().asSlice(0, a.array().bytes());
         long id = a.array().id();
         if (n.config.inputCacheBytes() == 0) {
             byte[] data = view.toArray(ValueLayout.JAVA_BYTE);

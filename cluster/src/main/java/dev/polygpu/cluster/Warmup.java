@@ -165,7 +165,7 @@ final class Warmup {
             if (error != null) {
                 throw new Failed("the test kernel failed on this device: " + error.getMessage(), error);
             }
-            outputs = StolenElements.outputs(item.element(), p.arrays());
+            outputs = StolenElements.outputs(scheduler, item.element(), p.arrays());
         } finally {
             StolenElements.release(scheduler, p.arrays());
         }

@@ -5,6 +5,7 @@ import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.cuda.CudaDevice;
 import dev.polygpu.device.cuda.CudaProbe;
+import dev.polygpu.runtime.MultiDeviceConfig;
 import dev.polygpu.runtime.Scheduler;
 import dev.polygpu.runtime.SchedulerConfig;
 import java.io.PrintStream;
@@ -27,23 +28,68 @@ public final class Worker {
         return WorkerCommand.run(args, out, err);
     }
 
+    /** The most devices a worker runs on: the most a scheduler does. */
+    static final int MAX_DEVICES = 63;
+
     static Device newCpuDevice(int cpuBlocks) {
         return cpuBlocks > 0 ? new CpuDevice(cpuBlocks) : new CpuDevice();
     }
 
-    /** CUDA device 0 when one can be used and opens, else the CPU device, saying why on {@code err}. */
-    static Device autoDevice(int cpuBlocks, PrintStream err) {
+    /**
+     * {@code count} CPU devices: one as {@link #newCpuDevice}, or several standing in for GPUs, each with its own
+     * memory and {@code cpuBlocks} blocks at once (0: its share of the processors), as {@code grcuda.NumberOfGPUs}
+     * makes them.
+     */
+    static List<Device> newCpuDevices(int count, int cpuBlocks) {
+        if (count == 1) {
+            return List.of(newCpuDevice(cpuBlocks));
+        }
+        int blocks = cpuBlocks > 0 ? cpuBlocks : Math.max(1, CpuDevice.defaultConcurrentBlocks() / count);
+        List<Device> made = new ArrayList<>(count);
+        try {
+            for (int i = 0; i < count; i++) {
+                made.add(new CpuDevice(i, blocks, null));
+            }
+        } catch (RuntimeException e) {
+            made.forEach(Device::close);
+            throw e;
+        }
+        return List.copyOf(made);
+    }
+
+    /**
+     * CUDA device 0 when one can be used and opens (one: a worker runs on one GPU so far, which it says when
+     * {@code count} asks for more), else {@code count} CPU devices, saying why on {@code err}.
+     */
+    static List<Device> autoDevices(int count, int cpuBlocks, PrintStream err) {
         CudaProbe.Result probe = CudaProbe.result();
         String why = "no GPU (" + probe.reason() + ")";
         if (probe.usable()) {
             try {
-                return CudaDevice.open(0);
+                Device gpu = CudaDevice.open(0);
+                if (count > 1) {
+                    err.println("polygpu worker: --devices=" + count + ", but a worker runs on one GPU so far: using "
+                            + "1 (--device=cpu runs " + count + " CPU devices)");
+                }
+                return List.of(gpu);
             } catch (DeviceException e) {
                 why = "CUDA device 0 could not be opened (" + e.getMessage() + ")";
             }
         }
-        err.println("polygpu worker: running stolen kernels on the CPU device: " + why);
-        return newCpuDevice(cpuBlocks);
+        err.println("polygpu worker: running stolen kernels on " + (count == 1 ? "the CPU device"
+                : count + " CPU devices") + ": " + why);
+        return newCpuDevices(count, cpuBlocks);
+    }
+
+    /**
+     * How the worker's lines name its devices: {@code cpu device 0}, or {@code 2 cpu devices, device selection
+     * round-robin}.
+     */
+    static String describe(List<Device> devices, MultiDeviceConfig placement) {
+        Device first = devices.get(0);
+        return devices.size() == 1 ? first.backend() + " device " + first.ordinal()
+                : devices.size() + " " + first.backend() + " devices, device selection "
+                + placement.policy().spelling();
     }
 
     /** CUDA device 0; IllegalArgumentException with the probe's reason when no GPU can be used. */
@@ -105,44 +151,53 @@ public final class Worker {
     }
 
     /**
-     * {@code --check}: the warm-up's test kernel on {@code device} ({@link Warmup}), without Hazelcast (the cluster
-     * classes it needs do not touch it, so this runs where Hazelcast is not on the class path).
+     * {@code --check}: the warm-up's test kernel on each of {@code devices} in turn ({@link Warmup}), without
+     * Hazelcast (the cluster classes it needs do not touch it, so this runs where Hazelcast is not on the class
+     * path); the first device that fails ends the check.
      */
-    static int check(ClusterConfig config, Device device, PrintStream out, PrintStream err) {
-        Scheduler scheduler = new Scheduler(device, SchedulerConfig.DEFAULT);
+    static int check(ClusterConfig config, List<Device> devices, PrintStream out, PrintStream err) {
         try {
-            long nanos = Warmup.run(scheduler, source -> KernelCache.build(device, source), config.key(),
-                    config.maxFrameBytes());
-            out.printf(Locale.ROOT, "polygpu worker: %s device %d (%s) ran the test kernel correctly in %.0f ms "
-                    + "(compiling included); --check joins nothing%n", device.backend(), device.ordinal(),
-                    device.properties().name(), nanos / 1e6);
+            for (Device device : devices) {
+                Scheduler scheduler = new Scheduler(device, SchedulerConfig.DEFAULT);
+                try {
+                    long nanos = Warmup.run(scheduler, source -> KernelCache.build(device, source), config.key(),
+                            config.maxFrameBytes());
+                    out.printf(Locale.ROOT, "polygpu worker: %s device %d (%s) ran the test kernel correctly in "
+                            + "%.0f ms (compiling included); --check joins nothing%n", device.backend(),
+                            device.ordinal(), device.properties().name(), nanos / 1e6);
+                } catch (Warmup.Failed e) {
+                    err.println("polygpu worker: the check failed" + (devices.size() == 1 ? "" : " on "
+                            + device.backend() + " device " + device.ordinal()) + ": " + e.getMessage());
+                    return 1;
+                } finally {
+                    scheduler.close();
+                }
+            }
             return 0;
-        } catch (Warmup.Failed e) {
-            err.println("polygpu worker: the check failed: " + e.getMessage());
-            return 1;
         } finally {
-            scheduler.close();
-            device.close();
+            devices.forEach(Device::close);
         }
     }
 
-    static int serve(ClusterConfig config, Device device, int window, Duration statsEvery, Duration runFor,
-            boolean portFromJoin, PrintStream out, PrintStream err) {
-        Scheduler scheduler = new Scheduler(device,
-                SchedulerConfig.DEFAULT.withStolenOverflow(config.stolenOverflow()).withInFlightWindow(window));
+    static int serve(ClusterConfig config, List<Device> devices, MultiDeviceConfig placement, int window,
+            Duration statsEvery, Duration runFor, boolean portFromJoin, PrintStream out, PrintStream err) {
+        Device device = devices.get(0);
+        Scheduler scheduler = new Scheduler(devices,
+                SchedulerConfig.DEFAULT.withStolenOverflow(config.stolenOverflow()).withInFlightWindow(window),
+                placement);
         ClusterNode node;
         try {
             node = ClusterNode.start(config, scheduler);
         } catch (Warmup.Failed e) {
             scheduler.close();
-            device.close();
+            devices.forEach(Device::close);
             err.println("polygpu worker: did not join: before joining, a worker runs a test kernel on its "
                     + device.backend() + " device, and " + e.getMessage() + " (--device=cpu runs stolen kernels "
                     + "on the CPU device instead)");
             return 1;
         } catch (RuntimeException e) {
             scheduler.close();
-            device.close();
+            devices.forEach(Device::close);
             err.println("polygpu worker: could not join the cluster: " + e.getMessage() + " (a worker listens on "
                     + "--bind, from --port up; the members it joins must share --cluster-name and the secret)");
             return 1;
@@ -159,7 +214,7 @@ public final class Worker {
         }, "polygpu-worker-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         out.println("polygpu worker " + node.memberId() + " joined cluster '" + config.clusterName() + "' with "
-                + device.backend() + " device " + device.ordinal() + " (" + membersNow(node.peers().size() + 1,
+                + describe(devices, placement) + " (" + membersNow(node.peers().size() + 1,
                 node.address(), config.members(), portFromJoin) + ")" + (node.warmUpNanos() < 0 ? ""
                 : String.format(Locale.ROOT, "; its test kernel ran correctly in %.0f ms", node.warmUpNanos() / 1e6))
                 + "; stop with Ctrl-C");
@@ -193,7 +248,7 @@ public final class Worker {
                 out.print(node.stats().table());
                 out.flush();
                 scheduler.close();
-                device.close();
+                devices.forEach(Device::close);
             } finally {
                 // Even when leaving failed: the shutdown hook waits for this, and the process must end.
                 left.countDown();

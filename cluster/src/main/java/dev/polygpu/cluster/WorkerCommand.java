@@ -3,9 +3,12 @@ package dev.polygpu.cluster;
 import dev.polygpu.cli.CommandLines;
 import dev.polygpu.cli.YesNo;
 import dev.polygpu.device.Device;
+import dev.polygpu.runtime.DeviceSelectionPolicy;
+import dev.polygpu.runtime.MultiDeviceConfig;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -38,8 +41,17 @@ final class WorkerCommand implements Callable<Integer> {
     private String device = "auto";
 
     @Option(names = "--cpu-blocks", paramLabel = "N", description = "CPU device: blocks running at once (default: "
-            + "one per core)")
+            + "one per core, shared out among --devices)")
     private String cpuBlocks;
+
+    @Option(names = "--devices", paramLabel = "N", description = "CPU devices standing in for N GPUs, each with its "
+            + "own memory, as grcuda.NumberOfGPUs (default 1; on a GPU a worker uses one so far)")
+    private String devices;
+
+    @Option(names = "--device-selection", paramLabel = "POLICY", description = "with several --devices, which one "
+            + "runs each stolen kernel: round-robin (default), stream-aware, single-gpu, min-transfer-size, "
+            + "minmin-transfer-time or minmax-transfer-time")
+    private String deviceSelection;
 
     @Option(names = "--cluster-name", paramLabel = "NAME", description = "join only members of this cluster "
             + "(default polygpu)")
@@ -157,15 +169,34 @@ final class WorkerCommand implements Callable<Integer> {
         int inFlight = window == null ? 0 : positive("--window", window);
         Duration every = statsEvery == null ? null : positiveDuration("--stats-every", statsEvery);
         Duration limit = runFor == null ? null : positiveDuration("--for", runFor);
-        Device d = switch (device.toLowerCase(Locale.ROOT)) {
-            case "cpu" -> Worker.newCpuDevice(blocks);
-            case "cuda" -> Worker.openCuda();
-            case "auto" -> Worker.autoDevice(blocks, err);
-            default -> throw new IllegalArgumentException("--device must be auto, cpu or cuda, got '" + device
-                    + "'");
+        int count = devices == null ? 1 : positive("--devices", devices);
+        if (count > Worker.MAX_DEVICES) {
+            throw new IllegalArgumentException("--devices must be at most " + Worker.MAX_DEVICES + " (the most a "
+                    + "scheduler runs on), got " + count);
+        }
+        MultiDeviceConfig placement = MultiDeviceConfig.DEFAULT;
+        if (deviceSelection != null) {
+            try {
+                placement = placement.withPolicy(DeviceSelectionPolicy.parse(deviceSelection));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--device-selection: " + e.getMessage(), e);
+            }
+        }
+        String kind = device.toLowerCase(Locale.ROOT);
+        if (!List.of("auto", "cpu", "cuda").contains(kind)) {
+            throw new IllegalArgumentException("--device must be auto, cpu or cuda, got '" + device + "'");
+        }
+        if (kind.equals("cuda") && count > 1) {
+            throw new IllegalArgumentException("--devices=" + count + " with --device=cuda: a worker runs on one GPU "
+                    + "so far; --device=cpu --devices=" + count + " runs " + count + " CPU devices");
+        }
+        List<Device> ds = switch (kind) {
+            case "cpu" -> Worker.newCpuDevices(count, blocks);
+            case "cuda" -> List.of(Worker.openCuda());
+            default -> Worker.autoDevices(count, blocks, err);
         };
         if (check) {
-            return Worker.check(config, d, out, err);
+            return Worker.check(config, ds, out, err);
         }
         boolean portFromJoin = false;
         if (port == null) {
@@ -175,7 +206,7 @@ final class WorkerCommand implements Callable<Integer> {
                 portFromJoin = true;
             }
         }
-        return Worker.serve(config, d, inFlight, every, limit, portFromJoin, out, err);
+        return Worker.serve(config, ds, placement, inFlight, every, limit, portFromJoin, out, err);
     }
 
     /** The options given that are cluster options, by their names in {@link ClusterConfig#parse}. */

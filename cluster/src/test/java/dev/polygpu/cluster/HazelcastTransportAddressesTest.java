@@ -64,6 +64,17 @@ class HazelcastTransportAddressesTest {
 
     @Test
     @Tag("cluster")
+    void aWorkerWithSeveralCpuDevicesWarmsUpAndSaysHowItPlacesStolenKernels() {
+        int port = FreePorts.block(1);
+        WorkerOptionsTest.Run r = WorkerOptionsTest.run("--port=" + port, "--join=127.0.0.1:" + port,
+                "--device=cpu", "--devices=2", "--cpu-blocks=1", "--device-selection=stream-aware", "--for=200ms");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains(" joined cluster 'polygpu' with 2 cpu devices, device selection stream-aware (1 "
+                + "member so far); its test kernel ran correctly in "), r.out());
+    }
+
+    @Test
+    @Tag("cluster")
     void aWorkerThatFindsNobodyAtItsJoinAddressesSaysItIsACluster() {
         int port = FreePorts.block(2);
         WorkerOptionsTest.Run r = WorkerOptionsTest.run("--port=" + (port + 1), "--join=127.0.0.1:" + port,

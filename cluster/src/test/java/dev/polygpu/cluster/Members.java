@@ -11,6 +11,7 @@ import dev.polygpu.runtime.Access;
 import dev.polygpu.runtime.AccessMode;
 import dev.polygpu.runtime.ComputationalElement;
 import dev.polygpu.runtime.KernelSource;
+import dev.polygpu.runtime.MultiDeviceConfig;
 import dev.polygpu.runtime.Scheduler;
 import dev.polygpu.runtime.SchedulerConfig;
 import dev.polygpu.runtime.TrackedArray;
@@ -51,7 +52,10 @@ final class Members implements AutoCloseable {
 
     /** One member. */
     static final class Member {
+        /** The first of {@link #devices}: the arrays' own buffers are its, and the kernels are built on it. */
         final CpuDevice device;
+        /** The member's devices; one unless made with several. */
+        final List<CpuDevice> devices;
         final Scheduler scheduler;
         final ClusterNode node;
         final Module module;
@@ -68,9 +72,28 @@ final class Members implements AutoCloseable {
         /** As above, {@code beforeJoining} submitting work to the scheduler before the node starts. */
         Member(ClusterConfig config, SchedulerConfig schedulerConfig, ClusterNode.TransportFactory transports,
                 java.util.function.Consumer<Member> beforeJoining) {
-            device = new CpuDevice(4);
+            this(config, schedulerConfig, transports, 1, MultiDeviceConfig.DEFAULT, beforeJoining);
+        }
+
+        /**
+         * A member with {@code deviceCount} CPU devices of 2 concurrent blocks each (one: a device of 4, as above),
+         * standing in for GPUs, placed by {@code placement}.
+         */
+        Member(ClusterConfig config, SchedulerConfig schedulerConfig, ClusterNode.TransportFactory transports,
+                int deviceCount, MultiDeviceConfig placement, java.util.function.Consumer<Member> beforeJoining) {
+            List<CpuDevice> made = new ArrayList<>();
+            if (deviceCount == 1) {
+                made.add(new CpuDevice(4));
+            } else {
+                for (int i = 0; i < deviceCount; i++) {
+                    made.add(new CpuDevice(i, 2, null));
+                }
+            }
+            devices = List.copyOf(made);
+            device = devices.get(0);
             // As the worker does: the configuration's stolen overflow reaches the scheduler.
-            scheduler = new Scheduler(device, schedulerConfig.withStolenOverflow(config.stolenOverflow()));
+            scheduler = new Scheduler(List.copyOf(devices), schedulerConfig.withStolenOverflow(
+                    config.stolenOverflow()), placement);
             module = device.compile(SOURCE, "members.cu");
             beforeJoining.accept(this);
             node = transports == null ? ClusterNode.start(config, scheduler)
@@ -126,7 +149,7 @@ final class Members implements AutoCloseable {
                 node.close();
             } finally {
                 scheduler.close();
-                device.close();
+                devices.forEach(CpuDevice::close);
             }
         }
     }
@@ -134,6 +157,7 @@ final class Members implements AutoCloseable {
     /** Tiles out_j = a_j * k + i with a_j[i] = i + j: exact in float, so the expected values are exact. */
     static final class Tiles {
         final List<TrackedArray> outs = new ArrayList<>();
+        final List<TrackedArray> ins = new ArrayList<>();
         final float k;
 
         Tiles(Member p, int count, float k, int ms) {
@@ -144,6 +168,7 @@ final class Members implements AutoCloseable {
                     a[i] = i + j;
                 }
                 TrackedArray in = p.floats("a" + j, a);
+                ins.add(in);
                 TrackedArray out = p.floats("out" + j);
                 p.tile(in, out, k, ms);
                 outs.add(out);

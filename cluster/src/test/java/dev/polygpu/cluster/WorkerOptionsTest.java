@@ -112,6 +112,37 @@ class WorkerOptionsTest {
     }
 
     @Test
+    void checkRunsTheTestKernelOnEachOfSeveralCpuDevices() {
+        Run r = run("--check", "--device=cpu", "--devices=2", "--cpu-blocks=1");
+        assertEquals(0, r.status(), r.err());
+        String[] lines = r.out().split("\n");
+        assertEquals(2, lines.length, r.out());
+        assertTrue(lines[0].startsWith("polygpu worker: cpu device 0 (polygpu CPU device (1 thread"), r.out());
+        assertTrue(lines[1].startsWith("polygpu worker: cpu device 1 (polygpu CPU device (1 thread"), r.out());
+        assertTrue(r.err().isEmpty(), r.err());
+    }
+
+    @Test
+    void aBadDeviceCountOrDeviceSelectionIsRefusedBeforeJoining() {
+        String[][] cases = {
+            {"--devices=0", "--devices must be a positive integer, got '0'"},
+            {"--devices=64", "--devices must be at most 63 (the most a scheduler runs on), got 64"},
+            {"--device-selection=fastest", "--device-selection: unknown device selection policy \"fastest\"; valid: "
+                    + "single-gpu, round-robin, stream-aware, min-transfer-size, minmin-transfer-time, "
+                    + "minmax-transfer-time"},
+        };
+        for (String[] c : cases) {
+            Run r = run(c[0], "--device=cpu", "--join=127.0.0.1:1");
+            assertEquals(2, r.status(), r.err());
+            assertTrue(r.err().startsWith("polygpu worker: " + c[1] + "\n"), r.err());
+        }
+        Run cuda = run("--device=cuda", "--devices=2", "--join=127.0.0.1:1");
+        assertEquals(2, cuda.status(), cuda.err());
+        assertTrue(cuda.err().startsWith("polygpu worker: --devices=2 with --device=cuda: a worker runs on one GPU so "
+                + "far; --device=cpu --devices=2 runs 2 CPU devices\n"), cuda.err());
+    }
+
+    @Test
     void aWarmUpThatIsNeitherTrueNorFalseIsRefusedBeforeJoining() {
         Run r = run("--warm-up=later", "--join=127.0.0.1:1");
         assertEquals(2, r.status(), r.err());

@@ -274,6 +274,68 @@ class GrClusterTest {
         }
     }
 
+    /**
+     * With two CPU devices standing in for GPUs, a ready kernel on either may be taken: a cluster layer reads its
+     * array from the device it was placed on (the host's copy being stale), writes its result there, and the program
+     * reads that result. {@code min-transfer-size} places each kernel where its array is, so the kernels need no
+     * transfer and wait, ready, behind the nap that fills the window of 1.
+     */
+    @Test
+    void withTwoDevicesAKernelReadyOnEitherIsTakenWithThatDevicesCopyAndItsResultIsRead() {
+        String members = "127.0.0.1:5791";
+        try (Context c = builder("grcuda.Cluster", members, "grcuda.InFlightWindow", "1", "grcuda.Device", "cpu",
+                "grcuda.NumberOfGPUs", "2", "grcuda.DeviceSelectionPolicy", "min-transfer-size").build()) {
+            Value cu = c.eval("grcuda", "CU");
+            Value nap = cu.getMember("buildkernel").execute("""
+                    __global__ void nap(float *y, int ms) {
+                        for (int k = 0; k < ms; k++) __nanosleep(1000000);
+                        y[0] = ms;
+                    }""", "nap(y: inout pointer float, ms: sint32)");
+            Value fill = cu.getMember("buildkernel").execute("""
+                    __global__ void fill(float *y, int n) {
+                        int i = blockIdx.x * blockDim.x + threadIdx.x;
+                        if (i < n) y[i] = 1.0f + i;
+                    }""", "fill(y: out pointer float, n: sint32)");
+            Value square = cu.getMember("buildkernel").execute(SQUARE, "square(x: inout pointer float, n: sint32)");
+            List<Value> arrays = new java.util.ArrayList<>();
+            for (int j = 0; j < 4; j++) {
+                Value a = cu.getMember("DeviceArray").execute("float", 64);
+                arrays.add(a);
+                // No device holds any of it yet: round-robin, so devices 0, 1, 0, 1.
+                fill.execute(1, 64).execute(a, 64);
+            }
+            cu.getMember("cudaDeviceSynchronize").execute();
+            nap.execute(1, 1).execute(cu.getMember("DeviceArray").execute("float", 1), 1500);
+            for (Value a : arrays) {
+                square.execute(1, 64).execute(a, 64);
+            }
+
+            Scheduler scheduler = RecordingExchangeProvider.attachedWith(members).scheduler();
+            java.util.Set<dev.polygpu.device.Device> where = new java.util.HashSet<>();
+            int taken = 0;
+            for (StolenElement e = scheduler.steal(); e != null; e = scheduler.steal()) {
+                taken++;
+                assertEquals("square", e.message().label());
+                dev.polygpu.runtime.TrackedArray x = e.element().accesses().get(0).array();
+                dev.polygpu.device.UnifiedBuffer there = e.buffer(x);
+                where.add(there.device());
+                for (int i = 0; i < 64; i++) {
+                    assertEquals(1f + i, there.getFloat(i), "the fill's result on its device, at " + i);
+                    // What a thief would send back: the square, and 0.5 so that it differs from running it here.
+                    there.setFloat(i, (1f + i) * (1f + i) + 0.5f);
+                }
+                e.complete();
+            }
+            assertEquals(4, taken, "the four squares were ready behind the nap");
+            assertEquals(scheduler.devices().size(), where.size(), "taken from both devices: " + where);
+            for (Value a : arrays) {
+                for (int i = 0; i < 64; i++) {
+                    assertEquals((1f + i) * (1f + i) + 0.5f, a.getArrayElement(i).asFloat(), "a[" + i + "]");
+                }
+            }
+        }
+    }
+
     @Test
     void malformedValuesAreRefusedWhenTheContextIsCreated() {
         Object[][] cases = {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 /**
@@ -25,18 +26,19 @@ final class ClusterSide {
     private final RankQueue queue;
     /** The owner's condition for "a vertex completed or left the pending queue". */
     private final Condition changed;
-    private final String deviceName;
+    /** The name of each device by index, as observers see it. */
+    private final IntFunction<String> deviceNames;
     /** The owner's observers (the same list, guarded by the same lock). */
     private final List<ScheduleObserver> observers;
     /** Elements taken by a cluster layer and not yet completed or given back. */
     private int remote;
 
-    ClusterSide(Scheduler owner, RankQueue queue, Condition changed, String deviceName,
+    ClusterSide(Scheduler owner, RankQueue queue, Condition changed, IntFunction<String> deviceNames,
             List<ScheduleObserver> observers) {
         this.owner = owner;
         this.queue = queue;
         this.changed = changed;
-        this.deviceName = deviceName;
+        this.deviceNames = deviceNames;
         this.observers = observers;
     }
 
@@ -126,7 +128,7 @@ final class ClusterSide {
             long end = Math.min(Math.max(endNanos, v.takenNanos), v.endNanos);
             long start = Math.min(Math.max(startNanos, v.takenNanos), end);
             for (ScheduleObserver o : observers) {
-                o.ranRemotely(v.id, deviceName, member, v.takenNanos, start, end);
+                o.ranRemotely(v.id, deviceNames.apply(v.device), member, v.takenNanos, start, end);
             }
         }
         owner.finish(v, failure == null ? null : Failure.own(v, failure), v.takenNanos);

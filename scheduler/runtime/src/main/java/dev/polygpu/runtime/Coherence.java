@@ -86,17 +86,21 @@ final class Coherence {
      * the scheduler's lock is taken. A kernel without source can only run where it was built ({@link #place}).
      */
     void buildKernels(ComputationalElement element) {
-        if (!(element.work() instanceof Work.Kernel k) || k.source() == null) {
-            return;
+        if (element.work() instanceof Work.Kernel k && k.source() != null) {
+            buildKernels(k.function(), k.source());
         }
-        Module built = k.function().module();
+    }
+
+    /** Builds {@code function}'s module from {@code source} for every device that lacks it; outside the lock. */
+    void buildKernels(KernelFunction function, KernelSource source) {
+        Module built = function.module();
         if (modules.containsKey(built)) {
             return;
         }
         Module[] each = new Module[n];
         for (int d = 0; d < n; d++) {
             Device device = devices.get(d);
-            each[d] = device == built.device() ? built : device.compile(k.source().source(), k.source().name() + ".cu");
+            each[d] = device == built.device() ? built : device.compile(source.source(), source.name() + ".cu");
         }
         modules.putIfAbsent(built, each);
     }
@@ -279,6 +283,35 @@ final class Coherence {
         }
         r.onlyAt(n, null);
         array.refresh();
+    }
+
+    /**
+     * The buffer at {@code location} (a device, or the host: the array's own buffer) of {@code array}; null for a
+     * device it never went to.
+     */
+    UnifiedBuffer bufferAt(TrackedArray array, int location) {
+        return location == n ? array.buffer() : array.replicas.buffers[location];
+    }
+
+    /**
+     * A location holding {@code array}'s contents as of the elements submitted so far whose copy is complete (what
+     * made it up to date has completed): the host if it is one, else the lowest such device; -1 if none is yet.
+     */
+    int settledLocation(TrackedArray array) {
+        Replicas r = array.replicas;
+        if (settled(r, n)) {
+            return n;
+        }
+        for (int d = 0; d < n; d++) {
+            if (settled(r, d)) {
+                return d;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean settled(Replicas r, int location) {
+        return r.holds(location) && (r.producers[location] == null || r.producers[location].done());
     }
 
     /** Submits a transfer of {@code array} to {@code to} from the best location holding it, and returns it. */

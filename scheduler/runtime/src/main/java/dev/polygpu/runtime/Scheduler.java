@@ -4,6 +4,7 @@ import dev.polygpu.device.CudaError;
 import dev.polygpu.device.Device;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.Event;
+import dev.polygpu.device.KernelFunction;
 import dev.polygpu.device.Stream;
 import dev.polygpu.device.UnifiedBuffer;
 import java.util.ArrayDeque;
@@ -103,8 +104,8 @@ public final class Scheduler implements AutoCloseable {
      * {@code placement}'s policy, arrays are copied between the devices (and the host, whose copy is each array's
      * own buffer) as the elements need them, by transfers that are elements of the DAG. With one device it is the
      * single-device scheduler of {@link #Scheduler(Device, SchedulerConfig)}, and {@code placement} is not used.
-     * The devices should be alike (stream priorities are those all of them offer); at most 63. With several
-     * devices, no element may be taken by a cluster layer.
+     * The devices should be alike (stream priorities are those all of them offer); at most 63. A cluster layer
+     * takes elements with their arrays' copies on the device they were placed on ({@link StolenElement#buffer}).
      *
      * @throws IllegalArgumentException for no devices, a device listed twice, more than 63, or a bandwidth matrix
      *     of another size than the devices and the host
@@ -131,7 +132,7 @@ public final class Scheduler implements AutoCloseable {
         this.streams = new StreamPools(this.devices, config);
         this.placer = new StreamPlacer(this, config, lock, changed, dispatchable, queue, streams, observers,
                 this.devices, configuredWindow);
-        this.cluster = new ClusterSide(this, queue, changed, placer.deviceName(0), observers);
+        this.cluster = new ClusterSide(this, queue, changed, placer::deviceName, observers);
         this.waits = new HostWaits(this, lock, changed, tracker, queue, streams, observers, unreported);
         this.dispatcher = Thread.ofVirtual().name("polygpu-scheduler").start(this::dispatchLoop);
     }
@@ -184,6 +185,59 @@ public final class Scheduler implements AutoCloseable {
         lock.lock();
         try {
             return coherence == null ? 0 : coherence.placement().current();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Builds {@code function}'s kernel from {@code source} on each of the other devices that lacks it, as submitting
+     * an element of it does first; nothing with one device. For a caller that compiles on a thread of its own and
+     * wants the submission that follows not to compile (a cluster layer building a stolen kernel once).
+     *
+     * @throws DeviceException the compile error of a device
+     */
+    public void buildEverywhere(KernelFunction function, KernelSource source) {
+        if (coherence != null) {
+            coherence.buildKernels(function, source);
+        }
+    }
+
+    /**
+     * A buffer holding {@code array}'s contents as of the elements submitted so far, for reading them on the host
+     * without a transfer home: the array's own buffer when the host's copy is up to date, else the copy on the
+     * lowest device holding them (several devices). A cluster layer reads the results of an element it ran here
+     * ({@link #submitHere(ComputationalElement, int, Completion)}) from it once the element completed. The caller
+     * must make sure no element submitted after it writes the array while it reads.
+     *
+     * @throws IllegalStateException if no location holds them yet, the element that makes them so being
+     *     outstanding: wait for it first
+     */
+    public UnifiedBuffer settledCopy(TrackedArray array) {
+        lock.lock();
+        try {
+            if (coherence == null) {
+                return array.buffer();
+            }
+            int at = coherence.settledLocation(array);
+            if (at < 0) {
+                throw new IllegalStateException(array + " is not up to date anywhere yet: an element that writes it "
+                        + "or copies it is outstanding; wait for it first");
+            }
+            return coherence.bufferAt(array, at);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The buffer a taken element's {@code array} is read from and written to while it runs elsewhere: its copy on
+     * the device the element was placed on, or with one device the array's own buffer.
+     */
+    UnifiedBuffer bufferOf(Vertex v, TrackedArray array) {
+        lock.lock();
+        try {
+            return coherence == null ? array.buffer() : coherence.bufferAt(array, v.device);
         } finally {
             lock.unlock();
         }
@@ -360,13 +414,19 @@ public final class Scheduler implements AutoCloseable {
             Vertex v = new Vertex(nextElementId++, element, parents);
             v.device = on;
             v.rank = Math.max(1, rank);
-            // With several devices the arrays' copies are spread over them: nothing leaves for another member.
-            v.pinned = coherence != null;
             if (whenDone != null) {
                 // Only submitHere passes a callback: work a cluster layer took from another member.
                 v.pinned = true;
                 v.stolen = true;
                 v.whenDone = whenDone;
+                if (coherence != null) {
+                    // The transfers to its device just submitted for it may pass a full window as it may.
+                    for (Vertex p : parents) {
+                        if (p.element != null && p.element.kind() == ElementKind.TRANSFER && !p.done()) {
+                            p.stolen = true;
+                        }
+                    }
+                }
             }
             register(v);
             if (coherence != null) {

@@ -1,11 +1,13 @@
 package dev.polygpu.runtime;
 
 import dev.polygpu.device.DeviceException;
+import dev.polygpu.device.UnifiedBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A ready element a cluster layer took from a {@link Scheduler} ({@link Scheduler#steal()}): it runs it
- * elsewhere, writes the results into the element's arrays here, and then calls {@link #complete()}; or
+ * elsewhere, reading its inputs from and writing its results into {@link #buffer} of each array here, and then
+ * calls {@link #complete()}; or
  * {@link #fail} with the error; or {@link #giveBack()} (the thief left), which returns the element to the
  * scheduler's queue to run here. Exactly one of the three, once.
  */
@@ -43,6 +45,23 @@ public final class StolenElement {
     /** The element as a self-contained message (kernel source, configuration, scalars, array ids and sizes). */
     public ElementMessage message() {
         return ElementMessage.of(vertex.id, vertex.element);
+    }
+
+    /**
+     * Where the element's {@code array} is while it runs elsewhere: read its inputs from this buffer and write its
+     * results into it. With several devices, its copy on the device the element was placed on (the copy that is up
+     * to date once the element is ready, and the one the elements after it expect its results in); with one, the
+     * array's own buffer.
+     *
+     * @throws IllegalArgumentException if the element does not touch {@code array}
+     */
+    public UnifiedBuffer buffer(TrackedArray array) {
+        for (Access a : vertex.element.accesses()) {
+            if (a.array() == array) {
+                return scheduler.bufferOf(vertex, array);
+            }
+        }
+        throw new IllegalArgumentException(vertex.describe() + " does not touch " + array);
     }
 
     /** The element ran elsewhere and its results are in its arrays. */

@@ -68,8 +68,9 @@ final class Vertex {
     /** Stays on this device: it was stolen from elsewhere, or given back by a taker ({@link Scheduler#steal}). */
     boolean pinned;
     /**
-     * A cluster layer handed it here to run for another member ({@link Scheduler#submitHere}): it may go on the
-     * streams beyond a full window ({@link SchedulerConfig#stolenOverflow()}).
+     * A cluster layer handed it here to run for another member ({@link Scheduler#submitHere}), or it is a transfer
+     * that brings such an element's array to its device: it may go on the streams beyond a full window
+     * ({@link SchedulerConfig#stolenOverflow()}).
      */
     boolean stolen;
     /** Called once when the vertex completes, with its own error or null (elements run for a cluster layer). */
