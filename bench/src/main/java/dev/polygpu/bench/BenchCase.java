@@ -131,15 +131,39 @@ abstract class BenchCase implements AutoCloseable {
      * number of mismatches.
      */
     static void assertClose(String what, float[] device, float[] java, double abs, double rel) {
-        assertClose(what, java.length, i -> device[i], i -> java[i], abs, rel);
+        assertClose(what, "CPU device", device, java, abs, rel);
     }
 
     static void assertClose(String what, double[] device, double[] java, double abs, double rel) {
-        assertClose(what, java.length, i -> device[i], i -> java[i], abs, rel);
+        assertClose(what, "CPU device", device, java, abs, rel);
     }
 
-    private static void assertClose(String what, int n, IntToDoubleFunction device, IntToDoubleFunction java,
-                                    double abs, double rel) {
+    /** As above, for the results of {@code side} (the CPU device, C or pocl). */
+    static void assertClose(String what, String side, float[] device, float[] java, double abs, double rel) {
+        sameLength(what, side, device.length, java.length);
+        assertClose(what, side, java.length, i -> device[i], i -> java[i], abs, rel);
+    }
+
+    static void assertClose(String what, String side, double[] device, double[] java, double abs, double rel) {
+        sameLength(what, side, device.length, java.length);
+        assertClose(what, side, java.length, i -> device[i], i -> java[i], abs, rel);
+    }
+
+    /** {@code |sum - javaSum| <= rel * |javaSum|}, the reductions' check. */
+    static void assertSumClose(String what, String side, double sum, double javaSum, double rel) {
+        if (!(Math.abs(sum - javaSum) <= rel * Math.abs(javaSum))) {
+            throw new AssertionError(what + ": " + side + " sum " + sum + ", Java sum " + javaSum);
+        }
+    }
+
+    private static void sameLength(String what, String side, int length, int javaLength) {
+        if (length != javaLength) {
+            throw new AssertionError(what + ": " + side + " gave " + length + " elements, Java " + javaLength);
+        }
+    }
+
+    private static void assertClose(String what, String side, int n, IntToDoubleFunction device,
+                                    IntToDoubleFunction java, double abs, double rel) {
         int bad = 0;
         int first = -1;
         for (int i = 0; i < n; i++) {
@@ -153,7 +177,7 @@ abstract class BenchCase implements AutoCloseable {
         }
         if (bad > 0) {
             throw new AssertionError(what + ": " + bad + " of " + n + " elements differ; first at " + first
-                    + ": CPU device " + device.applyAsDouble(first) + ", Java " + java.applyAsDouble(first));
+                    + ": " + side + " " + device.applyAsDouble(first) + ", Java " + java.applyAsDouble(first));
         }
     }
 }

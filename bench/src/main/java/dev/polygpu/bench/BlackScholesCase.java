@@ -4,10 +4,11 @@ import dev.polygpu.device.Dim3;
 import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.UnifiedBuffer;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /** European call and put prices of n options in double precision (inputs as in NVIDIA's sample). */
-final class BlackScholesCase extends BenchCase {
+final class BlackScholesCase extends BenchCase implements NativeCase {
     private static final int BLOCK = 256;
     private static final double R = 0.02;
     private static final double V = 0.30;
@@ -123,5 +124,21 @@ final class BlackScholesCase extends BenchCase {
         copyOut(dPut, devicePut);
         assertClose("blackscholes call", deviceCall, call, 1e-9, 1e-9);
         assertClose("blackscholes put", devicePut, put, 1e-9, 1e-9);
+    }
+
+    @Override
+    public String nativeCase() {
+        return "blackscholes";
+    }
+
+    @Override
+    public NativeData nativeInputs() {
+        return new NativeData(new int[] {n}, new double[] {R, V}, List.of(price, strike, years));
+    }
+
+    @Override
+    public void verifyNative(String side, NativeData outputs) {
+        assertClose("blackscholes call", side, outputs.doubles(0), call, 1e-9, 1e-9);
+        assertClose("blackscholes put", side, outputs.doubles(1), put, 1e-9, 1e-9);
     }
 }

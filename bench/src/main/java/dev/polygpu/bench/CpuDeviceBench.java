@@ -6,7 +6,11 @@ import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.cuda.CudaDevice;
 import dev.polygpu.device.cpu.kernel.KernelEngine;
 import dev.polygpu.cli.CommandLines;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,8 +27,11 @@ import picocli.CommandLine.Option;
  *
  * <p>Each case runs its warm-up iterations and then its measured ones; every iteration runs the CPU device
  * and then plain Java, each timed by wall clock from the call to the finished result, and compares the two
- * results (untimed), so neither side can be skipped or wrong. Exits with 1 if any case failed, 2 on bad
- * arguments.
+ * results (untimed), so neither side can be skipped or wrong. Where gcc and pocl are installed, two more
+ * columns run the same case natively after each iteration ({@link NativeTool}: idiomatic C loops with OpenMP,
+ * and the kernels in OpenCL C on pocl), on the same number of threads, their last outputs checked against plain
+ * Java's. Exits with 1 if any case failed (on any side), 2 on bad arguments; a tool that is not installed is
+ * noted and its column left empty.
  */
 public final class CpuDeviceBench {
 
@@ -40,6 +47,9 @@ public final class CpuDeviceBench {
     private final String device;
     private final PrintStream out = System.out;
     private final PrintStream log = System.err;
+    private final List<NativeTool> tools = new ArrayList<>();
+    /** The system load average (1 min) when the cases started, for the report: the machine may be shared. */
+    private double loadBefore;
 
     private CpuDeviceBench(int threads, boolean quick, int warmup, int iterations, Set<String> selected,
             String device) {
@@ -157,8 +167,9 @@ public final class CpuDeviceBench {
         return cases;
     }
 
-    /** Timings of one case, or the reason it failed. */
-    private record Result(BenchCase c, double[] device, double[] java, String failure) {
+    /** Timings of one case, or the reason it failed; the native columns' times and failures. */
+    private record Result(BenchCase c, double[] device, double[] java, String failure, double[][] nativeTimes,
+                          String[] nativeFailures) {
     }
 
     /** Compile times of one kernel, or the reason compiling failed. */
@@ -171,14 +182,17 @@ public final class CpuDeviceBench {
         List<Result> results = new ArrayList<>();
         log.printf("bench: %s, %d thread(s), %s sizes, %d warm-up + %d measured iterations per case%n",
                 label(), threads, quick ? "quick" : "full", warmup, iterations);
+        Path work = prepareNativeTools();
+        loadBefore = loadAverage();
         try (Device dev = openDevice(); JavaPool pool = new JavaPool(threads)) {
             compileTimes(dev, cases, compiles);
             for (BenchCase c : cases) {
-                results.add(runCase(dev, pool, c));
+                results.add(runCase(dev, pool, c, work));
             }
         }
         printReport(results, compiles);
-        boolean failed = results.stream().anyMatch(r -> r.failure != null)
+        boolean failed = results.stream().anyMatch(r -> r.failure != null
+                        || java.util.Arrays.stream(r.nativeFailures).anyMatch(f -> f != null))
                 || compiles.stream().anyMatch(t -> t.failure != null);
         return failed ? 1 : 0;
     }
@@ -231,11 +245,31 @@ public final class CpuDeviceBench {
         }
     }
 
-    private Result runCase(Device dev, JavaPool pool, BenchCase c) {
+    /** Builds the C and pocl programs (bench/native into bench/target/native); returns their work folder. */
+    private Path prepareNativeTools() {
+        Path source = NativeTool.defaultSourceDir();
+        Path build = NativeTool.defaultBuildDir();
+        for (NativeTool.Kind kind : NativeTool.Kind.values()) {
+            NativeTool tool = NativeTool.prepare(kind, source, build, "gcc");
+            tools.add(tool);
+            log.printf("native %s: %s%n", tool.label(), tool.available() ? tool.describe(threads)
+                    : "not installed (" + tool.unavailableReason() + ")");
+        }
+        try {
+            Files.createDirectories(build);
+            return Files.createTempDirectory(build, "run-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a work folder in " + build, e);
+        }
+    }
+
+    private Result runCase(Device dev, JavaPool pool, BenchCase c, Path work) {
         double[] device = new double[iterations];
         double[] java = new double[iterations];
+        NativeRuns natives = null;
         try (c) {
             c.setUp(dev, pool);
+            natives = new NativeRuns(tools, (NativeCase) c, c.name(), threads, iterations, work);
             for (int i = 0; i < warmup + iterations; i++) {
                 boolean measured = i >= warmup;
                 c.reset();
@@ -251,15 +285,42 @@ public final class CpuDeviceBench {
                     device[i - warmup] = d;
                     java[i - warmup] = j;
                 }
-                log.printf("%s %s %d/%d: %s %s ms, Java %s ms%n", c.name(),
+                String others = natives.iteration(measured ? i - warmup : -1);
+                log.printf("%s %s %d/%d: %s %s ms, Java %s ms%s%n", c.name(),
                         measured ? "measured" : "warm-up", measured ? i - warmup + 1 : i + 1,
-                        measured ? iterations : warmup, label(), Sizes.ms(d), Sizes.ms(j));
+                        measured ? iterations : warmup, label(), Sizes.ms(d), Sizes.ms(j), others);
             }
-            return new Result(c, device, java, null);
-        } catch (RuntimeException | Error e) {
+            natives.verify((NativeCase) c);
+            return result(c, device, java, null, natives);
+        } catch (RuntimeException | Error | IOException e) {
             String why = describe(e);
             log.printf("%s: FAILED: %s%n", c.name(), why);
-            return new Result(c, device, java, why);
+            return result(c, device, java, why, natives);
+        } finally {
+            closeNatives(natives);
+        }
+    }
+
+    private Result result(BenchCase c, double[] device, double[] java, String failure, NativeRuns natives) {
+        double[][] times = new double[tools.size()][];
+        String[] failures = new String[tools.size()];
+        for (int t = 0; t < tools.size(); t++) {
+            times[t] = natives == null ? new double[iterations] : natives.times(t);
+            failures[t] = natives == null ? null : natives.failure(t);
+            if (failures[t] != null) {
+                log.printf("%s: %s FAILED: %s%n", c.name(), tools.get(t).label(), failures[t]);
+            }
+        }
+        return new Result(c, device, java, failure, times, failures);
+    }
+
+    private void closeNatives(NativeRuns natives) {
+        if (natives != null) {
+            try {
+                natives.close();
+            } catch (IOException e) {
+                log.printf("closing the native programs: %s%n", describe(e));
+            }
         }
     }
 
@@ -269,29 +330,32 @@ public final class CpuDeviceBench {
     }
 
     private void printReport(List<Result> results, List<CompileTimes> compiles) {
-        out.printf("## polygpu %s vs plain Java (%s sizes)%n%n", label(), quick ? "quick" : "full");
+        out.printf("## polygpu %s vs plain Java, C and pocl (%s sizes)%n%n", label(), quick ? "quick" : "full");
+        out.printf(Locale.ROOT, "Load average (1 min): %.2f when the cases started, %.2f when they ended.%n%n",
+                loadBefore, loadAverage());
         out.printf("JDK %s, %d available processors, %d thread(s) on each side; %d warm-up + %d measured "
                         + "iterations; times are wall-clock ms per run, median (min); ratio = median / median.%n%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors(), threads, warmup, iterations);
-        out.println("| case | size | threads | " + label() + " median ms (min) | plain Java median ms (min) | ratio "
-                + "| goal | met? |");
-        out.println("|---|---|---:|---:|---:|---:|---:|---|");
+        printNativeNotes();
+        StringBuilder head = new StringBuilder("| case | size | threads | " + label()
+                + " median ms (min) | plain Java median ms (min) |");
+        StringBuilder rule = new StringBuilder("|---|---|---:|---:|---:|");
+        for (NativeTool t : tools) {
+            head.append(' ').append(t.label()).append(" median ms (min) |");
+            rule.append("---:|");
+        }
+        head.append(" polygpu/Java | goal | met? |");
+        rule.append("---:|---:|---|");
+        for (NativeTool t : tools) {
+            head.append(" polygpu/").append(t.label()).append(" |");
+            rule.append("---:|");
+        }
+        head.append(" polygpu/pocl <= 1? |");
+        rule.append("---|");
+        out.println(head);
+        out.println(rule);
         for (Result r : results) {
-            boolean goals = device.equals("cpu");
-            String goal = goals ? "<= " + fmtGoal(r.c.goal()) + "x" : "-";
-            if (r.failure != null) {
-                out.printf("| %s | %s | %d | FAILED | | | %s | no: %s |%n", r.c.name(), r.c.size(), threads, goal,
-                        r.failure.replace('|', '/'));
-                continue;
-            }
-            double dm = Sizes.median(r.device);
-            double jm = Sizes.median(r.java);
-            double ratio = dm / jm;
-            String met = !goals ? "-" : ratio <= r.c.goal() ? "yes"
-                    : String.format(Locale.ROOT, "no (%.1fx over)", ratio / r.c.goal());
-            out.printf("| %s | %s | %d | %s (%s) | %s (%s) | %s | %s | %s |%n", r.c.name(), r.c.size(), threads,
-                    Sizes.ms(dm), Sizes.ms(Sizes.min(r.device)), Sizes.ms(jm), Sizes.ms(Sizes.min(r.java)),
-                    String.format(Locale.ROOT, "%.2fx", ratio), goal, met);
+            out.println(row(r));
         }
         out.println();
         out.println("Compile times per kernel (dev.compile + module.function; cold = first compile in this JVM, "
@@ -310,6 +374,73 @@ public final class CpuDeviceBench {
                     Sizes.ms(Sizes.min(t.warm)), fmtGoal(COMPILE_GOAL_MS), wm < COMPILE_GOAL_MS ? "yes" : "no");
         }
         out.flush();
+    }
+
+    /** One line per native tool: how it ran, or why its column is empty. */
+    private void printNativeNotes() {
+        for (NativeTool t : tools) {
+            out.printf("%s: %s.%n%n", t.label(), t.available() ? t.describe(threads)
+                    : "not installed (" + t.unavailableReason() + "); its column is empty");
+        }
+    }
+
+    private String row(Result r) {
+        boolean goals = device.equals("cpu");
+        String goal = goals ? "<= " + fmtGoal(r.c.goal()) + "x" : "-";
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "| %s | %s | %d |", r.c.name(),
+                r.c.size(), threads));
+        if (r.failure != null) {
+            line.append(" FAILED | |");
+            line.append(" |".repeat(tools.size()));
+            line.append(" | ").append(goal).append(" | no: ").append(r.failure.replace('|', '/')).append(" |");
+            line.append(" |".repeat(tools.size() + 1));
+            return line.toString();
+        }
+        double dm = Sizes.median(r.device);
+        double jm = Sizes.median(r.java);
+        double ratio = dm / jm;
+        line.append(' ').append(timing(r.device)).append(" | ").append(timing(r.java)).append(" |");
+        for (int t = 0; t < tools.size(); t++) {
+            line.append(' ').append(nativeCell(r, t)).append(" |");
+        }
+        String met = !goals ? "-" : ratio <= r.c.goal() ? "yes"
+                : String.format(Locale.ROOT, "no (%.1fx over)", ratio / r.c.goal());
+        line.append(String.format(Locale.ROOT, " %.2fx | %s | %s |", ratio, goal, met));
+        String poclMet = "-";
+        for (int t = 0; t < tools.size(); t++) {
+            if (!nativeOk(r, t)) {
+                line.append(" - |");
+                continue;
+            }
+            double nr = dm / Sizes.median(r.nativeTimes[t]);
+            line.append(String.format(Locale.ROOT, " %.2fx |", nr));
+            if (tools.get(t).kind() == NativeTool.Kind.POCL && goals) {
+                poclMet = nr <= 1.0 ? "yes" : "no";
+            }
+        }
+        return line.append(' ').append(poclMet).append(" |").toString();
+    }
+
+    private boolean nativeOk(Result r, int t) {
+        return tools.get(t).available() && r.nativeFailures[t] == null;
+    }
+
+    private String nativeCell(Result r, int t) {
+        if (!tools.get(t).available()) {
+            return "not installed";
+        }
+        if (r.nativeFailures[t] != null) {
+            return "FAILED: " + r.nativeFailures[t].replace('|', '/');
+        }
+        return timing(r.nativeTimes[t]);
+    }
+
+    private static String timing(double[] v) {
+        return Sizes.ms(Sizes.median(v)) + " (" + Sizes.ms(Sizes.min(v)) + ")";
+    }
+
+    private static double loadAverage() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     private static String fmtGoal(double g) {

@@ -4,6 +4,7 @@ import dev.polygpu.device.Dim3;
 import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.UnifiedBuffer;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -11,10 +12,12 @@ import java.util.SplittableRandom;
  * grid-stride form ({@code reduce}) accumulates many elements per thread first; the naive form
  * ({@code reduce-naive}) gives each thread one pair of elements, so the block's barriers dominate.
  */
-final class ReductionCase extends BenchCase {
+final class ReductionCase extends BenchCase implements NativeCase {
     private static final int BLOCK = 256;
     /** The grid-stride form caps its grid, as CUDA's reduction samples do; each thread then sums ~64 elements. */
     private static final int MAX_BLOCKS = 1024;
+    /** Relative difference allowed between a sum and Java's (float partial sums against a double one). */
+    private static final double TOLERANCE = 1e-5;
 
     private final int n;
     private final boolean gridStride;
@@ -90,8 +93,21 @@ final class ReductionCase extends BenchCase {
 
     @Override
     void verify() {
-        if (!(Math.abs(deviceSum - javaSum) <= 1e-5 * Math.abs(javaSum))) {
-            throw new AssertionError("reduce: CPU device sum " + deviceSum + ", Java sum " + javaSum);
-        }
+        assertSumClose(name(), "CPU device", deviceSum, javaSum, TOLERANCE);
+    }
+
+    @Override
+    public String nativeCase() {
+        return gridStride ? "reduce_gs" : "reduce";
+    }
+
+    @Override
+    public NativeData nativeInputs() {
+        return new NativeData(new int[] {n, blocks}, new double[0], List.of(x));
+    }
+
+    @Override
+    public void verifyNative(String side, NativeData outputs) {
+        assertSumClose(name(), side, outputs.doubles(0)[0], javaSum, TOLERANCE);
     }
 }

@@ -4,10 +4,11 @@ import dev.polygpu.device.Dim3;
 import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.UnifiedBuffer;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /** y = a * x + y over n floats; y is restored before each iteration. */
-final class SaxpyCase extends BenchCase {
+final class SaxpyCase extends BenchCase implements NativeCase {
     private static final int BLOCK = 256;
     private static final float A = 2.5f;
 
@@ -78,5 +79,20 @@ final class SaxpyCase extends BenchCase {
     void verify() {
         copyOut(dy, deviceY);
         assertClose("saxpy", deviceY, y, 0, 0);
+    }
+
+    @Override
+    public String nativeCase() {
+        return "saxpy";
+    }
+
+    @Override
+    public NativeData nativeInputs() {
+        return new NativeData(new int[] {n}, new double[] {A}, List.of(x, y0));
+    }
+
+    @Override
+    public void verifyNative(String side, NativeData outputs) {
+        assertClose("saxpy", side, outputs.floats(0), y, 0, 0);
     }
 }

@@ -5,13 +5,14 @@ import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.UnifiedBuffer;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /**
  * C = A * B for n x n row-major floats: a tiled kernel with TILE x TILE shared-memory tiles on the CPU device;
  * in Java a blocked i-k-j loop with the rows split across the threads.
  */
-final class SgemmCase extends BenchCase {
+final class SgemmCase extends BenchCase implements NativeCase {
     /** Java's k blocking: a 128-row panel of B (512 KiB at n = 1024) stays in cache across a thread's rows. */
     private static final int K_BLOCK = 128;
 
@@ -100,5 +101,25 @@ final class SgemmCase extends BenchCase {
         copyOut(dc, deviceC);
         // Both sum over k in the same order; the tolerance allows for fused multiply-adds on either side.
         assertClose(name(), deviceC, c, 1e-3, 1e-4);
+    }
+
+    @Override
+    public String nativeCase() {
+        return "sgemm";
+    }
+
+    @Override
+    public String openClOptions() {
+        return "-DTILE=" + tile;
+    }
+
+    @Override
+    public NativeData nativeInputs() {
+        return new NativeData(new int[] {n, tile}, new double[0], List.of(a, b));
+    }
+
+    @Override
+    public void verifyNative(String side, NativeData outputs) {
+        assertClose(name(), side, outputs.floats(0), c, 1e-3, 1e-4);
     }
 }

@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "polygpu", sortOptions = false, synopsisHeading = "Usage: ",
         customSynopsis = {"polygpu [options] FILE.py|FILE.js [args...]",
+            "       polygpu --bandwidth-matrix[=measure] [language options]",
             "       polygpu worker [worker options]",
             "       polygpu simulate [simulator options]",
             "       polygpu notebook install|uninstall [--user | --sys-prefix | --prefix DIR]"},
@@ -36,6 +37,9 @@ import picocli.CommandLine.Spec;
                 + "API (cu = polyglot.eval(language=\"grcuda\", string=\"CU\") / Polyglot.eval(\"grcuda\", \"CU\")). "
                 + "Arguments after the file are the program's (sys.argv[1:] in Python, `arguments` in JavaScript), "
                 + "options or not. Options take their value as --name=value or --name value.",
+            "--bandwidth-matrix prints the link bandwidths of the devices the language options select (such as "
+                + "--grcuda.NumberOfGPUs=2) in GrCUDA's CSV on standard output, which --grcuda.BandwidthMatrix reads "
+                + "back, and as a table on standard error; it runs no file.",
             "'polygpu worker' starts a cluster member with a device and no program, which runs kernels it steals from "
                 + "programs started with --cluster (polygpu worker --help lists its options). 'polygpu simulate' "
                 + "runs the work-stealing policy in a simulated cluster of up to thousands of members, with no GPU "
@@ -85,6 +89,12 @@ final class LauncherCommand implements Callable<Integer>, PolyglotArgs.Target, C
             converter = YesNo.class, description = "print this member's cluster counters when the program ends "
             + "(grcuda.ClusterStats)")
     Boolean clusterStats;
+
+    @Option(names = "--bandwidth-matrix", paramLabel = "cached|measure", arity = "0..1", fallbackValue = "cached",
+            description = "print the link bandwidths (GB/s) between the host and the devices the language options "
+            + "select, and run no file: from grcuda.BandwidthMatrix if given, else measured on first use and cached; "
+            + "=measure measures again")
+    String bandwidthMatrix;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "FILE.py|FILE.js", description = "the program to run")
     String file;

@@ -99,6 +99,11 @@ public final class Main {
 
     /** Runs the program {@code command} names, with its options; returns the exit status. */
     int launch(LauncherCommand command) {
+        if (command.bandwidthMatrix != null) {
+            Map<String, String> written = new LinkedHashMap<>();
+            Map<String, String> options = command.contextOptions(written);
+            return new BandwidthCommand(out, err, engine, commandLine).run(command, options, written);
+        }
         if (command.file == null) {
             return CommandLines.usageError(commandLine, "no file to run: write polygpu [options] FILE.py|FILE.js "
                     + "[args...]");
@@ -262,8 +267,12 @@ public final class Main {
         return exit.status();
     }
 
-    /** Prints a guest error as its language would and returns the exit status. */
     private int report(PolyglotException e) {
+        return report(e, err);
+    }
+
+    /** Prints a guest error on {@code err} as its language would and returns the exit status. */
+    static int report(PolyglotException e, PrintStream err) {
         if (e.isExit()) {
             return e.getExitStatus();
         }

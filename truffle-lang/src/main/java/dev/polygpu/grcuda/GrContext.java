@@ -14,7 +14,6 @@ import dev.polygpu.device.cuda.PtxCompiler;
 import dev.polygpu.grcuda.array.Allocations;
 import dev.polygpu.grcuda.builtins.Builtins;
 import dev.polygpu.grcuda.objects.GrNamespace;
-import dev.polygpu.runtime.BandwidthMatrix;
 import dev.polygpu.runtime.MultiDeviceConfig;
 import dev.polygpu.runtime.Scheduler;
 import dev.polygpu.runtime.WorkExchange;
@@ -45,6 +44,8 @@ public final class GrContext {
     /** The devices kernels run on: {@link #device} first, then the other CPU devices standing in for GPUs. */
     private List<Device> devices = List.of();
     private String deviceReason;
+    /** The link bandwidths: found with several devices as the scheduler is made, with one when asked for. */
+    private GrBandwidth bandwidth;
     private Scheduler scheduler;
     private ScheduleRecorder recorder;
     private WorkExchange exchange;
@@ -220,6 +221,9 @@ public final class GrContext {
             }
         }
         scheduler = new Scheduler(devices, settings.schedulerConfig(), placement());
+        if (bandwidth != null) {
+            deviceReason += ", link bandwidths " + bandwidth.source();
+        }
         recorder = ScheduleExports.install(scheduler, settings, env.err());
         if (settings.cluster().enabled()) {
             boolean joined = false;
@@ -237,6 +241,7 @@ public final class GrContext {
                     devices.forEach(Device::close);
                     devices = List.of();
                     device = null;
+                    bandwidth = null;
                 }
             }
         }
@@ -345,27 +350,67 @@ public final class GrContext {
     }
 
     /**
-     * The placement options, with the bandwidths of {@code grcuda.BandwidthMatrix} when several devices use them. A
-     * file that cannot be read is a warning, and every link then has the same bandwidth (GrCUDA, too, goes on
-     * without it); a file that does not parse is an error naming the line.
+     * The placement options, with the link bandwidths when there are several devices: GrCUDA's file
+     * {@code grcuda.BandwidthMatrix}, or measured (once per set of devices and link settings, then cached).
      */
     private MultiDeviceConfig placement() {
         MultiDeviceConfig placement = settings.multiDeviceConfig();
-        String file = settings.bandwidthMatrix();
-        if (devices.size() == 1 || file.isEmpty()) {
+        if (devices.size() == 1) {
             return placement;
         }
         try {
-            List<String> lines = new String(env.getPublicTruffleFile(file).readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .toList();
-            return placement.withBandwidth(BandwidthMatrix.parse(lines, devices.size(), file));
-        } catch (java.io.IOException | SecurityException e) {
-            warn("grcuda.BandwidthMatrix=" + file + " cannot be read (" + e + "): every link counts as equally fast");
-            return placement;
-        } catch (IllegalArgumentException e) {
+            bandwidth = findBandwidth(false);
+        } catch (RuntimeException e) {
             forgetDevices();
-            throw GrError.of("grcuda.BandwidthMatrix: " + e.getMessage(), e);
+            throw e;
         }
+        return placement.withBandwidth(bandwidth.matrix());
+    }
+
+    /**
+     * The link bandwidths of {@link #devices()} and the host: those the scheduler weighs transfers with when there
+     * are several devices; with one, found now (from the file, the cache, or measured) for whoever asks.
+     */
+    @TruffleBoundary
+    public synchronized GrBandwidth bandwidth() {
+        if (device == null) {
+            choose();
+        }
+        if (bandwidth == null) {
+            bandwidth = findBandwidth(false);
+        }
+        return bandwidth;
+    }
+
+    /**
+     * Measures the link bandwidths again and replaces the cache's entry; the scheduler keeps those it started with,
+     * later contexts get these. A guest error when {@code grcuda.BandwidthMatrix} gives them.
+     */
+    @TruffleBoundary
+    public synchronized GrBandwidth measureBandwidthAgain() {
+        if (!settings.bandwidthMatrix().isEmpty()) {
+            throw GrError.of("grcuda.BandwidthMatrix=" + settings.bandwidthMatrix() + " gives the link bandwidths, so"
+                    + " none are measured; leave the option empty to measure them");
+        }
+        if (device == null) {
+            choose();
+        }
+        bandwidth = findBandwidth(true);
+        return bandwidth;
+    }
+
+    private GrBandwidth findBandwidth(boolean measureAgain) {
+        String file = settings.bandwidthMatrix();
+        if (!file.isEmpty()) {
+            GrBandwidth given = GrBandwidth.fromFile(env, file, devices, this::warn);
+            if (given != null) {
+                return given;
+            }
+        }
+        // What besides the devices decides how fast they copy: the host's memory is device 0's (the arrays' own
+        // buffers are there), and CPU devices wait for their simulated link.
+        String copySettings = "host memory on device 0" + (device instanceof CpuDevice c ? "; link " + c.link() : "");
+        return GrBandwidth.measured(devices, copySettings, measureAgain, this::note, this::warn);
     }
 
     /** Closes the devices chosen, so that a later use chooses again from the start. */
@@ -373,12 +418,18 @@ public final class GrContext {
         devices.forEach(Device::close);
         devices = List.of();
         device = null;
+        bandwidth = null;
     }
 
     /** Prints a warning on the context's error stream. */
     private void warn(String message) {
+        note("warning: " + message);
+    }
+
+    /** Prints a line for the user on the context's error stream. */
+    private void note(String message) {
         PrintStream err = new PrintStream(env.err(), true, StandardCharsets.UTF_8);
-        err.println("polygpu: warning: " + message);
+        err.println("polygpu: " + message);
         err.flush();
     }
 
@@ -429,6 +480,7 @@ public final class GrContext {
             devices.forEach(Device::close);
             devices = List.of();
             device = null;
+            bandwidth = null;
         }
     }
 

@@ -95,7 +95,9 @@ public final class GrOptions {
             Policies.MemAdvisePolicy.NONE, Policies.type("MemAdvisePolicy", Policies.MemAdvisePolicy.class));
 
     @Option(help = "GrCUDA's CSV of the bandwidth between CPU and GPUs, for the transfer-time device selection"
-            + " policies; accepted and unused on one device. Empty (default): none.", category = OptionCategory.USER,
+            + " policies and the choice of a transfer's source; accepted and unused on one device. Empty (default):"
+            + " measured on the devices the first time, then cached (polygpu --bandwidth-matrix prints it).",
+            category = OptionCategory.USER,
             stability = OptionStability.STABLE, usageSyntax = "<path>")
     public static final OptionKey<String> BandwidthMatrix = new OptionKey<>("");
 

@@ -97,6 +97,32 @@ class SchedulerParentStreamTest {
         return out;
     }
 
+    /**
+     * The program of the first two tests: {@code gate(x)} on flag 0 and {@code gate(y)} on flag 1 (held until
+     * {@link #release}), then {@code w = 2y} and {@code v = 3y}. Returns the stream of each element, checks
+     * {@code w} and {@code v} (y = i + 1, as {@link #array} fills it, plus 1 from its gate) once released.
+     */
+    private Map<Long, String> gatesThenTwoScales(Scheduler s) {
+        TestKernels k = new TestKernels(devices.get(0));
+        TrackedArray x = array("x");
+        TrackedArray y = array("y");
+        TrackedArray w = array("w");
+        TrackedArray v = array("v");
+        s.submit(k.gate(flag(0), x));
+        s.submit(k.gate(flag(1), y));
+        s.submit(k.scale(w, y, 2));
+        s.submit(k.scale(v, y, 3));
+        Map<Long, String> at = streams();
+        release();
+        int[] gotW = read(w);
+        int[] gotV = read(v);
+        for (int i = 0; i < N; i++) {
+            assertEquals(2 * (i + 2), gotW[i], "w[" + i + "] = 2 * (y + 1)");
+            assertEquals(3 * (i + 2), gotV[i], "v[" + i + "] = 3 * (y + 1)");
+        }
+        return at;
+    }
+
     /** Each launched element's stream, {@code cpu device d/id}, by element id. */
     private Map<Long, String> streams() {
         Map<Long, String> out = new LinkedHashMap<>();
@@ -136,19 +162,7 @@ class SchedulerParentStreamTest {
     @Test
     void earlyDisjointChoosesTheDeviceFirstAndContinuesAFreeParentStreamThere() {
         Scheduler s = open(2, ParentStreamPolicy.MULTIGPU_EARLY_DISJOINT);
-        TestKernels k = new TestKernels(devices.get(0));
-        TrackedArray x = array("x");
-        TrackedArray y = array("y");
-        TrackedArray w = array("w");
-        TrackedArray v = array("v");
-        s.submit(k.gate(flag(0), x));
-        s.submit(k.gate(flag(1), y));
-        s.submit(k.scale(w, y, 2));
-        s.submit(k.scale(v, y, 3));
-        Map<Long, String> at = streams();
-        release();
-        int[] gotW = read(w);
-        int[] gotV = read(v);
+        Map<Long, String> at = gatesThenTwoScales(s);
         assertEquals(List.of(
                 "1 transfer 'x #1: host → cpu device 0' [] @cpu device 0",
                 "2 kernel 'gate' [1] @cpu device 0",
@@ -165,10 +179,6 @@ class SchedulerParentStreamTest {
         assertEquals(at.get(5L), at.get(7L), "w = 2y continues the stream of w's transfer on device 0");
         assertNotEquals(at.get(2L), at.get(7L), "not the held gate(x)'s stream: it is no parent");
         assertEquals(at.get(4L), at.get(9L), "v = 3y continues gate(y)'s stream on device 1, still free");
-        for (int i = 0; i < N; i++) {
-            assertEquals(2 * (i + 2), gotW[i], "w[" + i + "] = 2 * (y + 1)");
-            assertEquals(3 * (i + 2), gotV[i], "v[" + i + "] = 3 * (y + 1)");
-        }
     }
 
     /**
@@ -182,19 +192,7 @@ class SchedulerParentStreamTest {
     @Test
     void disjointChoosesAmongTheDevicesOfTheParentsWhoseStreamIsFree() {
         Scheduler s = open(2, ParentStreamPolicy.MULTIGPU_DISJOINT);
-        TestKernels k = new TestKernels(devices.get(0));
-        TrackedArray x = array("x");
-        TrackedArray y = array("y");
-        TrackedArray w = array("w");
-        TrackedArray v = array("v");
-        s.submit(k.gate(flag(0), x));
-        s.submit(k.gate(flag(1), y));
-        s.submit(k.scale(w, y, 2));
-        s.submit(k.scale(v, y, 3));
-        Map<Long, String> at = streams();
-        release();
-        int[] gotW = read(w);
-        int[] gotV = read(v);
+        Map<Long, String> at = gatesThenTwoScales(s);
         assertEquals(List.of(
                 "1 transfer 'x #1: host → cpu device 0' [] @cpu device 0",
                 "2 kernel 'gate' [1] @cpu device 0",
@@ -208,10 +206,6 @@ class SchedulerParentStreamTest {
         assertEquals(at.get(4L), at.get(6L), "w = 2y continues gate(y)'s stream");
         assertEquals(at.get(7L), at.get(8L), "v = 3y continues the stream of v's transfer");
         assertNotEquals(at.get(4L), at.get(8L), "a sibling does not get the stream given to w = 2y");
-        for (int i = 0; i < N; i++) {
-            assertEquals(2 * (i + 2), gotW[i], "w[" + i + "]");
-            assertEquals(3 * (i + 2), gotV[i], "v[" + i + "]");
-        }
     }
 
     /**

@@ -62,6 +62,8 @@ public final class Builtins {
         add(m, new GetClusterStatsBuiltin(context));
         add(m, new ScheduleBuiltin(context));
         add(m, new ScheduleBuiltin.Clear(context));
+        add(m, new BandwidthBuiltin(context));
+        add(m, new BandwidthBuiltin.Measure(context));
         return GrNamespace.extensible("CU", m);
     }
 

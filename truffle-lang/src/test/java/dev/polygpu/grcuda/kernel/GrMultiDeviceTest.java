@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.polygpu.runtime.BandwidthMatrix;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -213,7 +214,7 @@ class GrMultiDeviceTest {
             assertTrue(e.getMessage().contains("grcuda.BandwidthMatrix: " + bw + ":4: expected two device ids"),
                     e.getMessage());
         }
-        // A file that is not there is a warning, as GrCUDA goes on without one: every link counts the same.
+        // A file that is not there is a warning naming it, as GrCUDA goes on without one; the links are measured.
         Path missing = dir.resolve("none.csv");
         try (Context c = context(err, Map.of("grcuda.NumberOfGPUs", "2", "grcuda.BandwidthMatrix", missing.toString(),
                 "grcuda.DeviceSelectionPolicy", "minmax-transfer-time"))) {
@@ -221,8 +222,39 @@ class GrMultiDeviceTest {
             Value a = cu.getMember("DeviceArray").execute("int", 4);
             a.setArrayElement(1, 7);
             assertEquals(7, a.getArrayElement(1).asInt());
+            assertFalse(cu.getMember("polygpu_bandwidth").execute("table").asString().contains("link bandwidths from "
+                    + missing));
         }
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("polygpu: warning: grcuda.BandwidthMatrix=" + missing
                 + " cannot be read ("), err.toString(StandardCharsets.UTF_8));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("so the link bandwidths are measured instead"),
+                err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void withoutAFileTheLinksAreMeasuredAndCached() {
+        // Device 1's link: 0.05 GB/s; the host's memory is device 0's, so a copy between the host and device 1
+        // runs on device 1's stream and waits for its link, latency + bytes / bandwidth: never faster.
+        Map<String, String> options = Map.of("grcuda.NumberOfGPUs", "2", "grcuda.CpuDeviceLink",
+                "bandwidth=0.05,latency=5", "grcuda.DeviceSelectionPolicy", "minmin-transfer-time");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (Context c = context(err, options)) {
+            Value cu = c.eval("grcuda", "CU");
+            cu.getMember("polygpu_bandwidth_measure").execute();
+            String table = cu.getMember("polygpu_bandwidth").execute("table").asString();
+            assertTrue(table.contains("measured in ") && table.contains(", cached in "), table);
+            String csv = cu.getMember("polygpu_bandwidth").execute("csv").asString();
+            double[][] m = BandwidthMatrix.parse(csv.lines().toList(), 2, "csv");
+            assertTrue(m[2][1] > 0 && m[2][1] <= 0.05 * 1.02, csv);
+            assertTrue(m[0][1] > 0 && m[0][1] <= 0.05 * 1.02, csv);
+        }
+        try (Context c = context(err, options)) {
+            Value cu = c.eval("grcuda", "CU");
+            String info = cu.getMember("polygpu_device_info").execute().asString();
+            assertTrue(info.contains(", link bandwidths from the cache "), info);
+            assertTrue(cu.getMember("polygpu_bandwidth").execute("table").asString()
+                    .contains("link bandwidths from the cache "));
+        }
+        assertFalse(err.toString(StandardCharsets.UTF_8).contains("warning"), err.toString(StandardCharsets.UTF_8));
     }
 }

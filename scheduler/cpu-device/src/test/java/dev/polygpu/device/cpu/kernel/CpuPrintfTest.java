@@ -174,16 +174,6 @@ class CpuPrintfTest {
         return new String(out, StandardCharsets.ISO_8859_1);
     }
 
-    private static boolean hasGcc() {
-        try {
-            Process p = new ProcessBuilder("gcc", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
-    }
-
     private String kernelOutput(List<Call> calls) {
         StringBuilder k = new StringBuilder("__global__ void k() {\n");
         for (Call call : calls) {
@@ -196,14 +186,14 @@ class CpuPrintfTest {
 
     @Test
     void formatsAsGlibcDoes(@TempDir Path dir) throws Exception {
-        assumeTrue(hasGcc(), "gcc is not installed: the expected output comes from glibc's printf");
+        assumeTrue(RoundingOracle.hasGcc(), "gcc is not installed: the expected output comes from glibc's printf");
         List<Call> calls = fixedCalls();
         assertLinesEqual(gccOutput(calls, dir), kernelOutput(calls), "fixed cases");
     }
 
     @Test
     void randomValuesFormatAsGlibcDoes(@TempDir Path dir) throws Exception {
-        assumeTrue(hasGcc(), "gcc is not installed: the expected output comes from glibc's printf");
+        assumeTrue(RoundingOracle.hasGcc(), "gcc is not installed: the expected output comes from glibc's printf");
         long seed = 20250611L;
         List<Call> calls = randomCalls(seed);
         assertLinesEqual(gccOutput(calls, dir), kernelOutput(calls), "seed " + seed);

@@ -10,12 +10,9 @@ import static dev.polygpu.device.cpu.kernel.RoundingOracle.describe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.polygpu.device.Device;
 import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.cpu.CpuDevice;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,18 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@link RoundingOracle}); NaN results compare equal whatever their payload.
  */
 class DirectedRoundingTest {
-    private static Device dev;
-
-    @BeforeAll
-    static void open() {
-        dev = new CpuDevice(2);
-    }
-
-    @AfterAll
-    static void close() {
-        dev.close();
-    }
-
     @Test
     void floatsRoundAsTheProcessorDoes(@TempDir Path dir) throws Exception {
         assumeTrue(RoundingOracle.hasGcc(), RoundingOracle.NO_GCC);
@@ -55,11 +40,14 @@ class DirectedRoundingTest {
             }
         }
         k.append("}\n");
-        var out = dev.allocate(4L * PER * n);
-        KernelTestSupport.run(dev, KernelTestSupport.kernel(dev, k.toString(), "directed.cu", "k"), (n + 63) / 64, 64,
-                KernelArgs.builder().pointer(floats(dev, in[0])).pointer(floats(dev, in[1])).pointer(floats(dev, in[2]))
-                        .pointer(out).i32(n).build());
-        int[] got = readInts(out, PER * n);
+        int[] got;
+        try (CpuDevice dev = new CpuDevice(2)) {
+            var out = dev.allocate(4L * PER * n);
+            KernelTestSupport.run(dev, KernelTestSupport.kernel(dev, k.toString(), "directed.cu", "k"), (n + 63) / 64,
+                    64, KernelArgs.builder().pointer(floats(dev, in[0])).pointer(floats(dev, in[1]))
+                            .pointer(floats(dev, in[2])).pointer(out).i32(n).build());
+            got = readInts(out, PER * n);
+        }
         long[] want = RoundingOracle.processor(dir, in, "float", "unsigned int", "%08x", "fmaf", "sqrtf", n);
         for (int i = 0; i < PER * n; i++) {
             float w = Float.intBitsToFloat((int) want[i]);
@@ -90,11 +78,14 @@ class DirectedRoundingTest {
             }
         }
         k.append("}\n");
-        var out = dev.allocate(8L * PER * n);
-        KernelTestSupport.run(dev, KernelTestSupport.kernel(dev, k.toString(), "directed.cu", "k"), (n + 63) / 64, 64,
-                KernelArgs.builder().pointer(doubles(dev, in[0])).pointer(doubles(dev, in[1]))
-                        .pointer(doubles(dev, in[2])).pointer(out).i32(n).build());
-        long[] got = readLongs(out, PER * n);
+        long[] got;
+        try (CpuDevice dev = new CpuDevice(2)) {
+            var out = dev.allocate(8L * PER * n);
+            KernelTestSupport.run(dev, KernelTestSupport.kernel(dev, k.toString(), "directed.cu", "k"), (n + 63) / 64,
+                    64, KernelArgs.builder().pointer(doubles(dev, in[0])).pointer(doubles(dev, in[1]))
+                            .pointer(doubles(dev, in[2])).pointer(out).i32(n).build());
+            got = readLongs(out, PER * n);
+        }
         long[] want = RoundingOracle.processor(dir, in, "double", "unsigned long long", "%016llx", "fma", "sqrt", n);
         for (int i = 0; i < PER * n; i++) {
             double w = Double.longBitsToDouble(want[i]);

@@ -169,7 +169,7 @@ public final class RoundingOracle {
         return "0x" + Long.toHexString(Double.doubleToRawLongBits(((double[][]) operands)[col][i]));
     }
 
-    /** True if gcc is there to compile the C program. */
+    /** True if gcc is there to compile a C program (this one, or another test's). */
     public static boolean hasGcc() {
         try {
             Process p = new ProcessBuilder("gcc", "--version").redirectErrorStream(true).start();

@@ -29,9 +29,65 @@ public final class DirectedRounding {
     private DirectedRounding() {
     }
 
-    // ---- double ------------------------------------------------------------------------------------------
-
     public static double add(double a, double b, int mode) {
+        return add(a, b, mode, false);
+    }
+
+    public static float add(float a, float b, int mode) {
+        return (float) add(a, b, mode, true);
+    }
+
+    public static double sub(double a, double b, int mode) {
+        return add(a, -b, mode, false);
+    }
+
+    public static float sub(float a, float b, int mode) {
+        return (float) add(a, -b, mode, true);
+    }
+
+    public static double mul(double a, double b, int mode) {
+        return mul(a, b, mode, false);
+    }
+
+    public static float mul(float a, float b, int mode) {
+        return (float) mul(a, b, mode, true);
+    }
+
+    public static double fma(double a, double b, double c, int mode) {
+        return fma(a, b, c, mode, false);
+    }
+
+    public static float fma(float a, float b, float c, int mode) {
+        return (float) fma(a, b, c, mode, true);
+    }
+
+    public static double div(double a, double b, int mode) {
+        return div(a, b, mode, false);
+    }
+
+    public static float div(float a, float b, int mode) {
+        return (float) div(a, b, mode, true);
+    }
+
+    public static double rcp(double a, int mode) {
+        return div(1.0, a, mode, false);
+    }
+
+    public static float rcp(float a, int mode) {
+        return (float) div(1.0, a, mode, true);
+    }
+
+    public static double sqrt(double a, int mode) {
+        return sqrt(a, mode, false);
+    }
+
+    public static float sqrt(float a, int mode) {
+        return (float) sqrt(a, mode, true);
+    }
+
+    // ---- the operations on doubles; with single, the operands are floats and the result is rounded to one ----
+
+    private static double add(double a, double b, int mode, boolean single) {
         if (!Double.isFinite(a) || !Double.isFinite(b)) {
             return a + b;
         }
@@ -39,120 +95,50 @@ public final class DirectedRounding {
         if (exact.signum() == 0) {
             return zeroSum(isNegative(a), isNegative(b), a == 0 && b == 0, mode);
         }
-        return toDouble(exact, mode);
+        return round(exact, mode, single);
     }
 
-    public static double sub(double a, double b, int mode) {
-        return add(a, -b, mode);
-    }
-
-    public static double mul(double a, double b, int mode) {
+    private static double mul(double a, double b, int mode, boolean single) {
         if (!Double.isFinite(a) || !Double.isFinite(b) || a == 0 || b == 0) {
             return a * b;
         }
-        return toDouble(new BigDecimal(a).multiply(new BigDecimal(b)), mode);
+        return round(new BigDecimal(a).multiply(new BigDecimal(b)), mode, single);
     }
 
-    public static double fma(double a, double b, double c, int mode) {
+    private static double fma(double a, double b, double c, int mode, boolean single) {
         if (!Double.isFinite(a) || !Double.isFinite(b) || !Double.isFinite(c)) {
             return Math.fma(a, b, c);
         }
         BigDecimal product = new BigDecimal(a).multiply(new BigDecimal(b));
         BigDecimal exact = product.add(new BigDecimal(c));
         if (exact.signum() == 0) {
-            boolean productZero = product.signum() == 0;
-            return zeroSum(isNegative(a) != isNegative(b), isNegative(c), productZero && c == 0, mode);
+            return zeroSum(isNegative(a) != isNegative(b), isNegative(c), product.signum() == 0 && c == 0, mode);
         }
-        return toDouble(exact, mode);
+        return round(exact, mode, single);
     }
 
-    public static double div(double a, double b, int mode) {
-        double q = a / b;
+    private static double div(double a, double b, int mode, boolean single) {
+        // for floats, the double quotient rounded to float is the correctly rounded float quotient (53 >= 2·24 + 2
+        // bits), and so is the square root below
+        double q = nearest(a / b, single);
         if (!Double.isFinite(a) || !Double.isFinite(b) || a == 0 || b == 0) {
             return q;
         }
         int exactSign = (a < 0) != (b < 0) ? -1 : 1;
-        // q above the true quotient when q·b - a has b's sign
+        // q lies above the true quotient when q·b - a has b's sign
         int above = Double.isInfinite(q) ? (int) Math.signum(q) : q == 0 ? -exactSign
                 : new BigDecimal(q).multiply(new BigDecimal(b)).subtract(new BigDecimal(a)).signum()
                         * (b < 0 ? -1 : 1);
-        return pick(q, above, exactSign, mode);
+        return pick(q, above, exactSign, mode, single);
     }
 
-    public static double rcp(double a, int mode) {
-        return div(1.0, a, mode);
-    }
-
-    public static double sqrt(double a, int mode) {
-        double s = Math.sqrt(a);
+    private static double sqrt(double a, int mode, boolean single) {
+        double s = nearest(Math.sqrt(a), single);
         if (!(a > 0) || Double.isInfinite(a)) {
             return s;
         }
         BigDecimal root = new BigDecimal(s);
-        return pick(s, root.multiply(root).compareTo(new BigDecimal(a)), 1, mode);
-    }
-
-    // ---- float -------------------------------------------------------------------------------------------
-
-    public static float add(float a, float b, int mode) {
-        if (!Float.isFinite(a) || !Float.isFinite(b)) {
-            return a + b;
-        }
-        BigDecimal exact = new BigDecimal(a).add(new BigDecimal(b));
-        if (exact.signum() == 0) {
-            return (float) zeroSum(isNegative(a), isNegative(b), a == 0 && b == 0, mode);
-        }
-        return toFloat(exact, mode);
-    }
-
-    public static float sub(float a, float b, int mode) {
-        return add(a, -b, mode);
-    }
-
-    public static float mul(float a, float b, int mode) {
-        if (!Float.isFinite(a) || !Float.isFinite(b) || a == 0 || b == 0) {
-            return a * b;
-        }
-        return toFloat(new BigDecimal(a).multiply(new BigDecimal(b)), mode);
-    }
-
-    public static float fma(float a, float b, float c, int mode) {
-        if (!Float.isFinite(a) || !Float.isFinite(b) || !Float.isFinite(c)) {
-            return Math.fma(a, b, c);
-        }
-        BigDecimal product = new BigDecimal(a).multiply(new BigDecimal(b));
-        BigDecimal exact = product.add(new BigDecimal(c));
-        if (exact.signum() == 0) {
-            boolean productZero = product.signum() == 0;
-            return (float) zeroSum(isNegative(a) != isNegative(b), isNegative(c), productZero && c == 0, mode);
-        }
-        return toFloat(exact, mode);
-    }
-
-    public static float div(float a, float b, int mode) {
-        float q = a / b;
-        if (!Float.isFinite(a) || !Float.isFinite(b) || a == 0 || b == 0) {
-            return q;
-        }
-        int exactSign = (a < 0) != (b < 0) ? -1 : 1;
-        int above = Float.isInfinite(q) ? (int) Math.signum(q) : q == 0 ? -exactSign
-                : new BigDecimal(q).multiply(new BigDecimal(b)).subtract(new BigDecimal(a)).signum()
-                        * (b < 0 ? -1 : 1);
-        return pick(q, above, exactSign, mode);
-    }
-
-    public static float rcp(float a, int mode) {
-        return div(1.0f, a, mode);
-    }
-
-    public static float sqrt(float a, int mode) {
-        // the double square root rounded to float is the correctly rounded float one (53 >= 2·24 + 2 bits)
-        float s = (float) Math.sqrt(a);
-        if (!(a > 0) || Float.isInfinite(a)) {
-            return s;
-        }
-        BigDecimal root = new BigDecimal(s);
-        return pick(s, root.multiply(root).compareTo(new BigDecimal(a)), 1, mode);
+        return pick(s, root.multiply(root).compareTo(new BigDecimal(a)), 1, mode, single);
     }
 
     // ---- rounding ----------------------------------------------------------------------------------------
@@ -172,38 +158,34 @@ public final class DirectedRounding {
         return Double.doubleToRawLongBits(v) < 0;
     }
 
-    /** The nonzero {@code exact} value rounded to a double in {@code mode}. */
-    private static double toDouble(BigDecimal exact, int mode) {
-        double r = exact.doubleValue();
+    private static double nearest(double v, boolean single) {
+        return single ? (float) v : v;
+    }
+
+    /** The next representable value above ({@code up}) or below {@code r}, in the result's format. */
+    private static double step(double r, boolean up, boolean single) {
+        if (single) {
+            return up ? Math.nextUp((float) r) : Math.nextDown((float) r);
+        }
+        return up ? Math.nextUp(r) : Math.nextDown(r);
+    }
+
+    /** The nonzero {@code exact} value rounded in {@code mode} to a double, or to a float if {@code single}. */
+    private static double round(BigDecimal exact, int mode, boolean single) {
+        double r = single ? exact.floatValue() : exact.doubleValue();
         if (r == 0) {
             r = exact.signum() < 0 ? -0.0 : 0.0;
         }
         int above = compare(r, exact);
-        // step to the neighbour on the other side of the exact value while r is more than one step away
+        // step toward the exact value while r is more than one step away from it
         while (above != 0) {
-            double next = above > 0 ? Math.nextDown(r) : Math.nextUp(r);
+            double next = step(r, above < 0, single);
             if (compare(next, exact) != above) {
                 break;
             }
             r = next;
         }
-        return pick(r, above, exact.signum(), mode);
-    }
-
-    private static float toFloat(BigDecimal exact, int mode) {
-        float r = exact.floatValue();
-        if (r == 0) {
-            r = exact.signum() < 0 ? -0.0f : 0.0f;
-        }
-        int above = compare(r, exact);
-        while (above != 0) {
-            float next = above > 0 ? Math.nextDown(r) : Math.nextUp(r);
-            if (compare(next, exact) != above) {
-                break;
-            }
-            r = next;
-        }
-        return pick(r, above, exact.signum(), mode);
+        return pick(r, above, exact.signum(), mode, single);
     }
 
     /** The sign of {@code r - exact}, infinities included. */
@@ -217,25 +199,11 @@ public final class DirectedRounding {
      * of the exact value. A step toward zero from the smallest subnormal gives the zero of the value's sign
      * ({@code Math.nextUp(-Double.MIN_VALUE)} is -0).
      */
-    private static double pick(double r, int above, int exactSign, int mode) {
+    private static double pick(double r, int above, int exactSign, int mode, boolean single) {
         if (above == 0) {
             return r;
         }
         boolean up = mode == RU || mode == RZ && exactSign < 0;
-        if (up == (above > 0)) {
-            return r;
-        }
-        return above > 0 ? Math.nextDown(r) : Math.nextUp(r);
-    }
-
-    private static float pick(float r, int above, int exactSign, int mode) {
-        if (above == 0) {
-            return r;
-        }
-        boolean up = mode == RU || mode == RZ && exactSign < 0;
-        if (up == (above > 0)) {
-            return r;
-        }
-        return above > 0 ? Math.nextDown(r) : Math.nextUp(r);
+        return up == (above > 0) ? r : step(r, above < 0, single);
     }
 }
