@@ -35,12 +35,18 @@ public sealed interface CType permits CType.Prim, CType.Pointer, CType.Array, CT
 
     /**
      * The primitive types. {@code long} and {@code long long} are both 64 bits (LP64, as nvcc on Linux);
-     * plain {@code char} is signed (as on x86-64 hosts). {@code size_t} is {@link #ULONG}.
+     * plain {@code char} is signed (as on x86-64 hosts) and a type apart from {@code signed char}, as in C++.
+     * {@code size_t} is {@link #ULONG}.
      */
     enum Prim implements CType {
         VOID("void", 1, false, false, 0),
         BOOL("bool", 1, true, false, 1),
         CHAR("char", 1, true, true, 2),
+        /**
+         * {@code signed char}: the same values as plain {@code char} (signed here), but another type in C++, so
+         * that {@code c ? (signed char)x : 'a'} is an int and a template deduced from both conflicts.
+         */
+        SCHAR("signed char", 1, true, true, 2),
         UCHAR("unsigned char", 1, true, false, 2),
         SHORT("short", 2, true, true, 3),
         USHORT("unsigned short", 2, true, false, 3),
@@ -154,6 +160,7 @@ public sealed interface CType permits CType.Prim, CType.Pointer, CType.Array, CT
         /** The CUDA name of the components' type as used in vector type names ({@code uchar}, {@code longlong}). */
         public String baseName() {
             return switch (component) {
+                case SCHAR -> "char";
                 case UCHAR -> "uchar";
                 case USHORT -> "ushort";
                 case UINT -> "uint";

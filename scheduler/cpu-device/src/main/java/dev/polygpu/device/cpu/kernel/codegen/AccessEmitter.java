@@ -161,7 +161,7 @@ abstract class AccessEmitter {
                     + " device; pass each array as its own kernel argument");
         }
         return switch (p) {
-            case BOOL, CHAR, UCHAR -> "B";
+            case BOOL, CHAR, SCHAR, UCHAR -> "B";
             case SHORT, USHORT -> "S";
             case INT, UINT -> "I";
             case LONG, ULONG, LONGLONG, ULONGLONG -> "J";

@@ -179,7 +179,7 @@ public final class KernelCompiler {
         }
         return switch (p) {
             case BOOL -> ElementType.BOOL;
-            case CHAR -> ElementType.INT8;
+            case CHAR, SCHAR -> ElementType.INT8;
             case UCHAR -> ElementType.UINT8;
             case SHORT -> ElementType.INT16;
             case USHORT -> ElementType.UINT16;

@@ -193,7 +193,7 @@ final class Ops {
     /** Normalizes an int to the range of a narrow C integer type. */
     static void narrow(CodeBuilder c, CType.Prim t) {
         switch (t) {
-            case CHAR -> c.i2b();
+            case CHAR, SCHAR -> c.i2b();
             case UCHAR -> {
                 c.loadConstant(0xFF);
                 c.iand();

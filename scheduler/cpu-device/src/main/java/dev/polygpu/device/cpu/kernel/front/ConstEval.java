@@ -183,7 +183,7 @@ final class ConstEval {
         }
         return switch (p) {
             case BOOL -> v != 0 ? 1 : 0;
-            case CHAR -> (byte) v;
+            case CHAR, SCHAR -> (byte) v;
             case UCHAR -> v & 0xFF;
             case SHORT -> (short) v;
             case USHORT -> v & 0xFFFF;

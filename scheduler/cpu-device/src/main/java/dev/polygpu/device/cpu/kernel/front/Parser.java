@@ -46,7 +46,7 @@ final class Parser extends StmtParser {
         m.put("ptrdiff_t", Prim.LONG);
         m.put("intptr_t", Prim.LONG);
         m.put("uintptr_t", Prim.ULONG);
-        m.put("int8_t", Prim.CHAR);
+        m.put("int8_t", Prim.SCHAR);
         m.put("uint8_t", Prim.UCHAR);
         m.put("int16_t", Prim.SHORT);
         m.put("uint16_t", Prim.USHORT);

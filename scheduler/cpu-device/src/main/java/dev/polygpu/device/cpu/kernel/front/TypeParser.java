@@ -372,7 +372,7 @@ abstract class TypeParser extends ExprParser {
                 if (longs > 0 || shorts > 0) {
                     throw diags.fail(pos, "invalid type modifiers on 'char'");
                 }
-                return unsigned ? Prim.UCHAR : Prim.CHAR;
+                return unsigned ? Prim.UCHAR : signed ? Prim.SCHAR : Prim.CHAR;
             }
             default -> {
                 if (shorts > 1 || longs > 2 || (shorts > 0 && longs > 0)) {

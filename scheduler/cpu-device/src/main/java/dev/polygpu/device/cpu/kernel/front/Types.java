@@ -44,7 +44,7 @@ final class Types {
 
     static Prim unsignedOf(Prim s) {
         return switch (s) {
-            case CHAR -> Prim.UCHAR;
+            case CHAR, SCHAR -> Prim.UCHAR;
             case SHORT -> Prim.USHORT;
             case INT -> Prim.UINT;
             case LONG -> Prim.ULONG;

@@ -24,7 +24,7 @@ final class VectorTypes {
 
     private static final String[] BASES = {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong",
         "longlong", "ulonglong", "float", "double"};
-    private static final Prim[] COMPONENTS = {Prim.CHAR, Prim.UCHAR, Prim.SHORT, Prim.USHORT, Prim.INT, Prim.UINT,
+    private static final Prim[] COMPONENTS = {Prim.SCHAR, Prim.UCHAR, Prim.SHORT, Prim.USHORT, Prim.INT, Prim.UINT,
         Prim.LONG, Prim.ULONG, Prim.LONGLONG, Prim.ULONGLONG, Prim.FLOAT, Prim.DOUBLE};
     private static final String COMPONENT_NAMES = "xyzw";
 
