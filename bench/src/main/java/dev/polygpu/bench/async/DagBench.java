@@ -110,22 +110,32 @@ public final class DagBench {
 
         @Override
         public Integer call() {
-            Set<String> selected = new LinkedHashSet<>();
-            for (String d : dags) {
-                selected.addAll(dagNames(d));
-            }
-            if (selected.isEmpty()) {
-                selected.addAll(CASES.keySet());
-            }
             String onDevice = deviceName(device);
             List<DagCase> cases = new ArrayList<>();
-            for (String name : selected) {
-                cases.add(CASES.get(name).apply(quick, blocks));
+            for (String name : selected(dags)) {
+                cases.add(newCase(name, quick, blocks));
             }
             DagBench bench = new DagBench(Objects.requireNonNullElse(warmup, quick ? 1 : 3),
                     Objects.requireNonNullElse(reps, quick ? 1 : 10), cores, timelines, onDevice);
             return bench.run(cases, blocks);
         }
+    }
+
+    /** The DAG names {@code --dag} values select (each a name or a comma-separated list); all when none. */
+    static Set<String> selected(List<String> dags) {
+        Set<String> selected = new LinkedHashSet<>();
+        for (String d : dags) {
+            selected.addAll(dagNames(d));
+        }
+        if (selected.isEmpty()) {
+            selected.addAll(CASES.keySet());
+        }
+        return selected;
+    }
+
+    /** The DAG {@code name} (one of {@link #selected}'s), at its small sizes if {@code quick}. */
+    static DagCase newCase(String name, boolean quick, int blocks) {
+        return CASES.get(name).apply(quick, blocks);
     }
 
     private static String deviceName(String v) {
@@ -303,7 +313,7 @@ public final class DagBench {
     }
 
     /** The recorded nodes with each kernel's time the median over the runs (all runs record the same graph). */
-    private static List<Trace.Node> medianNodes(List<Trace> traces) {
+    static List<Trace.Node> medianNodes(List<Trace> traces) {
         List<Trace.Node> first = traces.getFirst().nodes();
         List<Trace.Node> nodes = new ArrayList<>();
         for (int i = 0; i < first.size(); i++) {
@@ -317,11 +327,11 @@ public final class DagBench {
         return nodes;
     }
 
-    private static double min(List<Double> values) {
+    static double min(List<Double> values) {
         return values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
     }
 
-    private static double median(List<Double> values) {
+    static double median(List<Double> values) {
         double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }

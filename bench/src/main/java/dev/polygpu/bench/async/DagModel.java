@@ -60,7 +60,8 @@ record DagModel(int kernels, int width, double workMs, double criticalMs) {
         return new DagModel(kernelIds.size(), kernelIds.size() - maxMatching(kernelIds, ancestors), work, critical);
     }
 
-    private static List<BitSet> dependencies(List<Trace.Node> nodes, boolean withConst) {
+    /** Each node's parents (indices of earlier nodes) under the rules above. */
+    static List<BitSet> dependencies(List<Trace.Node> nodes, boolean withConst) {
         Map<Integer, Integer> lastWriter = new HashMap<>();
         Map<Integer, List<Integer>> readers = new HashMap<>();
         Map<Integer, Integer> lastUser = new HashMap<>();

@@ -17,4 +17,9 @@ record DevArray(Value value, int id, String name, String type, int length) {
             default -> throw new IllegalStateException("no host array type for " + type);
         };
     }
+
+    /** The array's size in bytes. */
+    long bytes() {
+        return (long) length * (type.equals("double") ? 8 : 4);
+    }
 }

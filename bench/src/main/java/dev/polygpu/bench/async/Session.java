@@ -19,8 +19,8 @@ final class Session implements AutoCloseable {
     private final Value deviceArray;
     private final Value buildKernel;
     private final Value synchronize;
+    private final java.util.List<DevArray> arrays = new java.util.ArrayList<>();
     private Trace trace;
-    private int nextArrayId;
 
     Session(Engine engine, Policy policy) {
         this(engine, policy, Map.of());
@@ -56,7 +56,14 @@ final class Session implements AutoCloseable {
 
     /** A new device array of {@code n} elements of {@code type} ({@code float}, {@code double}, {@code int}). */
     DevArray array(String name, String type, int n) {
-        return new DevArray(deviceArray.execute(type, n), nextArrayId++, name, type, n);
+        DevArray a = new DevArray(deviceArray.execute(type, n), arrays.size(), name, type, n);
+        arrays.add(a);
+        return a;
+    }
+
+    /** The arrays made so far, each at its id. */
+    java.util.List<DevArray> arrays() {
+        return java.util.List.copyOf(arrays);
     }
 
     /** A new device array holding a copy of {@code values} ({@code float[]}, {@code double[]} or {@code int[]}). */
@@ -94,6 +101,19 @@ final class Session implements AutoCloseable {
         Object values = a.newHostArray();
         a.value().invokeMember("copyTo", values);
         return values;
+    }
+
+    /**
+     * {@code cu.polygpu_schedule("summary")}: one line on what ran since the last {@link #clearSchedule()}, with its
+     * transfers and their bytes on several devices (the context needs {@code grcuda.RecordSchedule=true}).
+     */
+    String scheduleSummary() {
+        return context.eval("grcuda", "CU").getMember("polygpu_schedule").execute("summary").asString();
+    }
+
+    /** {@code cu.polygpu_schedule_clear()}: forgets what was recorded. */
+    void clearSchedule() {
+        context.eval("grcuda", "CU").getMember("polygpu_schedule_clear").execute();
     }
 
     /** {@code cudaDeviceSynchronize()}: waits for everything submitted so far. */
