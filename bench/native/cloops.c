@@ -80,10 +80,7 @@ static void reduce_run(void)
 
 static void reduce_write(const char *path)
 {
-    int32_t elem = 8;
-    int64_t len = 1;
-    void *data = &sum;
-    pg_write(path, 1, &elem, &len, &data);
+    pg_write_double(path, sum);
 }
 
 /* ---- blackscholes: ints {n}, doubles {r, v}, arrays {price, strike, years}; output {call, put} */

@@ -210,10 +210,7 @@ static void reduce_run(void)
 
 static void reduce_write(const char *path)
 {
-    int32_t elem = 8;
-    int64_t len = 1;
-    void *data = &sum;
-    pg_write(path, 1, &elem, &len, &data);
+    pg_write_double(path, sum);
 }
 
 static void setup_reduce(void)

@@ -115,6 +115,15 @@ static void pg_write(const char *path, int n_arrays, const int32_t *elem, const 
     }
 }
 
+/* Writes one array holding the double v (a reduction's sum). */
+static void pg_write_double(const char *path, double v)
+{
+    int32_t elem = 8;
+    int64_t len = 1;
+    void *data = &v;
+    pg_write(path, 1, &elem, &len, &data);
+}
+
 static void pg_expect(const pg_data *d, int ints, int doubles, int arrays, const char *name)
 {
     if (d->n_ints < ints || d->n_doubles < doubles || d->n_arrays < arrays) {

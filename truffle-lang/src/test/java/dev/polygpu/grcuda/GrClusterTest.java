@@ -40,6 +40,18 @@ class GrClusterTest {
         return b;
     }
 
+    /** Holds the device {@code ms} milliseconds of device time, then writes {@code y[0]}. */
+    private static final String NAP = """
+            __global__ void nap(float *y, int ms) {
+                for (int k = 0; k < ms; k++) __nanosleep(1000000);
+                y[0] = ms;
+            }""";
+    /** {@code y[i] = 1 + i} for the first {@code n} elements. */
+    private static final String FILL = """
+            __global__ void fill(float *y, int n) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n) y[i] = 1.0f + i;
+            }""";
     private static final String SQUARE = """
             __global__ void square(float *x, int n) {
                 int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -223,16 +235,8 @@ class GrClusterTest {
         String members = "127.0.0.1:5781";
         try (Context c = builder("grcuda.Cluster", members, "grcuda.InFlightWindow", "1").build()) {
             Value cu = c.eval("grcuda", "CU");
-            Value nap = cu.getMember("buildkernel").execute("""
-                    __global__ void nap(float *y, int ms) {
-                        for (int k = 0; k < ms; k++) __nanosleep(1000000);
-                        y[0] = ms;
-                    }""", "nap(y: inout pointer float, ms: sint32)");
-            Value fill = cu.getMember("buildkernel").execute("""
-                    __global__ void fill(float *y, int n) {
-                        int i = blockIdx.x * blockDim.x + threadIdx.x;
-                        if (i < n) y[i] = 1.0f + i;
-                    }""", "fill(y: out pointer float, n: sint32)");
+            Value nap = cu.getMember("buildkernel").execute(NAP, "nap(y: inout pointer float, ms: sint32)");
+            Value fill = cu.getMember("buildkernel").execute(FILL, "fill(y: out pointer float, n: sint32)");
             Value whole = cu.getMember("DeviceArray").execute("float", 3, 64);   // 768 bytes
             Value byAddress = cu.getMember("DeviceArray").execute("float", 4, 64);   // 1024 bytes
             Value byView = cu.getMember("DeviceArray").execute("float", 5, 64);   // 1280 bytes
@@ -286,16 +290,8 @@ class GrClusterTest {
         try (Context c = builder("grcuda.Cluster", members, "grcuda.InFlightWindow", "1", "grcuda.Device", "cpu",
                 "grcuda.NumberOfGPUs", "2", "grcuda.DeviceSelectionPolicy", "min-transfer-size").build()) {
             Value cu = c.eval("grcuda", "CU");
-            Value nap = cu.getMember("buildkernel").execute("""
-                    __global__ void nap(float *y, int ms) {
-                        for (int k = 0; k < ms; k++) __nanosleep(1000000);
-                        y[0] = ms;
-                    }""", "nap(y: inout pointer float, ms: sint32)");
-            Value fill = cu.getMember("buildkernel").execute("""
-                    __global__ void fill(float *y, int n) {
-                        int i = blockIdx.x * blockDim.x + threadIdx.x;
-                        if (i < n) y[i] = 1.0f + i;
-                    }""", "fill(y: out pointer float, n: sint32)");
+            Value nap = cu.getMember("buildkernel").execute(NAP, "nap(y: inout pointer float, ms: sint32)");
+            Value fill = cu.getMember("buildkernel").execute(FILL, "fill(y: out pointer float, n: sint32)");
             Value square = cu.getMember("buildkernel").execute(SQUARE, "square(x: inout pointer float, n: sint32)");
             List<Value> arrays = new java.util.ArrayList<>();
             for (int j = 0; j < 4; j++) {
