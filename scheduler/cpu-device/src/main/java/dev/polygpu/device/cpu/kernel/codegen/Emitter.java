@@ -303,9 +303,10 @@ final class Emitter extends MethodEmitter {
                 if (d.init() != null) {
                     exprs.value(d.init());
                     storeVar(v);
-                } else if (coop) {
+                } else if (coop || regionForm) {
                     // A resumed thread may reach a later use with this variable not restored (it was not in
-                    // scope at the yield point); start it at zero so it is always assigned.
+                    // scope at the yield point), and in the region form the local still holds the previous
+                    // thread's value; start it at zero so each thread's copy starts alike.
                     zeroVar(v);
                 }
             }
