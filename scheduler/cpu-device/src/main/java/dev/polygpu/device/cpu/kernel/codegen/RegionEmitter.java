@@ -25,7 +25,8 @@ import java.util.Map;
  * variables live in {@code BlockState.prims} (and {@code refs} for pointers' segments), slot-major:
  * slot {@code k} of thread {@code t} at {@code k * threads + t}, so a region's loop walks each with unit stride.
  * A thread that returns is marked exited in {@code BlockState.status} and later regions skip it; when no thread
- * is left the block ends. Each barrier, and each back-edge of a loop holding barriers, polls the stop request.
+ * is left the block ends. A uniform variable that the skeleton reads but regions assign is reloaded after such a
+ * region from the last thread that finished it. Each barrier, and each back-edge of a loop holding barriers, polls the stop request.
  */
 final class RegionEmitter {
     private static final int EXITED = 2;
@@ -46,6 +47,8 @@ final class RegionEmitter {
     private int refArray;
     private int statusArray;
     private int liveSlot;
+    /** The last thread that finished the current region (for its {@link RegionForm.Region#reloads}). */
+    private int lastSlot;
 
     RegionEmitter(Emitter e, RegionForm form) {
         this.e = e;
@@ -82,6 +85,7 @@ final class RegionEmitter {
         refArray = c.allocateLocal(TypeKind.REFERENCE);
         statusArray = c.allocateLocal(TypeKind.REFERENCE);
         liveSlot = c.allocateLocal(TypeKind.INT);
+        lastSlot = c.allocateLocal(TypeKind.INT);
         c.iload(e.blockDimSlots[0]);
         c.iload(e.blockDimSlots[1]);
         c.imul();
@@ -95,6 +99,8 @@ final class RegionEmitter {
         c.istore(tidSlot);
         c.iconst_0();
         c.istore(liveSlot);
+        c.iconst_0();
+        c.istore(lastSlot);
         if (form.exits) {
             c.aload(statusArray);
             c.iconst_0();
@@ -222,6 +228,11 @@ final class RegionEmitter {
             c.return_();
             c.labelBinding(go);
         }
+        if (!r.reloads.isEmpty()) {
+            c.iload(lastSlot);
+            c.istore(tidSlot);
+            r.reloads.forEach(this::restore);
+        }
     }
 
     private void threadBody(RegionForm.Region r, Label threadNext) {
@@ -243,6 +254,10 @@ final class RegionEmitter {
             e.statement(s);
         }
         r.stores.forEach(this::save);
+        if (!r.reloads.isEmpty()) {
+            c.iload(tidSlot);
+            c.istore(lastSlot);
+        }
         if (form.exits) {
             c.iinc(liveSlot, 1);
         }

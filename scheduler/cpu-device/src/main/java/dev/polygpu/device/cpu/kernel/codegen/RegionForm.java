@@ -22,7 +22,8 @@ import java.util.Set;
  *
  * <p>What a variable of the kernel becomes: a variable of the uniform skeleton (assigned only in the init and
  * update of a loop that holds barriers) and a uniform variable assigned only by its declaration stay in one JVM
- * local for the whole block; a variable assigned only by its declaration from threadIdx, the block's extents and
+ * local for the whole block; another uniform variable that the skeleton reads is saved per thread and, after
+ * each region that assigns it, reloaded from the last thread that finished that region; a variable assigned only by its declaration from threadIdx, the block's extents and
  * such (see {@link Recompute}) is computed again at the start of each later region that reads it; any other
  * variable that two regions reference lives in per-thread arrays, loaded at the start of each region that reads
  * it and stored at the end of each region that assigns it. A thread that returns is marked exited and skipped by
@@ -57,6 +58,11 @@ final class RegionForm {
         final List<Var> recompute = new ArrayList<>();
         /** The kernel's local-memory variables the region references, pointed at the running thread's memory. */
         final List<Var> localMemory = new ArrayList<>();
+        /**
+         * Saved variables the skeleton reads that the region stores: after its loop each is reloaded from the
+         * last thread that finished the region, which holds the value every live thread has.
+         */
+        final List<Var> reloads = new ArrayList<>();
         /** True if a thread may return in this region. */
         boolean returns;
 
@@ -72,6 +78,8 @@ final class RegionForm {
     final List<Var> saved = new ArrayList<>();
     /** Assigned kernel parameters (among {@link #saved}): every thread's copy starts as the launch's value. */
     final List<Var> savedParams = new ArrayList<>();
+    /** Saved variables that the skeleton reads too: uniform, but assigned in regions. */
+    final Set<Var> skeletonSaved = Collections.newSetFromMap(new IdentityHashMap<>());
     /** The declaration's initializer of each recomputed variable. */
     final Map<Var, Expr> recomputed = new IdentityHashMap<>();
     /** True if some region may return, so threads can exit before the end. */

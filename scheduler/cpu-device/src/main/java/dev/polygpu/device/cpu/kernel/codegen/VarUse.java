@@ -43,7 +43,10 @@ final class VarUse {
         });
     }
 
-    /** The variable an assignment, compound assignment or increment stores into directly, or null. */
+    /**
+     * The variable in JVM locals that an assignment, compound assignment or increment stores into (itself, or a
+     * component or member of it), or null.
+     */
     static Var assignedVar(Expr e) {
         Expr target = switch (e) {
             case Expr.Assign a -> a.target();
@@ -51,6 +54,9 @@ final class VarUse {
             case Expr.IncDec a -> a.target();
             default -> null;
         };
+        while (target instanceof Expr.Component || target instanceof Expr.Field) {
+            target = target instanceof Expr.Component c ? c.vector() : ((Expr.Field) target).struct();
+        }
         return target instanceof Expr.VarRef v ? v.var() : null;
     }
 
@@ -80,7 +86,7 @@ final class VarUse {
     /**
      * Decides what each variable becomes and fills in {@code form}'s regions; false if the kernel does not
      * qualify after all (a variable of the skeleton assigned in a region, or one the skeleton reads that is not
-     * the same in every thread all along).
+     * uniform).
      */
     boolean assign(RegionForm form, Uniformity u, Set<Var> skeletonAssigned, List<Expr> skeletonRead) {
         int n = form.regions.size();
@@ -120,6 +126,15 @@ final class VarUse {
                 }
             }
         }
+        Set<Var> read = identitySet();
+        for (Expr e : skeletonRead) {
+            Statements.forEachNode(e, x -> {
+                if (x instanceof Expr.VarRef v && !plan.constantParams.contains(v.var())
+                        && !skeletonAssigned.contains(v.var())) {
+                    read.add(v.var());
+                }
+            });
+        }
         Set<Var> stable = identitySet();
         Set<Var> recomputable = identitySet();
         for (Var v : kernelVars) {
@@ -135,31 +150,25 @@ final class VarUse {
                 }
             }
             boolean param = plan.kernel.params.contains(v);
-            if (param) {
+            if (u.isUniform(v) && singleAssignment(v)) {
+                stable.add(v);
+            } else if (read.contains(v)) {
+                if (!u.isUniform(v) || param) {
+                    return false;
+                }
+                form.saved.add(v);
+                form.skeletonSaved.add(v);
+            } else if (param) {
                 if (!in.isEmpty()) {
                     form.saved.add(v);
                     form.savedParams.add(v);
                 }
-            } else if (u.isUniform(v) && singleAssignment(v)) {
-                stable.add(v);
             } else if (in.size() > 1 && singleAssignment(v) && s != Plan.Storage.VECTOR
                     && threadInvariant(decls.get(v).init(), stable, recomputable)) {
                 recomputable.add(v);
                 form.recomputed.put(v, decls.get(v).init());
             } else if (in.size() > 1) {
                 form.saved.add(v);
-            }
-        }
-        for (Expr e : skeletonRead) {
-            boolean[] ok = {true};
-            Statements.forEachNode(e, x -> {
-                if (x instanceof Expr.VarRef v && !plan.constantParams.contains(v.var())
-                        && !skeletonAssigned.contains(v.var()) && !stable.contains(v.var())) {
-                    ok[0] = false;
-                }
-            });
-            if (!ok[0]) {
-                return false;
             }
         }
         for (int i = 0; i < n; i++) {
@@ -175,6 +184,9 @@ final class VarUse {
             }
             if (wr.contains(v)) {
                 r.stores.add(v);
+                if (form.skeletonSaved.contains(v)) {
+                    r.reloads.add(v);
+                }
             }
         }
         Set<Var> need = new LinkedHashSet<>();
