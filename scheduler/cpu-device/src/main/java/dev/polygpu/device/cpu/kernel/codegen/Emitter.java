@@ -23,7 +23,8 @@ import java.util.List;
 /**
  * Emits the JVM method of one kernel from its lowered, typed AST: {@code runBlock} (all threads of a block
  * in a loop) for kernels without yield points, {@code resumeThreads} (each runnable thread of a range up to
- * its next yield point) for cooperative ones. {@code __device__} functions are inlined at each call.
+ * its next yield point) for cooperative ones; for kernels in the barrier-region form {@link RegionEmitter} lays
+ * out {@code runBlock} and this class emits the statements of each region. {@code __device__} functions are inlined at each call.
  * Expressions are in {@link ExprEmitter}; this class owns statements, control flow, inlining and yield points,
  * and its superclass {@link MethodEmitter} the method's layout, variables and prologue.
  *
