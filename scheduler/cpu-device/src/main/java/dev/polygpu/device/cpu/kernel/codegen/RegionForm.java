@@ -99,6 +99,12 @@ final class RegionForm {
         if (!onlyPlainBarriers(plan, body)) {
             return null;
         }
+        for (Var p : plan.kernel.params) {
+            // A parameter whose address is taken lives in local memory, which each thread would have to fill.
+            if (plan.storage.get(p) == Plan.Storage.LOCAL_MEMORY) {
+                return null;
+            }
+        }
         VarUse use = new VarUse(plan, body);
         Uniformity u = new Uniformity(plan, body, use.candidates());
         Builder b = new Builder(plan, u);
@@ -128,7 +134,7 @@ final class RegionForm {
     private static boolean acceptable(Plan plan, Expr e, Set<Function> seen, boolean inKernel) {
         if (e instanceof Expr.IntrinsicCall c) {
             Intrinsic i = c.intrinsic();
-            if (i == Intrinsic.NANOSLEEP || i == Intrinsic.CLOCK64 || i.name().equals("CLOCK")
+            if (i == Intrinsic.NANOSLEEP || i == Intrinsic.CLOCK64
                     || i.isYieldPoint() && (i != Intrinsic.SYNCTHREADS || !inKernel)) {
                 return false;
             }

@@ -65,6 +65,8 @@ class RegionFormTest {
                         "int c = __syncthreads_count(tid & 1); x[tid] = c;"),
                 Arguments.of("a shuffle beside a barrier", Form.COOPERATIVE,
                         "float v = __shfl_down_sync(0xffffffff, in[tid], 1); __syncthreads(); x[tid] = v;"),
+                Arguments.of("a parameter whose address is taken", Form.COOPERATIVE,
+                        "int *pn = &n; *pn += 1; __syncthreads(); x[tid] = n;"),
                 Arguments.of("__nanosleep beside a barrier", Form.COOPERATIVE,
                         "__nanosleep(100); __syncthreads(); x[tid] = 1;"));
     }
