@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
  * Kernels that the engine compiles to the barrier-region form (each stretch between {@code __syncthreads()} one
  * loop over the block's threads), checked against nvcc's PTX of the same source on the PTX interpreter: tree
  * reductions, tiled SGEMM, threads that return before a barrier, a shared-memory transpose, barriers in uniform
- * {@code if}s and {@code while}/{@code do} loops, 2D and 3D blocks, blocks of 1 and 1024 threads, and variables of
- * every kind live across several barriers; and a fault inside a region, which names the thread that made it.
+ * {@code if}s and {@code while}/{@code do} loops, {@code __syncthreads_count/_and/_or}, 2D and 3D blocks, blocks of
+ * 1 and 1024 threads, and variables of every kind live across several barriers; and a fault inside a region, which
+ * names the thread that made it.
  */
 class BarrierRegionsTest {
     private static final long SEED = 0x5eed32L;
@@ -184,6 +185,24 @@ class BarrierRegionsTest {
             }
             """;
 
+    /** Predicated barriers, with threads that returned before them, at top level and in a uniform loop. */
+    private static final String PREDICATES = """
+            extern "C" __global__ void NAME(const int *in, int *out, int n) {
+                int tid = threadIdx.x;
+                int i = blockIdx.x * blockDim.x + tid;
+                if (i >= n) return;
+                int v = in[i];
+                int c = __syncthreads_count(v > 0);
+                int all = __syncthreads_and(v > -900);
+                int any = __syncthreads_or(v > 990);
+                int acc = c * 4 + all * 2 + any;
+                for (int k = 0; k < 3; k++) {
+                    acc += __syncthreads_count((v + k) % 3 == 0) << (k + 4);
+                }
+                out[i] = acc;
+            }
+            """;
+
     private static String named(String source, String name) {
         return source.replace("NAME", name);
     }
@@ -195,7 +214,7 @@ class BarrierRegionsTest {
 
     @Test
     void everyKernelHereTakesTheRegionForm() {
-        for (String s : List.of(REDUCE, SGEMM, EARLY, TRANSPOSE, CUBE, LIVE)) {
+        for (String s : List.of(REDUCE, SGEMM, EARLY, TRANSPOSE, CUBE, LIVE, PREDICATES)) {
             assertEquals(CompiledKernel.Form.BARRIER_REGIONS, form(s), s);
         }
     }
@@ -231,6 +250,8 @@ class BarrierRegionsTest {
                 List.of(intBuffer("out", r, 4 * 24), scalar(5))));
         cases.add(new OracleCase("live", named(LIVE, "live"), "live", LaunchConfig.of(2, 128),
                 List.of(buffer("in", floats(r, 256)), buffer("out", floats(r, 256)), scalar(5))));
+        cases.add(new OracleCase("predicates", named(PREDICATES, "predicates"), "predicates", LaunchConfig.of(4, 96),
+                List.of(intBuffer("in", r, 384), intBuffer("out", r, 384), scalar(300))));
         try (DifferentialOracle oracle = DifferentialOracle.create()) {
             List<OracleResult> results = oracle.checkAll(cases);
             for (OracleResult res : results) {

@@ -5,6 +5,7 @@ import static dev.polygpu.device.cpu.kernel.codegen.Jvm.STATE;
 import static dev.polygpu.device.cpu.kernel.codegen.Jvm.mt;
 import static java.lang.constant.ConstantDescs.CD_int;
 
+import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.Stmt;
 import dev.polygpu.device.cpu.kernel.ast.Var;
 import dev.polygpu.device.cpu.kernel.codegen.Jvm.K;
@@ -49,6 +50,8 @@ final class RegionEmitter {
     private int liveSlot;
     /** The last thread that finished the current region (for its {@link RegionForm.Region#reloads}). */
     private int lastSlot;
+    /** How many live threads' predicates held, in a predicate region. */
+    private int countSlot;
 
     RegionEmitter(Emitter e, RegionForm form) {
         this.e = e;
@@ -86,6 +89,7 @@ final class RegionEmitter {
         statusArray = c.allocateLocal(TypeKind.REFERENCE);
         liveSlot = c.allocateLocal(TypeKind.INT);
         lastSlot = c.allocateLocal(TypeKind.INT);
+        countSlot = c.allocateLocal(TypeKind.INT);
         c.iload(e.blockDimSlots[0]);
         c.iload(e.blockDimSlots[1]);
         c.imul();
@@ -101,6 +105,8 @@ final class RegionEmitter {
         c.istore(liveSlot);
         c.iconst_0();
         c.istore(lastSlot);
+        c.iconst_0();
+        c.istore(countSlot);
         if (form.exits) {
             c.aload(statusArray);
             c.iconst_0();
@@ -146,7 +152,7 @@ final class RegionEmitter {
         switch (n) {
             case RegionForm.Seq s -> s.parts().forEach(this::node);
             case RegionForm.RegionRef r -> region(form.region(r));
-            case RegionForm.Barrier b -> e.pollCancellation(null);
+            case RegionForm.Barrier b -> barrier(b);
             case RegionForm.Cond q -> {
                 Label otherwise = c.newLabel();
                 Label end = c.newLabel();
@@ -159,6 +165,47 @@ final class RegionEmitter {
             }
             case RegionForm.Loop l -> loop(l);
         }
+    }
+
+    /**
+     * A barrier: polls the stop request; a predicated one then stores its result, from the count of the predicate
+     * region just before it, into its variable.
+     */
+    private void barrier(RegionForm.Barrier b) {
+        e.pollCancellation(null);
+        if (b.target() == null) {
+            return;
+        }
+        c.iload(countSlot);
+        switch (b.kind()) {
+            case SYNCTHREADS_COUNT -> { }
+            case SYNCTHREADS_AND -> {
+                c.iload(liveSlot);
+                compareToInt(true);
+            }
+            case SYNCTHREADS_OR -> {
+                c.iconst_0();
+                compareToInt(false);
+            }
+            default -> throw new IllegalStateException(b.kind().name());
+        }
+        e.storeVar(b.target());
+    }
+
+    /** Replaces the two ints on the stack by 1 if they are equal ({@code equal}) or differ (not), else 0. */
+    private void compareToInt(boolean equal) {
+        Label yes = c.newLabel();
+        Label end = c.newLabel();
+        if (equal) {
+            c.if_icmpeq(yes);
+        } else {
+            c.if_icmpne(yes);
+        }
+        c.iconst_0();
+        c.goto_(end);
+        c.labelBinding(yes);
+        c.iconst_1();
+        c.labelBinding(end);
     }
 
     private void loop(RegionForm.Loop l) {
@@ -187,9 +234,13 @@ final class RegionEmitter {
         Label[] next = {c.newLabel(), c.newLabel()};
         int[] coord = {e.tzSlot, e.tySlot, e.txSlot};
         int[] extent = {e.blockDimSlots[2], e.blockDimSlots[1], e.blockDimSlots[0]};
-        if (form.exits) {
+        if (countsLive(r)) {
             c.iconst_0();
             c.istore(liveSlot);
+        }
+        if (r.predicate != null) {
+            c.iconst_0();
+            c.istore(countSlot);
         }
         c.iconst_0();
         c.istore(tidSlot);
@@ -250,15 +301,27 @@ final class RegionEmitter {
         }
         Label exited = c.newLabel();
         e.threadEnd = exited;
-        for (Stmt s : r.statements) {
-            e.statement(s);
+        if (r.predicate != null) {
+            // As the cooperative form deposits it: converted to a long, true when not zero.
+            Label no = c.newLabel();
+            e.exprs.value(r.predicate);
+            Ops.convert(c, r.predicate.type(), CType.Prim.LONG, r.predicate.pos());
+            c.lconst_0();
+            c.lcmp();
+            c.ifeq(no);
+            c.iinc(countSlot, 1);
+            c.labelBinding(no);
+        } else {
+            for (Stmt s : r.statements) {
+                e.statement(s);
+            }
         }
         r.stores.forEach(this::save);
         if (!r.reloads.isEmpty()) {
             c.iload(tidSlot);
             c.istore(lastSlot);
         }
-        if (form.exits) {
+        if (countsLive(r)) {
             c.iinc(liveSlot, 1);
         }
         if (r.returns) {
@@ -271,6 +334,11 @@ final class RegionEmitter {
         } else {
             c.labelBinding(exited);
         }
+    }
+
+    /** True if {@code r} counts the threads that finish it: threads may exit, or a predicated barrier follows. */
+    private boolean countsLive(RegionForm.Region r) {
+        return form.exits || r.predicate != null;
     }
 
     /** Pushes the index of the running thread in saved slot {@code k}: {@code k * threads + tid}. */

@@ -36,8 +36,12 @@ final class RegionForm {
     /** Parts run in order. */
     record Seq(List<Node> parts) implements Node {}
 
-    /** A {@code __syncthreads()}. */
-    record Barrier(Pos pos) implements Node {}
+    /**
+     * A block barrier: {@code __syncthreads()} ({@code target} null), or {@code __syncthreads_count/_and/_or}, whose
+     * predicates the region just before it (a {@link Region#predicate} region) counted and whose result it stores
+     * into {@code target}, the same for every thread.
+     */
+    record Barrier(Pos pos, Intrinsic kind, Var target) implements Node {}
 
     /** A uniform loop that holds barriers: a {@code for} ({@code init}, {@code update}), {@code while} or {@code do}. */
     record Loop(Stmt loop, List<Stmt> init, Expr condition, Expr update, Node body, boolean testLast)
@@ -65,10 +69,16 @@ final class RegionForm {
         final List<Var> reloads = new ArrayList<>();
         /** True if a thread may return in this region. */
         boolean returns;
+        /**
+         * For the region that evaluates a predicated barrier's predicate in each live thread (its only statement
+         * is that predicate, for the analyses), the predicate; null for the others.
+         */
+        final Expr predicate;
 
-        Region(int index, List<Stmt> statements) {
+        Region(int index, List<Stmt> statements, Expr predicate) {
             this.index = index;
             this.statements = statements;
+            this.predicate = predicate;
         }
     }
 
@@ -114,15 +124,15 @@ final class RegionForm {
         }
         RegionForm form = new RegionForm(root, b.regions.stream().anyMatch(VarUse::returns));
         for (Stmt.Block r : b.regions) {
-            form.regions.add(new Region(form.regions.size(), r.statements()));
+            form.regions.add(new Region(form.regions.size(), r.statements(), b.predicates.get(r)));
         }
-        return use.assign(form, u, b.skeletonAssigned, b.skeletonRead) ? form : null;
+        return use.assign(form, u, b.skeletonAssigned, b.barrierTargets, b.skeletonRead) ? form : null;
     }
 
     /**
-     * True if every yield point of the kernel is a {@code __syncthreads()} of its own body (none in a called
-     * function) and neither it nor a function it calls sleeps or reads the clock, whose per-thread clocks
-     * follow the cooperative scheduler's phases.
+     * True if every yield point of the kernel is a block barrier of its own body (none in a called function) and
+     * neither it nor a function it calls sleeps or reads the clock, whose per-thread clocks follow the cooperative
+     * scheduler's phases.
      */
     private static boolean onlyPlainBarriers(Plan plan, Stmt body) {
         boolean[] ok = {true};
@@ -135,7 +145,7 @@ final class RegionForm {
         if (e instanceof Expr.IntrinsicCall c) {
             Intrinsic i = c.intrinsic();
             if (i == Intrinsic.NANOSLEEP || i == Intrinsic.CLOCK64
-                    || i.isYieldPoint() && (i != Intrinsic.SYNCTHREADS || !inKernel)) {
+                    || i.isYieldPoint() && (!i.isBlockBarrier() || !inKernel)) {
                 return false;
             }
         }
@@ -160,6 +170,10 @@ final class RegionForm {
         private final Plan plan;
         private final Uniformity u;
         final List<Stmt.Block> regions = new ArrayList<>();
+        /** The predicate of each region that evaluates one for a predicated barrier. */
+        final Map<Stmt.Block, Expr> predicates = new IdentityHashMap<>();
+        /** The variables that predicated barriers store their results into. */
+        final Set<Var> barrierTargets = Collections.newSetFromMap(new IdentityHashMap<>());
         final Set<Var> skeletonAssigned = Collections.newSetFromMap(new IdentityHashMap<>());
         final List<Expr> skeletonRead = new ArrayList<>();
         boolean failed;
@@ -212,7 +226,11 @@ final class RegionForm {
             return switch (s) {
                 case Stmt.Block b -> seq(b);
                 case Stmt.ExprStmt e when e.expr() instanceof Expr.IntrinsicCall c
-                        && c.intrinsic() == Intrinsic.SYNCTHREADS -> new Barrier(e.pos());
+                        && c.intrinsic() == Intrinsic.SYNCTHREADS -> new Barrier(e.pos(), c.intrinsic(), null);
+                case Stmt.ExprStmt e when e.expr() instanceof Expr.Assign a && a.target() instanceof Expr.VarRef t
+                        && a.value() instanceof Expr.IntrinsicCall c && c.intrinsic().isBlockBarrier()
+                        && c.intrinsic() != Intrinsic.SYNCTHREADS && t.var().kind == Var.Kind.LOCAL
+                        && plan.storage.get(t.var()) == Plan.Storage.SCALAR -> predicated(e, t.var(), c);
                 case Stmt.If i when uniformRead(i.condition()) -> {
                     Node then = seq(i.then());
                     Node otherwise = seq(i.otherwise());
@@ -226,6 +244,20 @@ final class RegionForm {
                         && uniformUpdate(f.update()) -> loop(f, f.init(), f.condition(), f.update(), f.body(), false);
                 default -> null;
             };
+        }
+
+        /**
+         * A predicated barrier {@code t = __syncthreads_count(p)}: a region that evaluates {@code p} in each live
+         * thread, then the barrier, which stores the result into {@code t}.
+         */
+        private Node predicated(Stmt.ExprStmt e, Var target, Expr.IntrinsicCall call) {
+            Expr p = call.args().get(0);
+            Stmt.Block b = new Stmt.Block(e.pos(), List.of(new Stmt.ExprStmt(e.pos(), p)));
+            regions.add(b);
+            predicates.put(b, p);
+            barrierTargets.add(target);
+            skeletonAssigned.add(target);
+            return new Seq(List.of(new RegionRef(regions.size() - 1), new Barrier(e.pos(), call.intrinsic(), target)));
         }
 
         private Node loop(Stmt l, List<Stmt> init, Expr cond, Expr update, Stmt body, boolean testLast) {

@@ -59,6 +59,11 @@ final class Uniformity {
         };
     }
 
+    /** True for the result of {@code __syncthreads_count/_and/_or}, which every thread of the block gets alike. */
+    private static boolean barrierResult(Expr e) {
+        return e instanceof Expr.IntrinsicCall c && c.intrinsic().isBlockBarrier();
+    }
+
     /**
      * False for an integer division or remainder whose divisor is not a nonzero constant: evaluated once for the
      * block it could fault in no particular thread.
@@ -157,7 +162,8 @@ final class Uniformity {
         }
         switch (e) {
             case Expr.Assign a -> {
-                if (a.target() instanceof Expr.VarRef v && (!ctl || !isUniform(a.value()))) {
+                boolean uniformValue = isUniform(a.value()) || barrierResult(a.value());
+                if (a.target() instanceof Expr.VarRef v && (!ctl || !uniformValue)) {
                     drop(v.var());
                 }
             }

@@ -88,15 +88,18 @@ final class VarUse {
      * qualify after all (a variable of the skeleton assigned in a region, or one the skeleton reads that is not
      * uniform).
      */
-    boolean assign(RegionForm form, Uniformity u, Set<Var> skeletonAssigned, List<Expr> skeletonRead) {
+    boolean assign(RegionForm form, Uniformity u, Set<Var> skeletonAssigned, Set<Var> barrierTargets,
+            List<Expr> skeletonRead) {
         int n = form.regions.size();
         List<Set<Var>> refs = new ArrayList<>();
         List<Set<Var>> declared = new ArrayList<>();
         List<Set<Var>> written = new ArrayList<>();
+        List<Set<Var>> assigned = new ArrayList<>();
         for (RegionForm.Region r : form.regions) {
             Set<Var> ref = identitySet();
             Set<Var> dec = identitySet();
             Set<Var> wr = identitySet();
+            Set<Var> as = identitySet();
             Stmt.Block b = new Stmt.Block(null, r.statements);
             Statements.forEachStmt(b, s -> {
                 if (s instanceof Stmt.VarDecl d) {
@@ -112,15 +115,18 @@ final class VarUse {
                 Var a = assignedVar(e);
                 if (a != null) {
                     wr.add(a);
+                    as.add(a);
                 }
             });
             r.returns = returns(b);
             refs.add(ref);
             declared.add(dec);
             written.add(wr);
+            assigned.add(as);
         }
         for (Var v : skeletonAssigned) {
-            for (Set<Var> w : written) {
+            // A barrier's result variable is declared (and zeroed) in a region before the barrier sets it.
+            for (Set<Var> w : barrierTargets.contains(v) ? assigned : written) {
                 if (w.contains(v)) {
                     return false;
                 }
