@@ -15,19 +15,20 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The barrier-region form of a kernel whose only yield points are {@code __syncthreads()} in block-uniform
- * control flow ({@link Uniformity}), or why a kernel does not qualify. The kernel body becomes a tree: the
- * uniform loops and {@code if}s that hold barriers run once per block, and each stretch of code between two
- * barriers is a {@link Region}, which {@link RegionEmitter} runs as one loop over the block's threads.
+ * The barrier-region form of a kernel whose only yield points are block barriers ({@code __syncthreads()},
+ * {@code __syncthreads_count/_and/_or}) in block-uniform control flow ({@link Uniformity}). The kernel body
+ * becomes a tree: the uniform loops and {@code if}s that hold barriers run once per block, and each stretch of
+ * code between two barriers is a {@link Region}, which {@link RegionEmitter} runs as one loop over the block's
+ * threads.
  *
- * <p>What a variable of the kernel becomes: a variable of the uniform skeleton (assigned only in the init and
- * update of a loop that holds barriers) and a uniform variable assigned only by its declaration stay in one JVM
- * local for the whole block; another uniform variable that the skeleton reads is saved per thread and, after
- * each region that assigns it, reloaded from the last thread that finished that region; a variable assigned only by its declaration from threadIdx, the block's extents and
- * such (see {@link Recompute}) is computed again at the start of each later region that reads it; any other
- * variable that two regions reference lives in per-thread arrays, loaded at the start of each region that reads
- * it and stored at the end of each region that assigns it. A thread that returns is marked exited and skipped by
- * every later region.
+ * <p>What a variable of the kernel becomes ({@link VarUse}): a variable of the uniform skeleton (assigned only in
+ * the init and update of a loop that holds barriers, or by a predicated barrier) and a uniform variable assigned
+ * only by its declaration stay in one JVM local for the whole block; another uniform variable that the skeleton
+ * reads is saved per thread and, after each region that assigns it, reloaded from the last thread that finished
+ * that region; a variable assigned only by its declaration from threadIdx, the block's extents and such is
+ * computed again at the start of each later region that reads it; any other variable that two regions reference
+ * lives in per-thread arrays, loaded at the start of each region that reads it and stored at the end of each
+ * region that assigns it. A thread that returns is marked exited and skipped by every later region.
  */
 final class RegionForm {
     /** A part of the kernel body's tree. */
