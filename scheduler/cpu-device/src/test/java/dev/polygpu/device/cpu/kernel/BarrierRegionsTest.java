@@ -185,7 +185,10 @@ class BarrierRegionsTest {
             }
             """;
 
-    /** Predicated barriers, with threads that returned before them, at top level and in a uniform loop. */
+    /**
+     * Predicated barriers, with threads that returned before them, at top level and in a uniform loop, and a loop
+     * with a barrier whose trip count is a barrier's result.
+     */
     private static final String PREDICATES = """
             extern "C" __global__ void NAME(const int *in, int *out, int n) {
                 int tid = threadIdx.x;
@@ -198,6 +201,10 @@ class BarrierRegionsTest {
                 int acc = c * 4 + all * 2 + any;
                 for (int k = 0; k < 3; k++) {
                     acc += __syncthreads_count((v + k) % 3 == 0) << (k + 4);
+                }
+                for (int j = 0; j < c % 5; j++) {
+                    __syncthreads();
+                    acc += j << 12;
                 }
                 out[i] = acc;
             }
