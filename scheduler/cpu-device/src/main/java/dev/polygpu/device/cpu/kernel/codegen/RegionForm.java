@@ -53,7 +53,6 @@ final class RegionForm {
 
     /** Statements without barriers, run by every live thread of the block before any goes past its end. */
     static final class Region {
-        final int index;
         final List<Stmt> statements;
         /** Saved variables the region reads that it does not declare: loaded per thread at its start. */
         final List<Var> loads = new ArrayList<>();
@@ -76,8 +75,7 @@ final class RegionForm {
          */
         final Expr predicate;
 
-        Region(int index, List<Stmt> statements, Expr predicate) {
-            this.index = index;
+        Region(List<Stmt> statements, Expr predicate) {
             this.statements = statements;
             this.predicate = predicate;
         }
@@ -125,7 +123,7 @@ final class RegionForm {
         }
         RegionForm form = new RegionForm(root, b.regions.stream().anyMatch(VarUse::returns));
         for (Stmt.Block r : b.regions) {
-            form.regions.add(new Region(form.regions.size(), r.statements(), b.predicates.get(r)));
+            form.regions.add(new Region(r.statements(), b.predicates.get(r)));
         }
         return use.assign(form, u, b.skeletonAssigned, b.barrierTargets, b.skeletonRead) ? form : null;
     }
