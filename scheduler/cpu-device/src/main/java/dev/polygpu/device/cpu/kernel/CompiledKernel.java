@@ -30,6 +30,26 @@ public interface CompiledKernel {
     /** True if the kernel has block barriers or warp intrinsics (threads of a block are interleaved). */
     boolean cooperative();
 
+    /** How the kernel engine runs a block's threads. */
+    enum Form {
+        /** No barriers: one loop runs each thread from start to end. */
+        THREAD_LOOP,
+        /**
+         * Only {@code __syncthreads()} in block-uniform control flow: each stretch between barriers is one loop over
+         * the block's threads.
+         */
+        BARRIER_REGIONS,
+        /** Other yield points: a state machine that suspends and resumes each thread at each of them. */
+        COOPERATIVE,
+        /** Not compiled by the kernel engine (PTX, run by its interpreter). */
+        OTHER
+    }
+
+    /** How the kernel engine runs this kernel's blocks; {@link Form#OTHER} for kernels it did not compile. */
+    default Form form() {
+        return Form.OTHER;
+    }
+
     /**
      * True if the kernel may call {@code printf} or fail an {@code assert}: its launches then collect output
      * ({@link PrintfOutput}); other launches allocate nothing for it.

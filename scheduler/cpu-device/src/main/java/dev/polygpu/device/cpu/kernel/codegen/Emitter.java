@@ -23,7 +23,8 @@ import java.util.List;
 /**
  * Emits the JVM method of one kernel from its lowered, typed AST: {@code runBlock} (all threads of a block
  * in a loop) for kernels without yield points, {@code resumeThreads} (each runnable thread of a range up to
- * its next yield point) for cooperative ones. {@code __device__} functions are inlined at each call.
+ * its next yield point) for cooperative ones; for kernels in the barrier-region form {@link RegionEmitter} lays
+ * out {@code runBlock} and this class emits the statements of each region. {@code __device__} functions are inlined at each call.
  * Expressions are in {@link ExprEmitter}; this class owns statements, control flow, inlining and yield points,
  * and its superclass {@link MethodEmitter} the method's layout, variables and prologue.
  *
@@ -303,9 +304,10 @@ final class Emitter extends MethodEmitter {
                 if (d.init() != null) {
                     exprs.value(d.init());
                     storeVar(v);
-                } else if (coop) {
+                } else if (coop || regionForm) {
                     // A resumed thread may reach a later use with this variable not restored (it was not in
-                    // scope at the yield point); start it at zero so it is always assigned.
+                    // scope at the yield point), and in the region form the local still holds the previous
+                    // thread's value; start it at zero so each thread's copy starts alike.
                     zeroVar(v);
                 }
             }

@@ -71,12 +71,14 @@ public final class KernelCompiler {
     public static CompiledKernel compile(Function kernel, ModuleMemory memory, boolean loopPolls) {
         YieldLowering lowering = new YieldLowering();
         Plan plan = new Plan(kernel, lowering, memory);
-        boolean coop = plan.cooperative();
+        plan.regions = RegionForm.of(plan);
+        boolean coop = plan.cooperative() && plan.regions == null;
         Emitter[] emitted = new Emitter[1];
+        RegionEmitter[] regionEmitted = new RegionEmitter[1];
         ClassDesc self = ClassDesc.of(KernelCompiler.class.getPackageName() + ".Kernel" + COUNTER.incrementAndGet());
         byte[] bytes;
         try {
-            bytes = build(self, plan, coop, loopPolls, emitted);
+            bytes = build(self, plan, coop, loopPolls, emitted, regionEmitted);
         } catch (IllegalArgumentException e) {
             throw tooLarge(kernel, e);
         }
@@ -88,6 +90,7 @@ public final class KernelCompiler {
         }
         GeneratedKernel generated = instantiate(bytes);
         Emitter em = emitted[0];
+        RegionEmitter rem = regionEmitted[0];
         KernelInfo info = new KernelInfo(kernel.name,
                 plan.shared.stream().map(v -> v.name).toList(),
                 plan.sharedOffsets,
@@ -95,7 +98,8 @@ public final class KernelCompiler {
                 plan.staticShared,
                 plan.localMemory.stream().map(v -> v.name).toList(),
                 plan.localMemory.stream().mapToInt(v -> v.type.size()).toArray(),
-                em.primSlots, em.refSlots, List.copyOf(em.sites), memory);
+                rem != null ? rem.primSlots : em.primSlots, rem != null ? rem.refSlots : em.refSlots,
+                List.copyOf(em.sites), rem != null, memory);
         return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes, em.prints);
     }
 
@@ -121,7 +125,8 @@ public final class KernelCompiler {
                 + " '#pragma unroll' count, fewer hand-unrolled lines)");
     }
 
-    private static byte[] build(ClassDesc self, Plan plan, boolean coop, boolean loopPolls, Emitter[] emitted) {
+    private static byte[] build(ClassDesc self, Plan plan, boolean coop, boolean loopPolls, Emitter[] emitted,
+            RegionEmitter[] regionEmitted) {
         return CLASS_FILE.build(self, cb -> {
             cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
             cb.withInterfaceSymbols(Jvm.GENERATED);
@@ -137,6 +142,10 @@ public final class KernelCompiler {
                         Emitter em = new Emitter(code, plan, loopPolls);
                         if (coop) {
                             em.emitResume();
+                        } else if (plan.regions != null) {
+                            RegionEmitter rem = new RegionEmitter(em, plan.regions);
+                            rem.emit();
+                            regionEmitted[0] = rem;
                         } else {
                             em.emitRunBlock();
                         }
@@ -203,7 +212,12 @@ public final class KernelCompiler {
 
         @Override
         public boolean cooperative() {
-            return info.cooperative();
+            return info.cooperative() || info.regions();
+        }
+
+        @Override
+        public Form form() {
+            return info.regions() ? Form.BARRIER_REGIONS : info.cooperative() ? Form.COOPERATIVE : Form.THREAD_LOOP;
         }
 
         @Override

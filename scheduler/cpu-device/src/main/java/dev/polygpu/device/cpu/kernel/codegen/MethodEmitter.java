@@ -46,7 +46,10 @@ abstract sealed class MethodEmitter permits Emitter {
 
     final CodeBuilder c;
     final Plan plan;
+    /** True for a cooperative kernel run as a state machine ({@code resumeThreads}). */
     final boolean coop;
+    /** True for a kernel run in the barrier-region form ({@link RegionEmitter}). */
+    final boolean regionForm;
     final ExprEmitter exprs;
     /** Which loops get a reconvergence point at the end of their body (cooperative kernels). */
     final Reconvergence reconvergence;
@@ -106,7 +109,8 @@ abstract sealed class MethodEmitter permits Emitter {
     MethodEmitter(CodeBuilder c, Plan plan) {
         this.c = c;
         this.plan = plan;
-        this.coop = plan.cooperative();
+        this.regionForm = plan.regions != null;
+        this.coop = plan.cooperative() && !regionForm;
         this.exprs = new ExprEmitter((Emitter) this);
         this.reconvergence = coop ? new Reconvergence(plan.kernel, plan.lowering) : null;
     }
@@ -381,13 +385,13 @@ abstract sealed class MethodEmitter permits Emitter {
         }
     }
 
-    private void setStateField(String field, int fromSlot) {
+    void setStateField(String field, int fromSlot) {
         c.aload(STATE_SLOT);
         c.iload(fromSlot);
         c.putfield(STATE, field, CD_int);
     }
 
-    private void allocateSlots() {
+    void allocateSlots() {
         cancelSlot = c.allocateLocal(TypeKind.REFERENCE);
         budgetSlot = c.allocateLocal(TypeKind.INT);
         txSlot = c.allocateLocal(TypeKind.INT);
@@ -418,7 +422,7 @@ abstract sealed class MethodEmitter permits Emitter {
     }
 
     /** Extents, thread coordinates (cooperative), unassigned parameters, shared and local memory. */
-    private void loadBlockConstants(boolean cooperative) {
+    void loadBlockConstants(boolean cooperative) {
         c.aload(STATE_SLOT);
         c.getfield(STATE, "cancel", Jvm.CANCELLATION);
         c.astore(cancelSlot);
@@ -477,7 +481,7 @@ abstract sealed class MethodEmitter permits Emitter {
     }
 
     /** Loads kernel parameter {@code p} from the launch frame into its storage. */
-    private void loadParam(Var p) {
+    void loadParam(Var p) {
         int i = plan.kernel.params.indexOf(p);
         Plan.Storage s = plan.storage.get(p);
         if (p.type instanceof CType.Pointer) {

@@ -66,6 +66,8 @@ final class Plan {
     private final List<Alignment.PointerStore> pointerStores = new ArrayList<>();
     /** Which pointer accesses need an alignment check. */
     final Alignment alignment;
+    /** The kernel's barrier-region form, or null where it runs as a plain thread loop or a state machine. */
+    RegionForm regions;
 
     Plan(Function kernel, YieldLowering lowering, ModuleMemory memory) {
         this.kernel = kernel;

@@ -114,9 +114,9 @@ public final class BlockState {
         int threads = (int) f.block().volume();
         if (threads != threadsPerBlock) {
             threadsPerBlock = threads;
-            int localThreads = info.cooperative() ? threads : 1;
+            int localThreads = info.perThread() ? threads : 1;
             locals = new MemorySegment[localThreads * info.localSizes().length];
-            if (info.cooperative()) {
+            if (info.perThread()) {
                 prims = new long[threads * info.primSlots()];
                 refs = new Object[threads * info.refSlots()];
                 resumePoint = new int[threads];
@@ -132,7 +132,7 @@ public final class BlockState {
                 xResult = new long[threads];
             }
         }
-        if (info.cooperative()) {
+        if (info.perThread()) {
             for (int t = 0; t < threads; t++) {
                 threadX[t] = t % bdx;
                 threadY[t] = t / bdx % bdy;
@@ -178,7 +178,7 @@ public final class BlockState {
      * polls ({@code codegen.LoopPolls}).
      */
     public void nanosleep(int ns, int pos) {
-        int t = info.cooperative() ? tid : tx + bdx * (ty + bdy * tz);
+        int t = info.perThread() ? tid : tx + bdx * (ty + bdy * tz);
         sleepClock.sleep(t, threadsPerBlock, Integer.toUnsignedLong(ns));
         if (cancel.requested()) {
             throw stopped(pos);
@@ -190,7 +190,7 @@ public final class BlockState {
      * plus the sleeps the thread shared with its block ({@link SleepClock#clock}); increasing within a thread.
      */
     public long clock64() {
-        int t = info.cooperative() ? tid : tx + bdx * (ty + bdy * tz);
+        int t = info.perThread() ? tid : tx + bdx * (ty + bdy * tz);
         return sleepClock.clock(t);
     }
 
@@ -289,7 +289,7 @@ public final class BlockState {
 
     /** A fault with the kernel, block and thread named, as compute-sanitizer reports them. */
     public KernelFault fault(CudaError error, String what, int pos) {
-        if (info.cooperative() && tid >= 0) {
+        if (info.perThread() && tid >= 0) {
             setThread(tid);
         }
         StringBuilder sb = new StringBuilder();

@@ -35,7 +35,7 @@ public final class DevicePrint {
      */
     public static KernelFault assertFailed(BlockState st, String expr, String file, int line, String function,
             int pos) {
-        if (st.info().cooperative() && st.tid >= 0) {
+        if (st.info().perThread() && st.tid >= 0) {
             st.setThread(st.tid);
         }
         String where = "block: [" + st.bx + "," + st.by + "," + st.bz + "], thread: [" + st.tx + "," + st.ty + ","

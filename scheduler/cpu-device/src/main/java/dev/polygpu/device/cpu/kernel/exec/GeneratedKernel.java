@@ -4,14 +4,16 @@ import dev.polygpu.device.cpu.kernel.LaunchFrame;
 
 /**
  * What the code generator's hidden classes implement. A kernel without yield points implements
- * {@link #runBlock}: all threads of a block run one after another in a loop inside one JVM method. A
+ * {@link #runBlock}: all threads of a block run one after another in a loop inside one JVM method; so does a
+ * kernel in the barrier-region form ({@link KernelInfo#regions()}), with one such loop per stretch between
+ * barriers. A
  * cooperative kernel (barriers, warp intrinsics) implements {@link #resumeThreads}: it runs each runnable
  * thread of a range from where it last stopped up to its next yield point, saving its registers in the
  * {@link BlockState}, and {@link CoopScheduler} decides which ranges run when.
  */
 public interface GeneratedKernel {
 
-    /** Runs every thread of the block (kernels without yield points). */
+    /** Runs every thread of the block (kernels without yield points, and those in the barrier-region form). */
     default void runBlock(LaunchFrame frame, BlockState st, int bx, int by, int bz) {
         throw new IllegalStateException("cooperative kernel run without its scheduler");
     }

@@ -14,9 +14,12 @@ import java.util.List;
  * @param staticShared    bytes of static shared memory (extern shared starts here)
  * @param localNames      names of local arrays and in-memory scalars, by local-memory slot
  * @param localSizes      byte sizes of the local-memory slots
- * @param primSlots       number of saved primitive registers per thread (cooperative kernels)
- * @param refSlots        number of saved reference registers per thread (cooperative kernels)
- * @param sites           the yield sites of a cooperative kernel
+ * @param primSlots       number of saved primitive registers per thread (cooperative and region kernels)
+ * @param refSlots        number of saved reference registers per thread (cooperative and region kernels)
+ * @param sites           the yield sites of a cooperative kernel (none in the barrier-region form)
+ * @param regions         true for a kernel compiled to the barrier-region form: its {@code runBlock} runs each
+ *                        region between barriers as a loop over the block's threads, which keep their variables
+ *                        in the saved registers and their local memory per thread
  * @param memory          the module's {@code __device__} and {@code __constant__} variables
  */
 public record KernelInfo(
@@ -30,6 +33,7 @@ public record KernelInfo(
         int primSlots,
         int refSlots,
         List<Site> sites,
+        boolean regions,
         ModuleMemory memory) {
 
     /** A yield point: which intrinsic, and where in the source (for messages). */
@@ -39,7 +43,16 @@ public record KernelInfo(
         }
     }
 
+    /** True for a kernel run as a state machine by the cooperative scheduler. */
     public boolean cooperative() {
         return !sites.isEmpty();
+    }
+
+    /**
+     * True if the block's threads interleave (cooperative or region kernels): each has its own local memory and
+     * saved registers, and {@link BlockState#tid} names the running one.
+     */
+    public boolean perThread() {
+        return regions || !sites.isEmpty();
     }
 }

@@ -1,0 +1,416 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.SEGMENT;
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.STATE;
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.mt;
+import static java.lang.constant.ConstantDescs.CD_int;
+
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.ast.Stmt;
+import dev.polygpu.device.cpu.kernel.ast.Var;
+import dev.polygpu.device.cpu.kernel.codegen.Jvm.K;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.Label;
+import java.lang.classfile.TypeKind;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.MethodTypeDesc;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * Emits {@code runBlock} of a kernel in the barrier-region form ({@link RegionForm}): the uniform loops and
+ * {@code if}s that hold barriers run once per block with their variables in JVM locals, and each region between
+ * barriers is one loop over the block's threads (z, y, x, with the linear index beside them) that sets the
+ * thread's coordinates, loads the variables saved by earlier regions, recomputes the ones derived from its
+ * coordinates, runs the region's statements straight through, and stores what later regions read. Saved
+ * variables live in {@code BlockState.prims} (and {@code refs} for pointers' segments), slot-major:
+ * slot {@code k} of thread {@code t} at {@code k * threads + t}, so a region's loop walks each with unit stride.
+ * A thread that returns is marked exited in {@code BlockState.status} and later regions skip it; when no thread
+ * is left the block ends. A uniform variable that the skeleton reads but regions assign is reloaded after such a
+ * region from the last thread that finished it. Each barrier, and each back-edge of a loop holding barriers, polls the stop request.
+ */
+final class RegionEmitter {
+    private static final int EXITED = 2;
+    private static final ClassDesc ARRAYS = ClassDesc.of("java.util.Arrays");
+
+    private final Emitter e;
+    private final CodeBuilder c;
+    private final RegionForm form;
+    private final Map<Var, Integer> primIndex = new IdentityHashMap<>();
+    private final Map<Var, Integer> refIndex = new IdentityHashMap<>();
+    /** Saved primitive slots per thread (a vector or struct takes one per leaf, a pointer one for its offset). */
+    final int primSlots;
+    /** Saved reference slots per thread (a pointer's segment). */
+    final int refSlots;
+    private int threadsSlot;
+    private int tidSlot;
+    private int primArray;
+    private int refArray;
+    private int statusArray;
+    private int liveSlot;
+    /** The last thread that finished the current region (for its {@link RegionForm.Region#reloads}). */
+    private int lastSlot;
+    /** How many live threads' predicates held, in a predicate region. */
+    private int countSlot;
+
+    RegionEmitter(Emitter e, RegionForm form) {
+        this.e = e;
+        this.c = e.c;
+        this.form = form;
+        int prims = 0;
+        int refs = 0;
+        for (Var v : form.saved) {
+            if (e.plan.storage.get(v) == Plan.Storage.POINTER) {
+                refIndex.put(v, refs++);
+            }
+            primIndex.put(v, prims);
+            prims += leaves(v);
+        }
+        this.primSlots = prims;
+        this.refSlots = refs;
+    }
+
+    private int leaves(Var v) {
+        return e.plan.storage.get(v) == Plan.Storage.VECTOR ? Jvm.leafKinds(v.type).length : 1;
+    }
+
+    void emit() {
+        e.allocateSlots();
+        e.loadBlockConstants(false);
+        for (Var v : e.plan.vars) {
+            if (!e.plan.constantParams.contains(v)) {
+                e.zeroVar(v);
+            }
+        }
+        threadsSlot = c.allocateLocal(TypeKind.INT);
+        tidSlot = c.allocateLocal(TypeKind.INT);
+        primArray = c.allocateLocal(TypeKind.REFERENCE);
+        refArray = c.allocateLocal(TypeKind.REFERENCE);
+        statusArray = c.allocateLocal(TypeKind.REFERENCE);
+        liveSlot = c.allocateLocal(TypeKind.INT);
+        lastSlot = c.allocateLocal(TypeKind.INT);
+        countSlot = c.allocateLocal(TypeKind.INT);
+        c.iload(e.blockDimSlots[0]);
+        c.iload(e.blockDimSlots[1]);
+        c.imul();
+        c.iload(e.blockDimSlots[2]);
+        c.imul();
+        c.istore(threadsSlot);
+        stateArray("prims", "[J", primArray);
+        stateArray("refs", "[Ljava/lang/Object;", refArray);
+        stateArray("status", "[B", statusArray);
+        c.iconst_0();
+        c.istore(tidSlot);
+        c.iconst_0();
+        c.istore(liveSlot);
+        c.iconst_0();
+        c.istore(lastSlot);
+        c.iconst_0();
+        c.istore(countSlot);
+        if (form.exits) {
+            c.aload(statusArray);
+            c.iconst_0();
+            c.invokestatic(ARRAYS, "fill", MethodTypeDesc.ofDescriptor("([BB)V"));
+        }
+        for (Var p : form.savedParams) {
+            startParam(p);
+        }
+        node(form.root);
+        c.return_();
+    }
+
+    private void stateArray(String field, String desc, int slot) {
+        c.aload(MethodEmitter.STATE_SLOT);
+        c.getfield(STATE, field, ClassDesc.ofDescriptor(desc));
+        c.astore(slot);
+    }
+
+    /** Gives every thread's copy of assigned parameter {@code p} the launch's value. */
+    private void startParam(Var p) {
+        e.loadParam(p);
+        for (int i = 0; i < leaves(p); i++) {
+            c.aload(primArray);
+            slotStart(primIndex.get(p) + i);
+            slotStart(primIndex.get(p) + i);
+            c.iload(threadsSlot);
+            c.iadd();
+            loadLeafBits(p, i);
+            c.invokestatic(ARRAYS, "fill", MethodTypeDesc.ofDescriptor("([JIIJ)V"));
+        }
+        if (refIndex.containsKey(p)) {
+            c.aload(refArray);
+            slotStart(refIndex.get(p));
+            slotStart(refIndex.get(p));
+            c.iload(threadsSlot);
+            c.iadd();
+            c.aload(e.slot.get(p));
+            c.invokestatic(ARRAYS, "fill", MethodTypeDesc.ofDescriptor("([Ljava/lang/Object;IILjava/lang/Object;)V"));
+        }
+    }
+
+    private void node(RegionForm.Node n) {
+        switch (n) {
+            case RegionForm.Seq s -> s.parts().forEach(this::node);
+            case RegionForm.RegionRef r -> region(form.region(r));
+            case RegionForm.Barrier b -> barrier(b);
+            case RegionForm.Cond q -> {
+                Label otherwise = c.newLabel();
+                Label end = c.newLabel();
+                e.exprs.jumpIfFalse(q.condition(), otherwise);
+                node(q.then());
+                c.goto_(end);
+                c.labelBinding(otherwise);
+                node(q.otherwise());
+                c.labelBinding(end);
+            }
+            case RegionForm.Loop l -> loop(l);
+        }
+    }
+
+    /**
+     * A barrier: polls the stop request; a predicated one then stores its result, from the count of the predicate
+     * region just before it, into its variable.
+     */
+    private void barrier(RegionForm.Barrier b) {
+        e.pollCancellation(null);
+        if (b.target() == null) {
+            return;
+        }
+        c.iload(countSlot);
+        switch (b.kind()) {
+            case SYNCTHREADS_COUNT -> { }
+            case SYNCTHREADS_AND -> {
+                c.iload(liveSlot);
+                compareToInt(true);
+            }
+            case SYNCTHREADS_OR -> {
+                c.iconst_0();
+                compareToInt(false);
+            }
+            default -> throw new IllegalStateException(b.kind().name());
+        }
+        e.storeVar(b.target());
+    }
+
+    /** Replaces the two ints on the stack by 1 if they are equal ({@code equal}) or differ (not), else 0. */
+    private void compareToInt(boolean equal) {
+        Label yes = c.newLabel();
+        Label end = c.newLabel();
+        if (equal) {
+            c.if_icmpeq(yes);
+        } else {
+            c.if_icmpne(yes);
+        }
+        c.iconst_0();
+        c.goto_(end);
+        c.labelBinding(yes);
+        c.iconst_1();
+        c.labelBinding(end);
+    }
+
+    private void loop(RegionForm.Loop l) {
+        l.init().forEach(e::statement);
+        Label top = c.newBoundLabel();
+        Label brk = c.newLabel();
+        if (!l.testLast() && l.condition() != null) {
+            e.exprs.jumpIfFalse(l.condition(), brk);
+        }
+        node(l.body());
+        if (l.update() != null) {
+            e.exprs.discard(l.update());
+        }
+        e.pollCancellation(l.loop().pos());
+        if (l.testLast()) {
+            e.exprs.jumpIfTrue(l.condition(), top);
+        } else {
+            c.goto_(top);
+        }
+        c.labelBinding(brk);
+    }
+
+    /** One region: a loop over the block's threads running its statements. */
+    private void region(RegionForm.Region r) {
+        Label[] top = new Label[3];
+        Label[] next = {c.newLabel(), c.newLabel()};
+        int[] coord = {e.tzSlot, e.tySlot, e.txSlot};
+        int[] extent = {e.blockDimSlots[2], e.blockDimSlots[1], e.blockDimSlots[0]};
+        if (countsLive(r)) {
+            c.iconst_0();
+            c.istore(liveSlot);
+        }
+        if (r.predicate != null) {
+            c.iconst_0();
+            c.istore(countSlot);
+        }
+        c.iconst_0();
+        c.istore(tidSlot);
+        Label done = c.newLabel();
+        for (int d = 0; d < 3; d++) {
+            c.iconst_0();
+            c.istore(coord[d]);
+            top[d] = c.newBoundLabel();
+            c.iload(coord[d]);
+            c.iload(extent[d]);
+            c.if_icmpge(d == 0 ? done : next[d - 1]);
+        }
+        Label threadNext = c.newLabel();
+        if (form.exits) {
+            c.aload(statusArray);
+            c.iload(tidSlot);
+            c.baload();
+            c.ifne(threadNext);
+        }
+        e.setStateField("tid", tidSlot);
+        threadBody(r, threadNext);
+        c.labelBinding(threadNext);
+        c.iinc(tidSlot, 1);
+        for (int d = 2; d >= 0; d--) {
+            c.iinc(coord[d], 1);
+            c.goto_(top[d]);
+            if (d > 0) {
+                c.labelBinding(next[d - 1]);
+            }
+        }
+        c.labelBinding(done);
+        if (form.exits) {
+            Label go = c.newLabel();
+            c.iload(liveSlot);
+            c.ifne(go);
+            c.return_();
+            c.labelBinding(go);
+        }
+        if (!r.reloads.isEmpty()) {
+            c.iload(lastSlot);
+            c.istore(tidSlot);
+            r.reloads.forEach(this::restore);
+        }
+    }
+
+    private void threadBody(RegionForm.Region r, Label threadNext) {
+        for (Var v : r.localMemory) {
+            c.aload(MethodEmitter.STATE_SLOT);
+            c.iload(tidSlot);
+            c.loadConstant(e.plan.memorySlot.get(v));
+            c.invokevirtual(STATE, "local", mt(SEGMENT, CD_int, CD_int));
+            c.astore(e.slot.get(v));
+        }
+        r.loads.forEach(this::restore);
+        for (Var v : r.recompute) {
+            e.exprs.value(form.recomputed.get(v));
+            e.storeVar(v);
+        }
+        Label exited = c.newLabel();
+        e.threadEnd = exited;
+        if (r.predicate != null) {
+            // As the cooperative form deposits it: converted to a long, true when not zero.
+            Label no = c.newLabel();
+            e.exprs.value(r.predicate);
+            Ops.convert(c, r.predicate.type(), CType.Prim.LONG, r.predicate.pos());
+            c.lconst_0();
+            c.lcmp();
+            c.ifeq(no);
+            c.iinc(countSlot, 1);
+            c.labelBinding(no);
+        } else {
+            for (Stmt s : r.statements) {
+                e.statement(s);
+            }
+        }
+        r.stores.forEach(this::save);
+        if (!r.reloads.isEmpty()) {
+            c.iload(tidSlot);
+            c.istore(lastSlot);
+        }
+        if (countsLive(r)) {
+            c.iinc(liveSlot, 1);
+        }
+        if (r.returns) {
+            c.goto_(threadNext);
+            c.labelBinding(exited);
+            c.aload(statusArray);
+            c.iload(tidSlot);
+            c.loadConstant(EXITED);
+            c.bastore();
+        } else {
+            c.labelBinding(exited);
+        }
+    }
+
+    /** True if {@code r} counts the threads that finish it: threads may exit, or a predicated barrier follows. */
+    private boolean countsLive(RegionForm.Region r) {
+        return form.exits || r.predicate != null;
+    }
+
+    /** Pushes the index of the running thread in saved slot {@code k}: {@code k * threads + tid}. */
+    private void index(int k) {
+        if (k != 0) {
+            slotStart(k);
+            c.iload(tidSlot);
+            c.iadd();
+        } else {
+            c.iload(tidSlot);
+        }
+    }
+
+    private void slotStart(int k) {
+        c.loadConstant(k);
+        c.iload(threadsSlot);
+        c.imul();
+    }
+
+    private void save(Var v) {
+        if (refIndex.containsKey(v)) {
+            c.aload(refArray);
+            index(refIndex.get(v));
+            c.aload(e.slot.get(v));
+            c.aastore();
+        }
+        for (int i = 0; i < leaves(v); i++) {
+            c.aload(primArray);
+            index(primIndex.get(v) + i);
+            loadLeafBits(v, i);
+            c.lastore();
+        }
+    }
+
+    private void restore(Var v) {
+        if (refIndex.containsKey(v)) {
+            c.aload(refArray);
+            index(refIndex.get(v));
+            c.aaload();
+            c.checkcast(SEGMENT);
+            c.astore(e.slot.get(v));
+        }
+        for (int i = 0; i < leaves(v); i++) {
+            c.aload(primArray);
+            index(primIndex.get(v) + i);
+            c.laload();
+            K k = leafKind(v, i);
+            e.exprs.fromBits(k);
+            c.storeLocal(k.tk, leafSlot(v, i));
+        }
+    }
+
+    /** Pushes leaf {@code i} of {@code v} (a pointer's offset, a scalar, or a vector's component) as long bits. */
+    private void loadLeafBits(Var v, int i) {
+        K k = leafKind(v, i);
+        c.loadLocal(k.tk, leafSlot(v, i));
+        e.exprs.toBits(k);
+    }
+
+    private K leafKind(Var v, int i) {
+        return switch (e.plan.storage.get(v)) {
+            case POINTER -> K.J;
+            case VECTOR -> Jvm.leafKinds(v.type)[i];
+            default -> Jvm.kind(v.type);
+        };
+    }
+
+    private int leafSlot(Var v, int i) {
+        return switch (e.plan.storage.get(v)) {
+            case POINTER -> e.offSlot.get(v);
+            case VECTOR -> e.vectorSlots.get(v)[i];
+            default -> e.slot.get(v);
+        };
+    }
+}

@@ -1,0 +1,309 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.Exprs;
+import dev.polygpu.device.cpu.kernel.ast.Function;
+import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
+import dev.polygpu.device.cpu.kernel.ast.Pos;
+import dev.polygpu.device.cpu.kernel.ast.Stmt;
+import dev.polygpu.device.cpu.kernel.ast.Var;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The barrier-region form of a kernel whose only yield points are block barriers ({@code __syncthreads()},
+ * {@code __syncthreads_count/_and/_or}) in block-uniform control flow ({@link Uniformity}). The kernel body
+ * becomes a tree: the uniform loops and {@code if}s that hold barriers run once per block, and each stretch of
+ * code between two barriers is a {@link Region}, which {@link RegionEmitter} runs as one loop over the block's
+ * threads.
+ *
+ * <p>What a variable of the kernel becomes ({@link VarUse}): a variable of the uniform skeleton (assigned only in
+ * the init and update of a loop that holds barriers, or by a predicated barrier) and a uniform variable assigned
+ * only by its declaration stay in one JVM local for the whole block; another uniform variable that the skeleton
+ * reads is saved per thread and, after each region that assigns it, reloaded from the last thread that finished
+ * that region; a variable assigned only by its declaration from threadIdx, the block's extents and such is
+ * computed again at the start of each later region that reads it; any other variable that two regions reference
+ * lives in per-thread arrays, loaded at the start of each region that reads it and stored at the end of each
+ * region that assigns it. A thread that returns is marked exited and skipped by every later region.
+ */
+final class RegionForm {
+    /** A part of the kernel body's tree. */
+    sealed interface Node permits Seq, RegionRef, Barrier, Loop, Cond {}
+
+    /** Parts run in order. */
+    record Seq(List<Node> parts) implements Node {}
+
+    /**
+     * A block barrier: {@code __syncthreads()} ({@code target} null), or {@code __syncthreads_count/_and/_or}, whose
+     * predicates the region just before it (a {@link Region#predicate} region) counted and whose result it stores
+     * into {@code target}, the same for every thread.
+     */
+    record Barrier(Pos pos, Intrinsic kind, Var target) implements Node {}
+
+    /** A uniform loop that holds barriers: a {@code for} ({@code init}, {@code update}), {@code while} or {@code do}. */
+    record Loop(Stmt loop, List<Stmt> init, Expr condition, Expr update, Node body, boolean testLast)
+            implements Node {}
+
+    /** A uniform {@code if} that holds barriers; {@code otherwise} may be an empty sequence. */
+    record Cond(Expr condition, Node then, Node otherwise) implements Node {}
+
+    /** Statements without barriers, run by every live thread of the block before any goes past its end. */
+    static final class Region {
+        final List<Stmt> statements;
+        /** Saved variables the region reads that it does not declare: loaded per thread at its start. */
+        final List<Var> loads = new ArrayList<>();
+        /** Saved variables the region declares or assigns: stored per thread at its end. */
+        final List<Var> stores = new ArrayList<>();
+        /** Recomputed variables the region reads but another region declares, in declaration order. */
+        final List<Var> recompute = new ArrayList<>();
+        /** The kernel's local-memory variables the region references, pointed at the running thread's memory. */
+        final List<Var> localMemory = new ArrayList<>();
+        /**
+         * Saved variables the skeleton reads that the region stores: after its loop each is reloaded from the
+         * last thread that finished the region, which holds the value every live thread has.
+         */
+        final List<Var> reloads = new ArrayList<>();
+        /** True if a thread may return in this region. */
+        boolean returns;
+        /**
+         * For the region that evaluates a predicated barrier's predicate in each live thread (its only statement
+         * is that predicate, for the analyses), the predicate; null for the others.
+         */
+        final Expr predicate;
+
+        Region(List<Stmt> statements, Expr predicate) {
+            this.statements = statements;
+            this.predicate = predicate;
+        }
+    }
+
+    final Node root;
+    final List<Region> regions = new ArrayList<>();
+    /** Variables kept per thread across barriers, in the order of their slots. */
+    final List<Var> saved = new ArrayList<>();
+    /** Assigned kernel parameters (among {@link #saved}): every thread's copy starts as the launch's value. */
+    final List<Var> savedParams = new ArrayList<>();
+    /** Saved variables that the skeleton reads too: uniform, but assigned in regions. */
+    final Set<Var> skeletonSaved = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The declaration's initializer of each recomputed variable. */
+    final Map<Var, Expr> recomputed = new IdentityHashMap<>();
+    /** True if some region may return, so threads can exit before the end. */
+    final boolean exits;
+
+    private RegionForm(Node root, boolean exits) {
+        this.root = root;
+        this.exits = exits;
+    }
+
+    /** The region form of {@code plan}'s kernel, or null if it does not qualify (it then stays cooperative). */
+    static RegionForm of(Plan plan) {
+        if (!plan.cooperative()) {
+            return null;
+        }
+        Stmt.Block body = plan.lowering.body(plan.kernel);
+        if (!onlyPlainBarriers(plan, body)) {
+            return null;
+        }
+        for (Var p : plan.kernel.params) {
+            // A parameter whose address is taken lives in local memory, which each thread would have to fill.
+            if (plan.storage.get(p) == Plan.Storage.LOCAL_MEMORY) {
+                return null;
+            }
+        }
+        VarUse use = new VarUse(plan, body);
+        Uniformity u = new Uniformity(plan, body, use.candidates());
+        Builder b = new Builder(plan, u);
+        Node root = b.seq(body);
+        if (root == null || b.failed) {
+            return null;
+        }
+        RegionForm form = new RegionForm(root, b.regions.stream().anyMatch(VarUse::returns));
+        for (Stmt.Block r : b.regions) {
+            form.regions.add(new Region(r.statements(), b.predicates.get(r)));
+        }
+        return use.assign(form, u, b.skeletonAssigned, b.barrierTargets, b.skeletonRead) ? form : null;
+    }
+
+    /**
+     * True if every yield point of the kernel is a block barrier of its own body (none in a called function) and
+     * neither it nor a function it calls sleeps or reads the clock, whose per-thread clocks follow the cooperative
+     * scheduler's phases.
+     */
+    private static boolean onlyPlainBarriers(Plan plan, Stmt body) {
+        boolean[] ok = {true};
+        Set<Function> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Statements.forEachExpr(body, e -> ok[0] &= acceptable(plan, e, seen, true));
+        return ok[0];
+    }
+
+    private static boolean acceptable(Plan plan, Expr e, Set<Function> seen, boolean inKernel) {
+        if (e instanceof Expr.IntrinsicCall c) {
+            Intrinsic i = c.intrinsic();
+            if (i == Intrinsic.NANOSLEEP || i == Intrinsic.CLOCK64
+                    || i.isYieldPoint() && (!i.isBlockBarrier() || !inKernel)) {
+                return false;
+            }
+        }
+        if (e instanceof Expr.Call call) {
+            if (plan.lowering.hasYields(call.function())) {
+                return false;
+            }
+            if (seen.add(call.function())) {
+                boolean[] ok = {true};
+                Statements.forEachExpr(plan.lowering.body(call.function()),
+                        x -> ok[0] &= acceptable(plan, x, seen, false));
+                if (!ok[0]) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Builds the tree, checking that every statement holding a barrier is a uniform structure. */
+    private static final class Builder {
+        private final Plan plan;
+        private final Uniformity u;
+        final List<Stmt.Block> regions = new ArrayList<>();
+        /** The predicate of each region that evaluates one for a predicated barrier. */
+        final Map<Stmt.Block, Expr> predicates = new IdentityHashMap<>();
+        /** The variables that predicated barriers store their results into. */
+        final Set<Var> barrierTargets = Collections.newSetFromMap(new IdentityHashMap<>());
+        final Set<Var> skeletonAssigned = Collections.newSetFromMap(new IdentityHashMap<>());
+        final List<Expr> skeletonRead = new ArrayList<>();
+        boolean failed;
+
+        Builder(Plan plan, Uniformity u) {
+            this.plan = plan;
+            this.u = u;
+        }
+
+        /** The statements of {@code s} (a block, or one statement) as a sequence; null if one does not qualify. */
+        Node seq(Stmt s) {
+            List<Node> parts = new ArrayList<>();
+            List<Stmt> run = new ArrayList<>();
+            List<Stmt> list = s == null ? List.of() : s instanceof Stmt.Block b ? b.statements() : List.of(s);
+            for (Stmt x : list) {
+                if (!plan.lowering.containsYield(x)) {
+                    run.add(x);
+                    continue;
+                }
+                flush(run, parts);
+                Node n = skeleton(x);
+                if (n == null) {
+                    return null;
+                }
+                parts.add(n);
+            }
+            flush(run, parts);
+            return new Seq(parts);
+        }
+
+        private void flush(List<Stmt> run, List<Node> parts) {
+            if (run.stream().allMatch(Builder::noOp)) {
+                run.clear();
+                return;
+            }
+            if (!Statements.jumpsStayInside(run)) {
+                failed = true;
+            }
+            Stmt.Block b = new Stmt.Block(run.get(0).pos(), List.copyOf(run));
+            regions.add(b);
+            parts.add(new RegionRef(regions.size() - 1));
+            run.clear();
+        }
+
+        private static boolean noOp(Stmt s) {
+            return s instanceof Stmt.Empty || s instanceof Stmt.ExprStmt e && e.expr() instanceof Expr.IntConst;
+        }
+
+        private Node skeleton(Stmt s) {
+            return switch (s) {
+                case Stmt.Block b -> seq(b);
+                case Stmt.ExprStmt e when e.expr() instanceof Expr.IntrinsicCall c
+                        && c.intrinsic() == Intrinsic.SYNCTHREADS -> new Barrier(e.pos(), c.intrinsic(), null);
+                case Stmt.ExprStmt e when e.expr() instanceof Expr.Assign a && a.target() instanceof Expr.VarRef t
+                        && a.value() instanceof Expr.IntrinsicCall c && c.intrinsic().isBlockBarrier()
+                        && c.intrinsic() != Intrinsic.SYNCTHREADS && t.var().kind == Var.Kind.LOCAL
+                        && plan.storage.get(t.var()) == Plan.Storage.SCALAR -> predicated(e, t.var(), c);
+                case Stmt.If i when uniformRead(i.condition()) -> {
+                    Node then = seq(i.then());
+                    Node otherwise = seq(i.otherwise());
+                    yield then == null || otherwise == null ? null : new Cond(i.condition(), then, otherwise);
+                }
+                case Stmt.While w when uniformRead(w.condition()) -> loop(w, List.of(), w.condition(), null,
+                        w.body(), false);
+                case Stmt.DoWhile w when uniformRead(w.condition()) -> loop(w, List.of(), w.condition(), null,
+                        w.body(), true);
+                case Stmt.For f when f.init().stream().allMatch(this::uniformInit) && uniformRead(f.condition())
+                        && uniformUpdate(f.update()) -> loop(f, f.init(), f.condition(), f.update(), f.body(), false);
+                default -> null;
+            };
+        }
+
+        /**
+         * A predicated barrier {@code t = __syncthreads_count(p)}: a region that evaluates {@code p} in each live
+         * thread, then the barrier, which stores the result into {@code t}.
+         */
+        private Node predicated(Stmt.ExprStmt e, Var target, Expr.IntrinsicCall call) {
+            Expr p = call.args().get(0);
+            Stmt.Block b = new Stmt.Block(e.pos(), List.of(new Stmt.ExprStmt(e.pos(), p)));
+            regions.add(b);
+            predicates.put(b, p);
+            barrierTargets.add(target);
+            skeletonAssigned.add(target);
+            return new Seq(List.of(new RegionRef(regions.size() - 1), new Barrier(e.pos(), call.intrinsic(), target)));
+        }
+
+        private Node loop(Stmt l, List<Stmt> init, Expr cond, Expr update, Stmt body, boolean testLast) {
+            Node b = seq(body);
+            return b == null ? null : new Loop(l, init, cond, update, b, testLast);
+        }
+
+        private boolean uniformRead(Expr e) {
+            skeletonRead.add(e);
+            return u.isUniform(e);
+        }
+
+        private boolean uniformInit(Stmt s) {
+            if (s instanceof Stmt.VarDecl d && d.arrayInit() == null && u.isUniform(d.var())) {
+                skeletonAssigned.add(d.var());
+                return uniformRead(d.init());
+            }
+            return s instanceof Stmt.ExprStmt e && uniformUpdate(e.expr());
+        }
+
+        /** A loop update or init expression: assignments of uniform variables with uniform values, or a comma of them. */
+        private boolean uniformUpdate(Expr e) {
+            return switch (e) {
+                case null -> true;
+                case Expr.Comma c -> uniformUpdate(c.left()) && uniformUpdate(c.right());
+                case Expr.Assign a -> assignsUniform(a.target()) && uniformRead(a.value());
+                case Expr.CompoundAssign a -> assignsUniform(a.target()) && uniformRead(a.value())
+                        && Uniformity.safeDivision(a.op(), a.operandType(), a.value());
+                case Expr.IncDec a -> assignsUniform(a.target());
+                default -> false;
+            };
+        }
+
+        private boolean assignsUniform(Expr target) {
+            if (target instanceof Expr.VarRef v && u.isUniform(v.var()) && !plan.constantParams.contains(v.var())) {
+                skeletonAssigned.add(v.var());
+                skeletonRead.add(target);
+                return true;
+            }
+            return false;
+        }
+    }
+
+    /** A region in the tree before its variables are known: replaced by the {@link Region} of that index. */
+    record RegionRef(int index) implements Node {}
+
+    Region region(RegionRef r) {
+        return regions.get(r.index());
+    }
+}

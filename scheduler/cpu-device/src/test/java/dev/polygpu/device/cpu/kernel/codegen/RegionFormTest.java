@@ -1,0 +1,93 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.polygpu.device.cpu.kernel.CompiledKernel;
+import dev.polygpu.device.cpu.kernel.CompiledKernel.Form;
+import dev.polygpu.device.cpu.kernel.front.FrontEnd;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import java.util.stream.Stream;
+
+/**
+ * Which kernels the engine compiles to the barrier-region form and which stay cooperative (a state machine): the
+ * region form needs every {@code __syncthreads()} in block-uniform control flow, and the kernel to have no other
+ * yield point. BarrierRegionsTest checks that the kernels that take it run right.
+ */
+class RegionFormTest {
+
+    private static Form form(String body) {
+        String src = "__global__ void k(float *x, const float *in, int n, int k2) {\n"
+                + "    __shared__ float s[1024];\n    int tid = threadIdx.x;\n" + body + "\n}";
+        CompiledKernel k = KernelCompiler.compile(FrontEnd.compile(src, "t.cu").kernel("k"));
+        return k.form();
+    }
+
+    static Stream<Arguments> kernels() {
+        return Stream.of(
+                Arguments.of("no barrier", Form.THREAD_LOOP, "x[tid] = 1;"),
+                Arguments.of("barrier at top level", Form.BARRIER_REGIONS,
+                        "s[tid] = in[tid]; __syncthreads(); x[tid] = s[blockDim.x - 1 - tid];"),
+                Arguments.of("tree reduction in a uniform halving loop", Form.BARRIER_REGIONS, """
+                        s[tid] = in[blockIdx.x * blockDim.x + tid]; __syncthreads();
+                        for (unsigned int h = blockDim.x / 2; h > 0; h >>= 1) {
+                            if (tid < h) s[tid] += s[tid + h];
+                            __syncthreads();
+                        }
+                        if (tid == 0) x[blockIdx.x] = s[0];"""),
+                Arguments.of("early return before a barrier", Form.BARRIER_REGIONS,
+                        "if (tid >= n) return; s[tid] = in[tid]; __syncthreads(); x[tid] = s[n - 1 - tid];"),
+                Arguments.of("barrier in a uniform if", Form.BARRIER_REGIONS,
+                        "s[tid] = 1; if (blockIdx.x % 2 == 0) { __syncthreads(); x[tid] = s[0]; }"),
+                Arguments.of("uniform while and do loops", Form.BARRIER_REGIONS, """
+                        int r = n; while (r > 0) { s[tid] = r; __syncthreads(); r--; }
+                        int q = 0; do { __syncthreads(); q++; } while (q < 3);"""),
+                Arguments.of("loop bound from a variable assigned twice alike", Form.BARRIER_REGIONS,
+                        "int m = n; m = m + 1; for (int i = 0; i < m; i++) { __syncthreads(); }"),
+                Arguments.of("loop bound from a variable declared once", Form.BARRIER_REGIONS,
+                        "const int tiles = (n + 15) / 16; for (int t = 0; t < tiles; t++) { __syncthreads(); }"),
+                Arguments.of("barrier under threadIdx", Form.COOPERATIVE,
+                        "if (tid < 16) { __syncthreads(); } x[tid] = 1;"),
+                Arguments.of("loop with a thread-dependent trip count", Form.COOPERATIVE,
+                        "for (int i = 0; i < tid; i++) { __syncthreads(); }"),
+                Arguments.of("loop bound loaded from memory", Form.COOPERATIVE,
+                        "for (int i = 0; i < (int) in[0]; i++) { __syncthreads(); }"),
+                Arguments.of("loop bound divided by a parameter", Form.COOPERATIVE,
+                        "for (int i = 0; i < n / k2; i++) { __syncthreads(); }"),
+                Arguments.of("thread-dependent break out of a loop with a barrier", Form.COOPERATIVE,
+                        "for (int i = 0; i < n; i++) { if (tid == i) break; __syncthreads(); }"),
+                Arguments.of("loop variable assigned in a region", Form.COOPERATIVE,
+                        "for (int i = 0; i < n; i++) { __syncthreads(); if (tid == 0) i++; }"),
+                Arguments.of("loop bound from a variable assigned under threadIdx", Form.COOPERATIVE,
+                        "int m = n; if (tid == 0) m = 3; for (int i = 0; i < m; i++) { __syncthreads(); }"),
+                Arguments.of("__syncthreads_count/_and/_or", Form.BARRIER_REGIONS,
+                        "int c = __syncthreads_count(tid & 1); x[tid] = c + __syncthreads_and(tid) * 2"
+                                + " + __syncthreads_or(in[tid] > 0.0f) * 4;"),
+                Arguments.of("uniform control on a barrier's result", Form.BARRIER_REGIONS,
+                        "int c = __syncthreads_count(tid < n); for (int i = 0; i < c; i++) { __syncthreads(); }"),
+                Arguments.of("__syncthreads_or in a loop condition", Form.COOPERATIVE,
+                        "int i = 0; while (__syncthreads_or(i < tid)) { i++; }"),
+                Arguments.of("a shuffle beside a barrier", Form.COOPERATIVE,
+                        "float v = __shfl_down_sync(0xffffffff, in[tid], 1); __syncthreads(); x[tid] = v;"),
+                Arguments.of("a parameter whose address is taken", Form.COOPERATIVE,
+                        "int *pn = &n; *pn += 1; __syncthreads(); x[tid] = n;"),
+                Arguments.of("__nanosleep beside a barrier", Form.COOPERATIVE,
+                        "__nanosleep(100); __syncthreads(); x[tid] = 1;"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kernels")
+    void kernelsGetTheFormTheirBarriersAllow(String what, Form expected, String body) {
+        assertEquals(expected, form(body), what);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aBarrierInAHelperKeepsTheKernelCooperative() {
+        CompiledKernel k = KernelCompiler.compile(FrontEnd.compile("""
+                __device__ void sync() { __syncthreads(); }
+                __global__ void k(float *x) { __shared__ float s[64]; s[threadIdx.x] = 1; sync(); x[0] = s[0]; }""",
+                "t.cu").kernel("k"));
+        assertEquals(Form.COOPERATIVE, k.form());
+    }
+}
