@@ -36,6 +36,9 @@ public final class KernelCompiler {
     /** HotSpot's HugeMethodLimit: larger methods are never JIT-compiled while DontCompileHugeMethods is on. */
     static final int HUGE_METHOD_LIMIT = 8000;
 
+    /** System property naming a folder where each compiled kernel's class file is written, for inspection. */
+    public static final String DUMP_PROPERTY = "polygpu.cpu.dumpKernels";
+
     private KernelCompiler() {
     }
 
@@ -88,6 +91,7 @@ public final class KernelCompiler {
                     + " JIT-compile methods over {2} bytes unless the JVM runs with -XX:-DontCompileHugeMethods,"
                     + " so it will run slowly without that flag", kernel.name, codeBytes, HUGE_METHOD_LIMIT);
         }
+        dump(kernel.name, self, bytes);
         GeneratedKernel generated = instantiate(bytes);
         Emitter em = emitted[0];
         RegionEmitter rem = regionEmitted[0];
@@ -152,6 +156,25 @@ public final class KernelCompiler {
                         emitted[0] = em;
                     });
         });
+    }
+
+    /**
+     * Writes a kernel's class file into the folder named by the system property {@value #DUMP_PROPERTY}, when it
+     * is set, so that {@code javap -c} can show the code C2 is given.
+     */
+    private static void dump(String kernelName, ClassDesc self, byte[] bytes) {
+        String dir = System.getProperty(DUMP_PROPERTY);
+        if (dir == null || dir.isEmpty()) {
+            return;
+        }
+        java.nio.file.Path file = java.nio.file.Path.of(dir, kernelName + "-" + self.displayName() + ".class");
+        try {
+            java.nio.file.Files.createDirectories(file.getParent());
+            java.nio.file.Files.write(file, bytes);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot write the kernel class " + file + " that "
+                    + DUMP_PROPERTY + " asks for: " + e.getMessage(), e);
+        }
     }
 
     private static GeneratedKernel instantiate(byte[] bytes) {

@@ -12,19 +12,21 @@ import java.util.Objects;
  * ({@code line << 16 | column}). Sub-int loads return the raw sign-extended value; the generated code
  * narrows to the C type (e.g. masks an unsigned char).
  *
- * <p>The check is {@link Objects#checkIndex(long, long)}, which C2 turns into its own range-check node: unlike
- * a hand-written comparison it can be hoisted out of loops whose index is linear in the loop variable (loop
- * predication), which made barrier-free kernels about 30% faster. Its exception is caught right here and
- * turned into the fault, so the message stays precise.
+ * <p>Scalar loads and stores go through the segment itself ({@link MemorySegment#get(ValueLayout.OfFloat, long)}
+ * and its siblings), whose bounds check C2 treats as a range check that it can hoist out of loops whose index is
+ * linear in the loop variable; its {@link IndexOutOfBoundsException} is caught right here and turned into the
+ * fault, so the message stays precise. This measured faster than checking with
+ * {@link Objects#checkIndex(long, long)} and then accessing {@link #ALL} at the absolute address, which repeats
+ * the check on a second segment (docs/benchmarks.md, issue #32).
  *
- * <p>After the check the access goes through {@link #ALL}, one segment spanning the address space whose
- * scope never closes, at the absolute address: the JIT then folds away the FFM access checks that would
- * repeat ours (a 40% gain on SAXPY). This is safe because every segment a kernel sees is native and stays
+ * <p>Whole vectors and structs are checked once ({@link #vectorRead}, {@link #structRead}) and their components
+ * then read through {@link #ALL}, one segment spanning the address space whose scope never closes, at the
+ * absolute address. This is safe because every segment a kernel sees is native and stays
  * alive while the kernel runs: device buffers are pinned by each launch that uses them (a free waits for
  * it), and so is the module's {@link ModuleMemory} (closing the module frees it after them), shared and local
  * memory belong to the runner's {@code BlockState}, which the running thread holds.
  *
- * <p>Since the stores bypass the segment's own checks, each store first asks the segment whether it is
+ * <p>Each store first asks the segment whether it is
  * {@linkplain MemorySegment#isReadOnly() read-only}: a kernel parameter the launch passed read-only is bound as
  * a read-only view of its buffer (pointer arithmetic keeps the segment), and a store through it faults naming
  * the parameter. The test reads one more field of the segment whose size the bounds check reads anyway; it
@@ -60,11 +62,10 @@ public final class Mem {
 
     public static int ldB(MemorySegment s, long off, BlockState st, int pos) {
         try {
-            Objects.checkIndex(off, s.byteSize());
+            return s.get(ValueLayout.JAVA_BYTE, off);
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 1, false, pos);
         }
-        return ALL.get(ValueLayout.JAVA_BYTE, s.address() + off);
     }
 
     /** Faults a store or atomic through {@code s} if the launch passed its memory read-only. */
@@ -77,127 +78,114 @@ public final class Mem {
     public static void stB(MemorySegment s, long off, int v, BlockState st, int pos) {
         writable(s, st, pos);
         try {
-            Objects.checkIndex(off, s.byteSize());
+            s.set(ValueLayout.JAVA_BYTE, off, (byte) v);
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 1, true, pos);
         }
-        ALL.set(ValueLayout.JAVA_BYTE, s.address() + off, (byte) v);
     }
 
     public static int ldS(MemorySegment s, long off, BlockState st, int pos) {
         try {
-            Objects.checkIndex(off, s.byteSize() - 1);
+            return s.get(ValueLayout.JAVA_SHORT_UNALIGNED, off);
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 2, false, pos);
         }
-        return ALL.get(ValueLayout.JAVA_SHORT_UNALIGNED, s.address() + off);
     }
 
     public static void stS(MemorySegment s, long off, int v, BlockState st, int pos) {
         writable(s, st, pos);
         try {
-            Objects.checkIndex(off, s.byteSize() - 1);
+            s.set(ValueLayout.JAVA_SHORT_UNALIGNED, off, (short) v);
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 2, true, pos);
         }
-        ALL.set(ValueLayout.JAVA_SHORT_UNALIGNED, s.address() + off, (short) v);
     }
 
     public static int ldI(MemorySegment s, long off, BlockState st, int pos) {
         try {
-            Objects.checkIndex(off, s.byteSize() - 3);
+            return s.get(ValueLayout.JAVA_INT_UNALIGNED, off);
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 4, false, pos);
         }
-        return ALL.get(ValueLayout.JAVA_INT_UNALIGNED, s.address() + off);
     }
 
     public static void stI(MemorySegment s, long off, int v, BlockState st, int pos) {
         writable(s, st, pos);
         try {
-            Objects.checkIndex(off, s.byteSize() - 3);
+            s.set(ValueLayout.JAVA_INT_UNALIGNED, off, v);
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 4, true, pos);
         }
-        ALL.set(ValueLayout.JAVA_INT_UNALIGNED, s.address() + off, v);
     }
 
     public static long ldJ(MemorySegment s, long off, BlockState st, int pos) {
         try {
-            Objects.checkIndex(off, s.byteSize() - 7);
+            return s.get(ValueLayout.JAVA_LONG_UNALIGNED, off);
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 8, false, pos);
         }
-        return ALL.get(ValueLayout.JAVA_LONG_UNALIGNED, s.address() + off);
     }
 
     public static void stJ(MemorySegment s, long off, long v, BlockState st, int pos) {
         writable(s, st, pos);
         try {
-            Objects.checkIndex(off, s.byteSize() - 7);
+            s.set(ValueLayout.JAVA_LONG_UNALIGNED, off, v);
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 8, true, pos);
         }
-        ALL.set(ValueLayout.JAVA_LONG_UNALIGNED, s.address() + off, v);
     }
 
     public static float ldF(MemorySegment s, long off, BlockState st, int pos) {
         try {
-            Objects.checkIndex(off, s.byteSize() - 3);
+            return s.get(ValueLayout.JAVA_FLOAT_UNALIGNED, off);
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 4, false, pos);
         }
-        return ALL.get(ValueLayout.JAVA_FLOAT_UNALIGNED, s.address() + off);
     }
 
     public static void stF(MemorySegment s, long off, float v, BlockState st, int pos) {
         writable(s, st, pos);
         try {
-            Objects.checkIndex(off, s.byteSize() - 3);
+            s.set(ValueLayout.JAVA_FLOAT_UNALIGNED, off, v);
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 4, true, pos);
         }
-        ALL.set(ValueLayout.JAVA_FLOAT_UNALIGNED, s.address() + off, v);
     }
 
     /** Loads a {@code __half}: the binary16 value at {@code off}, widened exactly to float. */
     public static float ldH(MemorySegment s, long off, BlockState st, int pos) {
         try {
-            Objects.checkIndex(off, s.byteSize() - 1);
+            return Float.float16ToFloat(s.get(ValueLayout.JAVA_SHORT_UNALIGNED, off));
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 2, false, pos);
         }
-        return Float.float16ToFloat(ALL.get(ValueLayout.JAVA_SHORT_UNALIGNED, s.address() + off));
     }
 
     /** Stores a {@code __half} held in a float (already a half value, so the narrowing is exact). */
     public static void stH(MemorySegment s, long off, float v, BlockState st, int pos) {
         writable(s, st, pos);
         try {
-            Objects.checkIndex(off, s.byteSize() - 1);
+            s.set(ValueLayout.JAVA_SHORT_UNALIGNED, off, Float.floatToFloat16(v));
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 2, true, pos);
         }
-        ALL.set(ValueLayout.JAVA_SHORT_UNALIGNED, s.address() + off, Float.floatToFloat16(v));
     }
 
     public static double ldD(MemorySegment s, long off, BlockState st, int pos) {
         try {
-            Objects.checkIndex(off, s.byteSize() - 7);
+            return s.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, off);
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 8, false, pos);
         }
-        return ALL.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, s.address() + off);
     }
 
     public static void stD(MemorySegment s, long off, double v, BlockState st, int pos) {
         writable(s, st, pos);
         try {
-            Objects.checkIndex(off, s.byteSize() - 7);
+            s.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, off, v);
         } catch (IndexOutOfBoundsException e) {
             throw st.outOfBounds(s, off, 8, true, pos);
         }
-        ALL.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, s.address() + off, v);
     }
 
     /**

@@ -6,7 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.polygpu.device.cpu.kernel.CompiledKernel;
 import dev.polygpu.device.cpu.kernel.front.FrontEnd;
+import java.io.IOException;
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Properties of the generated code itself: which kernels are cooperative, and that they stay JIT-able. */
 class KernelCompilerTest {
@@ -74,5 +82,28 @@ class KernelCompilerTest {
         int mm = KernelCompiler.codeBytes(compile(sgemm, "sgemm"));
         assertTrue(bs < KernelCompiler.HUGE_METHOD_LIMIT, "Black-Scholes compiled to " + bs + " bytes");
         assertTrue(mm < KernelCompiler.HUGE_METHOD_LIMIT, "SGEMM compiled to " + mm + " bytes");
+    }
+
+    @Test
+    void theDumpPropertyWritesEachKernelsClassFile(@TempDir Path dir) throws IOException {
+        String previous = System.getProperty(KernelCompiler.DUMP_PROPERTY);
+        System.setProperty(KernelCompiler.DUMP_PROPERTY, dir.toString());
+        try {
+            compile("__global__ void twice(float *x, int n) { int i = threadIdx.x; if (i < n) x[i] *= 2; }", "twice");
+        } finally {
+            if (previous == null) {
+                System.clearProperty(KernelCompiler.DUMP_PROPERTY);
+            } else {
+                System.setProperty(KernelCompiler.DUMP_PROPERTY, previous);
+            }
+        }
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(dir)) {
+            files = listing.filter(f -> f.getFileName().toString().startsWith("twice-")).toList();
+        }
+        assertEquals(1, files.size(), "files written: " + files);
+        ClassModel model = ClassFile.of().parse(files.get(0));
+        assertTrue(model.methods().stream().anyMatch(m -> m.methodName().equalsString("runBlock")),
+                "the dumped class has no runBlock method");
     }
 }
