@@ -166,6 +166,61 @@ class KernelStopTest {
                 out[2] = u;
             }
 
+            // Strided loops (i += s) run without the countdown only when their entry check shows they end; these two
+            // do not end, so they must take the polled copy: an unsigned index that wraps past its bound, a zero step.
+            __global__ void stridedWrap(int* flag)
+            {
+                flag[0] = 1;
+                unsigned int t = 0;
+                for (unsigned int i = 0; i < 0xffffffffu; i += 0x80000000u) {
+                    t += i;
+                }
+                flag[1] = t;
+            }
+
+            __global__ void stridedZero(int* flag)
+            {
+                flag[0] = 1;
+                int z = flag[0] - 1;
+                int t = 0;
+                for (int i = 0; i < 10; i += z) {
+                    t++;
+                }
+                flag[1] = t;
+            }
+
+            // Strided loops that end, past a poll budget, with continue and break, in each index type; the long one
+            // fails its entry check (a bound near the maximum) and ends by its break, in the polled copy.
+            __global__ void stridedLoops(int* out, int st)
+            {
+                int a = 0;
+                for (int k = -7; k < 9000; k += st) {
+                    if (k % 5 == 0) {
+                        continue;
+                    }
+                    a += k;
+                }
+                out[0] = a;
+                unsigned int b = 0;
+                for (unsigned int k = 4000000000u; k < 4294000000u; k += (unsigned int) st * 100000u) {
+                    b += k >> 20;
+                }
+                out[1] = (int) b;
+                long long c = 0;
+                for (long long k = 9223372036854770000ll; k < 9223372036854775807ll; k += st) {
+                    c += k & 255;
+                    if (c > 200000) {
+                        break;
+                    }
+                }
+                out[2] = (int) c;
+                unsigned long long d = 0;
+                for (unsigned long long k = 0; k < 5000ull; k += (unsigned long long) (short) st) {
+                    d += k;
+                }
+                out[3] = (int) d;
+            }
+
             __global__ void twice(const int* src, int* dst, int n)
             {
                 int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -227,7 +282,7 @@ class KernelStopTest {
         UnifiedBuffer flag = ints(dev, new int[2]);
         Stream s = dev.defaultStream();
         for (String name : new String[] {"spin", "spinBarrier", "spinOne", "growingBound", "countedInside", "spinDo",
-                "spinContinue", "spinCallingLoop", "sleepInCountedLoop"}) {
+                "spinContinue", "spinCallingLoop", "sleepInCountedLoop", "stridedWrap", "stridedZero"}) {
             KernelFaultException e = faultOf(s, kernel(name), Dim3.of(3), Dim3.of(64), flagArgs(flag));
             assertEquals(CudaError.LAUNCH_TIMEOUT, e.error(), e.getMessage());
             assertContains("kernel '" + name + "'", e.getMessage());
@@ -245,6 +300,38 @@ class KernelStopTest {
         // 0 + ... + 4999; 1 + ... + 4000 less the multiples of 3 (3 * (1 + ... + 1333)); the odd numbers below 3000.
         int[] expected = {4999 * 5000 / 2, 4000 * 4001 / 2 - 3 * (1333 * 1334 / 2), 1500 * 1500};
         assertArrayEquals(expected, readInts(out, 3));
+    }
+
+    @Test
+    void stridedLoopsComputeRight() {
+        int st = 3;
+        UnifiedBuffer out = ints(dev, new int[4]);
+        Stream s = dev.defaultStream();
+        s.launch(kernel("stridedLoops"), LaunchConfig.of(1, 1), KernelArgs.builder().pointer(out).i32(st).build());
+        assertDoesNotThrow(s::synchronize);
+        // The same loops in Java, whose int and long arithmetic wraps as C's unsigned arithmetic does.
+        int a = 0;
+        for (int k = -7; k < 9000; k += st) {
+            if (k % 5 != 0) {
+                a += k;
+            }
+        }
+        int b = 0;
+        for (long k = 4_000_000_000L; k < 4_294_000_000L; k += st * 100_000L) {
+            b += (int) (k >> 20);
+        }
+        long c = 0;
+        for (long k = 9_223_372_036_854_770_000L; k < Long.MAX_VALUE; k += st) {
+            c += k & 255;
+            if (c > 200_000) {
+                break;
+            }
+        }
+        long d = 0;
+        for (long k = 0; k < 5000; k += st) {
+            d += k;
+        }
+        assertArrayEquals(new int[] {a, b, (int) c, (int) d}, readInts(out, 4));
     }
 
     @Test

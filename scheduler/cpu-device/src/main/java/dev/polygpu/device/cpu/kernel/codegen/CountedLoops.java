@@ -14,7 +14,8 @@ import dev.polygpu.device.cpu.kernel.ast.Var;
  * taken and that the body never assigns, and {@code b} is built from constants, built-in indices and extents, and
  * such variables the body never assigns. Such a loop runs at most as many iterations as {@code i}'s type has
  * values and cannot wrap around; a stop request is noticed at the enclosing loop's back-edge, the next barrier
- * or the next block.
+ * or the next block. A loop that steps by another amount ({@link #strided}) ends by itself only for some values
+ * of its step and bound, which the generated code checks at its entry.
  */
 final class CountedLoops {
     private final Plan plan;
@@ -38,8 +39,86 @@ final class CountedLoops {
         return bounded && invariant(cond.right(), f.body()) && !assigns(f.body(), i);
     }
 
+    /**
+     * A {@code for (…; i < b; i += s)} loop with {@code s} of any integer type: it ends by itself when {@code s} is
+     * positive and {@code i} cannot wrap, which {@code exec.StridedLoops.noWrap} checks at the loop's entry.
+     * {@code type} is {@code i}'s type, in which both the comparison and the step are done.
+     */
+    record Strided(Var index, CType type, Expr bound, Expr step) {}
+
+    /**
+     * The strided form of {@code f} (a grid-stride loop, typically), or null: {@code i} as for a counted loop,
+     * {@code b} and {@code s} invariant and free of integer division by anything but a nonzero constant (so that
+     * evaluating them at the loop's entry, before the first condition and step, cannot fault), and a body without
+     * calls of {@code __device__} functions and of at most {@link #MAX_STRIDED_BODY} expression nodes, since the
+     * body is emitted twice.
+     */
+    Strided strided(Stmt.For f) {
+        if (!(f.condition() instanceof Expr.Binary cond) || cond.op() != Expr.BinaryOp.LT
+                || !(cond.left() instanceof Expr.VarRef ref)) {
+            return null;
+        }
+        Var i = ref.var();
+        if (!wideInteger(i.type) || !i.type.equals(cond.operandType()) || i.addressTaken
+                || plan.storage.get(i) != Plan.Storage.SCALAR || assigns(f.body(), i)) {
+            return null;
+        }
+        if (!(f.update() instanceof Expr.CompoundAssign a) || a.op() != Expr.BinaryOp.ADD || !isVar(a.target(), i)
+                || !a.value().type().isInteger()) {
+            return null;
+        }
+        if (!invariant(cond.right(), f.body()) || !invariant(a.value(), f.body()) || !divisionSafe(cond.right())
+                || !divisionSafe(a.value()) || size(f.body()) > MAX_STRIDED_BODY) {
+            return null;
+        }
+        return new Strided(i, i.type, cond.right(), a.value());
+    }
+
+    /** Expression nodes a strided loop's body may hold: it is emitted twice, and kernels have a 64 KB limit. */
+    static final int MAX_STRIDED_BODY = 120;
+
+    private static boolean divisionSafe(Expr e) {
+        if (e instanceof Expr.Binary b && !Uniformity.safeDivision(b.op(), b.operandType(), b.right())) {
+            return false;
+        }
+        return Exprs.children(e).stream().allMatch(CountedLoops::divisionSafe);
+    }
+
+    /** Expression nodes in {@code s}; a call of a {@code __device__} function counts as too many. */
+    private static int size(Stmt s) {
+        return switch (s) {
+            case null -> 0;
+            case Stmt.Block b -> b.statements().stream().mapToInt(CountedLoops::size).sum();
+            case Stmt.VarDecl d -> 1 + size(d.init())
+                    + (d.arrayInit() == null ? 0 : d.arrayInit().stream().mapToInt(CountedLoops::size).sum());
+            case Stmt.ExprStmt e -> size(e.expr());
+            case Stmt.If i -> size(i.condition()) + size(i.then()) + size(i.otherwise());
+            case Stmt.While w -> size(w.condition()) + size(w.body());
+            case Stmt.DoWhile w -> size(w.body()) + size(w.condition());
+            case Stmt.For f -> f.init().stream().mapToInt(CountedLoops::size).sum() + size(f.condition())
+                    + size(f.update()) + size(f.body());
+            case Stmt.Return r -> 1 + size(r.value());
+            case Stmt.Switch sw -> size(sw.selector()) + sw.cases().stream()
+                    .mapToInt(c -> 1 + c.statements().stream().mapToInt(CountedLoops::size).sum()).sum();
+            case Stmt.Break b -> 1;
+            case Stmt.Continue k -> 1;
+            case Stmt.Empty e -> 0;
+        };
+    }
+
+    private static int size(Expr e) {
+        if (e == null) {
+            return 0;
+        }
+        if (e instanceof Expr.Call) {
+            return MAX_STRIDED_BODY + 1;
+        }
+        return 1 + Exprs.children(e).stream().mapToInt(CountedLoops::size).sum();
+    }
+
     private static boolean wideInteger(CType t) {
-        return t == CType.Prim.INT || t == CType.Prim.UINT || t == CType.Prim.LONG || t == CType.Prim.ULONG;
+        return t == CType.Prim.INT || t == CType.Prim.UINT || t == CType.Prim.LONG || t == CType.Prim.ULONG
+                || t == CType.Prim.LONGLONG || t == CType.Prim.ULONGLONG;
     }
 
     /** +1 or -1 if {@code update} steps {@code i} by one, else 0. */

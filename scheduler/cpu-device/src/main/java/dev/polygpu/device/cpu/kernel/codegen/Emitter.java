@@ -164,12 +164,27 @@ final class Emitter extends MethodEmitter {
     }
 
     private void loop(Stmt loop, Expr condition, Expr update, Stmt body) {
-        LoopPolls.Kind poll = loopPolls.kind(loop);
+        Label brk = c.newLabel();
+        CountedLoops.Strided strided = loopPolls.strided(loop);
+        if (strided != null && (reconvergence == null || !reconvergence.needsPoint(body))) {
+            // A copy without the countdown, for when the entry check shows the loop ends by itself.
+            Label polled = c.newLabel();
+            stridedLoopEnds(strided, loop.pos());
+            c.ifeq(polled);
+            iterate(loop, condition, update, body, LoopPolls.Kind.NONE, brk);
+            c.labelBinding(polled);
+        }
+        ResumableLoop resumable = iterate(loop, condition, update, body, loopPolls.kind(loop), brk);
+        c.labelBinding(brk);
+        exitLoop(resumable);
+    }
+
+    /** One copy of a loop, from its entry to its back-edge; it leaves through {@code brk}, which the caller binds. */
+    private ResumableLoop iterate(Stmt loop, Expr condition, Expr update, Stmt body, LoopPolls.Kind poll, Label brk) {
         Label entry = countdownEntry(poll);
         Label top = c.newBoundLabel();
         ResumableLoop resumable = enterLoop(loop, top);
         Label cont = c.newLabel();
-        Label brk = c.newLabel();
         if (condition != null) {
             exprs.jumpIfFalse(condition, brk);
         }
@@ -189,8 +204,21 @@ final class Emitter extends MethodEmitter {
             }
             c.goto_(top);
         }
-        c.labelBinding(brk);
-        exitLoop(resumable);
+        return resumable;
+    }
+
+    /** Pushes whether the strided loop {@code s} ends by itself: a positive step that cannot wrap its index. */
+    private void stridedLoopEnds(CountedLoops.Strided s, Pos p) {
+        exprs.value(s.bound());
+        Ops.convert(c, s.bound().type(), s.type(), p);
+        exprs.value(s.step());
+        Ops.convert(c, s.step().type(), s.type(), p);
+        CType.Prim t = (CType.Prim) s.type();
+        boolean wide = t.size() == 8;
+        boolean unsigned = !t.signed;
+        ClassDesc k = wide ? java.lang.constant.ConstantDescs.CD_long : java.lang.constant.ConstantDescs.CD_int;
+        c.invokestatic(Jvm.STRIDED_LOOPS, unsigned ? "endsUnsigned" : "ends",
+                mt(java.lang.constant.ConstantDescs.CD_boolean, k, k));
     }
 
     /**

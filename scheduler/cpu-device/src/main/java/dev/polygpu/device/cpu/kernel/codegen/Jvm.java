@@ -23,6 +23,7 @@ final class Jvm {
     static final ClassDesc STATE = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.BlockState");
     static final ClassDesc MEM = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.Mem");
     static final ClassDesc CONV = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.Conv");
+    static final ClassDesc STRIDED_LOOPS = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.StridedLoops");
     static final ClassDesc GENERATED = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.GeneratedKernel");
     static final ClassDesc MATH = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.CudaMath");
     static final ClassDesc MATH_FLOAT = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.CudaMathFloat");

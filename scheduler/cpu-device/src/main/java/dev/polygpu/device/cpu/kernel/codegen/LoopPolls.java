@@ -62,6 +62,15 @@ final class LoopPolls {
         return Kind.COUNTDOWN;
     }
 
+    /**
+     * For a {@link Kind#COUNTDOWN} {@code for} loop of the strided form ({@link CountedLoops#strided}), that form:
+     * the loop then also gets a copy without the countdown, taken when a check at its entry shows that it ends by
+     * itself; null for other loops.
+     */
+    CountedLoops.Strided strided(Stmt loop) {
+        return loop instanceof Stmt.For f && kind(loop) == Kind.COUNTDOWN ? counted.strided(f) : null;
+    }
+
     /** True if an iteration of {@code loop} may run another loop. */
     private boolean holdsLoop(Stmt loop) {
         return switch (loop) {
