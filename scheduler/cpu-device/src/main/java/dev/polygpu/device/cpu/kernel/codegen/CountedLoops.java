@@ -41,7 +41,7 @@ final class CountedLoops {
 
     /**
      * A {@code for (…; i < b; i += s)} loop with {@code s} of any integer type: it ends by itself when {@code s} is
-     * positive and {@code i} cannot wrap, which {@code exec.StridedLoops.noWrap} checks at the loop's entry.
+     * positive and {@code i} cannot wrap, which {@code exec.StridedLoops} checks at the loop's entry.
      * {@code type} is {@code i}'s type, in which both the comparison and the step are done.
      */
     record Strided(Var index, CType type, Expr bound, Expr step) {}
