@@ -44,7 +44,7 @@ final class CountedLoops {
      * positive and {@code i} cannot wrap, which {@code exec.StridedLoops} checks at the loop's entry.
      * {@code type} is {@code i}'s type, in which both the comparison and the step are done.
      */
-    record Strided(Var index, CType type, Expr bound, Expr step) {}
+    record Strided(CType type, Expr bound, Expr step) {}
 
     /**
      * The strided form of {@code f} (a grid-stride loop, typically), or null: {@code i} as for a counted loop,
@@ -71,49 +71,24 @@ final class CountedLoops {
                 || !divisionSafe(a.value()) || size(f.body()) > MAX_STRIDED_BODY) {
             return null;
         }
-        return new Strided(i, i.type, cond.right(), a.value());
+        return new Strided(i.type, cond.right(), a.value());
     }
 
     /** Expression nodes a strided loop's body may hold: it is emitted twice, and kernels have a 64 KB limit. */
     static final int MAX_STRIDED_BODY = 120;
 
     private static boolean divisionSafe(Expr e) {
-        if (e instanceof Expr.Binary b && !Uniformity.safeDivision(b.op(), b.operandType(), b.right())) {
-            return false;
-        }
-        return Exprs.children(e).stream().allMatch(CountedLoops::divisionSafe);
+        boolean[] safe = {true};
+        Statements.forEachNode(e, x -> safe[0] &= !(x instanceof Expr.Binary b)
+                || Uniformity.safeDivision(b.op(), b.operandType(), b.right()));
+        return safe[0];
     }
 
     /** Expression nodes in {@code s}; a call of a {@code __device__} function counts as too many. */
     private static int size(Stmt s) {
-        return switch (s) {
-            case null -> 0;
-            case Stmt.Block b -> b.statements().stream().mapToInt(CountedLoops::size).sum();
-            case Stmt.VarDecl d -> 1 + size(d.init())
-                    + (d.arrayInit() == null ? 0 : d.arrayInit().stream().mapToInt(CountedLoops::size).sum());
-            case Stmt.ExprStmt e -> size(e.expr());
-            case Stmt.If i -> size(i.condition()) + size(i.then()) + size(i.otherwise());
-            case Stmt.While w -> size(w.condition()) + size(w.body());
-            case Stmt.DoWhile w -> size(w.body()) + size(w.condition());
-            case Stmt.For f -> f.init().stream().mapToInt(CountedLoops::size).sum() + size(f.condition())
-                    + size(f.update()) + size(f.body());
-            case Stmt.Return r -> 1 + size(r.value());
-            case Stmt.Switch sw -> size(sw.selector()) + sw.cases().stream()
-                    .mapToInt(c -> 1 + c.statements().stream().mapToInt(CountedLoops::size).sum()).sum();
-            case Stmt.Break b -> 1;
-            case Stmt.Continue k -> 1;
-            case Stmt.Empty e -> 0;
-        };
-    }
-
-    private static int size(Expr e) {
-        if (e == null) {
-            return 0;
-        }
-        if (e instanceof Expr.Call) {
-            return MAX_STRIDED_BODY + 1;
-        }
-        return 1 + Exprs.children(e).stream().mapToInt(CountedLoops::size).sum();
+        int[] n = {0};
+        Statements.forEachExpr(s, x -> n[0] += x instanceof Expr.Call ? MAX_STRIDED_BODY + 1 : 1);
+        return n[0];
     }
 
     private static boolean wideInteger(CType t) {

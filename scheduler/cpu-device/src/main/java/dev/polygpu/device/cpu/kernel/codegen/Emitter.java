@@ -2,6 +2,9 @@ package dev.polygpu.device.cpu.kernel.codegen;
 
 import static dev.polygpu.device.cpu.kernel.codegen.Jvm.SEGMENT;
 import static dev.polygpu.device.cpu.kernel.codegen.Jvm.mt;
+import static java.lang.constant.ConstantDescs.CD_boolean;
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_long;
 
 import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.Expr;
@@ -216,9 +219,8 @@ final class Emitter extends MethodEmitter {
         CType.Prim t = (CType.Prim) s.type();
         boolean wide = t.size() == 8;
         boolean unsigned = !t.signed;
-        ClassDesc k = wide ? java.lang.constant.ConstantDescs.CD_long : java.lang.constant.ConstantDescs.CD_int;
-        c.invokestatic(Jvm.STRIDED_LOOPS, unsigned ? "endsUnsigned" : "ends",
-                mt(java.lang.constant.ConstantDescs.CD_boolean, k, k));
+        ClassDesc k = wide ? CD_long : CD_int;
+        c.invokestatic(Jvm.STRIDED_LOOPS, unsigned ? "endsUnsigned" : "ends", mt(CD_boolean, k, k));
     }
 
     /**
