@@ -12,8 +12,8 @@ import java.util.Set;
 
 /**
  * Decides which loops of a barrier region run <em>iteration-major</em> ({@link RegionForm.Sweep}): every live
- * thread runs one iteration, then every thread still looping the next, instead of each thread running the whole
- * loop before the next thread starts. Threads of a block run concurrently with no order between two barriers, so
+ * thread runs a few iterations, then every thread still looping the next few, instead of each thread running the
+ * whole loop before the next thread starts. Threads of a block run concurrently with no order between two barriers, so
  * either schedule is a valid execution of a race-free kernel; the iteration-major one turns a grid-stride or
  * block-stride walk ({@code for (i = gid; i < n; i += blockDim.x * gridDim.x) sum += in[i];}), in which each
  * thread alone touches one element per stride, into unit-stride sweeps across the block's threads.

@@ -29,13 +29,20 @@ import java.util.Map;
  * is left the block ends. A uniform variable that the skeleton reads but regions assign is reloaded after such a
  * region from the last thread that finished it. Each barrier, and each back-edge of a loop holding barriers, polls the stop request.
  * A loop that {@link Interchange} picks runs as a {@link RegionForm.Sweep}: passes over the threads, each running
- * one iteration of every thread whose loop is still going, with a thread whose loop ended marked in
+ * a few iterations of every thread whose loop is still going, with a thread whose loop ended marked in
  * {@code status} until the sweep is over.
  */
 final class RegionEmitter {
     private static final int EXITED = 2;
     /** The status of a live thread whose loop in the running {@link #sweep} has ended. */
     private static final int DONE = 1;
+    /**
+     * How many iterations a thread runs in one pass of a {@link #sweep} before the next thread's turn. One per pass
+     * pays the loading and storing of the thread's variables at every iteration; many make each thread walk alone
+     * again, one element per stride. A few keep every pass within a few pages that all the block's threads share,
+     * as a few prefetch streams (docs/benchmarks.md, "Loop interchange").
+     */
+    private static final int PASS_ITERATIONS = 4;
     private static final ClassDesc ARRAYS = ClassDesc.of("java.util.Arrays");
 
     private final Emitter e;
@@ -59,6 +66,8 @@ final class RegionEmitter {
     private int countSlot;
     /** How many threads ran an iteration in the current pass of a {@link #sweep}. */
     private int goingSlot;
+    /** The iterations the running thread has left in the current pass of a {@link #sweep}. */
+    private int budgetSlot;
 
     RegionEmitter(Emitter e, RegionForm form) {
         this.e = e;
@@ -98,6 +107,7 @@ final class RegionEmitter {
         lastSlot = c.allocateLocal(TypeKind.INT);
         countSlot = c.allocateLocal(TypeKind.INT);
         goingSlot = c.allocateLocal(TypeKind.INT);
+        budgetSlot = c.allocateLocal(TypeKind.INT);
         c.iload(e.blockDimSlots[0]);
         c.iload(e.blockDimSlots[1]);
         c.imul();
@@ -312,9 +322,9 @@ final class RegionEmitter {
     }
 
     /**
-     * A loop run iteration-major: passes over the block's threads, each running one iteration (condition, body,
-     * update) of every thread whose loop is still going and marking a thread whose condition fails as done, until
-     * a pass finds none going; then the marks are cleared. Each pass polls the stop request, so a loop that never
+     * A loop run iteration-major: passes over the block's threads, each running up to {@link #PASS_ITERATIONS}
+     * iterations (condition, body, update) of every thread whose loop is still going and marking a thread whose
+     * condition fails as done, until a pass finds none going; then the marks are cleared. Each pass polls the stop request, so a loop that never
      * ends still stops; an iteration's own inner loops poll as they do elsewhere.
      */
     private void sweep(RegionForm.Region r) {
@@ -339,11 +349,17 @@ final class RegionEmitter {
         reload(r);
     }
 
-    /** One iteration of the running thread in a {@link #sweep}, with its variables loaded and stored around it. */
+    /**
+     * Up to {@link #PASS_ITERATIONS} iterations of the running thread in a {@link #sweep}, with its variables
+     * loaded before them and stored after them.
+     */
     private void iteration(RegionForm.Region r) {
         enterThread(r);
         Label ends = c.newLabel();
         Label save = c.newLabel();
+        c.loadConstant(PASS_ITERATIONS);
+        c.istore(budgetSlot);
+        Label top = c.newBoundLabel();
         switch (r.loop) {
             case Stmt.For f -> {
                 e.exprs.jumpIfFalse(f.condition(), ends);
@@ -358,6 +374,9 @@ final class RegionEmitter {
             }
             default -> throw new IllegalStateException("not a loop to interchange: " + r.loop);
         }
+        c.iinc(budgetSlot, -1);
+        c.iload(budgetSlot);
+        c.ifgt(top);
         c.iinc(goingSlot, 1);
         c.goto_(save);
         c.labelBinding(ends);

@@ -53,8 +53,8 @@ final class RegionForm {
 
     /**
      * A thread-dependent loop without barriers run iteration-major ({@link Interchange}): region {@code index}
-     * (a {@link Region#loop} region) runs one iteration of every live thread whose loop has not ended, again and
-     * again until no thread's has. The region before it ran the loop's init in each thread.
+     * (a {@link Region#loop} region) runs a few iterations of every live thread whose loop has not ended, again
+     * and again until every thread's has. The region before it ran the loop's init in each thread.
      */
     record Sweep(int index) implements Node {}
 
