@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Timeout;
  * Loops of a barrier region that run iteration-major ({@link Interchange}), checked against nvcc's PTX of the same
  * source on the PTX interpreter: per-thread trip counts that differ (none for some threads, many for others),
  * loops nested in the body, variables live after the loop and across barriers, threads that returned before a
- * sweep, 2D blocks; a fault in a sweep names its thread, and a sweep that never ends is stopped.
+ * sweep, 2D blocks, local arrays and assigned parameters; a fault in a sweep names its thread, and a sweep that never ends is stopped.
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InterchangedLoopsTest {
@@ -111,6 +111,22 @@ class InterchangedLoopsTest {
             }
             """;
 
+    /** A local array, an assigned parameter and an unsigned index, all used in the loop and live after it. */
+    private static final String LOCALS = """
+            extern "C" __global__ void NAME(const int *in, int *out, int n, int k) {
+                __shared__ int s[64];
+                int tid = threadIdx.x;
+                int hist[4] = {0, 0, 0, 0};
+                for (unsigned int i = tid; i < (unsigned int) n; i += blockDim.x) {
+                    hist[in[i] & 3] += 1;
+                    k ^= in[i] << (i & 7);
+                }
+                s[tid] = hist[0] + 2 * hist[1] + 3 * hist[2] + 4 * hist[3];
+                __syncthreads();
+                out[blockIdx.x * blockDim.x + tid] = s[(tid + 5) % blockDim.x] * 10 + hist[tid & 3] + k;
+            }
+            """;
+
     private static String named(String source, String name) {
         return source.replace("NAME", name);
     }
@@ -124,6 +140,7 @@ class InterchangedLoopsTest {
         assertEquals(1, KernelCompiler.interchangedLoops(compile(TRIPS, "k")));
         assertEquals(1, KernelCompiler.interchangedLoops(compile(WHILE_2D, "k")));
         assertEquals(2, KernelCompiler.interchangedLoops(compile(TWO, "k")));
+        assertEquals(1, KernelCompiler.interchangedLoops(compile(LOCALS, "k")));
     }
 
     @Test
@@ -156,6 +173,8 @@ class InterchangedLoopsTest {
                 List.of(intBuffer("in", r, 900), intBuffer("out", r, 3 * 64), scalar(900))));
         cases.add(new OracleCase("two", named(TWO, "two"), "two", LaunchConfig.of(2, 64),
                 List.of(intBuffer("in", r, 700), intBuffer("out", r, 128), scalar(700), scalar(3))));
+        cases.add(new OracleCase("locals", named(LOCALS, "locals"), "locals", LaunchConfig.of(2, 64),
+                List.of(intBuffer("in", r, 1000), intBuffer("out", r, 128), scalar(1000), scalar(0x5a5a))));
         try (DifferentialOracle oracle = DifferentialOracle.create()) {
             for (OracleResult res : oracle.checkAll(cases)) {
                 assertInstanceOf(OracleResult.Equal.class, res, "seed " + SEED + ": " + res);
