@@ -182,6 +182,77 @@ class InterchangedLoopsTest {
         }
     }
 
+    /**
+     * Random kernels of one shape, a strided loop between two barriers, with its start, bound, step and body
+     * drawn from small menus: threads that return before the loop, bounds that differ per thread, loops nested in
+     * the body, writes to the thread's own output slot.
+     */
+    @Test
+    void randomStridedLoopsAgreeWithNvccsPtx() {
+        OracleTests.assumeNvcc();
+        long seed = SEED + 1;
+        Random r = new Random(seed);
+        List<OracleCase> cases = new ArrayList<>();
+        for (int c = 0; c < 12; c++) {
+            String name = "rnd" + c;
+            String src = randomKernel(r, name);
+            assertEquals(1, KernelCompiler.interchangedLoops(KernelCompiler.compile(
+                    FrontEnd.compile(src, "t.cu").kernel(name))), "seed " + seed + ": " + src);
+            int block = r.nextBoolean() ? 64 : 96;
+            int grid = 1 + r.nextInt(3);
+            int n = 50 + r.nextInt(1500);
+            cases.add(new OracleCase(name, src, name, LaunchConfig.of(grid, block),
+                    List.of(intBuffer("in", r, n), intBuffer("out", r, block * grid), scalar(n),
+                            scalar(1 + r.nextInt(100)))));
+        }
+        try (DifferentialOracle oracle = DifferentialOracle.create()) {
+            for (OracleResult res : oracle.checkAll(cases)) {
+                assertInstanceOf(OracleResult.Equal.class, res, "seed " + seed + ": " + res);
+            }
+        }
+    }
+
+    private static String randomKernel(Random r, String name) {
+        String[] starts = {"gid", "tid", "tid * 3", "(n - 1 - gid) & 511"};
+        String[] bounds = {"n", "n - tid * 5", "(int) ((unsigned int) in[gid % n] & 1023u)", "(tid % 3) * 200",
+            "min(n, 300)"};
+        String[] steps = {"blockDim.x", "blockDim.x * gridDim.x", "st", "2 * blockDim.x + 1"};
+        String[] bodies = {
+            "acc += (unsigned int) in[i];",
+            "acc ^= (unsigned int) in[i] << (i & 7);",
+            "if (in[i] & 1) { acc += (unsigned int) i; } else { acc -= 1u; }",
+            "for (int k = 0; k < (i & 3); k++) { acc = acc * 3u + (unsigned int) in[(i + k) % n]; }",
+            "out[gid] += in[i] & 255;",
+            "int j = i; while (j > i - 3 && j > 0) { acc += (unsigned int) in[j] + (unsigned int) in[i]; j--; }",
+        };
+        StringBuilder body = new StringBuilder();
+        int m = 1 + r.nextInt(3);
+        for (int k = 0; k < m; k++) {
+            body.append("        ").append(bodies[r.nextInt(bodies.length)]).append('\n');
+        }
+        String start = starts[r.nextInt(starts.length)];
+        String bound = bounds[r.nextInt(bounds.length)];
+        String step = steps[r.nextInt(steps.length)];
+        String loop = r.nextBoolean()
+                ? "int i = " + start + ";\n    while (i < lim) {\n" + body + "        i += " + step + ";\n    }"
+                : "for (int i = " + start + "; i < lim; i += " + step + ") {\n" + body + "    }";
+        String exit = r.nextBoolean() ? "if (tid % 9 == 8) { return; }" : "";
+        return "extern \"C\" __global__ void " + name + "(const int *in, int *out, int n, int st) {\n"
+                + "    __shared__ unsigned int s[96];\n"
+                + "    int tid = threadIdx.x;\n"
+                + "    int gid = blockIdx.x * blockDim.x + tid;\n"
+                + "    s[tid] = 7u;\n"
+                + "    __syncthreads();\n"
+                + "    " + exit + "\n"
+                + "    unsigned int acc = (unsigned int) gid;\n"
+                + "    int lim = min(n, " + bound + ");\n"
+                + "    " + loop + "\n"
+                + "    s[tid] = acc;\n"
+                + "    __syncthreads();\n"
+                + "    out[gid] = (int) (s[(tid + 1) % blockDim.x] + acc);\n"
+                + "}\n";
+    }
+
     @Test
     void aFaultInAnInterchangedLoopNamesTheThreadThatMadeIt() {
         // Thread 37 of block 1 reads past the input at its second iteration (i = 101); no other thread does.
