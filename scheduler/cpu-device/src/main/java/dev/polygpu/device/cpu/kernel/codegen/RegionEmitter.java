@@ -16,6 +16,7 @@ import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Emits {@code runBlock} of a kernel in the barrier-region form ({@link RegionForm}): the uniform loops and
@@ -291,7 +292,7 @@ final class RegionEmitter {
      * The loop over the block's threads (z, y, x, with the linear index in {@code tidSlot}): {@code perThread} emits
      * what one thread runs, given the label that goes on to the next thread.
      */
-    private void forEachThread(java.util.function.Consumer<Label> perThread) {
+    private void forEachThread(Consumer<Label> perThread) {
         Label[] top = new Label[3];
         Label[] next = {c.newLabel(), c.newLabel()};
         int[] coord = {e.tzSlot, e.tySlot, e.txSlot};
@@ -324,8 +325,8 @@ final class RegionEmitter {
     /**
      * A loop run iteration-major: passes over the block's threads, each running up to {@link #PASS_ITERATIONS}
      * iterations (condition, body, update) of every thread whose loop is still going and marking a thread whose
-     * condition fails as done, until a pass finds none going; then the marks are cleared. Each pass polls the stop request, so a loop that never
-     * ends still stops; an iteration's own inner loops poll as they do elsewhere.
+     * condition fails as done, until a pass finds none going; then the marks are cleared. Each pass polls the stop
+     * request, so a loop that never ends still stops; an iteration's own inner loops poll as they do elsewhere.
      */
     private void sweep(RegionForm.Region r) {
         Label pass = c.newBoundLabel();

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Timeout;
  * Loops of a barrier region that run iteration-major ({@link Interchange}), checked against nvcc's PTX of the same
  * source on the PTX interpreter: per-thread trip counts that differ (none for some threads, many for others),
  * loops nested in the body, variables live after the loop and across barriers, threads that returned before a
- * sweep, 2D blocks, local arrays and assigned parameters; a fault in a sweep names its thread, and a sweep that never ends is stopped.
+ * sweep, 2D blocks, local arrays and assigned parameters, and random loops of one shape; a fault in a sweep names
+ * its thread, and a sweep that never ends is stopped.
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InterchangedLoopsTest {
