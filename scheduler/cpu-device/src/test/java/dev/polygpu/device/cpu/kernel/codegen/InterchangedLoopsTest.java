@@ -194,7 +194,7 @@ class InterchangedLoopsTest {
         long seed = SEED + 1;
         Random r = new Random(seed);
         List<OracleCase> cases = new ArrayList<>();
-        for (int c = 0; c < 12; c++) {
+        for (int c = 0; c < 16; c++) {
             String name = "rnd" + c;
             String src = randomKernel(r, name);
             assertEquals(1, KernelCompiler.interchangedLoops(KernelCompiler.compile(
@@ -229,7 +229,7 @@ class InterchangedLoopsTest {
         StringBuilder body = new StringBuilder();
         int m = 1 + r.nextInt(3);
         for (int k = 0; k < m; k++) {
-            body.append("        ").append(bodies[r.nextInt(bodies.length)]).append('\n');
+            body.append("        { ").append(bodies[r.nextInt(bodies.length)]).append(" }\n");
         }
         String start = starts[r.nextInt(starts.length)];
         String bound = bounds[r.nextInt(bounds.length)];
