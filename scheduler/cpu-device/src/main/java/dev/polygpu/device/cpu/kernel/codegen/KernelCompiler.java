@@ -104,7 +104,8 @@ public final class KernelCompiler {
                 plan.localMemory.stream().mapToInt(v -> v.type.size()).toArray(),
                 rem != null ? rem.primSlots : em.primSlots, rem != null ? rem.refSlots : em.refSlots,
                 List.copyOf(em.sites), rem != null, memory);
-        return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes, em.prints);
+        int sweeps = plan.regions == null ? 0 : plan.regions.sweeps;
+        return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes, em.prints, sweeps);
     }
 
     /**
@@ -192,6 +193,11 @@ public final class KernelCompiler {
         return ((Compiled) kernel).codeBytes();
     }
 
+    /** How many of a kernel's loops run iteration-major ({@link Interchange}; for tests and diagnostics). */
+    static int interchangedLoops(CompiledKernel kernel) {
+        return ((Compiled) kernel).sweeps();
+    }
+
     static List<KernelParam> parameters(Function kernel) {
         List<KernelParam> params = new ArrayList<>();
         for (Var p : kernel.params) {
@@ -227,7 +233,7 @@ public final class KernelCompiler {
 
     /** A compiled kernel: metadata plus the generated code; runners are created per worker thread. */
     private record Compiled(String name, List<KernelParam> parameters, KernelInfo info, GeneratedKernel code,
-                            int codeBytes, boolean prints) implements CompiledKernel {
+                            int codeBytes, boolean prints, int sweeps) implements CompiledKernel {
         @Override
         public int staticSharedBytes() {
             return info.staticShared();

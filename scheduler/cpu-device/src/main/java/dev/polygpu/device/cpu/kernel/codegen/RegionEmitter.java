@@ -16,6 +16,7 @@ import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Emits {@code runBlock} of a kernel in the barrier-region form ({@link RegionForm}): the uniform loops and
@@ -28,9 +29,21 @@ import java.util.Map;
  * A thread that returns is marked exited in {@code BlockState.status} and later regions skip it; when no thread
  * is left the block ends. A uniform variable that the skeleton reads but regions assign is reloaded after such a
  * region from the last thread that finished it. Each barrier, and each back-edge of a loop holding barriers, polls the stop request.
+ * A loop that {@link Interchange} picks runs as a {@link RegionForm.Sweep}: passes over the threads, each running
+ * a few iterations of every thread whose loop is still going, with a thread whose loop ended marked in
+ * {@code status} until the sweep is over.
  */
 final class RegionEmitter {
     private static final int EXITED = 2;
+    /** The status of a live thread whose loop in the running {@link #sweep} has ended. */
+    private static final int DONE = 1;
+    /**
+     * How many iterations a thread runs in one pass of a {@link #sweep} before the next thread's turn. One per pass
+     * pays the loading and storing of the thread's variables at every iteration; many make each thread walk alone
+     * again, one element per stride. A few keep every pass within a few pages that all the block's threads share,
+     * as a few prefetch streams (docs/benchmarks.md, "Loop interchange").
+     */
+    private static final int PASS_ITERATIONS = 4;
     private static final ClassDesc ARRAYS = ClassDesc.of("java.util.Arrays");
 
     private final Emitter e;
@@ -52,6 +65,10 @@ final class RegionEmitter {
     private int lastSlot;
     /** How many live threads' predicates held, in a predicate region. */
     private int countSlot;
+    /** How many threads ran an iteration in the current pass of a {@link #sweep}. */
+    private int goingSlot;
+    /** The iterations the running thread has left in the current pass of a {@link #sweep}. */
+    private int budgetSlot;
 
     RegionEmitter(Emitter e, RegionForm form) {
         this.e = e;
@@ -90,6 +107,8 @@ final class RegionEmitter {
         liveSlot = c.allocateLocal(TypeKind.INT);
         lastSlot = c.allocateLocal(TypeKind.INT);
         countSlot = c.allocateLocal(TypeKind.INT);
+        goingSlot = c.allocateLocal(TypeKind.INT);
+        budgetSlot = c.allocateLocal(TypeKind.INT);
         c.iload(e.blockDimSlots[0]);
         c.iload(e.blockDimSlots[1]);
         c.imul();
@@ -107,7 +126,9 @@ final class RegionEmitter {
         c.istore(lastSlot);
         c.iconst_0();
         c.istore(countSlot);
-        if (form.exits) {
+        c.iconst_0();
+        c.istore(goingSlot);
+        if (form.exits || form.sweeps > 0) {
             c.aload(statusArray);
             c.iconst_0();
             c.invokestatic(ARRAYS, "fill", MethodTypeDesc.ofDescriptor("([BB)V"));
@@ -164,6 +185,7 @@ final class RegionEmitter {
                 c.labelBinding(end);
             }
             case RegionForm.Loop l -> loop(l);
+            case RegionForm.Sweep w -> sweep(form.regions.get(w.index()));
         }
     }
 
@@ -230,10 +252,6 @@ final class RegionEmitter {
 
     /** One region: a loop over the block's threads running its statements. */
     private void region(RegionForm.Region r) {
-        Label[] top = new Label[3];
-        Label[] next = {c.newLabel(), c.newLabel()};
-        int[] coord = {e.tzSlot, e.tySlot, e.txSlot};
-        int[] extent = {e.blockDimSlots[2], e.blockDimSlots[1], e.blockDimSlots[0]};
         if (countsLive(r)) {
             c.iconst_0();
             c.istore(liveSlot);
@@ -242,6 +260,43 @@ final class RegionEmitter {
             c.iconst_0();
             c.istore(countSlot);
         }
+        forEachThread(threadNext -> {
+            if (form.exits) {
+                c.aload(statusArray);
+                c.iload(tidSlot);
+                c.baload();
+                c.ifne(threadNext);
+            }
+            e.setStateField("tid", tidSlot);
+            threadBody(r, threadNext);
+        });
+        if (form.exits) {
+            Label go = c.newLabel();
+            c.iload(liveSlot);
+            c.ifne(go);
+            c.return_();
+            c.labelBinding(go);
+        }
+        reload(r);
+    }
+
+    private void reload(RegionForm.Region r) {
+        if (!r.reloads.isEmpty()) {
+            c.iload(lastSlot);
+            c.istore(tidSlot);
+            r.reloads.forEach(this::restore);
+        }
+    }
+
+    /**
+     * The loop over the block's threads (z, y, x, with the linear index in {@code tidSlot}): {@code perThread} emits
+     * what one thread runs, given the label that goes on to the next thread.
+     */
+    private void forEachThread(Consumer<Label> perThread) {
+        Label[] top = new Label[3];
+        Label[] next = {c.newLabel(), c.newLabel()};
+        int[] coord = {e.tzSlot, e.tySlot, e.txSlot};
+        int[] extent = {e.blockDimSlots[2], e.blockDimSlots[1], e.blockDimSlots[0]};
         c.iconst_0();
         c.istore(tidSlot);
         Label done = c.newLabel();
@@ -254,14 +309,7 @@ final class RegionEmitter {
             c.if_icmpge(d == 0 ? done : next[d - 1]);
         }
         Label threadNext = c.newLabel();
-        if (form.exits) {
-            c.aload(statusArray);
-            c.iload(tidSlot);
-            c.baload();
-            c.ifne(threadNext);
-        }
-        e.setStateField("tid", tidSlot);
-        threadBody(r, threadNext);
+        perThread.accept(threadNext);
         c.labelBinding(threadNext);
         c.iinc(tidSlot, 1);
         for (int d = 2; d >= 0; d--) {
@@ -272,21 +320,107 @@ final class RegionEmitter {
             }
         }
         c.labelBinding(done);
-        if (form.exits) {
-            Label go = c.newLabel();
-            c.iload(liveSlot);
-            c.ifne(go);
-            c.return_();
-            c.labelBinding(go);
+    }
+
+    /**
+     * A loop run iteration-major: passes over the block's threads, each running up to {@link #PASS_ITERATIONS}
+     * iterations (condition, body, update) of every thread whose loop is still going and marking a thread whose
+     * condition fails as done, until a pass finds none going; then the marks are cleared. Each pass polls the stop
+     * request, so a loop that never ends still stops; an iteration's own inner loops poll as they do elsewhere.
+     */
+    private void sweep(RegionForm.Region r) {
+        Label pass = c.newBoundLabel();
+        c.iconst_0();
+        c.istore(goingSlot);
+        forEachThread(threadNext -> {
+            c.aload(statusArray);
+            c.iload(tidSlot);
+            c.baload();
+            c.ifne(threadNext);
+            e.setStateField("tid", tidSlot);
+            iteration(r);
+        });
+        Label finished = c.newLabel();
+        c.iload(goingSlot);
+        c.ifeq(finished);
+        e.pollCancellation(r.loop.pos());
+        c.goto_(pass);
+        c.labelBinding(finished);
+        clearDone();
+        reload(r);
+    }
+
+    /**
+     * Up to {@link #PASS_ITERATIONS} iterations of the running thread in a {@link #sweep}, with its variables
+     * loaded before them and stored after them.
+     */
+    private void iteration(RegionForm.Region r) {
+        enterThread(r);
+        Label ends = c.newLabel();
+        Label save = c.newLabel();
+        c.loadConstant(PASS_ITERATIONS);
+        c.istore(budgetSlot);
+        Label top = c.newBoundLabel();
+        switch (r.loop) {
+            case Stmt.For f -> {
+                e.exprs.jumpIfFalse(f.condition(), ends);
+                e.statement(f.body());
+                if (f.update() != null) {
+                    e.exprs.discard(f.update());
+                }
+            }
+            case Stmt.While w -> {
+                e.exprs.jumpIfFalse(w.condition(), ends);
+                e.statement(w.body());
+            }
+            default -> throw new IllegalStateException("not a loop to interchange: " + r.loop);
         }
+        c.iinc(budgetSlot, -1);
+        c.iload(budgetSlot);
+        c.ifgt(top);
+        c.iinc(goingSlot, 1);
+        c.goto_(save);
+        c.labelBinding(ends);
+        c.aload(statusArray);
+        c.iload(tidSlot);
+        c.loadConstant(DONE);
+        c.bastore();
+        c.labelBinding(save);
+        r.stores.forEach(this::save);
         if (!r.reloads.isEmpty()) {
-            c.iload(lastSlot);
-            c.istore(tidSlot);
-            r.reloads.forEach(this::restore);
+            c.iload(tidSlot);
+            c.istore(lastSlot);
         }
     }
 
-    private void threadBody(RegionForm.Region r, Label threadNext) {
+    /** After a {@link #sweep}: every thread it marked done is live again (exited threads stay exited). */
+    private void clearDone() {
+        Label top = c.newLabel();
+        Label skip = c.newLabel();
+        Label end = c.newLabel();
+        c.iconst_0();
+        c.istore(tidSlot);
+        c.labelBinding(top);
+        c.iload(tidSlot);
+        c.iload(threadsSlot);
+        c.if_icmpge(end);
+        c.aload(statusArray);
+        c.iload(tidSlot);
+        c.baload();
+        c.loadConstant(DONE);
+        c.if_icmpne(skip);
+        c.aload(statusArray);
+        c.iload(tidSlot);
+        c.iconst_0();
+        c.bastore();
+        c.labelBinding(skip);
+        c.iinc(tidSlot, 1);
+        c.goto_(top);
+        c.labelBinding(end);
+    }
+
+    /** Points the running thread's local memory at its own, and loads and recomputes what region {@code r} reads. */
+    private void enterThread(RegionForm.Region r) {
         for (Var v : r.localMemory) {
             c.aload(MethodEmitter.STATE_SLOT);
             c.iload(tidSlot);
@@ -299,6 +433,10 @@ final class RegionEmitter {
             e.exprs.value(form.recomputed.get(v));
             e.storeVar(v);
         }
+    }
+
+    private void threadBody(RegionForm.Region r, Label threadNext) {
+        enterThread(r);
         Label exited = c.newLabel();
         e.threadEnd = exited;
         if (r.predicate != null) {

@@ -32,7 +32,7 @@ import java.util.Set;
  */
 final class RegionForm {
     /** A part of the kernel body's tree. */
-    sealed interface Node permits Seq, RegionRef, Barrier, Loop, Cond {}
+    sealed interface Node permits Seq, RegionRef, Barrier, Loop, Cond, Sweep {}
 
     /** Parts run in order. */
     record Seq(List<Node> parts) implements Node {}
@@ -50,6 +50,13 @@ final class RegionForm {
 
     /** A uniform {@code if} that holds barriers; {@code otherwise} may be an empty sequence. */
     record Cond(Expr condition, Node then, Node otherwise) implements Node {}
+
+    /**
+     * A thread-dependent loop without barriers run iteration-major ({@link Interchange}): region {@code index}
+     * (a {@link Region#loop} region) runs a few iterations of every live thread whose loop has not ended, again
+     * and again until every thread's has. The region before it ran the loop's init in each thread.
+     */
+    record Sweep(int index) implements Node {}
 
     /** Statements without barriers, run by every live thread of the block before any goes past its end. */
     static final class Region {
@@ -74,10 +81,17 @@ final class RegionForm {
          * is that predicate, for the analyses), the predicate; null for the others.
          */
         final Expr predicate;
+        /**
+         * For the region of a {@link Sweep}, the loop ({@code for} or {@code while}) whose condition, body and
+         * update one pass of the region runs in each thread (its statements are those three, for the analyses);
+         * null for the others.
+         */
+        final Stmt loop;
 
-        Region(List<Stmt> statements, Expr predicate) {
+        Region(List<Stmt> statements, Expr predicate, Stmt loop) {
             this.statements = statements;
             this.predicate = predicate;
+            this.loop = loop;
         }
     }
 
@@ -93,10 +107,13 @@ final class RegionForm {
     final Map<Var, Expr> recomputed = new IdentityHashMap<>();
     /** True if some region may return, so threads can exit before the end. */
     final boolean exits;
+    /** How many loops run iteration-major ({@link Sweep}). */
+    final int sweeps;
 
-    private RegionForm(Node root, boolean exits) {
+    private RegionForm(Node root, boolean exits, int sweeps) {
         this.root = root;
         this.exits = exits;
+        this.sweeps = sweeps;
     }
 
     /** The region form of {@code plan}'s kernel, or null if it does not qualify (it then stays cooperative). */
@@ -116,14 +133,14 @@ final class RegionForm {
         }
         VarUse use = new VarUse(plan, body);
         Uniformity u = new Uniformity(plan, body, use.candidates());
-        Builder b = new Builder(plan, u);
+        Builder b = new Builder(plan, u, new Interchange(plan, u));
         Node root = b.seq(body);
         if (root == null || b.failed) {
             return null;
         }
-        RegionForm form = new RegionForm(root, b.regions.stream().anyMatch(VarUse::returns));
+        RegionForm form = new RegionForm(root, b.regions.stream().anyMatch(VarUse::returns), b.loops.size());
         for (Stmt.Block r : b.regions) {
-            form.regions.add(new Region(r.statements(), b.predicates.get(r)));
+            form.regions.add(new Region(r.statements(), b.predicates.get(r), b.loops.get(r)));
         }
         return use.assign(form, u, b.skeletonAssigned, b.barrierTargets, b.skeletonRead) ? form : null;
     }
@@ -168,7 +185,10 @@ final class RegionForm {
     private static final class Builder {
         private final Plan plan;
         private final Uniformity u;
+        private final Interchange interchange;
         final List<Stmt.Block> regions = new ArrayList<>();
+        /** The loop of each region that runs one as a {@link Sweep}. */
+        final Map<Stmt.Block, Stmt> loops = new IdentityHashMap<>();
         /** The predicate of each region that evaluates one for a predicated barrier. */
         final Map<Stmt.Block, Expr> predicates = new IdentityHashMap<>();
         /** The variables that predicated barriers store their results into. */
@@ -177,9 +197,10 @@ final class RegionForm {
         final List<Expr> skeletonRead = new ArrayList<>();
         boolean failed;
 
-        Builder(Plan plan, Uniformity u) {
+        Builder(Plan plan, Uniformity u, Interchange interchange) {
             this.plan = plan;
             this.u = u;
+            this.interchange = interchange;
         }
 
         /** The statements of {@code s} (a block, or one statement) as a sequence; null if one does not qualify. */
@@ -203,7 +224,52 @@ final class RegionForm {
             return new Seq(parts);
         }
 
+        /**
+         * Ends a run of statements without barriers: one region, or, around each loop that runs iteration-major,
+         * a region up to the loop's init, the loop's {@link Sweep} and what follows.
+         */
         private void flush(List<Stmt> run, List<Node> parts) {
+            for (int i = 0; i < run.size(); i++) {
+                Stmt s = run.get(i);
+                if (interchange.qualifies(s)) {
+                    List<Stmt> before = new ArrayList<>(run.subList(0, i));
+                    List<Stmt> after = new ArrayList<>(run.subList(i + 1, run.size()));
+                    if (s instanceof Stmt.For f) {
+                        before.addAll(f.init());
+                    }
+                    run.clear();
+                    region(before, parts);
+                    sweep(s, parts);
+                    flush(after, parts);
+                    return;
+                }
+            }
+            region(run, parts);
+        }
+
+        private void sweep(Stmt loop, List<Node> parts) {
+            List<Stmt> analysed = new ArrayList<>();
+            switch (loop) {
+                case Stmt.For f -> {
+                    analysed.add(new Stmt.ExprStmt(f.pos(), f.condition()));
+                    analysed.add(f.body());
+                    if (f.update() != null) {
+                        analysed.add(new Stmt.ExprStmt(f.pos(), f.update()));
+                    }
+                }
+                case Stmt.While w -> {
+                    analysed.add(new Stmt.ExprStmt(w.pos(), w.condition()));
+                    analysed.add(w.body());
+                }
+                default -> throw new IllegalArgumentException("not a loop to interchange: " + loop);
+            }
+            Stmt.Block b = new Stmt.Block(loop.pos(), List.copyOf(analysed));
+            regions.add(b);
+            loops.put(b, loop);
+            parts.add(new Sweep(regions.size() - 1));
+        }
+
+        private void region(List<Stmt> run, List<Node> parts) {
             if (run.stream().allMatch(Builder::noOp)) {
                 run.clear();
                 return;

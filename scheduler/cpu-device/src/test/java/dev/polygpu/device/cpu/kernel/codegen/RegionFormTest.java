@@ -17,11 +17,14 @@ import java.util.stream.Stream;
  */
 class RegionFormTest {
 
-    private static Form form(String body) {
+    private static CompiledKernel compile(String body) {
         String src = "__global__ void k(float *x, const float *in, int n, int k2) {\n"
                 + "    __shared__ float s[1024];\n    int tid = threadIdx.x;\n" + body + "\n}";
-        CompiledKernel k = KernelCompiler.compile(FrontEnd.compile(src, "t.cu").kernel("k"));
-        return k.form();
+        return KernelCompiler.compile(FrontEnd.compile(src, "t.cu").kernel("k"));
+    }
+
+    private static Form form(String body) {
+        return compile(body).form();
     }
 
     static Stream<Arguments> kernels() {
@@ -80,6 +83,49 @@ class RegionFormTest {
     @MethodSource("kernels")
     void kernelsGetTheFormTheirBarriersAllow(String what, Form expected, String body) {
         assertEquals(expected, form(body), what);
+    }
+
+    /** The grid-stride sum that precedes the barrier in each case below, with {@code LOOP} for its loop. */
+    private static final String SUM = "float sum = 0; LOOP __syncthreads(); x[tid] = s[0] + sum;";
+
+    static Stream<Arguments> loops() {
+        String gid = "int i = blockIdx.x * blockDim.x + tid";
+        return Stream.of(
+                Arguments.of("grid-stride for", 1,
+                        "for (" + gid + "; i < n; i += blockDim.x * gridDim.x) sum += in[i];"),
+                Arguments.of("block-stride while", 1, "int i = tid; while (i < n) { sum += in[i]; i += blockDim.x; }"),
+                Arguments.of("downward by a parameter", 1, "for (int i = n - tid; i >= 0; i -= k2) sum += in[i];"),
+                Arguments.of("a large constant step", 1, "for (int i = tid; i < n; i += 256) sum += in[i];"),
+                Arguments.of("a loop nested in the body", 1, "for (" + gid + "; i < n; i += blockDim.x * gridDim.x)"
+                        + " { for (int k = 0; k < 4; k++) sum += in[i] * k; }"),
+                Arguments.of("a break out of a nested loop", 1, "for (int i = tid; i < n; i += blockDim.x)"
+                        + " { for (int k = 0; k < 4; k++) { if (in[k] < 0) break; sum += in[i]; } }"),
+                Arguments.of("a small constant step", 0, "for (int i = tid * 8; i < n; i += 4) sum += in[i];"),
+                Arguments.of("a unit step", 0, "for (int i = tid * 16; i < tid * 16 + 16; i++) sum += in[i];"),
+                Arguments.of("a thread-dependent step", 0, "for (int i = tid; i < n; i += tid + 1) sum += in[i];"),
+                Arguments.of("a uniform index", 0, "for (int i = blockIdx.x; i < n; i += gridDim.x) sum += in[i];"),
+                Arguments.of("no access by the index", 0,
+                        "for (int i = tid; i < n; i += blockDim.x) sum += in[tid];"),
+                Arguments.of("an atomic in the body", 0,
+                        "for (int i = tid; i < n; i += blockDim.x) atomicAdd(&x[0], in[i]);"),
+                Arguments.of("printf in the body", 0,
+                        "for (int i = tid; i < n; i += blockDim.x) { sum += in[i]; printf(\"%d\\n\", i); }"),
+                Arguments.of("a break out of the loop", 0,
+                        "for (int i = tid; i < n; i += blockDim.x) { if (in[i] < 0) break; sum += in[i]; }"),
+                Arguments.of("a continue", 0,
+                        "for (int i = tid; i < n; i += blockDim.x) { if (in[i] < 0) continue; sum += in[i]; }"),
+                Arguments.of("a return in the body", 0,
+                        "for (int i = tid; i < n; i += blockDim.x) { if (in[i] < 0) return; sum += in[i]; }"),
+                Arguments.of("inside a thread-dependent if", 0,
+                        "if (tid < 5) { for (int i = tid; i < n; i += blockDim.x) sum += in[i]; }"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("loops")
+    void stridedLoopsOfARegionRunIterationMajor(String what, int expected, String loop) {
+        CompiledKernel k = compile(SUM.replace("LOOP", loop));
+        assertEquals(Form.BARRIER_REGIONS, k.form(), what);
+        assertEquals(expected, KernelCompiler.interchangedLoops(k), what);
     }
 
     @org.junit.jupiter.api.Test
