@@ -19,13 +19,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * JavaScript and Java show it, instead of GraalPy's list display, which reads every element and so fails on a
  * freed array.
  *
- * <p>GraalPy gives a foreign object with array elements the class {@code polyglot.ForeignList}, a {@code list};
- * {@code polyglot.register_interop_type(meta, cls)} puts the Python class {@code cls} before it for every
- * foreign object whose meta object is {@code meta} (GraalPy keys the registry on the meta object's identity).
- * This class registers such a class, with {@code __repr__} and {@code __str__} only, for
- * {@link GrMetaObject#DEVICE_ARRAY}, once per context, in that context's Python. Everything else (length,
- * indexing, iteration, passing the array to a kernel) stays GraalPy's list behaviour, and on a freed array still
- * raises the "was freed" error.
+ * <p>GraalPy gives every foreign object with array elements (device arrays, multi-dimensional ones and their
+ * rows alike) the class {@code polyglot.ForeignList}, a {@code list}. This class replaces that class's
+ * {@code __repr__}, once per context, in that context's Python, by one that shows a device array's display
+ * string (a device array is an instance of {@link GrMetaObject#DEVICE_ARRAY}) and hands any other foreign list
+ * to the {@code __repr__} it replaced. Everything else (length, indexing, iteration, passing the array to a
+ * kernel) stays GraalPy's list behaviour, and on a freed array still raises the "was freed" error. GraalPy's
+ * public way, {@code polyglot.register_interop_type}, would do the same for the device array meta object alone,
+ * but once anything is registered GraalPy looks up the class of every foreign object through its registry,
+ * which slows element access on other languages' arrays (docs/benchmarks.md); replacing one method of the
+ * class leaves element access as it was.
  *
  * <p>It registers only when Python code is on the calling thread's stack, which is how it knows that the
  * context's Python is initialized without initializing it (Truffle has no query for that, and starting GraalPy
@@ -40,17 +43,17 @@ public final class PythonArrayDisplay {
     static final String PYTHON = "python";
 
     /**
-     * Evaluates to a function that registers the display class for the meta object it is given. One expression,
-     * because GraalPy runs the source in the program's {@code __main__}, where statements would leave names. The
-     * class's methods call the array's hidden {@code toString} member ({@code ToStringMember}): its display string.
+     * Evaluates to a function that gives {@code polyglot.ForeignList} the display for the meta object it is
+     * given: a {@code __repr__} ({@code str} falls back to it) that answers the array's hidden {@code toString}
+     * member ({@code ToStringMember}), its display string, for a device array, and GraalPy's list display for
+     * any other foreign list. One expression, because GraalPy runs the source in the program's {@code __main__},
+     * where statements would leave names.
      */
     private static final String REGISTRATION = """
-            (lambda polyglot: lambda device_array_type: polyglot.register_interop_type(
-                device_array_type,
-                type("DeviceArrayDisplay", (), {
-                    "__repr__": lambda self: self.toString(),
-                    "__str__": lambda self: self.toString(),
-                    "__module__": "polyglot"})))(__import__("polyglot"))
+            (lambda polyglot: lambda device_array_type: setattr(polyglot.ForeignList, "__repr__",
+                (lambda list_repr: lambda self:
+                    self.toString() if isinstance(self, device_array_type) else list_repr(self)
+                )(polyglot.ForeignList.__repr__)))(__import__("polyglot"))
             """;
 
     private final TruffleLanguage.Env env;

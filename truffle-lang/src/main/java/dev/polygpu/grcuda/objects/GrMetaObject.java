@@ -4,14 +4,10 @@ import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
-import com.oracle.truffle.api.utilities.TriState;
 
 /**
  * The meta object (type) of a kind of grcuda value, as guest languages show it ({@code type(x)} in Python):
  * {@code DeviceArray}, {@code Kernel}, {@code Device}… One shared instance per kind; stateless.
- *
- * <p>A meta object has identity (the same instance is the same type), which GraalPy needs to key its
- * {@code polyglot.register_interop_type} registry on it (see {@code PythonArrayDisplay}).
  */
 @ExportLibrary(InteropLibrary.class)
 public final class GrMetaObject extends GrObject {
@@ -47,17 +43,6 @@ public final class GrMetaObject extends GrObject {
     @ExportMessage(name = "getMetaSimpleName")
     Object getMetaSimpleName() {
         return name;
-    }
-
-    @ExportMessage
-    TriState isIdenticalOrUndefined(Object other) {
-        return other instanceof GrMetaObject ? TriState.valueOf(this == other) : TriState.UNDEFINED;
-    }
-
-    @ExportMessage
-    @TruffleBoundary
-    int identityHashCode() {
-        return System.identityHashCode(this);
     }
 
     @ExportMessage
