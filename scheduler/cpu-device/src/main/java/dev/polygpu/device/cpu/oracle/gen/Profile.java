@@ -152,6 +152,19 @@ public final class Profile {
         throw new IllegalArgumentException("profile part '" + part + "' needs an integer from " + min + " to " + max);
     }
 
+    /**
+     * This profile with the warp collectives off ({@link Construct#WARP_COLLECTIVES}) and the same spec: a kernel
+     * drawn this way has only block barriers, which the engine runs in barrier regions, where strided loops run
+     * iteration-major (scheduler/README.md, "Barrier regions").
+     */
+    Profile withoutWarpCollectives() {
+        EnumMap<Construct, Integer> w = new EnumMap<>(weights);
+        for (Construct c : Construct.WARP_COLLECTIVES) {
+            w.put(c, 0);
+        }
+        return new Profile(w, size, spec);
+    }
+
     public int weight(Construct c) {
         return weights.get(c);
     }
