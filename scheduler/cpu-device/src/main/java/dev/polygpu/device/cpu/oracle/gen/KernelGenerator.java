@@ -33,7 +33,7 @@ public final class KernelGenerator {
         // where such loops run iteration-major; elsewhere warp collectives keep every kernel cooperative.
         boolean regions = profile.on(Construct.STRIDED_LOOP) && profile.on(Construct.BARRIER)
                 && shape.percent(REGION_KERNELS_PERCENT);
-        GenState g = new GenState(caseSeed, regions ? profile.withoutWarpCollectives() : profile, nb, threads);
+        GenState g = new GenState(caseSeed, regions ? profile.forBarrierRegions() : profile, nb, threads);
         g.blockBarriersOnly = regions;
         if (block[1] * block[2] > 1 || grid[1] > 1) {
             g.cover(Construct.LAUNCH_2D);
