@@ -92,8 +92,13 @@ final class StridedLoops {
         return out;
     }
 
-    /** The walk: grid stride, block stride, a grid stride down, or a masked per-thread start and a large step. */
-    private Walk walk(Ctx c) {
+    /**
+     * The walk: grid stride, block stride, a grid stride down, or a masked per-thread start and a large step. The
+     * bound and step are evaluated again in each iteration, where only the threads still looping run, so their
+     * expressions are made for thread-dependent control (no collectives in them).
+     */
+    private Walk walk(Ctx entry) {
+        Ctx c = entry.under(Level.THREAD);
         int k = g.rng.below(10);
         int threads = g.gridThreads;
         int nb = g.blockThreads;
@@ -116,7 +121,7 @@ final class StridedLoops {
             return new Walk(t, cast(t, Expr.var(tid).asFixed()), "$0 < $1", ownedBound(c, nb), "+=",
                     stepExpr(t, step), "$1 * " + Buffers.STRIDED_SLOTS * nb + "u + $0");
         }
-        Expr seed = ex.gen(g.intType(), c, 2, Level.THREAD);
+        Expr seed = ex.gen(g.intType(), entry, 2, Level.THREAD);
         Expr step = largeStep(c);
         if (g.rng.percent(30)) {
             Expr start = Expr.op(Prim.INT, "(int)(($0) & 1023)", 10, seed).asFixed();
