@@ -17,6 +17,9 @@ final class Buffers {
     static final int MATH_SLOTS = 4;
     static final int SCRATCH_SLOTS = 8;
     static final int ATOMIC_SLOTS = 16;
+    /** Elements per thread of one segment of the strided-loop buffer, and how many segments it may have. */
+    static final int STRIDED_SLOTS = 8;
+    static final int STRIDED_SEGMENTS = 4;
 
     /** A read-only input: {@code length} elements, a power of two. */
     record Input(Var var, Prim type, int length, byte[] data) {
@@ -39,6 +42,9 @@ final class Buffers {
     private int mathUlpD;
     private Var scratch;
     private Prim scratchType;
+    private Var strided;
+    private Prim stridedType;
+    private int stridedSegments;
     private final Map<Prim, AtomicBuffer> atomics = new EnumMap<>(Prim.class);
 
     Buffers(GenState g) {
@@ -140,6 +146,27 @@ final class Buffers {
     }
 
     /**
+     * A fresh segment of the strided-loop buffer {@code out_s} ({@link #STRIDED_SLOTS} elements per thread of the
+     * grid), written by one loop only, each element by the one thread whose stride reaches it; -1 if none is left.
+     */
+    int stridedSegment() {
+        if (stridedSegments == STRIDED_SEGMENTS) {
+            return -1;
+        }
+        if (strided == null) {
+            // Integers only, as for scratch: no NaN whose sign and payload IEEE leaves to each side.
+            stridedType = g.rng.pick(Prim.INT, Prim.UINT, Prim.ULLONG, Prim.SHORT);
+            strided = param("out_s", stridedType);
+        }
+        return stridedSegments++;
+    }
+
+    /** The strided-loop buffer (after a {@link #stridedSegment}). */
+    Var strided() {
+        return strided;
+    }
+
+    /**
      * A slot of the atomic buffer of {@code t} reserved for operation {@code op} (which includes any constants
      * that must be the same for every update of the slot); -1 when every slot is taken by other operations.
      */
@@ -199,6 +226,9 @@ final class Buffers {
         }
         if (scratch != null) {
             out.add(buffer(scratch, scratchType, threads * SCRATCH_SLOTS, 0));
+        }
+        if (strided != null) {
+            out.add(buffer(strided, stridedType, threads * STRIDED_SLOTS * stridedSegments, 0));
         }
         for (Map.Entry<Prim, AtomicBuffer> e : atomics.entrySet()) {
             Prim t = e.getKey();

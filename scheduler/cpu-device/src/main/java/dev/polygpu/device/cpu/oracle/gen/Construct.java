@@ -70,6 +70,8 @@ public enum Construct {
     NESTED_LOOP(Group.CONTROL, 2, "loops inside loops"),
     BLOCK_SCOPE(Group.CONTROL, 1, "nested { } scopes"),
     BARRIER(Group.CONTROL, 2, "__syncthreads in uniform control flow, in loops and branches too"),
+    STRIDED_LOOP(Group.CONTROL, 2, "grid-stride and block-stride loops (for, while; up and down) stepping by a "
+            + "block-uniform amount, between barriers too"),
     // Functions.
     DEVICE_FUNCTION(Group.FUNCTIONS, 4, "__device__ functions with scalar, struct, vector and pointer parameters"),
     OVERLOAD(Group.FUNCTIONS, 1, "overloaded __device__ functions"),
@@ -103,6 +105,14 @@ public enum Construct {
     // Other.
     PRINTF(Group.OTHER, 1, "printf from one thread, its return value hashed"),
     LAUNCH_2D(Group.OTHER, 2, "two- and three-dimensional blocks and grids");
+
+    /**
+     * The constructs that put warp-level collectives (or block collectives inside expressions) into a kernel; a
+     * kernel without them has only plain block barriers.
+     */
+    static final java.util.Set<Construct> WARP_COLLECTIVES = java.util.EnumSet.of(SHFL, SHFL_UP, SHFL_DOWN, SHFL_XOR,
+            WIDE_LANE_ARGS, BALLOT, VOTE, ACTIVEMASK, WARP_BRANCH, SYNCWARP_EXCHANGE, VOLATILE_SHARED, REDUCE_SYNC,
+            SYNCTHREADS_COUNT, COLLECTIVE_IN_CONDITIONAL);
 
     /** Groups for the coverage table. */
     public enum Group {

@@ -127,7 +127,7 @@ final class Edits {
         }
         return switch (s) {
             case Stmt.Decl d -> new Stmt.Decl(d.id(), d.quals(), d.var(), es.get(0), d.form());
-            case Stmt.Simple x -> new Stmt.Simple(x.id(), x.template(), es);
+            case Stmt.Simple x -> new Stmt.Simple(x.id(), x.template(), es, x.kept());
             case Stmt.If f -> new Stmt.If(f.id(), es.get(0), f.then(), f.els());
             case Stmt.Loop l -> new Stmt.Loop(l.id(), l.kind(), l.header(), es, l.declares(), l.body());
             case Stmt.Switch w -> new Stmt.Switch(w.id(), es.get(0), w.cases());

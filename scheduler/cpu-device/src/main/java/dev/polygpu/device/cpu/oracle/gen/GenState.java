@@ -32,6 +32,8 @@ final class GenState {
     private int nextName;
     /** The statements still to be generated in this program. */
     int budget;
+    /** True if the kernel's only collectives are {@code __syncthreads()} in its own body (no __syncwarp). */
+    boolean blockBarriersOnly;
 
     GenState(long seed, Profile profile, int blockThreads, int gridThreads) {
         this.rng = new Rng(seed);

@@ -15,6 +15,9 @@ import java.util.List;
  * that exist. See docs/fuzzing.md for the constructs and how each kind of undefined behaviour is avoided.
  */
 public final class KernelGenerator {
+    /** The share of kernels, with strided loops and barriers on, that have no warp collectives. */
+    static final int REGION_KERNELS_PERCENT = 20;
+
     private KernelGenerator() {
     }
 
@@ -26,7 +29,12 @@ public final class KernelGenerator {
         int[] grid = gridShape(shape, profile, block[0] * block[1] * block[2]);
         int nb = block[0] * block[1] * block[2];
         int threads = nb * grid[0] * grid[1];
-        GenState g = new GenState(caseSeed, profile, nb, threads);
+        // Some kernels with strided loops keep to block barriers, so that the engine runs them in barrier regions,
+        // where such loops run iteration-major; elsewhere warp collectives keep every kernel cooperative.
+        boolean regions = profile.on(Construct.STRIDED_LOOP) && profile.on(Construct.BARRIER)
+                && shape.percent(REGION_KERNELS_PERCENT);
+        GenState g = new GenState(caseSeed, regions ? profile.forBarrierRegions() : profile, nb, threads);
+        g.blockBarriersOnly = regions;
         if (block[1] * block[2] > 1 || grid[1] > 1) {
             g.cover(Construct.LAUNCH_2D);
         }
@@ -91,7 +99,7 @@ public final class KernelGenerator {
             shared(c, body);
             while (g.budget > 0) {
                 g.budget--;
-                body.add(st.stmt(c));
+                body.addAll(st.stmts(c));
             }
             epilogue(kernelScope, body);
             List<Program.Item> items = new ArrayList<>();
@@ -199,6 +207,10 @@ public final class KernelGenerator {
             st.mem.tid = tid;
             st.mem.gid = gid;
             st.mem.wid = wid;
+            st.strided.tid = tid;
+            st.strided.bid = bid;
+            st.strided.gid = gid;
+            st.strided.multiDim = multi || grid[1] > 1;
             ex.places.tid = tid;
             ex.places.gid = gid;
         }

@@ -360,8 +360,12 @@ final class MemStmts {
         if (c.level == Level.BLOCK && c.inKernel() && g.rng.percent(75)) {
             return new Stmt.Simple(g.id(), "__syncthreads();", List.of());
         }
-        if (!c.inKernel() && c.level == Level.BLOCK && g.rng.percent(50)) {
+        if (!c.inKernel() && c.level == Level.BLOCK && g.rng.percent(50) && !g.blockBarriersOnly) {
             return new Stmt.Simple(g.id(), "__syncthreads();", List.of());
+        }
+        if (g.blockBarriersOnly) {
+            return c.level == Level.BLOCK && c.inKernel() ? new Stmt.Simple(g.id(), "__syncthreads();", List.of())
+                    : new Stmt.Simple(g.id(), "__threadfence_block();", List.of());
         }
         return new Stmt.Simple(g.id(), g.rng.coin() ? "__syncwarp();" : "__syncwarp(0xffffffffu);", List.of());
     }

@@ -152,6 +152,24 @@ public final class Profile {
         throw new IllegalArgumentException("profile part '" + part + "' needs an integer from " + min + " to " + max);
     }
 
+    /**
+     * This profile for a kernel of barrier regions, with the same spec: the warp collectives off
+     * ({@link Construct#WARP_COLLECTIVES}), so that its only collectives are block barriers, which the engine runs
+     * in barrier regions, and strided loops, which run iteration-major there (scheduler/README.md, "Barrier
+     * regions"), {@code REGION_STRIDED_SCALE} times as likely.
+     */
+    Profile forBarrierRegions() {
+        EnumMap<Construct, Integer> w = new EnumMap<>(weights);
+        for (Construct c : Construct.WARP_COLLECTIVES) {
+            w.put(c, 0);
+        }
+        w.put(Construct.STRIDED_LOOP, w.get(Construct.STRIDED_LOOP) * REGION_STRIDED_SCALE);
+        return new Profile(w, size, spec);
+    }
+
+    /** How much likelier strided loops are in a kernel of barrier regions ({@link #forBarrierRegions}). */
+    static final int REGION_STRIDED_SCALE = 4;
+
     public int weight(Construct c) {
         return weights.get(c);
     }

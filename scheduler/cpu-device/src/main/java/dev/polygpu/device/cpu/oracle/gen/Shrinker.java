@@ -202,7 +202,7 @@ public final class Shrinker {
     private boolean statements() {
         List<Integer> ids = new ArrayList<>();
         for (Stmt s : Edits.statements(current)) {
-            if (!(s instanceof Stmt.Return)) {
+            if (!(s instanceof Stmt.Return) && !(s instanceof Stmt.Simple x && x.kept())) {
                 ids.add(s.id());
             }
         }

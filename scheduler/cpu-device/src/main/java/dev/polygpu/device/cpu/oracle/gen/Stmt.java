@@ -40,10 +40,16 @@ public sealed interface Stmt {
     /**
      * An expression statement, assignment, barrier or a fixed multi-statement construct. Arguments that are
      * written (lvalues) are {@linkplain Expr#fixed() fixed}: the shrinker simplifies inside them, never them.
+     * A {@code kept} statement is never deleted alone (the step at the end of a {@code while} body, without
+     * which the loop would not end); it goes with the loop.
      */
-    record Simple(int id, String template, List<Expr> args) implements Stmt {
+    record Simple(int id, String template, List<Expr> args, boolean kept) implements Stmt {
         public Simple {
             args = List.copyOf(args);
+        }
+
+        public Simple(int id, String template, List<Expr> args) {
+            this(id, template, args, false);
         }
     }
 

@@ -20,6 +20,7 @@ final class StmtGen {
     final GenState g;
     final ExprGen ex;
     final MemStmts mem;
+    final StridedLoops strided;
     Funcs funcs;
     /** The kernel's running hash (null inside device functions). */
     Var hash;
@@ -29,6 +30,7 @@ final class StmtGen {
         this.g = g;
         this.ex = ex;
         this.mem = new MemStmts(g, ex, this);
+        this.strided = new StridedLoops(g, ex, this);
     }
 
     /** A block of up to {@code n} statements in a new scope. */
@@ -37,7 +39,7 @@ final class StmtGen {
         List<Stmt> out = new ArrayList<>();
         for (int i = 0; i < n && g.budget > 0; i++) {
             g.budget--;
-            out.add(stmt(cc));
+            out.addAll(stmts(cc));
         }
         return new Stmt.Block(out);
     }
@@ -45,10 +47,23 @@ final class StmtGen {
     private enum Kind {
         DECL, ASSIGN, COMPOUND, INCDEC, HASH, FLOAT_STORE, MATH, IF, SWITCH, FOR, FOR_MULTI, WHILE, DO, SCOPE,
         JUMP, AGGREGATE, POINTER, COPY, EXCHANGE, WARP_EXCHANGE, SHARED_ATOMIC, BARRIER, ATOMIC, FLOAT_ATOMIC,
-        CAS, PRINTF, CALL
+        CAS, PRINTF, CALL, STRIDED
     }
 
-    Stmt stmt(Ctx c) {
+    /** One statement, or the few of a construct that must stand side by side (a strided loop's). */
+    List<Stmt> stmts(Ctx c) {
+        Stmt s = stmt(c);
+        if (s != null) {
+            return List.of(s);
+        }
+        nest++;
+        List<Stmt> l = strided.loop(c);
+        nest--;
+        return l != null ? l : List.of(decl(c));
+    }
+
+    /** One statement; null where the choice was a strided loop, which {@link #stmts} makes. */
+    private Stmt stmt(Ctx c) {
         Kind[] ks = Kind.values();
         int[] w = new int[ks.length];
         boolean kernel = c.inKernel();
@@ -83,7 +98,11 @@ final class StmtGen {
         w[Kind.CAS.ordinal()] = kernel ? g.weight(Construct.ATOMIC_CAS) : 0;
         w[Kind.PRINTF.ordinal()] = kernel ? g.weight(Construct.PRINTF) : 0;
         w[Kind.CALL.ordinal()] = funcs.hasStatementCalls() ? g.weight(Construct.DEVICE_FUNCTION) : 0;
+        w[Kind.STRIDED.ordinal()] = loops && kernel ? g.weight(Construct.STRIDED_LOOP) : 0;
         Kind k = ks[g.rng.weighted(w)];
+        if (k == Kind.STRIDED) {
+            return null;
+        }
         Stmt s = switch (k) {
             case DECL -> decl(c);
             case ASSIGN -> assign(c);
@@ -112,6 +131,7 @@ final class StmtGen {
             case CAS -> mem.cas(c);
             case PRINTF -> mem.printf(c);
             case CALL -> funcs.callStatement(c);
+            case STRIDED -> null;
         };
         return s != null ? s : decl(c);
     }

@@ -60,13 +60,46 @@ class ShrinkerTest {
                 + " lines only to " + after.lines().count() + ":\n" + after);
         assertEquals(calls[0], r.calls(), "the result counts every oracle call");
         for (Stmt s : Edits.statements(r.program())) {
-            if (s instanceof Stmt.Return) {
+            if (s instanceof Stmt.Return || s instanceof Stmt.Simple x && x.kept()) {
                 continue;
             }
             Program without = Edits.delete(r.program(), Set.of(s.id()));
             boolean stillFails = Edits.whole(without) && fails(GeneratedKernel.toCase("x", without, "k_").source());
             assertFalse(stillFails, where + ": statement " + s.id() + " could still go:\n" + after);
         }
+    }
+
+    /**
+     * A made-up failure that any strided while loop shows: the shrinker empties the loop's body but keeps its step
+     * (without it the loop would not end), the last statement of the body.
+     */
+    @Test
+    void stridedWhileLoopsKeepTheirStep() {
+        Profile p = Profile.parse("default,strided-loop=20");
+        java.util.function.Predicate<String> failing = src -> src.contains("while (") && src.contains("gridDim");
+        GeneratedKernel k = null;
+        for (long i = 0; i < 100 && k == null; i++) {
+            GeneratedKernel g = KernelGenerator.generate(SEED, i, p);
+            if (failing.test(g.toCase("k_").source())) {
+                k = g;
+            }
+        }
+        assertTrue(k != null, "no kernel of seed " + SEED + " has a strided while loop");
+        Shrinker.Oracle oracle = cases -> cases.stream().map(c -> failing.test(c.source())
+                ? (OracleResult) new OracleResult.Differ(c.name(), c.kernel(), "out_h", 0, "1", "2")
+                : new OracleResult.Equal(c.name())).toList();
+        OracleResult first = new OracleResult.Differ("k", "k", "out_h", 0, "1", "2");
+        Shrinker.Result r = new Shrinker(oracle, 8, 2000).shrink(k.name(), k.program(), first);
+        String after = GeneratedKernel.toCase("x", r.program(), "k_").source();
+        int steps = 0;
+        for (Stmt s : Edits.statements(r.program())) {
+            if (s instanceof Stmt.Loop l && l.kind() == Stmt.LoopKind.WHILE && after.contains("gridDim")) {
+                List<Stmt> body = l.body().stmts();
+                steps += !body.isEmpty() && body.getLast() instanceof Stmt.Simple x && x.kept() ? 1 : 0;
+            }
+        }
+        assertTrue(steps > 0, "seed " + SEED + " case " + k.name() + ": the reduced while loop lost its step:\n"
+                + after);
     }
 
     @Test
