@@ -325,7 +325,7 @@ class ApiTest {
                 a[0] = 2 ** 64 - 1
                 a[1] = 2 ** 63
                 a[2] = 2 ** 63 - 1
-                print(a[0], a[1] + 1, a[0] == 2 ** 64 - 1, isinstance(a[1], int), a[2], a)""",
+                print(a[0], a[1] + 1, a[0] == 2 ** 64 - 1, isinstance(a[1], int), a[2], list(a))""",
                 "18446744073709551615 9223372036854775809 True True 9223372036854775807"
                 + " [18446744073709551615, 9223372036854775808, 9223372036854775807]"),
         new Ok("ulong elements written by a kernel", "python", PY + """

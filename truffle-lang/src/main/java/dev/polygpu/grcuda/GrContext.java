@@ -53,12 +53,14 @@ public final class GrContext {
     private final java.util.concurrent.atomic.AtomicLong handles = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final dev.polygpu.grcuda.kernel.HostFunctions hostFunctions = new dev.polygpu.grcuda.kernel.HostFunctions(this);
+    private final PythonArrayDisplay pythonArrayDisplay;
 
     GrContext(GrCUDALanguage language, TruffleLanguage.Env env) {
         this.language = language;
         this.env = env;
         this.settings = GrSettings.of(env);
         this.root = Builtins.rootNamespace(this);
+        this.pythonArrayDisplay = new PythonArrayDisplay(env);
     }
 
     public static GrContext get(Node node) {
@@ -98,6 +100,11 @@ public final class GrContext {
     /** Binds functions of shared libraries ({@code bind}, {@code bindall}); it keeps the libraries it loaded. */
     public dev.polygpu.grcuda.kernel.HostFunctions hostFunctions() {
         return hostFunctions;
+    }
+
+    /** How device arrays print in this context's Python; see {@link PythonArrayDisplay}. */
+    public PythonArrayDisplay pythonArrayDisplay() {
+        return pythonArrayDisplay;
     }
 
     public GrNamespace root() {

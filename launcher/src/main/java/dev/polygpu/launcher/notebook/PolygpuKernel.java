@@ -90,8 +90,12 @@ public final class PolygpuKernel extends BaseKernel {
         this.pythonMain = context.eval("python", "import __main__\n__main__");
         this.pythonVersion = context.eval("python", "import sys\nsys.version.split()[0]").asString();
         this.globals = new SharedGlobals(context, new PrintStream(err, true, StandardCharsets.UTF_8));
+        // Reached from Python, so that grcuda sets up Python's display of device arrays now (PythonArrayDisplay in
+        // the grcuda language), also for arrays that JavaScript cells make and Python cells print; one
+        // expression, which leaves no name in the notebook's namespace.
+        Value cu = context.eval("python", "__import__('polyglot').eval(language='grcuda', string='CU')");
         log.println("polygpu notebook kernel (" + language + "): "
-                + context.eval("grcuda", "CU").getMember("polygpu_device_info").execute().asString());
+                + cu.getMember("polygpu_device_info").execute().asString());
     }
 
     /**

@@ -122,6 +122,16 @@ final class ArrayMemory {
         return freed || buffer.isFreed();
     }
 
+    /**
+     * A guest error if the array was freed: what the size of a freed array ({@code len(x)}, {@code x.length})
+     * gives, as its elements do, rather than the size of memory that is gone.
+     */
+    void requireNotFreed() {
+        if (freed) {
+            throw freedError();
+        }
+    }
+
     /** The host view, or a guest error if the array was freed. */
     java.lang.foreign.MemorySegment liveSegment() {
         if (freed) {

@@ -90,6 +90,7 @@ final class ArrayMethods {
             }
             case "free", "freeMemory" -> {
                 Args.arity(args, 0, 0);
+                GrContext.get(null).pythonArrayDisplay().registerIfCalledFromPython();
                 m.free();
                 return dev.polygpu.grcuda.objects.GrNone.INSTANCE;
             }

@@ -94,6 +94,7 @@ public final class GrArrayView extends GrPlainObject implements ArrayHolder {
 
     @ExportMessage
     long getArraySize() {
+        memory.requireNotFreed();
         return shape.dims()[level];
     }
 

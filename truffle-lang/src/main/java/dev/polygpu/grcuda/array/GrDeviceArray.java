@@ -41,6 +41,7 @@ public final class GrDeviceArray extends GrWholeArray {
 
     @ExportMessage
     long getArraySize() {
+        memory.requireNotFreed();
         return memory.count;
     }
 

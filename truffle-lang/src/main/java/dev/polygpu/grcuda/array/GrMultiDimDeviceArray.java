@@ -42,6 +42,7 @@ public final class GrMultiDimDeviceArray extends GrWholeArray {
 
     @ExportMessage
     long getArraySize() {
+        memory.requireNotFreed();
         return shape.dims()[0];
     }
 

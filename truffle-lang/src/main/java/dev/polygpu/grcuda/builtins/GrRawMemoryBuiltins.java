@@ -90,6 +90,7 @@ final class GrRawMemoryBuiltins extends GrDeviceBuiltin {
 
     private Object free(Object[] args) throws ArityException, UnsupportedTypeException {
         Args.arity(args, 1, 1);
+        context.pythonArrayDisplay().registerIfCalledFromPython();
         Object p = Handles.unwrap(context, args[0]);
         if (p instanceof GrPointer pointer) {
             pointer.free(name());

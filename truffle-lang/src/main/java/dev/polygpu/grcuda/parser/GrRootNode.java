@@ -29,6 +29,8 @@ public final class GrRootNode extends RootNode {
 
     @TruffleBoundary
     private Object evaluate(GrContext context) {
+        // Python code usually reaches grcuda first here (polyglot.eval(language="grcuda", string="CU")).
+        context.pythonArrayDisplay().registerIfCalledFromPython();
         InteropLibrary interop = InteropLibrary.getUncached();
         try {
             return switch (expression) {
