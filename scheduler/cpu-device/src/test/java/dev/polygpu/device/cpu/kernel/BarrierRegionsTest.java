@@ -302,15 +302,11 @@ class BarrierRegionsTest {
     }
 
     private static OracleArg.Buffer intBuffer(String name, Random r, int n) {
-        int[] v = new int[n];
-        for (int i = 0; i < n; i++) {
-            v[i] = r.nextInt(2001) - 1000;
-        }
-        return new OracleArg.Buffer(name, OracleType.I32, KernelTestSupport.littleEndianInts(v), 0);
+        return OracleTests.randomInts(name, r, n);
     }
 
     private static OracleArg.Scalar scalar(int v) {
-        return new OracleArg.Scalar(OracleType.I32, v);
+        return OracleTests.intScalar(v);
     }
 
     private static float[] floats(Random r, int n) {

@@ -1,6 +1,8 @@
 package dev.polygpu.device.cpu.oracle;
 
+import dev.polygpu.device.cpu.kernel.KernelTestSupport;
 import java.util.Optional;
+import java.util.Random;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -19,5 +21,19 @@ public final class OracleTests {
             Assertions.fail("POLYGPU_REQUIRE_NVCC=1 but " + why.get());
         }
         Assumptions.assumeTrue(why.isEmpty(), () -> why.orElse(""));
+    }
+
+    /** An {@code int} buffer argument of {@code n} values from -1000 to 1000 drawn from {@code r}. */
+    public static OracleArg.Buffer randomInts(String name, Random r, int n) {
+        int[] v = new int[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = r.nextInt(2001) - 1000;
+        }
+        return new OracleArg.Buffer(name, OracleType.I32, KernelTestSupport.littleEndianInts(v), 0);
+    }
+
+    /** An {@code int} scalar argument. */
+    public static OracleArg.Scalar intScalar(int v) {
+        return new OracleArg.Scalar(OracleType.I32, v);
     }
 }

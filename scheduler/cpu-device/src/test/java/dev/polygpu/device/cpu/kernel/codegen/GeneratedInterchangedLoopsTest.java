@@ -5,14 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.polygpu.device.cpu.kernel.exec.ModuleMemory;
 import dev.polygpu.device.cpu.kernel.front.FrontEnd;
 import dev.polygpu.device.cpu.kernel.front.TranslationUnit;
-import dev.polygpu.device.cpu.oracle.DifferentialOracle;
 import dev.polygpu.device.cpu.oracle.OracleCase;
-import dev.polygpu.device.cpu.oracle.OracleResult;
-import dev.polygpu.device.cpu.oracle.OracleTests;
+import dev.polygpu.device.cpu.oracle.gen.GeneratedOracleChecks;
 import dev.polygpu.device.cpu.oracle.gen.KernelGenerator;
 import dev.polygpu.device.cpu.oracle.gen.Profile;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -50,22 +46,6 @@ class GeneratedInterchangedLoopsTest {
 
     @Test
     void kernelsWithInterchangedLoopsAgreeWithNvccsPtx() {
-        OracleTests.assumeNvcc();
-        List<OracleCase> cases = new ArrayList<>();
-        for (long i : INTERCHANGED) {
-            cases.add(KernelGenerator.generate(SEED, i, Profile.parse(PROFILE)).toCase("k" + i + "_"));
-        }
-        List<OracleResult> results;
-        try (DifferentialOracle oracle = DifferentialOracle.create()) {
-            results = oracle.checkAll(cases);
-        }
-        List<String> bad = new ArrayList<>();
-        for (int i = 0; i < results.size(); i++) {
-            if (!(results.get(i) instanceof OracleResult.Equal)) {
-                bad.add(results.get(i) + "\n(replay: bench/fuzz --seed " + SEED + " --only " + INTERCHANGED[i]
-                        + " --profile '" + PROFILE + "')");
-            }
-        }
-        assertTrue(bad.isEmpty(), String.join("\n", bad));
+        GeneratedOracleChecks.assertAgree(SEED, PROFILE, INTERCHANGED);
     }
 }

@@ -1,13 +1,5 @@
 package dev.polygpu.device.cpu.oracle.gen;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import dev.polygpu.device.cpu.oracle.DifferentialOracle;
-import dev.polygpu.device.cpu.oracle.OracleTests;
-import dev.polygpu.device.cpu.oracle.OracleCase;
-import dev.polygpu.device.cpu.oracle.OracleResult;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,23 +12,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(240)
 class GeneratedKernelsOracleTest {
     private static void check(long seed, String profile, long... indices) {
-        OracleTests.assumeNvcc();
-        List<OracleCase> cases = new ArrayList<>();
-        for (long i : indices) {
-            cases.add(KernelGenerator.generate(seed, i, Profile.parse(profile)).toCase("k" + i + "_"));
-        }
-        List<OracleResult> results;
-        try (DifferentialOracle oracle = DifferentialOracle.create()) {
-            results = oracle.checkAll(cases);
-        }
-        List<String> bad = new ArrayList<>();
-        for (int i = 0; i < results.size(); i++) {
-            if (!(results.get(i) instanceof OracleResult.Equal)) {
-                bad.add(results.get(i) + "\n(replay: bench/fuzz --seed " + seed + " --only " + indices[i]
-                        + " --profile '" + profile + "')");
-            }
-        }
-        assertTrue(bad.isEmpty(), String.join("\n", bad));
+        GeneratedOracleChecks.assertAgree(seed, profile, indices);
     }
 
     @Test
