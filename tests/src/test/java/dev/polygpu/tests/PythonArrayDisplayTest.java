@@ -114,6 +114,16 @@ class PythonArrayDisplayTest {
         }));
     }
 
+    /** A Java embedder's own Python and grcuda context, printing into {@code out}. */
+    private static Context embedderContext(ByteArrayOutputStream out) {
+        return Context.newBuilder("python", "grcuda")
+                .engine(Guests.engine())
+                .allowAllAccess(true) // as every context on the shared engine has it
+                .allowPolyglotAccess(PolyglotAccess.ALL)
+                .out(out)
+                .build();
+    }
+
     /**
      * An embedder's own context: Java makes and frees the arrays and hands them to Python. Python shows the
      * display string once it has evaluated grcuda itself, and registers it too when it frees an array.
@@ -121,12 +131,7 @@ class PythonArrayDisplayTest {
     @Test
     void javaEmbeddersGetTheDisplayOncePythonReachesGrcuda() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (Context context = Context.newBuilder("python", "grcuda")
-                .engine(Guests.engine())
-                .allowAllAccess(true) // as every context on the shared engine has it
-                .allowPolyglotAccess(PolyglotAccess.ALL)
-                .out(out)
-                .build()) {
+        try (Context context = embedderContext(out)) {
             Value cu = context.eval("grcuda", "CU");
             Value made = cu.invokeMember("DeviceArray", "float", 2);
             made.setArrayElement(1, 2.5);
@@ -151,12 +156,7 @@ class PythonArrayDisplayTest {
     @Test
     void javaEmbeddersGetTheDisplayAfterPythonEvaluatesGrcuda() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (Context context = Context.newBuilder("python", "grcuda")
-                .engine(Guests.engine())
-                .allowAllAccess(true) // as every context on the shared engine has it
-                .allowPolyglotAccess(PolyglotAccess.ALL)
-                .out(out)
-                .build()) {
+        try (Context context = embedderContext(out)) {
             Value freed = context.eval("grcuda", "CU").invokeMember("DeviceArray", "double", 3);
             freed.invokeMember("free");
             context.getBindings("python").putMember("freed", freed);
