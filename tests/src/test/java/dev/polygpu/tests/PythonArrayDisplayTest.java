@@ -116,12 +116,39 @@ class PythonArrayDisplayTest {
 
     /** A Java embedder's own Python and grcuda context, printing into {@code out}. */
     private static Context embedderContext(ByteArrayOutputStream out) {
+        return embedderContext(out, new ByteArrayOutputStream());
+    }
+
+    /** A Java embedder's own Python and grcuda context, printing into {@code out} and {@code err}. */
+    private static Context embedderContext(ByteArrayOutputStream out, ByteArrayOutputStream err) {
         return Context.newBuilder("python", "grcuda")
                 .engine(Guests.engine())
                 .allowAllAccess(true) // as every context on the shared engine has it
                 .allowPolyglotAccess(PolyglotAccess.ALL)
                 .out(out)
+                .err(err)
                 .build();
+    }
+
+    /**
+     * A Python whose foreign-list class does not take the display (here: {@code polyglot.ForeignList} replaced by
+     * an object that refuses new attributes, as a future GraalPy might): grcuda still evaluates, says once on the
+     * error stream that arrays print as lists, and they do.
+     */
+    @Test
+    void aPythonThatRefusesTheDisplayKeepsListsAndSaysSo() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (Context context = embedderContext(out, err)) {
+            context.eval("python", "import polyglot\npolyglot.ForeignList = object()\n" + ARRAYS.substring(
+                    "import polyglot\n".length()) + "print(a)\nb = cu.DeviceArray('int', 2)\nb.free()\n");
+        }
+        assertEquals("[0.0, 0.5, 1.0]\n", out.toString(StandardCharsets.UTF_8));
+        String warnings = err.toString(StandardCharsets.UTF_8);
+        assertTrue(warnings.contains("polygpu: warning: Python's display of device arrays could not be set up"),
+                warnings);
+        assertEquals(warnings.indexOf("display of device arrays"), warnings.lastIndexOf("display of device arrays"),
+                "warned once: " + warnings);
     }
 
     /**

@@ -4,13 +4,17 @@ import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.RootCallTarget;
 import com.oracle.truffle.api.Truffle;
 import com.oracle.truffle.api.TruffleLanguage;
+import com.oracle.truffle.api.exception.AbstractTruffleException;
 import com.oracle.truffle.api.interop.ArityException;
+import com.oracle.truffle.api.interop.ExceptionType;
 import com.oracle.truffle.api.interop.InteropLibrary;
 import com.oracle.truffle.api.interop.UnsupportedMessageException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.nodes.LanguageInfo;
 import com.oracle.truffle.api.source.Source;
 import dev.polygpu.grcuda.objects.GrMetaObject;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -78,11 +82,33 @@ public final class PythonArrayDisplay {
             return;
         }
         Source source = Source.newBuilder(PYTHON, REGISTRATION, "<polygpu device array display>").build();
-        Object register = env.parsePublic(source).call();
         try {
+            Object register = env.parsePublic(source).call();
             InteropLibrary.getUncached().execute(register, GrMetaObject.DEVICE_ARRAY);
-        } catch (UnsupportedMessageException | ArityException | UnsupportedTypeException e) {
-            throw new IllegalStateException("the device array display could not be registered in Python", e);
+        } catch (UnsupportedMessageException | ArityException | UnsupportedTypeException | RuntimeException e) {
+            if (stopsTheProgram(e)) {
+                throw (RuntimeException) e;
+            }
+            // A GraalPy whose foreign lists no longer take a __repr__ must not stop the program that reached
+            // grcuda: arrays then print as GraalPy's lists, as before, and the user is told once.
+            PrintStream err = new PrintStream(env.err(), true, StandardCharsets.UTF_8);
+            err.println("polygpu: warning: Python's display of device arrays could not be set up ("
+                    + e.getMessage() + "); they print as Python lists, and a freed one cannot be printed");
+            err.flush();
+        }
+    }
+
+    /** True for an interrupt or an exit that arrived during the registration: it is the program's, not ours. */
+    private static boolean stopsTheProgram(Exception e) {
+        InteropLibrary interop = InteropLibrary.getUncached();
+        if (!(e instanceof AbstractTruffleException) || !interop.isException(e)) {
+            return false;
+        }
+        try {
+            ExceptionType type = interop.getExceptionType(e);
+            return type == ExceptionType.INTERRUPT || type == ExceptionType.EXIT;
+        } catch (UnsupportedMessageException notAnException) {
+            return false;
         }
     }
 
