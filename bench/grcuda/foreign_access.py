@@ -5,45 +5,19 @@
 # Compare the second rounds of the two runs; the first rounds of both are the same program.
 import polyglot
 import sys
-import time
+
+from access_loops import best_of, loops
 
 N = 1_000_000
 ARRAYS = {
     "Float32Array": polyglot.eval(language="js", string=f"new Float32Array({N})"),
     "JS Array": polyglot.eval(language="js", string=f"Array.from({{length: {N}}}, () => 0.0)"),
 }
-LOOPS = """
-def write(a):
-    for i in range(N):
-        a[i] = i * 0.5
-
-def read(a):
-    s = 0.0
-    for i in range(N):
-        s += a[i]
-    return s
-"""
-
-
-def loops():
-    """Fresh loops for each measurement, so that each is compiled for one array and one round."""
-    scope = {"N": N}
-    exec(LOOPS, scope)
-    return scope["write"], scope["read"]
-
-
-def best_of(f, reps=7):
-    best = float("inf")
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def round_(label):
     for name, a in ARRAYS.items():
-        write, read = loops()
+        write, read = loops(N)
         for _ in range(15):  # warm-up: let the JIT compile the loops
             write(a)
             read(a)

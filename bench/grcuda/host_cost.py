@@ -7,6 +7,8 @@ import polyglot
 import sys
 import time
 
+from access_loops import best_of, loops
+
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
 LAUNCHES = 20_000
 cu = polyglot.eval(language="grcuda", string="CU")
@@ -16,41 +18,9 @@ lst = [0.0] * N
 # Another language's array, to show what GraalPy itself costs per element of any foreign array.
 foreign = polyglot.eval(language="js", string=f"new Float32Array({N})")
 
-
-LOOPS = """
-def write(a):
-    for i in range(N):
-        a[i] = i * 0.5
-
-def read(a):
-    s = 0.0
-    for i in range(N):
-        s += a[i]
-    return s
-"""
-
-
-def loops():
-    """A fresh copy of the loops: each collection gets code of its own, as in a real program, so the JIT
-    specializes it for that one kind instead of all of them."""
-    scope = {"N": N}
-    exec(LOOPS, scope)
-    return scope["write"], scope["read"]
-
-
-write_arr, read_arr = loops()
-write_lst, read_lst = loops()
-write_foreign, read_foreign = loops()
-
-
-def best_of(f, reps=7):
-    best = float("inf")
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
+write_arr, read_arr = loops(N)
+write_lst, read_lst = loops(N)
+write_foreign, read_foreign = loops(N)
 
 for _ in range(15):  # warm-up: let the JIT compile the loops
     write_arr(arr); read_arr(arr); write_lst(lst); read_lst(lst)
