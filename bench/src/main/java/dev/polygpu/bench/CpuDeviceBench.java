@@ -35,7 +35,8 @@ import picocli.CommandLine.Option;
  */
 public final class CpuDeviceBench {
 
-    private static final List<String> CASES = List.of("saxpy", "reduce", "reduce-naive", "blackscholes", "sgemm16", "sgemm32");
+    private static final List<String> CASES = List.of("saxpy", "reduce", "reduce-naive", "reduce-warp", "blackscholes",
+            "sgemm16", "sgemm32");
     private static final double COMPILE_GOAL_MS = 50;
 
     private final int threads;
@@ -81,7 +82,7 @@ public final class CpuDeviceBench {
         private int threads = Runtime.getRuntime().availableProcessors();
 
         @Option(names = "--case", paramLabel = "NAME", description = "one of saxpy, reduce, reduce-naive, "
-                + "blackscholes, sgemm16, sgemm32 or sgemm (both tile sizes); repeatable or comma-separated; default "
+                + "reduce-warp, blackscholes, sgemm16, sgemm32 or sgemm (both tile sizes); repeatable or comma-separated; default "
                 + "all")
         private List<String> cases = new ArrayList<>();
 
@@ -156,8 +157,9 @@ public final class CpuDeviceBench {
             }
             cases.add(switch (name) {
                 case "saxpy" -> new SaxpyCase(vector);
-                case "reduce" -> new ReductionCase(vector, true);
-                case "reduce-naive" -> new ReductionCase(vector, false);
+                case "reduce" -> new ReductionCase(vector, ReductionCase.Form.GRID_STRIDE);
+                case "reduce-naive" -> new ReductionCase(vector, ReductionCase.Form.TREE);
+                case "reduce-warp" -> new ReductionCase(vector, ReductionCase.Form.WARP);
                 case "blackscholes" -> new BlackScholesCase(options);
                 case "sgemm16" -> new SgemmCase(matrix, 16);
                 case "sgemm32" -> new SgemmCase(matrix, 32);

@@ -41,6 +41,12 @@ final class Kernels {
      */
     static final String REDUCE = source("reduce.cu");
 
+    /**
+     * The grid-stride accumulation of {@link #REDUCE_GRID_STRIDE}, then the block's sum by warp shuffles: each
+     * warp reduces its 32 sums with {@code __shfl_down_sync}, warp 0 reduces the warps' sums the same way.
+     */
+    static final String REDUCE_WARP = source("reduce_warp.cu");
+
     /** Black-Scholes in double precision, the cumulative normal from Abramowitz and Stegun (26.2.17). */
     static final String BLACK_SCHOLES = """
             #define A1 0.31938153

@@ -9,6 +9,11 @@ interface NativeCase {
     /** The case's name for the native programs of {@code bench/native} and its OpenCL C file there. */
     String nativeCase();
 
+    /** Why the case has no OpenCL C version to run on pocl, or null if it has one. */
+    default String notOnPocl() {
+        return null;
+    }
+
     /** Build options for the OpenCL C file (a {@code -D} for a size the CUDA source defines). */
     default String openClOptions() {
         return "";

@@ -36,7 +36,9 @@ final class NativeRuns implements AutoCloseable {
             c.nativeInputs().write(inputs);
         }
         for (int t = 0; t < tools.size(); t++) {
-            if (tools.get(t).available()) {
+            if (tools.get(t).available() && tools.get(t).kind() == NativeTool.Kind.POCL && c.notOnPocl() != null) {
+                failures[t] = c.notOnPocl();
+            } else if (tools.get(t).available()) {
                 try {
                     sessions[t] = tools.get(t).start(c, inputs, threads, work);
                 } catch (IOException | RuntimeException e) {

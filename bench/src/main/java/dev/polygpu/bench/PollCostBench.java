@@ -98,8 +98,8 @@ public final class PollCostBench {
         int loopThreads = quick ? 1 << 18 : 1 << 20;
         return switch (name) {
             case "saxpy" -> new SaxpyCase(vector);
-            case "reduce" -> new ReductionCase(vector, true);
-            case "reduce-naive" -> new ReductionCase(vector, false);
+            case "reduce" -> new ReductionCase(vector, ReductionCase.Form.GRID_STRIDE);
+            case "reduce-naive" -> new ReductionCase(vector, ReductionCase.Form.TREE);
             case "blackscholes" -> new BlackScholesCase(options);
             case "sgemm16" -> new SgemmCase(matrix, 16);
             case "sgemm32" -> new SgemmCase(matrix, 32);

@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The sum of n floats: a shared-memory tree reduction per block, the host adds the block partial sums. The
- * grid-stride form ({@code reduce}) accumulates many elements per thread first; the naive form
- * ({@code reduce-naive}) gives each thread one pair of elements, so the block's barriers dominate.
+ * The sum of n floats, per block on the device, the host adds the block partial sums. The grid-stride form
+ * ({@code reduce}) accumulates many elements per thread first, then a shared-memory tree; the naive form
+ * ({@code reduce-naive}) gives each thread one pair of elements, so the block's barriers dominate; the warp form
+ * ({@code reduce-warp}) accumulates as the grid-stride one, then reduces with warp shuffles, as CUB and GrCUDA's
+ * benchmarks do.
  */
 final class ReductionCase extends BenchCase implements NativeCase {
     private static final int BLOCK = 256;
@@ -19,7 +21,25 @@ final class ReductionCase extends BenchCase implements NativeCase {
     /** Relative difference allowed between a sum and Java's (float partial sums against a double one). */
     private static final double TOLERANCE = 1e-5;
 
+    /** The three kernels. */
+    enum Form {
+        GRID_STRIDE("reduce", "reduce_gs", Kernels.REDUCE_GRID_STRIDE),
+        TREE("reduce-naive", "reduce", Kernels.REDUCE),
+        WARP("reduce-warp", "reduce_warp", Kernels.REDUCE_WARP);
+
+        final String caseName;
+        final String kernel;
+        final String source;
+
+        Form(String caseName, String kernel, String source) {
+            this.caseName = caseName;
+            this.kernel = kernel;
+            this.source = source;
+        }
+    }
+
     private final int n;
+    private final Form form;
     private final boolean gridStride;
     private int blocks;
     private float[] x;
@@ -31,16 +51,20 @@ final class ReductionCase extends BenchCase implements NativeCase {
     private double deviceSum;
     private double javaSum;
 
-    ReductionCase(int n, boolean gridStride) {
-        super(gridStride ? "reduce" : "reduce-naive", gridStride ? "reduce_gs" : "reduce",
-                gridStride ? Kernels.REDUCE_GRID_STRIDE : Kernels.REDUCE, 4.0);
+    ReductionCase(int n, Form form) {
+        super(form.caseName, form.kernel, form.source, 4.0);
         this.n = n;
-        this.gridStride = gridStride;
+        this.form = form;
+        this.gridStride = form != Form.TREE;
     }
 
     @Override
     String size() {
-        return Sizes.elements(n) + " floats" + (gridStride ? ", grid-stride" : ", 2 per thread");
+        return Sizes.elements(n) + " floats" + switch (form) {
+            case GRID_STRIDE -> ", grid-stride";
+            case TREE -> ", 2 per thread";
+            case WARP -> ", grid-stride, shuffles";
+        };
     }
 
     @Override
@@ -98,7 +122,14 @@ final class ReductionCase extends BenchCase implements NativeCase {
 
     @Override
     public String nativeCase() {
+        // The C loop is the same plain sum for every form.
         return gridStride ? "reduce_gs" : "reduce";
+    }
+
+    @Override
+    public String notOnPocl() {
+        return form == Form.WARP ? "no OpenCL C version: OpenCL C 1.2 has no warp shuffles, and pocl's"
+                + " sub-groups (an extension) are not 32-lane warps" : null;
     }
 
     @Override

@@ -78,7 +78,7 @@ class NativeToolTest {
 
     @Test
     void reductionCheckRejectsASumOutsideTheTolerance() {
-        try (ReductionCase c = javaResults(new ReductionCase(100_000, true))) {
+        try (ReductionCase c = javaResults(new ReductionCase(100_000, ReductionCase.Form.GRID_STRIDE))) {
             float[] x = c.nativeInputs().floats(0);
             double sum = 0;
             for (float v : x) {
@@ -134,8 +134,9 @@ class NativeToolTest {
 
     /** Small sizes that are not multiples of the block or tile sizes, so that the bounds checks matter. */
     private void runAllCases(NativeTool tool) throws IOException {
-        List<Supplier<BenchCase>> cases = List.of(() -> new SaxpyCase(5000), () -> new ReductionCase(100_003, true),
-                () -> new ReductionCase(100_003, false), () -> new BlackScholesCase(3000),
+        List<Supplier<BenchCase>> cases = List.of(() -> new SaxpyCase(5000),
+                () -> new ReductionCase(100_003, ReductionCase.Form.GRID_STRIDE),
+                () -> new ReductionCase(100_003, ReductionCase.Form.TREE), () -> new BlackScholesCase(3000),
                 () -> new SgemmCase(70, 16), () -> new SgemmCase(70, 32));
         for (Supplier<BenchCase> make : cases) {
             try (BenchCase c = javaResults(make.get())) {

@@ -32,6 +32,15 @@ public final class OracleTests {
         return new OracleArg.Buffer(name, OracleType.I32, KernelTestSupport.littleEndianInts(v), 0);
     }
 
+    /** A {@code float} buffer argument of {@code n} values drawn from a normal distribution of deviation 4. */
+    public static OracleArg.Buffer randomFloats(String name, Random r, int n) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < n; i++) {
+            b.putFloat((float) (r.nextGaussian() * 4));
+        }
+        return new OracleArg.Buffer(name, OracleType.F32, b.array(), 0);
+    }
+
     /** An {@code int} scalar argument. */
     public static OracleArg.Scalar intScalar(int v) {
         return new OracleArg.Scalar(OracleType.I32, v);

@@ -477,7 +477,7 @@ final class Emitter extends MethodEmitter {
         }
     }
 
-    private void deposit(Expr.IntrinsicCall call) {
+    void deposit(Expr.IntrinsicCall call) {
         List<Expr> a = call.args();
         switch (call.intrinsic()) {
             case SYNCTHREADS, WARP_STEP, WARP_RECONVERGE, ACTIVEMASK -> {

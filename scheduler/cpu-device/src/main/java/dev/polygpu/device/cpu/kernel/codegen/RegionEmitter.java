@@ -9,6 +9,7 @@ import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.Stmt;
 import dev.polygpu.device.cpu.kernel.ast.Var;
 import dev.polygpu.device.cpu.kernel.codegen.Jvm.K;
+import dev.polygpu.device.cpu.kernel.exec.WarpExchange;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
 import java.lang.classfile.TypeKind;
@@ -45,6 +46,8 @@ final class RegionEmitter {
      */
     private static final int PASS_ITERATIONS = 4;
     private static final ClassDesc ARRAYS = ClassDesc.of("java.util.Arrays");
+    private static final ClassDesc WARPS = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.WarpExchange");
+    private static final int WARP_SIZE = 32;
 
     private final Emitter e;
     private final CodeBuilder c;
@@ -69,6 +72,19 @@ final class RegionEmitter {
     private int goingSlot;
     /** The iterations the running thread has left in the current pass of a {@link #sweep}. */
     private int budgetSlot;
+    /** The first and one past the last thread of the running warp, inside a {@link RegionForm.PerWarp} part. */
+    private int loSlot;
+    private int hiSlot;
+    /** How many lanes of the running warp take the {@code then} side, and the {@code else} side, of a masked if. */
+    private int takenSlot;
+    private int skippedSlot;
+    /** True while emitting a {@link RegionForm.PerWarp} part: regions loop over the running warp's lanes. */
+    private boolean inWarp;
+    /**
+     * Where a region goes when no thread that runs it is left (every one has returned): the end of the running
+     * warp's part or of the side of a {@link RegionForm.Masked} part; null at the block's level, which then ends.
+     */
+    private Label noneLeft;
 
     RegionEmitter(Emitter e, RegionForm form) {
         this.e = e;
@@ -109,6 +125,12 @@ final class RegionEmitter {
         countSlot = c.allocateLocal(TypeKind.INT);
         goingSlot = c.allocateLocal(TypeKind.INT);
         budgetSlot = c.allocateLocal(TypeKind.INT);
+        loSlot = c.allocateLocal(TypeKind.INT);
+        hiSlot = c.allocateLocal(TypeKind.INT);
+        takenSlot = c.allocateLocal(TypeKind.INT);
+        skippedSlot = c.allocateLocal(TypeKind.INT);
+        // The emitter's exchanges with the block state (warp operands) address the running thread by this slot.
+        e.tidSlot = tidSlot;
         c.iload(e.blockDimSlots[0]);
         c.iload(e.blockDimSlots[1]);
         c.imul();
@@ -128,7 +150,7 @@ final class RegionEmitter {
         c.istore(countSlot);
         c.iconst_0();
         c.istore(goingSlot);
-        if (form.exits || form.sweeps > 0) {
+        if (form.exits || form.sweeps > 0 || form.masked) {
             c.aload(statusArray);
             c.iconst_0();
             c.invokestatic(ARRAYS, "fill", MethodTypeDesc.ofDescriptor("([BB)V"));
@@ -186,7 +208,112 @@ final class RegionEmitter {
             }
             case RegionForm.Loop l -> loop(l);
             case RegionForm.Sweep w -> sweep(form.regions.get(w.index()));
+            case RegionForm.WarpOp w -> {
+                c.aload(MethodEmitter.STATE_SLOT);
+                c.loadConstant(w.op().ordinal());
+                c.iload(loSlot);
+                c.iload(hiSlot);
+                c.loadConstant(w.pos().line() << 16 | w.pos().column());
+                c.invokestatic(WARPS, "serveLive", MethodTypeDesc.ofDescriptor("(" + STATE.descriptorString()
+                        + "IIII)V"));
+            }
+            case RegionForm.Masked m -> masked(m);
+            case RegionForm.PerWarp p -> perWarp(p);
         }
+    }
+
+    /**
+     * Runs {@code p}'s body once for each warp of the block, with {@code [lo, hi)} its threads; then, if threads
+     * may return, ends the block when none is left.
+     */
+    private void perWarp(RegionForm.PerWarp p) {
+        Label top = c.newLabel();
+        Label next = c.newLabel();
+        Label done = c.newLabel();
+        c.iconst_0();
+        c.istore(loSlot);
+        c.labelBinding(top);
+        c.iload(loSlot);
+        c.iload(threadsSlot);
+        c.if_icmpge(done);
+        c.iload(loSlot);
+        c.loadConstant(WARP_SIZE);
+        c.iadd();
+        c.iload(threadsSlot);
+        c.invokestatic(ClassDesc.of("java.lang.Math"), "min", MethodTypeDesc.ofDescriptor("(II)I"));
+        c.istore(hiSlot);
+        Label outer = noneLeft;
+        inWarp = true;
+        noneLeft = next;
+        node(p.body());
+        noneLeft = outer;
+        inWarp = false;
+        c.labelBinding(next);
+        c.iload(loSlot);
+        c.loadConstant(WARP_SIZE);
+        c.iadd();
+        c.istore(loSlot);
+        c.goto_(top);
+        c.labelBinding(done);
+        if (form.exits) {
+            Label go = c.newLabel();
+            c.aload(MethodEmitter.STATE_SLOT);
+            c.iload(threadsSlot);
+            c.invokestatic(WARPS, "anyLive", MethodTypeDesc.ofDescriptor("(" + STATE.descriptorString() + "I)Z"));
+            c.ifne(go);
+            c.return_();
+            c.labelBinding(go);
+        }
+    }
+
+    /**
+     * A {@link RegionForm.Masked} part in the running warp: the condition's region marks the lanes that skip the
+     * {@code then} side, which runs in the others; the marks are flipped for the {@code else} side, then cleared.
+     */
+    private void masked(RegionForm.Masked m) {
+        c.iconst_0();
+        c.istore(takenSlot);
+        c.iconst_0();
+        c.istore(skippedSlot);
+        region(form.regions.get(m.condition()));
+        Label outer = noneLeft;
+        Label thenEnd = c.newLabel();
+        noneLeft = thenEnd;
+        // A side no lane takes is not run at all: its uniform loops could otherwise run on values no lane set.
+        c.iload(takenSlot);
+        c.ifeq(thenEnd);
+        node(m.then());
+        c.labelBinding(thenEnd);
+        boolean otherwise = !(m.otherwise() instanceof RegionForm.Seq s && s.parts().isEmpty());
+        if (otherwise) {
+            Label elseEnd = c.newLabel();
+            c.iload(skippedSlot);
+            c.ifeq(elseEnd);
+            c.aload(MethodEmitter.STATE_SLOT);
+            c.iload(loSlot);
+            c.iload(hiSlot);
+            c.invokestatic(WARPS, "flipSkipped", MethodTypeDesc.ofDescriptor("(" + STATE.descriptorString()
+                    + "II)V"));
+            noneLeft = elseEnd;
+            node(m.otherwise());
+            c.labelBinding(elseEnd);
+        }
+        noneLeft = outer;
+        clearMark(WarpExchange.SKIPPED);
+    }
+
+    /** Makes every thread of the running range (the warp's, or the block) marked {@code mark} live again. */
+    private void clearMark(int mark) {
+        c.aload(MethodEmitter.STATE_SLOT);
+        if (inWarp) {
+            c.iload(loSlot);
+            c.iload(hiSlot);
+        } else {
+            c.iconst_0();
+            c.iload(threadsSlot);
+        }
+        c.loadConstant(mark);
+        c.invokestatic(WARPS, "clearMark", MethodTypeDesc.ofDescriptor("(" + STATE.descriptorString() + "III)V"));
     }
 
     /**
@@ -261,7 +388,7 @@ final class RegionEmitter {
             c.istore(countSlot);
         }
         forEachThread(threadNext -> {
-            if (form.exits) {
+            if (form.exits || form.masked) {
                 c.aload(statusArray);
                 c.iload(tidSlot);
                 c.baload();
@@ -270,11 +397,15 @@ final class RegionEmitter {
             e.setStateField("tid", tidSlot);
             threadBody(r, threadNext);
         });
-        if (form.exits) {
+        if (form.exits && r.mask == null) {
             Label go = c.newLabel();
             c.iload(liveSlot);
             c.ifne(go);
-            c.return_();
+            if (noneLeft == null) {
+                c.return_();
+            } else {
+                c.goto_(noneLeft);
+            }
             c.labelBinding(go);
         }
         reload(r);
@@ -293,6 +424,10 @@ final class RegionEmitter {
      * what one thread runs, given the label that goes on to the next thread.
      */
     private void forEachThread(Consumer<Label> perThread) {
+        if (inWarp) {
+            forEachLane(perThread);
+            return;
+        }
         Label[] top = new Label[3];
         Label[] next = {c.newLabel(), c.newLabel()};
         int[] coord = {e.tzSlot, e.tySlot, e.txSlot};
@@ -322,6 +457,33 @@ final class RegionEmitter {
         c.labelBinding(done);
     }
 
+    /** The loop over the running warp's threads, their coordinates from the block state's tables. */
+    private void forEachLane(Consumer<Label> perThread) {
+        Label top = c.newLabel();
+        Label done = c.newLabel();
+        Label threadNext = c.newLabel();
+        c.iload(loSlot);
+        c.istore(tidSlot);
+        c.labelBinding(top);
+        c.iload(tidSlot);
+        c.iload(hiSlot);
+        c.if_icmpge(done);
+        String[] table = {"threadX", "threadY", "threadZ"};
+        int[] coord = {e.txSlot, e.tySlot, e.tzSlot};
+        for (int d = 0; d < 3; d++) {
+            c.aload(MethodEmitter.STATE_SLOT);
+            c.getfield(STATE, table[d], ClassDesc.ofDescriptor("[I"));
+            c.iload(tidSlot);
+            c.iaload();
+            c.istore(coord[d]);
+        }
+        perThread.accept(threadNext);
+        c.labelBinding(threadNext);
+        c.iinc(tidSlot, 1);
+        c.goto_(top);
+        c.labelBinding(done);
+    }
+
     /**
      * A loop run iteration-major: passes over the block's threads, each running up to {@link #PASS_ITERATIONS}
      * iterations (condition, body, update) of every thread whose loop is still going and marking a thread whose
@@ -346,7 +508,7 @@ final class RegionEmitter {
         e.pollCancellation(r.loop.pos());
         c.goto_(pass);
         c.labelBinding(finished);
-        clearDone();
+        clearMark(DONE);
         reload(r);
     }
 
@@ -393,32 +555,6 @@ final class RegionEmitter {
         }
     }
 
-    /** After a {@link #sweep}: every thread it marked done is live again (exited threads stay exited). */
-    private void clearDone() {
-        Label top = c.newLabel();
-        Label skip = c.newLabel();
-        Label end = c.newLabel();
-        c.iconst_0();
-        c.istore(tidSlot);
-        c.labelBinding(top);
-        c.iload(tidSlot);
-        c.iload(threadsSlot);
-        c.if_icmpge(end);
-        c.aload(statusArray);
-        c.iload(tidSlot);
-        c.baload();
-        c.loadConstant(DONE);
-        c.if_icmpne(skip);
-        c.aload(statusArray);
-        c.iload(tidSlot);
-        c.iconst_0();
-        c.bastore();
-        c.labelBinding(skip);
-        c.iinc(tidSlot, 1);
-        c.goto_(top);
-        c.labelBinding(end);
-    }
-
     /** Points the running thread's local memory at its own, and loads and recomputes what region {@code r} reads. */
     private void enterThread(RegionForm.Region r) {
         for (Var v : r.localMemory) {
@@ -449,9 +585,41 @@ final class RegionEmitter {
             c.ifeq(no);
             c.iinc(countSlot, 1);
             c.labelBinding(no);
+        } else if (r.mask != null) {
+            Label taken = c.newLabel();
+            Label counted = c.newLabel();
+            e.exprs.jumpIfTrue(r.mask, taken);
+            c.aload(statusArray);
+            c.iload(tidSlot);
+            c.loadConstant(WarpExchange.SKIPPED);
+            c.bastore();
+            c.iinc(skippedSlot, 1);
+            c.goto_(counted);
+            c.labelBinding(taken);
+            c.iinc(takenSlot, 1);
+            c.labelBinding(counted);
         } else {
-            for (Stmt s : r.statements) {
+            int from = 0;
+            int to = r.statements.size();
+            if (r.result != null) {
+                // The first statement only stands for this, for the analyses.
+                c.aload(MethodEmitter.STATE_SLOT);
+                c.getfield(STATE, "xResult", ClassDesc.ofDescriptor("[J"));
+                c.iload(tidSlot);
+                c.laload();
+                e.exprs.fromBits(Jvm.kind(r.result.type));
+                e.storeVar(r.result);
+                from = 1;
+            }
+            if (r.deposit != null) {
+                // The last statements only stand for the deposit's operands, for the analyses.
+                to -= r.deposit.args().size();
+            }
+            for (Stmt s : r.statements.subList(from, to)) {
                 e.statement(s);
+            }
+            if (r.deposit != null) {
+                e.deposit(r.deposit);
             }
         }
         r.stores.forEach(this::save);

@@ -1,5 +1,6 @@
 package dev.polygpu.device.cpu.kernel.codegen;
 
+import dev.polygpu.device.cpu.kernel.ast.CType;
 import dev.polygpu.device.cpu.kernel.ast.Expr;
 import dev.polygpu.device.cpu.kernel.ast.Exprs;
 import dev.polygpu.device.cpu.kernel.ast.Function;
@@ -32,7 +33,7 @@ import java.util.Set;
  */
 final class RegionForm {
     /** A part of the kernel body's tree. */
-    sealed interface Node permits Seq, RegionRef, Barrier, Loop, Cond, Sweep {}
+    sealed interface Node permits Seq, RegionRef, Barrier, Loop, Cond, Sweep, WarpOp, Masked, PerWarp {}
 
     /** Parts run in order. */
     record Seq(List<Node> parts) implements Node {}
@@ -57,6 +58,28 @@ final class RegionForm {
      * and again until every thread's has. The region before it ran the loop's init in each thread.
      */
     record Sweep(int index) implements Node {}
+
+    /**
+     * A warp intrinsic ({@code __shfl*_sync}, votes, {@code __reduce_*_sync}, {@code __activemask}, {@code __syncwarp})
+     * met by the live lanes of the running warp: the region before it deposited each lane's operands
+     * ({@link Region#deposit}), and the region after it gives each lane its result ({@link Region#result}).
+     */
+    record WarpOp(Pos pos, Intrinsic op) implements Node {}
+
+    /**
+     * An {@code if} whose condition is not uniform and which holds warp intrinsics: region {@code condition} (a
+     * {@link Region#mask} region) marks each live lane of the warp whose condition fails as skipped; {@code then}
+     * runs in the others, then the marks are flipped for {@code otherwise}, then cleared. As on a GPU, the lanes of a
+     * warp that take a side meet at its warp intrinsics without the others.
+     */
+    record Masked(int condition, Node then, Node otherwise) implements Node {}
+
+    /**
+     * Parts between block barriers that hold warp intrinsics, run warp by warp: each region in them runs as one loop
+     * over the lanes of the running warp. This is the order the cooperative scheduler runs such code in, warp after
+     * warp up to the next block barrier.
+     */
+    record PerWarp(Node body) implements Node {}
 
     /** Statements without barriers, run by every live thread of the block before any goes past its end. */
     static final class Region {
@@ -87,6 +110,18 @@ final class RegionForm {
          * null for the others.
          */
         final Stmt loop;
+        /**
+         * The warp intrinsic whose operands each lane deposits at the end of the region (its statements end with
+         * them, for the analyses); null for none.
+         */
+        Expr.IntrinsicCall deposit;
+        /**
+         * The variable each lane gets the result of the warp intrinsic before the region in, at its start (its first
+         * statement stands for that assignment, for the analyses, and is not run); null for none.
+         */
+        Var result;
+        /** For the region of a {@link Masked} part, the condition each lane evaluates; null for the others. */
+        Expr mask;
 
         Region(List<Stmt> statements, Expr predicate, Stmt loop) {
             this.statements = statements;
@@ -109,11 +144,17 @@ final class RegionForm {
     final boolean exits;
     /** How many loops run iteration-major ({@link Sweep}). */
     final int sweeps;
+    /** How many warp intrinsics run as {@link WarpOp} parts. */
+    final int warpOps;
+    /** True if some {@code if} runs as a {@link Masked} part, so lanes may be marked skipped. */
+    final boolean masked;
 
-    private RegionForm(Node root, boolean exits, int sweeps) {
+    private RegionForm(Node root, boolean exits, int sweeps, int warpOps, boolean masked) {
         this.root = root;
         this.exits = exits;
         this.sweeps = sweeps;
+        this.warpOps = warpOps;
+        this.masked = masked;
     }
 
     /** The region form of {@code plan}'s kernel, or null if it does not qualify (it then stays cooperative). */
@@ -121,8 +162,8 @@ final class RegionForm {
         if (!plan.cooperative()) {
             return null;
         }
-        Stmt.Block body = plan.lowering.body(plan.kernel);
-        if (!onlyPlainBarriers(plan, body)) {
+        Stmt.Block body = WarpInline.inline(plan, plan.lowering.body(plan.kernel));
+        if (body == null || !onlySupportedYields(plan, body)) {
             return null;
         }
         for (Var p : plan.kernel.params) {
@@ -135,22 +176,28 @@ final class RegionForm {
         Uniformity u = new Uniformity(plan, body, use.candidates());
         Builder b = new Builder(plan, u, new Interchange(plan, u));
         Node root = b.seq(body);
-        if (root == null || b.failed) {
+        if (root == null || b.failed || !b.masks.isEmpty() && prints(plan, body)) {
             return null;
         }
-        RegionForm form = new RegionForm(root, b.regions.stream().anyMatch(VarUse::returns), b.loops.size());
-        for (Stmt.Block r : b.regions) {
-            form.regions.add(new Region(r.statements(), b.predicates.get(r), b.loops.get(r)));
+        RegionForm form = new RegionForm(WarpGrouping.group(root), b.regions.stream().anyMatch(VarUse::returns),
+                b.loops.size(), b.warpOps, !b.masks.isEmpty());
+        for (int i = 0; i < b.regions.size(); i++) {
+            Stmt.Block r = b.regions.get(i);
+            Region region = new Region(r.statements(), b.predicates.get(r), b.loops.get(r));
+            region.deposit = b.deposits.get(i);
+            region.result = b.results.get(i);
+            region.mask = b.masks.get(i);
+            form.regions.add(region);
         }
         return use.assign(form, u, b.skeletonAssigned, b.barrierTargets, b.skeletonRead) ? form : null;
     }
 
     /**
-     * True if every yield point of the kernel is a block barrier of its own body (none in a called function) and
-     * neither it nor a function it calls sleeps or reads the clock, whose per-thread clocks follow the cooperative
-     * scheduler's phases.
+     * True if every yield point of the kernel is a block barrier or warp intrinsic of its own body (none in a
+     * called function: {@link WarpInline} wrote out the calls of those that hold one) and neither it nor a function
+     * it calls sleeps or reads the clock, whose per-thread clocks follow the cooperative scheduler's phases.
      */
-    private static boolean onlyPlainBarriers(Plan plan, Stmt body) {
+    private static boolean onlySupportedYields(Plan plan, Stmt body) {
         boolean[] ok = {true};
         Set<Function> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         Statements.forEachExpr(body, e -> ok[0] &= acceptable(plan, e, seen, true));
@@ -161,7 +208,7 @@ final class RegionForm {
         if (e instanceof Expr.IntrinsicCall c) {
             Intrinsic i = c.intrinsic();
             if (i == Intrinsic.NANOSLEEP || i == Intrinsic.CLOCK64
-                    || i.isYieldPoint() && (!i.isBlockBarrier() || !inKernel)) {
+                    || i.isYieldPoint() && !inKernel) {
                 return false;
             }
         }
@@ -181,6 +228,31 @@ final class RegionForm {
         return true;
     }
 
+    /**
+     * True if the kernel prints or asserts. Lanes that take the two sides of a {@link Masked} {@code if} run them one
+     * side after the other, where the cooperative scheduler interleaves them up to their next warp intrinsic; the
+     * order of such a kernel's output lines would differ, so it keeps the cooperative form.
+     */
+    private static boolean prints(Plan plan, Stmt body) {
+        boolean[] found = {false};
+        Set<Function> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Statements.forEachExpr(body, e -> found[0] |= prints(plan, e, seen));
+        return found[0];
+    }
+
+    private static boolean prints(Plan plan, Expr e, Set<Function> seen) {
+        if (e instanceof Expr.IntrinsicCall c) {
+            return c.intrinsic() == Intrinsic.PRINTF || c.intrinsic() == Intrinsic.ASSERT
+                    || c.intrinsic() == Intrinsic.TRAP;
+        }
+        if (e instanceof Expr.Call call && seen.add(call.function())) {
+            boolean[] found = {false};
+            Statements.forEachExpr(plan.lowering.body(call.function()), x -> found[0] |= prints(plan, x, seen));
+            return found[0];
+        }
+        return false;
+    }
+
     /** Builds the tree, checking that every statement holding a barrier is a uniform structure. */
     private static final class Builder {
         private final Plan plan;
@@ -195,6 +267,17 @@ final class RegionForm {
         final Set<Var> barrierTargets = Collections.newSetFromMap(new IdentityHashMap<>());
         final Set<Var> skeletonAssigned = Collections.newSetFromMap(new IdentityHashMap<>());
         final List<Expr> skeletonRead = new ArrayList<>();
+        /** By region index: the warp intrinsic whose operands the region deposits at its end. */
+        final Map<Integer, Expr.IntrinsicCall> deposits = new java.util.HashMap<>();
+        /** By region index: the variable that gets the result of the warp intrinsic before the region. */
+        final Map<Integer, Var> results = new java.util.HashMap<>();
+        /** By region index: the condition of a {@link Masked} part. */
+        final Map<Integer, Expr> masks = new java.util.HashMap<>();
+        int warpOps;
+        /** True while building the sides of a {@link Masked} part (they may not hold another). */
+        private boolean inMasked;
+        /** The variable the next region must give the result of the warp intrinsic just built, or null. */
+        private Var pendingResult;
         boolean failed;
 
         Builder(Plan plan, Uniformity u, Interchange interchange) {
@@ -205,12 +288,18 @@ final class RegionForm {
 
         /** The statements of {@code s} (a block, or one statement) as a sequence; null if one does not qualify. */
         Node seq(Stmt s) {
+            if (pendingResult != null) {
+                throw new IllegalStateException("a warp intrinsic's result left for no region");
+            }
             List<Node> parts = new ArrayList<>();
             List<Stmt> run = new ArrayList<>();
             List<Stmt> list = s == null ? List.of() : s instanceof Stmt.Block b ? b.statements() : List.of(s);
             for (Stmt x : list) {
                 if (!plan.lowering.containsYield(x)) {
                     run.add(x);
+                    continue;
+                }
+                if (warpStatement(x, run, parts)) {
                     continue;
                 }
                 flush(run, parts);
@@ -270,17 +359,112 @@ final class RegionForm {
         }
 
         private void region(List<Stmt> run, List<Node> parts) {
-            if (run.stream().allMatch(Builder::noOp)) {
+            Var result = pendingResult;
+            pendingResult = null;
+            if (result == null && run.stream().allMatch(Builder::noOp)) {
                 run.clear();
                 return;
             }
             if (!Statements.jumpsStayInside(run)) {
                 failed = true;
             }
-            Stmt.Block b = new Stmt.Block(run.get(0).pos(), List.copyOf(run));
+            List<Stmt> statements = new ArrayList<>();
+            if (result != null) {
+                // Stands for the lane's result of the warp intrinsic before the region, for the analyses.
+                Pos p = result.pos;
+                Expr.VarRef ref = new Expr.VarRef(p, result.type, result);
+                statements.add(new Stmt.ExprStmt(p, new Expr.Assign(p, result.type, ref,
+                        new Expr.IntConst(p, CType.Prim.INT, 0))));
+            }
+            statements.addAll(run);
+            Stmt.Block b = new Stmt.Block(statements.get(0).pos(), List.copyOf(statements));
             regions.add(b);
+            if (result != null) {
+                results.put(regions.size() - 1, result);
+            }
             parts.add(new RegionRef(regions.size() - 1));
             run.clear();
+        }
+
+        /**
+         * A statement that meets a warp intrinsic ({@code t = __shfl_sync(…)}, {@code __syncwarp(m)}, a warp step):
+         * the statements before it end a region, which deposits the intrinsic's operands (a region of its own where
+         * that one runs a loop iteration-major, or there is none), then the {@link WarpOp}; the next region gives
+         * each lane its result. A warp step (the lock step of {@code volatile} code) only ends a region: the lanes of
+         * the warp all finish the statements before it before any goes on. False for any other statement.
+         */
+        private boolean warpStatement(Stmt x, List<Stmt> run, List<Node> parts) {
+            Expr.IntrinsicCall call = null;
+            Var target = null;
+            if (x instanceof Stmt.ExprStmt e && e.expr() instanceof Expr.IntrinsicCall c) {
+                call = c;
+            } else if (x instanceof Stmt.ExprStmt e && e.expr() instanceof Expr.Assign a
+                    && a.target() instanceof Expr.VarRef t && a.value() instanceof Expr.IntrinsicCall c
+                    && plan.storage.get(t.var()) == Plan.Storage.SCALAR && !c.type().equals(CType.Prim.VOID)) {
+                call = c;
+                target = t.var();
+            }
+            if (call == null || call.intrinsic().isBlockBarrier() || !call.intrinsic().isYieldPoint()) {
+                return false;
+            }
+            int before = parts.size();
+            flush(run, parts);
+            Intrinsic op = call.intrinsic();
+            if (op == Intrinsic.WARP_STEP || op == Intrinsic.WARP_RECONVERGE || op == Intrinsic.ACTIVEMASK
+                    && target == null) {
+                return true;
+            }
+            if (!call.args().isEmpty()) {
+                List<Stmt> operands = new ArrayList<>();
+                for (Expr a : call.args()) {
+                    operands.add(new Stmt.ExprStmt(a.pos(), a));
+                }
+                int last = regions.size() - 1;
+                if (parts.size() > before && parts.getLast() instanceof RegionRef r && r.index() == last
+                        && plain(last)) {
+                    List<Stmt> all = new ArrayList<>(regions.get(last).statements());
+                    all.addAll(operands);
+                    regions.set(last, new Stmt.Block(regions.get(last).pos(), List.copyOf(all)));
+                } else {
+                    regions.add(new Stmt.Block(x.pos(), List.copyOf(operands)));
+                    parts.add(new RegionRef(regions.size() - 1));
+                }
+                deposits.put(regions.size() - 1, call);
+            }
+            warpOps++;
+            parts.add(new WarpOp(call.pos(), op));
+            pendingResult = target;
+            return true;
+        }
+
+        /** True for a region that only runs statements (no predicate, loop, condition or deposit of its own). */
+        private boolean plain(int index) {
+            Stmt.Block b = regions.get(index);
+            return !predicates.containsKey(b) && !loops.containsKey(b) && !masks.containsKey(index)
+                    && !deposits.containsKey(index);
+        }
+
+        /**
+         * An {@code if} with a thread-dependent condition that holds warp intrinsics (no block barrier): a region
+         * evaluates the condition in each lane, then each side runs as a sequence of its own.
+         */
+        private Node masked(Stmt.If i) {
+            Stmt.Block b = new Stmt.Block(i.pos(), List.of(new Stmt.ExprStmt(i.pos(), i.condition())));
+            regions.add(b);
+            int index = regions.size() - 1;
+            masks.put(index, i.condition());
+            inMasked = true;
+            Node then = seq(i.then());
+            Node otherwise = seq(i.otherwise());
+            inMasked = false;
+            return then == null || otherwise == null ? null : new Masked(index, then, otherwise);
+        }
+
+        private static boolean holdsBlockBarrier(Stmt s) {
+            boolean[] found = {false};
+            Statements.forEachExpr(s, e -> found[0] |= e instanceof Expr.IntrinsicCall c
+                    && c.intrinsic().isBlockBarrier());
+            return found[0];
         }
 
         private static boolean noOp(Stmt s) {
@@ -296,6 +480,7 @@ final class RegionForm {
                         && a.value() instanceof Expr.IntrinsicCall c && c.intrinsic().isBlockBarrier()
                         && c.intrinsic() != Intrinsic.SYNCTHREADS && t.var().kind == Var.Kind.LOCAL
                         && plan.storage.get(t.var()) == Plan.Storage.SCALAR -> predicated(e, t.var(), c);
+                case Stmt.If i when !inMasked && !u.isUniform(i.condition()) && !holdsBlockBarrier(i) -> masked(i);
                 case Stmt.If i when uniformRead(i.condition()) -> {
                     Node then = seq(i.then());
                     Node otherwise = seq(i.otherwise());

@@ -19,11 +19,20 @@ import java.util.Set;
  * {@code continue}). The set is the greatest fixpoint: all candidates start uniform and those with a
  * non-uniform assignment drop out until none does. A {@code return} does not make control non-uniform: a
  * thread that returned takes no further part, and the others stay alike. Only the kernel's own scalars and
- * pointers in JVM locals are candidates; the variables of inlined functions never are.
+ * pointers in JVM locals are candidates; the variables of inlined functions are only where {@link WarpInline}
+ * wrote their calls out as statements.
+ *
+ * <p>Inside an {@code if} whose condition is not uniform and which holds warp-level yield points (the region form
+ * runs it as a {@link RegionForm.Masked} part, only in the lanes that took each side), a variable declared there
+ * is uniform when it is uniform among those lanes: every assignment of it stores a uniform value under control
+ * flow that is uniform within that side. Variables declared outside it are assigned there non-uniformly.
  */
 final class Uniformity {
     private final Plan plan;
     private final Set<Var> uniform = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The variables declared inside the masked {@code if} being walked, if any. */
+    private final Set<Var> maskedLocals = Collections.newSetFromMap(new IdentityHashMap<>());
+    private boolean inMasked;
     private boolean changed;
 
     Uniformity(Plan plan, Stmt body, Set<Var> candidates) {
@@ -94,11 +103,24 @@ final class Uniformity {
             case Stmt.Block b -> b.statements().forEach(x -> walk(x, ctl));
             case Stmt.VarDecl d -> {
                 assignments(d.init(), ctl);
-                if (!ctl || !isUniform(d.init())) {
+                if (!uniformFor(ctl, d.var()) || !isUniform(d.init())) {
                     drop(d.var());
                 }
             }
             case Stmt.ExprStmt e -> assignments(e.expr(), ctl);
+            case Stmt.If i when ctl && !inMasked && !isUniform(i.condition()) && plan.lowering.containsYield(i) -> {
+                assignments(i.condition(), ctl);
+                inMasked = true;
+                Statements.forEachStmt(i, x -> {
+                    if (x instanceof Stmt.VarDecl d) {
+                        maskedLocals.add(d.var());
+                    }
+                });
+                walk(i.then(), true);
+                walk(i.otherwise(), true);
+                inMasked = false;
+                maskedLocals.clear();
+            }
             case Stmt.If i -> {
                 assignments(i.condition(), ctl);
                 boolean c = ctl && isUniform(i.condition());
@@ -155,6 +177,14 @@ final class Uniformity {
         };
     }
 
+    /**
+     * Whether control that is uniform by {@code ctl} is uniform for assignments of {@code v}: inside a masked
+     * {@code if} only for the variables declared there.
+     */
+    private boolean uniformFor(boolean ctl, Var v) {
+        return ctl && (!inMasked || maskedLocals.contains(v));
+    }
+
     /** Drops the variables that {@code e} assigns non-uniformly ({@code ctl}: whether control is uniform here). */
     private void assignments(Expr e, boolean ctl) {
         if (e == null) {
@@ -163,18 +193,18 @@ final class Uniformity {
         switch (e) {
             case Expr.Assign a -> {
                 boolean uniformValue = isUniform(a.value()) || barrierResult(a.value());
-                if (a.target() instanceof Expr.VarRef v && (!ctl || !uniformValue)) {
+                if (a.target() instanceof Expr.VarRef v && (!uniformFor(ctl, v.var()) || !uniformValue)) {
                     drop(v.var());
                 }
             }
             case Expr.CompoundAssign a -> {
-                if (a.target() instanceof Expr.VarRef v && (!ctl || !isUniform(a.value())
+                if (a.target() instanceof Expr.VarRef v && (!uniformFor(ctl, v.var()) || !isUniform(a.value())
                         || !safeDivision(a.op(), a.operandType(), a.value()))) {
                     drop(v.var());
                 }
             }
             case Expr.IncDec a -> {
-                if (a.target() instanceof Expr.VarRef v && !ctl) {
+                if (a.target() instanceof Expr.VarRef v && !uniformFor(ctl, v.var())) {
                     drop(v.var());
                 }
             }

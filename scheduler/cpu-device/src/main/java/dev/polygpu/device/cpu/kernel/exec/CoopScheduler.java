@@ -1,7 +1,5 @@
 package dev.polygpu.device.cpu.kernel.exec;
 
-import dev.polygpu.device.CudaError;
-import dev.polygpu.device.cpu.kernel.KernelFault;
 import dev.polygpu.device.cpu.kernel.LaunchFrame;
 import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
 
@@ -182,32 +180,9 @@ final class CoopScheduler {
 
     /** Serves the lanes {@code group} of the warp [lo, hi), which wait at warp intrinsic {@code site}. */
     private void serveWarpSite(int lo, int hi, int site, int group) {
+        KernelInfo.Site s = sites[site];
+        WarpExchange.serve(st, s.intrinsic(), lo, hi, group, s.line() << 16 | s.column(), this::whereIs);
         byte[] status = st.status;
-        int exist = hi - lo == 32 ? -1 : (1 << (hi - lo)) - 1;
-        Intrinsic op = sites[site].intrinsic();
-        for (int t = lo; t < hi; t++) {
-            if ((group & (1 << (t - lo))) == 0) {
-                continue;
-            }
-            int lane = t - lo;
-            // A warp step and __activemask have no mask of their own: the lanes that reach them together are
-            // the ones that take part.
-            int mask = takesArrivals(op) ? group : st.xMask[t] & exist;
-            if ((mask & (1 << lane)) == 0) {
-                throw fault(t, site, "lane " + lane + " is not in its own mask 0x" + Integer.toHexString(st.xMask[t]));
-            }
-            int missing = mask & ~group;
-            if (missing != 0) {
-                int other = lo + Integer.numberOfTrailingZeros(missing);
-                throw fault(t, site, "mask 0x" + Integer.toHexString(st.xMask[t]) + " names lane "
-                        + (other - lo) + " (threadIdx " + threadText(other) + "), which " + whereIs(other));
-            }
-            int width = st.xWidth[t];
-            if (isShuffle(op) && (width <= 0 || width > 32 || (width & (width - 1)) != 0)) {
-                throw fault(t, site, "width " + width + " is not a power of 2 between 1 and 32");
-            }
-            st.xResult[t] = result(op, t, lo, lane, group, group & mask);
-        }
         for (int t = lo; t < hi; t++) {
             if ((group & (1 << (t - lo))) != 0) {
                 status[t] = RUNNABLE;
@@ -216,115 +191,10 @@ final class CoopScheduler {
         st.sleepClock().join(lo, group);
     }
 
-    /** Whether {@code op}'s lanes are those that arrive at it, not those of a mask. */
-    private static boolean takesArrivals(Intrinsic op) {
-        return op == Intrinsic.WARP_STEP || op == Intrinsic.ACTIVEMASK;
-    }
-
-    private static boolean isShuffle(Intrinsic op) {
-        return op == Intrinsic.SHFL || op == Intrinsic.SHFL_UP || op == Intrinsic.SHFL_DOWN
-                || op == Intrinsic.SHFL_XOR;
-    }
-
-    /**
-     * What lane {@code t} gets from {@code op}. Shuffles follow PTX's {@code shfl.sync}, which uses only the low 5
-     * bits of its lane or offset operand (so {@code __shfl_down_sync(m, v, 33)} moves by 1); CUDA's width {@code w}
-     * becomes its segment mask {@code 32 - w}, so a segment is the {@code w} lanes from {@code base}.
-     */
-    private long result(Intrinsic op, int t, int lo, int lane, int group, int members) {
-        int width = st.xWidth[t];
-        int base = lane & ~(width - 1);
-        int b = st.xLane[t] & 31;
-        int src;
-        switch (op) {
-            case SHFL -> src = base + (b & (width - 1));
-            case SHFL_UP -> {
-                src = lane - b;
-                if (src < base) {
-                    return st.xValue[t];
-                }
-            }
-            case SHFL_DOWN -> {
-                src = lane + b;
-                if (src >= base + width) {
-                    return st.xValue[t];
-                }
-            }
-            case SHFL_XOR -> {
-                src = lane ^ b;
-                if (src >= base + width) {
-                    return st.xValue[t];
-                }
-            }
-            case BALLOT, ANY, ALL -> {
-                int ballot = 0;
-                for (int j = 0; j < 32; j++) {
-                    if ((members & (1 << j)) != 0 && st.xValue[lo + j] != 0) {
-                        ballot |= 1 << j;
-                    }
-                }
-                return switch (op) {
-                    case BALLOT -> Integer.toUnsignedLong(ballot);
-                    case ANY -> ballot != 0 ? 1 : 0;
-                    default -> ballot == members ? 1 : 0;
-                };
-            }
-            case ACTIVEMASK -> {
-                return Integer.toUnsignedLong(group);
-            }
-            case REDUCE_ADD, REDUCE_MIN, REDUCE_MAX, REDUCE_AND, REDUCE_OR, REDUCE_XOR -> {
-                return reduce(op, lo, members);
-            }
-            default -> {
-                return 0;
-            }
-        }
-        // A source lane that is not taking part (inactive, or past the end of a partial warp) yields the
-        // caller's own value; CUDA leaves it undefined.
-        return src >= 0 && src < 32 && (group & (1 << src)) != 0 ? st.xValue[lo + src] : st.xValue[t];
-    }
-
-    /**
-     * The reduction {@code op} of the values of lanes {@code members} of the warp starting at thread {@code lo}.
-     * Values were deposited as longs (ints sign-extended, unsigneds zero-extended), so a long comparison orders
-     * either kind right; the caller keeps the low 32 bits, which makes the sum wrap.
-     */
-    private long reduce(Intrinsic op, int lo, int members) {
-        long acc = op == Intrinsic.REDUCE_AND ? -1L : 0L;
-        boolean first = true;
-        for (int j = 0; j < 32; j++) {
-            if ((members & (1 << j)) == 0) {
-                continue;
-            }
-            long v = st.xValue[lo + j];
-            acc = switch (op) {
-                case REDUCE_ADD -> acc + v;
-                case REDUCE_MIN -> first ? v : Math.min(acc, v);
-                case REDUCE_MAX -> first ? v : Math.max(acc, v);
-                case REDUCE_AND -> acc & v;
-                case REDUCE_OR -> acc | v;
-                default -> acc ^ v;
-            };
-            first = false;
-        }
-        return acc;
-    }
-
     private String whereIs(int t) {
         if (st.status[t] == EXITED) {
             return "has already exited";
         }
         return "is waiting at " + sites[st.site[t]].describe() + " instead";
-    }
-
-    private String threadText(int t) {
-        return "(" + st.threadX[t] + "," + st.threadY[t] + "," + st.threadZ[t] + ")";
-    }
-
-    private KernelFault fault(int t, int site, String what) {
-        st.setThread(t);
-        KernelInfo.Site s = sites[site];
-        return st.fault(CudaError.ILLEGAL_INSTRUCTION, s.intrinsic().cudaName + ": " + what,
-                s.line() << 16 | s.column());
     }
 }

@@ -22,8 +22,6 @@ import dev.polygpu.device.cpu.oracle.OracleCase;
 import dev.polygpu.device.cpu.oracle.OracleResult;
 import dev.polygpu.device.cpu.oracle.OracleTests;
 import dev.polygpu.device.cpu.oracle.OracleType;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -165,7 +163,7 @@ class InterchangedLoopsTest {
             }
             String name = "trips" + block;
             cases.add(new OracleCase(name, named(TRIPS, name), name, LaunchConfig.of(grid, block),
-                    List.of(floatBuffer("in", r, n), floatBuffer("out", r, block * grid),
+                    List.of(OracleTests.randomFloats("in", r, n), OracleTests.randomFloats("out", r, block * grid),
                             new OracleArg.Buffer("trip", OracleType.I32, KernelTestSupport.littleEndianInts(trip), 0),
                             scalar(n))));
         }
@@ -310,14 +308,6 @@ class InterchangedLoopsTest {
             assertEquals(CudaError.LAUNCH_TIMEOUT, e.error(), e.getMessage());
             assertContains("kernel 'spinSweep'", e.getMessage());
         }
-    }
-
-    private static OracleArg.Buffer floatBuffer(String name, Random r, int n) {
-        ByteBuffer b = ByteBuffer.allocate(4 * n).order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < n; i++) {
-            b.putFloat((float) (r.nextGaussian() * 4));
-        }
-        return new OracleArg.Buffer(name, OracleType.F32, b.array(), 0);
     }
 
     private static OracleArg.Buffer intBuffer(String name, Random r, int n) {

@@ -12,8 +12,10 @@ import java.util.stream.Stream;
 
 /**
  * Which kernels the engine compiles to the barrier-region form and which stay cooperative (a state machine): the
- * region form needs every {@code __syncthreads()} in block-uniform control flow, and the kernel to have no other
- * yield point. BarrierRegionsTest checks that the kernels that take it run right.
+ * region form needs every {@code __syncthreads()} in block-uniform control flow and every warp intrinsic in control
+ * flow that is uniform or, at most one thread-dependent {@code if} deep, uniform within that {@code if}'s side, and
+ * no sleep or clock. BarrierRegionsTest, InterchangedLoopsTest and WarpRegionsTest check that the kernels that take
+ * it run right.
  */
 class RegionFormTest {
 
@@ -71,8 +73,29 @@ class RegionFormTest {
                         "int c = __syncthreads_count(tid < n); for (int i = 0; i < c; i++) { __syncthreads(); }"),
                 Arguments.of("__syncthreads_or in a loop condition", Form.COOPERATIVE,
                         "int i = 0; while (__syncthreads_or(i < tid)) { i++; }"),
-                Arguments.of("a shuffle beside a barrier", Form.COOPERATIVE,
+                Arguments.of("a shuffle beside a barrier", Form.BARRIER_REGIONS,
                         "float v = __shfl_down_sync(0xffffffff, in[tid], 1); __syncthreads(); x[tid] = v;"),
+                Arguments.of("shuffles in a uniform loop", Form.BARRIER_REGIONS,
+                        "float v = in[tid]; for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);"
+                                + " x[tid] = v;"),
+                Arguments.of("votes on both sides of a thread-dependent if", Form.BARRIER_REGIONS,
+                        "int v = 0; if (tid % 2) { v = __ballot_sync(0x55555555u, in[tid] > 0); }"
+                                + " else { v = __any_sync(0xaaaaaaaau, in[tid] > 0); } x[tid] = v;"),
+                Arguments.of("__syncwarp and __activemask", Form.BARRIER_REGIONS,
+                        "s[tid] = in[tid]; __syncwarp(); x[tid] = s[tid ^ 1] + __activemask();"),
+                Arguments.of("a shuffle in a thread-dependent loop", Form.COOPERATIVE,
+                        "float v = 0; for (int i = 0; i < tid; i++) v += __shfl_xor_sync(0xffffffff, v, 1);"
+                                + " x[tid] = v;"),
+                Arguments.of("a shuffle in an if nested in a thread-dependent if", Form.COOPERATIVE,
+                        "float v = 0; if (tid < 16) { if (tid < 8) v = __shfl_sync(0xff, in[tid], 0); } x[tid] = v;"),
+                Arguments.of("a barrier in a thread-dependent if with a shuffle", Form.COOPERATIVE,
+                        "float v = 0; if (tid < 16) { v = __shfl_sync(0xffff, in[tid], 0); __syncthreads(); }"
+                                + " x[tid] = v;"),
+                Arguments.of("printf beside a shuffle in a thread-dependent if", Form.COOPERATIVE,
+                        "float v = 0; if (tid < 16) { v = __shfl_sync(0xffff, in[tid], 0); }"
+                                + " printf(\"%f\\n\", v);"),
+                Arguments.of("printf beside a shuffle in uniform code", Form.BARRIER_REGIONS,
+                        "float v = __shfl_sync(0xffffffff, in[tid], 0); printf(\"%f\\n\", v);"),
                 Arguments.of("a parameter whose address is taken", Form.COOPERATIVE,
                         "int *pn = &n; *pn += 1; __syncthreads(); x[tid] = n;"),
                 Arguments.of("__nanosleep beside a barrier", Form.COOPERATIVE,
@@ -128,12 +151,26 @@ class RegionFormTest {
         assertEquals(expected, KernelCompiler.interchangedLoops(k), what);
     }
 
+    private static Form helperForm(String helper, String call) {
+        return KernelCompiler.compile(FrontEnd.compile(helper + "\n__global__ void k(float *x) {"
+                + " __shared__ float s[64]; s[threadIdx.x] = 1; float v = s[threadIdx.x]; " + call
+                + " x[threadIdx.x] = v + s[0]; }", "t.cu").kernel("k")).form();
+    }
+
     @org.junit.jupiter.api.Test
-    void aBarrierInAHelperKeepsTheKernelCooperative() {
-        CompiledKernel k = KernelCompiler.compile(FrontEnd.compile("""
-                __device__ void sync() { __syncthreads(); }
-                __global__ void k(float *x) { __shared__ float s[64]; s[threadIdx.x] = 1; sync(); x[0] = s[0]; }""",
-                "t.cu").kernel("k"));
-        assertEquals(Form.COOPERATIVE, k.form());
+    void helpersWithBarriersOrWarpIntrinsicsAreWrittenOutWhereTheyAreCalled() {
+        assertEquals(Form.BARRIER_REGIONS, helperForm("__device__ void sync() { __syncthreads(); }", "sync();"));
+        assertEquals(Form.BARRIER_REGIONS, helperForm("__device__ float sum(float v) { for (int o = 16; o > 0;"
+                + " o /= 2) v += __shfl_xor_sync(0xffffffff, v, o); return v; }", "v = sum(v);"));
+        assertEquals(Form.BARRIER_REGIONS, helperForm("__device__ int twice(int v) { return 2 * v; }"
+                + " __device__ double outer(float v) { __syncthreads(); return twice(v); }", "v = outer(v) + 1;"));
+    }
+
+    @org.junit.jupiter.api.Test
+    void helpersThatCannotBeWrittenOutKeepTheKernelCooperative() {
+        assertEquals(Form.COOPERATIVE, helperForm("__device__ float early(float v) { if (v > 0) return v;"
+                + " __syncthreads(); return -v; }", "v = early(v);"));
+        assertEquals(Form.COOPERATIVE, helperForm("__device__ void nap() { __nanosleep(10); __syncthreads(); }",
+                "nap();"));
     }
 }
