@@ -78,8 +78,21 @@ final class RegionEmitter {
     /** How many lanes of the running warp take the {@code then} side, and the {@code else} side, of a masked if. */
     private int takenSlot;
     private int skippedSlot;
-    /** True while emitting a {@link RegionForm.PerWarp} part: regions loop over the running warp's lanes. */
-    private boolean inWarp;
+    /**
+     * The slots of the first and one past the last thread that the regions being emitted loop over, where that is
+     * not the whole block: the running warp's, in a {@link RegionForm.PerWarp} part, or the warps that hold the
+     * threads taking the running side of a {@link RegionForm.Masked} part; -1 for the whole block.
+     */
+    private int rangeLo = -1;
+    private int rangeHi = -1;
+    /** The first and last thread that take the {@code then} side, and the {@code else} side, of a masked if. */
+    private int takenFirst;
+    private int takenLast;
+    private int skippedFirst;
+    private int skippedLast;
+    /** The range of warps that run the side of a masked if being emitted. */
+    private int sideLo;
+    private int sideHi;
     /**
      * Where a region goes when no thread that runs it is left (every one has returned): the end of the running
      * warp's part or of the side of a {@link RegionForm.Masked} part; null at the block's level, which then ends.
@@ -129,6 +142,12 @@ final class RegionEmitter {
         hiSlot = c.allocateLocal(TypeKind.INT);
         takenSlot = c.allocateLocal(TypeKind.INT);
         skippedSlot = c.allocateLocal(TypeKind.INT);
+        takenFirst = c.allocateLocal(TypeKind.INT);
+        takenLast = c.allocateLocal(TypeKind.INT);
+        skippedFirst = c.allocateLocal(TypeKind.INT);
+        skippedLast = c.allocateLocal(TypeKind.INT);
+        sideLo = c.allocateLocal(TypeKind.INT);
+        sideHi = c.allocateLocal(TypeKind.INT);
         // The emitter's exchanges with the block state (warp operands) address the running thread by this slot.
         e.tidSlot = tidSlot;
         c.iload(e.blockDimSlots[0]);
@@ -211,8 +230,7 @@ final class RegionEmitter {
             case RegionForm.WarpOp w -> {
                 c.aload(MethodEmitter.STATE_SLOT);
                 c.loadConstant(w.op().ordinal());
-                c.iload(loSlot);
-                c.iload(hiSlot);
+                loadRange();
                 c.loadConstant(w.pos().line() << 16 | w.pos().column());
                 c.invokestatic(WARPS, "serveLive", MethodTypeDesc.ofDescriptor("(" + STATE.descriptorString()
                         + "IIII)V"));
@@ -243,11 +261,13 @@ final class RegionEmitter {
         c.invokestatic(ClassDesc.of("java.lang.Math"), "min", MethodTypeDesc.ofDescriptor("(II)I"));
         c.istore(hiSlot);
         Label outer = noneLeft;
-        inWarp = true;
+        rangeLo = loSlot;
+        rangeHi = hiSlot;
         noneLeft = next;
         node(p.body());
         noneLeft = outer;
-        inWarp = false;
+        rangeLo = -1;
+        rangeHi = -1;
         c.labelBinding(next);
         c.iload(loSlot);
         c.loadConstant(WARP_SIZE);
@@ -267,22 +287,31 @@ final class RegionEmitter {
     }
 
     /**
-     * A {@link RegionForm.Masked} part in the running warp: the condition's region marks the lanes that skip the
-     * {@code then} side, which runs in the others; the marks are flipped for the {@code else} side, then cleared.
+     * A {@link RegionForm.Masked} part in the block (or the running warp): the condition's region marks the threads
+     * that skip the {@code then} side, which runs in the others; the marks are flipped for the {@code else} side, then cleared.
      */
     private void masked(RegionForm.Masked m) {
-        c.iconst_0();
-        c.istore(takenSlot);
-        c.iconst_0();
-        c.istore(skippedSlot);
+        for (int slot : new int[] {takenSlot, skippedSlot, takenLast, skippedLast}) {
+            c.iconst_0();
+            c.istore(slot);
+        }
+        for (int slot : new int[] {takenFirst, skippedFirst}) {
+            c.iconst_m1();
+            c.istore(slot);
+        }
         region(form.regions.get(m.condition()));
         Label outer = noneLeft;
+        int outerLo = rangeLo;
+        int outerHi = rangeHi;
         Label thenEnd = c.newLabel();
         noneLeft = thenEnd;
         // A side no lane takes is not run at all: its uniform loops could otherwise run on values no lane set.
         c.iload(takenSlot);
         c.ifeq(thenEnd);
+        side(takenFirst, takenLast);
         node(m.then());
+        rangeLo = outerLo;
+        rangeHi = outerHi;
         c.labelBinding(thenEnd);
         boolean otherwise = !(m.otherwise() instanceof RegionForm.Seq s && s.parts().isEmpty());
         if (otherwise) {
@@ -290,28 +319,57 @@ final class RegionEmitter {
             c.iload(skippedSlot);
             c.ifeq(elseEnd);
             c.aload(MethodEmitter.STATE_SLOT);
-            c.iload(loSlot);
-            c.iload(hiSlot);
+            loadRange();
             c.invokestatic(WARPS, "flipSkipped", MethodTypeDesc.ofDescriptor("(" + STATE.descriptorString()
                     + "II)V"));
             noneLeft = elseEnd;
+            side(skippedFirst, skippedLast);
             node(m.otherwise());
+            rangeLo = outerLo;
+            rangeHi = outerHi;
             c.labelBinding(elseEnd);
         }
         noneLeft = outer;
         clearMark(WarpExchange.SKIPPED);
     }
 
-    /** Makes every thread of the running range (the warp's, or the block) marked {@code mark} live again. */
-    private void clearMark(int mark) {
-        c.aload(MethodEmitter.STATE_SLOT);
-        if (inWarp) {
-            c.iload(loSlot);
-            c.iload(hiSlot);
+    /**
+     * Narrows the range the regions of a side of a masked if loop over to the warps that hold its first and last
+     * thread ({@code first}, {@code last}: slots), so that a side few threads take (the first warp's second step of
+     * a block reduction) does not visit every thread of the block.
+     */
+    private void side(int first, int last) {
+        c.iload(first);
+        c.loadConstant(~(WARP_SIZE - 1));
+        c.iand();
+        c.istore(sideLo);
+        c.iload(last);
+        c.loadConstant(WARP_SIZE - 1);
+        c.ior();
+        c.iconst_1();
+        c.iadd();
+        c.iload(threadsSlot);
+        c.invokestatic(ClassDesc.of("java.lang.Math"), "min", MethodTypeDesc.ofDescriptor("(II)I"));
+        c.istore(sideHi);
+        rangeLo = sideLo;
+        rangeHi = sideHi;
+    }
+
+    /** Pushes the first and one past the last thread of the running range: the warp's, or the block's. */
+    private void loadRange() {
+        if (rangeLo >= 0) {
+            c.iload(rangeLo);
+            c.iload(rangeHi);
         } else {
             c.iconst_0();
             c.iload(threadsSlot);
         }
+    }
+
+    /** Makes every thread of the running range (the warp's, or the block) marked {@code mark} live again. */
+    private void clearMark(int mark) {
+        c.aload(MethodEmitter.STATE_SLOT);
+        loadRange();
         c.loadConstant(mark);
         c.invokestatic(WARPS, "clearMark", MethodTypeDesc.ofDescriptor("(" + STATE.descriptorString() + "III)V"));
     }
@@ -424,7 +482,7 @@ final class RegionEmitter {
      * what one thread runs, given the label that goes on to the next thread.
      */
     private void forEachThread(Consumer<Label> perThread) {
-        if (inWarp) {
+        if (rangeLo >= 0) {
             forEachLane(perThread);
             return;
         }
@@ -462,11 +520,11 @@ final class RegionEmitter {
         Label top = c.newLabel();
         Label done = c.newLabel();
         Label threadNext = c.newLabel();
-        c.iload(loSlot);
+        c.iload(rangeLo);
         c.istore(tidSlot);
         c.labelBinding(top);
         c.iload(tidSlot);
-        c.iload(hiSlot);
+        c.iload(rangeHi);
         c.if_icmpge(done);
         String[] table = {"threadX", "threadY", "threadZ"};
         int[] coord = {e.txSlot, e.tySlot, e.tzSlot};
@@ -594,9 +652,11 @@ final class RegionEmitter {
             c.loadConstant(WarpExchange.SKIPPED);
             c.bastore();
             c.iinc(skippedSlot, 1);
+            noteThread(skippedFirst, skippedLast);
             c.goto_(counted);
             c.labelBinding(taken);
             c.iinc(takenSlot, 1);
+            noteThread(takenFirst, takenLast);
             c.labelBinding(counted);
         } else {
             int from = 0;
@@ -640,6 +700,18 @@ final class RegionEmitter {
         } else {
             c.labelBinding(exited);
         }
+    }
+
+    /** Records the running thread as the last of a side, and the first if none came before it. */
+    private void noteThread(int first, int last) {
+        Label seen = c.newLabel();
+        c.iload(first);
+        c.ifge(seen);
+        c.iload(tidSlot);
+        c.istore(first);
+        c.labelBinding(seen);
+        c.iload(tidSlot);
+        c.istore(last);
     }
 
     /** True if {@code r} counts the threads that finish it: threads may exit, or a predicated barrier follows. */

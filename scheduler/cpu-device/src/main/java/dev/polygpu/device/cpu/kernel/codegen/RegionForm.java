@@ -61,14 +61,14 @@ final class RegionForm {
 
     /**
      * A warp intrinsic ({@code __shfl*_sync}, votes, {@code __reduce_*_sync}, {@code __activemask}, {@code __syncwarp})
-     * met by the live lanes of the running warp: the region before it deposited each lane's operands
+     * met by the live lanes of each warp (of the running one, in a {@link PerWarp} part): the region before it deposited each lane's operands
      * ({@link Region#deposit}), and the region after it gives each lane its result ({@link Region#result}).
      */
     record WarpOp(Pos pos, Intrinsic op) implements Node {}
 
     /**
      * An {@code if} whose condition is not uniform and which holds warp intrinsics: region {@code condition} (a
-     * {@link Region#mask} region) marks each live lane of the warp whose condition fails as skipped; {@code then}
+     * {@link Region#mask} region) marks each live thread whose condition fails as skipped; {@code then}
      * runs in the others, then the marks are flipped for {@code otherwise}, then cleared. As on a GPU, the lanes of a
      * warp that take a side meet at its warp intrinsics without the others.
      */
@@ -77,7 +77,7 @@ final class RegionForm {
     /**
      * Parts between block barriers that hold warp intrinsics, run warp by warp: each region in them runs as one loop
      * over the lanes of the running warp. This is the order the cooperative scheduler runs such code in, warp after
-     * warp up to the next block barrier.
+     * warp up to the next block barrier, which a kernel that prints keeps ({@link WarpGrouping}).
      */
     record PerWarp(Node body) implements Node {}
 
@@ -176,10 +176,15 @@ final class RegionForm {
         Uniformity u = new Uniformity(plan, body, use.candidates());
         Builder b = new Builder(plan, u, new Interchange(plan, u));
         Node root = b.seq(body);
-        if (root == null || b.failed || !b.masks.isEmpty() && prints(plan, body)) {
+        if (root == null || b.failed) {
             return null;
         }
-        RegionForm form = new RegionForm(WarpGrouping.group(root), b.regions.stream().anyMatch(VarUse::returns),
+        boolean prints = prints(plan, body);
+        if (prints && !b.masks.isEmpty()) {
+            return null;
+        }
+        RegionForm form = new RegionForm(prints ? WarpGrouping.group(root) : root,
+                b.regions.stream().anyMatch(VarUse::returns),
                 b.loops.size(), b.warpOps, !b.masks.isEmpty());
         for (int i = 0; i < b.regions.size(); i++) {
             Stmt.Block r = b.regions.get(i);

@@ -28,7 +28,10 @@ final class VarUse {
         kernelVars.addAll(plan.kernel.params);
         Statements.forEachStmt(body, s -> {
             if (s instanceof Stmt.VarDecl d) {
-                kernelVars.add(d.var());
+                // A function written out twice (WarpInline) declares its variables twice.
+                if (!decls.containsKey(d.var())) {
+                    kernelVars.add(d.var());
+                }
                 decls.put(d.var(), d);
                 if (d.init() != null) {
                     assignments.merge(d.var(), 1, Integer::sum);
@@ -78,6 +81,11 @@ final class VarUse {
         return r[0];
     }
 
+    private boolean inRegisters(Var v) {
+        Plan.Storage s = plan.storage.get(v);
+        return s == Plan.Storage.SCALAR || s == Plan.Storage.POINTER || s == Plan.Storage.VECTOR;
+    }
+
     private boolean singleAssignment(Var v) {
         Stmt.VarDecl d = decls.get(v);
         return d != null && d.init() != null && assignments.getOrDefault(v, 0) == 1;
@@ -103,9 +111,15 @@ final class VarUse {
             Stmt.Block b = new Stmt.Block(null, r.statements);
             Statements.forEachStmt(b, s -> {
                 if (s instanceof Stmt.VarDecl d) {
-                    ref.add(d.var());
                     dec.add(d.var());
-                    wr.add(d.var());
+                    // The lowering's temporary for a warp intrinsic's result is declared without a value a region
+                    // before the one that gets the value: the declaration is no use of it. (Any other variable
+                    // declared so starts at zero in each thread, which a later region must see.)
+                    if (!(d.init() == null && d.arrayInit() == null && d.var().name.startsWith("$")
+                            && inRegisters(d.var()))) {
+                        ref.add(d.var());
+                        wr.add(d.var());
+                    }
                 }
             });
             Statements.forEachExpr(b, e -> {

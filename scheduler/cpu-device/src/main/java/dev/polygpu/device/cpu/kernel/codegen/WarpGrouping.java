@@ -14,7 +14,13 @@ import java.util.List;
 /**
  * Puts each stretch of a region-form tree between block barriers that holds warp intrinsics into a
  * {@link PerWarp} part, which runs it warp after warp: the parts of a sequence that hold no barrier are gathered,
- * and the loops and {@code if}s that hold barriers are looked into.
+ * and the loops and {@code if}s that hold barriers are looked into. Only a kernel that prints is grouped so
+ * ({@link RegionForm}): run warp by warp, its lines come in the cooperative scheduler's order. Any other kernel
+ * runs its regions over the whole block and serves every warp at each warp intrinsic, which is a valid schedule
+ * (threads of different warps have no order between barriers) and the faster one: a grid-stride loop before a
+ * warp reduction runs iteration-major over the block's threads, whose accesses the processor's prefetchers follow,
+ * not over one warp's 32 lanes, each of which jumps a whole grid stride; and each region and intrinsic is one loop
+ * for the block, not one per warp.
  */
 final class WarpGrouping {
     private WarpGrouping() {

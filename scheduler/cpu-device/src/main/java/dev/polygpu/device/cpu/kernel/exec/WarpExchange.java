@@ -25,20 +25,27 @@ public final class WarpExchange {
     }
 
     /**
-     * Serves intrinsic {@code op} (its ordinal) for the lanes of the warp {@code [lo, hi)} that are live and not
-     * skipped ({@code status} 0) in the barrier-region form; {@code pos} is the call's line and column.
+     * Serves intrinsic {@code op} (its ordinal), in the barrier-region form, for the lanes that are live and not
+     * skipped ({@code status} 0) of each warp of the threads {@code [lo, hi)} (one warp, or the block);
+     * {@code pos} is the call's line and column.
      */
     public static void serveLive(BlockState st, int op, int lo, int hi, int pos) {
         byte[] status = st.status;
-        int group = 0;
-        for (int t = lo; t < hi; t++) {
-            if (status[t] == 0) {
-                group |= 1 << (t - lo);
+        for (int w = lo; w < hi; w += 32) {
+            int end = Math.min(w + 32, hi);
+            int group = 0;
+            for (int t = w; t < end; t++) {
+                if (status[t] == 0) {
+                    group |= 1 << (t - w);
+                }
             }
-        }
-        if (group != 0) {
-            serve(st, OPS[op], lo, hi, group, pos, t -> status[t] == EXITED ? "has already exited"
-                    : "does not take part: it did not take the branch that holds this call");
+            if (group == -1 && fullWarpShuffle(st, OPS[op], w)) {
+                continue;
+            }
+            if (group != 0) {
+                serve(st, OPS[op], w, end, group, pos, t -> status[t] == EXITED ? "has already exited"
+                        : "does not take part: it did not take the branch that holds this call");
+            }
         }
     }
 
@@ -72,6 +79,38 @@ public final class WarpExchange {
             }
             st.xResult[t] = result(st, op, t, lo, lane, group, group & mask);
         }
+    }
+
+    /**
+     * The common case of a shuffle, served without {@link #serve}'s per-lane checks: all 32 lanes of the warp from
+     * {@code lo} take part, each with the full mask and width 32 (the warp reductions and scans). False, having done
+     * nothing, for any other case; the results are those {@link #result} gives.
+     */
+    private static boolean fullWarpShuffle(BlockState st, Intrinsic op, int lo) {
+        if (!isShuffle(op)) {
+            return false;
+        }
+        int[] mask = st.xMask;
+        int[] width = st.xWidth;
+        for (int t = lo; t < lo + 32; t++) {
+            if (mask[t] != -1 || width[t] != 32) {
+                return false;
+            }
+        }
+        long[] value = st.xValue;
+        long[] out = st.xResult;
+        int[] operand = st.xLane;
+        for (int lane = 0; lane < 32; lane++) {
+            int b = operand[lo + lane] & 31;
+            int src = switch (op) {
+                case SHFL -> b;
+                case SHFL_UP -> lane - b;
+                case SHFL_DOWN -> lane + b;
+                default -> lane ^ b;
+            };
+            out[lo + lane] = src >= 0 && src < 32 ? value[lo + src] : value[lo + lane];
+        }
+        return true;
     }
 
     /** Whether {@code op}'s lanes are those that arrive at it, not those of a mask. */
