@@ -16,11 +16,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The barrier-region form of a kernel whose only yield points are block barriers ({@code __syncthreads()},
- * {@code __syncthreads_count/_and/_or}) in block-uniform control flow ({@link Uniformity}). The kernel body
- * becomes a tree: the uniform loops and {@code if}s that hold barriers run once per block, and each stretch of
- * code between two barriers is a {@link Region}, which {@link RegionEmitter} runs as one loop over the block's
- * threads.
+ * The barrier-region form of a kernel whose yield points are block barriers ({@code __syncthreads()},
+ * {@code __syncthreads_count/_and/_or}) in block-uniform control flow ({@link Uniformity}) and warp intrinsics in
+ * control flow that is uniform or uniform within one side of a thread-dependent {@code if} ({@link WarpOp},
+ * {@link Masked}), with the {@code __device__} functions that hold them written out ({@link WarpInline}). The
+ * kernel body becomes a tree: the uniform loops and {@code if}s that hold barriers and warp intrinsics run once per
+ * block, and each stretch of code between two of those is a {@link Region}, which {@link RegionEmitter} runs as
+ * one loop over the block's threads (or a warp's, in a {@link PerWarp} part).
  *
  * <p>What a variable of the kernel becomes ({@link VarUse}): a variable of the uniform skeleton (assigned only in
  * the init and update of a loop that holds barriers, or by a predicated barrier) and a uniform variable assigned

@@ -292,6 +292,54 @@ class WarpRegionsTest {
         }
     }
 
+    /**
+     * A kernel that prints runs its warp-level stretches warp by warp, so its lines come in the cooperative
+     * scheduler's order: the same kernel with a {@code __nanosleep(0)} at its start keeps the cooperative form and
+     * must print the same lines in the same order (warp 0's before and after its shuffles, then warp 1's).
+     */
+    @Test
+    void aKernelThatPrintsKeepsTheCooperativeOrderOfItsLines() {
+        String body = """
+                    int v = threadIdx.x * 3;
+                    if (threadIdx.x % 8 == 0) {
+                        printf("before %d %d\\n", threadIdx.x, v);
+                    }
+                    for (int o = 16; o > 0; o >>= 1) {
+                        v += __shfl_xor_sync(0xffffffffu, v, o);
+                    }
+                    if (threadIdx.x % 8 == 1) {
+                        printf("after %d %d\\n", threadIdx.x, v);
+                    }
+                    __syncthreads();
+                    if (threadIdx.x % 16 == 2) {
+                        printf("end %d\\n", threadIdx.x);
+                    }
+                }
+                """;
+        String regions = "__global__ void printing(int *x) {\n" + body;
+        String cooperative = "__global__ void printing(int *x) {\n    __nanosleep(0);\n" + body;
+        assertEquals(Form.BARRIER_REGIONS, KernelCompiler.compile(FrontEnd.compile(regions, "t.cu")
+                .kernel("printing")).form());
+        assertEquals(Form.COOPERATIVE, KernelCompiler.compile(FrontEnd.compile(cooperative, "t.cu")
+                .kernel("printing")).form());
+        String expected = printed(cooperative);
+        assertContains("before 0 0\nbefore 8 24\nbefore 16 48\nbefore 24 72\nafter 1 1488\n", expected);
+        assertEquals(expected, printed(regions));
+    }
+
+    private static String printed(String src) {
+        java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+        try (CpuDevice dev = new CpuDevice(1)) {
+            dev.setPrintfSink(sink);
+            UnifiedBuffer x = ints(dev, new int[1]);
+            var s = dev.defaultStream();
+            s.launch(dev.compile(src, "p.cu").function("printing"), LaunchConfig.of(1, 64),
+                    KernelArgs.builder().pointer(x).build());
+            s.synchronize();
+        }
+        return sink.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
     @Test
     void aUniformLoopAroundAShuffleThatNeverEndsIsStopped() {
         String src = """
