@@ -13,7 +13,8 @@ import java.util.Set;
  * Which variables of a kernel's body are block-uniform: equal in every thread of the block that has not yet
  * returned, wherever one of those threads reads them. A value is uniform when it is built from constants,
  * {@code blockIdx}, {@code blockDim}, {@code gridDim}, {@code warpSize}, kernel parameters that are never
- * assigned, and uniform variables, with no memory load, no call and no integer division that could fault; a
+ * assigned, and uniform variables, with no memory load, no call but of a pure intrinsic or function
+ * ({@link Purity}) and no integer division that could fault; a
  * variable is uniform when every assignment of it stores a uniform value under uniform control flow (every
  * enclosing condition uniform, no enclosing loop left or continued by a thread-dependent {@code break} or
  * {@code continue}). The set is the greatest fixpoint: all candidates start uniform and those with a
@@ -29,6 +30,7 @@ import java.util.Set;
  */
 final class Uniformity {
     private final Plan plan;
+    private final Purity purity;
     private final Set<Var> uniform = Collections.newSetFromMap(new IdentityHashMap<>());
     /** The variables declared inside the masked {@code if} being walked, if any. */
     private final Set<Var> maskedLocals = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -37,6 +39,7 @@ final class Uniformity {
 
     Uniformity(Plan plan, Stmt body, Set<Var> candidates) {
         this.plan = plan;
+        this.purity = new Purity(plan);
         uniform.addAll(candidates);
         do {
             changed = false;
@@ -64,6 +67,8 @@ final class Uniformity {
             case Expr.BitCast k -> isUniform(k.operand());
             case Expr.Conditional q -> isUniform(q.condition()) && isUniform(q.ifTrue()) && isUniform(q.ifFalse());
             case Expr.PtrAdd a -> isUniform(a.pointer()) && isUniform(a.index());
+            case Expr.IntrinsicCall c -> Purity.pureIntrinsic(c) && c.args().stream().allMatch(this::isUniform);
+            case Expr.Call c -> purity.pureFunction(c.function()) && c.args().stream().allMatch(this::isUniform);
             default -> false;
         };
     }

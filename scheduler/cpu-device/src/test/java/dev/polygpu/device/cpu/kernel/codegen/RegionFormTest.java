@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.polygpu.device.cpu.kernel.CompiledKernel;
 import dev.polygpu.device.cpu.kernel.CompiledKernel.Form;
+import dev.polygpu.device.cpu.kernel.KernelEngine;
 import dev.polygpu.device.cpu.kernel.front.FrontEnd;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -83,6 +84,10 @@ class RegionFormTest {
                                 + " else { v = __any_sync(0xaaaaaaaau, in[tid] > 0); } x[tid] = v;"),
                 Arguments.of("__syncwarp and __activemask", Form.BARRIER_REGIONS,
                         "s[tid] = in[tid]; __syncwarp(); x[tid] = s[tid ^ 1] + __activemask();"),
+                Arguments.of("a loop bound from min() of uniform values", Form.BARRIER_REGIONS,
+                        "for (int k = 0; k < min(n, 8); k++) { s[tid] += 1; __syncthreads(); } x[tid] = s[tid];"),
+                Arguments.of("a loop bound from min() with threadIdx", Form.COOPERATIVE,
+                        "for (int k = 0; k < min(n, tid); k++) { s[tid] += 1; __syncthreads(); } x[tid] = s[tid];"),
                 Arguments.of("a shuffle in a thread-dependent loop", Form.COOPERATIVE,
                         "float v = 0; for (int i = 0; i < tid; i++) v += __shfl_xor_sync(0xffffffff, v, 1);"
                                 + " x[tid] = v;"),
@@ -164,6 +169,23 @@ class RegionFormTest {
                 + " o /= 2) v += __shfl_xor_sync(0xffffffff, v, o); return v; }", "v = sum(v);"));
         assertEquals(Form.BARRIER_REGIONS, helperForm("__device__ int twice(int v) { return 2 * v; }"
                 + " __device__ double outer(float v) { __syncthreads(); return twice(v); }", "v = outer(v) + 1;"));
+    }
+
+    private static Form boundForm(String helper) {
+        return KernelEngine.compile(helper + "\n__global__ void k(float *x, const float *in, int n) {"
+                + " __shared__ float s[64]; s[threadIdx.x] = 0;"
+                + " for (int k = 0; k < bound(n); k++) { s[threadIdx.x] += k; __syncthreads(); }"
+                + " x[threadIdx.x] = s[threadIdx.x]; }", "t.cu").kernel("k").form();
+    }
+
+    @org.junit.jupiter.api.Test
+    void aLoopBoundFromAPureHelperIsUniform() {
+        assertEquals(Form.BARRIER_REGIONS, boundForm("__device__ int bound(int n) { int b = n;"
+                + " for (int i = 0; i < 3; i++) { b = max(b / 2, 1); } return b; }"));
+        assertEquals(Form.COOPERATIVE, boundForm("__device__ int bound(int n) { return n + threadIdx.x; }"));
+        assertEquals(Form.COOPERATIVE, boundForm("__device__ int g; __device__ int bound(int n) { return n + g; }"));
+        assertEquals(Form.COOPERATIVE, boundForm("__device__ int bound(int n) { return 64 / n; }"));
+        assertEquals(Form.COOPERATIVE, boundForm("__device__ int bound(int n) { int a[2] = {n, 1}; return a[0]; }"));
     }
 
     @org.junit.jupiter.api.Test

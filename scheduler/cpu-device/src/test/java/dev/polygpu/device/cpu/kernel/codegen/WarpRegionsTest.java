@@ -197,6 +197,31 @@ class WarpRegionsTest {
             }
             """;
 
+    /** Uniform loops bounded by pure intrinsics and a pure helper, around shuffles and a barrier. */
+    private static final String PURE_BOUNDS = """
+            __device__ int rounds(int n) {
+                int r = 0;
+                while (n > 1) {
+                    n >>= 1;
+                    r++;
+                }
+                return r;
+            }
+            extern "C" __global__ void NAME(const int *in, int *out, int n) {
+                __shared__ int s[128];
+                int tid = threadIdx.x;
+                int v = in[blockIdx.x * blockDim.x + tid];
+                for (int k = 0; k < min(rounds(n), 5); k++) {
+                    v += __shfl_xor_sync(0xffffffffu, v, 1 << k) * (k + 1);
+                    s[tid] = v;
+                    __syncthreads();
+                    v ^= s[(tid + 33) % blockDim.x];
+                    __syncthreads();
+                }
+                out[blockIdx.x * blockDim.x + tid] = v + __popc(max(n, 3));
+            }
+            """;
+
     private static String named(String source, String name) {
         return source.replace("NAME", name);
     }
@@ -207,7 +232,7 @@ class WarpRegionsTest {
 
     @Test
     void theseKernelsTakeTheRegionForm() {
-        for (String src : List.of(SIDES, REDUCE, ACTIVE, SCAN_2D, LOOP_IN_BRANCH, VOLATILE)) {
+        for (String src : List.of(SIDES, REDUCE, ACTIVE, SCAN_2D, LOOP_IN_BRANCH, VOLATILE, PURE_BOUNDS)) {
             assertEquals(Form.BARRIER_REGIONS, compile(src, "k").form(), src);
         }
         assertEquals(1, KernelCompiler.interchangedLoops(compile(LOOP_IN_BRANCH, "k")));
@@ -227,6 +252,9 @@ class WarpRegionsTest {
         cases.add(new OracleCase("scan2d", named(SCAN_2D, "scan2d"), "scan2d",
                 new LaunchConfig(Dim3.of(2), new Dim3(24, 8, 1), 0),
                 List.of(OracleTests.randomInts("in", r, 2 * 192), OracleTests.randomInts("out", r, 2 * 192))));
+        cases.add(new OracleCase("pureBounds", named(PURE_BOUNDS, "pureBounds"), "pureBounds",
+                LaunchConfig.of(2, 128), List.of(OracleTests.randomInts("in", r, 256), OracleTests.randomInts("out", r,
+                        256), OracleTests.intScalar(100))));
         cases.add(new OracleCase("vol", named(VOLATILE, "vol"), "vol", LaunchConfig.of(3, 64),
                 List.of(OracleTests.randomInts("in", r, 3 * 64), OracleTests.randomInts("out", r, 3 * 64))));
         try (DifferentialOracle oracle = DifferentialOracle.create()) {
