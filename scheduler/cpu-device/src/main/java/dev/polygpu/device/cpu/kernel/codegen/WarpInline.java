@@ -80,7 +80,7 @@ final class WarpInline {
         for (int i = 0; i < f.params.size(); i++) {
             out.add(new Stmt.VarDecl(p, f.params.get(i), call.args().get(i), null));
         }
-        List<Stmt> body = plan.lowering.body(f).statements();
+        List<Stmt> body = trailingFlattened(plan.lowering.body(f).statements());
         Stmt last = body.isEmpty() ? null : body.get(body.size() - 1);
         List<Stmt> head = last instanceof Stmt.Return ? body.subList(0, body.size() - 1) : body;
         for (Stmt x : head) {
@@ -104,6 +104,19 @@ final class WarpInline {
         }
         active.remove(f);
         return new Stmt.Block(p, out);
+    }
+
+    /**
+     * {@code statements} with a last statement that is a block of the lowering's (which groups a {@code return}
+     * with the yield points hoisted out of its value) replaced by its statements, again while the last is one.
+     */
+    private List<Stmt> trailingFlattened(List<Stmt> statements) {
+        List<Stmt> out = new ArrayList<>(statements);
+        while (!out.isEmpty() && out.getLast() instanceof Stmt.Block b && plan.lowering.isSynthetic(b)) {
+            out.removeLast();
+            out.addAll(b.statements());
+        }
+        return out;
     }
 
     /** {@code value} as a value of {@code type}: itself, or a cast between scalar types; null for any other. */

@@ -167,6 +167,8 @@ class RegionFormTest {
         assertEquals(Form.BARRIER_REGIONS, helperForm("__device__ void sync() { __syncthreads(); }", "sync();"));
         assertEquals(Form.BARRIER_REGIONS, helperForm("__device__ float sum(float v) { for (int o = 16; o > 0;"
                 + " o /= 2) v += __shfl_xor_sync(0xffffffff, v, o); return v; }", "v = sum(v);"));
+        assertEquals(Form.BARRIER_REGIONS, helperForm("__device__ float pair(float v) {"
+                + " return v + __shfl_xor_sync(0xffffffff, v, 1); }", "v = pair(v);"));
         assertEquals(Form.BARRIER_REGIONS, helperForm("__device__ int twice(int v) { return 2 * v; }"
                 + " __device__ double outer(float v) { __syncthreads(); return twice(v); }", "v = outer(v) + 1;"));
     }

@@ -197,7 +197,10 @@ class WarpRegionsTest {
             }
             """;
 
-    /** Uniform loops bounded by pure intrinsics and a pure helper, around shuffles and a barrier. */
+    /**
+     * Uniform loops bounded by pure intrinsics and a pure helper, around shuffles and a barrier; a helper that
+     * returns a shuffle's value.
+     */
     private static final String PURE_BOUNDS = """
             __device__ int rounds(int n) {
                 int r = 0;
@@ -207,10 +210,13 @@ class WarpRegionsTest {
                 }
                 return r;
             }
+            __device__ int pair_sum(int v) {
+                return v + __shfl_xor_sync(0xffffffffu, v, 1);
+            }
             extern "C" __global__ void NAME(const int *in, int *out, int n) {
                 __shared__ int s[128];
                 int tid = threadIdx.x;
-                int v = in[blockIdx.x * blockDim.x + tid];
+                int v = pair_sum(in[blockIdx.x * blockDim.x + tid]);
                 for (int k = 0; k < min(rounds(n), 5); k++) {
                     v += __shfl_xor_sync(0xffffffffu, v, 1 << k) * (k + 1);
                     s[tid] = v;
