@@ -102,7 +102,7 @@ public final class KernelCompiler {
                 plan.staticShared,
                 plan.localMemory.stream().map(v -> v.name).toList(),
                 plan.localMemory.stream().mapToInt(v -> v.type.size()).toArray(),
-                rem != null ? rem.primSlots : em.primSlots, rem != null ? rem.refSlots : em.refSlots,
+                rem != null ? rem.primSlots() : em.primSlots, rem != null ? rem.refSlots() : em.refSlots,
                 List.copyOf(em.sites), rem != null, memory);
         int sweeps = plan.regions == null ? 0 : plan.regions.sweeps;
         return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes, em.prints, sweeps);

@@ -6,17 +6,15 @@ import static dev.polygpu.device.cpu.kernel.codegen.Jvm.mt;
 import static java.lang.constant.ConstantDescs.CD_int;
 
 import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.ast.Expr;
 import dev.polygpu.device.cpu.kernel.ast.Stmt;
 import dev.polygpu.device.cpu.kernel.ast.Var;
-import dev.polygpu.device.cpu.kernel.codegen.Jvm.K;
 import dev.polygpu.device.cpu.kernel.exec.WarpExchange;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
 import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
-import java.util.IdentityHashMap;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -24,15 +22,16 @@ import java.util.function.Consumer;
  * {@code if}s that hold barriers run once per block with their variables in JVM locals, and each region between
  * barriers is one loop over the block's threads (z, y, x, with the linear index beside them) that sets the
  * thread's coordinates, loads the variables saved by earlier regions, recomputes the ones derived from its
- * coordinates, runs the region's statements straight through, and stores what later regions read. Saved
- * variables live in {@code BlockState.prims} (and {@code refs} for pointers' segments), slot-major:
- * slot {@code k} of thread {@code t} at {@code k * threads + t}, so a region's loop walks each with unit stride.
- * A thread that returns is marked exited in {@code BlockState.status} and later regions skip it; when no thread
+ * coordinates, runs the region's statements straight through, and stores what later regions read
+ * ({@link SavedRegisters}). A thread that returns is marked exited in {@code BlockState.status} and later regions skip it; when no thread
  * is left the block ends. A uniform variable that the skeleton reads but regions assign is reloaded after such a
  * region from the last thread that finished it. Each barrier, and each back-edge of a loop holding barriers, polls the stop request.
  * A loop that {@link Interchange} picks runs as a {@link RegionForm.Sweep}: passes over the threads, each running
  * a few iterations of every thread whose loop is still going, with a thread whose loop ended marked in
- * {@code status} until the sweep is over.
+ * {@code status} until the sweep is over. A warp intrinsic ({@link RegionForm.WarpOp}) calls
+ * {@code WarpExchange.serveLive} for the warps of the running range; a thread-dependent {@code if} that holds them
+ * ({@link RegionForm.Masked}) marks the threads that skip a side in {@code status}; a {@link RegionForm.PerWarp}
+ * part runs its regions over one warp's lanes at a time.
  */
 final class RegionEmitter {
     private static final int EXITED = 2;
@@ -47,17 +46,14 @@ final class RegionEmitter {
     private static final int PASS_ITERATIONS = 4;
     private static final ClassDesc ARRAYS = ClassDesc.of("java.util.Arrays");
     private static final ClassDesc WARPS = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.WarpExchange");
+    private static final ClassDesc RANGES = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.ThreadRanges");
     private static final int WARP_SIZE = 32;
 
     private final Emitter e;
     private final CodeBuilder c;
     private final RegionForm form;
-    private final Map<Var, Integer> primIndex = new IdentityHashMap<>();
-    private final Map<Var, Integer> refIndex = new IdentityHashMap<>();
-    /** Saved primitive slots per thread (a vector or struct takes one per leaf, a pointer one for its offset). */
-    final int primSlots;
-    /** Saved reference slots per thread (a pointer's segment). */
-    final int refSlots;
+    /** Where each saved variable lives in the block state's saved-register arrays. */
+    private final SavedRegisters saved;
     private int threadsSlot;
     private int tidSlot;
     private int primArray;
@@ -93,6 +89,9 @@ final class RegionEmitter {
     /** The range of warps that run the side of a masked if being emitted. */
     private int sideLo;
     private int sideHi;
+    /** The first and one past the last {@code threadIdx.x} a region with a {@link ThreadRange} visits. */
+    private int xFromSlot;
+    private int xToSlot;
     /**
      * Where a region goes when no thread that runs it is left (every one has returned): the end of the running
      * warp's part or of the side of a {@link RegionForm.Masked} part; null at the block's level, which then ends.
@@ -103,21 +102,17 @@ final class RegionEmitter {
         this.e = e;
         this.c = e.c;
         this.form = form;
-        int prims = 0;
-        int refs = 0;
-        for (Var v : form.saved) {
-            if (e.plan.storage.get(v) == Plan.Storage.POINTER) {
-                refIndex.put(v, refs++);
-            }
-            primIndex.put(v, prims);
-            prims += leaves(v);
-        }
-        this.primSlots = prims;
-        this.refSlots = refs;
+        this.saved = new SavedRegisters(e, form.saved);
     }
 
-    private int leaves(Var v) {
-        return e.plan.storage.get(v) == Plan.Storage.VECTOR ? Jvm.leafKinds(v.type).length : 1;
+    /** Saved primitive slots per thread. */
+    int primSlots() {
+        return saved.primSlots;
+    }
+
+    /** Saved reference slots per thread (a pointer's segment). */
+    int refSlots() {
+        return saved.refSlots;
     }
 
     void emit() {
@@ -148,6 +143,8 @@ final class RegionEmitter {
         skippedLast = c.allocateLocal(TypeKind.INT);
         sideLo = c.allocateLocal(TypeKind.INT);
         sideHi = c.allocateLocal(TypeKind.INT);
+        xFromSlot = c.allocateLocal(TypeKind.INT);
+        xToSlot = c.allocateLocal(TypeKind.INT);
         // The emitter's exchanges with the block state (warp operands) address the running thread by this slot.
         e.tidSlot = tidSlot;
         c.iload(e.blockDimSlots[0]);
@@ -158,6 +155,7 @@ final class RegionEmitter {
         c.istore(threadsSlot);
         stateArray("prims", "[J", primArray);
         stateArray("refs", "[Ljava/lang/Object;", refArray);
+        saved.bind(threadsSlot, tidSlot, primArray, refArray);
         stateArray("status", "[B", statusArray);
         c.iconst_0();
         c.istore(tidSlot);
@@ -175,7 +173,7 @@ final class RegionEmitter {
             c.invokestatic(ARRAYS, "fill", MethodTypeDesc.ofDescriptor("([BB)V"));
         }
         for (Var p : form.savedParams) {
-            startParam(p);
+            saved.startParam(p);
         }
         node(form.root);
         c.return_();
@@ -185,29 +183,6 @@ final class RegionEmitter {
         c.aload(MethodEmitter.STATE_SLOT);
         c.getfield(STATE, field, ClassDesc.ofDescriptor(desc));
         c.astore(slot);
-    }
-
-    /** Gives every thread's copy of assigned parameter {@code p} the launch's value. */
-    private void startParam(Var p) {
-        e.loadParam(p);
-        for (int i = 0; i < leaves(p); i++) {
-            c.aload(primArray);
-            slotStart(primIndex.get(p) + i);
-            slotStart(primIndex.get(p) + i);
-            c.iload(threadsSlot);
-            c.iadd();
-            loadLeafBits(p, i);
-            c.invokestatic(ARRAYS, "fill", MethodTypeDesc.ofDescriptor("([JIIJ)V"));
-        }
-        if (refIndex.containsKey(p)) {
-            c.aload(refArray);
-            slotStart(refIndex.get(p));
-            slotStart(refIndex.get(p));
-            c.iload(threadsSlot);
-            c.iadd();
-            c.aload(e.slot.get(p));
-            c.invokestatic(ARRAYS, "fill", MethodTypeDesc.ofDescriptor("([Ljava/lang/Object;IILjava/lang/Object;)V"));
-        }
     }
 
     private void node(RegionForm.Node n) {
@@ -445,7 +420,11 @@ final class RegionEmitter {
             c.iconst_0();
             c.istore(countSlot);
         }
-        forEachThread(threadNext -> {
+        boolean narrowed = r.range != null && rangeLo < 0;
+        if (narrowed) {
+            xRange(r.range);
+        }
+        forEachThread(narrowed, threadNext -> {
             if (form.exits || form.masked) {
                 c.aload(statusArray);
                 c.iload(tidSlot);
@@ -473,7 +452,7 @@ final class RegionEmitter {
         if (!r.reloads.isEmpty()) {
             c.iload(lastSlot);
             c.istore(tidSlot);
-            r.reloads.forEach(this::restore);
+            r.reloads.forEach(saved::restore);
         }
     }
 
@@ -482,6 +461,48 @@ final class RegionEmitter {
      * what one thread runs, given the label that goes on to the next thread.
      */
     private void forEachThread(Consumer<Label> perThread) {
+        forEachThread(false, perThread);
+    }
+
+    /**
+     * Sets {@code xFromSlot} and {@code xToSlot} to the {@code threadIdx.x} that pass {@code range}'s comparison,
+     * evaluated once for the block.
+     */
+    private void xRange(ThreadRange range) {
+        Expr bound = range.bound();
+        e.exprs.value(bound);
+        Ops.convert(c, bound.type(), range.operandType(), bound.pos());
+        if (!range.wide()) {
+            if (range.unsigned()) {
+                c.invokestatic(ClassDesc.of("java.lang.Integer"), "toUnsignedLong", MethodTypeDesc.ofDescriptor("(I)J"));
+            } else {
+                c.i2l();
+            }
+        }
+        c.loadConstant(range.wide() && range.unsigned() ? 1 : 0);
+        c.iload(e.blockDimSlots[0]);
+        c.invokestatic(RANGES, range.equal() ? "at" : "below", MethodTypeDesc.ofDescriptor("(JZI)I"));
+        if (range.equal()) {
+            c.dup();
+            c.istore(xFromSlot);
+            c.iconst_1();
+            c.iadd();
+            c.iload(e.blockDimSlots[0]);
+            c.invokestatic(ClassDesc.of("java.lang.Math"), "min", MethodTypeDesc.ofDescriptor("(II)I"));
+            c.istore(xToSlot);
+        } else {
+            c.istore(xToSlot);
+            c.iconst_0();
+            c.istore(xFromSlot);
+        }
+    }
+
+    /**
+     * The loop over the threads of the running range: the block's (z, y, x, the linear index beside them; with
+     * {@code narrowed}, x only over {@code [xFromSlot, xToSlot)}), or the lanes of {@link #rangeLo} to
+     * {@link #rangeHi}.
+     */
+    private void forEachThread(boolean narrowed, Consumer<Label> perThread) {
         if (rangeLo >= 0) {
             forEachLane(perThread);
             return;
@@ -494,11 +515,27 @@ final class RegionEmitter {
         c.istore(tidSlot);
         Label done = c.newLabel();
         for (int d = 0; d < 3; d++) {
-            c.iconst_0();
+            boolean x = d == 2 && narrowed;
+            if (x) {
+                // The linear index of the first thread visited in this row: (z * bdy + y) * bdx + xFrom.
+                c.iload(e.tzSlot);
+                c.iload(e.blockDimSlots[1]);
+                c.imul();
+                c.iload(e.tySlot);
+                c.iadd();
+                c.iload(e.blockDimSlots[0]);
+                c.imul();
+                c.iload(xFromSlot);
+                c.iadd();
+                c.istore(tidSlot);
+                c.iload(xFromSlot);
+            } else {
+                c.iconst_0();
+            }
             c.istore(coord[d]);
             top[d] = c.newBoundLabel();
             c.iload(coord[d]);
-            c.iload(extent[d]);
+            c.iload(x ? xToSlot : extent[d]);
             c.if_icmpge(d == 0 ? done : next[d - 1]);
         }
         Label threadNext = c.newLabel();
@@ -606,7 +643,7 @@ final class RegionEmitter {
         c.loadConstant(DONE);
         c.bastore();
         c.labelBinding(save);
-        r.stores.forEach(this::save);
+        r.stores.forEach(saved::save);
         if (!r.reloads.isEmpty()) {
             c.iload(tidSlot);
             c.istore(lastSlot);
@@ -622,7 +659,7 @@ final class RegionEmitter {
             c.invokevirtual(STATE, "local", mt(SEGMENT, CD_int, CD_int));
             c.astore(e.slot.get(v));
         }
-        r.loads.forEach(this::restore);
+        r.loads.forEach(saved::restore);
         for (Var v : r.recompute) {
             e.exprs.value(form.recomputed.get(v));
             e.storeVar(v);
@@ -682,7 +719,7 @@ final class RegionEmitter {
                 e.deposit(r.deposit);
             }
         }
-        r.stores.forEach(this::save);
+        r.stores.forEach(saved::save);
         if (!r.reloads.isEmpty()) {
             c.iload(tidSlot);
             c.istore(lastSlot);
@@ -719,76 +756,5 @@ final class RegionEmitter {
         return form.exits || r.predicate != null;
     }
 
-    /** Pushes the index of the running thread in saved slot {@code k}: {@code k * threads + tid}. */
-    private void index(int k) {
-        if (k != 0) {
-            slotStart(k);
-            c.iload(tidSlot);
-            c.iadd();
-        } else {
-            c.iload(tidSlot);
-        }
-    }
 
-    private void slotStart(int k) {
-        c.loadConstant(k);
-        c.iload(threadsSlot);
-        c.imul();
-    }
-
-    private void save(Var v) {
-        if (refIndex.containsKey(v)) {
-            c.aload(refArray);
-            index(refIndex.get(v));
-            c.aload(e.slot.get(v));
-            c.aastore();
-        }
-        for (int i = 0; i < leaves(v); i++) {
-            c.aload(primArray);
-            index(primIndex.get(v) + i);
-            loadLeafBits(v, i);
-            c.lastore();
-        }
-    }
-
-    private void restore(Var v) {
-        if (refIndex.containsKey(v)) {
-            c.aload(refArray);
-            index(refIndex.get(v));
-            c.aaload();
-            c.checkcast(SEGMENT);
-            c.astore(e.slot.get(v));
-        }
-        for (int i = 0; i < leaves(v); i++) {
-            c.aload(primArray);
-            index(primIndex.get(v) + i);
-            c.laload();
-            K k = leafKind(v, i);
-            e.exprs.fromBits(k);
-            c.storeLocal(k.tk, leafSlot(v, i));
-        }
-    }
-
-    /** Pushes leaf {@code i} of {@code v} (a pointer's offset, a scalar, or a vector's component) as long bits. */
-    private void loadLeafBits(Var v, int i) {
-        K k = leafKind(v, i);
-        c.loadLocal(k.tk, leafSlot(v, i));
-        e.exprs.toBits(k);
-    }
-
-    private K leafKind(Var v, int i) {
-        return switch (e.plan.storage.get(v)) {
-            case POINTER -> K.J;
-            case VECTOR -> Jvm.leafKinds(v.type)[i];
-            default -> Jvm.kind(v.type);
-        };
-    }
-
-    private int leafSlot(Var v, int i) {
-        return switch (e.plan.storage.get(v)) {
-            case POINTER -> e.offSlot.get(v);
-            case VECTOR -> e.vectorSlots.get(v)[i];
-            default -> e.slot.get(v);
-        };
-    }
 }
