@@ -190,7 +190,7 @@ int main(int argc, char **argv)
     pg_read(argv[2], &in);
     pg_expect(&in, 1, 0, 1, argv[1]);
     n = in.ints[0];
-    if (strcmp(argv[1], "saxpy") == 0) {
+    if (strcmp(argv[1], "saxpy") == 0 || strcmp(argv[1], "saxpy_gs") == 0) {
         pg_expect(&in, 1, 1, 2, argv[1]);
         y = alloc((size_t) n * 4);
         c = &saxpy;

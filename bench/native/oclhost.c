@@ -17,6 +17,7 @@
 #include "pgbench.h"
 
 #define BLOCK 256
+#define GS_BLOCKS 1024
 
 static pg_data in;
 static int n;
@@ -324,8 +325,11 @@ int main(int argc, char **argv)
     queue = clCreateCommandQueue(ctx, dev, 0, &err);
     check(err, "clCreateCommandQueue");
     kernel = build(dev, argv[3], kernel_name, argc == 5 ? argv[4] : "");
-    if (strcmp(name, "saxpy") == 0) {
+    if (strcmp(name, "saxpy") == 0 || strcmp(name, "saxpy_gs") == 0) {
         setup_saxpy();
+        if (strcmp(name, "saxpy_gs") == 0 && global[0] > GS_BLOCKS * BLOCK) {
+            global[0] = GS_BLOCKS * BLOCK; /* the grid-stride form's capped grid, as the CUDA side launches it */
+        }
         c = &saxpy;
     } else if (strcmp(name, "reduce_gs") == 0 || strcmp(name, "reduce") == 0) {
         setup_reduce();

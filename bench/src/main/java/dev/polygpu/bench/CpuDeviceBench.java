@@ -35,8 +35,8 @@ import picocli.CommandLine.Option;
  */
 public final class CpuDeviceBench {
 
-    private static final List<String> CASES = List.of("saxpy", "reduce", "reduce-naive", "reduce-warp", "blackscholes",
-            "sgemm16", "sgemm32");
+    private static final List<String> CASES = List.of("saxpy", "saxpy-gs", "reduce", "reduce-naive", "reduce-warp",
+            "blackscholes", "sgemm16", "sgemm32");
     private static final double COMPILE_GOAL_MS = 50;
 
     private final int threads;
@@ -81,9 +81,9 @@ public final class CpuDeviceBench {
                 description = "CPU device workers and Java threads (default: available processors)")
         private int threads = Runtime.getRuntime().availableProcessors();
 
-        @Option(names = "--case", paramLabel = "NAME", description = "one of saxpy, reduce, reduce-naive, "
-                + "reduce-warp, blackscholes, sgemm16, sgemm32 or sgemm (both tile sizes); repeatable or comma-separated; default "
-                + "all")
+        @Option(names = "--case", paramLabel = "NAME", description = "one of saxpy, saxpy-gs, reduce, reduce-naive, "
+                + "reduce-warp, blackscholes, sgemm16, sgemm32 or sgemm (both tile sizes); repeatable or "
+                + "comma-separated; default all")
         private List<String> cases = new ArrayList<>();
 
         @Option(names = "--warmup", paramLabel = "N", converter = BenchArgs.Positive.class,
@@ -157,6 +157,7 @@ public final class CpuDeviceBench {
             }
             cases.add(switch (name) {
                 case "saxpy" -> new SaxpyCase(vector);
+                case "saxpy-gs" -> new SaxpyCase(vector, true);
                 case "reduce" -> new ReductionCase(vector, ReductionCase.Form.GRID_STRIDE);
                 case "reduce-naive" -> new ReductionCase(vector, ReductionCase.Form.TREE);
                 case "reduce-warp" -> new ReductionCase(vector, ReductionCase.Form.WARP);

@@ -27,6 +27,9 @@ final class Kernels {
     /** One element per thread; launched with 256-thread blocks. */
     static final String SAXPY = source("saxpy.cu");
 
+    /** SAXPY as a grid-stride loop; launched with the grid capped at 1024 blocks of 256. */
+    static final String SAXPY_GRID_STRIDE = source("saxpy_gs.cu");
+
     /**
      * The reduction as throughput-minded CUDA code writes it: each thread first accumulates a grid-stride
      * slice of the input in a register, then the block combines the threads' sums with the shared-memory

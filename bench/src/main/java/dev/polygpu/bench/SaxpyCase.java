@@ -7,12 +7,19 @@ import dev.polygpu.device.UnifiedBuffer;
 import java.util.List;
 import java.util.SplittableRandom;
 
-/** y = a * x + y over n floats; y is restored before each iteration. */
+/**
+ * y = a * x + y over n floats; y is restored before each iteration. One element per thread over a full grid
+ * ({@code saxpy}), or grid-stride over a grid capped at 1024 blocks, as GrCUDA's benchmarks and CUDA's samples
+ * launch it ({@code saxpy-gs}: 64 elements per thread for 16M floats).
+ */
 final class SaxpyCase extends BenchCase implements NativeCase {
     private static final int BLOCK = 256;
+    /** The grid-stride form's grid cap (bench/native/oclhost.c has the same). */
+    private static final int GS_BLOCKS = 1024;
     private static final float A = 2.5f;
 
     private final int n;
+    private final boolean gridStride;
     private float[] x;
     private float[] y0;
     private float[] y;
@@ -23,13 +30,19 @@ final class SaxpyCase extends BenchCase implements NativeCase {
     private KernelArgs args;
 
     SaxpyCase(int n) {
-        super("saxpy", "saxpy", Kernels.SAXPY, 2.0);
+        this(n, false);
+    }
+
+    SaxpyCase(int n, boolean gridStride) {
+        super(gridStride ? "saxpy-gs" : "saxpy", gridStride ? "saxpy_gs" : "saxpy",
+                gridStride ? Kernels.SAXPY_GRID_STRIDE : Kernels.SAXPY, 2.0);
         this.n = n;
+        this.gridStride = gridStride;
     }
 
     @Override
     String size() {
-        return Sizes.elements(n) + " floats";
+        return Sizes.elements(n) + " floats" + (gridStride ? ", grid-stride, " + GS_BLOCKS + " blocks" : "");
     }
 
     @Override
@@ -46,7 +59,8 @@ final class SaxpyCase extends BenchCase implements NativeCase {
         dx = buffer(n * 4L);
         dy = buffer(n * 4L);
         copyIn(x, dx);
-        config = new LaunchConfig(Dim3.of(ceilDiv(n, BLOCK)), Dim3.of(BLOCK), 0);
+        int blocks = ceilDiv(n, BLOCK);
+        config = new LaunchConfig(Dim3.of(gridStride ? Math.min(blocks, GS_BLOCKS) : blocks), Dim3.of(BLOCK), 0);
         args = KernelArgs.builder().pointer(dy).pointer(dx).f32(A).i32(n).build();
     }
 
@@ -83,7 +97,8 @@ final class SaxpyCase extends BenchCase implements NativeCase {
 
     @Override
     public String nativeCase() {
-        return "saxpy";
+        // The C loop is the same for both forms; the OpenCL C is the kernel's, line for line.
+        return gridStride ? "saxpy_gs" : "saxpy";
     }
 
     @Override

@@ -134,7 +134,7 @@ class NativeToolTest {
 
     /** Small sizes that are not multiples of the block or tile sizes, so that the bounds checks matter. */
     private void runAllCases(NativeTool tool) throws IOException {
-        List<Supplier<BenchCase>> cases = List.of(() -> new SaxpyCase(5000),
+        List<Supplier<BenchCase>> cases = List.of(() -> new SaxpyCase(5000), () -> new SaxpyCase(300_001, true),
                 () -> new ReductionCase(100_003, ReductionCase.Form.GRID_STRIDE),
                 () -> new ReductionCase(100_003, ReductionCase.Form.TREE), () -> new BlackScholesCase(3000),
                 () -> new SgemmCase(70, 16), () -> new SgemmCase(70, 32));

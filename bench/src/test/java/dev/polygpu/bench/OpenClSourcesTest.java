@@ -30,10 +30,11 @@ class OpenClSourcesTest {
             Map.entry("gridDim.x", "get_num_groups(0)"));
 
     @ParameterizedTest
-    @CsvSource({"saxpy", "reduce_gs", "reduce", "blackscholes", "sgemm"})
+    @CsvSource({"saxpy", "saxpy_gs", "reduce_gs", "reduce", "blackscholes", "sgemm"})
     void openClKernelIsTheCudaOneLineForLine(String name) throws IOException {
         String cuda = switch (name) {
             case "saxpy" -> Kernels.SAXPY;
+            case "saxpy_gs" -> Kernels.SAXPY_GRID_STRIDE;
             case "reduce_gs" -> Kernels.REDUCE_GRID_STRIDE;
             case "reduce" -> Kernels.REDUCE;
             case "blackscholes" -> Kernels.BLACK_SCHOLES;

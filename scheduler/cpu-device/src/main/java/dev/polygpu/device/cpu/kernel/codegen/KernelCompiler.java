@@ -76,14 +76,25 @@ public final class KernelCompiler {
         Plan plan = new Plan(kernel, lowering, memory);
         plan.regions = RegionForm.of(plan);
         boolean coop = plan.cooperative() && plan.regions == null;
+        RegionForm swept = RegionForm.swept(plan);
         Emitter[] emitted = new Emitter[1];
         RegionEmitter[] regionEmitted = new RegionEmitter[1];
         ClassDesc self = ClassDesc.of(KernelCompiler.class.getPackageName() + ".Kernel" + COUNTER.incrementAndGet());
         byte[] bytes;
         try {
-            bytes = build(self, plan, coop, loopPolls, emitted, regionEmitted);
+            bytes = build(self, plan, coop, swept, loopPolls, emitted, regionEmitted);
         } catch (IllegalArgumentException e) {
-            throw tooLarge(kernel, e);
+            if (swept == null) {
+                throw tooLarge(kernel, e);
+            }
+            // The second method made the class too large: the thread loop alone.
+            swept = null;
+            regionEmitted[0] = null;
+            try {
+                bytes = build(self, plan, coop, null, loopPolls, emitted, regionEmitted);
+            } catch (IllegalArgumentException again) {
+                throw tooLarge(kernel, again);
+            }
         }
         int codeBytes = methodCodeLength(bytes, coop ? "resumeThreads" : "runBlock");
         if (codeBytes > HUGE_METHOD_LIMIT) {
@@ -103,8 +114,8 @@ public final class KernelCompiler {
                 plan.localMemory.stream().map(v -> v.name).toList(),
                 plan.localMemory.stream().mapToInt(v -> v.type.size()).toArray(),
                 rem != null ? rem.primSlots() : em.primSlots, rem != null ? rem.refSlots() : em.refSlots,
-                List.copyOf(em.sites), rem != null, memory);
-        int sweeps = plan.regions == null ? 0 : plan.regions.sweeps;
+                List.copyOf(em.sites), plan.regions != null, swept != null, memory);
+        int sweeps = plan.regions != null ? plan.regions.sweeps : swept != null ? swept.sweeps : 0;
         return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes, em.prints, sweeps);
     }
 
@@ -130,8 +141,12 @@ public final class KernelCompiler {
                 + " '#pragma unroll' count, fewer hand-unrolled lines)");
     }
 
-    private static byte[] build(ClassDesc self, Plan plan, boolean coop, boolean loopPolls, Emitter[] emitted,
-            RegionEmitter[] regionEmitted) {
+    /**
+     * The kernel's class: {@code resumeThreads} (cooperative), or {@code runBlock} in the region form or as the thread
+     * loop, and with {@code swept} also {@code runBlockSwept}, the region form of a kernel without barriers.
+     */
+    private static byte[] build(ClassDesc self, Plan plan, boolean coop, RegionForm swept, boolean loopPolls,
+            Emitter[] emitted, RegionEmitter[] regionEmitted) {
         return CLASS_FILE.build(self, cb -> {
             cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
             cb.withInterfaceSymbols(Jvm.GENERATED);
@@ -156,6 +171,19 @@ public final class KernelCompiler {
                         }
                         emitted[0] = em;
                     });
+            if (swept != null) {
+                cb.withMethodBody("runBlockSwept", Jvm.RUN_BLOCK, ClassFile.ACC_PUBLIC, code -> {
+                    // The emitters read the plan's form when they are made.
+                    plan.regions = swept;
+                    try {
+                        RegionEmitter rem = new RegionEmitter(new Emitter(code, plan, loopPolls), swept);
+                        rem.emit();
+                        regionEmitted[0] = rem;
+                    } finally {
+                        plan.regions = null;
+                    }
+                });
+            }
         });
     }
 

@@ -92,6 +92,8 @@ final class RegionEmitter {
     /** The first and one past the last {@code threadIdx.x} a region with a {@link ThreadRange} visits. */
     private int xFromSlot;
     private int xToSlot;
+    /** The passes the running {@link #sweep} has made. */
+    private int passesSlot;
     /**
      * Where a region goes when no thread that runs it is left (every one has returned): the end of the running
      * warp's part or of the side of a {@link RegionForm.Masked} part; null at the block's level, which then ends.
@@ -145,6 +147,7 @@ final class RegionEmitter {
         sideHi = c.allocateLocal(TypeKind.INT);
         xFromSlot = c.allocateLocal(TypeKind.INT);
         xToSlot = c.allocateLocal(TypeKind.INT);
+        passesSlot = c.allocateLocal(TypeKind.INT);
         // The emitter's exchanges with the block state (warp operands) address the running thread by this slot.
         e.tidSlot = tidSlot;
         c.iload(e.blockDimSlots[0]);
@@ -586,7 +589,10 @@ final class RegionEmitter {
      * request, so a loop that never ends still stops; an iteration's own inner loops poll as they do elsewhere.
      */
     private void sweep(RegionForm.Region r) {
+        c.iconst_0();
+        c.istore(passesSlot);
         Label pass = c.newBoundLabel();
+        c.iinc(passesSlot, 1);
         c.iconst_0();
         c.istore(goingSlot);
         forEachThread(threadNext -> {
@@ -604,6 +610,13 @@ final class RegionEmitter {
         c.goto_(pass);
         c.labelBinding(finished);
         clearMark(DONE);
+        // For the runner's choice between the swept and the thread-loop form (KernelRunner).
+        c.aload(MethodEmitter.STATE_SLOT);
+        c.dup();
+        c.getfield(STATE, "sweepPasses", CD_int);
+        c.iload(passesSlot);
+        c.invokestatic(ClassDesc.of("java.lang.Math"), "max", MethodTypeDesc.ofDescriptor("(II)I"));
+        c.putfield(STATE, "sweepPasses", CD_int);
         reload(r);
     }
 

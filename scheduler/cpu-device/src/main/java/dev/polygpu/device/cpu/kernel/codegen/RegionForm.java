@@ -161,9 +161,23 @@ final class RegionForm {
 
     /** The region form of {@code plan}'s kernel, or null if it does not qualify (it then stays cooperative). */
     static RegionForm of(Plan plan) {
-        if (!plan.cooperative()) {
+        return plan.cooperative() ? build(plan) : null;
+    }
+
+    /**
+     * For a kernel without barriers or warp intrinsics, the region form if it runs some loop iteration-major
+     * ({@link Sweep}), as the second method the engine chooses per launch ({@code runBlockSwept}); else null. A
+     * kernel that prints keeps one form, so that its lines come in one order.
+     */
+    static RegionForm swept(Plan plan) {
+        if (plan.cooperative() || prints(plan, plan.lowering.body(plan.kernel))) {
             return null;
         }
+        RegionForm form = build(plan);
+        return form != null && form.sweeps > 0 ? form : null;
+    }
+
+    private static RegionForm build(Plan plan) {
         Stmt.Block body = WarpInline.inline(plan, plan.lowering.body(plan.kernel));
         if (body == null || !onlySupportedYields(plan, body)) {
             return null;

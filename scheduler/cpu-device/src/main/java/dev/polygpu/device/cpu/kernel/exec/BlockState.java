@@ -31,6 +31,14 @@ public final class BlockState {
      */
     public int bx, by, bz, tx, ty, tz;
     public int tid = -1;
+    /**
+     * True while the running code names the running thread by {@link #tid} (cooperative and region code), false
+     * while it keeps {@code tx}, {@code ty}, {@code tz} current (the thread loop); the runner of a kernel with a swept
+     * form sets it for the method it runs.
+     */
+    public boolean byTid;
+    /** The most passes a sweep of the running block took ({@link GeneratedKernel#runBlockSwept}). */
+    public int sweepPasses;
     /** Block extents of the current launch. */
     public int bdx, bdy, bdz;
     private LaunchFrame frame;
@@ -70,6 +78,7 @@ public final class BlockState {
 
     public BlockState(KernelInfo info) {
         this.info = info;
+        this.byTid = info.regions() || info.cooperative();
         this.sharedSlices = new MemorySegment[info.sharedNames().size()];
     }
 
@@ -178,7 +187,7 @@ public final class BlockState {
      * polls ({@code codegen.LoopPolls}).
      */
     public void nanosleep(int ns, int pos) {
-        int t = info.perThread() ? tid : tx + bdx * (ty + bdy * tz);
+        int t = byTid ? tid : tx + bdx * (ty + bdy * tz);
         sleepClock.sleep(t, threadsPerBlock, Integer.toUnsignedLong(ns));
         if (cancel.requested()) {
             throw stopped(pos);
@@ -190,7 +199,7 @@ public final class BlockState {
      * plus the sleeps the thread shared with its block ({@link SleepClock#clock}); increasing within a thread.
      */
     public long clock64() {
-        int t = info.perThread() ? tid : tx + bdx * (ty + bdy * tz);
+        int t = byTid ? tid : tx + bdx * (ty + bdy * tz);
         return sleepClock.clock(t);
     }
 
@@ -289,7 +298,7 @@ public final class BlockState {
 
     /** A fault with the kernel, block and thread named, as compute-sanitizer reports them. */
     public KernelFault fault(CudaError error, String what, int pos) {
-        if (info.perThread() && tid >= 0) {
+        if (byTid && tid >= 0) {
             setThread(tid);
         }
         StringBuilder sb = new StringBuilder();

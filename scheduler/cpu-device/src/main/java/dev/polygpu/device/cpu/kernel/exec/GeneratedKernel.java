@@ -19,6 +19,15 @@ public interface GeneratedKernel {
     }
 
     /**
+     * Runs every thread of the block as {@link #runBlock} does, with the strided loops of a kernel without barriers
+     * run iteration-major ({@link KernelInfo#swept()}); records in {@link BlockState#sweepPasses} the most passes
+     * one of its sweeps took.
+     */
+    default void runBlockSwept(LaunchFrame frame, BlockState st, int bx, int by, int bz) {
+        throw new IllegalStateException("kernel compiled without a swept form");
+    }
+
+    /**
      * Runs every thread {@code t} in {@code [from, to)} whose {@code st.status[t]} is runnable (0) from its
      * saved resume point to its next yield point, leaving {@code status[t]} waiting (1) with
      * {@code st.site[t]} set to the yield site (an index into {@link KernelInfo#sites()}), or exited (2).

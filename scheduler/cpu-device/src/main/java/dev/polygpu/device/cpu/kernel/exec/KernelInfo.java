@@ -20,6 +20,9 @@ import java.util.List;
  * @param regions         true for a kernel compiled to the barrier-region form: its {@code runBlock} runs each
  *                        region between barriers as a loop over the block's threads, which keep their variables
  *                        in the saved registers and their local memory per thread
+ * @param swept           true for a kernel without barriers that has a second method, {@code runBlockSwept}, in
+ *                        the region form with its strided loops run iteration-major; the runner picks one of the
+ *                        two per launch
  * @param memory          the module's {@code __device__} and {@code __constant__} variables
  */
 public record KernelInfo(
@@ -34,6 +37,7 @@ public record KernelInfo(
         int refSlots,
         List<Site> sites,
         boolean regions,
+        boolean swept,
         ModuleMemory memory) {
 
     /** A yield point: which intrinsic, and where in the source (for messages). */
@@ -49,10 +53,11 @@ public record KernelInfo(
     }
 
     /**
-     * True if the block's threads interleave (cooperative or region kernels): each has its own local memory and
-     * saved registers, and {@link BlockState#tid} names the running one.
+     * True if the block's threads may interleave (cooperative or region kernels, or one with a swept form): each has
+     * its own local memory and saved registers ({@link BlockState#byTid} says whether the code running now names the
+     * running thread by {@link BlockState#tid}).
      */
     public boolean perThread() {
-        return regions || !sites.isEmpty();
+        return regions || swept || !sites.isEmpty();
     }
 }

@@ -14,11 +14,16 @@ public final class KernelRunner implements BlockRunner {
     private final GeneratedKernel kernel;
     private final BlockState st;
     private final CoopScheduler coop;
+    private final boolean swept;
+    /** The launch this runner last chose a form for, and whether it chose the swept one. */
+    private LaunchFrame chosenFor;
+    private boolean sweptChosen;
 
     public KernelRunner(GeneratedKernel kernel, KernelInfo info) {
         this.kernel = kernel;
         this.st = new BlockState(info);
         this.coop = info.cooperative() ? new CoopScheduler(kernel, st) : null;
+        this.swept = info.swept();
     }
 
     @Override
@@ -32,6 +37,8 @@ public final class KernelRunner implements BlockRunner {
         try {
             if (coop != null) {
                 coop.runBlock(frame, bx, by, bz);
+            } else if (swept) {
+                runEitherForm(frame, bx, by, bz);
             } else {
                 kernel.runBlock(frame, st, bx, by, bz);
             }
@@ -44,6 +51,30 @@ public final class KernelRunner implements BlockRunner {
                     + e.getMessage(), 0);
         } catch (StackOverflowError e) {
             throw st.fault(CudaError.LAUNCH_OUT_OF_RESOURCES, "stack overflow", 0);
+        }
+    }
+
+    /**
+     * A kernel with a swept form: the first block this runner runs of a launch runs swept, and the rest of the
+     * launch's blocks here run swept too if one of its sweeps took more than one pass (some thread ran more than the
+     * four iterations of a pass), else as the plain thread loop. Many iterations per thread (a grid
+     * smaller than the data) make the iteration-major walk several times faster; one per thread (a full grid) makes
+     * it slower than the thread loop (docs/benchmarks.md, "Loop interchange").
+     */
+    private void runEitherForm(LaunchFrame frame, int bx, int by, int bz) {
+        if (chosenFor != frame) {
+            st.byTid = true;
+            st.sweepPasses = 0;
+            kernel.runBlockSwept(frame, st, bx, by, bz);
+            chosenFor = frame;
+            sweptChosen = st.sweepPasses > 1;
+            return;
+        }
+        st.byTid = sweptChosen;
+        if (sweptChosen) {
+            kernel.runBlockSwept(frame, st, bx, by, bz);
+        } else {
+            kernel.runBlock(frame, st, bx, by, bz);
         }
     }
 }
