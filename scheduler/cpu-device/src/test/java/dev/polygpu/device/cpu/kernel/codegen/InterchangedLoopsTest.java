@@ -2,6 +2,8 @@ package dev.polygpu.device.cpu.kernel.codegen;
 
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.assertContains;
 import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ints;
+import static dev.polygpu.device.cpu.kernel.codegen.NamedKernels.compile;
+import static dev.polygpu.device.cpu.kernel.codegen.NamedKernels.named;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,7 +15,6 @@ import dev.polygpu.device.KernelFaultException;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.device.cpu.CpuDevice;
-import dev.polygpu.device.cpu.kernel.CompiledKernel;
 import dev.polygpu.device.cpu.kernel.KernelTestSupport;
 import dev.polygpu.device.cpu.kernel.front.FrontEnd;
 import dev.polygpu.device.cpu.oracle.DifferentialOracle;
@@ -125,14 +126,6 @@ class InterchangedLoopsTest {
                 out[blockIdx.x * blockDim.x + tid] = s[(tid + 5) % blockDim.x] * 10 + hist[tid & 3] + k;
             }
             """;
-
-    private static String named(String source, String name) {
-        return source.replace("NAME", name);
-    }
-
-    private static CompiledKernel compile(String source, String name) {
-        return KernelCompiler.compile(FrontEnd.compile(named(source, name), "t.cu").kernel(name));
-    }
 
     @Test
     void theLoopsHereRunIterationMajor() {

@@ -13,7 +13,6 @@ import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.cpu.kernel.CompiledKernel;
 import dev.polygpu.device.cpu.kernel.CompiledKernel.Form;
-import dev.polygpu.device.cpu.kernel.front.FrontEnd;
 import dev.polygpu.device.cpu.oracle.DifferentialOracle;
 import dev.polygpu.device.cpu.oracle.OracleCase;
 import dev.polygpu.device.cpu.oracle.OracleResult;
@@ -62,23 +61,20 @@ class SweptKernelsTest {
             }
             """;
 
-    private static CompiledKernel compile(String source) {
-        return KernelCompiler.compile(FrontEnd.compile(source.replace("NAME", "k"), "t.cu").kernel("k"));
-    }
-
     @Test
     void barrierFreeStridedLoopsGetASweptForm() {
         for (String src : List.of(GRID_STRIDE, SAXPY)) {
-            CompiledKernel k = compile(src);
+            CompiledKernel k = NamedKernels.compile(src, "k");
             assertEquals(Form.THREAD_LOOP, k.form());
             assertEquals(1, KernelCompiler.interchangedLoops(k));
         }
         // A kernel that prints keeps one form; one without a strided loop has nothing to sweep.
-        assertEquals(0, KernelCompiler.interchangedLoops(compile("""
+        assertEquals(0, KernelCompiler.interchangedLoops(NamedKernels.compile("""
                 __global__ void k(int *x, int n) {
                     for (int i = threadIdx.x; i < n; i += blockDim.x) { x[i] += 1; printf("%d\\n", i); }
-                }""")));
-        assertEquals(0, KernelCompiler.interchangedLoops(compile("__global__ void k(int *x) { x[threadIdx.x] = 1; }")));
+                }""", "k")));
+        assertEquals(0, KernelCompiler.interchangedLoops(
+                NamedKernels.compile("__global__ void k(int *x) { x[threadIdx.x] = 1; }", "k")));
     }
 
     @Test
@@ -90,7 +86,7 @@ class SweptKernelsTest {
         int[][] shapes = {{2, 64, 5000}, {40, 64, 2500}, {3, 96, 400}, {64, 32, 2048}};
         for (int[] sh : shapes) {
             String name = "gs" + sh[0] + "x" + sh[1];
-            cases.add(new OracleCase(name, GRID_STRIDE.replace("NAME", name), name, LaunchConfig.of(sh[0], sh[1]),
+            cases.add(new OracleCase(name, NamedKernels.named(GRID_STRIDE, name), name, LaunchConfig.of(sh[0], sh[1]),
                     List.of(OracleTests.randomInts("in", r, sh[2]), OracleTests.randomInts("out", r, sh[0] * sh[1]),
                             OracleTests.intScalar(sh[2]))));
         }

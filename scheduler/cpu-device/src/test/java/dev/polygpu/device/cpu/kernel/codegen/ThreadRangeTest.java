@@ -67,7 +67,7 @@ class ThreadRangeTest {
 
     @Test
     void theRegionsOfTheseIfsVisitOnlyTheirThreads() {
-        RegionForm form = RegionFormProbe.form(KERNEL.replace("NAME", "k"), "k");
+        RegionForm form = RegionFormProbe.form(NamedKernels.named(KERNEL, "k"), "k");
         long ranged = form.regions.stream().filter(r -> r.range != null).count();
         // The five ifs that are a region by themselves; the last region has the final store beside its if.
         assertEquals(5, ranged);
@@ -86,7 +86,7 @@ class ThreadRangeTest {
             for (int k : ks) {
                 String name = "r" + sh[0] + "x" + sh[1] + "k" + (k < 0 ? "m" + -k : k);
                 int threads = sh[0] * sh[1] * sh[2];
-                cases.add(new OracleCase(name, KERNEL.replace("NAME", name), name,
+                cases.add(new OracleCase(name, NamedKernels.named(KERNEL, name), name,
                         new LaunchConfig(Dim3.of(sh[2]), new Dim3(sh[0], sh[1], 1), 0),
                         List.of(OracleTests.randomInts("in", r, threads),
                                 OracleTests.randomInts("out", r, sh[2] * sh[1] + threads), OracleTests.intScalar(k))));
