@@ -48,7 +48,6 @@ final class RegionBuilder {
     final Map<Integer, Var> results = new HashMap<>();
     /** By region index: the condition of a {@link Masked} part. */
     final Map<Integer, Expr> masks = new HashMap<>();
-    int warpOps;
     /** True while building the sides of a {@link Masked} part (they may not hold another). */
     private boolean inMasked;
     /** The variable the next region must give the result of the warp intrinsic just built, or null. */
@@ -206,7 +205,6 @@ final class RegionBuilder {
             }
             deposits.put(regions.size() - 1, call);
         }
-        warpOps++;
         parts.add(new WarpOp(call.pos(), op));
         pendingResult = target;
         return true;

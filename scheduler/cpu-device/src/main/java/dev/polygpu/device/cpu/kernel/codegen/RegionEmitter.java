@@ -23,9 +23,10 @@ import java.util.function.Consumer;
  * barriers is one loop over the block's threads (z, y, x, with the linear index beside them) that sets the
  * thread's coordinates, loads the variables saved by earlier regions, recomputes the ones derived from its
  * coordinates, runs the region's statements straight through, and stores what later regions read
- * ({@link SavedRegisters}). A thread that returns is marked exited in {@code BlockState.status} and later regions skip it; when no thread
- * is left the block ends. A uniform variable that the skeleton reads but regions assign is reloaded after such a
- * region from the last thread that finished it. Each barrier, and each back-edge of a loop holding barriers, polls the stop request.
+ * ({@link SavedRegisters}). A thread that returns is marked exited in {@code BlockState.status} and later regions
+ * skip it; when no thread is left the block ends. A uniform variable that the skeleton reads but regions assign is
+ * reloaded after such a region from the last thread that finished it. Each barrier, and each back-edge of a loop
+ * holding barriers, polls the stop request.
  * A loop that {@link Interchange} picks runs as a {@link RegionForm.Sweep}: passes over the threads, each running
  * a few iterations of every thread whose loop is still going, with a thread whose loop ended marked in
  * {@code status} until the sweep is over. A warp intrinsic ({@link RegionForm.WarpOp}) calls
@@ -266,7 +267,8 @@ final class RegionEmitter {
 
     /**
      * A {@link RegionForm.Masked} part in the block (or the running warp): the condition's region marks the threads
-     * that skip the {@code then} side, which runs in the others; the marks are flipped for the {@code else} side, then cleared.
+     * that skip the {@code then} side, which runs in the others; the marks are flipped for the {@code else} side,
+     * then cleared.
      */
     private void masked(RegionForm.Masked m) {
         for (int slot : new int[] {takenSlot, skippedSlot, takenLast, skippedLast}) {
@@ -477,7 +479,8 @@ final class RegionEmitter {
         Ops.convert(c, bound.type(), range.operandType(), bound.pos());
         if (!range.wide()) {
             if (range.unsigned()) {
-                c.invokestatic(ClassDesc.of("java.lang.Integer"), "toUnsignedLong", MethodTypeDesc.ofDescriptor("(I)J"));
+                c.invokestatic(ClassDesc.of("java.lang.Integer"), "toUnsignedLong",
+                        MethodTypeDesc.ofDescriptor("(I)J"));
             } else {
                 c.i2l();
             }

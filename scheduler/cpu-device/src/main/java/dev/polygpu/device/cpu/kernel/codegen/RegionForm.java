@@ -61,8 +61,9 @@ final class RegionForm {
 
     /**
      * A warp intrinsic ({@code __shfl*_sync}, votes, {@code __reduce_*_sync}, {@code __activemask}, {@code __syncwarp})
-     * met by the live lanes of each warp (of the running one, in a {@link PerWarp} part): the region before it deposited each lane's operands
-     * ({@link Region#deposit}), and the region after it gives each lane its result ({@link Region#result}).
+     * met by the live lanes of each warp (of the running one, in a {@link PerWarp} part): the region before it
+     * deposited each lane's operands ({@link Region#deposit}), and the region after it gives each lane its result
+     * ({@link Region#result}).
      */
     record WarpOp(Pos pos, Intrinsic op) implements Node {}
 
@@ -146,16 +147,13 @@ final class RegionForm {
     final boolean exits;
     /** How many loops run iteration-major ({@link Sweep}). */
     final int sweeps;
-    /** How many warp intrinsics run as {@link WarpOp} parts. */
-    final int warpOps;
     /** True if some {@code if} runs as a {@link Masked} part, so lanes may be marked skipped. */
     final boolean masked;
 
-    private RegionForm(Node root, boolean exits, int sweeps, int warpOps, boolean masked) {
+    private RegionForm(Node root, boolean exits, int sweeps, boolean masked) {
         this.root = root;
         this.exits = exits;
         this.sweeps = sweeps;
-        this.warpOps = warpOps;
         this.masked = masked;
     }
 
@@ -201,7 +199,7 @@ final class RegionForm {
         }
         RegionForm form = new RegionForm(prints ? WarpGrouping.group(root) : root,
                 b.regions.stream().anyMatch(VarUse::returns),
-                b.loops.size(), b.warpOps, !b.masks.isEmpty());
+                b.loops.size(), !b.masks.isEmpty());
         for (int i = 0; i < b.regions.size(); i++) {
             Stmt.Block r = b.regions.get(i);
             Region region = new Region(r.statements(), b.predicates.get(r), b.loops.get(r));

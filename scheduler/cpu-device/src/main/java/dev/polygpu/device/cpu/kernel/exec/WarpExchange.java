@@ -228,7 +228,10 @@ public final class WarpExchange {
         }
     }
 
-    /** In the region form, after a branch: every lane marked {@code mark} (skipped, or done with a loop) is live again. */
+    /**
+     * In the region form, after a branch or a sweep: every lane marked {@code mark} (skipped, or done with a loop) is
+     * live again.
+     */
     public static void clearMark(BlockState st, int lo, int hi, int mark) {
         byte[] status = st.status;
         for (int t = lo; t < hi; t++) {
