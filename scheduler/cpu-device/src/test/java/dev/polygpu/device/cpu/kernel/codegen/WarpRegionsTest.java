@@ -263,6 +263,73 @@ class WarpRegionsTest {
         }
     }
 
+    /**
+     * Random kernels of one shape: a few steps drawn from a menu of warp-level code that every warp runs with full
+     * participation (shuffle loops, votes and reductions on both sides of warp-uniform and lane-divergent
+     * {@code if}s, a helper written out, {@code __syncwarp} and barrier exchanges through shared memory, a strided
+     * loop in a branch, {@code __activemask} in a branch), each kernel required to take the region form.
+     */
+    @Test
+    void randomWarpLevelKernelsAgreeWithNvccsPtx() {
+        OracleTests.assumeNvcc();
+        long seed = SEED + 1;
+        Random r = new Random(seed);
+        List<OracleCase> cases = new ArrayList<>();
+        for (int c = 0; c < 14; c++) {
+            String name = "rw" + c;
+            String src = randomKernel(r, name);
+            assertEquals(Form.BARRIER_REGIONS, compile(src, name).form(), "seed " + seed + ": " + src);
+            int block = 32 * (2 + r.nextInt(3));
+            int grid = 1 + r.nextInt(3);
+            int n = block * grid;
+            cases.add(new OracleCase(name, src, name, LaunchConfig.of(grid, block),
+                    List.of(OracleTests.randomInts("in", r, n), OracleTests.randomInts("out", r, n),
+                            OracleTests.intScalar(n))));
+        }
+        try (DifferentialOracle oracle = DifferentialOracle.create()) {
+            for (OracleResult res : oracle.checkAll(cases)) {
+                assertInstanceOf(OracleResult.Equal.class, res, "seed " + seed + ": " + res);
+            }
+        }
+    }
+
+    private static String randomKernel(Random r, String name) {
+        String[] steps = {
+            "for (int o = 16; o > 0; o >>= 1) { v += __shfl_xor_sync(0xffffffffu, v, o); }",
+            "if (warp % 2 == 0) { v = __shfl_down_sync(0xffffffffu, v, 1) + 1; }"
+                    + " else { v ^= (int) __ballot_sync(0xffffffffu, v & 1); }",
+            "if (lane < 16) { v = __reduce_add_sync(0x0000ffffu, v) & 0xffff; }"
+                    + " else { v = __shfl_up_sync(0xffff0000u, v, 2, 16) - lane; }",
+            "v += __any_sync(0xffffffffu, v > 900) + 2 * __all_sync(0xffffffffu, v < 100000);",
+            "s[tid] = v; __syncthreads(); v += s[(tid + 37) % blockDim.x] & 255; __syncthreads();",
+            "s[tid] = v; __syncwarp(); v -= s[tid ^ 3]; __syncwarp();",
+            "if (lane < 8) { int a = 0; for (int i = tid; i < n; i += blockDim.x) { a += in[i] & 15; } v += a; }",
+            "if (warp == 0) { for (int o = 1; o < 32; o <<= 1) { int u = __shfl_up_sync(0xffffffffu, v, o);"
+                    + " if (lane >= o) { v += u & 1023; } } }",
+            "v = wsum(v & 4095);",
+            "if (lane % 3 == 0) { unsigned int m = __activemask(); v += __popc(m) * 7; }",
+            "v = (v & 0xfffff) + __shfl_sync(0xffffffffu, v, (lane * 5 + 1) & 31) % 97;",
+        };
+        StringBuilder body = new StringBuilder();
+        int m = 3 + r.nextInt(3);
+        for (int k = 0; k < m; k++) {
+            body.append("    ").append(steps[r.nextInt(steps.length)]).append('\n');
+        }
+        return "__device__ int wsum(int x) {\n"
+                + "    for (int o = 16; o > 0; o /= 2) { x += __shfl_down_sync(0xffffffffu, x, o); }\n"
+                + "    return x;\n"
+                + "}\n"
+                + "extern \"C\" __global__ void " + name + "(const int *in, int *out, int n) {\n"
+                + "    __shared__ int s[128];\n"
+                + "    int tid = threadIdx.x;\n"
+                + "    int lane = tid & 31;\n"
+                + "    int warp = tid >> 5;\n"
+                + "    int v = in[blockIdx.x * blockDim.x + tid];\n"
+                + body
+                + "    out[blockIdx.x * blockDim.x + tid] = v;\n"
+                + "}\n";
+    }
+
     private static OracleCase intCase(String name, String source, LaunchConfig config, Random r, int n, int out) {
         List<OracleArg> args = List.of(OracleTests.randomInts("in", r, Math.max(n, 1)),
                 OracleTests.randomInts("out", r, out), OracleTests.intScalar(n));
