@@ -23,6 +23,18 @@ public final class OracleTests {
         Assumptions.assumeTrue(why.isEmpty(), () -> why.orElse(""));
     }
 
+    /**
+     * Runs {@code cases} through the differential oracle (one nvcc run) and fails on the first that is not equal,
+     * naming {@code seed}, the seed that drew them.
+     */
+    public static void assertAllEqual(java.util.List<OracleCase> cases, long seed) {
+        try (DifferentialOracle oracle = DifferentialOracle.create()) {
+            for (OracleResult res : oracle.checkAll(cases)) {
+                Assertions.assertInstanceOf(OracleResult.Equal.class, res, "seed " + seed + ": " + res);
+            }
+        }
+    }
+
     /** An {@code int} buffer argument of {@code n} values from -1000 to 1000 drawn from {@code r}. */
     public static OracleArg.Buffer randomInts(String name, Random r, int n) {
         int[] v = new int[n];

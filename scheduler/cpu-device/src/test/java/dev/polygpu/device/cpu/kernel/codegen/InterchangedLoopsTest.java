@@ -5,7 +5,6 @@ import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ints;
 import static dev.polygpu.device.cpu.kernel.codegen.NamedKernels.compile;
 import static dev.polygpu.device.cpu.kernel.codegen.NamedKernels.named;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.polygpu.device.CudaError;
@@ -17,10 +16,8 @@ import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.cpu.kernel.KernelTestSupport;
 import dev.polygpu.device.cpu.kernel.front.FrontEnd;
-import dev.polygpu.device.cpu.oracle.DifferentialOracle;
 import dev.polygpu.device.cpu.oracle.OracleArg;
 import dev.polygpu.device.cpu.oracle.OracleCase;
-import dev.polygpu.device.cpu.oracle.OracleResult;
 import dev.polygpu.device.cpu.oracle.OracleTests;
 import dev.polygpu.device.cpu.oracle.OracleType;
 import java.time.Duration;
@@ -167,11 +164,7 @@ class InterchangedLoopsTest {
                 List.of(intBuffer("in", r, 700), intBuffer("out", r, 128), scalar(700), scalar(3))));
         cases.add(new OracleCase("locals", named(LOCALS, "locals"), "locals", LaunchConfig.of(2, 64),
                 List.of(intBuffer("in", r, 1000), intBuffer("out", r, 128), scalar(1000), scalar(0x5a5a))));
-        try (DifferentialOracle oracle = DifferentialOracle.create()) {
-            for (OracleResult res : oracle.checkAll(cases)) {
-                assertInstanceOf(OracleResult.Equal.class, res, "seed " + SEED + ": " + res);
-            }
-        }
+        OracleTests.assertAllEqual(cases, SEED);
     }
 
     /**
@@ -197,11 +190,7 @@ class InterchangedLoopsTest {
                     List.of(intBuffer("in", r, n), intBuffer("out", r, block * grid), scalar(n),
                             scalar(1 + r.nextInt(100)))));
         }
-        try (DifferentialOracle oracle = DifferentialOracle.create()) {
-            for (OracleResult res : oracle.checkAll(cases)) {
-                assertInstanceOf(OracleResult.Equal.class, res, "seed " + seed + ": " + res);
-            }
-        }
+        OracleTests.assertAllEqual(cases, seed);
     }
 
     private static String randomKernel(Random r, String name) {

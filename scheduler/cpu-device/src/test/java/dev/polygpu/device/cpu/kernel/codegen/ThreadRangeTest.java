@@ -1,14 +1,11 @@
 package dev.polygpu.device.cpu.kernel.codegen;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import dev.polygpu.device.Dim3;
 import dev.polygpu.device.LaunchConfig;
 import dev.polygpu.device.cpu.kernel.front.FrontEnd;
-import dev.polygpu.device.cpu.oracle.DifferentialOracle;
 import dev.polygpu.device.cpu.oracle.OracleCase;
-import dev.polygpu.device.cpu.oracle.OracleResult;
 import dev.polygpu.device.cpu.oracle.OracleTests;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,11 +89,7 @@ class ThreadRangeTest {
                                 OracleTests.randomInts("out", r, sh[2] * sh[1] + threads), OracleTests.intScalar(k))));
             }
         }
-        try (DifferentialOracle oracle = DifferentialOracle.create()) {
-            for (OracleResult res : oracle.checkAll(cases)) {
-                assertInstanceOf(OracleResult.Equal.class, res, "seed " + SEED + ": " + res);
-            }
-        }
+        OracleTests.assertAllEqual(cases, SEED);
     }
 
     /** The region form of a kernel, for looking at its regions. */

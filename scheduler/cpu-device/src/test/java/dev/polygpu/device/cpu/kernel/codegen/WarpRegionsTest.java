@@ -5,7 +5,6 @@ import static dev.polygpu.device.cpu.kernel.KernelTestSupport.ints;
 import static dev.polygpu.device.cpu.kernel.codegen.NamedKernels.compile;
 import static dev.polygpu.device.cpu.kernel.codegen.NamedKernels.named;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.polygpu.device.CudaError;
@@ -17,10 +16,8 @@ import dev.polygpu.device.UnifiedBuffer;
 import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.cpu.kernel.CompiledKernel.Form;
 import dev.polygpu.device.cpu.kernel.front.FrontEnd;
-import dev.polygpu.device.cpu.oracle.DifferentialOracle;
 import dev.polygpu.device.cpu.oracle.OracleArg;
 import dev.polygpu.device.cpu.oracle.OracleCase;
-import dev.polygpu.device.cpu.oracle.OracleResult;
 import dev.polygpu.device.cpu.oracle.OracleTests;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -256,11 +253,7 @@ class WarpRegionsTest {
                         256), OracleTests.intScalar(100))));
         cases.add(new OracleCase("vol", named(VOLATILE, "vol"), "vol", LaunchConfig.of(3, 64),
                 List.of(OracleTests.randomInts("in", r, 3 * 64), OracleTests.randomInts("out", r, 3 * 64))));
-        try (DifferentialOracle oracle = DifferentialOracle.create()) {
-            for (OracleResult res : oracle.checkAll(cases)) {
-                assertInstanceOf(OracleResult.Equal.class, res, "seed " + SEED + ": " + res);
-            }
-        }
+        OracleTests.assertAllEqual(cases, SEED);
     }
 
     /**
@@ -286,11 +279,7 @@ class WarpRegionsTest {
                     List.of(OracleTests.randomInts("in", r, n), OracleTests.randomInts("out", r, n),
                             OracleTests.intScalar(n))));
         }
-        try (DifferentialOracle oracle = DifferentialOracle.create()) {
-            for (OracleResult res : oracle.checkAll(cases)) {
-                assertInstanceOf(OracleResult.Equal.class, res, "seed " + seed + ": " + res);
-            }
-        }
+        OracleTests.assertAllEqual(cases, seed);
     }
 
     private static String randomKernel(Random r, String name) {
