@@ -67,10 +67,10 @@ final class Interchange {
         boolean[] ok = {true};
         Set<Function> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         Statements.forEachStmt(body, x -> ok[0] &= !(x instanceof Stmt.Return));
-        Statements.forEachExpr(body, x -> ok[0] &= orderFree(x, seen));
-        Statements.forEachNode(condition, x -> ok[0] &= orderFree(x, seen));
-        Statements.forEachNode(step, x -> ok[0] &= orderFree(x, seen));
-        return ok[0];
+        // Nothing whose order between threads shows in the results or the output, here or in a function it calls.
+        return ok[0] && !Statements.callsIntrinsic(plan.lowering, body, Interchange::ordered, seen)
+                && !Statements.callsIntrinsic(plan.lowering, condition, Interchange::ordered, seen)
+                && !Statements.callsIntrinsic(plan.lowering, step, Interchange::ordered, seen);
     }
 
     /** The thread-dependent index that {@code step} moves by a uniform, non-small amount, or null. */
@@ -108,22 +108,6 @@ final class Interchange {
             }
         });
         return found[0];
-    }
-
-    /**
-     * False for an operation whose order between threads shows in the results or the output, here or in a
-     * function {@code e} calls.
-     */
-    private boolean orderFree(Expr e, Set<Function> seen) {
-        if (e instanceof Expr.IntrinsicCall c && ordered(c.intrinsic())) {
-            return false;
-        }
-        if (e instanceof Expr.Call call && seen.add(call.function())) {
-            boolean[] ok = {true};
-            Statements.forEachExpr(plan.lowering.body(call.function()), x -> ok[0] &= orderFree(x, seen));
-            return ok[0];
-        }
-        return true;
     }
 
     private static boolean ordered(Intrinsic i) {

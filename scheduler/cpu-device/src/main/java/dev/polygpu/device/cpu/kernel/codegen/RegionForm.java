@@ -259,23 +259,9 @@ final class RegionForm {
      * order of such a kernel's output lines would differ, so it keeps the cooperative form.
      */
     private static boolean prints(Plan plan, Stmt body) {
-        boolean[] found = {false};
-        Set<Function> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        Statements.forEachExpr(body, e -> found[0] |= prints(plan, e, seen));
-        return found[0];
-    }
-
-    private static boolean prints(Plan plan, Expr e, Set<Function> seen) {
-        if (e instanceof Expr.IntrinsicCall c) {
-            return c.intrinsic() == Intrinsic.PRINTF || c.intrinsic() == Intrinsic.ASSERT
-                    || c.intrinsic() == Intrinsic.TRAP;
-        }
-        if (e instanceof Expr.Call call && seen.add(call.function())) {
-            boolean[] found = {false};
-            Statements.forEachExpr(plan.lowering.body(call.function()), x -> found[0] |= prints(plan, x, seen));
-            return found[0];
-        }
-        return false;
+        return Statements.callsIntrinsic(plan.lowering, body,
+                i -> i == Intrinsic.PRINTF || i == Intrinsic.ASSERT || i == Intrinsic.TRAP,
+                Collections.newSetFromMap(new IdentityHashMap<>()));
     }
 
     /** A region in the tree before its variables are known: replaced by the {@link Region} of that index. */

@@ -2,9 +2,13 @@ package dev.polygpu.device.cpu.kernel.codegen;
 
 import dev.polygpu.device.cpu.kernel.ast.Expr;
 import dev.polygpu.device.cpu.kernel.ast.Exprs;
+import dev.polygpu.device.cpu.kernel.ast.Function;
+import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
 import dev.polygpu.device.cpu.kernel.ast.Stmt;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /** Walks over statements for the region form's analyses ({@link RegionForm}); never into called functions. */
 final class Statements {
@@ -63,6 +67,33 @@ final class Statements {
     /** Calls {@code f} on every expression node in {@code s}, sub-expressions included. */
     static void forEachExpr(Stmt s, Consumer<Expr> f) {
         forEachStmt(s, x -> ownExprs(x).forEach(e -> forEachNode(e, f)));
+    }
+
+    /**
+     * True if {@code e}, or a {@code __device__} function it calls (and so on, each function's lowered body looked at
+     * once: {@code seen} holds those already looked at), calls an intrinsic that {@code which} accepts.
+     */
+    static boolean callsIntrinsic(YieldLowering lowering, Expr e, Predicate<Intrinsic> which, Set<Function> seen) {
+        boolean[] found = {false};
+        forEachNode(e, x -> found[0] |= !found[0] && callsIntrinsicHere(lowering, x, which, seen));
+        return found[0];
+    }
+
+    /** As {@link #callsIntrinsic(YieldLowering, Expr, Predicate, Set)} for every expression of {@code s}. */
+    static boolean callsIntrinsic(YieldLowering lowering, Stmt s, Predicate<Intrinsic> which, Set<Function> seen) {
+        boolean[] found = {false};
+        forEachExpr(s, x -> found[0] |= !found[0] && callsIntrinsicHere(lowering, x, which, seen));
+        return found[0];
+    }
+
+    /** The node {@code x} alone (its operands are visited on their own), or the body of the function it calls. */
+    private static boolean callsIntrinsicHere(YieldLowering lowering, Expr x, Predicate<Intrinsic> which,
+            Set<Function> seen) {
+        if (x instanceof Expr.IntrinsicCall c) {
+            return which.test(c.intrinsic());
+        }
+        return x instanceof Expr.Call call && seen.add(call.function())
+                && callsIntrinsic(lowering, lowering.body(call.function()), which, seen);
     }
 
     /** Calls {@code f} on {@code e} and each of its sub-expressions. */
