@@ -50,6 +50,8 @@ final class CoopScheduler {
     private final boolean[] stepSite;
     /** True if some barrier is __syncthreads_count/and/or, whose predicates must be combined. */
     private final boolean predicates;
+    /** {@link #whereIs}, made once: the warp exchange asks it only for a fault's message. */
+    private final WarpExchange.Whereabouts whereabouts = (state, t) -> whereIs(t);
 
     CoopScheduler(GeneratedKernel kernel, BlockState st) {
         this.kernel = kernel;
@@ -181,7 +183,7 @@ final class CoopScheduler {
     /** Serves the lanes {@code group} of the warp [lo, hi), which wait at warp intrinsic {@code site}. */
     private void serveWarpSite(int lo, int hi, int site, int group) {
         KernelInfo.Site s = sites[site];
-        WarpExchange.serve(st, s.intrinsic(), lo, hi, group, s.line() << 16 | s.column(), this::whereIs);
+        WarpExchange.serve(st, s.intrinsic(), lo, hi, group, s.line() << 16 | s.column(), whereabouts);
         byte[] status = st.status;
         for (int t = lo; t < hi; t++) {
             if ((group & (1 << (t - lo))) != 0) {

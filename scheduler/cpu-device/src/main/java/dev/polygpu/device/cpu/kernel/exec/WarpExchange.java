@@ -3,7 +3,6 @@ package dev.polygpu.device.cpu.kernel.exec;
 import dev.polygpu.device.CudaError;
 import dev.polygpu.device.cpu.kernel.KernelFault;
 import dev.polygpu.device.cpu.kernel.ast.Intrinsic;
-import java.util.function.IntFunction;
 
 /**
  * What the lanes of a warp get from a warp intrinsic they meet at together: the values they deposited in
@@ -20,6 +19,16 @@ public final class WarpExchange {
     public static final byte SKIPPED = 3;
     private static final byte EXITED = 2;
     private static final Intrinsic[] OPS = Intrinsic.values();
+
+    /** Where a lane named by a mask but not taking part is, for a fault's message. */
+    @FunctionalInterface
+    interface Whereabouts {
+        String of(BlockState st, int thread);
+    }
+
+    /** In the region form: exited, or skipped by a thread-dependent {@code if} ({@link #SKIPPED}). */
+    private static final Whereabouts IN_REGIONS = (st, t) -> st.status[t] == EXITED ? "has already exited"
+            : "does not take part: it did not take the branch that holds this call";
 
     private WarpExchange() {
     }
@@ -43,8 +52,7 @@ public final class WarpExchange {
                 continue;
             }
             if (group != 0) {
-                serve(st, OPS[op], w, end, group, pos, t -> status[t] == EXITED ? "has already exited"
-                        : "does not take part: it did not take the branch that holds this call");
+                serve(st, OPS[op], w, end, group, pos, IN_REGIONS);
             }
         }
     }
@@ -53,7 +61,7 @@ public final class WarpExchange {
      * Serves {@code op} for lanes {@code group} of the warp {@code [lo, hi)}, which all reached it; {@code whereIs}
      * says, for a fault message, where a lane named by a mask but not in the group is.
      */
-    static void serve(BlockState st, Intrinsic op, int lo, int hi, int group, int pos, IntFunction<String> whereIs) {
+    static void serve(BlockState st, Intrinsic op, int lo, int hi, int group, int pos, Whereabouts whereIs) {
         int exist = hi - lo == 32 ? -1 : (1 << (hi - lo)) - 1;
         for (int t = lo; t < hi; t++) {
             if ((group & (1 << (t - lo))) == 0) {
@@ -71,7 +79,7 @@ public final class WarpExchange {
             if (missing != 0) {
                 int other = lo + Integer.numberOfTrailingZeros(missing);
                 throw fault(st, t, op, pos, "mask 0x" + Integer.toHexString(st.xMask[t]) + " names lane "
-                        + (other - lo) + " (threadIdx " + threadText(st, other) + "), which " + whereIs.apply(other));
+                        + (other - lo) + " (threadIdx " + threadText(st, other) + "), which " + whereIs.of(st, other));
             }
             int width = st.xWidth[t];
             if (isShuffle(op) && (width <= 0 || width > 32 || (width & (width - 1)) != 0)) {
