@@ -115,8 +115,7 @@ final class VarUse {
                     // The lowering's temporary for a warp intrinsic's result is declared without a value a region
                     // before the one that gets the value: the declaration is no use of it. (Any other variable
                     // declared so starts at zero in each thread, which a later region must see.)
-                    if (!(d.init() == null && d.arrayInit() == null && d.var().name.startsWith("$")
-                            && inRegisters(d.var()))) {
+                    if (!(plan.lowering.isUnsetTemporary(d.var()) && inRegisters(d.var()))) {
                         ref.add(d.var());
                         wr.add(d.var());
                     }

@@ -27,6 +27,8 @@ final class YieldLowering {
     private int temps;
     /** Blocks this pass creates to hold hoisted statements: they group statements but open no C scope. */
     private final java.util.Set<Stmt.Block> synthetic = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The temporaries this pass declares without a value (see {@link #isUnsetTemporary}). */
+    private final java.util.Set<Var> unset = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
     /** True if {@code f} or anything it calls contains a yield point. */
     boolean hasYields(Function f) {
@@ -307,10 +309,21 @@ final class YieldLowering {
         return new Stmt.Block(p, out);
     }
 
+    /**
+     * True for a temporary of this pass declared without a value: a hoisted yield point's result or a conditional's,
+     * which a later statement always assigns before any reads it.
+     */
+    boolean isUnsetTemporary(Var v) {
+        return unset.contains(v);
+    }
+
     /** A new temporary of type {@code t}, declared in {@code pre} with {@code init} (null: none). */
     private Expr.VarRef temp(Pos p, String prefix, CType t, Expr init, List<Stmt> pre) {
         Var v = new Var(prefix + temps, t, Var.Kind.LOCAL, p, -1 - temps);
         temps++;
+        if (init == null) {
+            unset.add(v);
+        }
         pre.add(new Stmt.VarDecl(p, v, init, null));
         return new Expr.VarRef(p, t, v);
     }
