@@ -35,6 +35,7 @@ final class Jvm {
     static final ClassDesc ATOMICS = ClassDesc.of("dev.polygpu.device.cpu.kernel.rt.Atomics");
     static final ClassDesc DIM3 = ClassDesc.of("dev.polygpu.device.Dim3");
     static final ClassDesc INTEGER = ClassDesc.of("java.lang.Integer");
+    static final ClassDesc JAVA_MATH = ClassDesc.of("java.lang.Math");
     static final ClassDesc LONG = ClassDesc.of("java.lang.Long");
     static final ClassDesc FLOAT = ClassDesc.of("java.lang.Float");
     static final ClassDesc DOUBLE = ClassDesc.of("java.lang.Double");

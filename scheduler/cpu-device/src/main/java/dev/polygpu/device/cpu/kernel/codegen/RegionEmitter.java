@@ -237,7 +237,7 @@ final class RegionEmitter {
         c.loadConstant(WARP_SIZE);
         c.iadd();
         c.iload(threadsSlot);
-        c.invokestatic(ClassDesc.of("java.lang.Math"), "min", MethodTypeDesc.ofDescriptor("(II)I"));
+        c.invokestatic(Jvm.JAVA_MATH, "min", MethodTypeDesc.ofDescriptor("(II)I"));
         c.istore(hiSlot);
         Label outer = noneLeft;
         rangeLo = loSlot;
@@ -329,7 +329,7 @@ final class RegionEmitter {
         c.iconst_1();
         c.iadd();
         c.iload(threadsSlot);
-        c.invokestatic(ClassDesc.of("java.lang.Math"), "min", MethodTypeDesc.ofDescriptor("(II)I"));
+        c.invokestatic(Jvm.JAVA_MATH, "min", MethodTypeDesc.ofDescriptor("(II)I"));
         c.istore(sideHi);
         rangeLo = sideLo;
         rangeHi = sideHi;
@@ -479,8 +479,7 @@ final class RegionEmitter {
         Ops.convert(c, bound.type(), range.operandType(), bound.pos());
         if (!range.wide()) {
             if (range.unsigned()) {
-                c.invokestatic(ClassDesc.of("java.lang.Integer"), "toUnsignedLong",
-                        MethodTypeDesc.ofDescriptor("(I)J"));
+                c.invokestatic(Jvm.INTEGER, "toUnsignedLong", MethodTypeDesc.ofDescriptor("(I)J"));
             } else {
                 c.i2l();
             }
@@ -494,7 +493,7 @@ final class RegionEmitter {
             c.iconst_1();
             c.iadd();
             c.iload(e.blockDimSlots[0]);
-            c.invokestatic(ClassDesc.of("java.lang.Math"), "min", MethodTypeDesc.ofDescriptor("(II)I"));
+            c.invokestatic(Jvm.JAVA_MATH, "min", MethodTypeDesc.ofDescriptor("(II)I"));
             c.istore(xToSlot);
         } else {
             c.istore(xToSlot);
@@ -618,7 +617,7 @@ final class RegionEmitter {
         c.dup();
         c.getfield(STATE, "sweepPasses", CD_int);
         c.iload(passesSlot);
-        c.invokestatic(ClassDesc.of("java.lang.Math"), "max", MethodTypeDesc.ofDescriptor("(II)I"));
+        c.invokestatic(Jvm.JAVA_MATH, "max", MethodTypeDesc.ofDescriptor("(II)I"));
         c.putfield(STATE, "sweepPasses", CD_int);
         reload(r);
     }
