@@ -21,12 +21,15 @@ final class BandwidthCommand {
     private final PrintStream out;
     private final PrintStream err;
     private final Engine engine;
+    private final Surroundings surroundings;
     private final CommandLine commandLine;
 
-    BandwidthCommand(PrintStream out, PrintStream err, Engine engine, CommandLine commandLine) {
+    BandwidthCommand(PrintStream out, PrintStream err, Engine engine, Surroundings surroundings,
+            CommandLine commandLine) {
         this.out = out;
         this.err = err;
         this.engine = engine;
+        this.surroundings = surroundings;
         this.commandLine = commandLine;
     }
 
@@ -51,7 +54,7 @@ final class BandwidthCommand {
             if (engine != null) {
                 b.engine(engine);
             }
-            context = b.build();
+            context = surroundings.applyTo(b).build();
         } catch (IllegalArgumentException e) {
             err.println("polygpu: " + Main.withHelpHint(Main.asWritten(e.getMessage(), written)));
             return CommandLines.EXIT_USAGE;

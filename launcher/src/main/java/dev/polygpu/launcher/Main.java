@@ -48,17 +48,52 @@ public final class Main {
     private final PrintStream out;
     private final PrintStream err;
     private final Engine engine;
+    private final Surroundings surroundings;
     /** The command line being run, for its usage errors. */
     private CommandLine commandLine;
+    /** The program's context while it runs, for {@link #cancel}. */
+    private volatile Context running;
+    private volatile boolean cancelled;
+    private String ownEngineNeeded;
 
     /**
      * @param engine the engine contexts are created on, or {@code null} for a fresh one per run
      */
     public Main(InputStream in, PrintStream out, PrintStream err, Engine engine) {
+        this(in, out, err, engine, Surroundings.PROCESS);
+    }
+
+    /**
+     * @param engine the engine contexts are created on, or {@code null} for a fresh one per run
+     * @param surroundings the working directory, environment and subprocess handling the program gets
+     */
+    public Main(InputStream in, PrintStream out, PrintStream err, Engine engine, Surroundings surroundings) {
         this.in = in;
         this.out = out;
         this.err = err;
         this.engine = engine;
+        this.surroundings = surroundings;
+    }
+
+    /**
+     * The engine option ({@code engine.TraceCompilation}) that kept the last {@link #run} from running its file, or
+     * null: a context on the shared engine given to the constructor cannot have one, so nothing ran, and the
+     * caller runs the command in a process of its own instead.
+     */
+    public String ownEngineNeeded() {
+        return ownEngineNeeded;
+    }
+
+    /**
+     * Stops the program this {@code Main} runs, from another thread (its client went away): its context is
+     * cancelled, and {@link #run} returns soon after. Before the context exists, it is cancelled as it is made.
+     */
+    public void cancel() {
+        cancelled = true;
+        Context c = running;
+        if (c != null) {
+            c.close(true);
+        }
     }
 
     public static void main(String[] args) {
@@ -102,7 +137,7 @@ public final class Main {
         if (command.bandwidthMatrix != null) {
             Map<String, String> written = new LinkedHashMap<>();
             Map<String, String> options = command.contextOptions(written);
-            return new BandwidthCommand(out, err, engine, commandLine).run(command, options, written);
+            return new BandwidthCommand(out, err, engine, surroundings, commandLine).run(command, options, written);
         }
         if (command.file == null) {
             return CommandLines.usageError(commandLine, "no file to run: write polygpu [options] FILE.py|FILE.js "
@@ -113,36 +148,49 @@ public final class Main {
         Map<String, String> options = command.contextOptions(written);
         warnClusterOptionsWithoutCluster(options, written);
         File file = new File(command.file);
+        File resolved = surroundings.resolve(file);
         String[] scriptArgs = command.programArgs.toArray(String[]::new);
         String language = languageOf(file.getName());
         if (language == null) {
             return CommandLines.usageError(commandLine, "cannot tell the language of " + file + ": polygpu runs .py "
                     + "(Python) and .js (JavaScript) files");
         }
-        if (!file.isFile()) {
-            err.println("polygpu: " + (file.isDirectory() ? file + " is a folder, not a file to run"
+        if (!resolved.isFile()) {
+            err.println("polygpu: " + (resolved.isDirectory() ? file + " is a folder, not a file to run"
                     : "no such file: " + file));
             return CommandLines.EXIT_USAGE;
         }
+        if (engine != null) {
+            for (String name : options.keySet()) {
+                if (engine.getOptions().get(name) != null) {
+                    ownEngineNeeded = name;
+                    return 1;
+                }
+            }
+        }
         Source source;
         try {
-            source = Source.newBuilder(language, file).build();
+            source = Source.newBuilder(language, resolved).build();
         } catch (IOException e) {
             err.println("polygpu: cannot read " + file + ": " + e.getMessage());
             return CommandLines.EXIT_USAGE;
         }
-        return runFile(language, source, file, scriptArgs, options, written);
+        return runFile(language, source, file, resolved, scriptArgs, options, written);
     }
 
-    private int runFile(String language, Source source, File file, String[] scriptArgs, Map<String, String> options,
-            Map<String, String> written) {
+    private int runFile(String language, Source source, File file, File resolved, String[] scriptArgs,
+            Map<String, String> options, Map<String, String> written) {
         Context context;
         try {
-            context = newContext(language, file, scriptArgs, options);
+            context = newContext(language, file, resolved, scriptArgs, options);
         } catch (IllegalArgumentException e) {
             // unknown option or bad option value: polyglot's message says which and suggests names
             err.println("polygpu: " + withHelpHint(asWritten(e.getMessage(), written)));
             return CommandLines.EXIT_USAGE;
+        }
+        running = context;
+        if (cancelled) {
+            context.close(true);
         }
         try (context) {
             try {
@@ -178,12 +226,14 @@ public final class Main {
             // closing failed (a cancelled or exiting context)
             return report(e);
         } finally {
+            running = null;
             out.flush();
             err.flush();
         }
     }
 
-    private Context newContext(String language, File file, String[] scriptArgs, Map<String, String> options) {
+    private Context newContext(String language, File file, File resolved, String[] scriptArgs,
+            Map<String, String> options) {
         String[] appArgs;
         if (language.equals("python")) {
             // sys.argv, as CPython gives it: the script, then its arguments
@@ -207,12 +257,12 @@ public final class Main {
         }
         if (language.equals("python")) {
             // the script's folder first on sys.path, as CPython does
-            b.option("python.PythonPath", file.getAbsoluteFile().getParent());
+            b.option("python.PythonPath", resolved.getAbsoluteFile().getParent());
         }
         if (engine != null) {
             b.engine(engine);
         }
-        return b.build();
+        return surroundings.applyTo(b).build();
     }
 
     /** Whether the polyglot option {@code name} ({@code js.commonjs-require}) takes true or false. */

@@ -20,6 +20,7 @@ import dev.polygpu.runtime.WorkExchange;
 import dev.polygpu.runtime.trace.ScheduleRecorder;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceConfigurationError;
@@ -231,7 +232,8 @@ public final class GrContext {
         if (bandwidth != null) {
             deviceReason += ", link bandwidths " + bandwidth.source();
         }
-        recorder = ScheduleExports.install(scheduler, settings, env.err());
+        recorder = ScheduleExports.install(scheduler, settings, env.err(),
+                p -> Path.of(env.getPublicTruffleFile(p.toString()).getAbsoluteFile().getPath()));
         if (settings.cluster().enabled()) {
             boolean joined = false;
             try {

@@ -385,24 +385,29 @@ public final class GrOptions {
             }
             Path path;
             try {
-                path = Path.of(t).toAbsolutePath();
+                path = Path.of(t);
             } catch (InvalidPathException e) {
                 throw new IllegalArgumentException("grcuda." + name + "=" + s + " is not a valid path: "
                         + e.getReason());
             }
-            Path folder = path.getParent();
-            String why = Files.isDirectory(path) ? "it is a folder; name a file in it"
-                    : folder == null || !Files.isDirectory(folder) ? "the folder " + folder
-                            + " does not exist"
-                    : !Files.isWritable(folder) ? "the folder " + folder + " cannot be written"
-                    : Files.exists(path) && !Files.isWritable(path)
-                            ? "the file exists and cannot be written"
-                    : null;
+            // A relative path is the program's working directory's (a daemon-run program's is not this JVM's):
+            // checked when the context is made (ScheduleExports), where that directory is known.
+            String why = path.isAbsolute() ? unwritable(path) : null;
             if (why != null) {
                 throw new IllegalArgumentException("grcuda." + name + "=" + s + " cannot be written: " + why);
             }
             return s;
         });
+    }
+
+    /** Why the file {@code path} (absolute) cannot be written, or null when it can. */
+    static String unwritable(Path path) {
+        Path folder = path.getParent();
+        return Files.isDirectory(path) ? "it is a folder; name a file in it"
+                : folder == null || !Files.isDirectory(folder) ? "the folder " + folder + " does not exist"
+                : !Files.isWritable(folder) ? "the folder " + folder + " cannot be written"
+                : Files.exists(path) && !Files.isWritable(path) ? "the file exists and cannot be written"
+                : null;
     }
 
     /** The option type of an integer that must be positive, with a message naming the option. */

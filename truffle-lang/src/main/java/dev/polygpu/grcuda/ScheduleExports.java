@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.function.UnaryOperator;
 
 /**
  * What {@code grcuda.ExportDAG}, {@code grcuda.Timeline} and {@code grcuda.ScheduleReport} ask for: a recorder
@@ -30,9 +31,10 @@ final class ScheduleExports {
      * Installs the recorder the options ask for on {@code scheduler} and returns it, or returns null when none
      * of them (nor {@code grcuda.RecordSchedule}, which keeps the recorder for {@code polygpu_schedule}) is set.
      */
-    static ScheduleRecorder install(Scheduler scheduler, GrSettings settings, OutputStream err) {
-        String dot = pathOrNull(settings.exportDag());
-        String trace = pathOrNull(settings.timeline());
+    static ScheduleRecorder install(Scheduler scheduler, GrSettings settings, OutputStream err,
+            UnaryOperator<Path> resolve) {
+        Path dot = writable("ExportDAG", settings.exportDag(), resolve);
+        Path trace = writable("Timeline", settings.timeline(), resolve);
         if (dot == null && trace == null && !settings.scheduleReport() && !settings.recordSchedule()) {
             return null;
         }
@@ -42,9 +44,21 @@ final class ScheduleExports {
         return recorder;
     }
 
-    private static String pathOrNull(String option) {
+    /**
+     * The file option {@code name} names, resolved against the program's working directory by {@code resolve},
+     * or null when it is off; a file that cannot be written is an error now, not when the program ends.
+     */
+    private static Path writable(String name, String option, UnaryOperator<Path> resolve) {
         String t = option.trim();
-        return t.isEmpty() || t.equals("false") ? null : t;
+        if (t.isEmpty() || t.equals("false")) {
+            return null;
+        }
+        Path path = resolve.apply(Path.of(t));
+        String why = GrOptions.unwritable(path);
+        if (why != null) {
+            throw GrError.of("grcuda." + name + "=" + option + " cannot be written: " + why);
+        }
+        return path;
     }
 
     /** An I/O failure in words: NoSuchFileException and its kin carry only the path as their message. */
@@ -54,10 +68,10 @@ final class ScheduleExports {
                 : e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 
-    private static void write(RecordedDag dag, String dot, String trace, boolean report, PrintStream out) {
+    private static void write(RecordedDag dag, Path dot, Path trace, boolean report, PrintStream out) {
         if (dot != null) {
             try {
-                new DotExporter().write(dag, Path.of(dot));
+                new DotExporter().write(dag, dot);
                 out.println("polygpu: wrote the computation DAG to " + dot + " (render: dot -Tsvg " + dot + ")");
             } catch (IOException | RuntimeException e) {
                 out.println("polygpu: could not write grcuda.ExportDAG=" + dot + ": " + reason(e));
@@ -65,7 +79,7 @@ final class ScheduleExports {
         }
         if (trace != null) {
             try {
-                new ChromeTraceWriter().write(dag, Path.of(trace));
+                new ChromeTraceWriter().write(dag, trace);
                 out.println("polygpu: wrote the timeline to " + trace + " (open it in https://ui.perfetto.dev)");
             } catch (IOException | RuntimeException e) {
                 out.println("polygpu: could not write grcuda.Timeline=" + trace + ": " + reason(e));
