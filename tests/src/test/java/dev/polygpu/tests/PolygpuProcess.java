@@ -67,6 +67,34 @@ final class PolygpuProcess implements AutoCloseable {
      * {@code env}; {@code name} labels it in messages.
      */
     static PolygpuProcess start(String name, Map<String, String> env, List<String> args) {
+        List<String> command = new ArrayList<>(jvm());
+        command.add("dev.polygpu.launcher.Main");
+        command.addAll(args);
+        return start(name, env, args, command, null);
+    }
+
+    /**
+     * Starts {@code command} (its arguments {@code args}, for messages) in the folder {@code cwd} (this JVM's when
+     * null), with the environment of this JVM less {@code POLYGPU_CLUSTER_SECRET}, plus {@code env}.
+     */
+    static PolygpuProcess start(String name, Map<String, String> env, List<String> args, List<String> command,
+            Path cwd) {
+        ProcessBuilder b = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(
+                Path.of("/dev/null").toFile()));
+        if (cwd != null) {
+            b.directory(cwd.toFile());
+        }
+        b.environment().remove("POLYGPU_CLUSTER_SECRET");
+        b.environment().putAll(env);
+        try {
+            return new PolygpuProcess(name, List.copyOf(args), b.start());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name + ": " + command, e);
+        }
+    }
+
+    /** The JVM command of {@code ./polygpu}, up to the main class: java, its flags, the class path. */
+    static List<String> jvm() {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // The flags of ./polygpu: Truffle's JIT (the tests module copies it to target/jit), native access.
@@ -77,17 +105,8 @@ final class PolygpuProcess implements AutoCloseable {
                 "--upgrade-module-path", target.resolve("jit").toString(),
                 "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Xss8m",
                 "-Dpolyglot.engine.userResourceCache=" + target.resolve("polyglot-cache"),
-                "-cp", ClassPath.VALUE, "dev.polygpu.launcher.Main"));
-        command.addAll(args);
-        ProcessBuilder b = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(
-                Path.of("/dev/null").toFile()));
-        b.environment().remove("POLYGPU_CLUSTER_SECRET");
-        b.environment().putAll(env);
-        try {
-            return new PolygpuProcess(name, List.copyOf(args), b.start());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + name + ": " + command, e);
-        }
+                "-cp", ClassPath.VALUE));
+        return command;
     }
 
     /** This JVM's class path, with the project's own jars copied aside when the first process starts. */

@@ -56,16 +56,23 @@ public final class DaemonClient {
         this.install = install;
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) {
         if (args.length < 4) {
             System.err.println("usage: DaemonClient DIR KEY IDLE_MINUTES INSTALL ARGS... (run by ./polygpu)");
             System.exit(2);
         }
         DaemonClient client = new DaemonClient(Path.of(args[0]), args[1], args[2], args[3]);
         List<String> command = Arrays.asList(args).subList(4, args.length);
-        int status = !command.isEmpty() && command.get(0).equals("daemon")
-                ? client.daemonCommand(command.subList(1, command.size()))
-                : client.run(command);
+        int status;
+        try {
+            status = !command.isEmpty() && command.get(0).equals("daemon")
+                    ? client.daemonCommand(command.subList(1, command.size()))
+                    : client.run(command);
+        } catch (IOException e) {
+            System.err.println("polygpu: the connection to the daemon failed (" + e.getMessage() + "; its log: "
+                    + DaemonFiles.log(client.socket) + "); run again, or with POLYGPU_DAEMON=off");
+            status = 1;
+        }
         System.out.flush();
         System.exit(status);
     }
@@ -209,17 +216,12 @@ public final class DaemonClient {
 
     /** Starts a daemon for this build in its own session (a Ctrl-C here must not stop it); null if it cannot be. */
     private Process startDaemon(boolean announce) {
-        Path commandFile = DaemonFiles.command(socket);
-        List<String> command = new ArrayList<>();
+        List<String> command;
         try {
-            for (String a : Files.readString(commandFile, StandardCharsets.UTF_8).split("\0")) {
-                if (!a.isEmpty()) {
-                    command.add(a);
-                }
-            }
+            command = readCommand();
         } catch (IOException e) {
-            err.println("polygpu: cannot read the daemon's command " + commandFile + " (" + e.getMessage()
-                    + "); running without the daemon");
+            err.println("polygpu: cannot read the daemon's command " + DaemonFiles.command(socket) + " ("
+                    + e.getMessage() + "); running without the daemon");
             return null;
         }
         List<String> full = new ArrayList<>();
@@ -291,21 +293,38 @@ public final class DaemonClient {
     }
 
     /** Runs the command in a JVM of its own, with this process's streams, as {@code POLYGPU_DAEMON=off} does. */
-    private int runOwnJvm(List<String> args) throws IOException {
+    private int runOwnJvm(List<String> args) {
+        List<String> command;
+        try {
+            command = readCommand();
+        } catch (IOException e) {
+            err.println("polygpu: cannot run the program: the JVM command " + DaemonFiles.command(socket)
+                    + " cannot be read (" + e.getMessage() + "); run ./polygpu again, which writes it");
+            return 1;
+        }
+        command.add("dev.polygpu.launcher.Main");
+        command.addAll(args);
+        try {
+            return new ProcessBuilder(command).inheritIO().start().waitFor();
+        } catch (IOException e) {
+            err.println("polygpu: cannot run the program in a JVM of its own (" + e.getMessage() + "); the command "
+                    + "is in " + DaemonFiles.command(socket));
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 130;
+        }
+    }
+
+    /** The JVM command {@code ./polygpu} wrote for this build, up to the main class. */
+    private List<String> readCommand() throws IOException {
         List<String> command = new ArrayList<>();
         for (String a : Files.readString(DaemonFiles.command(socket), StandardCharsets.UTF_8).split("\0")) {
             if (!a.isEmpty()) {
                 command.add(a);
             }
         }
-        command.add("dev.polygpu.launcher.Main");
-        command.addAll(args);
-        try {
-            return new ProcessBuilder(command).inheritIO().start().waitFor();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 130;
-        }
+        return command;
     }
 
     /** Sends {@code type} (status or stop) to the daemon at {@code socket}; its answer, or null if none listens. */
