@@ -43,12 +43,25 @@ polygpu_daemon_idle() {
   printf '%s' "$idle"
 }
 
-# Prints the key of the daemon for this build and JVM command: a daemon of another build or other JVM flags is
-# another daemon. $1 = the installation, $2 = the build's stamp file, the rest = the JVM command.
-polygpu_daemon_key() {
+# Prints the build's identity: the installation's jars and the JVM command. A daemon of another build is stopped
+# by the next one of the same installation. $1 = the installation, $2 = the build's stamp file, the rest = the
+# JVM command.
+polygpu_daemon_build() {
   local install="$1" stamp="$2"; shift 2
-  { printf '%s\n' "$install" "$@"; stat -c '%n %s %.9Y' "$stamp" "$install"/launcher/target/*.jar \
+  { printf '%s\n' "$@"; stat -c '%n %s %.9Y' "$stamp" "$install"/launcher/target/*.jar \
       "$install"/launcher/target/lib/*.jar 2>/dev/null; } | sha256sum | cut -c1-16
+}
+
+# Prints the key of the daemon for this installation, build and the environment variables that the JVM reads
+# once for the whole process (where nvcc and the caches are, which GPUs CUDA shows): a program run with other
+# values of those gets a daemon of its own. Every other variable is the program's, sent with each run.
+# $1 = the installation, $2 = the build.
+polygpu_daemon_key() {
+  local v
+  { printf '%s\n' "$1" "$2"
+    for v in POLYGPU_NVCC CUDA_HOME POLYGPU_CACHE_DIR XDG_CACHE_HOME CUDA_VISIBLE_DEVICES CUDA_DEVICE_ORDER; do
+      printf '%s=%s\n' "$v" "${!v-(unset)}"
+    done; } | sha256sum | cut -c1-16
 }
 
 # Writes the JVM command (NUL-separated) that the client starts the daemon, or a JVM of its own, with.

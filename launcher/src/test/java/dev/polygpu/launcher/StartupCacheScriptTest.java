@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * image with a {@code bin/java}; the file named by {@code -XX:AOTCacheOutput}) and log how they were called.
  */
 class StartupCacheScriptTest {
+    private static final BashScript SCRIPT = new BashScript("startup-cache.sh");
     @TempDir
     Path tmp;
     private Path target;
@@ -185,35 +188,16 @@ class StartupCacheScriptTest {
 
     /** Runs {@code command} in bash with the script sourced; its stdout goes to {@code out}. */
     private int run(String command, StringBuilder out, String... env) {
-        ProcessBuilder b = new ProcessBuilder("bash", "-c", "set -u; source \"$SCRIPT\"; " + command)
-                .redirectError(ProcessBuilder.Redirect.INHERIT);
-        b.environment().put("SCRIPT", script().toString());
-        b.environment().put("CALLS", calls.toString());
+        Map<String, String> vars = new HashMap<>();
+        vars.put("CALLS", calls.toString());
         for (String e : env) {
             int eq = e.indexOf('=');
-            b.environment().put(e.substring(0, eq), e.substring(eq + 1));
+            vars.put(e.substring(0, eq), e.substring(eq + 1));
         }
-        try {
-            Process p = b.start();
-            out.append(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-            return p.waitFor();
-        } catch (IOException e) {
-            throw new AssertionError("cannot run bash", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        }
-    }
-
-    /** {@code dev/startup-cache.sh} of this checkout (the tests run in the launcher module's folder). */
-    private static Path script() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path s = dir.resolve("dev/startup-cache.sh");
-            if (Files.isRegularFile(s)) {
-                return s;
-            }
-        }
-        throw new AssertionError("no dev/startup-cache.sh above " + Path.of("").toAbsolutePath());
+        BashScript.Result r = SCRIPT.run(command, vars);
+        System.err.print(r.err());
+        out.append(r.out());
+        return r.status();
     }
 
     private static void executable(Path file, String text) throws IOException {

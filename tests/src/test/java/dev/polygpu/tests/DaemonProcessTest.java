@@ -70,7 +70,7 @@ class DaemonProcessTest {
         List<String> jvm = PolygpuProcess.jvm();
         command.addAll(jvm.subList(jvm.indexOf("-cp"), jvm.size()));
         command.addAll(List.of("dev.polygpu.launcher.daemon.DaemonClient", daemons.toString(), KEY, "5",
-                "/polygpu/test/install"));
+                "/polygpu/test/install", "testbuild"));
         command.addAll(List.of(args));
         PolygpuProcess p = PolygpuProcess.start(name, Map.of("POLYGPU_TEST_VAR", name), List.of(args), command,
                 work);

@@ -26,9 +26,9 @@ import java.util.concurrent.SynchronousQueue;
  * run (engine options), and a daemon that cannot be started, run in a JVM of the client's own instead, as
  * {@code POLYGPU_DAEMON=off} would.
  *
- * <p>{@code DaemonClient DIR KEY IDLE_MINUTES INSTALL ARGS…}: DIR the user's daemon folder, KEY this build's
- * daemon, INSTALL the polygpu folder; {@code ARGS} {@code daemon status} or {@code daemon stop} act on every
- * daemon in DIR.
+ * <p>{@code DaemonClient DIR KEY IDLE_MINUTES INSTALL BUILD ARGS…}: DIR the user's daemon folder, KEY the
+ * daemon's name in it, INSTALL the polygpu folder, BUILD its build's identity ({@code dev/daemon.sh}); {@code ARGS}
+ * {@code daemon status} or {@code daemon stop} act on every daemon in DIR.
  */
 public final class DaemonClient {
     /** How long a client waits for a daemon it started to listen (its JVM's start, on a busy machine). */
@@ -47,22 +47,24 @@ public final class DaemonClient {
     private final Path socket;
     private final String idleMinutes;
     private final String install;
+    private final String build;
     private final PrintStream err = System.err;
 
-    DaemonClient(Path dir, String key, String idleMinutes, String install) {
+    DaemonClient(Path dir, String key, String idleMinutes, String install, String build) {
         this.dir = dir;
         this.socket = DaemonFiles.socket(dir, key);
         this.idleMinutes = idleMinutes;
         this.install = install;
+        this.build = build;
     }
 
     public static void main(String[] args) {
-        if (args.length < 4) {
-            System.err.println("usage: DaemonClient DIR KEY IDLE_MINUTES INSTALL ARGS... (run by ./polygpu)");
+        if (args.length < 5) {
+            System.err.println("usage: DaemonClient DIR KEY IDLE_MINUTES INSTALL BUILD ARGS... (run by ./polygpu)");
             System.exit(2);
         }
-        DaemonClient client = new DaemonClient(Path.of(args[0]), args[1], args[2], args[3]);
-        List<String> command = Arrays.asList(args).subList(4, args.length);
+        DaemonClient client = new DaemonClient(Path.of(args[0]), args[1], args[2], args[3], args[4]);
+        List<String> command = Arrays.asList(args).subList(5, args.length);
         int status;
         try {
             status = !command.isEmpty() && command.get(0).equals("daemon")
@@ -229,7 +231,7 @@ public final class DaemonClient {
             full.add("/usr/bin/setsid");
         }
         full.addAll(command);
-        full.addAll(List.of(DaemonServer.class.getName(), socket.toString(), idleMinutes, install));
+        full.addAll(List.of(DaemonServer.class.getName(), socket.toString(), idleMinutes, install, build));
         if (announce) {
             err.println("polygpu: starting a daemon that keeps the runtime warm for the next runs (stops after "
                     + idleMinutes + " idle minutes; POLYGPU_DAEMON=off runs without it)");

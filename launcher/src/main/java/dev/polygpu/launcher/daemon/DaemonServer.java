@@ -29,7 +29,7 @@ import org.graalvm.polyglot.Engine;
  * that engine ({@link DaemonSession}), several at once. It is what takes a Python program's start from seconds to
  * a fraction of one from the second run on; {@link DaemonClient} starts it on the first.
  *
- * <p>{@code DaemonServer SOCKET IDLE_MINUTES INSTALL}: one daemon per socket (a lock file beside it, held while it
+ * <p>{@code DaemonServer SOCKET IDLE_MINUTES INSTALL BUILD}: one daemon per socket (a lock file beside it, held while it
  * runs, keeps a second one from starting); only the user it runs as may connect (the socket's folder is the
  * user's alone, and each connection's peer is checked); it stops after {@code IDLE_MINUTES} with nothing to run,
  * when asked ({@code polygpu daemon stop}), or when a daemon of a newer build of the same installation starts.
@@ -43,6 +43,7 @@ public final class DaemonServer {
     private final Path socket;
     private final Duration idle;
     private final String install;
+    private final String build;
     private final Instant started = Instant.now();
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger served = new AtomicInteger();
@@ -50,19 +51,21 @@ public final class DaemonServer {
     private volatile boolean stopping;
     private ServerSocketChannel server;
 
-    DaemonServer(Path socket, Duration idle, String install) {
+    DaemonServer(Path socket, Duration idle, String install, String build) {
         this.socket = socket;
         this.idle = idle;
         this.install = install;
+        this.build = build;
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 3) {
-            System.err.println("usage: DaemonServer SOCKET IDLE_MINUTES INSTALL (started by ./polygpu)");
+        if (args.length != 4) {
+            System.err.println("usage: DaemonServer SOCKET IDLE_MINUTES INSTALL BUILD (started by ./polygpu)");
             System.exit(2);
         }
         Path socket = Path.of(args[0]);
-        DaemonServer daemon = new DaemonServer(socket, Duration.ofMinutes(Long.parseLong(args[1])), args[2]);
+        DaemonServer daemon = new DaemonServer(socket, Duration.ofMinutes(Long.parseLong(args[1])), args[2],
+                args[3]);
         try (FileChannel lockFile = FileChannel.open(DaemonFiles.lock(socket), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE); FileLock lock = lockFile.tryLock()) {
             if (lock == null) {
@@ -85,7 +88,7 @@ public final class DaemonServer {
         server.bind(UnixDomainSocketAddress.of(socket));
         Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
         Files.writeString(DaemonFiles.info(socket), "pid " + ProcessHandle.current().pid() + "\ninstall " + install
-                + "\n", StandardCharsets.UTF_8);
+                + "\nbuild " + build + "\n", StandardCharsets.UTF_8);
         log("listening on " + socket + " (pid " + ProcessHandle.current().pid() + ", stops after " + idle.toMinutes()
                 + " idle minutes)");
     }
@@ -216,7 +219,9 @@ public final class DaemonServer {
         try (DirectoryStream<Path> infos = Files.newDirectoryStream(socket.getParent(), "*" + DaemonFiles.INFO)) {
             for (Path info : infos) {
                 Path other = DaemonFiles.socketOf(info);
-                if (other.equals(socket) || !Files.readAllLines(info).contains("install " + install)) {
+                List<String> lines = Files.readAllLines(info);
+                if (other.equals(socket) || !lines.contains("install " + install) || lines.contains("build " + build)) {
+                    // another installation's, or this build's with other process-wide settings (dev/daemon.sh)
                     continue;
                 }
                 String answer = DaemonClient.ask(other, Frames.STOP);

@@ -49,7 +49,7 @@ class DaemonTest {
     static void start() throws IOException {
         engine = Engine.newBuilder().option("engine.WarnInterpreterOnly", "false").build();
         socket = DaemonFiles.socket(dir, "test");
-        server = new DaemonServer(socket, Duration.ofMinutes(30), "/test/install");
+        server = new DaemonServer(socket, Duration.ofMinutes(30), "/test/install", "b1");
         server.listen();
         // threads of their own: the common pool may have a single worker on a small machine
         serving = CompletableFuture.runAsync(() -> {
@@ -267,5 +267,27 @@ class DaemonTest {
         String status = DaemonClient.ask(socket, Frames.STATUS);
         assertTrue(status.matches("pid \\d+, up \\d+ min, \\d+ programs run, \\d+ running, /test/install"), status);
         assertEquals(null, DaemonClient.ask(dir.resolve("none.sock"), Frames.STATUS));
+    }
+
+    @Test
+    void aNewDaemonRetiresTheEndedDaemonsOfEarlierBuildsOfItsInstallation() throws IOException {
+        Path other = Files.createDirectories(dir.resolve("retire"));
+        DaemonServer fresh = new DaemonServer(DaemonFiles.socket(other, "new"), Duration.ofMinutes(1), "/i", "b2");
+        Path old = DaemonFiles.socket(other, "old");
+        Path sameBuild = DaemonFiles.socket(other, "samebuild");
+        Path elsewhere = DaemonFiles.socket(other, "elsewhere");
+        for (Path s : List.of(old, sameBuild, elsewhere)) {
+            Files.writeString(DaemonFiles.command(s), "java\0");
+            Files.writeString(DaemonFiles.log(s), "log\n");
+        }
+        Files.writeString(DaemonFiles.info(old), "pid 1\ninstall /i\nbuild b1\n");
+        Files.writeString(DaemonFiles.info(sameBuild), "pid 2\ninstall /i\nbuild b2\n");
+        Files.writeString(DaemonFiles.info(elsewhere), "pid 3\ninstall /j\nbuild b1\n");
+        fresh.retireOlderBuilds();
+        assertFalse(Files.exists(DaemonFiles.info(old)), "an ended daemon of an earlier build: its files go");
+        assertFalse(Files.exists(DaemonFiles.command(old)));
+        assertFalse(Files.exists(DaemonFiles.log(old)));
+        assertTrue(Files.exists(DaemonFiles.info(sameBuild)), "the same build with other settings stays");
+        assertTrue(Files.exists(DaemonFiles.info(elsewhere)), "another installation's stays");
     }
 }
