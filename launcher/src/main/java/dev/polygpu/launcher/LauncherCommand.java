@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
             "       polygpu --bandwidth-matrix[=measure] [language options]",
             "       polygpu worker [worker options]",
             "       polygpu simulate [simulator options]",
-            "       polygpu notebook install|uninstall [--user | --sys-prefix | --prefix DIR]"},
+            "       polygpu notebook install|uninstall [--user | --sys-prefix | --prefix DIR]",
+            "       polygpu daemon status|stop"},
         description = {"", "Runs a Python (GraalPy) or JavaScript (GraalJS) file with the grcuda language: GrCUDA's "
                 + "API (cu = polyglot.eval(language=\"grcuda\", string=\"CU\") / Polyglot.eval(\"grcuda\", \"CU\")). "
                 + "Arguments after the file are the program's (sys.argv[1:] in Python, `arguments` in JavaScript), "
@@ -44,7 +45,11 @@ import picocli.CommandLine.Spec;
                 + "programs started with --cluster (polygpu worker --help lists its options). 'polygpu simulate' "
                 + "runs the work-stealing policy in a simulated cluster of up to thousands of members, with no GPU "
                 + "and no network (polygpu simulate --help). 'polygpu notebook install' adds the Jupyter kernels "
-                + "polygpu-python and polygpu-js (polygpu notebook --help)."},
+                + "polygpu-python and polygpu-js (polygpu notebook --help).",
+            "./polygpu runs files in a daemon that keeps the runtime warm (started by the first run, stopped after "
+                + "30 idle minutes): a program starts in well under a second from the second run on. 'polygpu daemon "
+                + "status' lists your daemons, 'polygpu daemon stop' stops them; POLYGPU_DAEMON=off runs in a JVM "
+                + "of its own (README, \"The daemon\")."},
         parameterListHeading = "%nArguments:%n", optionListHeading = "%nOptions:%n",
         versionProvider = LauncherCommand.Version.class,
         preprocessor = PolyglotArgs.class)
