@@ -55,6 +55,7 @@ public final class Main {
     private volatile Context running;
     private volatile boolean cancelled;
     private String ownEngineNeeded;
+    private boolean handsEngineOptionsBack;
 
     /**
      * @param engine the engine contexts are created on, or {@code null} for a fresh one per run
@@ -76,10 +77,16 @@ public final class Main {
     }
 
     /**
-     * The engine option ({@code engine.TraceCompilation}) that kept the last {@link #run} from running its file, or
-     * null: a context on the shared engine given to the constructor cannot have one, so nothing ran, and the
-     * caller runs the command in a process of its own instead.
+     * Makes {@link #run} hand a command with an engine option back instead of refusing it: a context on the shared
+     * engine given to the constructor cannot have one, so nothing runs, {@link #ownEngineNeeded} names the option,
+     * and the caller (the daemon) runs the command in a process of its own.
      */
+    public Main handingEngineOptionsBack() {
+        handsEngineOptionsBack = true;
+        return this;
+    }
+
+    /** The engine option that kept the last {@link #run} from running its file, or null. */
     public String ownEngineNeeded() {
         return ownEngineNeeded;
     }
@@ -163,8 +170,12 @@ public final class Main {
         if (engine != null) {
             for (String name : options.keySet()) {
                 if (engine.getOptions().get(name) != null) {
-                    ownEngineNeeded = name;
-                    return 1;
+                    if (handsEngineOptionsBack) {
+                        ownEngineNeeded = name;
+                        return 1;
+                    }
+                    return CommandLines.usageError(commandLine, "--" + name + " is an engine option, which a program"
+                            + " on a shared engine cannot set: run it in a process of its own");
                 }
             }
         }

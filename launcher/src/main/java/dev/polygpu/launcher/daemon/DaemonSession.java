@@ -41,7 +41,7 @@ final class DaemonSession {
             return;
         }
         main = new Main(client.in, out, err, engine,
-                new Surroundings(cwd, run.environment(), new SessionProcesses(client)));
+                new Surroundings(cwd, run.environment(), new SessionProcesses(client))).handingEngineOptionsBack();
         Thread reader = Thread.ofPlatform().daemon().name("polygpu-daemon client input")
                 .start(() -> readInput(main));
         int status;

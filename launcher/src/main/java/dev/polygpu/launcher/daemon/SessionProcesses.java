@@ -9,11 +9,14 @@ import java.util.List;
 import org.graalvm.polyglot.io.ProcessHandler;
 
 /**
- * Starts a daemon-run program's subprocesses so that they behave as they would under the client: a stream the
+ * Starts a daemon-run program's subprocesses so that they behave as they would under the client: an output the
  * program lets the subprocess inherit (Python's {@code subprocess.run(["ls"])}) is the client's, not the
- * daemon's. Those streams become pipes, copied to and from the client by a thread each; pipes and redirects the
- * program asks for are kept. The command, folder and environment are the ones the program gave (polyglot fills
- * them from the context: the client's folder and environment).
+ * daemon's: it becomes a pipe, copied to the client by a thread. An inherited standard input is empty instead:
+ * copying the client's to a subprocess could only be done ahead of its reads, and a subprocess that never reads
+ * (most do not) would swallow what the program itself reads next; the program passes input explicitly
+ * ({@code subprocess.run(…, input=…)}). Pipes and redirects the program asks for are kept. The command, folder
+ * and environment are the ones the program gave (polyglot fills them from the context: the client's folder and
+ * environment).
  */
 final class SessionProcesses implements ProcessHandler {
     private final ClientLink client;
@@ -31,64 +34,41 @@ final class SessionProcesses implements ProcessHandler {
         builder.environment().clear();
         builder.environment().putAll(command.getEnvironment());
         builder.redirectErrorStream(command.isRedirectErrorStream());
-        // every stream a pipe: the ones the program reads or writes itself, and the ones copied below
+        if (command.getInputRedirect() == Redirect.INHERIT) {
+            builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        }
+        // the outputs pipes: the ones the program reads itself, and the ones copied below
         Process process = builder.start();
         String name = "subprocess " + process.pid();
-        if (command.getInputRedirect() == Redirect.INHERIT) {
-            copy(name + " stdin", client.in, process.getOutputStream(), true, process);
-        }
         List<Thread> pumps = new ArrayList<>(2);
-        copyOut(name + " stdout", command.getOutputRedirect(), process.getInputStream(), client.out, process, pumps);
+        copyOut(name + " stdout", command.getOutputRedirect(), process.getInputStream(), client.out, pumps);
         if (!command.isRedirectErrorStream()) {
-            copyOut(name + " stderr", command.getErrorRedirect(), process.getErrorStream(), client.err, process,
-                    pumps);
+            copyOut(name + " stderr", command.getErrorRedirect(), process.getErrorStream(), client.err, pumps);
         }
         return pumps.isEmpty() ? process : new PumpedProcess(process, pumps);
     }
 
     private static void copyOut(String name, Redirect redirect, InputStream from, OutputStream inherited,
-            Process process, List<Thread> pumps) {
+            List<Thread> pumps) {
         if (redirect == Redirect.INHERIT) {
-            pumps.add(copy(name, from, inherited, false, process));
+            pumps.add(copy(name, from, inherited));
         } else if (redirect != Redirect.PIPE && redirect.getOutputStream() != null) {
-            pumps.add(copy(name, from, redirect.getOutputStream(), false, process));
+            pumps.add(copy(name, from, redirect.getOutputStream()));
         }
     }
 
-    /**
-     * Copies {@code from} to {@code to} on a daemon thread until {@code from} ends. Standard input
-     * ({@code closeAtEnd}) is closed at the end of the client's input; its copy stops when the subprocess
-     * ends, leaving what the client sends later for the program.
-     */
-    private static Thread copy(String name, InputStream from, OutputStream to, boolean closeAtEnd, Process process) {
-        Thread t = Thread.ofPlatform().daemon().name("polygpu-daemon " + name).start(() -> {
+    /** Copies {@code from} to {@code to} on a daemon thread until {@code from} ends; returns the thread. */
+    private static Thread copy(String name, InputStream from, OutputStream to) {
+        return Thread.ofPlatform().daemon().name("polygpu-daemon " + name).start(() -> {
             byte[] buffer = new byte[8192];
             try {
-                int n;
-                while (process.isAlive() || !closeAtEnd) {
-                    n = from.read(buffer);
-                    if (n < 0) {
-                        break;
-                    }
+                for (int n; (n = from.read(buffer)) >= 0;) {
                     to.write(buffer, 0, n);
                     to.flush();
                 }
             } catch (IOException e) {
                 // the subprocess closed its end, or the client went away: nothing more to copy
-            } finally {
-                if (closeAtEnd) {
-                    try {
-                        to.close();
-                    } catch (IOException e) {
-                        // already closed by the subprocess's exit
-                    }
-                }
             }
         });
-        if (closeAtEnd) {
-            // a copy of standard input may wait for the client forever: stop it when the subprocess ends
-            process.onExit().thenRun(t::interrupt);
-        }
-        return t;
     }
 }
