@@ -7,10 +7,9 @@
 #                             /tmp/polygpu-UID); it must be the user's alone (mode 700)
 #   ./polygpu daemon status   lists the running daemons; ./polygpu daemon stop stops them
 
-# Whether this command goes to the daemon: $@ = the command line.
+# Whether this command goes to the daemon: $@ = the command line (./polygpu daemon … is handled before).
 polygpu_daemon_wanted() {
   case "${1:-}" in
-    daemon) return 0 ;;
     worker|notebook|simulate) return 1 ;;
   esac
   [ "${POLYGPU_DAEMON:-on}" != off ]

@@ -41,7 +41,6 @@ class DaemonScriptTest {
         String wanted = "polygpu_daemon_wanted \"$@\" && echo yes || echo no";
         assertEquals("yes\n", out("set -- app.py -n 3; " + wanted, Map.of()));
         assertEquals("no\n", out("set -- app.py; " + wanted, Map.of("POLYGPU_DAEMON", "off")));
-        assertEquals("yes\n", out("set -- daemon stop; " + wanted, Map.of("POLYGPU_DAEMON", "off")));
         for (String own : new String[] {"worker", "notebook", "simulate"}) {
             assertEquals("no\n", out("set -- " + own + " --help; " + wanted, Map.of()), own);
         }

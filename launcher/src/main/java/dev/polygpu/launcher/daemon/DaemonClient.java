@@ -239,8 +239,10 @@ public final class DaemonClient {
         try {
             // in the daemon folder: it holds no user's folder open, and a path the program did not resolve
             // against its own working directory shows up as one that does not exist
-            return new ProcessBuilder(full).directory(dir.toFile()).redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(DaemonFiles.log(socket).toFile())).redirectErrorStream(true).start();
+            return new ProcessBuilder(full).directory(dir.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(DaemonFiles.log(socket).toFile()))
+                    .redirectErrorStream(true).start();
         } catch (IOException e) {
             err.println("polygpu: cannot start the daemon (" + e.getMessage() + "); running without it");
             return null;

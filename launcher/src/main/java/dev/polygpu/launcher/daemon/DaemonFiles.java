@@ -11,6 +11,7 @@ import java.nio.file.Path;
 final class DaemonFiles {
     static final String SOCKET = ".sock";
     static final String INFO = ".info";
+    static final String COMMAND = ".cmd";
 
     private DaemonFiles() {
     }
@@ -32,13 +33,13 @@ final class DaemonFiles {
     }
 
     static Path command(Path socket) {
-        return sibling(socket, ".cmd");
+        return sibling(socket, COMMAND);
     }
 
-    /** The socket of the daemon whose info file is {@code info}. */
-    static Path socketOf(Path info) {
-        String name = info.getFileName().toString();
-        return info.resolveSibling(name.substring(0, name.length() - INFO.length()) + SOCKET);
+    /** The socket of the daemon whose info or command file is {@code file}. */
+    static Path socketOf(Path file) {
+        String name = file.getFileName().toString();
+        return file.resolveSibling(name.substring(0, name.lastIndexOf('.')) + SOCKET);
     }
 
     private static Path sibling(Path socket, String suffix) {

@@ -29,8 +29,8 @@ import org.graalvm.polyglot.Engine;
  * that engine ({@link DaemonSession}), several at once. It is what takes a Python program's start from seconds to
  * a fraction of one from the second run on; {@link DaemonClient} starts it on the first.
  *
- * <p>{@code DaemonServer SOCKET IDLE_MINUTES INSTALL BUILD}: one daemon per socket (a lock file beside it, held while it
- * runs, keeps a second one from starting); only the user it runs as may connect (the socket's folder is the
+ * <p>{@code DaemonServer SOCKET IDLE_MINUTES INSTALL BUILD}: one daemon per socket (a lock file beside it, held
+ * while it runs, keeps a second one from starting); only the user it runs as may connect (the socket's folder is the
  * user's alone, and each connection's peer is checked); it stops after {@code IDLE_MINUTES} with nothing to run,
  * when asked ({@code polygpu daemon stop}), or when a daemon of a newer build of the same installation starts.
  */
@@ -230,8 +230,27 @@ public final class DaemonServer {
                 }
                 removeIfEnded(other);
             }
+            removeUnusedCommands();
         } catch (IOException e) {
             log("looking for daemons of earlier builds: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Removes the command files ./polygpu wrote for daemons that never started (a run that went to a JVM of its
+     * own), once they are a day old: nothing else would.
+     */
+    private void removeUnusedCommands() throws IOException {
+        long dayAgo = System.currentTimeMillis() - Duration.ofDays(1).toMillis();
+        Path dir = socket.getParent();
+        try (DirectoryStream<Path> commands = Files.newDirectoryStream(dir, "*" + DaemonFiles.COMMAND)) {
+            for (Path command : commands) {
+                Path other = DaemonFiles.socketOf(command);
+                if (!Files.exists(DaemonFiles.info(other)) && !Files.exists(DaemonFiles.lock(other))
+                        && Files.getLastModifiedTime(command).toMillis() < dayAgo) {
+                    Files.deleteIfExists(command);
+                }
+            }
         }
     }
 
