@@ -52,13 +52,15 @@ polygpu_daemon_build() {
 }
 
 # Prints the key of the daemon for this installation, build and the environment variables that the JVM reads
-# once for the whole process (where nvcc and the caches are, which GPUs CUDA shows): a program run with other
-# values of those gets a daemon of its own. Every other variable is the program's, sent with each run.
+# once for the whole process (where nvcc, the caches and the CUDA driver are, which GPUs CUDA shows): a program
+# run with other values of those gets a daemon of its own. Every other variable is the program's, sent with each
+# run.
 # $1 = the installation, $2 = the build.
 polygpu_daemon_key() {
   local v
   { printf '%s\n' "$1" "$2"
-    for v in POLYGPU_NVCC CUDA_HOME POLYGPU_CACHE_DIR XDG_CACHE_HOME CUDA_VISIBLE_DEVICES CUDA_DEVICE_ORDER; do
+    for v in POLYGPU_NVCC CUDA_HOME POLYGPU_CACHE_DIR XDG_CACHE_HOME CUDA_VISIBLE_DEVICES CUDA_DEVICE_ORDER \
+        LD_LIBRARY_PATH; do
       printf '%s=%s\n' "$v" "${!v-(unset)}"
     done; } | sha256sum | cut -c1-16
 }

@@ -29,7 +29,6 @@ final class DaemonSession {
 
     /** Runs {@code run} for the client and tells it the exit status; returns when the program has ended. */
     void serve(Frames.Run run) {
-        Main main;
         PrintStream out = new PrintStream(client.out, true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(client.err, true, StandardCharsets.UTF_8);
         Path cwd;
@@ -40,7 +39,7 @@ final class DaemonSession {
             client.send(Frames.EXIT, Frames.intPayload(1));
             return;
         }
-        main = new Main(client.in, out, err, engine,
+        Main main = new Main(client.in, out, err, engine,
                 new Surroundings(cwd, run.environment(), new SessionProcesses(client))).handingEngineOptionsBack();
         Thread reader = Thread.ofPlatform().daemon().name("polygpu-daemon client input")
                 .start(() -> readInput(main));
