@@ -150,4 +150,22 @@ class DaemonProcessTest {
             fail(r.toString());
         }
     }
+
+    @Test
+    void aProgramThatCallsSystemExitEndsTheDaemonAndEveryClientIsToldWhy() throws IOException {
+        Files.writeString(work.resolve("spin.py"), "print('spinning', flush=True)\nwhile True:\n    pass\n");
+        Files.writeString(work.resolve("exits.py"), "import java\njava.type('java.lang.System').exit(5)\n");
+        PolygpuProcess spin = client("spin", "spin.py");
+        spin.await("its first line", p -> p.out().contains("spinning"), RUN, all);
+        PolygpuProcess exits = client("exits", "exits.py");
+        assertEquals(5, exits.awaitExit(RUN, all), exits.toString());
+        assertTrue(exits.err().contains("the program called System.exit(5), which ends the daemon"), exits.err());
+        assertEquals(1, spin.awaitExit(RUN, all), spin.toString());
+        assertTrue(spin.err().contains("another program in the daemon called System.exit(5)"), spin.err());
+        assertEquals("no polygpu daemon is running\n", status());
+        // the next run starts a daemon again
+        PolygpuProcess again = client("again", "hi.py");
+        assertEquals(0, again.awaitExit(RUN, all), again.toString());
+        assertTrue(again.err().contains("starting a daemon"), again.err());
+    }
 }

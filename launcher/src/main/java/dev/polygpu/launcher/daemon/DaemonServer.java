@@ -17,6 +17,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.net.ExtendedSocketOptions;
@@ -48,6 +50,8 @@ public final class DaemonServer {
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger served = new AtomicInteger();
     private final AtomicLong lastActivity = new AtomicLong(System.nanoTime());
+    /** The sessions running a program now. */
+    private final Set<DaemonSession> live = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
     private ServerSocketChannel server;
 
@@ -73,6 +77,7 @@ public final class DaemonServer {
                 System.exit(LOCK_HELD);
             }
             daemon.listen();
+            ExitNotice.install(daemon.live);
             Thread.ofPlatform().daemon().name("polygpu-daemon retire").start(daemon::retireOlderBuilds);
             try (Engine engine = Engine.newBuilder().build()) {
                 daemon.serve(engine);
@@ -145,7 +150,13 @@ public final class DaemonServer {
                         return;
                     }
                     served.incrementAndGet();
-                    new DaemonSession(channel, engine).serve(run);
+                    DaemonSession session = new DaemonSession(channel, engine);
+                    live.add(session);
+                    try {
+                        session.serve(run);
+                    } finally {
+                        live.remove(session);
+                    }
                 }
                 case Frames.STATUS -> Frames.write(channel, Frames.INFO, Frames.textPayload(describe()));
                 case Frames.STOP -> {

@@ -20,6 +20,8 @@ final class DaemonSession {
     private final SocketChannel channel;
     private final ClientLink client;
     private final Engine engine;
+    /** The thread that runs the program's main line, while it does. */
+    private volatile Thread thread;
 
     DaemonSession(SocketChannel channel, Engine engine) {
         this.channel = channel;
@@ -29,6 +31,7 @@ final class DaemonSession {
 
     /** Runs {@code run} for the client and tells it the exit status; returns when the program has ended. */
     void serve(Frames.Run run) {
+        thread = Thread.currentThread();
         PrintStream out = new PrintStream(client.out, true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(client.err, true, StandardCharsets.UTF_8);
         Path cwd;
@@ -62,6 +65,18 @@ final class DaemonSession {
         }
         client.send(Frames.EXIT, Frames.intPayload(status));
         reader.interrupt();
+    }
+
+    /** Whether this session's program runs on {@code t} (its main line; threads it starts are not known). */
+    boolean runsOn(Thread t) {
+        return thread == t;
+    }
+
+    /** The daemon is exiting under this session's program: tells its client why and how it ends. */
+    void endWith(String message, int status) {
+        byte[] line = Frames.textPayload(message + "\n");
+        client.send(Frames.ERR, line);
+        client.send(Frames.EXIT, Frames.intPayload(status));
     }
 
     /** Takes the client's frames while its program runs; the end of the connection cancels the program. */
