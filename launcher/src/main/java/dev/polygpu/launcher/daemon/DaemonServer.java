@@ -1,5 +1,6 @@
 package dev.polygpu.launcher.daemon;
 
+import dev.polygpu.device.cuda.CudaProcessHealth;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -21,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 import org.graalvm.polyglot.Engine;
@@ -34,7 +36,8 @@ import org.graalvm.polyglot.Engine;
  * <p>{@code DaemonServer SOCKET IDLE_MINUTES INSTALL BUILD}: one daemon per socket (a lock file beside it, held
  * while it runs, keeps a second one from starting); only the user it runs as may connect (the socket's folder is the
  * user's alone, and each connection's peer is checked); it stops after {@code IDLE_MINUTES} with nothing to run,
- * when asked ({@code polygpu daemon stop}), or when a daemon of a newer build of the same installation starts.
+ * when asked ({@code polygpu daemon stop}), when a daemon of a newer build of the same installation starts, or
+ * after a program that left the process unable to use CUDA ({@link CudaProcessHealth}).
  */
 public final class DaemonServer {
     /** The exit status of a daemon that found another one holding its lock (starting, running or stopping). */
@@ -46,6 +49,8 @@ public final class DaemonServer {
     private final Duration idle;
     private final String install;
     private final String build;
+    /** Null while this process can still run programs; otherwise why it cannot (a CUDA context lost). */
+    private final Supplier<String> unusable;
     private final Instant started = Instant.now();
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger served = new AtomicInteger();
@@ -55,11 +60,12 @@ public final class DaemonServer {
     private volatile boolean stopping;
     private ServerSocketChannel server;
 
-    DaemonServer(Path socket, Duration idle, String install, String build) {
+    DaemonServer(Path socket, Duration idle, String install, String build, Supplier<String> unusable) {
         this.socket = socket;
         this.idle = idle;
         this.install = install;
         this.build = build;
+        this.unusable = unusable;
     }
 
     public static void main(String[] args) throws IOException {
@@ -69,7 +75,7 @@ public final class DaemonServer {
         }
         Path socket = Path.of(args[0]);
         DaemonServer daemon = new DaemonServer(socket, Duration.ofMinutes(Long.parseLong(args[1])), args[2],
-                args[3]);
+                args[3], CudaProcessHealth::lostBecause);
         try (FileChannel lockFile = FileChannel.open(DaemonFiles.lock(socket), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE); FileLock lock = lockFile.tryLock()) {
             if (lock == null) {
@@ -156,6 +162,12 @@ public final class DaemonServer {
                         session.serve(run);
                     } finally {
                         live.remove(session);
+                    }
+                    String why = unusable.get();
+                    if (why != null) {
+                        // the program was told of its error; the next one must not meet a process CUDA gave up on
+                        stop("CUDA cannot be used in this process any more (" + why + "); the next run starts a "
+                                + "fresh daemon");
                     }
                 }
                 case Frames.STATUS -> Frames.write(channel, Frames.INFO, Frames.textPayload(describe()));

@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import org.graalvm.polyglot.Engine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,7 +52,7 @@ class DaemonTest {
     static void start() throws IOException {
         engine = Engine.newBuilder().option("engine.WarnInterpreterOnly", "false").build();
         socket = DaemonFiles.socket(dir, "test");
-        server = new DaemonServer(socket, Duration.ofMinutes(30), "/test/install", "b1");
+        server = new DaemonServer(socket, Duration.ofMinutes(30), "/test/install", "b1", () -> null);
         server.listen();
         // threads of their own: the common pool may have a single worker on a small machine
         serving = CompletableFuture.runAsync(() -> {
@@ -275,7 +276,8 @@ class DaemonTest {
     @Test
     void aNewDaemonRetiresTheEndedDaemonsOfEarlierBuildsOfItsInstallation() throws IOException {
         Path other = Files.createDirectories(dir.resolve("retire"));
-        DaemonServer fresh = new DaemonServer(DaemonFiles.socket(other, "new"), Duration.ofMinutes(1), "/i", "b2");
+        DaemonServer fresh = new DaemonServer(DaemonFiles.socket(other, "new"), Duration.ofMinutes(1), "/i", "b2",
+                () -> null);
         Path old = DaemonFiles.socket(other, "old");
         Path sameBuild = DaemonFiles.socket(other, "samebuild");
         Path elsewhere = DaemonFiles.socket(other, "elsewhere");
@@ -298,5 +300,34 @@ class DaemonTest {
         assertFalse(Files.exists(DaemonFiles.log(old)));
         assertTrue(Files.exists(DaemonFiles.info(sameBuild)), "the same build with other settings stays");
         assertTrue(Files.exists(DaemonFiles.info(elsewhere)), "another installation's stays");
+    }
+
+    @Test
+    void aDaemonWhoseProcessCanNoLongerUseCudaStopsAfterTheProgram() throws Exception {
+        Path own = Files.createDirectories(dir.resolve("lost"));
+        Path lostSocket = DaemonFiles.socket(own, "lost");
+        AtomicReference<String> lost = new AtomicReference<>();
+        DaemonServer d = new DaemonServer(lostSocket, Duration.ofMinutes(30), "/test/install", "b1", lost::get);
+        d.listen();
+        CompletableFuture<Void> running = CompletableFuture.runAsync(() -> {
+            try {
+                d.serve(engine);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, r -> Thread.ofPlatform().name("daemon that loses CUDA").start(r));
+        write(own, "faults.py", "print('a kernel faulted')\n");
+        // what the CUDA device records when a kernel faults on a GPU (CudaProcessHealth)
+        lost.set("cuStreamSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS (700)");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            channel.connect(UnixDomainSocketAddress.of(lostSocket));
+            int status = DaemonClient.converse(channel, new Frames.Run(own.toString(), Map.of(),
+                    List.of("faults.py")), NO_INPUT, out, new ByteArrayOutputStream());
+            assertEquals(0, status);
+        }
+        assertEquals("a kernel faulted\n", out.toString(StandardCharsets.UTF_8), "the program ran to its end");
+        running.get();
+        assertFalse(Files.exists(lostSocket), "the daemon stopped: the next run starts a fresh one");
     }
 }

@@ -24,8 +24,9 @@ final class Cuda {
 
     /** The exception for {@code status} returned by {@code call} ({@code "cuLaunchKernel of kernel 'k'"}). */
     static DeviceException error(int status, String call) {
-        return new DeviceException(CudaError.ofCode(status), call + " failed: " + describe(status)
-                + hint(status));
+        String what = call + " failed: " + describe(status);
+        CudaProcessHealth.recordIfSticky(status, what);
+        return new DeviceException(CudaError.ofCode(status), what + hint(status));
     }
 
     /** {@code CUDA_ERROR_ILLEGAL_ADDRESS (700): an illegal memory access was encountered}. */
@@ -46,9 +47,7 @@ final class Cuda {
                     + " POLYGPU_NVCC at the nvcc of a CUDA toolkit no newer than the driver; nvidia-smi shows the"
                     + " CUDA version the driver supports)";
         }
-        if (status == CUresult.CUDA_ERROR_ILLEGAL_ADDRESS || status == CUresult.CUDA_ERROR_LAUNCH_FAILED
-                || status == CUresult.CUDA_ERROR_ILLEGAL_INSTRUCTION || status == CUresult.CUDA_ERROR_MISALIGNED_ADDRESS
-                || status == CUresult.CUDA_ERROR_ASSERT) {
+        if (CudaProcessHealth.isSticky(status)) {
             return " (a kernel faulted; CUDA cannot use this device's context any more, so later work on it fails"
                     + " too: fix the kernel, e.g. its index bounds, and restart the program)";
         }
