@@ -168,4 +168,18 @@ class DaemonProcessTest {
         assertEquals(0, again.awaitExit(RUN, all), again.toString());
         assertTrue(again.err().contains("starting a daemon"), again.err());
     }
+
+    @Test
+    void twoFirstRunsAtOnceShareOneDaemon() {
+        // both find no daemon and start one; one of the two gets the lock, the other client waits for it
+        PolygpuProcess a = client("first a", "hi.py", "a");
+        PolygpuProcess b = client("first b", "hi.py", "b");
+        assertEquals(0, a.awaitExit(RUN, all), a.toString());
+        assertEquals(0, b.awaitExit(RUN, all), b.toString());
+        assertEquals("hi from " + work + " ['a'] first a\n", a.out());
+        assertEquals("hi from " + work + " ['b'] first b\n", b.out());
+        String s = status();
+        assertTrue(s.contains("2 programs run"), s);
+        assertEquals(1, s.lines().count(), "one daemon: " + s);
+    }
 }
