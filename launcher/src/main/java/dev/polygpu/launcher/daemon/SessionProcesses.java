@@ -37,7 +37,7 @@ final class SessionProcesses implements ProcessHandler {
         if (command.getInputRedirect() == Redirect.INHERIT) {
             builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         }
-        // the outputs pipes: the ones the program reads itself, and the ones copied below
+        // the outputs are pipes: the ones the program reads itself, and the ones copied below
         Process process = builder.start();
         String name = "subprocess " + process.pid();
         List<Thread> pumps = new ArrayList<>(2);
