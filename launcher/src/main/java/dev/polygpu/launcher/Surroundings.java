@@ -1,5 +1,6 @@
 package dev.polygpu.launcher;
 
+import java.io.File;
 import java.nio.file.Path;
 import java.util.Map;
 import org.graalvm.polyglot.Context;
@@ -36,7 +37,7 @@ public record Surroundings(Path cwd, Map<String, String> environment, ProcessHan
     }
 
     /** {@code file} as the program's working directory resolves it (the process's when there is none). */
-    java.io.File resolve(java.io.File file) {
+    File resolve(File file) {
         return cwd == null || file.isAbsolute() ? file : cwd.resolve(file.getPath()).toFile();
     }
 }
