@@ -9,15 +9,21 @@ import java.util.concurrent.TimeUnit;
 /**
  * A subprocess whose output threads copy it to the client ({@link SessionProcesses}): it counts as ended only
  * when the process has ended and its output has been copied, so that a program that waits for it (Python's
- * {@code subprocess.run}) prints its next line after the subprocess's last one, as it would on a terminal.
+ * {@code subprocess.run}) prints its next line after the subprocess's last one, as it would on a terminal. A
+ * copied stream is not the caller's: it gets an empty one in its place, as {@link ProcessBuilder} gives for an
+ * inherited stream, so that closing it when the process ends (GraalPy does) cannot cut the copy short.
  */
 final class PumpedProcess extends Process {
     private final Process process;
     private final List<Thread> pumps;
+    private final boolean outCopied;
+    private final boolean errCopied;
 
-    PumpedProcess(Process process, List<Thread> pumps) {
+    PumpedProcess(Process process, List<Thread> pumps, boolean outCopied, boolean errCopied) {
         this.process = process;
         this.pumps = pumps;
+        this.outCopied = outCopied;
+        this.errCopied = errCopied;
     }
 
     @Override
@@ -27,12 +33,12 @@ final class PumpedProcess extends Process {
 
     @Override
     public InputStream getInputStream() {
-        return process.getInputStream();
+        return outCopied ? InputStream.nullInputStream() : process.getInputStream();
     }
 
     @Override
     public InputStream getErrorStream() {
-        return process.getErrorStream();
+        return errCopied ? InputStream.nullInputStream() : process.getErrorStream();
     }
 
     @Override

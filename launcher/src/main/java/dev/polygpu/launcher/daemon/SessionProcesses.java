@@ -41,20 +41,25 @@ final class SessionProcesses implements ProcessHandler {
         Process process = builder.start();
         String name = "subprocess " + process.pid();
         List<Thread> pumps = new ArrayList<>(2);
-        copyOut(name + " stdout", command.getOutputRedirect(), process.getInputStream(), client.out, pumps);
-        if (!command.isRedirectErrorStream()) {
-            copyOut(name + " stderr", command.getErrorRedirect(), process.getErrorStream(), client.err, pumps);
-        }
-        return pumps.isEmpty() ? process : new PumpedProcess(process, pumps);
+        boolean outCopied = copyOut(name + " stdout", command.getOutputRedirect(), process.getInputStream(),
+                client.out, pumps);
+        boolean errCopied = !command.isRedirectErrorStream() && copyOut(name + " stderr",
+                command.getErrorRedirect(), process.getErrorStream(), client.err, pumps);
+        return pumps.isEmpty() ? process : new PumpedProcess(process, pumps, outCopied, errCopied);
     }
 
-    private static void copyOut(String name, Redirect redirect, InputStream from, OutputStream inherited,
+    /** Copies an output the program does not read itself to where it goes; false when the program reads it. */
+    private static boolean copyOut(String name, Redirect redirect, InputStream from, OutputStream inherited,
             List<Thread> pumps) {
         if (redirect == Redirect.INHERIT) {
             pumps.add(copy(name, from, inherited));
-        } else if (redirect != Redirect.PIPE && redirect.getOutputStream() != null) {
-            pumps.add(copy(name, from, redirect.getOutputStream()));
+            return true;
         }
+        if (redirect != Redirect.PIPE && redirect.getOutputStream() != null) {
+            pumps.add(copy(name, from, redirect.getOutputStream()));
+            return true;
+        }
+        return false;
     }
 
     /** Copies {@code from} to {@code to} on a daemon thread until {@code from} ends; returns the thread. */
