@@ -28,7 +28,12 @@ public final class OracleTests {
      * naming {@code seed}, the seed that drew them.
      */
     public static void assertAllEqual(java.util.List<OracleCase> cases, long seed) {
-        try (DifferentialOracle oracle = DifferentialOracle.create()) {
+        assertAllEqual(cases, seed, OracleOptions.DEFAULTS);
+    }
+
+    /** As {@link #assertAllEqual(java.util.List, long)}, with the oracle's {@code options}. */
+    public static void assertAllEqual(java.util.List<OracleCase> cases, long seed, OracleOptions options) {
+        try (DifferentialOracle oracle = DifferentialOracle.create(options)) {
             for (OracleResult res : oracle.checkAll(cases)) {
                 Assertions.assertInstanceOf(OracleResult.Equal.class, res, "seed " + seed + ": " + res);
             }

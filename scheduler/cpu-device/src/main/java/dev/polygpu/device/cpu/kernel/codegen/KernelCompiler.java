@@ -75,6 +75,7 @@ public final class KernelCompiler {
         YieldLowering lowering = new YieldLowering();
         Plan plan = new Plan(kernel, lowering, memory);
         plan.regions = RegionForm.of(plan);
+        plan.lanes = LaneForm.of(plan);
         boolean coop = plan.cooperative() && plan.regions == null;
         RegionForm swept = RegionForm.swept(plan);
         Emitter[] emitted = new Emitter[1];
@@ -116,7 +117,8 @@ public final class KernelCompiler {
                 rem != null ? rem.primSlots() : em.primSlots, rem != null ? rem.refSlots() : em.refSlots,
                 List.copyOf(em.sites), plan.regions != null, swept != null, memory);
         int sweeps = plan.regions != null ? plan.regions.sweeps : swept != null ? swept.sweeps : 0;
-        return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes, em.prints, sweeps);
+        int lanes = plan.lanes != null ? plan.lanes.lanes() : 0;
+        return new Compiled(kernel.name, parameters(kernel), info, generated, codeBytes, em.prints, sweeps, lanes);
     }
 
     /**
@@ -226,6 +228,11 @@ public final class KernelCompiler {
         return ((Compiled) kernel).sweeps();
     }
 
+    /** How many threads a kernel runs at a time as SIMD lanes ({@link LaneForm}); 0 where it runs none. */
+    static int lanes(CompiledKernel kernel) {
+        return ((Compiled) kernel).lanes();
+    }
+
     static List<KernelParam> parameters(Function kernel) {
         List<KernelParam> params = new ArrayList<>();
         for (Var p : kernel.params) {
@@ -261,7 +268,7 @@ public final class KernelCompiler {
 
     /** A compiled kernel: metadata plus the generated code; runners are created per worker thread. */
     private record Compiled(String name, List<KernelParam> parameters, KernelInfo info, GeneratedKernel code,
-                            int codeBytes, boolean prints, int sweeps) implements CompiledKernel {
+                            int codeBytes, boolean prints, int sweeps, int lanes) implements CompiledKernel {
         @Override
         public int staticSharedBytes() {
             return info.staticShared();

@@ -135,6 +135,14 @@ abstract sealed class MethodEmitter permits Emitter {
         Label yNext = c.newLabel();
         Label done = c.newLabel();
         threadEnd = c.newLabel();
+        // The threads of the first row the lanes ran are not run again.
+        int firstTx = c.allocateLocal(TypeKind.INT);
+        if (plan.lanes != null) {
+            new LaneEmitter((Emitter) this, plan.lanes).emit(firstTx);
+        } else {
+            c.iconst_0();
+            c.istore(firstTx);
+        }
         c.iconst_0();
         c.istore(tzSlot);
         c.labelBinding(zTop);
@@ -149,7 +157,7 @@ abstract sealed class MethodEmitter permits Emitter {
         c.iload(blockDimSlots[1]);
         c.if_icmpge(zNext);
         setStateField("ty", tySlot);
-        c.iconst_0();
+        c.iload(firstTx);
         c.istore(txSlot);
         c.labelBinding(xTop);
         c.iload(txSlot);
@@ -162,6 +170,8 @@ abstract sealed class MethodEmitter permits Emitter {
         c.iinc(txSlot, 1);
         c.goto_(xTop);
         c.labelBinding(yNext);
+        c.iconst_0();
+        c.istore(firstTx);
         c.iinc(tySlot, 1);
         c.goto_(yTop);
         c.labelBinding(zNext);

@@ -68,6 +68,8 @@ final class Plan {
     final Alignment alignment;
     /** The kernel's barrier-region form, or null where it runs as a plain thread loop or a state machine. */
     RegionForm regions;
+    /** The element-wise form whose first threads run as SIMD lanes, or null ({@link LaneForm}). */
+    LaneForm lanes;
 
     Plan(Function kernel, YieldLowering lowering, ModuleMemory memory) {
         this.kernel = kernel;

@@ -1,0 +1,244 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.mt;
+import static java.lang.constant.ConstantDescs.CD_boolean;
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_void;
+
+import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.Stmt;
+import dev.polygpu.device.cpu.kernel.ast.Var;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.Label;
+import java.lang.classfile.TypeKind;
+import java.lang.constant.ClassDesc;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * Emits the start of an element-wise kernel's {@code runBlock} ({@link LaneForm}): the block's first threads run
+ * a vector's worth at a time, each thread a lane, through the JDK's Vector API, as many as
+ * {@link dev.polygpu.device.cpu.kernel.exec.LaneRange} allows; the scalar thread loop then runs the rest of the
+ * block from the first thread not run. Each lane's index is thread 0's plus its {@code threadIdx.x}, so the
+ * elements {@code p[i]} of a group of lanes are consecutive and one vector load or store moves them.
+ */
+final class LaneEmitter {
+    private static final ClassDesc LANE_RANGE = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.LaneRange");
+
+    private final Emitter e;
+    private final CodeBuilder c;
+    private final LaneForm form;
+    private final ClassDesc vector;
+    private final ClassDesc scalar;
+    private final int size;
+    private final Map<Var, Integer> vectorSlot = new IdentityHashMap<>();
+    /** Per array, the byte offset of the current group's first element. */
+    private final Map<Var, Integer> offset = new IdentityHashMap<>();
+
+    LaneEmitter(Emitter e, LaneForm form) {
+        this.e = e;
+        this.c = e.c;
+        this.form = form;
+        this.vector = VectorApi.vectorClass(form.lane());
+        this.scalar = Jvm.kind(form.lane()).desc;
+        this.size = form.lane().size();
+    }
+
+    /**
+     * Runs the lanes and stores into int local {@code startSlot} the {@code threadIdx.x} the scalar loop starts
+     * from: 0 where the block runs no lanes.
+     */
+    void emit(int startSlot) {
+        Label skip = c.newLabel();
+        c.iconst_0();
+        c.istore(startSlot);
+        c.iload(e.blockDimSlots[1]);
+        c.iconst_1();
+        c.if_icmpne(skip);
+        c.iload(e.blockDimSlots[2]);
+        c.iconst_1();
+        c.if_icmpne(skip);
+        for (int slot : new int[] {e.txSlot, e.tySlot, e.tzSlot}) {
+            c.iconst_0();
+            c.istore(slot);
+        }
+        // Thread 0's declarations: the uniform ones are every thread's, and the index is thread 0's.
+        e.scopes.push(new ArrayList<>());
+        form.prefix().forEach(e::statement);
+        e.scopes.pop();
+        int first = e.slot.get(form.index());
+        int count = c.allocateLocal(TypeKind.INT);
+        rangeCheck(first);
+        c.invokestatic(LANE_RANGE, "run", mt(CD_int, CD_int));
+        c.istore(count);
+        for (Var p : form.arrays()) {
+            offset.put(p, c.allocateLocal(TypeKind.LONG));
+        }
+        for (Var v : form.locals()) {
+            vectorSlot.put(v, c.allocateLocal(TypeKind.REFERENCE));
+        }
+        Label top = c.newLabel();
+        Label end = c.newLabel();
+        c.iconst_0();
+        c.istore(e.txSlot);
+        c.labelBinding(top);
+        c.iload(e.txSlot);
+        c.iload(count);
+        c.if_icmpge(end);
+        for (Var p : form.arrays()) {
+            c.lload(e.offSlot.get(p));
+            c.iload(first);
+            c.iload(e.txSlot);
+            c.iadd();
+            c.i2l();
+            c.loadConstant((long) size);
+            c.lmul();
+            c.ladd();
+            c.lstore(offset.get(p));
+        }
+        form.body().forEach(this::statement);
+        c.iinc(e.txSlot, form.lanes());
+        c.goto_(top);
+        c.labelBinding(end);
+        c.iload(count);
+        c.istore(startSlot);
+        c.labelBinding(skip);
+    }
+
+    /** Pushes how many threads of this block run as lanes ({@code LaneRange}). */
+    private void rangeCheck(int first) {
+        c.iload(first);
+        if (form.bound() == null) {
+            c.loadConstant(Long.MAX_VALUE);
+        } else {
+            e.exprs.value(form.bound());
+            c.i2l();
+        }
+        for (int d : e.blockDimSlots) {
+            c.iload(d);
+        }
+        c.loadConstant(form.lanes());
+        c.invokestatic(LANE_RANGE, "threads", mt(CD_int, CD_int, CD_long, CD_int, CD_int, CD_int, CD_int));
+        for (Var p : form.arrays()) {
+            c.aload(e.slot.get(p));
+            c.lload(e.offSlot.get(p));
+            c.iload(first);
+            c.loadConstant(size);
+            c.loadConstant(form.stored().contains(p) ? 1 : 0);
+            c.invokestatic(LANE_RANGE, "inside", mt(CD_int, CD_int, Jvm.SEGMENT, CD_long, CD_int, CD_int, CD_boolean));
+        }
+        for (int a = 0; a < form.arrays().size(); a++) {
+            for (int b = a + 1; b < form.arrays().size(); b++) {
+                Var p = form.arrays().get(a);
+                Var q = form.arrays().get(b);
+                if (form.stored().contains(p) || form.stored().contains(q)) {
+                    c.aload(e.slot.get(p));
+                    c.lload(e.offSlot.get(p));
+                    c.aload(e.slot.get(q));
+                    c.lload(e.offSlot.get(q));
+                    c.iload(first);
+                    c.loadConstant(size);
+                    c.invokestatic(LANE_RANGE, "apart",
+                            mt(CD_int, CD_int, Jvm.SEGMENT, CD_long, Jvm.SEGMENT, CD_long, CD_int, CD_int));
+                }
+            }
+        }
+    }
+
+    private void statement(Stmt s) {
+        switch (s) {
+            case Stmt.VarDecl d -> {
+                value(d.init());
+                c.astore(vectorSlot.get(d.var()));
+            }
+            case Stmt.ExprStmt x when x.expr() instanceof Expr.Assign a -> {
+                if (a.target() instanceof Expr.VarRef r) {
+                    value(a.value());
+                    c.astore(vectorSlot.get(r.var()));
+                } else {
+                    value(a.value());
+                    store(a.target());
+                }
+            }
+            case Stmt.ExprStmt x when x.expr() instanceof Expr.CompoundAssign a -> {
+                value(a.target());
+                value(a.value());
+                arithmetic(a.op());
+                if (a.target() instanceof Expr.VarRef r) {
+                    c.astore(vectorSlot.get(r.var()));
+                } else {
+                    store(a.target());
+                }
+            }
+            default -> throw new IllegalStateException("statement outside the lane form: " + s
+                    + " (a bug in polygpu's kernel engine)");
+        }
+    }
+
+    /** [vector] → stores it at the current group's elements of {@code p[i]}. */
+    private void store(Expr target) {
+        Var p = array(target);
+        c.aload(e.slot.get(p));
+        c.lload(offset.get(p));
+        byteOrder();
+        c.invokevirtual(vector, "intoMemorySegment", mt(CD_void, Jvm.SEGMENT, CD_long, VectorApi.BYTE_ORDER));
+    }
+
+    /** Pushes the vector of {@code x}'s values in the current group's lanes. */
+    private void value(Expr x) {
+        if (form.broadcasts().contains(x)) {
+            c.getstatic(vector, "SPECIES_PREFERRED", VectorApi.SPECIES);
+            e.exprs.value(x);
+            c.invokestatic(vector, "broadcast", mt(vector, VectorApi.SPECIES, scalar));
+            return;
+        }
+        switch (x) {
+            case Expr.VarRef r -> c.aload(vectorSlot.get(r.var()));
+            case Expr.Deref d -> {
+                Var p = array(d);
+                c.getstatic(vector, "SPECIES_PREFERRED", VectorApi.SPECIES);
+                c.aload(e.slot.get(p));
+                c.lload(offset.get(p));
+                byteOrder();
+                c.invokestatic(vector, "fromMemorySegment",
+                        mt(vector, VectorApi.SPECIES, Jvm.SEGMENT, CD_long, VectorApi.BYTE_ORDER));
+            }
+            case Expr.Binary b -> {
+                value(b.left());
+                value(b.right());
+                arithmetic(b.op());
+            }
+            case Expr.Unary u when u.op() == Expr.UnaryOp.NEG -> {
+                value(u.operand());
+                c.invokevirtual(vector, "neg", mt(vector));
+            }
+            case Expr.Unary u when u.op() == Expr.UnaryOp.PLUS -> value(u.operand());
+            default -> throw new IllegalStateException("expression outside the lane form: " + x
+                    + " (a bug in polygpu's kernel engine)");
+        }
+    }
+
+    /** [vector, vector] → the lane-wise result of {@code op}. */
+    private void arithmetic(Expr.BinaryOp op) {
+        String name = switch (op) {
+            case ADD -> "add";
+            case SUB -> "sub";
+            case MUL -> "mul";
+            case DIV -> "div";
+            default -> throw new IllegalStateException("operator outside the lane form: " + op
+                    + " (a bug in polygpu's kernel engine)");
+        };
+        c.invokevirtual(vector, name, mt(vector, VectorApi.VECTOR));
+    }
+
+    private void byteOrder() {
+        c.invokestatic(VectorApi.BYTE_ORDER, "nativeOrder", mt(VectorApi.BYTE_ORDER));
+    }
+
+    private static Var array(Expr access) {
+        Expr.PtrAdd a = (Expr.PtrAdd) ((Expr.Deref) access).pointer();
+        return ((Expr.VarRef) a.pointer()).var();
+    }
+}

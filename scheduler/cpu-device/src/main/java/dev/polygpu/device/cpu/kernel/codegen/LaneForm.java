@@ -1,0 +1,264 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.Stmt;
+import dev.polygpu.device.cpu.kernel.ast.Var;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * An element-wise kernel that the thread loop can run several threads at a time as SIMD lanes
+ * ({@link LaneEmitter}): each thread reads and writes elements {@code p[i]} of its own index
+ * {@code i = U + threadIdx.x} ({@code U} block-uniform, such as {@code blockIdx.x * blockDim.x}) and computes them
+ * with floating-point {@code + - * /} and negation, all in one type ({@code float} or {@code double}). The shape is
+ * <pre>
+ *   uniform declarations, one of them int i = U + threadIdx.x;
+ *   if (i &lt; n) { body }           or   if (i &gt;= n) return; body      or   body
+ * </pre>
+ * where {@code n} is block-uniform and the body holds only declarations of and assignments to local variables of
+ * the lane type and assignments (plain or {@code += -= *= /=}) to {@code p[i]} for pointer parameters {@code p}
+ * that are never assigned. Any block-uniform subexpression of the lane type is evaluated once per group of lanes and
+ * broadcast. No call, conversion of a per-thread value, integer arithmetic on one or control flow inside the body:
+ * those kernels keep the scalar thread loop. Java's {@code float} and {@code double} operations round as CUDA's do
+ * without fused multiply-adds, which the engine never forms, so lanes give the scalar loop's results bit for bit;
+ * whether the launch's memory allows lanes is checked per block at run time
+ * ({@link dev.polygpu.device.cpu.kernel.exec.LaneRange}).
+ *
+ * @param prefix  the declarations before the guard, run once per block before the lanes with the thread's index 0
+ * @param index   the thread's index variable {@code i}
+ * @param bound   {@code n} of the guard, or null for a kernel without one
+ * @param body    the statements each thread runs
+ * @param lane    {@code float} or {@code double}
+ * @param lanes   how many threads run at a time (the JVM's preferred vector length for the lane type)
+ * @param arrays  the pointer parameters the body accesses, each once
+ * @param stored  those of them the body stores through
+ * @param locals  the variables the body declares, held as vectors
+ * @param broadcasts the block-uniform subexpressions of the body, computed by the scalar emitter and broadcast
+ */
+record LaneForm(List<Stmt> prefix, Var index, Expr bound, List<Stmt> body, CType.Prim lane, int lanes,
+                List<Var> arrays, Set<Var> stored, Set<Var> locals, Set<Expr> broadcasts) {
+
+    /** The lane form of the plan's kernel, or null where it does not have that shape or lanes are not available. */
+    static LaneForm of(Plan plan) {
+        if (plan.regions != null || plan.cooperative() || VectorApi.lanes(CType.Prim.FLOAT) == 0) {
+            return null;
+        }
+        Stmt root = plan.lowering.body(plan.kernel);
+        if (!(root instanceof Stmt.Block block)) {
+            return null;
+        }
+        Uniformity u = new Uniformity(plan, root, new VarUse(plan, root).candidates());
+        return new Finder(plan, u).find(block.statements());
+    }
+
+    /** Walks a kernel body once, collecting what the form needs; any statement outside the shape ends it. */
+    private static final class Finder {
+        private final Plan plan;
+        private final Uniformity u;
+        private final List<Stmt> prefix = new ArrayList<>();
+        private final List<Stmt> body = new ArrayList<>();
+        private final List<Var> arrays = new ArrayList<>();
+        private final Set<Var> stored = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final Set<Var> locals = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final Set<Expr> broadcasts = Collections.newSetFromMap(new IdentityHashMap<>());
+        private Var index;
+        private CType.Prim lane;
+
+        Finder(Plan plan, Uniformity u) {
+            this.plan = plan;
+            this.u = u;
+        }
+
+        LaneForm find(List<Stmt> statements) {
+            int k = 0;
+            while (k < statements.size() && statements.get(k) instanceof Stmt.VarDecl d && prefixDeclaration(d)) {
+                prefix.add(d);
+                k++;
+            }
+            if (index == null) {
+                return null;
+            }
+            List<Stmt> rest = statements.subList(k, statements.size());
+            Expr bound = null;
+            List<Stmt> threadBody = rest;
+            if (!rest.isEmpty() && rest.get(0) instanceof Stmt.If g && g.otherwise() == null) {
+                if (rest.size() == 1 && (bound = guard(g.condition(), Expr.BinaryOp.LT)) != null) {
+                    threadBody = List.of(g.then());
+                } else if ((bound = guard(g.condition(), Expr.BinaryOp.GE)) != null && returns(g.then())) {
+                    threadBody = rest.subList(1, rest.size());
+                } else {
+                    return null;
+                }
+            }
+            for (Stmt s : threadBody) {
+                if (!bodyStatement(s)) {
+                    return null;
+                }
+            }
+            if (lane == null || arrays.isEmpty() || stored.isEmpty()) {
+                return null;
+            }
+            return new LaneForm(List.copyOf(prefix), index, bound, List.copyOf(body), lane, VectorApi.lanes(lane),
+                    List.copyOf(arrays), stored, locals, broadcasts);
+        }
+
+        /** A block-uniform declaration, or the index's: {@code int i = U + threadIdx.x} (either order). */
+        private boolean prefixDeclaration(Stmt.VarDecl d) {
+            Var v = d.var();
+            if (d.init() == null || d.arrayInit() != null || plan.storage.get(v) != Plan.Storage.SCALAR) {
+                return false;
+            }
+            if (u.isUniform(v) && u.isUniform(d.init())) {
+                return true;
+            }
+            if (index != null || v.type != CType.Prim.INT || !(d.init() instanceof Expr.Cast c)
+                    || !(c.operand() instanceof Expr.Binary b) || b.op() != Expr.BinaryOp.ADD
+                    || !(b.operandType() instanceof CType.Prim p) || p != CType.Prim.UINT && p != CType.Prim.INT) {
+                return false;
+            }
+            if (threadX(b.right()) && u.isUniform(b.left()) || threadX(b.left()) && u.isUniform(b.right())) {
+                index = v;
+                return true;
+            }
+            return false;
+        }
+
+        private static boolean threadX(Expr e) {
+            return e instanceof Expr.Builtin t && t.var() == Expr.BuiltinVar.THREAD_IDX && t.dim() == 0;
+        }
+
+        /** The uniform {@code n} of {@code i < n} (or {@code i >= n}) compared as {@code int}s, or null. */
+        private Expr guard(Expr condition, Expr.BinaryOp op) {
+            if (condition instanceof Expr.Binary b && b.op() == op && b.operandType() == CType.Prim.INT
+                    && b.left() instanceof Expr.VarRef r && r.var() == index && u.isUniform(b.right())) {
+                return b.right();
+            }
+            return null;
+        }
+
+        private static boolean returns(Stmt s) {
+            if (s instanceof Stmt.Block b && b.statements().size() == 1) {
+                return returns(b.statements().get(0));
+            }
+            return s instanceof Stmt.Return r && r.value() == null;
+        }
+
+        private boolean bodyStatement(Stmt s) {
+            switch (s) {
+                case Stmt.Block b -> {
+                    for (Stmt x : b.statements()) {
+                        if (!bodyStatement(x)) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }
+                case Stmt.VarDecl d -> {
+                    Var v = d.var();
+                    if (d.init() == null || d.arrayInit() != null || plan.storage.get(v) != Plan.Storage.SCALAR
+                            || !laneType(v.type) || !vectorValue(d.init())) {
+                        return false;
+                    }
+                    locals.add(v);
+                    body.add(s);
+                    return true;
+                }
+                case Stmt.ExprStmt e -> {
+                    boolean ok = switch (e.expr()) {
+                        case Expr.Assign a -> target(a.target()) && vectorValue(a.value());
+                        case Expr.CompoundAssign a -> arithmetic(a.op()) && target(a.target())
+                                && a.operandType() == lane && vectorValue(a.value());
+                        default -> false;
+                    };
+                    if (ok) {
+                        body.add(s);
+                    }
+                    return ok;
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+
+        /** A local of the body, or {@code p[i]}: noted as stored. */
+        private boolean target(Expr t) {
+            if (t instanceof Expr.VarRef r) {
+                return locals.contains(r.var());
+            }
+            Var p = element(t);
+            if (p == null) {
+                return false;
+            }
+            stored.add(p);
+            return true;
+        }
+
+        /** The pointer parameter {@code p} of an access {@code p[i]} of the lane type, or null for anything else. */
+        private Var element(Expr e) {
+            if (!(e instanceof Expr.Deref d) || !laneType(d.type()) || !(d.pointer() instanceof Expr.PtrAdd a)
+                    || a.negate() || !(a.pointer() instanceof Expr.VarRef p) || !plan.constantParams.contains(p.var())
+                    || plan.storage.get(p.var()) != Plan.Storage.POINTER) {
+                return null;
+            }
+            Expr ix = a.index();
+            if (ix instanceof Expr.Cast c && c.type() == CType.Prim.LONG) {
+                ix = c.operand();
+            }
+            if (!(ix instanceof Expr.VarRef r) || r.var() != index) {
+                return null;
+            }
+            if (!arrays.contains(p.var())) {
+                arrays.add(p.var());
+            }
+            return p.var();
+        }
+
+        /** True for the first lane type seen ({@code float} or {@code double}) and every later use of it. */
+        private boolean laneType(CType t) {
+            if (t != CType.Prim.FLOAT && t != CType.Prim.DOUBLE) {
+                return false;
+            }
+            if (lane == null) {
+                lane = (CType.Prim) t;
+            }
+            return t == lane;
+        }
+
+        private static boolean arithmetic(Expr.BinaryOp op) {
+            return op == Expr.BinaryOp.ADD || op == Expr.BinaryOp.SUB || op == Expr.BinaryOp.MUL
+                    || op == Expr.BinaryOp.DIV;
+        }
+
+        /** True if {@code e} can be computed as a vector of the lane type. */
+        private boolean vectorValue(Expr e) {
+            if (!laneType(e.type())) {
+                return false;
+            }
+            if (u.isUniform(e) && !readsLocal(e)) {
+                broadcasts.add(e);
+                return true;
+            }
+            return switch (e) {
+                case Expr.VarRef r -> locals.contains(r.var());
+                case Expr.Deref d -> element(d) != null;
+                case Expr.Binary b -> arithmetic(b.op()) && b.operandType() == lane && vectorValue(b.left())
+                        && vectorValue(b.right());
+                case Expr.Unary n -> (n.op() == Expr.UnaryOp.NEG || n.op() == Expr.UnaryOp.PLUS)
+                        && vectorValue(n.operand());
+                default -> false;
+            };
+        }
+
+        /** True if {@code e} reads a local of the body, which lives in a vector, not in its scalar slot. */
+        private boolean readsLocal(Expr e) {
+            boolean[] found = {false};
+            Statements.forEachNode(e, x -> found[0] |= x instanceof Expr.VarRef r && locals.contains(r.var()));
+            return found[0];
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.polygpu.device.cpu.kernel.exec;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The run-time half of running an element-wise kernel's threads as SIMD lanes (the code generator's
+ * {@code LaneForm}): how many of a block's first threads may run that way. Lanes run statement by statement over
+ * a group of threads where the scalar loop runs thread by thread, and they skip the per-access checks; both are
+ * invisible only when no access of those threads could fault and no thread's store lands where another thread of
+ * the block reads or writes through a different array. So every array's elements for those threads must lie inside
+ * its segment, be aligned, and not be read-only where stored, and every two arrays of which one is stored must
+ * either start at the same address (each thread then touches the same element through both) or not overlap.
+ * Anything else answers 0, and the block's threads run in the scalar loop, which faults or orders as before.
+ * The generated code chains the calls, each taking the count the one before answered; they allocate nothing,
+ * because they run once per block.
+ */
+public final class LaneRange {
+    /** Threads run as lanes in this JVM, for tests and benchmarks that must know the lanes ran. */
+    private static final LongAdder RUN = new LongAdder();
+
+    private LaneRange() {
+    }
+
+    /** How many threads have run as lanes in this JVM. */
+    public static long threadsRun() {
+        return RUN.sum();
+    }
+
+    /**
+     * The number of the block's first threads, a multiple of {@code lanes}, that the guard lets through.
+     *
+     * @param first the index {@code i} of thread 0
+     * @param bound the guard's {@code n} (threads with {@code i >= n} do nothing), or {@code Long.MAX_VALUE}
+     * @param bdx   the block's threads in x; {@code bdy} and {@code bdz} must be 1
+     */
+    public static int threads(int first, long bound, int bdx, int bdy, int bdz, int lanes) {
+        if (bdy != 1 || bdz != 1) {
+            return 0;
+        }
+        long end = bound == Long.MAX_VALUE ? bdx : Math.max(0, Math.min(bdx, bound - first));
+        long n = end - end % lanes;
+        // Past Integer.MAX_VALUE the C index wraps where first + tx does not.
+        return n == 0 || first + n - 1 > Integer.MAX_VALUE ? 0 : (int) n;
+    }
+
+    /**
+     * {@code n} if elements {@code first … first + n - 1} of the array at byte {@code off} of {@code s} lie inside
+     * it, are aligned to {@code size} and, where {@code stored}, may be written; else 0.
+     */
+    public static int inside(int n, MemorySegment s, long off, int first, int size, boolean stored) {
+        if (n == 0 || s == null || !s.isNative() || stored && s.isReadOnly()) {
+            return 0;
+        }
+        long lo = off + (long) first * size;
+        return lo >= 0 && lo <= s.byteSize() - (long) n * size && (s.address() + lo) % size == 0 ? n : 0;
+    }
+
+    /**
+     * {@code n} if the elements {@code first … first + n - 1} of two arrays, one of them stored, start at the same
+     * address or do not overlap; else 0. Called after {@link #inside} passed for both.
+     */
+    public static int apart(int n, MemorySegment a, long offA, MemorySegment b, long offB, int first, int size) {
+        if (n == 0) {
+            return 0;
+        }
+        long start = (long) first * size;
+        long x = a.address() + offA + start;
+        long y = b.address() + offB + start;
+        long bytes = (long) n * size;
+        return x == y || x + bytes <= y || y + bytes <= x ? n : 0;
+    }
+
+    /** Counts {@code n} threads about to run as lanes and returns {@code n}. */
+    public static int run(int n) {
+        if (n != 0) {
+            RUN.add(n);
+        }
+        return n;
+    }
+}

@@ -1,0 +1,339 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.assertContains;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.floats;
+import static dev.polygpu.device.cpu.kernel.KernelTestSupport.readFloats;
+import static dev.polygpu.device.cpu.kernel.codegen.NamedKernels.compile;
+import static dev.polygpu.device.cpu.kernel.codegen.NamedKernels.named;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.polygpu.device.KernelArgs;
+import dev.polygpu.device.KernelFaultException;
+import dev.polygpu.device.LaunchConfig;
+import dev.polygpu.device.UnifiedBuffer;
+import dev.polygpu.device.cpu.CpuDevice;
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.exec.LaneRange;
+import dev.polygpu.device.cpu.oracle.OracleArg;
+import dev.polygpu.device.cpu.oracle.OracleCase;
+import dev.polygpu.device.cpu.oracle.OracleOptions;
+import dev.polygpu.device.cpu.oracle.OracleTests;
+import dev.polygpu.device.cpu.oracle.OracleType;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Element-wise kernels whose threads run as SIMD lanes ({@link LaneForm}, {@link LaneEmitter}): which kernels take
+ * the form, and their results against nvcc's PTX of the same source on the PTX interpreter for blocks the lanes
+ * cover whole, in part (a block size or a bound that is not a multiple of the lanes) or not at all, special values
+ * (NaN, infinities, signed zeros, subnormals) and random element-wise kernels; arrays that alias, a fault and a
+ * store through a read-only parameter behave as in the scalar thread loop.
+ */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class LaneFormTest {
+    private static final long SEED = 0x1a4e5L;
+    /**
+     * NaN inputs meet in operations whose operands nvcc may order otherwise than the source, and which NaN an
+     * operation of two passes on is the implementation's (scheduler/README.md, "Known differences from a GPU").
+     */
+    private static final OracleOptions ANY_NAN = OracleOptions.DEFAULTS.withNans(OracleOptions.NanComparison.ANY);
+
+    private static final String SAXPY = """
+            extern "C" __global__ void NAME(float *y, const float *x, float a, int n) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n) {
+                    y[i] = a * x[i] + y[i];
+                }
+            }
+            """;
+
+    /** The early-return guard, the index written the other way round, locals and compound assignments. */
+    private static final String LOCALS = """
+            extern "C" __global__ void NAME(float *out, const float *p, const float *q, float s, int n, int k) {
+                const int i = threadIdx.x + blockDim.x * blockIdx.x;
+                if (i >= n) return;
+                float t = p[i] * s - q[i];
+                float u = -t / (q[i] + 0.5f);
+                t += u * (float) k;
+                u = +t;
+                out[i] = t;
+                out[i] *= u - (float) (k * 3 + 1) / 7.0f;
+            }
+            """;
+
+    /** Doubles, without a guard (every thread of the grid writes), two outputs. */
+    private static final String DOUBLES = """
+            extern "C" __global__ void NAME(double *a, double *b, const double *c, double w) {
+                int stride = blockDim.x;
+                int i = blockIdx.x * stride + threadIdx.x;
+                double m = a[i] * w + c[i];
+                b[i] = m / c[i];
+                a[i] = m - b[i] * 2.0;
+            }
+            """;
+
+    @BeforeAll
+    static void lanesAreThere() {
+        assertTrue(VectorApi.lanes(CType.Prim.FLOAT) >= 2, "the tests' JVM runs without the Vector API: the build"
+                + " adds --add-modules jdk.incubator.vector to it (pom.xml, test.argLine)");
+    }
+
+    @Test
+    void elementWiseKernelsRunAsLanes() {
+        int floatLanes = VectorApi.lanes(CType.Prim.FLOAT);
+        assertEquals(floatLanes, KernelCompiler.lanes(compile(SAXPY, "k")));
+        assertEquals(floatLanes, KernelCompiler.lanes(compile(LOCALS, "k")));
+        assertEquals(VectorApi.lanes(CType.Prim.DOUBLE), KernelCompiler.lanes(compile(DOUBLES, "k")));
+    }
+
+    @Test
+    void otherKernelsKeepTheScalarLoop() {
+        String head = "extern \"C\" __global__ void k(float *y, const float *x, const int *m, double *d, int n) {\n"
+                + "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n";
+        String[] bodies = {
+            "if (i < n) y[i] = x[i + 1];",                 // another thread's element
+            "if (i < n) y[i] = (float) m[i];",             // a conversion of a per-thread value
+            "if (i < n) y[i] = sqrtf(x[i]);",              // a call
+            "if (i < n) { if (x[i] > 0.0f) y[i] = 1.0f; }", // control flow in the body
+            "if (i < n) d[i] = x[i];",                     // two lane types
+            "if (i < n) y[0] = x[i];",                     // not the thread's own element
+            "if (i < n) y[i] = x[i] * (float) i;",         // the index as a value
+            "if (i <= n) y[i] = x[i];",                    // another guard
+            "i += 1; y[i] = x[i];",                        // the index assigned
+            "for (int k = 0; k < 2; k++) y[i] += x[i];",   // a loop
+            "if (i < n) atomicAdd(&y[i], x[i]);",          // an atomic
+            "if (i < n) { y[i] = x[i]; __syncthreads(); }", // a barrier
+            "if (i < n) m[i] = m[i] + 1;",                 // integers
+        };
+        for (String body : bodies) {
+            String src = head + "    " + body + "\n}\n";
+            assertEquals(0, KernelCompiler.lanes(KernelCompiler.compile(
+                    dev.polygpu.device.cpu.kernel.front.FrontEnd.compile(src, "t.cu").kernel("k"))), src);
+        }
+        String twoD = "extern \"C\" __global__ void k(float *y, const float *x) {\n"
+                + "    int i = blockIdx.x * blockDim.x + threadIdx.y;\n    y[i] = x[i];\n}\n";
+        assertEquals(0, KernelCompiler.lanes(KernelCompiler.compile(
+                dev.polygpu.device.cpu.kernel.front.FrontEnd.compile(twoD, "t.cu").kernel("k"))));
+    }
+
+    @Test
+    void lanesAgreeWithNvccsPtx() {
+        OracleTests.assumeNvcc();
+        Random r = new Random(SEED);
+        List<OracleCase> cases = new ArrayList<>();
+        // {grid, block, n}: whole blocks; a bound inside a block that is not a multiple of the lanes; a block size
+        // that is not one; blocks smaller than a vector; a bound before the grid's first block ends; a 2D block.
+        int[][] shapes = {{4, 256, 1024}, {5, 256, 1003}, {3, 100, 300}, {9, 7, 60}, {4, 64, 5}, {2, 32, 64}};
+        for (int[] sh : shapes) {
+            int grid = sh[0];
+            int block = sh[1];
+            int n = sh[2];
+            int total = grid * block;
+            String name = "saxpy" + cases.size();
+            cases.add(new OracleCase(name, named(SAXPY, name), name, LaunchConfig.of(grid, block),
+                    List.of(specialFloats("y", r, total), specialFloats("x", r, total), floatScalar(2.5f),
+                            OracleTests.intScalar(n))));
+            name = "locals" + cases.size();
+            cases.add(new OracleCase(name, named(LOCALS, name), name, LaunchConfig.of(grid, block),
+                    List.of(specialFloats("out", r, total), specialFloats("p", r, total), specialFloats("q", r, total),
+                            floatScalar(-1.75f), OracleTests.intScalar(n), OracleTests.intScalar(3))));
+            name = "doubles" + cases.size();
+            cases.add(new OracleCase(name, named(DOUBLES, name), name, LaunchConfig.of(grid, block),
+                    List.of(randomDoubles("a", r, total), randomDoubles("b", r, total), randomDoubles("c", r, total),
+                            new OracleArg.Scalar(OracleType.F64, Double.doubleToRawLongBits(0.3)))));
+        }
+        long before = LaneRange.threadsRun();
+        cases.add(new OracleCase("twoD", named(SAXPY, "twoD"), "twoD",
+                new LaunchConfig(dev.polygpu.device.Dim3.of(2), new dev.polygpu.device.Dim3(16, 4, 1), 0),
+                List.of(specialFloats("y", r, 128), specialFloats("x", r, 128), floatScalar(3f),
+                        OracleTests.intScalar(100))));
+        OracleTests.assertAllEqual(cases, SEED, ANY_NAN);
+        assertTrue(LaneRange.threadsRun() > before, "no thread ran as a lane");
+    }
+
+    /** Random element-wise kernels: expression trees over three arrays, two scalars and locals, float and double. */
+    @Test
+    void randomElementWiseKernelsAgreeWithNvccsPtx() {
+        OracleTests.assumeNvcc();
+        long seed = SEED + 1;
+        Random r = new Random(seed);
+        List<OracleCase> cases = new ArrayList<>();
+        for (int c = 0; c < 24; c++) {
+            boolean dbl = c % 3 == 2;
+            String t = dbl ? "double" : "float";
+            String name = "rnd" + c;
+            StringBuilder body = new StringBuilder();
+            List<String> vars = new ArrayList<>(List.of("p[i]", "q[i]", "o[i]", "s", "k"));
+            int statements = 1 + r.nextInt(4);
+            for (int s = 0; s < statements; s++) {
+                String e = expression(r, vars, 3);
+                if (r.nextInt(3) == 0) {
+                    String v = "v" + s;
+                    body.append("        ").append(t).append(' ').append(v).append(" = ").append(e).append(";\n");
+                    vars.add(v);
+                } else {
+                    String[] ops = {"=", "+=", "-=", "*=", "/="};
+                    String target = r.nextBoolean() ? "o[i]" : "p[i]";
+                    body.append("        ").append(target).append(' ').append(ops[r.nextInt(ops.length)]).append(' ')
+                            .append(e).append(";\n");
+                }
+            }
+            body.append("        o[i] = ").append(expression(r, vars, 2)).append(";\n");
+            String src = "extern \"C\" __global__ void " + name + "(" + t + " *o, " + t + " *p, const " + t + " *q, "
+                    + t + " s, " + t + " k, int n) {\n"
+                    + "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    + "    if (i < n) {\n" + body + "    }\n}\n";
+            assertTrue(KernelCompiler.lanes(KernelCompiler.compile(dev.polygpu.device.cpu.kernel.front.FrontEnd
+                    .compile(src, "t.cu").kernel(name))) > 0, "seed " + seed + ": " + src);
+            int block = new int[] {64, 96, 100, 256}[r.nextInt(4)];
+            int grid = 1 + r.nextInt(4);
+            int n = 1 + r.nextInt(grid * block);
+            int total = grid * block;
+            cases.add(new OracleCase(name, src, name, LaunchConfig.of(grid, block), List.of(
+                    dbl ? randomDoubles("o", r, total) : specialFloats("o", r, total),
+                    dbl ? randomDoubles("p", r, total) : specialFloats("p", r, total),
+                    dbl ? randomDoubles("q", r, total) : specialFloats("q", r, total),
+                    dbl ? doubleScalar(r.nextGaussian()) : floatScalar((float) r.nextGaussian()),
+                    dbl ? doubleScalar(-1.5) : floatScalar(0.25f),
+                    OracleTests.intScalar(n))));
+        }
+        OracleTests.assertAllEqual(cases, seed, ANY_NAN);
+    }
+
+    private static String expression(Random r, List<String> vars, int depth) {
+        if (depth == 0 || r.nextInt(4) == 0) {
+            return switch (r.nextInt(6)) {
+                case 0 -> "1.5f";
+                case 1 -> "(s * k - 2.0f)";
+                default -> vars.get(r.nextInt(vars.size()));
+            };
+        }
+        if (r.nextInt(6) == 0) {
+            return "-(" + expression(r, vars, depth - 1) + ")";
+        }
+        String[] ops = {"+", "-", "*", "/"};
+        return "(" + expression(r, vars, depth - 1) + ' ' + ops[r.nextInt(4)] + ' ' + expression(r, vars, depth - 1)
+                + ")";
+    }
+
+    @Test
+    void arraysThatAreTheSameBufferGiveEachThreadItsOwnElement() {
+        try (CpuDevice dev = new CpuDevice(1)) {
+            float[] v = new float[1000];
+            for (int k = 0; k < v.length; k++) {
+                v[k] = k * 0.5f - 100f;
+            }
+            UnifiedBuffer y = floats(dev, v);
+            var s = dev.defaultStream();
+            long before = LaneRange.threadsRun();
+            s.launch(dev.compile(named(SAXPY, "sx"), "s.cu").function("sx"), LaunchConfig.of(4, 256),
+                    KernelArgs.builder().pointer(y).pointer(y).f32(3f).i32(1000).build());
+            s.synchronize();
+            int lanes = VectorApi.lanes(CType.Prim.FLOAT);
+            // three whole blocks, and of the last one's 232 threads below the bound as many as fill vectors
+            assertEquals(3 * 256 + 232 / lanes * lanes, LaneRange.threadsRun() - before);
+            float[] want = new float[v.length];
+            for (int k = 0; k < v.length; k++) {
+                want[k] = 3f * v[k] + v[k];
+            }
+            assertArrayEquals(want, readFloats(y, v.length));
+        }
+    }
+
+    /**
+     * Arrays that overlap a few elements apart: the lanes would let a thread read what a later one of its group
+     * stores (or the other way round), so the block runs thread by thread, in the scalar loop's order.
+     */
+    @Test
+    void arraysThatOverlapRunThreadByThread() {
+        try (CpuDevice dev = new CpuDevice(1)) {
+            for (int shift : new int[] {-3, 3}) {
+                float[] v = new float[300];
+                for (int k = 0; k < v.length; k++) {
+                    v[k] = k + 1;
+                }
+                UnifiedBuffer buf = floats(dev, v);
+                long yAt = shift < 0 ? 4L * -shift : 0;
+                long xAt = shift < 0 ? 0 : 4L * shift;
+                var s = dev.defaultStream();
+                long before = LaneRange.threadsRun();
+                s.launch(dev.compile(named(SAXPY, "ov"), "s.cu").function("ov"), LaunchConfig.of(1, 256),
+                        KernelArgs.builder().pointer(buf, yAt).pointer(buf, xAt).f32(2f).i32(256).build());
+                s.synchronize();
+                assertEquals(0, LaneRange.threadsRun() - before);
+                float[] want = v.clone();
+                for (int t = 0; t < 256; t++) {
+                    int yi = (int) (yAt / 4) + t;
+                    int xi = (int) (xAt / 4) + t;
+                    want[yi] = 2f * want[xi] + want[yi];
+                }
+                assertArrayEquals(want, readFloats(buf, v.length), "shift " + shift);
+            }
+        }
+    }
+
+    @Test
+    void aFaultNamesTheFirstThreadPastTheBuffer() {
+        try (CpuDevice dev = new CpuDevice(1)) {
+            UnifiedBuffer y = floats(dev, new float[512]);
+            UnifiedBuffer x = floats(dev, new float[300]);
+            var s = dev.defaultStream();
+            s.launch(dev.compile(named(SAXPY, "oob"), "s.cu").function("oob"), LaunchConfig.of(2, 256),
+                    KernelArgs.builder().pointer(y).pointer(x).f32(1f).i32(512).build());
+            KernelFaultException e = assertThrows(KernelFaultException.class, s::synchronize);
+            assertContains("blockIdx (1,0,0) threadIdx (44,0,0)", e.getMessage());
+            assertContains("out-of-bounds read of 4 bytes at index 300 of argument 'x'", e.getMessage());
+        }
+    }
+
+    @Test
+    void aStoreThroughAReadOnlyParameterFaultsAsBefore() {
+        try (CpuDevice dev = new CpuDevice(1)) {
+            UnifiedBuffer y = floats(dev, new float[256]);
+            UnifiedBuffer x = floats(dev, new float[256]);
+            var s = dev.defaultStream();
+            s.launch(dev.compile(named(SAXPY, "ro"), "s.cu").function("ro"), LaunchConfig.of(1, 256),
+                    KernelArgs.builder().readOnlyPointer(y).pointer(x).f32(1f).i32(256).build());
+            KernelFaultException e = assertThrows(KernelFaultException.class, s::synchronize);
+            assertContains("threadIdx (0,0,0)", e.getMessage());
+            assertContains("'y'", e.getMessage());
+        }
+    }
+
+    /** Gaussian floats with NaN, both infinities, both zeros and subnormals among them. */
+    private static OracleArg.Buffer specialFloats(String name, Random r, int n) {
+        float[] special = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0f, -0f, Float.MIN_VALUE,
+            -Float.MIN_NORMAL / 3, Float.MAX_VALUE, 1e-30f};
+        ByteBuffer b = ByteBuffer.allocate(4 * n).order(ByteOrder.LITTLE_ENDIAN);
+        for (int k = 0; k < n; k++) {
+            b.putFloat(r.nextInt(16) == 0 ? special[r.nextInt(special.length)] : (float) (r.nextGaussian() * 4));
+        }
+        return new OracleArg.Buffer(name, OracleType.F32, b.array(), 0);
+    }
+
+    private static OracleArg.Buffer randomDoubles(String name, Random r, int n) {
+        double[] special = {Double.NaN, Double.NEGATIVE_INFINITY, -0.0, Double.MIN_VALUE, 1e-310};
+        ByteBuffer b = ByteBuffer.allocate(8 * n).order(ByteOrder.LITTLE_ENDIAN);
+        for (int k = 0; k < n; k++) {
+            b.putDouble(r.nextInt(16) == 0 ? special[r.nextInt(special.length)] : r.nextGaussian() * 4);
+        }
+        return new OracleArg.Buffer(name, OracleType.F64, b.array(), 0);
+    }
+
+    private static OracleArg.Scalar floatScalar(float v) {
+        return new OracleArg.Scalar(OracleType.F32, Float.floatToRawIntBits(v));
+    }
+
+    private static OracleArg.Scalar doubleScalar(double v) {
+        return new OracleArg.Scalar(OracleType.F64, Double.doubleToRawLongBits(v));
+    }
+}
