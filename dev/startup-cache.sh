@@ -12,7 +12,7 @@
 # ./polygpu runs as before: the JDK's java with --upgrade-module-path.
 
 # Version of the cache's layout and flags: changing the JVM flags below changes it, so old caches are remade.
-POLYGPU_STARTUP_CACHE_VERSION=2
+POLYGPU_STARTUP_CACHE_VERSION=3
 
 # The flags both the training run and the runs with the cache start the JVM with (the AOT cache is only used by
 # a JVM started with the same module options). The JVM's own warnings go to stderr rather than stdout, where it
@@ -20,7 +20,7 @@ POLYGPU_STARTUP_CACHE_VERSION=2
 # so, and the program's output stays its own. $1 = the launcher's target folder.
 polygpu_startup_cache_jvm_flags() {
   printf '%s\n' -Xlog:disable -Xlog:all=warning:stderr -XX:+UnlockExperimentalVMOptions -XX:+EnableJVMCI \
-    --module-path "$1/jit" --add-modules jdk.graal.compiler,org.graalvm.truffle.compiler \
+    --module-path "$1/jit" --add-modules jdk.graal.compiler,org.graalvm.truffle.compiler,jdk.incubator.vector \
     --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xss8m \
     "-Dpolyglot.engine.userResourceCache=$1/polyglot-cache"
 }
@@ -29,7 +29,7 @@ polygpu_startup_cache_jvm_flags() {
 # $1 = the launcher's target folder.
 polygpu_plain_jvm_flags() {
   printf '%s\n' -XX:+UnlockExperimentalVMOptions -XX:+EnableJVMCI --upgrade-module-path "$1/jit" \
-    --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xss8m \
+    --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xss8m \
     "-Dpolyglot.engine.userResourceCache=$1/polyglot-cache"
 }
 

@@ -102,7 +102,7 @@ final class PolygpuProcess implements AutoCloseable {
         Path root = Path.of(System.getProperty("polygpu.root", "..")).toAbsolutePath().normalize();
         Path target = root.resolve("tests").resolve("target");
         command.addAll(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+EnableJVMCI",
-                "--upgrade-module-path", target.resolve("jit").toString(),
+                "--upgrade-module-path", target.resolve("jit").toString(), "--add-modules", "jdk.incubator.vector",
                 "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Xss8m",
                 "-Dpolyglot.engine.userResourceCache=" + target.resolve("polyglot-cache"),
                 "-cp", ClassPath.VALUE));

@@ -59,7 +59,7 @@ public final class ClusterBench {
                 options.seed());
         this.reference = matrices.referenceProduct();
         String jvm = System.getProperty("polygpu.bench.workerJvm", "--enable-native-access=ALL-UNNAMED "
-                + "--sun-misc-unsafe-memory-access=allow -XX:+UseSerialGC -Xmx1g");
+                + "--add-modules jdk.incubator.vector --sun-misc-unsafe-memory-access=allow -XX:+UseSerialGC -Xmx1g");
         this.workerJvm = List.of(jvm.strip().split("\\s+"));
     }
 

@@ -77,7 +77,8 @@ public final class KernelCompiler {
         plan.regions = RegionForm.of(plan);
         plan.lanes = LaneForm.of(plan);
         boolean coop = plan.cooperative() && plan.regions == null;
-        RegionForm swept = RegionForm.swept(plan);
+        // Lanes run a grid-stride loop iteration by iteration already.
+        RegionForm swept = plan.lanes != null ? null : RegionForm.swept(plan);
         Emitter[] emitted = new Emitter[1];
         RegionEmitter[] regionEmitted = new RegionEmitter[1];
         ClassDesc self = ClassDesc.of(KernelCompiler.class.getPackageName() + ".Kernel" + COUNTER.incrementAndGet());

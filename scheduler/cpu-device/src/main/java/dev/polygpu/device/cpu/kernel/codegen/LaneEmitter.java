@@ -48,7 +48,7 @@ final class LaneEmitter {
 
     /**
      * Runs the lanes and stores into int local {@code startSlot} the {@code threadIdx.x} the scalar loop starts
-     * from: 0 where the block runs no lanes.
+     * from: 0 where the block runs no lanes, {@code blockDim.x} where the lanes ran the whole block.
      */
     void emit(int startSlot) {
         Label skip = c.newLabel();
@@ -68,47 +68,24 @@ final class LaneEmitter {
         e.scopes.push(new ArrayList<>());
         form.prefix().forEach(e::statement);
         e.scopes.pop();
-        int first = e.slot.get(form.index());
-        int count = c.allocateLocal(TypeKind.INT);
-        rangeCheck(first);
-        c.invokestatic(LANE_RANGE, "run", mt(CD_int, CD_int));
-        c.istore(count);
         for (Var p : form.arrays()) {
             offset.put(p, c.allocateLocal(TypeKind.LONG));
         }
         for (Var v : form.locals()) {
             vectorSlot.put(v, c.allocateLocal(TypeKind.REFERENCE));
         }
-        Label top = c.newLabel();
-        Label end = c.newLabel();
-        c.iconst_0();
-        c.istore(e.txSlot);
-        c.labelBinding(top);
-        c.iload(e.txSlot);
-        c.iload(count);
-        c.if_icmpge(end);
-        for (Var p : form.arrays()) {
-            c.lload(e.offSlot.get(p));
-            c.iload(first);
-            c.iload(e.txSlot);
-            c.iadd();
-            c.i2l();
-            c.loadConstant((long) size);
-            c.lmul();
-            c.ladd();
-            c.lstore(offset.get(p));
+        int first = e.slot.get(form.index());
+        if (form.step() == null) {
+            straight(startSlot, first);
+        } else {
+            strided(startSlot, first, skip);
         }
-        form.body().forEach(this::statement);
-        c.iinc(e.txSlot, form.lanes());
-        c.goto_(top);
-        c.labelBinding(end);
-        c.iload(count);
-        c.istore(startSlot);
         c.labelBinding(skip);
     }
 
-    /** Pushes how many threads of this block run as lanes ({@code LaneRange}). */
-    private void rangeCheck(int first) {
+    /** The block's first threads, as many as fill vectors and the guard lets through; the thread loop the rest. */
+    private void straight(int startSlot, int first) {
+        int count = c.allocateLocal(TypeKind.INT);
         c.iload(first);
         if (form.bound() == null) {
             c.loadConstant(Long.MAX_VALUE);
@@ -121,6 +98,141 @@ final class LaneEmitter {
         }
         c.loadConstant(form.lanes());
         c.invokestatic(LANE_RANGE, "threads", mt(CD_int, CD_int, CD_long, CD_int, CD_int, CD_int, CD_int));
+        memoryChecks(first);
+        c.invokestatic(LANE_RANGE, "run", mt(CD_int, CD_int));
+        c.istore(count);
+        Label top = c.newLabel();
+        Label end = c.newLabel();
+        c.iconst_0();
+        c.istore(e.txSlot);
+        c.labelBinding(top);
+        c.iload(e.txSlot);
+        c.iload(count);
+        c.if_icmpge(end);
+        vectorBody(first);
+        c.iinc(e.txSlot, form.lanes());
+        c.goto_(top);
+        c.labelBinding(end);
+        c.iload(count);
+        c.istore(startSlot);
+    }
+
+    /**
+     * The grid-stride loop, iteration by iteration over the whole block: in each, the threads whose index is still
+     * below the bound run as lanes as far as they fill vectors and the others of them one by one, as in the scalar
+     * loop. A block whose memory or step does not allow lanes ({@code LaneRange.strided}) jumps to {@code skip}
+     * and runs in the thread loop.
+     */
+    private void strided(int startSlot, int first, Label skip) {
+        int bound = c.allocateLocal(TypeKind.INT);
+        int step = c.allocateLocal(TypeKind.INT);
+        int base = c.allocateLocal(TypeKind.INT);
+        int active = c.allocateLocal(TypeKind.INT);
+        int vectors = c.allocateLocal(TypeKind.INT);
+        int ran = c.allocateLocal(TypeKind.INT);
+        e.exprs.value(form.bound());
+        c.istore(bound);
+        e.exprs.value(form.step());
+        c.istore(step);
+        c.iload(first);
+        c.iload(bound);
+        c.iload(step);
+        c.iload(e.blockDimSlots[0]);
+        c.invokestatic(LANE_RANGE, "strided", mt(CD_int, CD_int, CD_int, CD_int, CD_int));
+        // the checks' elements: every one from thread 0's first index up to the bound
+        c.iload(first);
+        c.istore(base);
+        memoryChecks(base);
+        c.ifeq(skip);
+        e.setStateField("ty", e.tySlot);
+        e.setStateField("tz", e.tzSlot);
+        c.iconst_0();
+        c.istore(ran);
+        Label top = c.newLabel();
+        c.labelBinding(top);
+        e.pollCancellation(form.step().pos());
+        // active = min(blockDim.x, n - base): base < n here
+        c.iload(e.blockDimSlots[0]);
+        c.iload(bound);
+        c.iload(base);
+        c.isub();
+        c.invokestatic(Jvm.JAVA_MATH, "min", mt(CD_int, CD_int, CD_int));
+        c.dup();
+        c.istore(active);
+        c.dup();
+        c.loadConstant(form.lanes());
+        c.irem();
+        c.isub();
+        c.istore(vectors);
+        c.iload(ran);
+        c.iload(vectors);
+        c.iadd();
+        c.istore(ran);
+        Label vTop = c.newLabel();
+        Label vEnd = c.newLabel();
+        c.iconst_0();
+        c.istore(e.txSlot);
+        c.labelBinding(vTop);
+        c.iload(e.txSlot);
+        c.iload(vectors);
+        c.if_icmpge(vEnd);
+        vectorBody(base);
+        c.iinc(e.txSlot, form.lanes());
+        c.goto_(vTop);
+        c.labelBinding(vEnd);
+        Label sTop = c.newLabel();
+        Label sEnd = c.newLabel();
+        c.labelBinding(sTop);
+        c.iload(e.txSlot);
+        c.iload(active);
+        c.if_icmpge(sEnd);
+        e.setStateField("tx", e.txSlot);
+        c.iload(base);
+        c.iload(e.txSlot);
+        c.iadd();
+        c.istore(first);
+        e.scopes.push(new ArrayList<>());
+        form.body().forEach(e::statement);
+        e.scopes.pop();
+        c.iinc(e.txSlot, 1);
+        c.goto_(sTop);
+        c.labelBinding(sEnd);
+        // base += step; LaneRange.strided made sure it cannot pass Integer.MAX_VALUE
+        c.iload(base);
+        c.iload(step);
+        c.iadd();
+        c.dup();
+        c.istore(base);
+        c.iload(bound);
+        c.if_icmplt(top);
+        c.iload(ran);
+        c.invokestatic(LANE_RANGE, "run", mt(CD_int, CD_int));
+        c.pop();
+        c.iload(e.blockDimSlots[0]);
+        c.istore(startSlot);
+    }
+
+    /** One group of lanes, from thread {@code tx}, whose first index is int local {@code base} plus {@code tx}. */
+    private void vectorBody(int base) {
+        for (Var p : form.arrays()) {
+            c.lload(e.offSlot.get(p));
+            c.iload(base);
+            c.iload(e.txSlot);
+            c.iadd();
+            c.i2l();
+            c.loadConstant((long) size);
+            c.lmul();
+            c.ladd();
+            c.lstore(offset.get(p));
+        }
+        form.body().forEach(this::statement);
+    }
+
+    /**
+     * [n] → n, or 0 where an array's elements {@code first … first + n - 1} (int local {@code first}) do not allow
+     * lanes ({@code LaneRange.inside}, {@code LaneRange.apart}).
+     */
+    private void memoryChecks(int first) {
         for (Var p : form.arrays()) {
             c.aload(e.slot.get(p));
             c.lload(e.offSlot.get(p));

@@ -19,6 +19,9 @@ import java.util.Set;
  *   uniform declarations, one of them int i = U + threadIdx.x;
  *   if (i &lt; n) { body }           or   if (i &gt;= n) return; body      or   body
  * </pre>
+ * or, the grid-stride loop GrCUDA's benchmarks write, uniform declarations and
+ * {@code for (int i = U + threadIdx.x; i < n; i += S) { body }}, which the lanes run iteration by iteration over
+ * the block (as the region form's interchanged loops do);
  * where {@code n} is block-uniform and the body holds only declarations of and assignments to local variables of
  * the lane type and assignments (plain or {@code += -= *= /=}) to {@code p[i]} for pointer parameters {@code p}
  * that are never assigned. Any block-uniform subexpression of the lane type is evaluated once per group of lanes and
@@ -30,7 +33,9 @@ import java.util.Set;
  *
  * @param prefix  the declarations before the guard, run once per block before the lanes with the thread's index 0
  * @param index   the thread's index variable {@code i}
- * @param bound   {@code n} of the guard, or null for a kernel without one
+ * @param bound   {@code n} of the guard (or of the loop's condition), or null for a kernel without one
+ * @param step    the uniform {@code S} of a kernel whose body is the loop
+ *                {@code for (int i = U + threadIdx.x; i < n; i += S)}, or null
  * @param body    the statements each thread runs
  * @param lane    {@code float} or {@code double}
  * @param lanes   how many threads run at a time (the JVM's preferred vector length for the lane type)
@@ -39,7 +44,7 @@ import java.util.Set;
  * @param locals  the variables the body declares, held as vectors
  * @param broadcasts the block-uniform subexpressions of the body, computed by the scalar emitter and broadcast
  */
-record LaneForm(List<Stmt> prefix, Var index, Expr bound, List<Stmt> body, CType.Prim lane, int lanes,
+record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> body, CType.Prim lane, int lanes,
                 List<Var> arrays, Set<Var> stored, Set<Var> locals, Set<Expr> broadcasts) {
 
     /** The lane form of the plan's kernel, or null where it does not have that shape or lanes are not available. */
@@ -79,13 +84,17 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, List<Stmt> body, CType
                 prefix.add(d);
                 k++;
             }
-            if (index == null) {
-                return null;
-            }
             List<Stmt> rest = statements.subList(k, statements.size());
             Expr bound = null;
+            Expr step = null;
             List<Stmt> threadBody = rest;
-            if (!rest.isEmpty() && rest.get(0) instanceof Stmt.If g && g.otherwise() == null) {
+            if (index == null) {
+                if (rest.size() != 1 || !(rest.get(0) instanceof Stmt.For f) || (step = strided(f)) == null) {
+                    return null;
+                }
+                bound = guard(f.condition(), Expr.BinaryOp.LT);
+                threadBody = List.of(f.body());
+            } else if (!rest.isEmpty() && rest.get(0) instanceof Stmt.If g && g.otherwise() == null) {
                 if (rest.size() == 1 && (bound = guard(g.condition(), Expr.BinaryOp.LT)) != null) {
                     threadBody = List.of(g.then());
                 } else if ((bound = guard(g.condition(), Expr.BinaryOp.GE)) != null && returns(g.then())) {
@@ -102,8 +111,25 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, List<Stmt> body, CType
             if (lane == null || arrays.isEmpty() || stored.isEmpty()) {
                 return null;
             }
-            return new LaneForm(List.copyOf(prefix), index, bound, List.copyOf(body), lane, VectorApi.lanes(lane),
-                    List.copyOf(arrays), stored, locals, broadcasts);
+            return new LaneForm(List.copyOf(prefix), index, bound, step, List.copyOf(body), lane,
+                    VectorApi.lanes(lane), List.copyOf(arrays), stored, locals, broadcasts);
+        }
+
+        /**
+         * The uniform step {@code S} of {@code for (int i = U + threadIdx.x; i < n; i += S)}, with the declaration
+         * added to the prefix; null for any other loop.
+         */
+        private Expr strided(Stmt.For f) {
+            if (f.init().size() != 1 || !(f.init().get(0) instanceof Stmt.VarDecl d) || !prefixDeclaration(d)
+                    || index == null || guard(f.condition(), Expr.BinaryOp.LT) == null
+                    || !(f.update() instanceof Expr.CompoundAssign a) || a.op() != Expr.BinaryOp.ADD
+                    || !(a.target() instanceof Expr.VarRef r) || r.var() != index
+                    || a.operandType() != CType.Prim.INT && a.operandType() != CType.Prim.UINT
+                    || !u.isUniform(a.value())) {
+                return null;
+            }
+            prefix.add(d);
+            return a.value();
         }
 
         /** A block-uniform declaration, or the index's: {@code int i = U + threadIdx.x} (either order). */

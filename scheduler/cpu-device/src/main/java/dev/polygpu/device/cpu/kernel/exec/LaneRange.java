@@ -45,6 +45,20 @@ public final class LaneRange {
     }
 
     /**
+     * For {@code for (int i = first + threadIdx.x; i < bound; i += step)}: the number of elements from {@code first}
+     * to {@code bound} if the block may run the loop as lanes, iteration by iteration; else 0. A step of at least
+     * the block's width gives each thread's iterations elements no other thread of the block touches, so the order
+     * of iterations is invisible; below it (or past {@code Integer.MAX_VALUE}, where C's index wraps) the threads
+     * run one by one.
+     */
+    public static int strided(int first, int bound, int step, int bdx) {
+        if (first < 0 || first >= bound || step < bdx || (long) bound + step > Integer.MAX_VALUE) {
+            return 0;
+        }
+        return bound - first;
+    }
+
+    /**
      * {@code n} if elements {@code first … first + n - 1} of the array at byte {@code off} of {@code s} lie inside
      * it, are aligned to {@code size} and, where {@code stored}, may be written; else 0.
      */

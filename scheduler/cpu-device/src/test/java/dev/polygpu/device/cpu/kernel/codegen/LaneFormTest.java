@@ -81,6 +81,26 @@ class LaneFormTest {
             }
             """;
 
+    /** SAXPY as a grid-stride loop, as GrCUDA's benchmarks write their kernels. */
+    private static final String SAXPY_GS = """
+            extern "C" __global__ void NAME(float *y, const float *x, float a, int n) {
+                for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+                    float t = a * x[i];
+                    y[i] = t + y[i];
+                }
+            }
+            """;
+
+    /** A grid-stride loop whose step is a parameter: below the block's width the block runs thread by thread. */
+    private static final String STEP = """
+            extern "C" __global__ void NAME(double *y, const double *x, int n, int step) {
+                const int w = 3;
+                for (int i = threadIdx.x + blockIdx.x * blockDim.x * w; i < n; i += step) {
+                    y[i] -= x[i] / 3.0;
+                }
+            }
+            """;
+
     @BeforeAll
     static void lanesAreThere() {
         assertTrue(VectorApi.lanes(CType.Prim.FLOAT) >= 2, "the tests' JVM runs without the Vector API: the build"
@@ -93,6 +113,58 @@ class LaneFormTest {
         assertEquals(floatLanes, KernelCompiler.lanes(compile(SAXPY, "k")));
         assertEquals(floatLanes, KernelCompiler.lanes(compile(LOCALS, "k")));
         assertEquals(VectorApi.lanes(CType.Prim.DOUBLE), KernelCompiler.lanes(compile(DOUBLES, "k")));
+        assertEquals(floatLanes, KernelCompiler.lanes(compile(SAXPY_GS, "k")));
+        assertEquals(VectorApi.lanes(CType.Prim.DOUBLE), KernelCompiler.lanes(compile(STEP, "k")));
+    }
+
+    @Test
+    void gridStrideLoopsAgreeWithNvccsPtx() {
+        OracleTests.assumeNvcc();
+        long seed = SEED + 2;
+        Random r = new Random(seed);
+        List<OracleCase> cases = new ArrayList<>();
+        // {grid, block, n}: many iterations per thread, a last one that covers part of a block, blocks that are not
+        // a multiple of the lanes, a bound inside the first iteration, a grid larger than the data
+        int[][] shapes = {{3, 64, 2000}, {2, 100, 1234}, {5, 7, 333}, {4, 256, 100}, {8, 128, 500}};
+        for (int[] sh : shapes) {
+            int n = sh[2];
+            String name = "gs" + cases.size();
+            cases.add(new OracleCase(name, named(SAXPY_GS, name), name, LaunchConfig.of(sh[0], sh[1]),
+                    List.of(specialFloats("y", r, n), specialFloats("x", r, n), floatScalar(-0.75f),
+                            OracleTests.intScalar(n))));
+            // steps of three grid widths and past the data, and of the block's width and below it (thread by
+            // thread) in a grid of one block: no element is any other block's, as CUDA requires of a kernel whose
+            // threads read and write it
+            int m = 3 * sh[0] * sh[1] + n;
+            int[][] steps = {{sh[0], sh[0] * sh[1] * 3}, {sh[0], 5 * m}, {1, sh[1]}, {1, sh[1] - 1}};
+            for (int[] gs : steps) {
+                name = "step" + cases.size();
+                int step = gs[1];
+                cases.add(new OracleCase(name, named(STEP, name), name, LaunchConfig.of(gs[0], sh[1]),
+                        List.of(randomDoubles("y", r, m), randomDoubles("x", r, m), OracleTests.intScalar(m),
+                                OracleTests.intScalar(Math.max(1, step)))));
+            }
+        }
+        long before = LaneRange.threadsRun();
+        OracleTests.assertAllEqual(cases, seed, ANY_NAN);
+        assertTrue(LaneRange.threadsRun() > before, "no thread ran as a lane");
+    }
+
+    @Test
+    void aGridStrideLoopPastItsBufferFaultsInTheThreadLoop() {
+        try (CpuDevice dev = new CpuDevice(1)) {
+            UnifiedBuffer y = floats(dev, new float[1000]);
+            UnifiedBuffer x = floats(dev, new float[900]);
+            var s = dev.defaultStream();
+            long before = LaneRange.threadsRun();
+            s.launch(dev.compile(named(SAXPY_GS, "gsOob"), "s.cu").function("gsOob"), LaunchConfig.of(2, 128),
+                    KernelArgs.builder().pointer(y).pointer(x).f32(1f).i32(1000).build());
+            KernelFaultException e = assertThrows(KernelFaultException.class, s::synchronize);
+            // thread 4 of block 1 reaches x[900] at its fourth iteration (132 + 3 * 256)
+            assertContains("blockIdx (1,0,0) threadIdx (4,0,0)", e.getMessage());
+            assertContains("out-of-bounds read of 4 bytes at index 900 of argument 'x'", e.getMessage());
+            assertEquals(0, LaneRange.threadsRun() - before);
+        }
     }
 
     @Test

@@ -60,11 +60,14 @@ class SweptKernelsTest {
 
     @Test
     void barrierFreeStridedLoopsGetASweptForm() {
-        for (String src : List.of(GRID_STRIDE, SAXPY)) {
-            CompiledKernel k = NamedKernels.compile(src, "k");
-            assertEquals(Form.THREAD_LOOP, k.form());
-            assertEquals(1, KernelCompiler.interchangedLoops(k));
-        }
+        CompiledKernel k = NamedKernels.compile(GRID_STRIDE, "k");
+        assertEquals(Form.THREAD_LOOP, k.form());
+        assertEquals(1, KernelCompiler.interchangedLoops(k));
+        // An element-wise loop runs as SIMD lanes, iteration by iteration already (LaneFormTest): no swept form.
+        CompiledKernel saxpy = NamedKernels.compile(SAXPY, "k");
+        assertEquals(Form.THREAD_LOOP, saxpy.form());
+        assertEquals(0, KernelCompiler.interchangedLoops(saxpy));
+        assertEquals(VectorApi.lanes(dev.polygpu.device.cpu.kernel.ast.CType.Prim.FLOAT), KernelCompiler.lanes(saxpy));
         // A kernel that prints keeps one form; one without a strided loop has nothing to sweep.
         assertEquals(0, KernelCompiler.interchangedLoops(NamedKernels.compile("""
                 __global__ void k(int *x, int n) {
