@@ -15,6 +15,7 @@ import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,8 +35,10 @@ final class LaneEmitter {
     private final ClassDesc scalar;
     private final int size;
     private final Map<Var, Integer> vectorSlot = new IdentityHashMap<>();
-    /** Per array, the byte offset of the current group's first element. */
-    private final Map<Var, Integer> offset = new IdentityHashMap<>();
+    /** Per stream, the byte offset of the current group's first element. */
+    private final Map<LaneForm.Stream, Integer> offset = new IdentityHashMap<>();
+    /** Per stream, its shift in elements as a {@code long} (0 for none), computed once per block. */
+    private final Map<LaneForm.Stream, Integer> shift = new IdentityHashMap<>();
 
     LaneEmitter(Emitter e, LaneForm form) {
         this.e = e;
@@ -68,8 +71,20 @@ final class LaneEmitter {
         e.scopes.push(new ArrayList<>());
         form.prefix().forEach(e::statement);
         e.scopes.pop();
-        for (Var p : form.arrays()) {
-            offset.put(p, c.allocateLocal(TypeKind.LONG));
+        for (LaneForm.Stream st : form.streams()) {
+            offset.put(st, c.allocateLocal(TypeKind.LONG));
+            int slot = c.allocateLocal(TypeKind.LONG);
+            shift.put(st, slot);
+            if (st.shift() == null) {
+                c.lconst_0();
+            } else {
+                e.exprs.value(st.shift());
+                c.i2l();
+                if (st.minus()) {
+                    c.lneg();
+                }
+            }
+            c.lstore(slot);
         }
         for (Var v : form.locals()) {
             vectorSlot.put(v, c.allocateLocal(TypeKind.REFERENCE));
@@ -214,16 +229,18 @@ final class LaneEmitter {
 
     /** One group of lanes, from thread {@code tx}, whose first index is int local {@code base} plus {@code tx}. */
     private void vectorBody(int base) {
-        for (Var p : form.arrays()) {
-            c.lload(e.offSlot.get(p));
+        for (LaneForm.Stream st : form.streams()) {
+            c.lload(e.offSlot.get(st.array()));
             c.iload(base);
             c.iload(e.txSlot);
             c.iadd();
             c.i2l();
+            c.lload(shift.get(st));
+            c.ladd();
             c.loadConstant((long) size);
             c.lmul();
             c.ladd();
-            c.lstore(offset.get(p));
+            c.lstore(offset.get(st));
         }
         form.body().forEach(this::statement);
     }
@@ -233,30 +250,40 @@ final class LaneEmitter {
      * lanes ({@code LaneRange.inside}, {@code LaneRange.apart}).
      */
     private void memoryChecks(int first) {
-        for (Var p : form.arrays()) {
-            c.aload(e.slot.get(p));
-            c.lload(e.offSlot.get(p));
-            c.iload(first);
+        for (LaneForm.Stream st : form.streams()) {
+            c.aload(e.slot.get(st.array()));
+            c.lload(e.offSlot.get(st.array()));
+            firstElement(first, st);
             c.loadConstant(size);
-            c.loadConstant(form.stored().contains(p) ? 1 : 0);
-            c.invokestatic(LANE_RANGE, "inside", mt(CD_int, CD_int, Jvm.SEGMENT, CD_long, CD_int, CD_int, CD_boolean));
+            c.loadConstant(form.stored().contains(st) ? 1 : 0);
+            c.invokestatic(LANE_RANGE, "inside", mt(CD_int, CD_int, Jvm.SEGMENT, CD_long, CD_long, CD_int, CD_boolean));
         }
-        for (int a = 0; a < form.arrays().size(); a++) {
-            for (int b = a + 1; b < form.arrays().size(); b++) {
-                Var p = form.arrays().get(a);
-                Var q = form.arrays().get(b);
+        List<LaneForm.Stream> streams = form.streams();
+        for (int a = 0; a < streams.size(); a++) {
+            for (int b = a + 1; b < streams.size(); b++) {
+                LaneForm.Stream p = streams.get(a);
+                LaneForm.Stream q = streams.get(b);
                 if (form.stored().contains(p) || form.stored().contains(q)) {
-                    c.aload(e.slot.get(p));
-                    c.lload(e.offSlot.get(p));
-                    c.aload(e.slot.get(q));
-                    c.lload(e.offSlot.get(q));
-                    c.iload(first);
+                    c.aload(e.slot.get(p.array()));
+                    c.lload(e.offSlot.get(p.array()));
+                    c.aload(e.slot.get(q.array()));
+                    c.lload(e.offSlot.get(q.array()));
+                    firstElement(first, p);
+                    firstElement(first, q);
                     c.loadConstant(size);
-                    c.invokestatic(LANE_RANGE, "apart",
-                            mt(CD_int, CD_int, Jvm.SEGMENT, CD_long, Jvm.SEGMENT, CD_long, CD_int, CD_int));
+                    c.invokestatic(LANE_RANGE, "apart", mt(CD_int, CD_int, Jvm.SEGMENT, CD_long, Jvm.SEGMENT, CD_long,
+                            CD_long, CD_long, CD_int));
                 }
             }
         }
+    }
+
+    /** Pushes the index of stream {@code st}'s element for thread 0: int local {@code first} plus its shift. */
+    private void firstElement(int first, LaneForm.Stream st) {
+        c.iload(first);
+        c.i2l();
+        c.lload(shift.get(st));
+        c.ladd();
     }
 
     private void statement(Stmt s) {
@@ -291,9 +318,9 @@ final class LaneEmitter {
 
     /** [vector] → stores it at the current group's elements of {@code p[i]}. */
     private void store(Expr target) {
-        Var p = array(target);
-        c.aload(e.slot.get(p));
-        c.lload(offset.get(p));
+        LaneForm.Stream st = form.accesses().get(target);
+        c.aload(e.slot.get(st.array()));
+        c.lload(offset.get(st));
         byteOrder();
         c.invokevirtual(vector, "intoMemorySegment", mt(CD_void, Jvm.SEGMENT, CD_long, VectorApi.BYTE_ORDER));
     }
@@ -309,10 +336,10 @@ final class LaneEmitter {
         switch (x) {
             case Expr.VarRef r -> c.aload(vectorSlot.get(r.var()));
             case Expr.Deref d -> {
-                Var p = array(d);
+                LaneForm.Stream st = form.accesses().get(d);
                 c.getstatic(vector, "SPECIES_PREFERRED", VectorApi.SPECIES);
-                c.aload(e.slot.get(p));
-                c.lload(offset.get(p));
+                c.aload(e.slot.get(st.array()));
+                c.lload(offset.get(st));
                 byteOrder();
                 c.invokestatic(vector, "fromMemorySegment",
                         mt(vector, VectorApi.SPECIES, Jvm.SEGMENT, CD_long, VectorApi.BYTE_ORDER));
@@ -327,6 +354,30 @@ final class LaneEmitter {
                 c.invokevirtual(vector, "neg", mt(vector));
             }
             case Expr.Unary u when u.op() == Expr.UnaryOp.PLUS -> value(u.operand());
+            case Expr.Conditional q when form.choices().contains(q) -> {
+                Label otherwise = c.newLabel();
+                Label end = c.newLabel();
+                e.exprs.jumpIfFalse(q.condition(), otherwise);
+                value(q.ifTrue());
+                c.goto_(end);
+                c.labelBinding(otherwise);
+                value(q.ifFalse());
+                c.labelBinding(end);
+            }
+            case Expr.Conditional q -> {
+                // both sides are computed in every lane (they cannot fault), then each lane takes its side
+                Expr.Binary b = (Expr.Binary) q.condition();
+                value(b.left());
+                c.getstatic(VectorApi.OPERATORS, b.op().name(), VectorApi.COMPARISON);
+                value(b.right());
+                c.invokevirtual(vector, "compare", mt(VectorApi.MASK, VectorApi.COMPARISON, VectorApi.VECTOR));
+                int mask = c.allocateLocal(TypeKind.REFERENCE);
+                c.astore(mask);
+                value(q.ifFalse());
+                value(q.ifTrue());
+                c.aload(mask);
+                c.invokevirtual(vector, "blend", mt(vector, VectorApi.VECTOR, VectorApi.MASK));
+            }
             default -> throw new IllegalStateException("expression outside the lane form: " + x
                     + " (a bug in polygpu's kernel engine)");
         }
@@ -347,10 +398,5 @@ final class LaneEmitter {
 
     private void byteOrder() {
         c.invokestatic(VectorApi.BYTE_ORDER, "nativeOrder", mt(VectorApi.BYTE_ORDER));
-    }
-
-    private static Var array(Expr access) {
-        Expr.PtrAdd a = (Expr.PtrAdd) ((Expr.Deref) access).pointer();
-        return ((Expr.VarRef) a.pointer()).var();
     }
 }

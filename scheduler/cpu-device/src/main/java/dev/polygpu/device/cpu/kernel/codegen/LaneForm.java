@@ -8,13 +8,15 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * An element-wise kernel that the thread loop can run several threads at a time as SIMD lanes
  * ({@link LaneEmitter}): each thread reads and writes elements {@code p[i]} of its own index
  * {@code i = U + threadIdx.x} ({@code U} block-uniform, such as {@code blockIdx.x * blockDim.x}) and computes them
- * with floating-point {@code + - * /} and negation, all in one type ({@code float} or {@code double}). The shape is
+ * with floating-point {@code + - * /}, negation and {@code c ? a : b} on a comparison of two such values, all in one
+ * type ({@code float} or {@code double}). The shape is
  * <pre>
  *   uniform declarations, one of them int i = U + threadIdx.x;
  *   if (i &lt; n) { body }           or   if (i &gt;= n) return; body      or   body
@@ -23,8 +25,8 @@ import java.util.Set;
  * {@code for (int i = U + threadIdx.x; i < n; i += S) { body }}, which the lanes run iteration by iteration over
  * the block (as the region form's interchanged loops do);
  * where {@code n} is block-uniform and the body holds only declarations of and assignments to local variables of
- * the lane type and assignments (plain or {@code += -= *= /=}) to {@code p[i]} for pointer parameters {@code p}
- * that are never assigned. Any block-uniform subexpression of the lane type is evaluated once per group of lanes and
+ * the lane type and assignments (plain or {@code += -= *= /=}) to {@code p[i]} (or {@code p[i + k]}, {@code p[i - k]},
+ * {@code k} a uniform {@code int}) for pointer parameters {@code p} that are never assigned. Any block-uniform subexpression of the lane type is evaluated once per group of lanes and
  * broadcast. No call, conversion of a per-thread value, integer arithmetic on one or control flow inside the body:
  * those kernels keep the scalar thread loop. Java's {@code float} and {@code double} operations round as CUDA's do
  * without fused multiply-adds, which the engine never forms, so lanes give the scalar loop's results bit for bit;
@@ -39,13 +41,24 @@ import java.util.Set;
  * @param body    the statements each thread runs
  * @param lane    {@code float} or {@code double}
  * @param lanes   how many threads run at a time (the JVM's preferred vector length for the lane type)
- * @param arrays  the pointer parameters the body accesses, each once
+ * @param streams the body's element streams: one per pointer parameter accessed at {@code p[i]}, and one per
+ *                access {@code p[i + k]} with a uniform shift {@code k}
  * @param stored  those of them the body stores through
+ * @param accesses the stream of each access ({@code Deref}) in the body
  * @param locals  the variables the body declares, held as vectors
  * @param broadcasts the block-uniform subexpressions of the body, computed by the scalar emitter and broadcast
+ * @param choices    the conditional expressions of the body whose condition is block-uniform: one branch for all
+ *                   lanes, not a mask
  */
 record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> body, CType.Prim lane, int lanes,
-                List<Var> arrays, Set<Var> stored, Set<Var> locals, Set<Expr> broadcasts) {
+                List<Stream> streams, Set<Stream> stored, Map<Expr, Stream> accesses, Set<Var> locals,
+                Set<Expr> broadcasts, Set<Expr> choices) {
+
+    /**
+     * The elements {@code array[i + shift]} of the lanes' threads ({@code shift} a uniform {@code int} expression,
+     * or null for none; {@code minus} for {@code i - shift}).
+     */
+    record Stream(Var array, Expr shift, boolean minus) {}
 
     /** The lane form of the plan's kernel, or null where it does not have that shape or lanes are not available. */
     static LaneForm of(Plan plan) {
@@ -66,10 +79,12 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
         private final Uniformity u;
         private final List<Stmt> prefix = new ArrayList<>();
         private final List<Stmt> body = new ArrayList<>();
-        private final List<Var> arrays = new ArrayList<>();
-        private final Set<Var> stored = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final List<Stream> streams = new ArrayList<>();
+        private final Set<Stream> stored = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final Map<Expr, Stream> accesses = new IdentityHashMap<>();
         private final Set<Var> locals = Collections.newSetFromMap(new IdentityHashMap<>());
         private final Set<Expr> broadcasts = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final Set<Expr> choices = Collections.newSetFromMap(new IdentityHashMap<>());
         private Var index;
         private CType.Prim lane;
 
@@ -108,11 +123,11 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
                     return null;
                 }
             }
-            if (lane == null || arrays.isEmpty() || stored.isEmpty()) {
+            if (lane == null || streams.isEmpty() || stored.isEmpty()) {
                 return null;
             }
             return new LaneForm(List.copyOf(prefix), index, bound, step, List.copyOf(body), lane,
-                    VectorApi.lanes(lane), List.copyOf(arrays), stored, locals, broadcasts);
+                    VectorApi.lanes(lane), List.copyOf(streams), stored, accesses, locals, broadcasts, choices);
         }
 
         /**
@@ -216,16 +231,19 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
             if (t instanceof Expr.VarRef r) {
                 return locals.contains(r.var());
             }
-            Var p = element(t);
-            if (p == null) {
+            Stream st = element(t);
+            if (st == null) {
                 return false;
             }
-            stored.add(p);
+            stored.add(st);
             return true;
         }
 
-        /** The pointer parameter {@code p} of an access {@code p[i]} of the lane type, or null for anything else. */
-        private Var element(Expr e) {
+        /**
+         * The stream of an access {@code p[i]} or {@code p[i ± k]} (k uniform) of the lane type, or null for anything
+         * else. Accesses without a shift share their parameter's stream; each shifted one has its own.
+         */
+        private Stream element(Expr e) {
             if (!(e instanceof Expr.Deref d) || !laneType(d.type()) || !(d.pointer() instanceof Expr.PtrAdd a)
                     || a.negate() || !(a.pointer() instanceof Expr.VarRef p) || !plan.constantParams.contains(p.var())
                     || plan.storage.get(p.var()) != Plan.Storage.POINTER) {
@@ -235,13 +253,32 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
             if (ix instanceof Expr.Cast c && c.type() == CType.Prim.LONG) {
                 ix = c.operand();
             }
-            if (!(ix instanceof Expr.VarRef r) || r.var() != index) {
+            Stream st;
+            if (isIndex(ix)) {
+                st = streams.stream().filter(x -> x.array() == p.var() && x.shift() == null).findFirst()
+                        .orElse(null);
+                if (st == null) {
+                    st = new Stream(p.var(), null, false);
+                    streams.add(st);
+                }
+            } else if (ix instanceof Expr.Binary b && b.operandType() == CType.Prim.INT
+                    && (b.op() == Expr.BinaryOp.ADD || b.op() == Expr.BinaryOp.SUB)) {
+                Expr shift = isIndex(b.left()) ? b.right() : b.op() == Expr.BinaryOp.ADD && isIndex(b.right())
+                        ? b.left() : null;
+                if (shift == null || !u.isUniform(shift) || readsLocal(shift)) {
+                    return null;
+                }
+                st = new Stream(p.var(), shift, b.op() == Expr.BinaryOp.SUB);
+                streams.add(st);
+            } else {
                 return null;
             }
-            if (!arrays.contains(p.var())) {
-                arrays.add(p.var());
-            }
-            return p.var();
+            accesses.put(e, st);
+            return st;
+        }
+
+        private boolean isIndex(Expr e) {
+            return e instanceof Expr.VarRef r && r.var() == index;
         }
 
         /** True for the first lane type seen ({@code float} or {@code double}) and every later use of it. */
@@ -253,6 +290,13 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
                 lane = (CType.Prim) t;
             }
             return t == lane;
+        }
+
+        static boolean comparison(Expr.BinaryOp op) {
+            return switch (op) {
+                case LT, LE, GT, GE, EQ, NE -> true;
+                default -> false;
+            };
         }
 
         private static boolean arithmetic(Expr.BinaryOp op) {
@@ -276,6 +320,13 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
                         && vectorValue(b.right());
                 case Expr.Unary n -> (n.op() == Expr.UnaryOp.NEG || n.op() == Expr.UnaryOp.PLUS)
                         && vectorValue(n.operand());
+                case Expr.Conditional q when u.isUniform(q.condition()) && !readsLocal(q.condition()) -> {
+                    choices.add(q);
+                    yield vectorValue(q.ifTrue()) && vectorValue(q.ifFalse());
+                }
+                case Expr.Conditional q -> q.condition() instanceof Expr.Binary b && comparison(b.op())
+                        && b.operandType() == lane && vectorValue(b.left()) && vectorValue(b.right())
+                        && vectorValue(q.ifTrue()) && vectorValue(q.ifFalse());
                 default -> false;
             };
         }

@@ -21,6 +21,9 @@ final class VectorApi {
     static final ClassDesc DOUBLE_VECTOR = ClassDesc.of(MODULE, "DoubleVector");
     static final ClassDesc VECTOR = ClassDesc.of(MODULE, "Vector");
     static final ClassDesc SPECIES = ClassDesc.of(MODULE, "VectorSpecies");
+    static final ClassDesc MASK = ClassDesc.of(MODULE, "VectorMask");
+    static final ClassDesc OPERATORS = ClassDesc.of(MODULE, "VectorOperators");
+    static final ClassDesc COMPARISON = ClassDesc.of(MODULE + ".VectorOperators$Comparison");
     static final ClassDesc BYTE_ORDER = ClassDesc.of("java.nio.ByteOrder");
 
     private static final int FLOAT_LANES = preferredLanes("FloatVector");

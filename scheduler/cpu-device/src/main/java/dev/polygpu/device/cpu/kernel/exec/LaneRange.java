@@ -60,27 +60,30 @@ public final class LaneRange {
 
     /**
      * {@code n} if elements {@code first … first + n - 1} of the array at byte {@code off} of {@code s} lie inside
-     * it, are aligned to {@code size} and, where {@code stored}, may be written; else 0.
+     * it, are aligned to {@code size} and, where {@code stored}, may be written; else 0. The indices must be
+     * {@code int}s, as C computes {@code i + k}: past that range C's index wraps where the lanes' would not.
      */
-    public static int inside(int n, MemorySegment s, long off, int first, int size, boolean stored) {
-        if (n == 0 || s == null || !s.isNative() || stored && s.isReadOnly()) {
+    public static int inside(int n, MemorySegment s, long off, long first, int size, boolean stored) {
+        if (n == 0 || s == null || !s.isNative() || stored && s.isReadOnly() || first < Integer.MIN_VALUE
+                || first + n - 1 > Integer.MAX_VALUE) {
             return 0;
         }
-        long lo = off + (long) first * size;
+        long lo = off + first * size;
         return lo >= 0 && lo <= s.byteSize() - (long) n * size && (s.address() + lo) % size == 0 ? n : 0;
     }
 
     /**
-     * {@code n} if the elements {@code first … first + n - 1} of two arrays, one of them stored, start at the same
-     * address or do not overlap; else 0. Called after {@link #inside} passed for both.
+     * {@code n} if the elements {@code firstA … firstA + n - 1} and {@code firstB … firstB + n - 1} of two arrays,
+     * one of them stored, start at the same address or do not overlap; else 0. Called after {@link #inside} passed
+     * for both.
      */
-    public static int apart(int n, MemorySegment a, long offA, MemorySegment b, long offB, int first, int size) {
+    public static int apart(int n, MemorySegment a, long offA, MemorySegment b, long offB, long firstA, long firstB,
+            int size) {
         if (n == 0) {
             return 0;
         }
-        long start = (long) first * size;
-        long x = a.address() + offA + start;
-        long y = b.address() + offB + start;
+        long x = a.address() + offA + firstA * size;
+        long y = b.address() + offB + firstB * size;
         long bytes = (long) n * size;
         return x == y || x + bytes <= y || y + bytes <= x ? n : 0;
     }

@@ -101,6 +101,29 @@ class LaneFormTest {
             }
             """;
 
+    /** GrCUDA's image pipeline: clamping with conditional expressions. */
+    private static final String UNSHARPEN = """
+            extern "C" __global__ void NAME(float *x, float *y, float *res, float amount, int n) {
+                for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+                    float res_tmp = x[i] * (1 + amount) - y[i] * amount;
+                    res_tmp = res_tmp > 1 ? 1 : res_tmp;
+                    res[i] = res_tmp < 0 ? 0 : res_tmp;
+                }
+            }
+            """;
+
+    /** GrCUDA's CNN: two halves of one output, a shift apart; and a stencil read of neighbours. */
+    private static final String SHIFTS = """
+            extern "C" __global__ void NAME(float *z, const float *x, const float *y, int n, int k, int m) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n) {
+                    z[i] = x[i];
+                    z[i + n] = y[i] + x[i + 1] * 0.5f - x[i - k] + (x[i + 2] != x[i + 2] ? -1.0f : 1.0f);
+                    z[m + i] += (y[i] <= x[i] ? y[i] : x[i]) / (y[m + i] == 0.0f ? 1.0f : 3.0f);
+                }
+            }
+            """;
+
     @BeforeAll
     static void lanesAreThere() {
         assertTrue(VectorApi.lanes(CType.Prim.FLOAT) >= 2, "the tests' JVM runs without the Vector API: the build"
@@ -115,6 +138,38 @@ class LaneFormTest {
         assertEquals(VectorApi.lanes(CType.Prim.DOUBLE), KernelCompiler.lanes(compile(DOUBLES, "k")));
         assertEquals(floatLanes, KernelCompiler.lanes(compile(SAXPY_GS, "k")));
         assertEquals(VectorApi.lanes(CType.Prim.DOUBLE), KernelCompiler.lanes(compile(STEP, "k")));
+        assertEquals(floatLanes, KernelCompiler.lanes(compile(UNSHARPEN, "k")));
+        assertEquals(floatLanes, KernelCompiler.lanes(compile(SHIFTS, "k")));
+    }
+
+    @Test
+    void conditionalsAndShiftsAgreeWithNvccsPtx() {
+        OracleTests.assumeNvcc();
+        long seed = SEED + 3;
+        Random r = new Random(seed);
+        List<OracleCase> cases = new ArrayList<>();
+        int[][] shapes = {{3, 64, 2000}, {2, 100, 1234}, {5, 7, 333}, {4, 256, 100}};
+        for (int[] sh : shapes) {
+            int n = sh[2];
+            String name = "unsharpen" + cases.size();
+            cases.add(new OracleCase(name, named(UNSHARPEN, name), name, LaunchConfig.of(sh[0], sh[1]),
+                    List.of(specialFloats("x", r, n), specialFloats("y", r, n), OracleTests.randomFloats("res", r, n),
+                            floatScalar(0.5f), OracleTests.intScalar(n))));
+            // x read a little and far ahead (i - k for negative k), z written in three parts no thread shares
+            int total = sh[0] * sh[1];
+            int e = Math.min(n, total);
+            for (int k : new int[] {-3, -e}) {
+                int m = 2 * e + 5;
+                name = "shifts" + cases.size();
+                cases.add(new OracleCase(name, named(SHIFTS, name), name, LaunchConfig.of(sh[0], sh[1]),
+                        List.of(specialFloats("z", r, m + e), specialFloats("x", r, e - k + 3),
+                                specialFloats("y", r, m + e), OracleTests.intScalar(e), OracleTests.intScalar(k),
+                                OracleTests.intScalar(m))));
+            }
+        }
+        long before = LaneRange.threadsRun();
+        OracleTests.assertAllEqual(cases, seed, ANY_NAN);
+        assertTrue(LaneRange.threadsRun() > before, "no thread ran as a lane");
     }
 
     @Test
@@ -172,7 +227,9 @@ class LaneFormTest {
         String head = "extern \"C\" __global__ void k(float *y, const float *x, const int *m, double *d, int n) {\n"
                 + "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n";
         String[] bodies = {
-            "if (i < n) y[i] = x[i + 1];",                 // another thread's element
+            "if (i < n) y[i] = x[2 * i];",                 // not a unit stride
+            "if (i < n) y[i] = x[i + (int) y[0]];",        // a shift read from memory
+            "if (i < n) y[i] = x[i] > 0.0f && x[i] < 1.0f ? 1.0f : 0.0f;", // a condition of two comparisons
             "if (i < n) y[i] = (float) m[i];",             // a conversion of a per-thread value
             "if (i < n) y[i] = sqrtf(x[i]);",              // a call
             "if (i < n) { if (x[i] > 0.0f) y[i] = 1.0f; }", // control flow in the body
@@ -232,19 +289,22 @@ class LaneFormTest {
         assertTrue(LaneRange.threadsRun() > before, "no thread ran as a lane");
     }
 
-    /** Random element-wise kernels: expression trees over three arrays, two scalars and locals, float and double. */
+    /**
+     * Random element-wise kernels: expression trees over three arrays (one also read a neighbour ahead), two scalars
+     * and locals, with conditional expressions, in float and double.
+     */
     @Test
     void randomElementWiseKernelsAgreeWithNvccsPtx() {
         OracleTests.assumeNvcc();
         long seed = SEED + 1;
         Random r = new Random(seed);
         List<OracleCase> cases = new ArrayList<>();
-        for (int c = 0; c < 24; c++) {
+        for (int c = 0; c < 40; c++) {
             boolean dbl = c % 3 == 2;
             String t = dbl ? "double" : "float";
             String name = "rnd" + c;
             StringBuilder body = new StringBuilder();
-            List<String> vars = new ArrayList<>(List.of("p[i]", "q[i]", "o[i]", "s", "k"));
+            List<String> vars = new ArrayList<>(List.of("p[i]", "q[i]", "o[i]", "s", "k", "q[i + 1]", "q[1 + i]"));
             int statements = 1 + r.nextInt(4);
             for (int s = 0; s < statements; s++) {
                 String e = expression(r, vars, 3);
@@ -273,7 +333,7 @@ class LaneFormTest {
             cases.add(new OracleCase(name, src, name, LaunchConfig.of(grid, block), List.of(
                     dbl ? randomDoubles("o", r, total) : specialFloats("o", r, total),
                     dbl ? randomDoubles("p", r, total) : specialFloats("p", r, total),
-                    dbl ? randomDoubles("q", r, total) : specialFloats("q", r, total),
+                    dbl ? randomDoubles("q", r, total + 1) : specialFloats("q", r, total + 1),
                     dbl ? doubleScalar(r.nextGaussian()) : floatScalar((float) r.nextGaussian()),
                     dbl ? doubleScalar(-1.5) : floatScalar(0.25f),
                     OracleTests.intScalar(n))));
@@ -291,6 +351,12 @@ class LaneFormTest {
         }
         if (r.nextInt(6) == 0) {
             return "-(" + expression(r, vars, depth - 1) + ")";
+        }
+        if (r.nextInt(6) == 0) {
+            String[] cmp = {"<", "<=", ">", ">=", "==", "!="};
+            return "(" + expression(r, vars, depth - 1) + ' ' + cmp[r.nextInt(cmp.length)] + ' '
+                    + expression(r, vars, depth - 1) + " ? " + expression(r, vars, depth - 1) + " : "
+                    + expression(r, vars, depth - 1) + ")";
         }
         String[] ops = {"+", "-", "*", "/"};
         return "(" + expression(r, vars, depth - 1) + ' ' + ops[r.nextInt(4)] + ' ' + expression(r, vars, depth - 1)

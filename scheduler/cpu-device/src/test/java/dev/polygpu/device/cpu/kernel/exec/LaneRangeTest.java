@@ -46,12 +46,25 @@ class LaneRangeTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment s = arena.allocate(4 * 100, 16);
             MemorySegment t = arena.allocate(4 * 100, 16);
-            assertEquals(32, LaneRange.apart(32, s, 0, s, 0, 10, 4));
-            assertEquals(32, LaneRange.apart(32, s, 0, t, 0, 10, 4));
-            assertEquals(32, LaneRange.apart(32, s, 0, s, 4 * 32, 0, 4));
-            assertEquals(0, LaneRange.apart(32, s, 0, s, 4 * 31, 0, 4));
-            assertEquals(0, LaneRange.apart(32, s, 4, s, 0, 0, 4));
-            assertEquals(32, LaneRange.apart(32, s.asSlice(8), 0, s, 8, 5, 4));
+            assertEquals(32, LaneRange.apart(32, s, 0, s, 0, 10, 10, 4));
+            assertEquals(32, LaneRange.apart(32, s, 0, t, 0, 10, 10, 4));
+            assertEquals(32, LaneRange.apart(32, s, 0, s, 4 * 32, 0, 0, 4));
+            assertEquals(0, LaneRange.apart(32, s, 0, s, 4 * 31, 0, 0, 4));
+            assertEquals(0, LaneRange.apart(32, s, 4, s, 0, 0, 0, 4));
+            assertEquals(32, LaneRange.apart(32, s.asSlice(8), 0, s, 8, 5, 5, 4));
+            // z[i] and z[i + k]: apart from k = n on
+            assertEquals(0, LaneRange.apart(32, s, 0, s, 0, 0, 31, 4));
+            assertEquals(32, LaneRange.apart(32, s, 0, s, 0, 0, 32, 4));
+            assertEquals(32, LaneRange.apart(32, s, 0, s, 4, 1, 0, 4));
+        }
+    }
+
+    @Test
+    void shiftedIndicesMustStayInsideAnInt() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment s = arena.allocate(4 * 100, 16);
+            assertEquals(0, LaneRange.inside(8, s, 0, Integer.MAX_VALUE - 6L, 4, false));
+            assertEquals(0, LaneRange.inside(8, s, 0, Integer.MIN_VALUE - 1L, 4, false));
         }
     }
 }
