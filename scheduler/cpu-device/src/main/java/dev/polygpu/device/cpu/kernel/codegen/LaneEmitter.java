@@ -230,6 +230,9 @@ final class LaneEmitter {
     /** One group of lanes, from thread {@code tx}, whose first index is int local {@code base} plus {@code tx}. */
     private void vectorBody(int base) {
         for (LaneForm.Stream st : form.streams()) {
+            if (st.fixed()) {
+                continue;
+            }
             c.lload(e.offSlot.get(st.array()));
             c.iload(base);
             c.iload(e.txSlot);
@@ -251,6 +254,14 @@ final class LaneEmitter {
      */
     private void memoryChecks(int first) {
         for (LaneForm.Stream st : form.streams()) {
+            if (st.fixed()) {
+                c.aload(e.slot.get(st.array()));
+                c.lload(e.offSlot.get(st.array()));
+                c.lload(shift.get(st));
+                c.loadConstant(size);
+                c.invokestatic(LANE_RANGE, "element", mt(CD_int, CD_int, Jvm.SEGMENT, CD_long, CD_long, CD_int));
+                continue;
+            }
             c.aload(e.slot.get(st.array()));
             c.lload(e.offSlot.get(st.array()));
             firstElement(first, st);
@@ -263,7 +274,21 @@ final class LaneEmitter {
             for (int b = a + 1; b < streams.size(); b++) {
                 LaneForm.Stream p = streams.get(a);
                 LaneForm.Stream q = streams.get(b);
-                if (form.stored().contains(p) || form.stored().contains(q)) {
+                if (p.fixed() || q.fixed()) {
+                    LaneForm.Stream one = p.fixed() ? q : p;
+                    LaneForm.Stream element = p.fixed() ? p : q;
+                    if (form.stored().contains(one)) {
+                        c.aload(e.slot.get(one.array()));
+                        c.lload(e.offSlot.get(one.array()));
+                        firstElement(first, one);
+                        c.aload(e.slot.get(element.array()));
+                        c.lload(e.offSlot.get(element.array()));
+                        c.lload(shift.get(element));
+                        c.loadConstant(size);
+                        c.invokestatic(LANE_RANGE, "outside", mt(CD_int, CD_int, Jvm.SEGMENT, CD_long, CD_long,
+                                Jvm.SEGMENT, CD_long, CD_long, CD_int));
+                    }
+                } else if (form.stored().contains(p) || form.stored().contains(q)) {
                     c.aload(e.slot.get(p.array()));
                     c.lload(e.offSlot.get(p.array()));
                     c.aload(e.slot.get(q.array()));

@@ -56,9 +56,10 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
 
     /**
      * The elements {@code array[i + shift]} of the lanes' threads ({@code shift} a uniform {@code int} expression,
-     * or null for none; {@code minus} for {@code i - shift}).
+     * or null for none; {@code minus} for {@code i - shift}); or, {@code fixed}, the one element {@code array[shift]}
+     * ({@code *array} for a null shift) that every lane reads, which is loaded once per group and broadcast.
      */
-    record Stream(Var array, Expr shift, boolean minus) {}
+    record Stream(Var array, Expr shift, boolean minus, boolean fixed) {}
 
     /** The lane form of the plan's kernel, or null where it does not have that shape or lanes are not available. */
     static LaneForm of(Plan plan) {
@@ -258,7 +259,7 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
                 st = streams.stream().filter(x -> x.array() == p.var() && x.shift() == null).findFirst()
                         .orElse(null);
                 if (st == null) {
-                    st = new Stream(p.var(), null, false);
+                    st = new Stream(p.var(), null, false, false);
                     streams.add(st);
                 }
             } else if (ix instanceof Expr.Binary b && b.operandType() == CType.Prim.INT
@@ -268,13 +269,41 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
                 if (shift == null || !u.isUniform(shift) || readsLocal(shift)) {
                     return null;
                 }
-                st = new Stream(p.var(), shift, b.op() == Expr.BinaryOp.SUB);
+                st = new Stream(p.var(), shift, b.op() == Expr.BinaryOp.SUB, false);
                 streams.add(st);
             } else {
                 return null;
             }
             accesses.put(e, st);
             return st;
+        }
+
+        /**
+         * True for a read of one element at a uniform index, {@code p[k]} or {@code *p}, of a pointer parameter never
+         * reassigned: noted as a fixed stream, whose element the run-time checks keep apart from every stored one.
+         */
+        private boolean uniformLoad(Expr e) {
+            if (!(e instanceof Expr.Deref d) || !laneType(d.type())) {
+                return false;
+            }
+            Expr pointer = d.pointer();
+            Expr at = null;
+            if (pointer instanceof Expr.PtrAdd a && !a.negate()) {
+                at = a.index() instanceof Expr.Cast c && c.type() == CType.Prim.LONG ? c.operand() : a.index();
+                if (at.type() != CType.Prim.INT || !u.isUniform(at) || readsLocal(at)) {
+                    return false;
+                }
+                pointer = a.pointer();
+            }
+            if (!(pointer instanceof Expr.VarRef p) || !plan.constantParams.contains(p.var())
+                    || plan.storage.get(p.var()) != Plan.Storage.POINTER) {
+                return false;
+            }
+            Stream st = new Stream(p.var(), at, false, true);
+            streams.add(st);
+            accesses.put(e, st);
+            broadcasts.add(e);
+            return true;
         }
 
         private boolean isIndex(Expr e) {
@@ -315,7 +344,7 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
             }
             return switch (e) {
                 case Expr.VarRef r -> locals.contains(r.var());
-                case Expr.Deref d -> element(d) != null;
+                case Expr.Deref d -> element(d) != null || uniformLoad(d);
                 case Expr.Binary b -> arithmetic(b.op()) && b.operandType() == lane && vectorValue(b.left())
                         && vectorValue(b.right());
                 case Expr.Unary n -> (n.op() == Expr.UnaryOp.NEG || n.op() == Expr.UnaryOp.PLUS)

@@ -88,6 +88,33 @@ public final class LaneRange {
         return x == y || x + bytes <= y || y + bytes <= x ? n : 0;
     }
 
+    /**
+     * {@code n} if element {@code index} of the array at byte {@code off} of {@code s}, which every lane reads, lies
+     * inside it and is aligned; else 0 (its load then faults in the scalar loop, naming the thread).
+     */
+    public static int element(int n, MemorySegment s, long off, long index, int size) {
+        if (n == 0 || s == null || !s.isNative()) {
+            return 0;
+        }
+        long at = off + index * size;
+        return at >= 0 && at <= s.byteSize() - size && (s.address() + at) % size == 0 ? n : 0;
+    }
+
+    /**
+     * {@code n} if the element every lane reads ({@code index} of the array at {@code offE} of {@code e}) is none of
+     * the elements {@code first … first + n - 1} of a stored array: otherwise a thread would read what an earlier
+     * one stored, which lanes, reading it once for the group, would not see; else 0.
+     */
+    public static int outside(int n, MemorySegment s, long off, long first, MemorySegment e, long offE, long index,
+            int size) {
+        if (n == 0) {
+            return 0;
+        }
+        long x = s.address() + off + first * size;
+        long y = e.address() + offE + index * size;
+        return y + size <= x || x + (long) n * size <= y ? n : 0;
+    }
+
     /** Counts {@code n} threads about to run as lanes and returns {@code n}. */
     public static int run(int n) {
         if (n != 0) {

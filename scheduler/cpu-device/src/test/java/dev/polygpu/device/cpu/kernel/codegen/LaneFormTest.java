@@ -124,6 +124,17 @@ class LaneFormTest {
             }
             """;
 
+    /** GrCUDA's image pipeline: one element every thread reads, through {@code *p} and {@code p[k]}. */
+    private static final String EXTEND = """
+            extern "C" __global__ void NAME(float *x, const float *minimum, const float *maximum, const float *w,
+                    int n, int k) {
+                for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+                    float res_tmp = 5 * (x[i] - *minimum) / (*maximum - *minimum);
+                    x[i] = (res_tmp > 1 ? 1 : res_tmp) * w[k] - w[k + 1];
+                }
+            }
+            """;
+
     @BeforeAll
     static void lanesAreThere() {
         assertTrue(VectorApi.lanes(CType.Prim.FLOAT) >= 2, "the tests' JVM runs without the Vector API: the build"
@@ -140,6 +151,7 @@ class LaneFormTest {
         assertEquals(VectorApi.lanes(CType.Prim.DOUBLE), KernelCompiler.lanes(compile(STEP, "k")));
         assertEquals(floatLanes, KernelCompiler.lanes(compile(UNSHARPEN, "k")));
         assertEquals(floatLanes, KernelCompiler.lanes(compile(SHIFTS, "k")));
+        assertEquals(floatLanes, KernelCompiler.lanes(compile(EXTEND, "k")));
     }
 
     @Test
@@ -167,9 +179,54 @@ class LaneFormTest {
                                 OracleTests.intScalar(m))));
             }
         }
+        for (int[] sh : shapes) {
+            int n = sh[2];
+            String name = "extend" + cases.size();
+            cases.add(new OracleCase(name, named(EXTEND, name), name, LaunchConfig.of(sh[0], sh[1]),
+                    List.of(specialFloats("x", r, n), specialFloats("minimum", r, 1), specialFloats("maximum", r, 1),
+                            specialFloats("w", r, 8), OracleTests.intScalar(n), OracleTests.intScalar(5))));
+        }
         long before = LaneRange.threadsRun();
         OracleTests.assertAllEqual(cases, seed, ANY_NAN);
         assertTrue(LaneRange.threadsRun() > before, "no thread ran as a lane");
+    }
+
+    /**
+     * An element every thread reads that one of the block's threads stores: the threads after it must read the new
+     * value, so that block runs thread by thread; the next block, which does not store it, runs as lanes.
+     */
+    @Test
+    void anElementAThreadOfTheBlockStoresIsReadThreadByThread() {
+        String src = """
+                extern "C" __global__ void div0(float *y, const float *x, int n) {
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    if (i < n) {
+                        y[i] = x[i] / y[0] + 1.0f;
+                    }
+                }
+                """;
+        try (CpuDevice dev = new CpuDevice(1)) {
+            float[] x = new float[512];
+            float[] y = new float[512];
+            for (int k = 0; k < x.length; k++) {
+                x[k] = k + 1;
+                y[k] = 2f;
+            }
+            UnifiedBuffer yb = floats(dev, y);
+            UnifiedBuffer xb = floats(dev, x);
+            var s = dev.defaultStream();
+            long before = LaneRange.threadsRun();
+            // one worker: block 0 runs before block 1, which reads what block 0 left in y[0]
+            s.launch(dev.compile(src, "d.cu").function("div0"), LaunchConfig.of(2, 256),
+                    KernelArgs.builder().pointer(yb).pointer(xb).i32(512).build());
+            s.synchronize();
+            assertEquals(256, LaneRange.threadsRun() - before);
+            float[] want = y.clone();
+            for (int t = 0; t < 512; t++) {
+                want[t] = x[t] / want[0] + 1.0f;
+            }
+            assertArrayEquals(want, readFloats(yb, 512));
+        }
     }
 
     @Test
@@ -430,6 +487,22 @@ class LaneFormTest {
             KernelFaultException e = assertThrows(KernelFaultException.class, s::synchronize);
             assertContains("blockIdx (1,0,0) threadIdx (44,0,0)", e.getMessage());
             assertContains("out-of-bounds read of 4 bytes at index 300 of argument 'x'", e.getMessage());
+        }
+    }
+
+    @Test
+    void anElementEveryThreadReadsPastItsBufferFaultsInTheFirstThread() {
+        try (CpuDevice dev = new CpuDevice(1)) {
+            UnifiedBuffer x = floats(dev, new float[256]);
+            UnifiedBuffer lo = floats(dev, new float[] {0f});
+            UnifiedBuffer hi = floats(dev, new float[] {1f});
+            UnifiedBuffer w = floats(dev, new float[5]);
+            var s = dev.defaultStream();
+            s.launch(dev.compile(named(EXTEND, "ext"), "e.cu").function("ext"), LaunchConfig.of(1, 256),
+                    KernelArgs.builder().pointer(x).pointer(lo).pointer(hi).pointer(w).i32(256).i32(4).build());
+            KernelFaultException e = assertThrows(KernelFaultException.class, s::synchronize);
+            assertContains("blockIdx (0,0,0) threadIdx (0,0,0)", e.getMessage());
+            assertContains("out-of-bounds read of 4 bytes at index 5 of argument 'w'", e.getMessage());
         }
     }
 
