@@ -19,11 +19,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Emits the start of an element-wise kernel's {@code runBlock} ({@link LaneForm}): the block's first threads run
- * a vector's worth at a time, each thread a lane, through the JDK's Vector API, as many as
- * {@link dev.polygpu.device.cpu.kernel.exec.LaneRange} allows; the scalar thread loop then runs the rest of the
- * block from the first thread not run. Each lane's index is thread 0's plus its {@code threadIdx.x}, so the
- * elements {@code p[i]} of a group of lanes are consecutive and one vector load or store moves them.
+ * Emits the start of an element-wise kernel's {@code runBlock} ({@link LaneForm}): threads run a vector's worth at
+ * a time, each thread a lane, through the JDK's Vector API, where {@link dev.polygpu.device.cpu.kernel.exec.LaneRange}
+ * allows it for the block. In the straight form the block's first threads run so and the scalar thread loop runs
+ * the rest from the first thread not run; a grid-stride loop runs whole, iteration by iteration over the block.
+ * Each lane's index is thread 0's plus its {@code threadIdx.x}, so the elements {@code p[i + k]} of a group of lanes
+ * are consecutive and one vector load or store moves them.
  */
 final class LaneEmitter {
     private static final ClassDesc LANE_RANGE = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.LaneRange");
