@@ -117,18 +117,7 @@ final class LaneEmitter {
         memoryChecks(first);
         c.invokestatic(LANE_RANGE, "run", mt(CD_int, CD_int));
         c.istore(count);
-        Label top = c.newLabel();
-        Label end = c.newLabel();
-        c.iconst_0();
-        c.istore(e.txSlot);
-        c.labelBinding(top);
-        c.iload(e.txSlot);
-        c.iload(count);
-        c.if_icmpge(end);
-        vectorBody(first);
-        c.iinc(e.txSlot, form.lanes());
-        c.goto_(top);
-        c.labelBinding(end);
+        vectorLoop(count, first);
         c.iload(count);
         c.istore(startSlot);
     }
@@ -184,18 +173,7 @@ final class LaneEmitter {
         c.iload(vectors);
         c.iadd();
         c.istore(ran);
-        Label vTop = c.newLabel();
-        Label vEnd = c.newLabel();
-        c.iconst_0();
-        c.istore(e.txSlot);
-        c.labelBinding(vTop);
-        c.iload(e.txSlot);
-        c.iload(vectors);
-        c.if_icmpge(vEnd);
-        vectorBody(base);
-        c.iinc(e.txSlot, form.lanes());
-        c.goto_(vTop);
-        c.labelBinding(vEnd);
+        vectorLoop(vectors, base);
         Label sTop = c.newLabel();
         Label sEnd = c.newLabel();
         c.labelBinding(sTop);
@@ -226,6 +204,25 @@ final class LaneEmitter {
         c.pop();
         c.iload(e.blockDimSlots[0]);
         c.istore(startSlot);
+    }
+
+    /**
+     * Runs threads {@code 0 … count - 1} (int local {@code count}, a multiple of the lanes) a group of lanes at a time;
+     * leaves {@code tx} at {@code count}.
+     */
+    private void vectorLoop(int count, int base) {
+        Label top = c.newLabel();
+        Label end = c.newLabel();
+        c.iconst_0();
+        c.istore(e.txSlot);
+        c.labelBinding(top);
+        c.iload(e.txSlot);
+        c.iload(count);
+        c.if_icmpge(end);
+        vectorBody(base);
+        c.iinc(e.txSlot, form.lanes());
+        c.goto_(top);
+        c.labelBinding(end);
     }
 
     /** One group of lanes, from thread {@code tx}, whose first index is int local {@code base} plus {@code tx}. */

@@ -93,11 +93,7 @@ public final class LaneRange {
      * inside it and is aligned; else 0 (its load then faults in the scalar loop, naming the thread).
      */
     public static int element(int n, MemorySegment s, long off, long index, int size) {
-        if (n == 0 || s == null || !s.isNative()) {
-            return 0;
-        }
-        long at = off + index * size;
-        return at >= 0 && at <= s.byteSize() - size && (s.address() + at) % size == 0 ? n : 0;
+        return n != 0 && inside(1, s, off, index, size, false) != 0 ? n : 0;
     }
 
     /**
