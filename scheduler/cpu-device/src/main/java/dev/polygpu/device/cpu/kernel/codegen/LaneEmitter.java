@@ -377,6 +377,7 @@ final class LaneEmitter {
                 c.invokevirtual(vector, "neg", mt(vector));
             }
             case Expr.Unary u when u.op() == Expr.UnaryOp.PLUS -> value(u.operand());
+            case Expr.Cast k when form.narrowed().containsKey(k) -> value(form.narrowed().get(k));
             case Expr.Conditional q when form.choices().contains(q) -> {
                 Label otherwise = c.newLabel();
                 Label end = c.newLabel();

@@ -49,10 +49,13 @@ import java.util.Set;
  * @param broadcasts the block-uniform subexpressions of the body, computed by the scalar emitter and broadcast
  * @param choices    the conditional expressions of the body whose condition is block-uniform: one branch for all
  *                   lanes, not a mask
+ * @param narrowed   {@code (float) (a op b)} computed in {@code double} from two {@code float} values, and the
+ *                   same operation in {@code float} that the lanes compute instead (the same result: see
+ *                   {@link Finder#narrowed})
  */
 record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> body, CType.Prim lane, int lanes,
                 List<Stream> streams, Set<Stream> stored, Map<Expr, Stream> accesses, Set<Var> locals,
-                Set<Expr> broadcasts, Set<Expr> choices) {
+                Set<Expr> broadcasts, Set<Expr> choices, Map<Expr, Expr> narrowed) {
 
     /**
      * The elements {@code array[i + shift]} of the lanes' threads ({@code shift} a uniform {@code int} expression,
@@ -86,6 +89,7 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
         private final Set<Var> locals = Collections.newSetFromMap(new IdentityHashMap<>());
         private final Set<Expr> broadcasts = Collections.newSetFromMap(new IdentityHashMap<>());
         private final Set<Expr> choices = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final Map<Expr, Expr> narrowed = new IdentityHashMap<>();
         private Var index;
         private CType.Prim lane;
 
@@ -128,7 +132,7 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
                 return null;
             }
             return new LaneForm(List.copyOf(prefix), index, bound, step, List.copyOf(body), lane,
-                    VectorApi.lanes(lane), List.copyOf(streams), stored, accesses, locals, broadcasts, choices);
+                    VectorApi.lanes(lane), List.copyOf(streams), stored, accesses, locals, broadcasts, choices, narrowed);
         }
 
         /**
@@ -349,6 +353,7 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
                         && vectorValue(b.right());
                 case Expr.Unary n -> (n.op() == Expr.UnaryOp.NEG || n.op() == Expr.UnaryOp.PLUS)
                         && vectorValue(n.operand());
+                case Expr.Cast k when narrowed(k) != null -> vectorValue(narrowed.get(k));
                 case Expr.Conditional q when u.isUniform(q.condition()) && !readsLocal(q.condition()) -> {
                     choices.add(q);
                     yield vectorValue(q.ifTrue()) && vectorValue(q.ifFalse());
@@ -358,6 +363,40 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
                         && vectorValue(q.ifTrue()) && vectorValue(q.ifFalse());
                 default -> false;
             };
+        }
+
+        /**
+         * For {@code (float) (x op y)} with {@code op} one of {@code + - * /} computed in {@code double}, where {@code x}
+         * and {@code y} are {@code float} values widened or {@code double} constants that are {@code float}s (as
+         * {@code a[i] + 2.0} is written): the same operation in {@code float}, noted for the emitter; else null. A
+         * {@code double} holds more than twice a {@code float}'s precision plus two bits, so rounding the exact result
+         * to {@code double} and then to {@code float} gives the {@code float} operation's result (Figueroa, "When is
+         * double rounding innocuous?", 1995).
+         */
+        private Expr narrowed(Expr.Cast k) {
+            if (lane != CType.Prim.FLOAT || k.type() != CType.Prim.FLOAT || !(k.operand() instanceof Expr.Binary b)
+                    || !arithmetic(b.op()) || b.operandType() != CType.Prim.DOUBLE) {
+                return null;
+            }
+            Expr x = asFloat(b.left());
+            Expr y = asFloat(b.right());
+            if (x == null || y == null) {
+                return null;
+            }
+            Expr f = new Expr.Binary(b.pos(), CType.Prim.FLOAT, b.op(), CType.Prim.FLOAT, x, y);
+            narrowed.put(k, f);
+            return f;
+        }
+
+        /** The {@code float} value a {@code double} operand holds exactly, or null. */
+        private static Expr asFloat(Expr d) {
+            if (d instanceof Expr.Cast w && w.operand().type() == CType.Prim.FLOAT) {
+                return w.operand();
+            }
+            if (d instanceof Expr.FloatConst c && (double) (float) c.value() == c.value()) {
+                return new Expr.FloatConst(c.pos(), CType.Prim.FLOAT, c.value());
+            }
+            return null;
         }
 
         /** True if {@code e} reads a local of the body, which lives in a vector, not in its scalar slot. */

@@ -135,6 +135,19 @@ class LaneFormTest {
             }
             """;
 
+    /** Double constants and widened floats, one operation each, narrowed back to float (GrCUDA's {@code addtwo}). */
+    private static final String WIDENED = """
+            extern "C" __global__ void NAME(float *a, float *b, const float *c, int n) {
+                int idx = blockIdx.x * blockDim.x + threadIdx.x;
+                if (idx < n) {
+                    b[idx] = a[idx] + 2.0;
+                    a[idx] = 0.5 * c[idx];
+                    b[idx] -= (float) ((double) a[idx] / (double) c[idx]);
+                    a[idx] = c[idx] - 3.0;
+                }
+            }
+            """;
+
     @BeforeAll
     static void lanesAreThere() {
         assertTrue(VectorApi.lanes(CType.Prim.FLOAT) >= 2, "the tests' JVM runs without the Vector API: the build"
@@ -152,6 +165,7 @@ class LaneFormTest {
         assertEquals(floatLanes, KernelCompiler.lanes(compile(UNSHARPEN, "k")));
         assertEquals(floatLanes, KernelCompiler.lanes(compile(SHIFTS, "k")));
         assertEquals(floatLanes, KernelCompiler.lanes(compile(EXTEND, "k")));
+        assertEquals(floatLanes, KernelCompiler.lanes(compile(WIDENED, "k")));
     }
 
     @Test
@@ -178,6 +192,13 @@ class LaneFormTest {
                                 specialFloats("y", r, m + e), OracleTests.intScalar(e), OracleTests.intScalar(k),
                                 OracleTests.intScalar(m))));
             }
+        }
+        for (int[] sh : shapes) {
+            int n = sh[2];
+            String name = "widened" + cases.size();
+            cases.add(new OracleCase(name, named(WIDENED, name), name, LaunchConfig.of(sh[0], sh[1]),
+                    List.of(specialFloats("a", r, n), specialFloats("b", r, n), specialFloats("c", r, n),
+                            OracleTests.intScalar(n))));
         }
         for (int[] sh : shapes) {
             int n = sh[2];
@@ -299,6 +320,8 @@ class LaneFormTest {
             "if (i < n) atomicAdd(&y[i], x[i]);",          // an atomic
             "if (i < n) { y[i] = x[i]; __syncthreads(); }", // a barrier
             "if (i < n) m[i] = m[i] + 1;",                 // integers
+            "if (i < n) y[i] = x[i] * 0.1;",               // a double constant that is no float
+            "if (i < n) y[i] = x[i] * 2.0 + 1.0;",         // two operations in double
         };
         for (String body : bodies) {
             String src = head + "    " + body + "\n}\n";
