@@ -162,11 +162,19 @@ final class PolygpuProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * What the process wrote to stderr, less the JVM's own notice that it resolved the Vector API's incubator module
+     * (the first line of every process started as {@code ./polygpu} starts the JVM), so tests compare the program's
+     * messages alone.
+     */
     String err() {
         synchronized (err) {
-            return err.toString();
+            return err.toString().replace(INCUBATOR_NOTICE, "");
         }
     }
+
+    /** The line the JVM prints at start when {@code --add-modules jdk.incubator.vector} is given. */
+    static final String INCUBATOR_NOTICE = "WARNING: Using incubator modules: jdk.incubator.vector\n";
 
     boolean isAlive() {
         return process.isAlive();
