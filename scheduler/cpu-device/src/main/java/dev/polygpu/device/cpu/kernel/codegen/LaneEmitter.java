@@ -207,8 +207,8 @@ final class LaneEmitter {
     }
 
     /**
-     * Runs threads {@code 0 … count - 1} (int local {@code count}, a multiple of the lanes) a group of lanes at a time;
-     * leaves {@code tx} at {@code count}.
+     * Runs threads {@code 0 … count - 1} (int local {@code count}, a multiple of the lanes) a group of lanes at a
+     * time; leaves {@code tx} at {@code count}.
      */
     private void vectorLoop(int count, int base) {
         Label top = c.newLabel();
@@ -326,6 +326,7 @@ final class LaneEmitter {
             }
             case Stmt.ExprStmt x when x.expr() instanceof Expr.CompoundAssign a -> {
                 value(a.target());
+                bitwise(a.op());
                 value(a.value());
                 arithmetic(a.op());
                 if (a.target() instanceof Expr.VarRef r) {
@@ -369,6 +370,7 @@ final class LaneEmitter {
             }
             case Expr.Binary b -> {
                 value(b.left());
+                bitwise(b.op());
                 value(b.right());
                 arithmetic(b.op());
             }
@@ -407,17 +409,35 @@ final class LaneEmitter {
         }
     }
 
-    /** [vector, vector] → the lane-wise result of {@code op}. */
+    /** Pushes the Vector API's operator for a bitwise {@code op}, which {@link #arithmetic} applies; else nothing. */
+    private void bitwise(Expr.BinaryOp op) {
+        String name = switch (op) {
+            case BIT_AND -> "AND";
+            case BIT_OR -> "OR";
+            case BIT_XOR -> "XOR";
+            default -> null;
+        };
+        if (name != null) {
+            c.getstatic(VectorApi.OPERATORS, name, VectorApi.ASSOCIATIVE);
+        }
+    }
+
+    /** [vector, (operator,) vector] → the lane-wise result of {@code op}. */
     private void arithmetic(Expr.BinaryOp op) {
         String name = switch (op) {
             case ADD -> "add";
             case SUB -> "sub";
             case MUL -> "mul";
             case DIV -> "div";
+            case BIT_AND, BIT_OR, BIT_XOR -> null;
             default -> throw new IllegalStateException("operator outside the lane form: " + op
                     + " (a bug in polygpu's kernel engine)");
         };
-        c.invokevirtual(vector, name, mt(vector, VectorApi.VECTOR));
+        if (name == null) {
+            c.invokevirtual(vector, "lanewise", mt(vector, VectorApi.BINARY, VectorApi.VECTOR));
+        } else {
+            c.invokevirtual(vector, name, mt(vector, VectorApi.VECTOR));
+        }
     }
 
     private void byteOrder() {

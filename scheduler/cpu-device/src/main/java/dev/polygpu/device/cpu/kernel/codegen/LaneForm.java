@@ -13,25 +13,26 @@ import java.util.Set;
 
 /**
  * An element-wise kernel that the thread loop can run several threads at a time as SIMD lanes
- * ({@link LaneEmitter}): each thread reads and writes elements {@code p[i]} of its own index
- * {@code i = U + threadIdx.x} ({@code U} block-uniform, such as {@code blockIdx.x * blockDim.x}) and computes them
- * with floating-point {@code + - * /}, negation and {@code c ? a : b} on a comparison of two such values, all in one
- * type ({@code float} or {@code double}). The shape is
+ * ({@link LaneEmitter}): each thread works on elements {@code p[i]} of its own index {@code i = U + threadIdx.x}
+ * ({@code U} block-uniform, such as {@code blockIdx.x * blockDim.x}) in one type, {@code float}, {@code double} or
+ * {@code int}. The shape is
  * <pre>
  *   uniform declarations, one of them int i = U + threadIdx.x;
  *   if (i &lt; n) { body }           or   if (i &gt;= n) return; body      or   body
  * </pre>
  * or, the grid-stride loop GrCUDA's benchmarks write, uniform declarations and
  * {@code for (int i = U + threadIdx.x; i < n; i += S) { body }}, which the lanes run iteration by iteration over
- * the block (as the region form's interchanged loops do);
- * where {@code n} is block-uniform and the body holds only declarations of and assignments to local variables of
- * the lane type and assignments (plain or {@code += -= *= /=}) to {@code p[i]} (or {@code p[i + k]}, {@code p[i - k]},
- * {@code k} a uniform {@code int}) for pointer parameters {@code p} that are never assigned. Any block-uniform subexpression of the lane type is evaluated once per group of lanes and
- * broadcast. No call, conversion of a per-thread value, integer arithmetic on one or control flow inside the body:
- * those kernels keep the scalar thread loop. Java's {@code float} and {@code double} operations round as CUDA's do
- * without fused multiply-adds, which the engine never forms, so lanes give the scalar loop's results bit for bit;
- * whether the launch's memory allows lanes is checked per block at run time
- * ({@link dev.polygpu.device.cpu.kernel.exec.LaneRange}).
+ * the block (as the region form's interchanged loops do); {@code n} is block-uniform. The body only declares and
+ * assigns local variables of the lane type and assigns ({@code =} or compound) elements {@code p[i]},
+ * {@code p[i + k]} or {@code p[i - k]} ({@code k} a uniform {@code int}) of pointer parameters never assigned. Its
+ * values are built with {@code + - *} (and {@code /} in floating point, {@code & | ^} on {@code int}s), negation and
+ * {@code c ? a : b} from such elements, locals, block-uniform values of the lane type (evaluated once per group of
+ * lanes and broadcast, among them one element every thread reads, {@code p[k]} or {@code *p}), and
+ * {@code (float) (x op y)} computed in {@code double} from two {@code float}s. No call, other conversion of a
+ * per-thread value, shift, integer division or control flow inside the body: those kernels keep the scalar thread
+ * loop. Java's arithmetic rounds (and wraps) as CUDA's does without fused multiply-adds, which the engine never
+ * forms, so lanes give the scalar loop's results bit for bit; whether the launch's memory allows lanes is checked
+ * per block at run time ({@link dev.polygpu.device.cpu.kernel.exec.LaneRange}).
  *
  * @param prefix  the declarations before the guard, run once per block before the lanes with the thread's index 0
  * @param index   the thread's index variable {@code i}
@@ -39,7 +40,7 @@ import java.util.Set;
  * @param step    the uniform {@code S} of a kernel whose body is the loop
  *                {@code for (int i = U + threadIdx.x; i < n; i += S)}, or null
  * @param body    the statements each thread runs
- * @param lane    {@code float} or {@code double}
+ * @param lane    {@code float}, {@code double} or {@code int}
  * @param lanes   how many threads run at a time (the JVM's preferred vector length for the lane type)
  * @param streams the body's element streams: one per pointer parameter accessed at {@code p[i]}, and one per
  *                access {@code p[i + k]} with a uniform shift {@code k}
@@ -132,7 +133,8 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
                 return null;
             }
             return new LaneForm(List.copyOf(prefix), index, bound, step, List.copyOf(body), lane,
-                    VectorApi.lanes(lane), List.copyOf(streams), stored, accesses, locals, broadcasts, choices, narrowed);
+                    VectorApi.lanes(lane), List.copyOf(streams), stored, accesses, locals, broadcasts, choices,
+                    narrowed);
         }
 
         /**
@@ -216,7 +218,7 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
                 case Stmt.ExprStmt e -> {
                     boolean ok = switch (e.expr()) {
                         case Expr.Assign a -> target(a.target()) && vectorValue(a.value());
-                        case Expr.CompoundAssign a -> arithmetic(a.op()) && target(a.target())
+                        case Expr.CompoundAssign a -> target(a.target()) && laneOp(a.op())
                                 && a.operandType() == lane && vectorValue(a.value());
                         default -> false;
                     };
@@ -314,9 +316,9 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
             return e instanceof Expr.VarRef r && r.var() == index;
         }
 
-        /** True for the first lane type seen ({@code float} or {@code double}) and every later use of it. */
+        /** True for the first lane type seen ({@code float}, {@code double}, {@code int}) and every later use of it. */
         private boolean laneType(CType t) {
-            if (t != CType.Prim.FLOAT && t != CType.Prim.DOUBLE) {
+            if (t != CType.Prim.FLOAT && t != CType.Prim.DOUBLE && t != CType.Prim.INT) {
                 return false;
             }
             if (lane == null) {
@@ -330,6 +332,18 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
                 case LT, LE, GT, GE, EQ, NE -> true;
                 default -> false;
             };
+        }
+
+        /**
+         * True for the operators lanes compute: {@code + - *}, {@code /} in floating point (an integer division can
+         * fault), {@code & | ^} on {@code int}s. Java's {@code int} arithmetic wraps, as the scalar loop's does.
+         */
+        private boolean laneOp(Expr.BinaryOp op) {
+            if (lane == CType.Prim.INT) {
+                return op != Expr.BinaryOp.DIV && arithmetic(op) || op == Expr.BinaryOp.BIT_AND
+                        || op == Expr.BinaryOp.BIT_OR || op == Expr.BinaryOp.BIT_XOR;
+            }
+            return arithmetic(op);
         }
 
         private static boolean arithmetic(Expr.BinaryOp op) {
@@ -349,7 +363,7 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
             return switch (e) {
                 case Expr.VarRef r -> locals.contains(r.var());
                 case Expr.Deref d -> element(d) != null || uniformLoad(d);
-                case Expr.Binary b -> arithmetic(b.op()) && b.operandType() == lane && vectorValue(b.left())
+                case Expr.Binary b -> laneOp(b.op()) && b.operandType() == lane && vectorValue(b.left())
                         && vectorValue(b.right());
                 case Expr.Unary n -> (n.op() == Expr.UnaryOp.NEG || n.op() == Expr.UnaryOp.PLUS)
                         && vectorValue(n.operand());
@@ -366,12 +380,12 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
         }
 
         /**
-         * For {@code (float) (x op y)} with {@code op} one of {@code + - * /} computed in {@code double}, where {@code x}
-         * and {@code y} are {@code float} values widened or {@code double} constants that are {@code float}s (as
-         * {@code a[i] + 2.0} is written): the same operation in {@code float}, noted for the emitter; else null. A
-         * {@code double} holds more than twice a {@code float}'s precision plus two bits, so rounding the exact result
-         * to {@code double} and then to {@code float} gives the {@code float} operation's result (Figueroa, "When is
-         * double rounding innocuous?", 1995).
+         * For {@code (float) (x op y)} with {@code op} one of {@code + - * /} computed in {@code double}, where
+         * {@code x} and {@code y} are {@code float} values widened or {@code double} constants that are
+         * {@code float}s (as {@code a[i] + 2.0} is written): the same operation in {@code float}, noted for the
+         * emitter; else null. A {@code double} holds more than twice a {@code float}'s precision plus two bits, so
+         * rounding the exact result to {@code double} and then to {@code float} gives the {@code float} operation's
+         * result (Figueroa, "When is double rounding innocuous?", 1995).
          */
         private Expr narrowed(Expr.Cast k) {
             if (lane != CType.Prim.FLOAT || k.type() != CType.Prim.FLOAT || !(k.operand() instanceof Expr.Binary b)

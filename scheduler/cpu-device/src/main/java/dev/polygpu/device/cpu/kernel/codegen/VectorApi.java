@@ -19,6 +19,9 @@ final class VectorApi {
 
     static final ClassDesc FLOAT_VECTOR = ClassDesc.of(MODULE, "FloatVector");
     static final ClassDesc DOUBLE_VECTOR = ClassDesc.of(MODULE, "DoubleVector");
+    static final ClassDesc INT_VECTOR = ClassDesc.of(MODULE, "IntVector");
+    static final ClassDesc ASSOCIATIVE = ClassDesc.of(MODULE + ".VectorOperators$Associative");
+    static final ClassDesc BINARY = ClassDesc.of(MODULE + ".VectorOperators$Binary");
     static final ClassDesc VECTOR = ClassDesc.of(MODULE, "Vector");
     static final ClassDesc SPECIES = ClassDesc.of(MODULE, "VectorSpecies");
     static final ClassDesc MASK = ClassDesc.of(MODULE, "VectorMask");
@@ -28,18 +31,28 @@ final class VectorApi {
 
     private static final int FLOAT_LANES = preferredLanes("FloatVector");
     private static final int DOUBLE_LANES = preferredLanes("DoubleVector");
+    private static final int INT_LANES = preferredLanes("IntVector");
 
     private VectorApi() {
     }
 
-    /** Lanes of a vector of {@code float} or {@code double}; 0 when kernels may not use the Vector API. */
+    /** Lanes of a vector of {@code float}, {@code double} or {@code int}; 0 when kernels may not use the Vector API. */
     static int lanes(CType.Prim lane) {
-        return lane == CType.Prim.FLOAT ? FLOAT_LANES : lane == CType.Prim.DOUBLE ? DOUBLE_LANES : 0;
+        return switch (lane) {
+            case FLOAT -> FLOAT_LANES;
+            case DOUBLE -> DOUBLE_LANES;
+            case INT -> INT_LANES;
+            default -> 0;
+        };
     }
 
     /** The Vector API class for lanes of {@code lane}. */
     static ClassDesc vectorClass(CType.Prim lane) {
-        return lane == CType.Prim.FLOAT ? FLOAT_VECTOR : DOUBLE_VECTOR;
+        return switch (lane) {
+            case FLOAT -> FLOAT_VECTOR;
+            case DOUBLE -> DOUBLE_VECTOR;
+            default -> INT_VECTOR;
+        };
     }
 
     private static int preferredLanes(String className) {

@@ -148,6 +148,16 @@ class LaneFormTest {
             }
             """;
 
+    /** Integers: the lanes wrap as the scalar loop does. */
+    private static final String INTS = """
+            extern "C" __global__ void NAME(int *a, const int *b, int k, int n) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n) {
+                    a[i] = (a[i] * k + b[i]) ^ (b[i] & 255) | -a[i];
+                }
+            }
+            """;
+
     @BeforeAll
     static void lanesAreThere() {
         assertTrue(VectorApi.lanes(CType.Prim.FLOAT) >= 2, "the tests' JVM runs without the Vector API: the build"
@@ -166,6 +176,54 @@ class LaneFormTest {
         assertEquals(floatLanes, KernelCompiler.lanes(compile(SHIFTS, "k")));
         assertEquals(floatLanes, KernelCompiler.lanes(compile(EXTEND, "k")));
         assertEquals(floatLanes, KernelCompiler.lanes(compile(WIDENED, "k")));
+        assertEquals(VectorApi.lanes(CType.Prim.INT), KernelCompiler.lanes(compile(INTS, "k")));
+    }
+
+    /** Random {@code int} element-wise kernels: {@code + - * & | ^}, negation and conditionals; they wrap as Java's. */
+    @Test
+    void intLanesAgreeWithNvccsPtx() {
+        OracleTests.assumeNvcc();
+        long seed = SEED + 4;
+        Random r = new Random(seed);
+        List<OracleCase> cases = new ArrayList<>();
+        for (int c = 0; c < 24; c++) {
+            String name = "ints" + c;
+            String src = "extern \"C\" __global__ void " + name + "(int *o, int *p, const int *q, int s, int n) {\n"
+                    + "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    + "    if (i < n) {\n"
+                    + "        int t = " + intExpression(r, 3) + ";\n"
+                    + "        o[i] " + new String[] {"=", "+=", "-=", "*=", "&=", "|=", "^="}[r.nextInt(7)] + " "
+                    + intExpression(r, 2) + ";\n"
+                    + "        p[i] = t " + new String[] {"+", "-", "*", "&", "|", "^"}[r.nextInt(6)] + " o[i];\n"
+                    + "    }\n}\n";
+            assertEquals(VectorApi.lanes(CType.Prim.INT), KernelCompiler.lanes(KernelCompiler.compile(
+                    dev.polygpu.device.cpu.kernel.front.FrontEnd.compile(src, "t.cu").kernel(name))), src);
+            int block = new int[] {64, 100, 256}[r.nextInt(3)];
+            int grid = 1 + r.nextInt(3);
+            int total = grid * block;
+            cases.add(new OracleCase(name, src, name, LaunchConfig.of(grid, block), List.of(
+                    OracleTests.randomInts("o", r, total), OracleTests.randomInts("p", r, total),
+                    OracleTests.randomInts("q", r, total), OracleTests.intScalar(r.nextInt(2001) - 1000),
+                    OracleTests.intScalar(1 + r.nextInt(total)))));
+        }
+        long before = LaneRange.threadsRun();
+        OracleTests.assertAllEqual(cases, seed);
+        assertTrue(LaneRange.threadsRun() > before, "no thread ran as a lane");
+    }
+
+    private static String intExpression(Random r, int depth) {
+        String[] leaves = {"p[i]", "q[i]", "o[i]", "s", "7", "(s * 3 - 1)"};
+        if (depth == 0 || r.nextInt(4) == 0) {
+            return leaves[r.nextInt(leaves.length)];
+        }
+        return switch (r.nextInt(6)) {
+            case 0 -> "-(" + intExpression(r, depth - 1) + ")";
+            case 1 -> "(" + intExpression(r, depth - 1) + " < " + intExpression(r, depth - 1) + " ? "
+                    + intExpression(r, depth - 1) + " : " + intExpression(r, depth - 1) + ")";
+            default -> "(" + intExpression(r, depth - 1) + ' '
+                    + new String[] {"+", "-", "*", "&", "|", "^"}[r.nextInt(6)] + ' ' + intExpression(r, depth - 1)
+                    + ")";
+        };
     }
 
     @Test
@@ -319,7 +377,8 @@ class LaneFormTest {
             "for (int k = 0; k < 2; k++) y[i] += x[i];",   // a loop
             "if (i < n) atomicAdd(&y[i], x[i]);",          // an atomic
             "if (i < n) { y[i] = x[i]; __syncthreads(); }", // a barrier
-            "if (i < n) m[i] = m[i] + 1;",                 // integers
+            "if (i < n) m[i] = m[i] / 3;",                 // an integer division (can fault)
+            "if (i < n) m[i] = m[i] >> 1;",                // a shift
             "if (i < n) y[i] = x[i] * 0.1;",               // a double constant that is no float
             "if (i < n) y[i] = x[i] * 2.0 + 1.0;",         // two operations in double
         };
