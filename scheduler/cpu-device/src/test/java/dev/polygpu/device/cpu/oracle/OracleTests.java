@@ -1,6 +1,9 @@
 package dev.polygpu.device.cpu.oracle;
 
 import dev.polygpu.device.cpu.kernel.KernelTestSupport;
+import dev.polygpu.device.cpu.oracle.gen.InputData;
+import dev.polygpu.device.cpu.oracle.gen.Prim;
+import dev.polygpu.device.cpu.oracle.gen.Rng;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Assertions;
@@ -56,6 +59,15 @@ public final class OracleTests {
             b.putFloat((float) (r.nextGaussian() * 4));
         }
         return new OracleArg.Buffer(name, OracleType.F32, b.array(), 0);
+    }
+
+    /**
+     * A {@code float} or {@code double} buffer argument ({@code type} F32 or F64) of {@code n} values biased towards
+     * edge values (±0, infinities, NaNs with payloads, subnormals, the largest finite value), as the fuzzer's.
+     */
+    public static OracleArg.Buffer edgeValues(String name, OracleType type, Random r, int n) {
+        Prim p = type == OracleType.F64 ? Prim.DOUBLE : Prim.FLOAT;
+        return new OracleArg.Buffer(name, type, InputData.random(new Rng(r.nextLong()), p, n), 0);
     }
 
     /** An {@code int} scalar argument. */

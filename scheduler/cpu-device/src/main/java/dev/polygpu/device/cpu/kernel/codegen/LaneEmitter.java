@@ -36,7 +36,7 @@ final class LaneEmitter {
     private final ClassDesc scalar;
     private final int size;
     private final Map<Var, Integer> vectorSlot = new IdentityHashMap<>();
-    /** Per stream, the byte offset of the current group's first element. */
+    /** Per stream but the fixed ones, the byte offset of the current group's first element. */
     private final Map<LaneForm.Stream, Integer> offset = new IdentityHashMap<>();
     /** Per stream, its shift in elements as a {@code long} (0 for none), computed once per block. */
     private final Map<LaneForm.Stream, Integer> shift = new IdentityHashMap<>();
@@ -73,7 +73,9 @@ final class LaneEmitter {
         form.prefix().forEach(e::statement);
         e.scopes.pop();
         for (LaneForm.Stream st : form.streams()) {
-            offset.put(st, c.allocateLocal(TypeKind.LONG));
+            if (!st.fixed()) {
+                offset.put(st, c.allocateLocal(TypeKind.LONG));
+            }
             int slot = c.allocateLocal(TypeKind.LONG);
             shift.put(st, slot);
             if (st.shift() == null) {

@@ -168,15 +168,12 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
                     || !(b.operandType() instanceof CType.Prim p) || p != CType.Prim.UINT && p != CType.Prim.INT) {
                 return false;
             }
-            if (threadX(b.right()) && u.isUniform(b.left()) || threadX(b.left()) && u.isUniform(b.right())) {
+            if (ThreadRange.isThreadIdxX(b.right()) && u.isUniform(b.left())
+                    || ThreadRange.isThreadIdxX(b.left()) && u.isUniform(b.right())) {
                 index = v;
                 return true;
             }
             return false;
-        }
-
-        private static boolean threadX(Expr e) {
-            return e instanceof Expr.Builtin t && t.var() == Expr.BuiltinVar.THREAD_IDX && t.dim() == 0;
         }
 
         /** The uniform {@code n} of {@code i < n} (or {@code i >= n}) compared as {@code int}s, or null. */

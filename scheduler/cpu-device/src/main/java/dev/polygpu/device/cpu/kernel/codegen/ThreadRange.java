@@ -47,6 +47,11 @@ record ThreadRange(Expr bound, boolean equal, CType operandType) {
         if (e instanceof Expr.VarRef v && form.recomputed.containsKey(v.var())) {
             return threadX(form, form.recomputed.get(v.var()));
         }
+        return isThreadIdxX(e);
+    }
+
+    /** True if {@code e} is the builtin {@code threadIdx.x} itself. */
+    static boolean isThreadIdxX(Expr e) {
         return e instanceof Expr.Builtin t && t.var() == Expr.BuiltinVar.THREAD_IDX && t.dim() == 0;
     }
 

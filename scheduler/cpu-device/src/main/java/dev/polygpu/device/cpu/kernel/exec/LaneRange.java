@@ -69,7 +69,7 @@ public final class LaneRange {
             return 0;
         }
         long lo = off + first * size;
-        return lo >= 0 && lo <= s.byteSize() - (long) n * size && (s.address() + lo) % size == 0 ? n : 0;
+        return lo >= 0 && lo <= s.byteSize() - (long) n * size && Mem.address(s, lo) % size == 0 ? n : 0;
     }
 
     /**
@@ -82,10 +82,10 @@ public final class LaneRange {
         if (n == 0) {
             return 0;
         }
-        long x = a.address() + offA + firstA * size;
-        long y = b.address() + offB + firstB * size;
+        long x = Mem.address(a, offA + firstA * size);
+        long y = Mem.address(b, offB + firstB * size);
         long bytes = (long) n * size;
-        return x == y || x + bytes <= y || y + bytes <= x ? n : 0;
+        return x == y || disjoint(x, bytes, y, bytes) ? n : 0;
     }
 
     /**
@@ -106,9 +106,14 @@ public final class LaneRange {
         if (n == 0) {
             return 0;
         }
-        long x = s.address() + off + first * size;
-        long y = e.address() + offE + index * size;
-        return y + size <= x || x + (long) n * size <= y ? n : 0;
+        long x = Mem.address(s, off + first * size);
+        long y = Mem.address(e, offE + index * size);
+        return disjoint(x, (long) n * size, y, size) ? n : 0;
+    }
+
+    /** True if the {@code xBytes} bytes at address {@code x} and the {@code yBytes} at {@code y} do not overlap. */
+    private static boolean disjoint(long x, long xBytes, long y, long yBytes) {
+        return x + xBytes <= y || y + yBytes <= x;
     }
 
     /** Counts {@code n} threads about to run as lanes and returns {@code n}. */

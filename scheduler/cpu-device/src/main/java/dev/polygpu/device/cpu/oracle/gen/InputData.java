@@ -7,12 +7,12 @@ import java.nio.ByteOrder;
  * Initial contents of buffers: little-endian elements biased towards edge values (0, ±1, bounds, powers of
  * two; for floats also -0, infinities, NaNs with payloads, subnormals) among random ones.
  */
-final class InputData {
+public final class InputData {
     private InputData() {
     }
 
     /** {@code n} elements of type {@code t}. */
-    static byte[] random(Rng rng, Prim t, int n) {
+    public static byte[] random(Rng rng, Prim t, int n) {
         ByteBuffer b = ByteBuffer.allocate(n * t.size()).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < n; i++) {
             switch (t) {

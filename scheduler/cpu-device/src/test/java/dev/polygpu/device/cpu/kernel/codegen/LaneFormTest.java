@@ -22,8 +22,6 @@ import dev.polygpu.device.cpu.oracle.OracleCase;
 import dev.polygpu.device.cpu.oracle.OracleOptions;
 import dev.polygpu.device.cpu.oracle.OracleTests;
 import dev.polygpu.device.cpu.oracle.OracleType;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -602,24 +600,12 @@ class LaneFormTest {
         }
     }
 
-    /** Gaussian floats with NaN, both infinities, both zeros and subnormals among them. */
     private static OracleArg.Buffer specialFloats(String name, Random r, int n) {
-        float[] special = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0f, -0f, Float.MIN_VALUE,
-            -Float.MIN_NORMAL / 3, Float.MAX_VALUE, 1e-30f};
-        ByteBuffer b = ByteBuffer.allocate(4 * n).order(ByteOrder.LITTLE_ENDIAN);
-        for (int k = 0; k < n; k++) {
-            b.putFloat(r.nextInt(16) == 0 ? special[r.nextInt(special.length)] : (float) (r.nextGaussian() * 4));
-        }
-        return new OracleArg.Buffer(name, OracleType.F32, b.array(), 0);
+        return OracleTests.edgeValues(name, OracleType.F32, r, n);
     }
 
     private static OracleArg.Buffer randomDoubles(String name, Random r, int n) {
-        double[] special = {Double.NaN, Double.NEGATIVE_INFINITY, -0.0, Double.MIN_VALUE, 1e-310};
-        ByteBuffer b = ByteBuffer.allocate(8 * n).order(ByteOrder.LITTLE_ENDIAN);
-        for (int k = 0; k < n; k++) {
-            b.putDouble(r.nextInt(16) == 0 ? special[r.nextInt(special.length)] : r.nextGaussian() * 4);
-        }
-        return new OracleArg.Buffer(name, OracleType.F64, b.array(), 0);
+        return OracleTests.edgeValues(name, OracleType.F64, r, n);
     }
 
     private static OracleArg.Scalar floatScalar(float v) {
