@@ -4,7 +4,11 @@ import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.TruffleSafepoint;
 import com.oracle.truffle.api.nodes.EncapsulatingNodeReference;
 import dev.polygpu.device.CompileInterruptedException;
+import dev.polygpu.runtime.AccessMode;
+import dev.polygpu.runtime.ComputationalElement;
+import dev.polygpu.runtime.HostStep;
 import dev.polygpu.runtime.Scheduler;
+import dev.polygpu.runtime.TrackedArray;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -42,6 +46,33 @@ public final class InterruptibleWaits {
                 throw interrupted;
             }
         }, result);
+        return result.getFirst();
+    }
+
+    /**
+     * The host's access to {@code array} as one element of the DAG: a thread-local action that lets the guest go
+     * on (GraalPy handing its GIL to another Python thread) resumes the same access rather than beginning another.
+     */
+    @TruffleBoundary
+    public static void awaitHost(Scheduler scheduler, TrackedArray array, AccessMode mode, String label) {
+        HostStep access = scheduler.beginHostAccess(array, mode, label);
+        try {
+            await(s -> s.finishHostAccess(access, true), scheduler);
+        } finally {
+            scheduler.abandon(access);
+        }
+    }
+
+    /** Runs the host call {@code call} as {@code action}, one element of the DAG as {@link #awaitHost} is. */
+    @TruffleBoundary
+    public static <T> T callOnHost(Scheduler scheduler, ComputationalElement call, Supplier<T> action) {
+        HostStep step = scheduler.beginHostCall(call);
+        List<T> result = new ArrayList<>(1);
+        try {
+            await(s -> result.add(s.runHostCall(step, action, true)), scheduler);
+        } finally {
+            scheduler.abandon(step);
+        }
         return result.getFirst();
     }
 

@@ -47,6 +47,16 @@ final class HostWaits {
     /** {@link Scheduler#awaitHost}; if {@code interruptible}, an interrupt of this thread ends the wait. */
     void awaitHost(TrackedArray array, AccessMode mode, String label, boolean interruptible)
             throws InterruptedException {
+        HostStep access = beginAccess(array, mode, label);
+        try {
+            finishAccess(access, interruptible);
+        } finally {
+            abandon(access);
+        }
+    }
+
+    /** {@link Scheduler#beginHostAccess}. */
+    HostStep beginAccess(TrackedArray array, AccessMode mode, String label) {
         lock.lock();
         try {
             owner.ensureOpen();
@@ -65,28 +75,27 @@ final class HostWaits {
                 owner.notifySubmitted(host.id, mode.writes() ? ElementKind.HOST_WRITE : ElementKind.HOST_READ,
                         label, List.of(new Access(array, mode)), deps);
             }
-            long begin = System.nanoTime();
-            try {
-                for (Vertex d : deps) {
-                    owner.awaitLocked(d, interruptible);
-                }
-            } catch (InterruptedException e) {
-                if (host != null) {
-                    // The access never happened: observers see it end here, failed; the tracker never saw it.
-                    host.state = Vertex.State.DONE;
-                    host.parents = Scheduler.NO_PARENTS;
-                    long now = System.nanoTime();
-                    for (ScheduleObserver o : observers) {
-                        o.completed(host.id, begin, now, "interrupted while waiting");
-                    }
-                }
-                throw e;
+            return new HostStep(array, mode, host, deps, System.nanoTime());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@link Scheduler#finishHostAccess}. */
+    void finishAccess(HostStep access, boolean interruptible) throws InterruptedException {
+        lock.lock();
+        try {
+            checkOpen(access);
+            for (Vertex d : access.parents) {
+                owner.awaitLocked(d, interruptible);
             }
+            access.ended = true;
+            Vertex host = access.vertex;
             if (host != null) {
                 // The host access runs from when it began, or if it had to wait, from its last parent's end.
                 long end = System.nanoTime();
-                long latest = begin;
-                for (Vertex d : deps) {
+                long latest = access.beginNanos;
+                for (Vertex d : access.parents) {
                     latest = Math.max(latest, d.endNanos);
                 }
                 host.state = Vertex.State.DONE;
@@ -96,11 +105,13 @@ final class HostWaits {
                     o.completed(host.id, Math.min(latest, end), end, null);
                 }
             }
-            tracker.hostAccessed(array, mode, host);
-            if (coherence != null && mode.writes()) {
+            TrackedArray array = access.array;
+            tracker.hostAccessed(array, access.mode, host);
+            Coherence coherence = owner.coherence();
+            if (coherence != null && access.mode.writes()) {
                 coherence.hostWrote(array);
             }
-            for (Vertex d : deps) {
+            for (Vertex d : access.parents) {
                 if (d.failure != null && !d.failure.reported()) {
                     throw d.failure.report(owner.nextElementId());
                 }
@@ -111,6 +122,43 @@ final class HostWaits {
                 array.refresh();
                 if (!f.reported()) {
                     throw f.report(owner.nextElementId());
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void checkOpen(HostStep step) {
+        if (step.ended) {
+            throw new IllegalStateException(step + " has ended already");
+        }
+        owner.ensureOpen();
+    }
+
+    /** {@link Scheduler#abandon}. */
+    void abandon(HostStep step) {
+        lock.lock();
+        try {
+            if (step.ended) {
+                return;
+            }
+            step.ended = true;
+            Vertex v = step.vertex;
+            if (v == null) {
+                return;
+            }
+            v.endNanos = System.nanoTime();
+            if (step.array == null) {
+                // A call that never ran: complete it as an element that did nothing, so nothing waits for it.
+                owner.finish(v, null, v.endNanos);
+                owner.wakeDispatcher();
+            } else {
+                // The access never happened: observers see it end here, failed; the tracker never saw it.
+                v.state = Vertex.State.DONE;
+                v.parents = Scheduler.NO_PARENTS;
+                for (ScheduleObserver o : observers) {
+                    o.completed(v.id, step.beginNanos, v.endNanos, "interrupted while waiting");
                 }
             }
         } finally {
@@ -261,8 +309,16 @@ final class HostWaits {
     /** {@link Scheduler#callOnHost}, after its arguments were checked. */
     <T> T callOnHost(ComputationalElement call, Supplier<T> action, boolean interruptible)
             throws InterruptedException {
-        Vertex v;
-        long start;
+        HostStep step = beginCall(call);
+        try {
+            return runCall(step, action, interruptible);
+        } finally {
+            abandon(step);
+        }
+    }
+
+    /** {@link Scheduler#beginHostCall}, after its argument was checked. */
+    HostStep beginCall(ComputationalElement call) {
         lock.lock();
         try {
             owner.ensureOpen();
@@ -271,23 +327,33 @@ final class HostWaits {
             if (coherence != null) {
                 follows = coherence.prepare(call, coherence.host(), follows);
             }
-            v = new Vertex(owner.newElementId(), call, follows);
+            Vertex v = new Vertex(owner.newElementId(), call, follows);
             v.device = -1;
             v.state = Vertex.State.ON_HOST;
             owner.register(v);
             if (coherence != null) {
                 coherence.recorded(v, coherence.host());
             }
-            try {
-                for (Vertex p : v.parents) {
-                    owner.awaitLocked(p, interruptible);
-                }
-            } catch (InterruptedException e) {
-                // It never ran: complete it as an element that did nothing, so nothing waits for it.
-                v.endNanos = System.nanoTime();
-                owner.finish(v, null, v.endNanos);
-                throw e;
+            return new HostStep(null, null, v, v.parents, System.nanoTime());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@link Scheduler#runHostCall}. */
+    <T> T runCall(HostStep step, Supplier<T> action, boolean interruptible) throws InterruptedException {
+        Vertex v = step.vertex;
+        if (step.array != null || v == null) {
+            throw new IllegalArgumentException(step + " is not a host call");
+        }
+        long start;
+        lock.lock();
+        try {
+            checkOpen(step);
+            for (Vertex p : step.parents) {
+                owner.awaitLocked(p, interruptible);
             }
+            step.ended = true;
             start = System.nanoTime();
             v.launchNanos = start;
             Vertex[] parents = v.parents;

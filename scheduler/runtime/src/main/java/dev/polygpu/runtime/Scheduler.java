@@ -502,11 +502,45 @@ public final class Scheduler implements AutoCloseable {
     /**
      * As {@link #awaitHost(TrackedArray, AccessMode, String)}, but an interrupt of the waiting thread ends the
      * wait with {@link InterruptedException}: the access did not happen, nothing it waited for is affected, and a
-     * later access waits again. For callers that must let their user stop a wait (a notebook cell).
+     * later access waits again. For callers that must let their user stop a wait (a notebook cell); a caller that
+     * may resume the wait after an interrupt uses {@link #beginHostAccess} instead, so that the DAG shows one
+     * access, not one per interrupt.
      */
     public void awaitHostInterruptibly(TrackedArray array, AccessMode mode, String label)
             throws InterruptedException {
         waits.awaitHost(array, mode, label, true);
+    }
+
+    /**
+     * Enters a host access into the DAG without waiting: {@link #finishHostAccess} then waits for it, as often as
+     * an interrupt ends that wait, and {@link #abandon} ends it if the caller gives up. The access is one element
+     * of the DAG however often its wait is resumed. {@link #awaitHost} does all three at once.
+     */
+    public HostStep beginHostAccess(TrackedArray array, AccessMode mode, String label) {
+        return waits.beginAccess(array, mode, label);
+    }
+
+    /**
+     * Waits for what {@code access} follows and completes it, as {@link #awaitHost} does (and throws what that
+     * throws). If {@code interruptible}, an interrupt of this thread ends the wait with {@link
+     * InterruptedException} and leaves the access open, to be waited for again or {@link #abandon abandoned}.
+     *
+     * @throws IllegalStateException if the access has completed or was abandoned
+     */
+    public void finishHostAccess(HostStep access, boolean interruptible) throws InterruptedException {
+        if (access.array == null) {
+            throw new IllegalArgumentException(access + " is not a host access");
+        }
+        waits.finishAccess(access, interruptible);
+    }
+
+    /**
+     * Ends {@code step} if it has not happened: an access that never happened ends failed for observers (the
+     * tracker never saw it); a call that never ran completes as an element that did nothing, so nothing waits for
+     * it. Nothing once the access completed or the call started; meant for a {@code finally} block.
+     */
+    public void abandon(HostStep step) {
+        waits.abandon(step);
     }
 
     /**
@@ -525,6 +559,34 @@ public final class Scheduler implements AutoCloseable {
      */
     public <T> T callOnHost(ComputationalElement call, java.util.function.Supplier<T> action, boolean interruptible)
             throws InterruptedException {
+        checkHostCall(call);
+        return waits.callOnHost(call, action, interruptible);
+    }
+
+    /**
+     * Enters the host call {@code call} into the DAG (as {@link #callOnHost} does) without waiting: {@link
+     * #runHostCall} then waits for its parents, as often as an interrupt ends that wait, and runs it; {@link
+     * #abandon} ends it if the caller gives up before it ran. It is one element of the DAG however often its
+     * wait is resumed.
+     */
+    public HostStep beginHostCall(ComputationalElement call) {
+        checkHostCall(call);
+        return waits.beginCall(call);
+    }
+
+    /**
+     * Waits for the parents of the host call {@code call} and runs {@code action} as it, as {@link #callOnHost}
+     * does; if {@code interruptible}, an interrupt of this thread ends the wait with {@link
+     * InterruptedException} and leaves the call open, to be run or {@link #abandon abandoned} later.
+     *
+     * @throws IllegalStateException if the call has run or was abandoned
+     */
+    public <T> T runHostCall(HostStep call, java.util.function.Supplier<T> action, boolean interruptible)
+            throws InterruptedException {
+        return waits.runCall(call, action, interruptible);
+    }
+
+    private void checkHostCall(ComputationalElement call) {
         if (call.kind() != ElementKind.HOST_CALL) {
             throw new IllegalArgumentException(call.describe() + " is not a host call");
         }
@@ -533,7 +595,6 @@ public final class Scheduler implements AutoCloseable {
                 throw new IllegalArgumentException(a.array() + " is tracked by another scheduler");
             }
         }
-        return waits.callOnHost(call, action, interruptible);
     }
 
     /**

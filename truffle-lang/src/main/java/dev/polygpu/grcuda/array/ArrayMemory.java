@@ -225,7 +225,7 @@ final class ArrayMemory {
         }
         try {
             String label = (mode.writes() ? "write " : "read ") + tracked;
-            InterruptibleWaits.await(s -> s.awaitHostInterruptibly(tracked, mode, label), scheduler);
+            InterruptibleWaits.awaitHost(scheduler, tracked, mode, label);
         } catch (DeviceException e) {
             throw GrError.of(e);
         }

@@ -52,8 +52,7 @@ abstract class GrDeviceBuiltin extends GrBuiltin {
      * and what it was ordered after); a wait the context's interrupt can stop, as every host wait.
      */
     protected final void awaitWriters(dev.polygpu.runtime.TrackedArray array) {
-        InterruptibleWaits.await(s -> s.awaitHostInterruptibly(array, dev.polygpu.runtime.AccessMode.READ, name()),
-                context.scheduler());
+        InterruptibleWaits.awaitHost(context.scheduler(), array, dev.polygpu.runtime.AccessMode.READ, name());
     }
 
     /** The builtin's work; device failures may be thrown as they are. */

@@ -1,7 +1,6 @@
 package dev.polygpu.grcuda.kernel;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
-import com.oracle.truffle.api.TruffleSafepoint;
 import com.oracle.truffle.api.dsl.Bind;
 import com.oracle.truffle.api.interop.ArityException;
 import com.oracle.truffle.api.interop.InteropLibrary;
@@ -9,12 +8,12 @@ import com.oracle.truffle.api.interop.UnknownIdentifierException;
 import com.oracle.truffle.api.interop.UnsupportedTypeException;
 import com.oracle.truffle.api.library.ExportLibrary;
 import com.oracle.truffle.api.library.ExportMessage;
-import com.oracle.truffle.api.nodes.EncapsulatingNodeReference;
 import com.oracle.truffle.api.nodes.Node;
 import dev.polygpu.device.DeviceException;
 import dev.polygpu.device.KernelArg;
 import dev.polygpu.grcuda.GrContext;
 import dev.polygpu.grcuda.GrError;
+import dev.polygpu.grcuda.InterruptibleWaits;
 import dev.polygpu.grcuda.objects.GrMetaObject;
 import dev.polygpu.grcuda.objects.GrNone;
 import dev.polygpu.grcuda.objects.GrPlainObject;
@@ -94,15 +93,14 @@ public final class GrHostFunction extends GrPlainObject {
             };
         }
         ComputationalElement call = ComputationalElement.hostCall(signature.name(), c.accesses());
-        Object[] result = new Object[1];
+        Object result;
         try {
-            TruffleSafepoint.setBlockedThreadInterruptible(EncapsulatingNodeReference.getCurrent().get(),
-                    s -> result[0] = s.callOnHost(call, () -> invoke(values), true), context.scheduler());
+            result = InterruptibleWaits.callOnHost(context.scheduler(), call, () -> invoke(values));
         } catch (DeviceException e) {
             throw GrError.of(e);
         }
         calls.incrementAndGet();
-        return result[0];
+        return result;
     }
 
     private Object invoke(Object[] values) {

@@ -2,13 +2,21 @@ package dev.polygpu.grcuda.kernel;
 
 import dev.polygpu.grcuda.SharedEngine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.oracle.truffle.api.ThreadLocalAction;
+import dev.polygpu.device.Device;
+import dev.polygpu.grcuda.GrContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.PolyglotException;
@@ -16,6 +24,7 @@ import org.graalvm.polyglot.Value;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A kernel that never ends does not hang the program: {@code grcuda.KernelTimeout} stops it with a fault that
@@ -140,6 +149,64 @@ class GrKernelStopTest {
             assertTrue(fault.getMessage().contains("kernel 'spin'") && fault.getMessage().contains(
                     "stopped: the guest call waiting for it was interrupted"), fault.getMessage());
             assertWorks(c);
+        }
+    }
+
+    /**
+     * A thread-local action that lets the guest go on (GraalPy hands its GIL to another Python thread this way)
+     * interrupts a waiting read and Truffle resumes the wait: the kernel goes on running, and the read stays one
+     * element of the DAG — not one failed element per action, as an exported DAG once showed.
+     */
+    @Test
+    void threadLocalActionsResumeTheSameWait(@TempDir Path dir) throws Exception {
+        Path dot = dir.resolve("dag.dot");
+        Context c = Context.newBuilder("grcuda").engine(ENGINE.get()).allowAllAccess(true)
+                .option("grcuda.Device", "cpu").option("grcuda.CpuBlocks", "1")
+                .option("grcuda.ExportDAG", dot.toString()).build();
+        try (c) {
+            Value flag = launchSpin(c);
+            c.enter();
+            GrContext context = GrContext.get(null);
+            c.leave();
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread waiter = new Thread(() -> {
+                try {
+                    flag.getArrayElement(0);
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+            }, "waiter");
+            waiter.start();
+            AtomicInteger performed = new AtomicInteger();
+            for (int i = 0; i < 3; i++) {
+                awaitWaiting(waiter);
+                context.env().submitThreadLocal(new Thread[] {waiter}, new ThreadLocalAction(false, false) {
+                    @Override
+                    protected void perform(Access access) {
+                        performed.incrementAndGet();
+                    }
+                }).get(60, TimeUnit.SECONDS);
+            }
+            assertEquals(3, performed.get());
+            awaitWaiting(waiter);
+            assertTrue(waiter.isAlive(), "the read ended while the kernel spins: " + thrown.get());
+            for (Device d : context.scheduler().devices()) {
+                d.stopLaunches("the test ended it");
+            }
+            waiter.join();
+            assertTrue(thrown.get() instanceof PolyglotException p && p.getMessage().contains("the test ended it"),
+                    String.valueOf(thrown.get()));
+        }
+        String dag = Files.readString(dot);
+        assertEquals(1, dag.split("host read", -1).length - 1, dag);
+        assertFalse(dag.contains("interrupted"), dag);
+    }
+
+    /** Waits until {@code t} blocks in the language's wait (not while it enters the context). */
+    private static void awaitWaiting(Thread t) throws InterruptedException {
+        while (t.isAlive() && (t.getState() != Thread.State.WAITING || Arrays.stream(t.getStackTrace())
+                .noneMatch(f -> f.getClassName().endsWith("InterruptibleWaits")))) {
+            Thread.sleep(5);
         }
     }
 }
