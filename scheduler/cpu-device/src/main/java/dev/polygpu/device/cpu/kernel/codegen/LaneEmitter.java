@@ -40,6 +40,8 @@ final class LaneEmitter {
     private final Map<LaneForm.Stream, Integer> offset = new IdentityHashMap<>();
     /** Per stream, its shift in elements as a {@code long} (0 for none), computed once per block. */
     private final Map<LaneForm.Stream, Integer> shift = new IdentityHashMap<>();
+    /** The local holding the running iteration's vector mask, or -1 where every lane runs. */
+    private int maskSlot = -1;
 
     LaneEmitter(Emitter e, LaneForm form) {
         this.e = e;
@@ -72,6 +74,21 @@ final class LaneEmitter {
         e.scopes.push(new ArrayList<>());
         form.prefix().forEach(e::statement);
         e.scopes.pop();
+        allocate();
+        int first = e.slot.get(form.index());
+        if (form.step() == null) {
+            straight(startSlot, first);
+        } else {
+            strided(startSlot, first, skip);
+        }
+        c.labelBinding(skip);
+    }
+
+    /**
+     * Computes each stream's shift (block-uniform) and allocates the locals of the group's offsets and of the
+     * vectors of the body's variables.
+     */
+    void allocate() {
         for (LaneForm.Stream st : form.streams()) {
             if (!st.fixed()) {
                 offset.put(st, c.allocateLocal(TypeKind.LONG));
@@ -92,13 +109,11 @@ final class LaneEmitter {
         for (Var v : form.locals()) {
             vectorSlot.put(v, c.allocateLocal(TypeKind.REFERENCE));
         }
-        int first = e.slot.get(form.index());
-        if (form.step() == null) {
-            straight(startSlot, first);
-        } else {
-            strided(startSlot, first, skip);
-        }
-        c.labelBinding(skip);
+    }
+
+    /** The local that holds variable {@code v}'s vector. */
+    int vectorSlot(Var v) {
+        return vectorSlot.get(v);
     }
 
     /** The block's first threads, as many as fill vectors and the guard lets through; the thread loop the rest. */
@@ -229,14 +244,37 @@ final class LaneEmitter {
 
     /** One group of lanes, from thread {@code tx}, whose first index is int local {@code base} plus {@code tx}. */
     private void vectorBody(int base) {
+        groupAt(base, e.txSlot);
+        form.body().forEach(this::statement);
+    }
+
+    /**
+     * One iteration of a region's loop ({@link LaneForm#sweep}) in a group whose first lane's index is int local
+     * {@code index}; with {@code mask} (a local holding a vector mask, or -1), only the lanes it sets load, and the
+     * others keep their {@link LaneForm#carried} values.
+     */
+    void iteration(int index, int mask) {
+        groupAt(index, -1);
+        maskSlot = mask;
+        form.body().forEach(this::statement);
+        maskSlot = -1;
+    }
+
+    /**
+     * Points each stream at the group's elements: the first lane's index is int local {@code base} plus, unless
+     * {@code plus} is -1, int local {@code plus}.
+     */
+    private void groupAt(int base, int plus) {
         for (LaneForm.Stream st : form.streams()) {
             if (st.fixed()) {
                 continue;
             }
             c.lload(e.offSlot.get(st.array()));
             c.iload(base);
-            c.iload(e.txSlot);
-            c.iadd();
+            if (plus >= 0) {
+                c.iload(plus);
+                c.iadd();
+            }
             c.i2l();
             c.lload(shift.get(st));
             c.ladd();
@@ -245,14 +283,13 @@ final class LaneEmitter {
             c.ladd();
             c.lstore(offset.get(st));
         }
-        form.body().forEach(this::statement);
     }
 
     /**
      * [n] → n, or 0 where an array's elements {@code first … first + n - 1} (int local {@code first}) do not allow
      * lanes ({@code LaneRange.inside}, {@code LaneRange.apart}).
      */
-    private void memoryChecks(int first) {
+    void memoryChecks(int first) {
         for (LaneForm.Stream st : form.streams()) {
             if (st.fixed()) {
                 c.aload(e.slot.get(st.array()));
@@ -319,7 +356,7 @@ final class LaneEmitter {
             }
             case Stmt.ExprStmt x when x.expr() instanceof Expr.Assign a -> {
                 if (a.target() instanceof Expr.VarRef r) {
-                    value(a.value());
+                    keepUnmasked(r, () -> value(a.value()));
                     c.astore(vectorSlot.get(r.var()));
                 } else {
                     value(a.value());
@@ -327,19 +364,38 @@ final class LaneEmitter {
                 }
             }
             case Stmt.ExprStmt x when x.expr() instanceof Expr.CompoundAssign a -> {
-                value(a.target());
-                bitwise(a.op());
-                value(a.value());
-                arithmetic(a.op());
+                Runnable compute = () -> {
+                    value(a.target());
+                    bitwise(a.op());
+                    value(a.value());
+                    arithmetic(a.op());
+                };
                 if (a.target() instanceof Expr.VarRef r) {
+                    keepUnmasked(r, compute);
                     c.astore(vectorSlot.get(r.var()));
                 } else {
+                    compute.run();
                     store(a.target());
                 }
             }
             default -> throw new IllegalStateException("statement outside the lane form: " + s
                     + " (a bug in polygpu's kernel engine)");
         }
+    }
+
+    /**
+     * Pushes the new vector of variable {@code r} that {@code compute} pushes; in a masked iteration, a carried
+     * variable's lanes the mask leaves out keep their value (blended), as those threads' loops have ended.
+     */
+    private void keepUnmasked(Expr.VarRef r, Runnable compute) {
+        if (maskSlot < 0 || !form.carried().contains(r.var())) {
+            compute.run();
+            return;
+        }
+        c.aload(vectorSlot.get(r.var()));
+        compute.run();
+        c.aload(maskSlot);
+        c.invokevirtual(vector, "blend", mt(vector, VectorApi.VECTOR, VectorApi.MASK));
     }
 
     /** [vector] → stores it at the current group's elements of {@code p[i]}. */
@@ -367,8 +423,15 @@ final class LaneEmitter {
                 c.aload(e.slot.get(st.array()));
                 c.lload(offset.get(st));
                 byteOrder();
-                c.invokestatic(vector, "fromMemorySegment",
-                        mt(vector, VectorApi.SPECIES, Jvm.SEGMENT, CD_long, VectorApi.BYTE_ORDER));
+                if (maskSlot >= 0) {
+                    // Lanes past the loop's end load nothing: their elements may lie outside the array.
+                    c.aload(maskSlot);
+                    c.invokestatic(vector, "fromMemorySegment",
+                            mt(vector, VectorApi.SPECIES, Jvm.SEGMENT, CD_long, VectorApi.BYTE_ORDER, VectorApi.MASK));
+                } else {
+                    c.invokestatic(vector, "fromMemorySegment",
+                            mt(vector, VectorApi.SPECIES, Jvm.SEGMENT, CD_long, VectorApi.BYTE_ORDER));
+                }
             }
             case Expr.Binary b -> {
                 value(b.left());

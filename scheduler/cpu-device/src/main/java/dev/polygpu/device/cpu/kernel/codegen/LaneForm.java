@@ -53,10 +53,12 @@ import java.util.Set;
  * @param narrowed   {@code (float) (a op b)} computed in {@code double} from two {@code float} values, and the
  *                   same operation in {@code float} that the lanes compute instead (the same result: see
  *                   {@link Finder#narrowed})
+ * @param carried    for the loop of a region ({@link #sweep}), the variables declared before it that its body
+ *                   assigns (accumulators), held as vectors across its iterations; empty for a kernel's form
  */
 record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> body, CType.Prim lane, int lanes,
                 List<Stream> streams, Set<Stream> stored, Map<Expr, Stream> accesses, Set<Var> locals,
-                Set<Expr> broadcasts, Set<Expr> choices, Map<Expr, Expr> narrowed) {
+                Set<Expr> broadcasts, Set<Expr> choices, Map<Expr, Expr> narrowed, Set<Var> carried) {
 
     /**
      * The elements {@code array[i + shift]} of the lanes' threads ({@code shift} a uniform {@code int} expression,
@@ -76,6 +78,58 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
         }
         Uniformity u = new Uniformity(plan, root, new VarUse(plan, root).candidates());
         return new Finder(plan, u).find(block.statements());
+    }
+
+    /**
+     * The lane form of the loop of a barrier region that runs iteration-major ({@link RegionForm.Sweep}), or null:
+     * {@code for (…; i < n; i += S) { body }} with {@code i} an {@code int} each thread set before (its index, read
+     * only at {@code p[i]}, {@code p[i ± k]}), {@code n} and {@code S} block-uniform, and a body as a kernel's lane
+     * form allows that stores nothing to memory and assigns, besides its own locals, only variables of the lane type
+     * declared before the loop: a strided accumulation such as a reduction's {@code sum += in[i]}. A group of
+     * threads whose indices are consecutive then runs the whole loop as lanes, each lane one thread's
+     * iterations in their order ({@link LaneSweepEmitter}).
+     */
+    static LaneForm sweep(Plan plan, Uniformity u, Stmt.For loop) {
+        if (VectorApi.lanes(CType.Prim.FLOAT) == 0 || !(loop.condition() instanceof Expr.Binary c)
+                || !(c.left() instanceof Expr.VarRef r) || r.var().type != CType.Prim.INT
+                || plan.storage.get(r.var()) != Plan.Storage.SCALAR) {
+            return null;
+        }
+        Finder f = new Finder(plan, u);
+        f.index = r.var();
+        Expr bound = f.guard(loop.condition(), Expr.BinaryOp.LT);
+        if (bound == null || !(loop.update() instanceof Expr.CompoundAssign a) || a.op() != Expr.BinaryOp.ADD
+                || !(a.target() instanceof Expr.VarRef t) || t.var() != f.index
+                || a.operandType() != CType.Prim.INT && a.operandType() != CType.Prim.UINT
+                || !u.isUniform(a.value())) {
+            return null;
+        }
+        Set<Var> carried = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Var> declared = Collections.newSetFromMap(new IdentityHashMap<>());
+        Statements.forEachStmt(loop.body(), s -> {
+            if (s instanceof Stmt.VarDecl d) {
+                declared.add(d.var());
+            }
+        });
+        Statements.forEachExpr(loop.body(), x -> {
+            Expr target = x instanceof Expr.Assign as ? as.target()
+                    : x instanceof Expr.CompoundAssign ca ? ca.target() : null;
+            if (target instanceof Expr.VarRef v && !declared.contains(v.var())) {
+                carried.add(v.var());
+            }
+        });
+        for (Var v : carried) {
+            if (v == f.index || plan.storage.get(v) != Plan.Storage.SCALAR || !f.laneType(v.type)) {
+                return null;
+            }
+            f.locals.add(v);
+        }
+        if (carried.isEmpty() || !f.bodyStatement(loop.body()) || !f.stored.isEmpty()) {
+            return null;
+        }
+        return new LaneForm(List.of(), f.index, bound, a.value(), List.copyOf(f.body), f.lane,
+                VectorApi.lanes(f.lane), List.copyOf(f.streams), f.stored, f.accesses, f.locals, f.broadcasts,
+                f.choices, f.narrowed, carried);
     }
 
     /** Walks a kernel body once, collecting what the form needs; any statement outside the shape ends it. */
@@ -134,7 +188,7 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
             }
             return new LaneForm(List.copyOf(prefix), index, bound, step, List.copyOf(body), lane,
                     VectorApi.lanes(lane), List.copyOf(streams), stored, accesses, locals, broadcasts, choices,
-                    narrowed);
+                    narrowed, Set.of());
         }
 
         /**

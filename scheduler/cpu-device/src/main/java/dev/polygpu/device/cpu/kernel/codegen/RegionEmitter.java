@@ -29,7 +29,8 @@ import java.util.function.Consumer;
  * holding barriers, polls the stop request.
  * A loop that {@link Interchange} picks runs as a {@link RegionForm.Sweep}: passes over the threads, each running
  * a few iterations of every thread whose loop is still going, with a thread whose loop ended marked in
- * {@code status} until the sweep is over. A warp intrinsic ({@link RegionForm.WarpOp}) calls
+ * {@code status} until the sweep is over; where its loop has a lane form, groups of threads run it as SIMD lanes
+ * first ({@link LaneSweepEmitter}). A warp intrinsic ({@link RegionForm.WarpOp}) calls
  * {@code WarpExchange.serveLive} for the warps of the running range; a thread-dependent {@code if} that holds them
  * ({@link RegionForm.Masked}) marks the threads that skip a side in {@code status}; a {@link RegionForm.PerWarp}
  * part runs its regions over one warp's lanes at a time.
@@ -591,6 +592,10 @@ final class RegionEmitter {
      * request, so a loop that never ends still stops; an iteration's own inner loops poll as they do elsewhere.
      */
     private void sweep(RegionForm.Region r) {
+        if (r.lanes != null && rangeLo < 0) {
+            new LaneSweepEmitter(e, r, new LaneSweepEmitter.Frame(threadsSlot, tidSlot, primArray, statusArray, DONE,
+                    saved, () -> enterThread(r))).emit();
+        }
         c.iconst_0();
         c.istore(passesSlot);
         Label pass = c.newBoundLabel();

@@ -125,6 +125,8 @@ final class RegionForm {
         Expr mask;
         /** The {@code threadIdx.x} the region's loop visits, where its body allows fewer than all; else null. */
         ThreadRange range;
+        /** For the region of a {@link Sweep} whose loop groups of threads can run as SIMD lanes, their form. */
+        LaneForm lanes;
 
         Region(List<Stmt> statements, Expr predicate, Stmt loop) {
             this.statements = statements;
@@ -213,6 +215,14 @@ final class RegionForm {
         }
         for (Region r : form.regions) {
             r.range = ThreadRange.of(form, r, u);
+            if (r.loop instanceof Stmt.For f && !form.exits && !form.masked && r.reloads.isEmpty()
+                    && r.localMemory.isEmpty()) {
+                // Threads that exit or are masked, and values reloaded from the last thread, are the thread loop's.
+                LaneForm lanes = LaneForm.sweep(plan, u, f);
+                if (lanes != null && r.loads.contains(lanes.index()) && r.loads.containsAll(lanes.carried())) {
+                    r.lanes = lanes;
+                }
+            }
         }
         return form;
     }

@@ -50,6 +50,11 @@ final class SavedRegisters {
         this.refSlots = refs;
     }
 
+    /** The first saved primitive slot of {@code v}: thread {@code t}'s bits are at {@code slot * threads + t}. */
+    int primSlot(Var v) {
+        return primIndex.get(v);
+    }
+
     /** The JVM locals of the thread count, the running thread and the two arrays. */
     void bind(int threadsSlot, int tidSlot, int primArray, int refArray) {
         this.threadsSlot = threadsSlot;

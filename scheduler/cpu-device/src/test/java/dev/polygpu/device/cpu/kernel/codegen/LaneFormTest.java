@@ -43,7 +43,7 @@ class LaneFormTest {
      * NaN inputs meet in operations whose operands nvcc may order otherwise than the source, and which NaN an
      * operation of two passes on is the implementation's (scheduler/README.md, "Known differences from a GPU").
      */
-    private static final OracleOptions ANY_NAN = OracleOptions.DEFAULTS.withNans(OracleOptions.NanComparison.ANY);
+    static final OracleOptions ANY_NAN = OracleOptions.DEFAULTS.withNans(OracleOptions.NanComparison.ANY);
 
     private static final String SAXPY = """
             extern "C" __global__ void NAME(float *y, const float *x, float a, int n) {
@@ -478,7 +478,7 @@ class LaneFormTest {
         OracleTests.assertAllEqual(cases, seed, ANY_NAN);
     }
 
-    private static String expression(Random r, List<String> vars, int depth) {
+    static String expression(Random r, List<String> vars, int depth) {
         if (depth == 0 || r.nextInt(4) == 0) {
             return switch (r.nextInt(6)) {
                 case 0 -> "1.5f";
@@ -600,19 +600,19 @@ class LaneFormTest {
         }
     }
 
-    private static OracleArg.Buffer specialFloats(String name, Random r, int n) {
+    static OracleArg.Buffer specialFloats(String name, Random r, int n) {
         return OracleTests.edgeValues(name, OracleType.F32, r, n);
     }
 
-    private static OracleArg.Buffer randomDoubles(String name, Random r, int n) {
+    static OracleArg.Buffer randomDoubles(String name, Random r, int n) {
         return OracleTests.edgeValues(name, OracleType.F64, r, n);
     }
 
-    private static OracleArg.Scalar floatScalar(float v) {
+    static OracleArg.Scalar floatScalar(float v) {
         return new OracleArg.Scalar(OracleType.F32, Float.floatToRawIntBits(v));
     }
 
-    private static OracleArg.Scalar doubleScalar(double v) {
+    static OracleArg.Scalar doubleScalar(double v) {
         return new OracleArg.Scalar(OracleType.F64, Double.doubleToRawLongBits(v));
     }
 }
