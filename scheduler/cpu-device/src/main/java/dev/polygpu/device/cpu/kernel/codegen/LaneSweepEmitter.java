@@ -16,16 +16,16 @@ import java.util.List;
 
 /**
  * Emits the SIMD part of a {@link RegionForm.Sweep} whose loop has a lane form ({@link LaneForm#sweep}): before the
- * passes over the threads, each group of a vector's worth of consecutive threads whose indices are consecutive runs
- * its whole loop as lanes — the carried variables (a reduction's running sums) loaded from the threads' saved
- * registers into vectors, the iterations in which every lane's index is below the bound as plain vector loads, then
- * at most one iteration under a mask (a step of at least the vector's width ends every lane's loop there), then the
- * variables and indices saved back and the threads marked done, so the passes skip them. Each lane runs its own
- * thread's iterations in their order, with Java's rounding, which is CUDA's: the same results bit for bit. A group
- * whose indices are not consecutive, whose step is below the vector's width, or whose elements from its first index
- * to the bound do not all lie inside their arrays ({@code LaneRange}) is left to the passes, which fault or stop as
- * before; so is a block of more than one row of threads, and the threads after the last whole group. Each vector
- * iteration polls the stop request.
+ * passes over the threads, the block's threads run their loops as lanes, iteration by iteration over the block as
+ * the passes do: in each, the threads whose index is still below the bound (always the first ones: their indices
+ * are consecutive) a vector's worth at a time, the last group under a mask, the carried variables (a reduction's
+ * running sums) held in an array per variable, one element per thread, between iterations. Each lane runs its own
+ * thread's iterations in their order, with Java's rounding, which is CUDA's: the same results bit for bit; and since
+ * the loop stores nothing, interleaving the threads' iterations shows nothing either. Then the variables and
+ * indices are saved back and the threads marked done, so the passes skip them. A block of more than one row, whose
+ * threads' indices at the loop's start are not consecutive, whose {@code bound + step} overflows or whose elements
+ * from the first index to the bound do not all lie inside their arrays ({@code LaneRange}) runs in the passes, which
+ * fault or stop as before; so do the threads after the last whole vector. Each iteration polls the stop request.
  */
 final class LaneSweepEmitter {
     private static final ClassDesc LANE_RANGE = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.LaneRange");
@@ -73,123 +73,137 @@ final class LaneSweepEmitter {
             c.iconst_0();
             c.istore(slot);
         }
-        // Thread 0's values of what the region reads: the block-uniform ones the bound, step and shifts use.
+        // Thread 0's values of what the region reads: its index, and the block-uniform values of the bound, step
+        // and shifts.
         f.enterThread().run();
         LaneEmitter lanes = new LaneEmitter(e, form);
         lanes.allocate();
         int bound = c.allocateLocal(TypeKind.INT);
         int step = c.allocateLocal(TypeKind.INT);
-        int scratch = c.allocateLocal(TypeKind.REFERENCE);
-        int group = c.allocateLocal(TypeKind.INT);
+        int first = c.allocateLocal(TypeKind.INT);
+        int count = c.allocateLocal(TypeKind.INT);
         int base = c.allocateLocal(TypeKind.INT);
+        int index = c.allocateLocal(TypeKind.INT);
+        int active = c.allocateLocal(TypeKind.INT);
+        int whole = c.allocateLocal(TypeKind.INT);
+        int group = c.allocateLocal(TypeKind.INT);
         int iterations = c.allocateLocal(TypeKind.INT);
         int mask = c.allocateLocal(TypeKind.REFERENCE);
+        Var indexVar = form.index();
         e.exprs.value(form.bound());
         c.istore(bound);
         e.exprs.value(form.step());
         c.istore(step);
-        c.loadConstant(form.lanes());
-        c.newarray(Jvm.kind(form.lane()).tk);
-        c.astore(scratch);
-        c.iconst_0();
-        c.istore(group);
-        Label top = c.newBoundLabel();
-        Label next = c.newLabel();
-        c.iload(group);
-        c.loadConstant(form.lanes());
-        c.iadd();
+        c.iload(e.slot.get(indexVar));
+        c.istore(first);
+        // count: the threads that run as lanes, whole vectors of them
         c.iload(f.threadsSlot());
-        c.if_icmpgt(end);
-        c.iload(group);
         c.dup();
-        c.istore(f.tidSlot());
-        c.istore(e.txSlot);
-        f.enterThread().run();
-        Var index = form.index();
-        c.iload(e.slot.get(index));
-        c.istore(base);
-        c.aload(f.primArray());
-        at(index, group);
         c.loadConstant(form.lanes());
+        c.irem();
+        c.isub();
+        c.dup();
+        c.istore(count);
+        c.ifeq(end);
+        c.aload(f.primArray());
+        at(indexVar);
+        c.iload(count);
         c.invokestatic(SWEEPS, "consecutive", mt(CD_boolean, PRIMS, CD_int, CD_int));
-        c.ifeq(next);
-        c.iload(base);
+        c.ifeq(end);
+        c.iload(first);
         c.iload(bound);
         c.iload(step);
-        c.loadConstant(form.lanes());
+        c.iconst_1();
         c.invokestatic(LANE_RANGE, "strided", mt(CD_int, CD_int, CD_int, CD_int, CD_int));
-        lanes.memoryChecks(base);
-        c.ifeq(next);
-        c.loadConstant(form.lanes());
+        lanes.memoryChecks(first);
+        c.ifeq(end);
+        c.iload(count);
         c.invokestatic(LANE_RANGE, "run", mt(CD_int, CD_int));
         c.pop();
         List<Var> carried = region.loads.stream().filter(form.carried()::contains).toList();
-        for (Var v : carried) {
+        int[] values = new int[carried.size()];
+        for (int k = 0; k < values.length; k++) {
+            values[k] = c.allocateLocal(TypeKind.REFERENCE);
+            c.iload(count);
+            c.newarray(Jvm.kind(form.lane()).tk);
+            c.astore(values[k]);
             c.aload(f.primArray());
-            at(v, group);
-            c.aload(scratch);
+            at(carried.get(k));
+            c.aload(values[k]);
             c.invokestatic(SWEEPS, "load" + kind, mt(CD_void, PRIMS, CD_int, array));
-            c.getstatic(vector, "SPECIES_PREFERRED", VectorApi.SPECIES);
-            c.aload(scratch);
-            c.iconst_0();
-            c.invokestatic(vector, "fromArray", mt(vector, VectorApi.SPECIES, array, CD_int));
-            c.astore(lanes.vectorSlot(v));
         }
+        c.iload(first);
+        c.istore(base);
         c.iconst_0();
         c.istore(iterations);
-        // Every lane's index is below the bound while the last one's is.
-        Label full = c.newBoundLabel();
-        Label tail = c.newLabel();
-        c.iload(base);
-        c.loadConstant(form.lanes() - 1);
-        c.iadd();
-        c.iload(bound);
-        c.if_icmpge(tail);
-        e.pollCancellation(region.loop.pos());
-        lanes.iteration(base, -1);
-        advance(base, step, iterations);
-        c.goto_(full);
-        c.labelBinding(tail);
-        Label save = c.newLabel();
-        c.iload(base);
-        c.iload(bound);
-        c.if_icmpge(save);
-        c.getstatic(vector, "SPECIES_PREFERRED", VectorApi.SPECIES);
-        c.iconst_0();
+        Label iteration = c.newBoundLabel();
+        // active = min(count, bound - base): base < bound here; whole = the threads of whole vectors among them
+        c.iload(count);
         c.iload(bound);
         c.iload(base);
         c.isub();
+        c.invokestatic(Jvm.JAVA_MATH, "min", mt(CD_int, CD_int, CD_int));
+        c.dup();
+        c.istore(active);
+        c.dup();
+        c.loadConstant(form.lanes());
+        c.irem();
+        c.isub();
+        c.istore(whole);
+        c.iconst_0();
+        c.istore(group);
+        Label groups = c.newBoundLabel();
+        Label last = c.newLabel();
+        c.iload(group);
+        c.iload(whole);
+        c.if_icmpge(last);
+        group(lanes, carried, values, base, group, index, -1);
+        c.iinc(group, form.lanes());
+        c.goto_(groups);
+        c.labelBinding(last);
+        Label stepped = c.newLabel();
+        c.iload(whole);
+        c.iload(active);
+        c.if_icmpge(stepped);
+        c.getstatic(vector, "SPECIES_PREFERRED", VectorApi.SPECIES);
+        c.iconst_0();
+        c.iload(active);
+        c.iload(whole);
+        c.isub();
         c.invokeinterface(VectorApi.SPECIES, "indexInRange", mt(VectorApi.MASK, CD_int, CD_int));
         c.astore(mask);
-        lanes.iteration(base, mask);
+        group(lanes, carried, values, base, group, index, mask);
+        c.labelBinding(stepped);
         c.iinc(iterations, 1);
-        c.labelBinding(save);
-        for (Var v : carried) {
-            if (region.stores.contains(v)) {
-                c.aload(lanes.vectorSlot(v));
-                c.aload(scratch);
-                c.iconst_0();
-                c.invokevirtual(vector, "intoArray", mt(CD_void, array, CD_int));
-                c.aload(scratch);
+        e.pollCancellation(region.loop.pos());
+        // base += step, which LaneRange.strided made sure cannot pass Integer.MAX_VALUE
+        c.iload(base);
+        c.iload(step);
+        c.iadd();
+        c.dup();
+        c.istore(base);
+        c.iload(bound);
+        c.if_icmplt(iteration);
+        for (int k = 0; k < values.length; k++) {
+            if (region.stores.contains(carried.get(k))) {
+                c.aload(values[k]);
                 c.aload(f.primArray());
-                at(v, group);
+                at(carried.get(k));
                 c.invokestatic(SWEEPS, "save" + kind, mt(CD_void, array, PRIMS, CD_int));
             }
         }
-        if (region.stores.contains(index)) {
+        if (region.stores.contains(indexVar)) {
             c.aload(f.primArray());
-            at(index, group);
-            c.loadConstant(form.lanes());
-            c.iload(base);
+            at(indexVar);
+            c.iload(count);
+            c.iload(first);
             c.iload(bound);
             c.iload(step);
-            c.invokestatic(SWEEPS, "saveIndex", mt(CD_void, PRIMS, CD_int, CD_int, CD_int, CD_int, CD_int));
+            c.invokestatic(SWEEPS, "saveIndices", mt(CD_void, PRIMS, CD_int, CD_int, CD_int, CD_int, CD_int));
         }
         c.aload(f.statusArray());
-        c.iload(group);
-        c.iload(group);
-        c.loadConstant(form.lanes());
-        c.iadd();
+        c.iconst_0();
+        c.iload(count);
         c.loadConstant(f.done());
         c.invokestatic(ARRAYS, "fill", MethodTypeDesc.ofDescriptor("([BIIB)V"));
         // For the runner's choice between the swept and the thread-loop form (KernelRunner), as the passes count.
@@ -199,27 +213,39 @@ final class LaneSweepEmitter {
         c.iload(iterations);
         c.invokestatic(Jvm.JAVA_MATH, "max", mt(CD_int, CD_int, CD_int));
         c.putfield(STATE, "sweepPasses", CD_int);
-        c.labelBinding(next);
-        c.iinc(group, form.lanes());
-        c.goto_(top);
         c.labelBinding(end);
     }
 
-    /** Pushes the index of the group's first thread in {@code v}'s saved slot: {@code slot * threads + group}. */
-    private void at(Var v, int group) {
+    /**
+     * One iteration of the group of threads from int local {@code group}: its carried values from their arrays,
+     * the body at index {@code base + group}, the values back; under the mask in local {@code mask} unless -1.
+     */
+    private void group(LaneEmitter lanes, List<Var> carried, int[] values, int base, int group, int index,
+            int mask) {
+        for (int k = 0; k < values.length; k++) {
+            c.getstatic(vector, "SPECIES_PREFERRED", VectorApi.SPECIES);
+            c.aload(values[k]);
+            c.iload(group);
+            c.invokestatic(vector, "fromArray", mt(vector, VectorApi.SPECIES, array, CD_int));
+            c.astore(lanes.vectorSlot(carried.get(k)));
+        }
+        c.iload(base);
+        c.iload(group);
+        c.iadd();
+        c.istore(index);
+        lanes.iteration(index, mask);
+        for (int k = 0; k < values.length; k++) {
+            c.aload(lanes.vectorSlot(carried.get(k)));
+            c.aload(values[k]);
+            c.iload(group);
+            c.invokevirtual(vector, "intoArray", mt(CD_void, array, CD_int));
+        }
+    }
+
+    /** Pushes the index of thread 0 in {@code v}'s saved slot, {@code slot * threads}: thread t's is t more. */
+    private void at(Var v) {
         c.loadConstant(f.saved().primSlot(v));
         c.iload(f.threadsSlot());
         c.imul();
-        c.iload(group);
-        c.iadd();
-    }
-
-    /** {@code base += step; iterations++}: no overflow, as {@code LaneRange.strided} checked. */
-    private void advance(int base, int step, int iterations) {
-        c.iload(base);
-        c.iload(step);
-        c.iadd();
-        c.istore(base);
-        c.iinc(iterations, 1);
     }
 }

@@ -4,23 +4,28 @@ package dev.polygpu.device.cpu.kernel.exec;
  * The run-time half of running a barrier region's loop as SIMD lanes (the code generator's
  * {@code LaneForm.sweep}): moving a group of threads' saved variables between the block's saved registers
  * ({@link BlockState#prims}, one {@code long} of bits per thread, as the generated code saves them) and the arrays
- * the vectors load from and store into, and checking that the group's indices are consecutive. A group that fails
+ * the vectors load from and store into, and checking that the threads' indices are consecutive. A block that fails
  * runs in the thread loop as before.
  */
 public final class LaneSweeps {
     private LaneSweeps() {
     }
 
-    /** True if the {@code int}s saved at {@code at … at + lanes - 1} are {@code k, k + 1, …}: one vector's elements. */
-    public static boolean consecutive(long[] prims, int at, int lanes) {
+    /**
+     * True if the {@code int}s saved at {@code at … at + count - 1} are {@code k, k + 1, …}: the threads' indices
+     * are consecutive, so each vector's worth of them is one vector's elements.
+     */
+    public static boolean consecutive(long[] prims, int at, int count) {
         int first = (int) prims[at];
-        for (int j = 1; j < lanes; j++) {
+        if (first > Integer.MAX_VALUE - (count - 1)) {
+            return false;
+        }
+        for (int j = 1; j < count; j++) {
             if ((int) prims[at + j] != first + j) {
                 return false;
             }
         }
-        // The last lane's index must not wrap, as first + j would not in C.
-        return first <= Integer.MAX_VALUE - (lanes - 1);
+        return true;
     }
 
     public static void loadFloats(long[] prims, int at, float[] into) {
@@ -60,14 +65,18 @@ public final class LaneSweeps {
     }
 
     /**
-     * Saves each lane's index after its loop ended: {@code base} is the first lane's index after the last
-     * iteration all lanes ran, so a lane that ran the last (masked) iteration, {@code base + j < bound}, went on by
-     * {@code step}, and the others stopped at {@code base + j}.
+     * Saves the index of each of {@code count} threads after its loop {@code for (; i < bound; i += step)} ended,
+     * thread {@code t} having started at {@code first + t}: the first {@code first + t + k * step} not below the
+     * bound ({@code bound + step} fits an {@code int}, as {@code LaneRange.strided} checked).
      */
-    public static void saveIndex(long[] prims, int at, int lanes, int base, int bound, int step) {
-        for (int j = 0; j < lanes; j++) {
-            int i = base + j;
-            prims[at + j] = i < bound ? i + step : i;
+    public static void saveIndices(long[] prims, int at, int count, int first, int bound, int step) {
+        for (int t = 0; t < count; t++) {
+            int i = first + t;
+            if (i < bound) {
+                long k = ((long) bound - i + step - 1) / step;
+                i = (int) (i + k * step);
+            }
+            prims[at + t] = i;
         }
     }
 }

@@ -79,17 +79,18 @@ class LaneSweepTest {
                 out[blockIdx.x * blockDim.x + tid] = sd[(tid + 1) % blockDim.x];
             }
             """;
-    /** Wrapping int arithmetic and bit operations. */
+    /** Wrapping int arithmetic and bit operations; the index, declared before the loop, read after it. */
     private static final String INTS = """
             extern "C" __global__ void NAME(int *out, const int *p, int k, int n) {
                 __shared__ int sd[256];
                 int a = 0;
                 int b = 7;
-                for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                for (; i < n; i += blockDim.x * gridDim.x) {
                     a = (a * 3) ^ (p[i] + k);
                     b = b - (p[i] & a);
                 }
-                sd[threadIdx.x] = a + b;
+                sd[threadIdx.x] = a + b + 1000 * i;
                 __syncthreads();
                 out[blockIdx.x * blockDim.x + threadIdx.x] = sd[blockDim.x - 1 - threadIdx.x];
             }
