@@ -48,6 +48,11 @@ final class Emitter extends MethodEmitter {
         this.loopPolls = new LoopPolls(plan, loopPolls);
     }
 
+    /** How loop {@code loop} polls the stop request ({@link LoopPolls}). */
+    LoopPolls.Kind pollKind(Stmt loop) {
+        return loopPolls.kind(loop);
+    }
+
     // ---- statements -----------------------------------------------------------------------------------
 
     void statement(Stmt s) {

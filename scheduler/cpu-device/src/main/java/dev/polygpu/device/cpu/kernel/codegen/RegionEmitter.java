@@ -430,12 +430,20 @@ final class RegionEmitter {
         if (narrowed) {
             xRange(r.range);
         }
+        RegionLaneEmitter lanes = r.vectorLanes == null || rangeLo >= 0 ? null
+                : new RegionLaneEmitter(e, r, frame(r));
+        if (lanes != null) {
+            lanes.allocate();
+        }
         forEachThread(narrowed, threadNext -> {
             if (form.exits || form.masked) {
                 c.aload(statusArray);
                 c.iload(tidSlot);
                 c.baload();
                 c.ifne(threadNext);
+            }
+            if (lanes != null) {
+                lanes.group(threadNext);
             }
             e.setStateField("tid", tidSlot);
             threadBody(r, threadNext);
@@ -593,8 +601,7 @@ final class RegionEmitter {
      */
     private void sweep(RegionForm.Region r) {
         if (r.lanes != null && rangeLo < 0) {
-            new LaneSweepEmitter(e, r, new LaneSweepEmitter.Frame(threadsSlot, tidSlot, primArray, statusArray, DONE,
-                    saved, () -> enterThread(r))).emit();
+            new LaneSweepEmitter(e, r, frame(r)).emit();
         }
         c.iconst_0();
         c.istore(passesSlot);
@@ -625,6 +632,12 @@ final class RegionEmitter {
         c.invokestatic(Jvm.JAVA_MATH, "max", MethodTypeDesc.ofDescriptor("(II)I"));
         c.putfield(STATE, "sweepPasses", CD_int);
         reload(r);
+    }
+
+    /** What the lane emitters need of this one for region {@code r}. */
+    private LaneSweepEmitter.Frame frame(RegionForm.Region r) {
+        return new LaneSweepEmitter.Frame(threadsSlot, tidSlot, primArray, statusArray, DONE, saved,
+                () -> enterThread(r));
     }
 
     /**

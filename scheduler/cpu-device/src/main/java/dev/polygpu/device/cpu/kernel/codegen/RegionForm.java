@@ -127,6 +127,8 @@ final class RegionForm {
         ThreadRange range;
         /** For the region of a {@link Sweep} whose loop groups of threads can run as SIMD lanes, their form. */
         LaneForm lanes;
+        /** For another region whose threads can run a vector's worth at a time, their form. */
+        RegionLanes vectorLanes;
 
         Region(List<Stmt> statements, Expr predicate, Stmt loop) {
             this.statements = statements;
@@ -222,6 +224,8 @@ final class RegionForm {
                 if (lanes != null && r.loads.contains(lanes.index()) && r.loads.containsAll(lanes.carried())) {
                     r.lanes = lanes;
                 }
+            } else if (r.loop == null) {
+                r.vectorLanes = RegionLanes.of(plan, form, r, u);
             }
         }
         return form;

@@ -9,6 +9,7 @@ import static dev.polygpu.device.cpu.kernel.codegen.LaneFormTest.floatScalar;
 import static dev.polygpu.device.cpu.kernel.codegen.LaneFormTest.randomDoubles;
 import static dev.polygpu.device.cpu.kernel.codegen.LaneFormTest.specialFloats;
 import static dev.polygpu.device.cpu.kernel.codegen.NamedKernels.named;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -109,6 +110,19 @@ class LaneSweepTest {
             }
             """;
 
+    /** No barrier: the engine's swept form (chosen per launch) holds the accumulation, as lanes too. */
+    private static final String NO_BARRIER = """
+            extern "C" __global__ void NAME(const float *in, float *out, float w, int n) {
+                float sum = 0.0f, sq = 0.0f;
+                for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+                    float v = in[i] * w;
+                    sum += v;
+                    sq += v * v;
+                }
+                out[blockIdx.x * blockDim.x + threadIdx.x] = sum - sq;
+            }
+            """;
+
     @BeforeAll
     static void lanesAreThere() {
         LaneFormTest.lanesAreThere();
@@ -140,6 +154,10 @@ class LaneSweepTest {
                     List.of(OracleTests.edgeValues("out", OracleType.I32, r, threads),
                             OracleTests.edgeValues("p", OracleType.I32, r, n), OracleTests.intScalar(r.nextInt()),
                             OracleTests.intScalar(n))));
+            name = "nob" + cases.size();
+            cases.add(new OracleCase(name, named(NO_BARRIER, name), name, LaunchConfig.of(sh[0], sh[1]),
+                    List.of(specialFloats("in", r, n), specialFloats("out", r, threads),
+                            floatScalar((float) r.nextGaussian()), OracleTests.intScalar(n))));
             name = "second" + cases.size();
             cases.add(new OracleCase(name, named(EVERY_SECOND, name), name, LaunchConfig.of(sh[0], sh[1]),
                     List.of(specialFloats("in", r, n), specialFloats("out", r, threads), OracleTests.intScalar(n))));
@@ -222,6 +240,42 @@ class LaneSweepTest {
             assertContains("blockIdx (1,0,0) threadIdx (4,0,0)", e.getMessage());
             assertContains("out-of-bounds read of 4 bytes at index 900 of argument 'in'", e.getMessage());
             assertEquals(0, LaneRange.threadsRun() - before);
+        }
+    }
+
+    @Test
+    void aKernelWithoutBarriersAccumulatesAsLanes() {
+        // Small integers: every sum and square is exact in float, so Java's own loop is the expected value.
+        int n = 50_000;
+        int grid = 3;
+        int block = 64;
+        float[] in = new float[n];
+        for (int i = 0; i < n; i++) {
+            in[i] = (i * 37) % 100;
+        }
+        float[] want = new float[grid * block];
+        for (int t = 0; t < want.length; t++) {
+            float sum = 0;
+            float sq = 0;
+            for (int i = t; i < n; i += want.length) {
+                sum += in[i];
+                sq += in[i] * in[i];
+            }
+            want[t] = sum - sq;
+        }
+        try (CpuDevice dev = new CpuDevice(1)) {
+            UnifiedBuffer inB = floats(dev, in);
+            UnifiedBuffer out = floats(dev, new float[want.length]);
+            var s = dev.defaultStream();
+            long before = LaneRange.threadsRun();
+            var k = dev.compile(named(NO_BARRIER, "nob"), "n.cu").function("nob");
+            for (int launch = 0; launch < 3; launch++) {
+                s.launch(k, LaunchConfig.of(grid, block), KernelArgs.builder().pointer(inB).pointer(out).f32(1f)
+                        .i32(n).build());
+            }
+            s.synchronize();
+            assertArrayEquals(want, readFloats(out, want.length));
+            assertTrue(LaneRange.threadsRun() - before >= 2L * grid * block, "the swept form's lanes did not run");
         }
     }
 

@@ -1,0 +1,305 @@
+package dev.polygpu.device.cpu.kernel.codegen;
+
+import static dev.polygpu.device.cpu.kernel.codegen.Jvm.mt;
+import static java.lang.constant.ConstantDescs.CD_boolean;
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_void;
+
+import dev.polygpu.device.cpu.kernel.ast.CType;
+import dev.polygpu.device.cpu.kernel.ast.Expr;
+import dev.polygpu.device.cpu.kernel.ast.Stmt;
+import dev.polygpu.device.cpu.kernel.ast.Var;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.Label;
+import java.lang.classfile.TypeKind;
+import java.lang.constant.ClassDesc;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Emits the SIMD path of a region with {@link RegionLanes}, inside its loop over the block's threads: at a thread
+ * whose {@code threadIdx.x} starts a vector's worth of threads in its row, the group runs the region as lanes — its
+ * saved variables loaded into vectors, each statement's elements first checked (inside their arrays, aligned, an
+ * index that does not wrap) and then loaded, a vector or one broadcast value each, the saved variables stored back —
+ * and the loop goes on after the group. Where a check fails, nothing has been stored yet (the region stores to no
+ * memory, and saved variables only at the end): the group's threads run one by one in the scalar body instead, with
+ * its faults. Each lane runs its own thread's statements in their order with Java's rounding, which is CUDA's, so the
+ * results are the scalar loop's bit for bit.
+ */
+final class RegionLaneEmitter {
+    private static final ClassDesc REGIONS = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.LaneRegions");
+    private static final ClassDesc SWEEPS = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.LaneSweeps");
+    private static final ClassDesc LANE_RANGE = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.LaneRange");
+    private static final ClassDesc PRIMS = ClassDesc.ofDescriptor("[J");
+
+    private final Emitter e;
+    private final CodeBuilder c;
+    private final RegionForm.Region region;
+    private final RegionLanes form;
+    private final LaneSweepEmitter.Frame f;
+    private final ClassDesc vector;
+    private final ClassDesc scalar;
+    private final ClassDesc array;
+    private final String kind;
+    private final int size;
+    private final List<Var> carried;
+    private final Map<Var, Integer> vectorSlot = new IdentityHashMap<>();
+    private final Map<Var, Integer> scratch = new IdentityHashMap<>();
+    /** Per element loaded as a vector, the locals of its checked address: segment, then offset. */
+    private final Map<Expr.Deref, int[]> address = new IdentityHashMap<>();
+    /** Per element broadcast, the local holding its value. */
+    private final Map<Expr.Deref, Integer> broadcastSlot = new IdentityHashMap<>();
+    private int indexSlot;
+
+    RegionLaneEmitter(Emitter e, RegionForm.Region region, LaneSweepEmitter.Frame frame) {
+        this.e = e;
+        this.c = e.c;
+        this.region = region;
+        this.form = region.vectorLanes;
+        this.f = frame;
+        this.vector = VectorApi.vectorClass(form.lane());
+        this.scalar = Jvm.kind(form.lane()).desc;
+        this.array = scalar.arrayType();
+        this.kind = form.lane() == CType.Prim.FLOAT ? "Floats" : "Doubles";
+        this.size = form.lane().size();
+        this.carried = region.loads.stream().filter(form.carried()::contains).toList();
+    }
+
+    /** Before the loop over the threads: the locals and the arrays the groups move saved values through. */
+    void allocate() {
+        for (Var v : form.carried()) {
+            vectorSlot.put(v, c.allocateLocal(TypeKind.REFERENCE));
+        }
+        for (Var v : form.locals()) {
+            vectorSlot.put(v, c.allocateLocal(TypeKind.REFERENCE));
+        }
+        for (Var v : carried) {
+            int slot = c.allocateLocal(TypeKind.REFERENCE);
+            scratch.put(v, slot);
+            c.loadConstant(form.lanes());
+            c.newarray(Jvm.kind(form.lane()).tk);
+            c.astore(slot);
+        }
+        for (Expr.Deref d : form.vectors().keySet()) {
+            address.put(d, new int[] {c.allocateLocal(TypeKind.REFERENCE), c.allocateLocal(TypeKind.LONG)});
+        }
+        for (Expr.Deref d : form.broadcasts()) {
+            broadcastSlot.put(d, c.allocateLocal(Jvm.kind(form.lane()).tk));
+        }
+        indexSlot = c.allocateLocal(TypeKind.INT);
+    }
+
+    /**
+     * For the running thread (in the region's thread loop): if it starts a group, runs the group as lanes and goes
+     * to {@code threadNext} with the loop's thread counters on the group's last thread; else, or where the group
+     * cannot run so, falls through to the scalar body.
+     */
+    void group(Label threadNext) {
+        Label scalarPath = c.newLabel();
+        c.iload(e.txSlot);
+        c.loadConstant(form.lanes());
+        c.irem();
+        c.ifne(scalarPath);
+        c.iload(e.txSlot);
+        c.loadConstant(form.lanes());
+        c.iadd();
+        c.iload(e.blockDimSlots[0]);
+        c.if_icmpgt(scalarPath);
+        f.enterThread().run();
+        for (Var v : carried) {
+            c.aload(f.primArray());
+            at(v);
+            c.aload(scratch.get(v));
+            c.invokestatic(SWEEPS, "load" + kind, mt(CD_void, PRIMS, CD_int, array));
+            c.getstatic(vector, "SPECIES_PREFERRED", VectorApi.SPECIES);
+            c.aload(scratch.get(v));
+            c.iconst_0();
+            c.invokestatic(vector, "fromArray", mt(vector, VectorApi.SPECIES, array, CD_int));
+            c.astore(vectorSlot.get(v));
+        }
+        e.scopes.push(new ArrayList<>());
+        for (Stmt s : region.statements) {
+            statement(s, scalarPath);
+        }
+        e.scopes.pop();
+        for (Var v : carried) {
+            if (region.stores.contains(v)) {
+                c.aload(vectorSlot.get(v));
+                c.aload(scratch.get(v));
+                c.iconst_0();
+                c.invokevirtual(vector, "intoArray", mt(CD_void, array, CD_int));
+                c.aload(scratch.get(v));
+                c.aload(f.primArray());
+                at(v);
+                c.invokestatic(SWEEPS, "save" + kind, mt(CD_void, array, PRIMS, CD_int));
+            }
+        }
+        c.loadConstant(form.lanes());
+        c.invokestatic(LANE_RANGE, "run", mt(CD_int, CD_int));
+        c.pop();
+        c.iinc(f.tidSlot(), form.lanes() - 1);
+        c.iinc(e.txSlot, form.lanes() - 1);
+        c.goto_(threadNext);
+        c.labelBinding(scalarPath);
+    }
+
+    /** Pushes the running thread's index in {@code v}'s saved slot: {@code slot * threads + tid}. */
+    private void at(Var v) {
+        c.loadConstant(f.saved().primSlot(v));
+        c.iload(f.threadsSlot());
+        c.imul();
+        c.iload(f.tidSlot());
+        c.iadd();
+    }
+
+    private void statement(Stmt s, Label bail) {
+        switch (s) {
+            case Stmt.Block b -> b.statements().forEach(x -> statement(x, bail));
+            case Stmt.For loop -> {
+                e.scopes.push(new ArrayList<>());
+                loop.init().forEach(e::statement);
+                Label top = c.newBoundLabel();
+                Label end = c.newLabel();
+                e.exprs.jumpIfFalse(loop.condition(), end);
+                statement(loop.body(), bail);
+                e.exprs.discard(loop.update());
+                if (e.pollKind(loop) != LoopPolls.Kind.NONE) {
+                    e.pollCancellation(loop.pos());
+                }
+                c.goto_(top);
+                c.labelBinding(end);
+                e.scopes.pop();
+            }
+            case Stmt.VarDecl d -> {
+                load(d.init(), bail);
+                value(d.init());
+                c.astore(vectorSlot.get(d.var()));
+            }
+            case Stmt.ExprStmt x when x.expr() instanceof Expr.Assign a -> {
+                load(a.value(), bail);
+                value(a.value());
+                c.astore(vectorSlot.get(((Expr.VarRef) a.target()).var()));
+            }
+            case Stmt.ExprStmt x when x.expr() instanceof Expr.CompoundAssign a -> {
+                load(a.value(), bail);
+                value(a.target());
+                value(a.value());
+                arithmetic(a.op());
+                c.astore(vectorSlot.get(((Expr.VarRef) a.target()).var()));
+            }
+            default -> throw new IllegalStateException("statement outside the region's lanes: " + s
+                    + " (a bug in polygpu's kernel engine)");
+        }
+    }
+
+    /**
+     * Checks and loads the elements of {@code x}, in evaluation order, before it is computed: a failed check jumps
+     * to {@code bail} with nothing on the stack and nothing stored.
+     */
+    private void load(Expr x, Label bail) {
+        List<Expr.Deref> elements = new ArrayList<>();
+        Statements.forEachNode(x, n -> {
+            if (n instanceof Expr.Deref d && (address.containsKey(d) || broadcastSlot.containsKey(d))) {
+                elements.add(d);
+            }
+        });
+        for (Expr.Deref d : elements) {
+            Expr.PtrAdd a = (Expr.PtrAdd) d.pointer();
+            if (broadcastSlot.containsKey(d)) {
+                e.exprs.value(a);
+                c.loadConstant(size);
+                c.loadConstant(size);
+                c.invokestatic(REGIONS, "fits", mt(CD_boolean, Jvm.SEGMENT, CD_long, CD_int, CD_int));
+                c.ifeq(bail);
+                e.exprs.value(d);
+                c.storeLocal(Jvm.kind(form.lane()).tk, broadcastSlot.get(d));
+                continue;
+            }
+            Expr index = form.vectors().get(d);
+            int[] at = address.get(d);
+            boolean unsigned = index.type() == CType.Prim.UINT;
+            e.exprs.value(index);
+            c.dup();
+            c.istore(indexSlot);
+            c.loadConstant(form.lanes());
+            c.loadConstant(unsigned ? 1 : 0);
+            c.invokestatic(REGIONS, "noWrap", mt(CD_boolean, CD_int, CD_int, CD_boolean));
+            c.ifeq(bail);
+            e.exprs.value(a.pointer());
+            c.lstore(at[1]);
+            c.astore(at[0]);
+            c.lload(at[1]);
+            c.iload(indexSlot);
+            if (unsigned) {
+                c.invokestatic(Jvm.INTEGER, "toUnsignedLong", mt(CD_long, CD_int));
+            } else {
+                c.i2l();
+            }
+            c.loadConstant((long) size);
+            c.lmul();
+            c.ladd();
+            c.lstore(at[1]);
+            c.aload(at[0]);
+            c.lload(at[1]);
+            c.loadConstant(form.lanes() * size);
+            c.loadConstant(size);
+            c.invokestatic(REGIONS, "fits", mt(CD_boolean, Jvm.SEGMENT, CD_long, CD_int, CD_int));
+            c.ifeq(bail);
+        }
+    }
+
+    /** Pushes the vector of {@code x}'s values in the group's lanes; its elements were loaded by {@link #load}. */
+    private void value(Expr x) {
+        switch (x) {
+            case Expr.VarRef r -> c.aload(vectorSlot.get(r.var()));
+            case Expr.FloatConst k -> {
+                c.getstatic(vector, "SPECIES_PREFERRED", VectorApi.SPECIES);
+                e.exprs.value(k);
+                c.invokestatic(vector, "broadcast", mt(vector, VectorApi.SPECIES, scalar));
+            }
+            case Expr.Deref d when broadcastSlot.containsKey(d) -> {
+                c.getstatic(vector, "SPECIES_PREFERRED", VectorApi.SPECIES);
+                c.loadLocal(Jvm.kind(form.lane()).tk, broadcastSlot.get(d));
+                c.invokestatic(vector, "broadcast", mt(vector, VectorApi.SPECIES, scalar));
+            }
+            case Expr.Deref d -> {
+                int[] at = address.get(d);
+                c.getstatic(vector, "SPECIES_PREFERRED", VectorApi.SPECIES);
+                c.aload(at[0]);
+                c.lload(at[1]);
+                c.invokestatic(VectorApi.BYTE_ORDER, "nativeOrder", mt(VectorApi.BYTE_ORDER));
+                c.invokestatic(vector, "fromMemorySegment",
+                        mt(vector, VectorApi.SPECIES, Jvm.SEGMENT, CD_long, VectorApi.BYTE_ORDER));
+            }
+            case Expr.Binary b -> {
+                value(b.left());
+                value(b.right());
+                arithmetic(b.op());
+            }
+            case Expr.Unary u when u.op() == Expr.UnaryOp.NEG -> {
+                value(u.operand());
+                c.invokevirtual(vector, "neg", mt(vector));
+            }
+            case Expr.Unary u -> value(u.operand());
+            case Expr.Cast k -> value(k.operand());
+            default -> throw new IllegalStateException("expression outside the region's lanes: " + x
+                    + " (a bug in polygpu's kernel engine)");
+        }
+    }
+
+    /** [vector, vector] → the lane-wise result of {@code op}. */
+    private void arithmetic(Expr.BinaryOp op) {
+        String name = switch (op) {
+            case ADD -> "add";
+            case SUB -> "sub";
+            case MUL -> "mul";
+            case DIV -> "div";
+            default -> throw new IllegalStateException("operator outside the region's lanes: " + op
+                    + " (a bug in polygpu's kernel engine)");
+        };
+        c.invokevirtual(vector, name, mt(vector, VectorApi.VECTOR));
+    }
+}
