@@ -443,7 +443,7 @@ final class RegionEmitter {
                 c.ifne(threadNext);
             }
             if (lanes != null) {
-                lanes.group(threadNext);
+                lanes.group(threadNext, narrowed ? xToSlot : e.blockDimSlots[0]);
             }
             e.setStateField("tid", tidSlot);
             threadBody(r, threadNext);

@@ -52,6 +52,8 @@ final class RegionLaneEmitter {
     private final Map<Expr.Deref, int[]> address = new IdentityHashMap<>();
     /** Per element broadcast, the local holding its value. */
     private final Map<Expr.Deref, Integer> broadcastSlot = new IdentityHashMap<>();
+    /** Per condition, the local holding whether it holds for the group (1) or not (0). */
+    private final Map<Expr.Binary, Integer> predicateSlot = new IdentityHashMap<>();
     private int indexSlot;
 
     RegionLaneEmitter(Emitter e, RegionForm.Region region, LaneSweepEmitter.Frame frame) {
@@ -88,8 +90,20 @@ final class RegionLaneEmitter {
         }
         for (Expr.Deref d : form.broadcasts()) {
             broadcastSlot.put(d, c.allocateLocal(Jvm.kind(form.lane()).tk));
+            if (form.store() != null) {
+                address.put(d, new int[] {c.allocateLocal(TypeKind.REFERENCE), c.allocateLocal(TypeKind.LONG)});
+            }
+        }
+        for (Expr.Binary b : form.predicates().keySet()) {
+            predicateSlot.put(b, c.allocateLocal(TypeKind.INT));
         }
         indexSlot = c.allocateLocal(TypeKind.INT);
+        for (int[] at : address.values()) {
+            c.aconst_null();
+            c.astore(at[0]);
+            c.lconst_0();
+            c.lstore(at[1]);
+        }
     }
 
     /**
@@ -97,7 +111,7 @@ final class RegionLaneEmitter {
      * to {@code threadNext} with the loop's thread counters on the group's last thread; else, or where the group
      * cannot run so, falls through to the scalar body.
      */
-    void group(Label threadNext) {
+    void group(Label threadNext, int limitSlot) {
         Label scalarPath = c.newLabel();
         c.iload(e.txSlot);
         c.loadConstant(form.lanes());
@@ -106,8 +120,15 @@ final class RegionLaneEmitter {
         c.iload(e.txSlot);
         c.loadConstant(form.lanes());
         c.iadd();
-        c.iload(e.blockDimSlots[0]);
+        c.iload(limitSlot);
         c.if_icmpgt(scalarPath);
+        if (form.store() != null) {
+            // What the store is checked against: the elements this group loaded, none yet.
+            for (int[] at : address.values()) {
+                c.aconst_null();
+                c.astore(at[0]);
+            }
+        }
         f.enterThread().run();
         for (Var v : carried) {
             c.aload(f.primArray());
@@ -173,10 +194,43 @@ final class RegionLaneEmitter {
                 c.labelBinding(end);
                 e.scopes.pop();
             }
+            case Stmt.If i -> {
+                Expr.Binary b = (Expr.Binary) i.condition();
+                decide(b, bail);
+                Label otherwise = c.newLabel();
+                Label end = c.newLabel();
+                c.iload(predicateSlot.get(b));
+                c.ifeq(otherwise);
+                statement(i.then(), bail);
+                c.goto_(end);
+                c.labelBinding(otherwise);
+                if (i.otherwise() != null) {
+                    statement(i.otherwise(), bail);
+                }
+                c.labelBinding(end);
+            }
+            case Stmt.VarDecl d when !vectorSlot.containsKey(d.var()) -> e.statement(d);
             case Stmt.VarDecl d -> {
                 load(d.init(), bail);
                 value(d.init());
                 c.astore(vectorSlot.get(d.var()));
+            }
+            case Stmt.ExprStmt x when x.expr() instanceof Expr.Assign a && a.target() instanceof Expr.Deref d -> {
+                load(a.value(), bail);
+                load(d, bail);
+                checkStore(d, bail);
+                value(a.value());
+                store(d);
+            }
+            case Stmt.ExprStmt x when x.expr() instanceof Expr.CompoundAssign a
+                    && a.target() instanceof Expr.Deref d -> {
+                load(d, bail);
+                load(a.value(), bail);
+                checkStore(d, bail);
+                value(d);
+                value(a.value());
+                arithmetic(a.op());
+                store(d);
             }
             case Stmt.ExprStmt x when x.expr() instanceof Expr.Assign a -> {
                 load(a.value(), bail);
@@ -200,55 +254,145 @@ final class RegionLaneEmitter {
      * to {@code bail} with nothing on the stack and nothing stored.
      */
     private void load(Expr x, Label bail) {
-        List<Expr.Deref> elements = new ArrayList<>();
-        Statements.forEachNode(x, n -> {
-            if (n instanceof Expr.Deref d && (address.containsKey(d) || broadcastSlot.containsKey(d))) {
-                elements.add(d);
+        switch (x) {
+            case Expr.Deref d when broadcastSlot.containsKey(d) || address.containsKey(d) -> element(d, bail);
+            case Expr.Conditional q -> {
+                Expr.Binary b = (Expr.Binary) q.condition();
+                decide(b, bail);
+                // only the side the group takes loads: the other's elements may lie outside their arrays
+                Label otherwise = c.newLabel();
+                Label end = c.newLabel();
+                c.iload(predicateSlot.get(b));
+                c.ifeq(otherwise);
+                load(q.ifTrue(), bail);
+                c.goto_(end);
+                c.labelBinding(otherwise);
+                load(q.ifFalse(), bail);
+                c.labelBinding(end);
             }
-        });
-        for (Expr.Deref d : elements) {
-            Expr.PtrAdd a = (Expr.PtrAdd) d.pointer();
-            if (broadcastSlot.containsKey(d)) {
-                e.exprs.value(a);
-                c.loadConstant(size);
-                c.loadConstant(size);
-                c.invokestatic(REGIONS, "fits", mt(CD_boolean, Jvm.SEGMENT, CD_long, CD_int, CD_int));
-                c.ifeq(bail);
-                e.exprs.value(d);
-                c.storeLocal(Jvm.kind(form.lane()).tk, broadcastSlot.get(d));
-                continue;
+            case Expr.Binary b -> {
+                load(b.left(), bail);
+                load(b.right(), bail);
             }
-            Expr index = form.vectors().get(d);
+            case Expr.Unary u -> load(u.operand(), bail);
+            case Expr.Cast k -> load(k.operand(), bail);
+            default -> { }
+        }
+    }
+
+    /** Checks element {@code d} for the group and loads a broadcast one; a failed check jumps to {@code bail}. */
+    private void element(Expr.Deref d, Label bail) {
+        Expr.PtrAdd a = (Expr.PtrAdd) d.pointer();
+        if (broadcastSlot.containsKey(d)) {
+            e.exprs.value(a);
             int[] at = address.get(d);
-            boolean unsigned = index.type() == CType.Prim.UINT;
-            e.exprs.value(index);
-            c.dup();
-            c.istore(indexSlot);
-            c.loadConstant(form.lanes());
-            c.loadConstant(unsigned ? 1 : 0);
-            c.invokestatic(REGIONS, "noWrap", mt(CD_boolean, CD_int, CD_int, CD_boolean));
-            c.ifeq(bail);
-            e.exprs.value(a.pointer());
-            c.lstore(at[1]);
-            c.astore(at[0]);
-            c.lload(at[1]);
-            c.iload(indexSlot);
-            if (unsigned) {
-                c.invokestatic(Jvm.INTEGER, "toUnsignedLong", mt(CD_long, CD_int));
-            } else {
-                c.i2l();
+            if (at != null) {
+                c.lstore(at[1]);
+                c.astore(at[0]);
+                c.aload(at[0]);
+                c.lload(at[1]);
             }
-            c.loadConstant((long) size);
-            c.lmul();
-            c.ladd();
-            c.lstore(at[1]);
-            c.aload(at[0]);
-            c.lload(at[1]);
-            c.loadConstant(form.lanes() * size);
+            c.loadConstant(size);
             c.loadConstant(size);
             c.invokestatic(REGIONS, "fits", mt(CD_boolean, Jvm.SEGMENT, CD_long, CD_int, CD_int));
             c.ifeq(bail);
+            e.exprs.value(d);
+            c.storeLocal(Jvm.kind(form.lane()).tk, broadcastSlot.get(d));
+            return;
         }
+        Expr index = form.vectors().get(d);
+        int[] at = address.get(d);
+        boolean unsigned = index.type() == CType.Prim.UINT;
+        e.exprs.value(index);
+        c.dup();
+        c.istore(indexSlot);
+        c.loadConstant(form.lanes());
+        c.loadConstant(unsigned ? 1 : 0);
+        c.invokestatic(REGIONS, "noWrap", mt(CD_boolean, CD_int, CD_int, CD_boolean));
+        c.ifeq(bail);
+        e.exprs.value(a.pointer());
+        c.lstore(at[1]);
+        c.astore(at[0]);
+        c.lload(at[1]);
+        c.iload(indexSlot);
+        if (unsigned) {
+            c.invokestatic(Jvm.INTEGER, "toUnsignedLong", mt(CD_long, CD_int));
+        } else {
+            c.i2l();
+        }
+        c.loadConstant((long) size);
+        c.lmul();
+        c.ladd();
+        c.lstore(at[1]);
+        c.aload(at[0]);
+        c.lload(at[1]);
+        c.loadConstant(form.lanes() * size);
+        c.loadConstant(size);
+        c.invokestatic(REGIONS, "fits", mt(CD_boolean, Jvm.SEGMENT, CD_long, CD_int, CD_int));
+        c.ifeq(bail);
+    }
+
+    /**
+     * Evaluates condition {@code b} for the group into its local: 1 if it holds in every lane, 0 if in none; a
+     * group it splits (or whose operands would wrap around across its lanes) jumps to {@code bail}.
+     */
+    private void decide(Expr.Binary b, Label bail) {
+        Long[] k = form.predicates().get(b);
+        e.exprs.value(b.left());
+        c.loadConstant(k[0].intValue());
+        e.exprs.value(b.right());
+        c.loadConstant(k[1].intValue());
+        c.loadConstant(form.lanes());
+        c.loadConstant(switch (b.op()) {
+            case LT -> 0;
+            case LE -> 1;
+            case GT -> 2;
+            default -> 3;
+        });
+        c.loadConstant(b.operandType() == CType.Prim.UINT ? 1 : 0);
+        c.invokestatic(REGIONS, "decide", mt(CD_int, CD_int, CD_int, CD_int, CD_int, CD_int, CD_int, CD_boolean));
+        int slot = predicateSlot.get(b);
+        c.istore(slot);
+        c.iload(slot);
+        c.iflt(bail);
+    }
+
+    /**
+     * Before the region's store to {@code d} (checked inside its array as a load): its memory must be writable, and
+     * no element the group loaded may be one an earlier lane of it stores (the scalar loop would read the stored
+     * value there); a failed check jumps to {@code bail}, before anything is stored.
+     */
+    private void checkStore(Expr.Deref d, Label bail) {
+        int[] st = address.get(d);
+        c.aload(st[0]);
+        c.invokestatic(REGIONS, "writable", mt(CD_boolean, Jvm.SEGMENT));
+        c.ifeq(bail);
+        for (Map.Entry<Expr.Deref, int[]> other : address.entrySet()) {
+            if (other.getKey() == d) {
+                continue;
+            }
+            int[] ld = other.getValue();
+            c.aload(st[0]);
+            c.lload(st[1]);
+            c.aload(ld[0]);
+            c.lload(ld[1]);
+            c.loadConstant(form.lanes() * size);
+            boolean perLane = !broadcastSlot.containsKey(other.getKey());
+            c.loadConstant(perLane ? form.lanes() * size : size);
+            c.loadConstant(perLane ? 1 : 0);
+            c.invokestatic(REGIONS, "notBefore", mt(CD_boolean, Jvm.SEGMENT, CD_long, Jvm.SEGMENT, CD_long, CD_int,
+                    CD_int, CD_boolean));
+            c.ifeq(bail);
+        }
+    }
+
+    /** [vector] → stored at the group's elements of {@code d}. */
+    private void store(Expr.Deref d) {
+        int[] at = address.get(d);
+        c.aload(at[0]);
+        c.lload(at[1]);
+        c.invokestatic(VectorApi.BYTE_ORDER, "nativeOrder", mt(VectorApi.BYTE_ORDER));
+        c.invokevirtual(vector, "intoMemorySegment", mt(CD_void, Jvm.SEGMENT, CD_long, VectorApi.BYTE_ORDER));
     }
 
     /** Pushes the vector of {@code x}'s values in the group's lanes; its elements were loaded by {@link #load}. */
@@ -285,6 +429,17 @@ final class RegionLaneEmitter {
             }
             case Expr.Unary u -> value(u.operand());
             case Expr.Cast k -> value(k.operand());
+            case Expr.Conditional q -> {
+                Label otherwise = c.newLabel();
+                Label end = c.newLabel();
+                c.iload(predicateSlot.get((Expr.Binary) q.condition()));
+                c.ifeq(otherwise);
+                value(q.ifTrue());
+                c.goto_(end);
+                c.labelBinding(otherwise);
+                value(q.ifFalse());
+                c.labelBinding(end);
+            }
             default -> throw new IllegalStateException("expression outside the region's lanes: " + x
                     + " (a bug in polygpu's kernel engine)");
         }

@@ -18,9 +18,14 @@ import java.util.Set;
  * negation, and two kinds of element: one whose address does not depend on {@code threadIdx.x}, the same for every
  * lane of a group ({@code As[ty][k]}: loaded once, broadcast), and {@code p[index]} whose {@code int} index is
  * {@code threadIdx.x} plus such a value ({@code Bs[k][tx]}, {@code B[k * n + col]}: one vector load). The loops'
- * headers are {@code int} arithmetic that does not depend on {@code threadIdx.x} either. The region stores nothing
- * to memory, so a group whose elements are not all inside their arrays can stop and run thread by thread instead,
- * with the faults of the scalar loop; only the saved variables it assigns are stored, once the group is done.
+ * headers are {@code int} arithmetic that does not depend on {@code threadIdx.x} either; the region's own {@code int}
+ * variables are such values or consecutive over the lanes ({@code unsigned i = blockIdx.x * 2 * blockDim.x + tid}),
+ * and its {@code if}s and {@code c ? a : b} compare two of them, which the group checks holds for all its lanes or
+ * for none. The region stores to memory at most once, a consecutive element as its last statement (a tree
+ * reduction's {@code sdata[tid] += sdata[tid + s]}, in a region without loops), so a group whose elements are not
+ * all inside their arrays, whose condition splits it, or whose store would land where another of its lanes reads
+ * first can stop before any effect and run thread by thread instead, with the faults of the scalar loop; the saved
+ * variables it assigns are stored once the group is done.
  *
  * @param lane      {@code float} or {@code double}
  * @param lanes     how many threads run at a time
@@ -28,29 +33,56 @@ import java.util.Set;
  * @param locals    the region's variables of the lane type, held as vectors
  * @param vectors   the elements loaded as one vector each, with their index (threadIdx.x plus a group value)
  * @param loopVars  the {@code int} variables of the region's loops, one value for the group
+ * @param predicates the conditions ({@code if}, {@code c ? a : b}) comparing {@code int}s that are group values or
+ *                  consecutive over the lanes, with each operand's coefficient of {@code threadIdx.x} (0 or 1)
+ * @param store     the region's one store to memory, a consecutive element, as its last statement; or null
  */
 record RegionLanes(CType.Prim lane, int lanes, Set<Var> carried, Set<Var> locals, Map<Expr.Deref, Expr> vectors,
-                   Set<Expr.Deref> broadcasts, Set<Var> loopVars) {
+                   Set<Expr.Deref> broadcasts, Set<Var> loopVars, Map<Expr.Binary, Long[]> predicates,
+                   Expr.Deref store) {
 
     /** The lanes of region {@code r} of {@code form}, or null. */
     static RegionLanes of(Plan plan, RegionForm form, RegionForm.Region r, Uniformity u) {
         if (form.exits || form.masked || r.predicate != null || r.loop != null || r.mask != null || r.deposit != null
-                || r.result != null || r.range != null || !r.reloads.isEmpty() || !r.localMemory.isEmpty()
-                || r.returns || VectorApi.lanes(CType.Prim.FLOAT) == 0) {
+                || r.result != null || r.range != null && r.range.equal() || !r.reloads.isEmpty()
+                || !r.localMemory.isEmpty() || r.returns || VectorApi.lanes(CType.Prim.FLOAT) == 0) {
             return null;
         }
         Finder f = new Finder(plan, form, u);
-        for (Stmt s : r.statements) {
-            if (!f.statement(s)) {
+        for (int i = 0; i < r.statements.size(); i++) {
+            f.last = i == r.statements.size() - 1;
+            if (!f.statement(r.statements.get(i))) {
                 return null;
             }
         }
-        if (f.lane == null || f.carried.isEmpty() || !r.loads.containsAll(f.carried)
+        if (f.lane == null || f.carried.isEmpty() && f.store == null || f.store != null && !f.loopVars.isEmpty()
+                || !r.loads.containsAll(f.carried)
                 || !f.carried.containsAll(r.stores)) {
             return null;
         }
+        for (Var v : f.affine.keySet()) {
+            if (assigns(new Stmt.Block(null, r.statements), v)) {
+                return null;
+            }
+        }
         return new RegionLanes(f.lane, VectorApi.lanes(f.lane), f.carried, f.locals, f.vectors, f.broadcasts,
-                f.loopVars);
+                f.loopVars, f.predicates, f.store);
+    }
+
+    /** True if {@code body} assigns {@code v} or takes its address (a declaration's initializer does not count). */
+    private static boolean assigns(Stmt body, Var v) {
+        boolean[] found = {false};
+        Statements.forEachExpr(body, x -> {
+            Expr target = switch (x) {
+                case Expr.Assign a -> a.target();
+                case Expr.CompoundAssign a -> a.target();
+                case Expr.IncDec i -> i.target();
+                case Expr.AddrOf a -> a.operand();
+                default -> null;
+            };
+            found[0] |= target instanceof Expr.VarRef r && r.var() == v;
+        });
+        return found[0];
     }
 
     private static final class Finder {
@@ -62,6 +94,13 @@ record RegionLanes(CType.Prim lane, int lanes, Set<Var> carried, Set<Var> locals
         private final Set<Var> loopVars = Collections.newSetFromMap(new IdentityHashMap<>());
         private final Map<Expr.Deref, Expr> vectors = new IdentityHashMap<>();
         private final Set<Expr.Deref> broadcasts = Collections.newSetFromMap(new IdentityHashMap<>());
+        /** The region's own {@code int} variables: each thread's value is lane 0's plus a multiple of its lane. */
+        private final Map<Var, Long> affine = new IdentityHashMap<>();
+        /** Comparisons of such values, per operand its coefficient of {@code threadIdx.x}. */
+        private final Map<Expr.Binary, Long[]> predicates = new IdentityHashMap<>();
+        private Expr.Deref store;
+        /** True while the statement being looked at is the region's last (where its one store may be). */
+        private boolean last;
         private CType.Prim lane;
 
         Finder(Plan plan, RegionForm form, Uniformity u) {
@@ -72,11 +111,26 @@ record RegionLanes(CType.Prim lane, int lanes, Set<Var> carried, Set<Var> locals
 
         boolean statement(Stmt s) {
             return switch (s) {
-                case Stmt.Block b -> b.statements().stream().allMatch(this::statement);
-                case Stmt.For f -> loop(f);
+                case Stmt.Block b -> block(b.statements());
+                case Stmt.For f -> !holdsStore(f) && loop(f);
+                case Stmt.If i -> predicate(i.condition()) && statement(i.then())
+                        && (i.otherwise() == null || statement(i.otherwise()));
+                case Stmt.VarDecl d when plan.storage.get(d.var()) == Plan.Storage.SHARED -> d.init() == null
+                        && d.arrayInit() == null;
+                case Stmt.VarDecl d when d.init() != null && d.arrayInit() == null && scalar(d.var())
+                        && isInt(d.var().type) && !form.saved.contains(d.var()) -> {
+                    Long k = coefficient(d.init());
+                    if (k != null) {
+                        affine.put(d.var(), k);
+                    }
+                    yield k != null;
+                }
                 case Stmt.VarDecl d -> d.init() != null && d.arrayInit() == null && scalar(d.var())
                         && laneType(d.var().type) && vector(d.init()) && locals.add(d.var());
                 case Stmt.ExprStmt x -> switch (x.expr()) {
+                    case Expr.Assign a when a.target() instanceof Expr.Deref d -> stored(d) && vector(a.value());
+                    case Expr.CompoundAssign a when a.target() instanceof Expr.Deref d -> stored(d)
+                            && arithmetic(a.op()) && a.operandType() == lane && vector(d) && vector(a.value());
                     case Expr.Assign a -> target(a.target()) && vector(a.value());
                     case Expr.CompoundAssign a -> target(a.target()) && arithmetic(a.op())
                             && a.operandType() == lane && vector(a.value());
@@ -84,6 +138,65 @@ record RegionLanes(CType.Prim lane, int lanes, Set<Var> carried, Set<Var> locals
                 };
                 default -> false;
             };
+        }
+
+        /** Statements of which only the last may hold the region's store, and only where the region ends. */
+        private boolean block(List<Stmt> statements) {
+            boolean outer = last;
+            for (int i = 0; i < statements.size(); i++) {
+                last = outer && i == statements.size() - 1;
+                if (!statement(statements.get(i))) {
+                    return false;
+                }
+            }
+            last = outer;
+            return true;
+        }
+
+        private static boolean holdsStore(Stmt s) {
+            boolean[] found = {false};
+            Statements.forEachExpr(s, x -> found[0] |= switch (x) {
+                case Expr.Assign a -> a.target() instanceof Expr.Deref;
+                case Expr.CompoundAssign a -> a.target() instanceof Expr.Deref;
+                default -> false;
+            });
+            return found[0];
+        }
+
+        /**
+         * The region's one store, {@code p[index] = …} at a consecutive element, as its last statement: every check
+         * of the group comes before it, so a group that fails one has stored nothing.
+         */
+        private boolean stored(Expr.Deref d) {
+            if (!last || store != null || !laneType(d.type()) || !element(d) || !vectors.containsKey(d)) {
+                return false;
+            }
+            store = d;
+            return true;
+        }
+
+        /**
+         * A comparison of two {@code int} values of which each is a group value or consecutive over the lanes: it
+         * holds for all the group's lanes or for none, which the lanes check at run time (another group runs
+         * thread by thread).
+         */
+        private boolean predicate(Expr c) {
+            if (!(c instanceof Expr.Binary b) || !isInt(b.operandType())) {
+                return false;
+            }
+            switch (b.op()) {
+                case LT, LE, GT, GE -> { }
+                default -> {
+                    return false;
+                }
+            }
+            Long l = coefficient(b.left());
+            Long r = coefficient(b.right());
+            if (l == null || r == null || l < 0 || l > 1 || r < 0 || r > 1) {
+                return false;
+            }
+            predicates.put(b, new Long[] {l, r});
+            return true;
         }
 
         /** {@code for (int k = a; k < b; ++k)} (or {@code k++}, {@code k += c}) with group values a, b, c. */
@@ -103,20 +216,6 @@ record RegionLanes(CType.Prim lane, int lanes, Set<Var> carried, Set<Var> locals
             return update && coefficient(d.init()) == 0L && f.condition() instanceof Expr.Binary c
                     && c.op() == Expr.BinaryOp.LT && coefficient(c.left()) == 0L && coefficient(c.right()) == 0L
                     && !assigns(f.body(), k) && statement(f.body());
-        }
-
-        private static boolean assigns(Stmt body, Var v) {
-            boolean[] found = {false};
-            Statements.forEachExpr(body, x -> {
-                Expr target = switch (x) {
-                    case Expr.Assign a -> a.target();
-                    case Expr.CompoundAssign a -> a.target();
-                    case Expr.IncDec i -> i.target();
-                    default -> null;
-                };
-                found[0] |= target instanceof Expr.VarRef r && r.var() == v;
-            });
-            return found[0];
         }
 
         private boolean target(Expr t) {
@@ -146,6 +245,7 @@ record RegionLanes(CType.Prim lane, int lanes, Set<Var> carried, Set<Var> locals
                 case Expr.Unary n -> (n.op() == Expr.UnaryOp.NEG || n.op() == Expr.UnaryOp.PLUS)
                         && vector(n.operand());
                 case Expr.Cast k when k.operand().type() == lane -> vector(k.operand());
+                case Expr.Conditional q -> predicate(q.condition()) && vector(q.ifTrue()) && vector(q.ifFalse());
                 default -> false;
             };
         }
@@ -213,6 +313,7 @@ record RegionLanes(CType.Prim lane, int lanes, Set<Var> carried, Set<Var> locals
                 case Expr.IntConst c -> 0L;
                 case Expr.Builtin b -> b.var() == Expr.BuiltinVar.THREAD_IDX && b.dim() == 0 ? 1L : 0L;
                 case Expr.VarRef r when loopVars.contains(r.var()) -> 0L;
+                case Expr.VarRef r when affine.containsKey(r.var()) -> affine.get(r.var());
                 case Expr.VarRef r when form.recomputed.containsKey(r.var()) ->
                         coefficient(form.recomputed.get(r.var()));
                 case Expr.VarRef r when u.isUniform(r) && scalar(r.var()) && isInt(r.var().type) -> 0L;

@@ -25,4 +25,57 @@ public final class LaneRegions {
         return unsigned ? Integer.toUnsignedLong(index) + lanes - 1 <= 0xFFFF_FFFFL
                 : (long) index + lanes - 1 <= Integer.MAX_VALUE;
     }
+
+    /**
+     * Whether {@code a op b} holds in a group of {@code lanes} threads where lane j's operands are
+     * {@code a0 + ka * j} and {@code b0 + kb * j} ({@code ka}, {@code kb} 0 or 1): 1 if in every lane, 0 if in none,
+     * -1 if in some (or if an operand would wrap around within the group, where C's value is not that line). The
+     * difference of the operands is monotonic in j, so the first and last lanes decide.
+     *
+     * @param op 0 {@code <}, 1 {@code <=}, 2 {@code >}, 3 {@code >=}
+     */
+    public static int decide(int a0, int ka, int b0, int kb, int lanes, int op, boolean unsigned) {
+        long a = unsigned ? Integer.toUnsignedLong(a0) : a0;
+        long b = unsigned ? Integer.toUnsignedLong(b0) : b0;
+        long aLast = a + (long) ka * (lanes - 1);
+        long bLast = b + (long) kb * (lanes - 1);
+        long max = unsigned ? 0xFFFF_FFFFL : Integer.MAX_VALUE;
+        if (aLast > max || bLast > max) {
+            return -1;
+        }
+        boolean first = holds(a, b, op);
+        return first == holds(aLast, bLast, op) ? (first ? 1 : 0) : -1;
+    }
+
+    private static boolean holds(long a, long b, int op) {
+        return switch (op) {
+            case 0 -> a < b;
+            case 1 -> a <= b;
+            case 2 -> a > b;
+            default -> a >= b;
+        };
+    }
+
+    /** True if the group may store into {@code s}: it is not a read-only view. */
+    public static boolean writable(MemorySegment s) {
+        return !s.isReadOnly();
+    }
+
+    /**
+     * True if the group's store of {@code storeBytes} bytes at {@code storeOff} of {@code s} leaves what it loaded,
+     * {@code loadBytes} at {@code loadOff} of {@code l}, as the scalar loop would have read it: no load (a null
+     * segment), memory apart, or, for a vector of one element per lane ({@code perLane}), one that starts at or
+     * after the store, so that each lane reads only elements its own lane or a later one stores (the scalar loop
+     * runs the later threads after it). An element every lane reads must be apart: the lanes after the one that
+     * stores it would read the new value.
+     */
+    public static boolean notBefore(MemorySegment s, long storeOff, MemorySegment l, long loadOff, int storeBytes,
+            int loadBytes, boolean perLane) {
+        if (l == null) {
+            return true;
+        }
+        long w = Mem.address(s, storeOff);
+        long r = Mem.address(l, loadOff);
+        return r + loadBytes <= w || r >= w + storeBytes || perLane && r >= w;
+    }
 }

@@ -91,6 +91,54 @@ class RegionLanesTest {
             }
             """;
 
+    /** The benchmarks' tree reduction ({@code bench/.../reduce.cu}, "reduce-naive") with a fixed shared array. */
+    private static final String TREE = """
+            extern "C" __global__ void NAME(const float *in, float *partial, int n) {
+                __shared__ float sdata[256];
+                unsigned int tid = threadIdx.x;
+                unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+                float sum = (i < n) ? in[i] : 0.0f;
+                if (i + blockDim.x < n) {
+                    sum += in[i + blockDim.x];
+                }
+                sdata[tid] = sum;
+                __syncthreads();
+                for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+                    if (tid < s) {
+                        sdata[tid] += sdata[tid + s];
+                    }
+                    __syncthreads();
+                }
+                if (tid == 0) {
+                    partial[blockIdx.x] = sdata[0];
+                }
+            }
+            """;
+    /**
+     * A condition that splits a group of lanes ({@code t < k}), and stores that lanes must leave to the thread loop:
+     * each thread adds the element its left neighbour stored in the same region (thread t reads s[t - 1] after
+     * thread t - 1 stored it), and an element every thread reads that one of them stores.
+     */
+    private static final String NEIGHBOURS = """
+            extern "C" __global__ void NAME(float *out, const float *x, int k) {
+                __shared__ float s[128];
+                int t = threadIdx.x;
+                s[t] = (t < k) ? x[t] : -x[t];
+                __syncthreads();
+                out[t] = s[t];
+                __syncthreads();
+                if (t > 0) {
+                    s[t] = s[t - 1] + x[t];
+                }
+                __syncthreads();
+                out[128 + t] = s[t];
+                __syncthreads();
+                s[t] = s[k] * 2.0f;
+                __syncthreads();
+                out[256 + t] = s[t];
+            }
+            """;
+
     @BeforeAll
     static void lanesAreThere() {
         LaneFormTest.lanesAreThere();
@@ -128,6 +176,60 @@ class RegionLanesTest {
         long before = LaneRange.threadsRun();
         OracleTests.assertAllEqual(cases, seed, ANY_NAN);
         assertTrue(LaneRange.threadsRun() > before, "no thread ran as a lane");
+    }
+
+    @Test
+    void treeReductionsAgreeWithNvccsPtx() {
+        OracleTests.assumeNvcc();
+        long seed = SEED + 1;
+        Random r = new Random(seed);
+        List<OracleCase> cases = new ArrayList<>();
+        // {grid, block, n}: whole blocks, a last block the data ends in (its conditions split a group), a block
+        // whose width is not a multiple of the lanes, n below one block
+        int[][] shapes = {{4, 256, 2048}, {3, 128, 700}, {2, 96, 333}, {1, 64, 50}, {5, 32, 317}};
+        for (int[] sh : shapes) {
+            String name = "tree" + cases.size();
+            cases.add(new OracleCase(name, named(TREE, name), name, LaunchConfig.of(sh[0], sh[1]),
+                    List.of(specialFloats("in", r, sh[2]), specialFloats("partial", r, sh[0]),
+                            OracleTests.intScalar(sh[2]))));
+        }
+        for (int k : new int[] {0, 5, 77, 127}) {
+            String name = "nb" + cases.size();
+            cases.add(new OracleCase(name, named(NEIGHBOURS, name), name, LaunchConfig.of(1, 128),
+                    List.of(specialFloats("out", r, 384), specialFloats("x", r, 128), OracleTests.intScalar(k))));
+        }
+        long before = LaneRange.threadsRun();
+        OracleTests.assertAllEqual(cases, seed, ANY_NAN);
+        assertTrue(LaneRange.threadsRun() > before, "no thread ran as a lane");
+    }
+
+    @Test
+    void aTreeReductionOfSmallIntegersIsExact() {
+        int n = 100_000;
+        int block = 256;
+        int grid = (n + 2 * block - 1) / (2 * block);
+        float[] in = new float[n];
+        double want = 0;
+        for (int i = 0; i < n; i++) {
+            in[i] = (i * 13) % 7;
+            want += in[i];
+        }
+        try (CpuDevice dev = new CpuDevice(2)) {
+            UnifiedBuffer inB = floats(dev, in);
+            UnifiedBuffer partial = floats(dev, new float[grid]);
+            var s = dev.defaultStream();
+            long before = LaneRange.threadsRun();
+            s.launch(dev.compile(named(TREE, "tree"), "t.cu").function("tree"), LaunchConfig.of(grid, block),
+                    KernelArgs.builder().pointer(inB).pointer(partial).i32(n).build());
+            s.synchronize();
+            double got = 0;
+            for (float p : readFloats(partial, grid)) {
+                got += p;
+            }
+            assertEquals(want, got);
+            assertTrue(LaneRange.threadsRun() - before >= (long) (grid - 1) * block,
+                    "the first region's lanes did not run");
+        }
     }
 
     @Test
