@@ -210,11 +210,11 @@ record RegionLanes(CType.Prim lane, int lanes, Set<Var> carried, Set<Var> locals
             boolean update = switch (f.update()) {
                 case Expr.IncDec i -> i.increment() && i.target() instanceof Expr.VarRef r && r.var() == k;
                 case Expr.CompoundAssign a -> a.op() == Expr.BinaryOp.ADD && a.target() instanceof Expr.VarRef r
-                        && r.var() == k && coefficient(a.value()) == 0L;
+                        && r.var() == k && invariant(a.value());
                 case null, default -> false;
             };
-            return update && coefficient(d.init()) == 0L && f.condition() instanceof Expr.Binary c
-                    && c.op() == Expr.BinaryOp.LT && coefficient(c.left()) == 0L && coefficient(c.right()) == 0L
+            return update && invariant(d.init()) && f.condition() instanceof Expr.Binary c
+                    && c.op() == Expr.BinaryOp.LT && invariant(c.left()) && invariant(c.right())
                     && !assigns(f.body(), k) && statement(f.body());
         }
 
@@ -295,10 +295,15 @@ record RegionLanes(CType.Prim lane, int lanes, Set<Var> carried, Set<Var> locals
                 case Expr.Decay d when d.array() instanceof Expr.VarRef r ->
                         plan.storage.get(r.var()) == Plan.Storage.SHARED;
                 case Expr.Decay d when d.array() instanceof Expr.Deref row -> row.pointer() instanceof Expr.PtrAdd a
-                        && !a.negate() && pointer(a.pointer()) && coefficient(a.index()) != null
-                        && coefficient(a.index()) == 0L;
+                        && !a.negate() && pointer(a.pointer()) && invariant(a.index());
                 default -> false;
             };
+        }
+
+        /** True if {@code e} is a group value: an expression {@link #coefficient} accepts without the thread. */
+        private boolean invariant(Expr e) {
+            Long k = coefficient(e);
+            return k != null && k == 0L;
         }
 
         /**
