@@ -24,10 +24,11 @@ import java.util.Map;
  * whose {@code threadIdx.x} starts a vector's worth of threads in its row, the group runs the region as lanes — its
  * saved variables loaded into vectors, each statement's elements first checked (inside their arrays, aligned, an
  * index that does not wrap) and then loaded, a vector or one broadcast value each, the saved variables stored back —
- * and the loop goes on after the group. Where a check fails, nothing has been stored yet (the region stores to no
- * memory, and saved variables only at the end): the group's threads run one by one in the scalar body instead, with
- * its faults. Each lane runs its own thread's statements in their order with Java's rounding, which is CUDA's, so the
- * results are the scalar loop's bit for bit.
+ * and the loop goes on after the group. Conditions are decided for the whole group (one branch), and the region's
+ * one store comes last, after its own checks. Where a check fails, nothing has been stored yet (saved variables are
+ * stored only at the end too): the group's threads run one by one in the scalar body instead, with its faults. Each
+ * lane runs its own thread's statements in their order with Java's rounding, which is CUDA's, so the results are the
+ * scalar loop's bit for bit.
  */
 final class RegionLaneEmitter {
     private static final ClassDesc REGIONS = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.LaneRegions");
@@ -377,11 +378,14 @@ final class RegionLaneEmitter {
             c.aload(ld[0]);
             c.lload(ld[1]);
             c.loadConstant(form.lanes() * size);
-            boolean perLane = !broadcastSlot.containsKey(other.getKey());
-            c.loadConstant(perLane ? form.lanes() * size : size);
-            c.loadConstant(perLane ? 1 : 0);
-            c.invokestatic(REGIONS, "notBefore", mt(CD_boolean, Jvm.SEGMENT, CD_long, Jvm.SEGMENT, CD_long, CD_int,
-                    CD_int, CD_boolean));
+            if (broadcastSlot.containsKey(other.getKey())) {
+                c.loadConstant(size);
+                c.invokestatic(REGIONS, "apart", mt(CD_boolean, Jvm.SEGMENT, CD_long, Jvm.SEGMENT, CD_long, CD_int,
+                        CD_int));
+            } else {
+                c.invokestatic(REGIONS, "laterOrApart", mt(CD_boolean, Jvm.SEGMENT, CD_long, Jvm.SEGMENT, CD_long,
+                        CD_int));
+            }
             c.ifeq(bail);
         }
     }

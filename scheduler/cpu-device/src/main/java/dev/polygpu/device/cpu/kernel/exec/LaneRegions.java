@@ -11,10 +11,12 @@ public final class LaneRegions {
     private LaneRegions() {
     }
 
-    /** True if the {@code bytes} bytes at byte {@code off} of {@code s} lie inside it and are aligned to {@code size}. */
+    /**
+     * True if the {@code bytes} bytes at byte {@code off} of {@code s} lie inside it and are aligned to {@code size}
+     * (a power of two). Kept small enough for the JIT to inline at every call, as the checks of the next two are.
+     */
     public static boolean fits(MemorySegment s, long off, int bytes, int size) {
-        return s != null && s.isNative() && off >= 0 && off <= s.byteSize() - bytes
-                && Mem.address(s, off) % size == 0;
+        return s != null && off >= 0 && off <= s.byteSize() - bytes && (s.address() + off & size - 1) == 0;
     }
 
     /**
@@ -62,20 +64,23 @@ public final class LaneRegions {
     }
 
     /**
-     * True if the group's store of {@code storeBytes} bytes at {@code storeOff} of {@code s} leaves what it loaded,
-     * {@code loadBytes} at {@code loadOff} of {@code l}, as the scalar loop would have read it: no load (a null
-     * segment), memory apart, or, for a vector of one element per lane ({@code perLane}), one that starts at or
-     * after the store, so that each lane reads only elements its own lane or a later one stores (the scalar loop
-     * runs the later threads after it). An element every lane reads must be apart: the lanes after the one that
-     * stores it would read the new value.
+     * True if the group's store of {@code bytes} bytes at {@code storeOff} of {@code s} leaves the vector it loaded
+     * at {@code loadOff} of {@code l}, one element per lane, as the scalar loop would have read it: no load (a null
+     * segment), or one that starts at or after the store (each lane reads only elements its own lane or a later one
+     * stores, and the scalar loop runs the later threads after it) or ends before it.
      */
-    public static boolean notBefore(MemorySegment s, long storeOff, MemorySegment l, long loadOff, int storeBytes,
-            int loadBytes, boolean perLane) {
-        if (l == null) {
-            return true;
-        }
-        long w = Mem.address(s, storeOff);
-        long r = Mem.address(l, loadOff);
-        return r + loadBytes <= w || r >= w + storeBytes || perLane && r >= w;
+    public static boolean laterOrApart(MemorySegment s, long storeOff, MemorySegment l, long loadOff, int bytes) {
+        long d = l == null ? 0 : l.address() + loadOff - s.address() - storeOff;
+        return d >= 0 || d <= -bytes;
+    }
+
+    /**
+     * True if the element of {@code size} bytes at {@code loadOff} of {@code l} that every lane read (or none: a
+     * null segment) is none of the {@code bytes} the group stores at {@code storeOff} of {@code s}: the lanes after
+     * the one that stores it would have read the new value.
+     */
+    public static boolean apart(MemorySegment s, long storeOff, MemorySegment l, long loadOff, int bytes, int size) {
+        long d = l == null ? bytes : l.address() + loadOff - s.address() - storeOff;
+        return d >= bytes || d <= -size;
     }
 }
