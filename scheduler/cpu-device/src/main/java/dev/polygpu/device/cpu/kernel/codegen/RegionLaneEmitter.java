@@ -56,6 +56,10 @@ final class RegionLaneEmitter {
     /** Per condition, the local holding whether it holds for the group (1) or not (0). */
     private final Map<Expr.Binary, Integer> predicateSlot = new IdentityHashMap<>();
     private int indexSlot;
+    /** Temporaries of the checks: an address's segment and offset, and a condition's operands at both ends. */
+    private int segTemp;
+    private int offTemp;
+    private int[] ends;
 
     RegionLaneEmitter(Emitter e, RegionForm.Region region, LaneSweepEmitter.Frame frame) {
         this.e = e;
@@ -99,6 +103,10 @@ final class RegionLaneEmitter {
             predicateSlot.put(b, c.allocateLocal(TypeKind.INT));
         }
         indexSlot = c.allocateLocal(TypeKind.INT);
+        segTemp = c.allocateLocal(TypeKind.REFERENCE);
+        offTemp = c.allocateLocal(TypeKind.LONG);
+        ends = new int[] {c.allocateLocal(TypeKind.LONG), c.allocateLocal(TypeKind.LONG),
+            c.allocateLocal(TypeKind.LONG), c.allocateLocal(TypeKind.LONG)};
         for (int[] at : address.values()) {
             c.aconst_null();
             c.astore(at[0]);
@@ -284,53 +292,64 @@ final class RegionLaneEmitter {
     /** Checks element {@code d} for the group and loads a broadcast one; a failed check jumps to {@code bail}. */
     private void element(Expr.Deref d, Label bail) {
         Expr.PtrAdd a = (Expr.PtrAdd) d.pointer();
+        int[] at = address.get(d);
+        int seg = at == null ? segTemp : at[0];
+        int off = at == null ? offTemp : at[1];
         if (broadcastSlot.containsKey(d)) {
             e.exprs.value(a);
-            int[] at = address.get(d);
-            if (at != null) {
-                c.lstore(at[1]);
-                c.astore(at[0]);
-                c.aload(at[0]);
-                c.lload(at[1]);
-            }
-            c.loadConstant(size);
-            c.loadConstant(size);
-            c.invokestatic(REGIONS, "fits", mt(CD_boolean, Jvm.SEGMENT, CD_long, CD_int, CD_int));
-            c.ifeq(bail);
+            c.lstore(off);
+            c.astore(seg);
+            fits(seg, off, size, bail);
             e.exprs.value(d);
             c.storeLocal(Jvm.kind(form.lane()).tk, broadcastSlot.get(d));
             return;
         }
         Expr index = form.vectors().get(d);
-        int[] at = address.get(d);
         boolean unsigned = index.type() == CType.Prim.UINT;
         e.exprs.value(index);
         c.dup();
         c.istore(indexSlot);
         c.loadConstant(form.lanes());
-        c.loadConstant(unsigned ? 1 : 0);
-        c.invokestatic(REGIONS, "noWrap", mt(CD_boolean, CD_int, CD_int, CD_boolean));
+        c.invokestatic(REGIONS, unsigned ? "noWrapUnsigned" : "noWrap", mt(CD_boolean, CD_int, CD_int));
         c.ifeq(bail);
         e.exprs.value(a.pointer());
-        c.lstore(at[1]);
-        c.astore(at[0]);
-        c.lload(at[1]);
+        c.lstore(off);
+        c.astore(seg);
+        c.lload(off);
         c.iload(indexSlot);
+        widen(unsigned);
+        c.loadConstant((long) size);
+        c.lmul();
+        c.ladd();
+        c.lstore(off);
+        fits(seg, off, form.lanes() * size, bail);
+    }
+
+    /** Jumps to {@code bail} unless the {@code bytes} at (locals) {@code seg}, {@code off} lie inside it, aligned. */
+    private void fits(int seg, int off, int bytes, Label bail) {
+        c.lload(off);
+        c.lconst_0();
+        c.lcmp();
+        c.iflt(bail);
+        c.aload(seg);
+        c.lload(off);
+        c.loadConstant(bytes);
+        c.invokestatic(REGIONS, "inside", mt(CD_boolean, Jvm.SEGMENT, CD_long, CD_int));
+        c.ifeq(bail);
+        c.aload(seg);
+        c.lload(off);
+        c.loadConstant(size);
+        c.invokestatic(REGIONS, "aligned", mt(CD_boolean, Jvm.SEGMENT, CD_long, CD_int));
+        c.ifeq(bail);
+    }
+
+    /** [int] → the C value as a {@code long}: zero-extended where {@code unsigned}. */
+    private void widen(boolean unsigned) {
         if (unsigned) {
             c.invokestatic(Jvm.INTEGER, "toUnsignedLong", mt(CD_long, CD_int));
         } else {
             c.i2l();
         }
-        c.loadConstant((long) size);
-        c.lmul();
-        c.ladd();
-        c.lstore(at[1]);
-        c.aload(at[0]);
-        c.lload(at[1]);
-        c.loadConstant(form.lanes() * size);
-        c.loadConstant(size);
-        c.invokestatic(REGIONS, "fits", mt(CD_boolean, Jvm.SEGMENT, CD_long, CD_int, CD_int));
-        c.ifeq(bail);
     }
 
     /**
@@ -339,23 +358,44 @@ final class RegionLaneEmitter {
      */
     private void decide(Expr.Binary b, Label bail) {
         Long[] k = form.predicates().get(b);
-        e.exprs.value(b.left());
-        c.loadConstant(k[0].intValue());
-        e.exprs.value(b.right());
-        c.loadConstant(k[1].intValue());
-        c.loadConstant(form.lanes());
-        c.loadConstant(switch (b.op()) {
-            case LT -> 0;
-            case LE -> 1;
-            case GT -> 2;
-            default -> 3;
-        });
-        c.loadConstant(b.operandType() == CType.Prim.UINT ? 1 : 0);
-        c.invokestatic(REGIONS, "decide", mt(CD_int, CD_int, CD_int, CD_int, CD_int, CD_int, CD_int, CD_boolean));
+        boolean unsigned = b.operandType() == CType.Prim.UINT;
+        // ends: the left operand in the first and last lanes, then the right one
+        operand(b.left(), k[0], unsigned, ends[0], ends[1], bail);
+        operand(b.right(), k[1], unsigned, ends[2], ends[3], bail);
+        boolean swap = b.op() == Expr.BinaryOp.GT || b.op() == Expr.BinaryOp.GE;
+        c.lload(ends[swap ? 2 : 0]);
+        c.lload(ends[swap ? 0 : 2]);
+        c.lload(ends[swap ? 3 : 1]);
+        c.lload(ends[swap ? 1 : 3]);
+        boolean strict = b.op() == Expr.BinaryOp.LT || b.op() == Expr.BinaryOp.GT;
+        c.invokestatic(REGIONS, strict ? "less" : "lessOrEqual", mt(CD_int, CD_long, CD_long, CD_long, CD_long));
         int slot = predicateSlot.get(b);
         c.istore(slot);
         c.iload(slot);
         c.iflt(bail);
+    }
+
+    /**
+     * Stores operand {@code x} of a condition, as C's value, for the group's first lane into {@code first} and its
+     * last into {@code last} ({@code x} plus {@code k} per lane); an operand whose last value passes the type's
+     * largest jumps to {@code bail} (C's value would wrap around).
+     */
+    private void operand(Expr x, long k, boolean unsigned, int first, int last, Label bail) {
+        e.exprs.value(x);
+        widen(unsigned);
+        c.dup2();
+        c.lstore(first);
+        if (k != 0) {
+            c.loadConstant(k * (form.lanes() - 1));
+            c.ladd();
+        }
+        c.lstore(last);
+        if (k != 0) {
+            c.lload(last);
+            c.loadConstant(unsigned ? 0xFFFF_FFFFL : (long) Integer.MAX_VALUE);
+            c.lcmp();
+            c.ifgt(bail);
+        }
     }
 
     /**
@@ -368,25 +408,31 @@ final class RegionLaneEmitter {
         c.aload(st[0]);
         c.invokestatic(REGIONS, "writable", mt(CD_boolean, Jvm.SEGMENT));
         c.ifeq(bail);
+        c.aload(st[0]);
+        c.lload(st[1]);
+        c.invokestatic(Jvm.MEM, "address", mt(CD_long, Jvm.SEGMENT, CD_long));
+        c.lstore(offTemp);
         for (Map.Entry<Expr.Deref, int[]> other : address.entrySet()) {
             if (other.getKey() == d) {
                 continue;
             }
             int[] ld = other.getValue();
-            c.aload(st[0]);
-            c.lload(st[1]);
+            Label fine = c.newLabel();
+            c.aload(ld[0]);
+            c.ifnull(fine);
             c.aload(ld[0]);
             c.lload(ld[1]);
+            c.invokestatic(Jvm.MEM, "address", mt(CD_long, Jvm.SEGMENT, CD_long));
+            c.lload(offTemp);
             c.loadConstant(form.lanes() * size);
             if (broadcastSlot.containsKey(other.getKey())) {
                 c.loadConstant(size);
-                c.invokestatic(REGIONS, "apart", mt(CD_boolean, Jvm.SEGMENT, CD_long, Jvm.SEGMENT, CD_long, CD_int,
-                        CD_int));
+                c.invokestatic(REGIONS, "apart", mt(CD_boolean, CD_long, CD_long, CD_int, CD_int));
             } else {
-                c.invokestatic(REGIONS, "laterOrApart", mt(CD_boolean, Jvm.SEGMENT, CD_long, Jvm.SEGMENT, CD_long,
-                        CD_int));
+                c.invokestatic(REGIONS, "laterOrApart", mt(CD_boolean, CD_long, CD_long, CD_int));
             }
             c.ifeq(bail);
+            c.labelBinding(fine);
         }
     }
 

@@ -11,51 +11,45 @@ public final class LaneRegions {
     private LaneRegions() {
     }
 
-    /**
-     * True if the {@code bytes} bytes at byte {@code off} of {@code s} lie inside it and are aligned to {@code size}
-     * (a power of two). Kept small enough for the JIT to inline at every call, as the checks of the next two are.
+    /*
+     * Each check is a few bytes of bytecode: the generated code calls them once per group of lanes, at call sites
+     * the JIT does not count as hot, where it inlines only methods of up to 35 bytes (MaxInlineSize).
      */
-    public static boolean fits(MemorySegment s, long off, int bytes, int size) {
-        return s != null && off >= 0 && off <= s.byteSize() - bytes && (s.address() + off & size - 1) == 0;
+
+    /** True if the {@code bytes} bytes at byte {@code off} (not negative) of {@code s} lie inside it. */
+    public static boolean inside(MemorySegment s, long off, int bytes) {
+        return s != null && off <= s.byteSize() - bytes;
+    }
+
+    /** True if byte {@code off} of {@code s} is aligned to {@code size}, a power of two. */
+    public static boolean aligned(MemorySegment s, long off, int size) {
+        return (s.address() + off & size - 1) == 0;
+    }
+
+    /** True if {@code index + 1}, …, {@code index + lanes - 1} do not pass {@code Integer.MAX_VALUE}. */
+    public static boolean noWrap(int index, int lanes) {
+        return index <= Integer.MAX_VALUE - (lanes - 1);
+    }
+
+    /** As {@link #noWrap}, for an {@code unsigned int} index: none passes {@code 0xFFFFFFFF}. */
+    public static boolean noWrapUnsigned(int index, int lanes) {
+        return Integer.compareUnsigned(index, -lanes) <= 0;
     }
 
     /**
-     * True if {@code index + 1}, …, {@code index + lanes - 1} do not wrap around as the C index type ({@code int},
-     * or {@code unsigned int} where {@code unsigned}), so that lane j's element is lane 0's plus j.
+     * Whether {@code a < b} holds in a group of lanes whose first lane compares {@code a} with {@code b} and whose
+     * last lane {@code aLast} with {@code bLast}, each operand a line over the lanes (so the difference is
+     * monotonic and the two ends decide): 1 if in every lane, 0 if in none, -1 if in some.
      */
-    public static boolean noWrap(int index, int lanes, boolean unsigned) {
-        return unsigned ? Integer.toUnsignedLong(index) + lanes - 1 <= 0xFFFF_FFFFL
-                : (long) index + lanes - 1 <= Integer.MAX_VALUE;
+    public static int less(long a, long b, long aLast, long bLast) {
+        boolean first = a < b;
+        return first == aLast < bLast ? (first ? 1 : 0) : -1;
     }
 
-    /**
-     * Whether {@code a op b} holds in a group of {@code lanes} threads where lane j's operands are
-     * {@code a0 + ka * j} and {@code b0 + kb * j} ({@code ka}, {@code kb} 0 or 1): 1 if in every lane, 0 if in none,
-     * -1 if in some (or if an operand would wrap around within the group, where C's value is not that line). The
-     * difference of the operands is monotonic in j, so the first and last lanes decide.
-     *
-     * @param op 0 {@code <}, 1 {@code <=}, 2 {@code >}, 3 {@code >=}
-     */
-    public static int decide(int a0, int ka, int b0, int kb, int lanes, int op, boolean unsigned) {
-        long a = unsigned ? Integer.toUnsignedLong(a0) : a0;
-        long b = unsigned ? Integer.toUnsignedLong(b0) : b0;
-        long aLast = a + (long) ka * (lanes - 1);
-        long bLast = b + (long) kb * (lanes - 1);
-        long max = unsigned ? 0xFFFF_FFFFL : Integer.MAX_VALUE;
-        if (aLast > max || bLast > max) {
-            return -1;
-        }
-        boolean first = holds(a, b, op);
-        return first == holds(aLast, bLast, op) ? (first ? 1 : 0) : -1;
-    }
-
-    private static boolean holds(long a, long b, int op) {
-        return switch (op) {
-            case 0 -> a < b;
-            case 1 -> a <= b;
-            case 2 -> a > b;
-            default -> a >= b;
-        };
+    /** As {@link #less}, for {@code a <= b}. */
+    public static int lessOrEqual(long a, long b, long aLast, long bLast) {
+        boolean first = a <= b;
+        return first == aLast <= bLast ? (first ? 1 : 0) : -1;
     }
 
     /** True if the group may store into {@code s}: it is not a read-only view. */
@@ -64,23 +58,23 @@ public final class LaneRegions {
     }
 
     /**
-     * True if the group's store of {@code bytes} bytes at {@code storeOff} of {@code s} leaves the vector it loaded
-     * at {@code loadOff} of {@code l}, one element per lane, as the scalar loop would have read it: no load (a null
-     * segment), or one that starts at or after the store (each lane reads only elements its own lane or a later one
-     * stores, and the scalar loop runs the later threads after it) or ends before it.
+     * True if a vector the group loaded at address {@code r}, one element per lane, is as the scalar loop would have
+     * read it despite the group's store of {@code bytes} bytes at address {@code w}: it starts at or after the store
+     * (each lane reads only elements its own lane or a later one stores, and the scalar loop runs the later threads
+     * after it) or ends before it.
      */
-    public static boolean laterOrApart(MemorySegment s, long storeOff, MemorySegment l, long loadOff, int bytes) {
-        long d = l == null ? 0 : l.address() + loadOff - s.address() - storeOff;
+    public static boolean laterOrApart(long r, long w, int bytes) {
+        long d = r - w;
         return d >= 0 || d <= -bytes;
     }
 
     /**
-     * True if the element of {@code size} bytes at {@code loadOff} of {@code l} that every lane read (or none: a
-     * null segment) is none of the {@code bytes} the group stores at {@code storeOff} of {@code s}: the lanes after
-     * the one that stores it would have read the new value.
+     * True if the element of {@code size} bytes at address {@code r} that every lane read is none of the
+     * {@code bytes} the group stores at address {@code w}: the lanes after the one that stores it would have read the
+     * new value.
      */
-    public static boolean apart(MemorySegment s, long storeOff, MemorySegment l, long loadOff, int bytes, int size) {
-        long d = l == null ? bytes : l.address() + loadOff - s.address() - storeOff;
+    public static boolean apart(long r, long w, int bytes, int size) {
+        long d = r - w;
         return d >= bytes || d <= -size;
     }
 }

@@ -10,55 +10,52 @@ import org.junit.jupiter.api.Test;
 
 /** The run-time checks of region lanes, on values worked out by hand. */
 class LaneRegionsTest {
-    private static final int LT = 0;
-    private static final int GT = 2;
-    private static final int GE = 3;
-
     @Test
     void aConditionHoldsForAGroupOrForNoneOfIt() {
-        assertEquals(1, LaneRegions.decide(0, 1, 8, 0, 8, LT, false));      // 0 … 7 < 8
-        assertEquals(-1, LaneRegions.decide(0, 1, 5, 0, 8, LT, false));     // 0 … 4 < 5, 5 … 7 not
-        assertEquals(0, LaneRegions.decide(8, 1, 8, 0, 8, LT, false));      // 8 … 15 < 8: none
-        assertEquals(1, LaneRegions.decide(3, 0, 0, 1, 4, GE, false));      // 3 >= 0 … 3
-        assertEquals(-1, LaneRegions.decide(Integer.MAX_VALUE - 3, 1, 0, 0, 8, GT, false)); // would wrap
-        assertEquals(1, LaneRegions.decide(-1, 0, 5, 0, 8, GT, true));      // 0xFFFFFFFF > 5 unsigned
-        assertEquals(0, LaneRegions.decide(-1, 0, 5, 0, 8, GT, false));     // -1 > 5 signed: no
-        assertEquals(-1, LaneRegions.decide(-4, 1, 0, 0, 8, GT, true));     // 0xFFFFFFFC + 7 wraps unsigned
+        // lanes 0 … 7 compare 0 + j with 8, with 5, and 8 + j with 8
+        assertEquals(1, LaneRegions.less(0, 8, 7, 8));
+        assertEquals(-1, LaneRegions.less(0, 5, 7, 5));
+        assertEquals(0, LaneRegions.less(8, 8, 15, 8));
+        // 3 >= 0 + j for j = 0 … 3 is 0 + j <= 3
+        assertEquals(1, LaneRegions.lessOrEqual(0, 3, 3, 3));
+        assertEquals(-1, LaneRegions.lessOrEqual(0, 2, 3, 2));
     }
 
     @Test
     void indicesThatWrapWithinAGroupAreRefused() {
-        assertTrue(LaneRegions.noWrap(Integer.MAX_VALUE - 7, 8, false));
-        assertFalse(LaneRegions.noWrap(Integer.MAX_VALUE - 6, 8, false));
-        assertTrue(LaneRegions.noWrap(-8, 8, true));                         // 0xFFFFFFF8 … 0xFFFFFFFF
-        assertFalse(LaneRegions.noWrap(-7, 8, true));
+        assertTrue(LaneRegions.noWrap(Integer.MAX_VALUE - 7, 8));
+        assertFalse(LaneRegions.noWrap(Integer.MAX_VALUE - 6, 8));
+        assertTrue(LaneRegions.noWrap(-5, 8));
+        assertTrue(LaneRegions.noWrapUnsigned(-8, 8));                      // 0xFFFFFFF8 … 0xFFFFFFFF
+        assertFalse(LaneRegions.noWrapUnsigned(-7, 8));
+        assertTrue(LaneRegions.noWrapUnsigned(0, 8));
     }
 
     @Test
     void elementsMustLieInsideTheirArrayAligned() {
         MemorySegment s = Arena.ofAuto().allocate(64, 16);
-        assertTrue(LaneRegions.fits(s, 32, 32, 4));
-        assertFalse(LaneRegions.fits(s, 36, 32, 4));                         // one element past the end
-        assertFalse(LaneRegions.fits(s, -4, 8, 4));
-        assertFalse(LaneRegions.fits(s, 2, 8, 4));                           // misaligned
-        assertFalse(LaneRegions.fits(null, 0, 4, 4));
+        assertTrue(LaneRegions.inside(s, 32, 32));
+        assertFalse(LaneRegions.inside(s, 36, 32));                          // one element past the end
+        assertFalse(LaneRegions.inside(null, 0, 4));
+        assertTrue(LaneRegions.aligned(s, 32, 4));
+        assertFalse(LaneRegions.aligned(s, 2, 4));
+        assertTrue(LaneRegions.aligned(s, 8, 8));
+        assertFalse(LaneRegions.aligned(s, 4, 8));
+        assertFalse(LaneRegions.writable(s.asReadOnly()));
+        assertTrue(LaneRegions.writable(s));
     }
 
     @Test
     void aStoreMayNotLandWhereALowerLaneReadItFirst() {
-        MemorySegment s = Arena.ofAuto().allocate(128, 16);
-        MemorySegment other = Arena.ofAuto().allocate(128, 16);
-        // the group stores 32 bytes (8 floats) at 16
-        assertTrue(LaneRegions.laterOrApart(s, 16, s, 16, 32));              // each lane its own element
-        assertTrue(LaneRegions.laterOrApart(s, 16, s, 20, 32));              // s[t + 1]: a later lane's
-        assertFalse(LaneRegions.laterOrApart(s, 16, s, 12, 32));             // s[t - 1]: a lower lane's
-        assertTrue(LaneRegions.laterOrApart(s, 16, s, -16, 32));             // ends where the store starts
-        assertTrue(LaneRegions.laterOrApart(s, 16, null, 0, 32));            // not loaded
-        assertTrue(LaneRegions.laterOrApart(s, 16, other, 16, 32));          // other memory
-        assertFalse(LaneRegions.apart(s, 16, s, 16, 32, 4));                 // every lane reads s[4], stored
-        assertFalse(LaneRegions.apart(s, 16, s, 44, 32, 4));                 // the last lane's element
-        assertTrue(LaneRegions.apart(s, 16, s, 48, 32, 4));
-        assertTrue(LaneRegions.apart(s, 16, s, 12, 32, 4));
-        assertTrue(LaneRegions.apart(s, 16, null, 0, 32, 4));
+        // the group stores 32 bytes (8 floats) at address 1016
+        long w = 1016;
+        assertTrue(LaneRegions.laterOrApart(1016, w, 32));                   // each lane its own element
+        assertTrue(LaneRegions.laterOrApart(1020, w, 32));                   // s[t + 1]: a later lane's
+        assertFalse(LaneRegions.laterOrApart(1012, w, 32));                  // s[t - 1]: a lower lane's
+        assertTrue(LaneRegions.laterOrApart(984, w, 32));                    // ends where the store starts
+        assertFalse(LaneRegions.apart(1016, w, 32, 4));                      // every lane reads s[4], stored
+        assertFalse(LaneRegions.apart(1044, w, 32, 4));                      // the last lane's element
+        assertTrue(LaneRegions.apart(1048, w, 32, 4));
+        assertTrue(LaneRegions.apart(1012, w, 32, 4));
     }
 }
