@@ -489,20 +489,24 @@ final class LaneEmitter {
 
     /** [vector, (operator,) vector] → the lane-wise result of {@code op}. */
     private void arithmetic(Expr.BinaryOp op) {
+        switch (op) {
+            case BIT_AND, BIT_OR, BIT_XOR ->
+                    c.invokevirtual(vector, "lanewise", mt(vector, VectorApi.BINARY, VectorApi.VECTOR));
+            default -> arithmetic(c, vector, op);
+        }
+    }
+
+    /** [vector, vector] → the lane-wise result of {@code op}, one of {@code + - * /}, in vectors of class {@code vector}. */
+    static void arithmetic(CodeBuilder c, ClassDesc vector, Expr.BinaryOp op) {
         String name = switch (op) {
             case ADD -> "add";
             case SUB -> "sub";
             case MUL -> "mul";
             case DIV -> "div";
-            case BIT_AND, BIT_OR, BIT_XOR -> null;
-            default -> throw new IllegalStateException("operator outside the lane form: " + op
+            default -> throw new IllegalStateException("operator outside the lanes: " + op
                     + " (a bug in polygpu's kernel engine)");
         };
-        if (name == null) {
-            c.invokevirtual(vector, "lanewise", mt(vector, VectorApi.BINARY, VectorApi.VECTOR));
-        } else {
-            c.invokevirtual(vector, name, mt(vector, VectorApi.VECTOR));
-        }
+        c.invokevirtual(vector, name, mt(vector, VectorApi.VECTOR));
     }
 
     private void byteOrder() {

@@ -495,16 +495,7 @@ final class RegionLaneEmitter {
         }
     }
 
-    /** [vector, vector] → the lane-wise result of {@code op}. */
     private void arithmetic(Expr.BinaryOp op) {
-        String name = switch (op) {
-            case ADD -> "add";
-            case SUB -> "sub";
-            case MUL -> "mul";
-            case DIV -> "div";
-            default -> throw new IllegalStateException("operator outside the region's lanes: " + op
-                    + " (a bug in polygpu's kernel engine)");
-        };
-        c.invokevirtual(vector, name, mt(vector, VectorApi.VECTOR));
+        LaneEmitter.arithmetic(c, vector, op);
     }
 }
