@@ -137,10 +137,7 @@ class GrKernelStopTest {
             }, "waiter");
             waiter.start();
             // Interrupt only once the read blocks in the language's wait, not while it enters the context.
-            while (waiter.isAlive() && Arrays.stream(waiter.getStackTrace())
-                    .noneMatch(f -> f.getClassName().endsWith("InterruptibleWaits"))) {
-                Thread.sleep(5);
-            }
+            awaitWaiting(waiter);
             c.interrupt(Duration.ofSeconds(60));
             waiter.join();
             assertNotNull(thrown.get(), "the read was not interrupted");

@@ -173,19 +173,7 @@ final class LaneEmitter {
         Label top = c.newLabel();
         c.labelBinding(top);
         e.pollCancellation(form.step().pos());
-        // active = min(blockDim.x, n - base): base < n here
-        c.iload(e.blockDimSlots[0]);
-        c.iload(bound);
-        c.iload(base);
-        c.isub();
-        c.invokestatic(Jvm.JAVA_MATH, "min", mt(CD_int, CD_int, CD_int));
-        c.dup();
-        c.istore(active);
-        c.dup();
-        c.loadConstant(form.lanes());
-        c.irem();
-        c.isub();
-        c.istore(vectors);
+        activeThreads(e.blockDimSlots[0], bound, base, active, vectors);
         c.iload(ran);
         c.iload(vectors);
         c.iadd();
@@ -221,6 +209,26 @@ final class LaneEmitter {
         c.pop();
         c.iload(e.blockDimSlots[0]);
         c.istore(startSlot);
+    }
+
+    /**
+     * For one iteration of a loop run over the block: int local {@code active} = min({@code limit}, {@code bound -
+     * base}), the threads still below the bound (the first ones, their indices being consecutive; {@code base <
+     * bound} here), and {@code whole} = those of them that fill whole vectors.
+     */
+    void activeThreads(int limit, int bound, int base, int active, int whole) {
+        c.iload(limit);
+        c.iload(bound);
+        c.iload(base);
+        c.isub();
+        c.invokestatic(Jvm.JAVA_MATH, "min", mt(CD_int, CD_int, CD_int));
+        c.dup();
+        c.istore(active);
+        c.dup();
+        c.loadConstant(form.lanes());
+        c.irem();
+        c.isub();
+        c.istore(whole);
     }
 
     /**

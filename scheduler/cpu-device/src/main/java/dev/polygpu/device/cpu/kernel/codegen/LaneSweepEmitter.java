@@ -106,7 +106,7 @@ final class LaneSweepEmitter {
         c.istore(count);
         c.ifeq(end);
         c.aload(f.primArray());
-        at(indexVar);
+        f.saved().pushFirst(indexVar);
         c.iload(count);
         c.invokestatic(SWEEPS, "consecutive", mt(CD_boolean, PRIMS, CD_int, CD_int));
         c.ifeq(end);
@@ -128,7 +128,7 @@ final class LaneSweepEmitter {
             c.newarray(Jvm.kind(form.lane()).tk);
             c.astore(values[k]);
             c.aload(f.primArray());
-            at(carried.get(k));
+            f.saved().pushFirst(carried.get(k));
             c.aload(values[k]);
             c.invokestatic(SWEEPS, "load" + kind, mt(CD_void, PRIMS, CD_int, array));
         }
@@ -137,19 +137,7 @@ final class LaneSweepEmitter {
         c.iconst_0();
         c.istore(iterations);
         Label iteration = c.newBoundLabel();
-        // active = min(count, bound - base): base < bound here; whole = the threads of whole vectors among them
-        c.iload(count);
-        c.iload(bound);
-        c.iload(base);
-        c.isub();
-        c.invokestatic(Jvm.JAVA_MATH, "min", mt(CD_int, CD_int, CD_int));
-        c.dup();
-        c.istore(active);
-        c.dup();
-        c.loadConstant(form.lanes());
-        c.irem();
-        c.isub();
-        c.istore(whole);
+        lanes.activeThreads(count, bound, base, active, whole);
         c.iconst_0();
         c.istore(group);
         Label groups = c.newBoundLabel();
@@ -188,13 +176,13 @@ final class LaneSweepEmitter {
             if (region.stores.contains(carried.get(k))) {
                 c.aload(values[k]);
                 c.aload(f.primArray());
-                at(carried.get(k));
+                f.saved().pushFirst(carried.get(k));
                 c.invokestatic(SWEEPS, "save" + kind, mt(CD_void, array, PRIMS, CD_int));
             }
         }
         if (region.stores.contains(indexVar)) {
             c.aload(f.primArray());
-            at(indexVar);
+            f.saved().pushFirst(indexVar);
             c.iload(count);
             c.iload(first);
             c.iload(bound);
@@ -240,12 +228,5 @@ final class LaneSweepEmitter {
             c.iload(group);
             c.invokevirtual(vector, "intoArray", mt(CD_void, array, CD_int));
         }
-    }
-
-    /** Pushes the index of thread 0 in {@code v}'s saved slot, {@code slot * threads}: thread t's is t more. */
-    private void at(Var v) {
-        c.loadConstant(f.saved().primSlot(v));
-        c.iload(f.threadsSlot());
-        c.imul();
     }
 }

@@ -141,7 +141,7 @@ final class RegionLaneEmitter {
         f.enterThread().run();
         for (Var v : carried) {
             c.aload(f.primArray());
-            at(v);
+            f.saved().pushRunning(v);
             c.aload(scratch.get(v));
             c.invokestatic(SWEEPS, "load" + kind, mt(CD_void, PRIMS, CD_int, array));
             c.getstatic(vector, "SPECIES_PREFERRED", VectorApi.SPECIES);
@@ -163,7 +163,7 @@ final class RegionLaneEmitter {
                 c.invokevirtual(vector, "intoArray", mt(CD_void, array, CD_int));
                 c.aload(scratch.get(v));
                 c.aload(f.primArray());
-                at(v);
+                f.saved().pushRunning(v);
                 c.invokestatic(SWEEPS, "save" + kind, mt(CD_void, array, PRIMS, CD_int));
             }
         }
@@ -174,15 +174,6 @@ final class RegionLaneEmitter {
         c.iinc(e.txSlot, form.lanes() - 1);
         c.goto_(threadNext);
         c.labelBinding(scalarPath);
-    }
-
-    /** Pushes the running thread's index in {@code v}'s saved slot: {@code slot * threads + tid}. */
-    private void at(Var v) {
-        c.loadConstant(f.saved().primSlot(v));
-        c.iload(f.threadsSlot());
-        c.imul();
-        c.iload(f.tidSlot());
-        c.iadd();
     }
 
     private void statement(Stmt s, Label bail) {
@@ -206,17 +197,11 @@ final class RegionLaneEmitter {
             case Stmt.If i -> {
                 Expr.Binary b = (Expr.Binary) i.condition();
                 decide(b, bail);
-                Label otherwise = c.newLabel();
-                Label end = c.newLabel();
-                c.iload(predicateSlot.get(b));
-                c.ifeq(otherwise);
-                statement(i.then(), bail);
-                c.goto_(end);
-                c.labelBinding(otherwise);
-                if (i.otherwise() != null) {
-                    statement(i.otherwise(), bail);
-                }
-                c.labelBinding(end);
+                branch(b, () -> statement(i.then(), bail), () -> {
+                    if (i.otherwise() != null) {
+                        statement(i.otherwise(), bail);
+                    }
+                });
             }
             case Stmt.VarDecl d when !vectorSlot.containsKey(d.var()) -> e.statement(d);
             case Stmt.VarDecl d -> {
@@ -269,15 +254,7 @@ final class RegionLaneEmitter {
                 Expr.Binary b = (Expr.Binary) q.condition();
                 decide(b, bail);
                 // only the side the group takes loads: the other's elements may lie outside their arrays
-                Label otherwise = c.newLabel();
-                Label end = c.newLabel();
-                c.iload(predicateSlot.get(b));
-                c.ifeq(otherwise);
-                load(q.ifTrue(), bail);
-                c.goto_(end);
-                c.labelBinding(otherwise);
-                load(q.ifFalse(), bail);
-                c.labelBinding(end);
+                branch(b, () -> load(q.ifTrue(), bail), () -> load(q.ifFalse(), bail));
             }
             case Expr.Binary b -> {
                 load(b.left(), bail);
@@ -350,6 +327,19 @@ final class RegionLaneEmitter {
         } else {
             c.i2l();
         }
+    }
+
+    /** Emits {@code then} where condition {@code b} held for the group ({@link #decide}), else {@code otherwise}. */
+    private void branch(Expr.Binary b, Runnable then, Runnable otherwise) {
+        Label no = c.newLabel();
+        Label end = c.newLabel();
+        c.iload(predicateSlot.get(b));
+        c.ifeq(no);
+        then.run();
+        c.goto_(end);
+        c.labelBinding(no);
+        otherwise.run();
+        c.labelBinding(end);
     }
 
     /**
@@ -479,17 +469,8 @@ final class RegionLaneEmitter {
             }
             case Expr.Unary u -> value(u.operand());
             case Expr.Cast k -> value(k.operand());
-            case Expr.Conditional q -> {
-                Label otherwise = c.newLabel();
-                Label end = c.newLabel();
-                c.iload(predicateSlot.get((Expr.Binary) q.condition()));
-                c.ifeq(otherwise);
-                value(q.ifTrue());
-                c.goto_(end);
-                c.labelBinding(otherwise);
-                value(q.ifFalse());
-                c.labelBinding(end);
-            }
+            case Expr.Conditional q ->
+                    branch((Expr.Binary) q.condition(), () -> value(q.ifTrue()), () -> value(q.ifFalse()));
             default -> throw new IllegalStateException("expression outside the region's lanes: " + x
                     + " (a bug in polygpu's kernel engine)");
         }

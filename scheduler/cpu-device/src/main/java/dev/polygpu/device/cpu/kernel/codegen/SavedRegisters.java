@@ -50,9 +50,17 @@ final class SavedRegisters {
         this.refSlots = refs;
     }
 
-    /** The first saved primitive slot of {@code v}: thread {@code t}'s bits are at {@code slot * threads + t}. */
-    int primSlot(Var v) {
-        return primIndex.get(v);
+    /**
+     * Pushes where thread 0's bits of scalar {@code v} lie in the saved primitives, {@code slot * threads}: thread
+     * {@code t}'s are {@code t} further (for the lanes, which move a group's values at once).
+     */
+    void pushFirst(Var v) {
+        slotStart(primIndex.get(v));
+    }
+
+    /** Pushes where the running thread's bits of scalar {@code v} lie in the saved primitives. */
+    void pushRunning(Var v) {
+        index(primIndex.get(v));
     }
 
     /** The JVM locals of the thread count, the running thread and the two arrays. */
