@@ -188,6 +188,9 @@ final class GridLaunch {
             bug.initCause(e);
             fail(bug);
         } finally {
+            if (runner != null) {
+                runner.finishChunk();
+            }
             if (writer != null) {
                 if (runner != null) {
                     runner.printTo(null);

@@ -13,6 +13,13 @@ public interface BlockRunner {
     void runBlock(LaunchFrame frame, int bx, int by, int bz);
 
     /**
+     * Called once the blocks of a chunk of the launch have run, or one of them faulted: publishes what the runner
+     * tallied while they ran (before the launch completes).
+     */
+    default void finishChunk() {
+    }
+
+    /**
      * Where the {@code printf} records (and assertion messages) of the blocks this runner runs next go; null to
      * stop. Called only for kernels whose {@link CompiledKernel#prints()} is true.
      */

@@ -132,7 +132,8 @@ final class LaneEmitter {
         c.loadConstant(form.lanes());
         c.invokestatic(LANE_RANGE, "threads", mt(CD_int, CD_int, CD_long, CD_int, CD_int, CD_int, CD_int));
         memoryChecks(first);
-        c.invokestatic(LANE_RANGE, "run", mt(CD_int, CD_int));
+        c.dup();
+        tally(c);
         c.istore(count);
         vectorLoop(count, first);
         c.iload(count);
@@ -205,8 +206,7 @@ final class LaneEmitter {
         c.iload(bound);
         c.if_icmplt(top);
         c.iload(ran);
-        c.invokestatic(LANE_RANGE, "run", mt(CD_int, CD_int));
-        c.pop();
+        tally(c);
         c.iload(e.blockDimSlots[0]);
         c.istore(startSlot);
     }
@@ -505,6 +505,16 @@ final class LaneEmitter {
     }
 
     /** [vector, vector] → the lane-wise result of {@code op}, one of {@code + - * /}, in vectors of class {@code vector}. */
+    /** [int n] → []: adds {@code n} to the threads the block state counts as run in lanes. */
+    static void tally(CodeBuilder c) {
+        c.i2l();
+        c.aload(MethodEmitter.STATE_SLOT);
+        c.dup_x2();
+        c.getfield(Jvm.STATE, "laneThreads", CD_long);
+        c.ladd();
+        c.putfield(Jvm.STATE, "laneThreads", CD_long);
+    }
+
     static void arithmetic(CodeBuilder c, ClassDesc vector, Expr.BinaryOp op) {
         String name = switch (op) {
             case ADD -> "add";

@@ -118,8 +118,7 @@ final class LaneSweepEmitter {
         lanes.memoryChecks(first);
         c.ifeq(end);
         c.iload(count);
-        c.invokestatic(LANE_RANGE, "run", mt(CD_int, CD_int));
-        c.pop();
+        LaneEmitter.tally(c);
         List<Var> carried = region.loads.stream().filter(form.carried()::contains).toList();
         int[] values = new int[carried.size()];
         for (int k = 0; k < values.length; k++) {

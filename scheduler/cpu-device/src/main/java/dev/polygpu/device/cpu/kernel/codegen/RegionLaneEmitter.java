@@ -33,7 +33,6 @@ import java.util.Map;
 final class RegionLaneEmitter {
     private static final ClassDesc REGIONS = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.LaneRegions");
     private static final ClassDesc SWEEPS = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.LaneSweeps");
-    private static final ClassDesc LANE_RANGE = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.LaneRange");
     private static final ClassDesc PRIMS = ClassDesc.ofDescriptor("[J");
 
     private final Emitter e;
@@ -168,8 +167,7 @@ final class RegionLaneEmitter {
             }
         }
         c.loadConstant(form.lanes());
-        c.invokestatic(LANE_RANGE, "run", mt(CD_int, CD_int));
-        c.pop();
+        LaneEmitter.tally(c);
         c.iinc(f.tidSlot(), form.lanes() - 1);
         c.iinc(e.txSlot, form.lanes() - 1);
         c.goto_(threadNext);

@@ -39,6 +39,11 @@ public final class BlockState {
     public boolean byTid;
     /** The most passes a sweep of the running block took ({@link GeneratedKernel#runBlockSwept}). */
     public int sweepPasses;
+    /**
+     * Threads the blocks of the running chunk ran as SIMD lanes, which generated code adds to (a plain field: one
+     * worker owns this state); the runner hands the sum to {@link LaneRange} when the chunk ends.
+     */
+    public long laneThreads;
     /** Block extents of the current launch. */
     public int bdx, bdy, bdz;
     private LaunchFrame frame;

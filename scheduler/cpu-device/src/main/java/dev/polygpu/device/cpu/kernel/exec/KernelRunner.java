@@ -54,6 +54,12 @@ public final class KernelRunner implements BlockRunner {
         }
     }
 
+    @Override
+    public void finishChunk() {
+        LaneRange.ran(st.laneThreads);
+        st.laneThreads = 0;
+    }
+
     /**
      * A kernel with a swept form: the first block this runner runs of a launch runs swept, and the rest of the
      * launch's blocks here run swept too if one of its sweeps took more than one pass (some thread ran more than the

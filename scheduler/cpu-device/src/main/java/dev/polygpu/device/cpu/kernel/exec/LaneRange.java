@@ -116,11 +116,13 @@ public final class LaneRange {
         return x + xBytes <= y || y + yBytes <= x;
     }
 
-    /** Counts {@code n} threads about to run as lanes and returns {@code n}. */
-    public static int run(int n) {
+    /**
+     * Adds the {@code n} threads a worker's blocks ran as lanes ({@link BlockState#laneThreads}); called once per
+     * chunk of blocks, because a shared counter bumped per group of lanes costs more than a short group's work.
+     */
+    static void ran(long n) {
         if (n != 0) {
             RUN.add(n);
         }
-        return n;
     }
 }
