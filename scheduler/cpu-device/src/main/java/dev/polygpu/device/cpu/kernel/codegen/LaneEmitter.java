@@ -504,7 +504,6 @@ final class LaneEmitter {
         }
     }
 
-    /** [vector, vector] → the lane-wise result of {@code op}, one of {@code + - * /}, in vectors of class {@code vector}. */
     /** [int n] → []: adds {@code n} to the threads the block state counts as run in lanes. */
     static void tally(CodeBuilder c) {
         c.i2l();
@@ -515,6 +514,7 @@ final class LaneEmitter {
         c.putfield(Jvm.STATE, "laneThreads", CD_long);
     }
 
+    /** [vector, vector] → the lane-wise result of {@code op}, one of {@code + - * /}, in vectors of class {@code vector}. */
     static void arithmetic(CodeBuilder c, ClassDesc vector, Expr.BinaryOp op) {
         String name = switch (op) {
             case ADD -> "add";
