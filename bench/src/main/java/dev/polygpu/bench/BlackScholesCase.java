@@ -33,7 +33,7 @@ final class BlackScholesCase extends BenchCase implements NativeCase {
     private KernelArgs args;
 
     BlackScholesCase(int n) {
-        super("blackscholes", "blackScholes", Kernels.BLACK_SCHOLES, 2.0);
+        super("blackscholes", "blackScholes", Kernels.BLACK_SCHOLES, 1.5);
         this.n = n;
     }
 

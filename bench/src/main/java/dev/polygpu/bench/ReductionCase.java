@@ -52,7 +52,7 @@ final class ReductionCase extends BenchCase implements NativeCase {
     private double javaSum;
 
     ReductionCase(int n, Form form) {
-        super(form.caseName, form.kernel, form.source, 4.0);
+        super(form.caseName, form.kernel, form.source, form == Form.WARP ? 4.0 : 1.5);
         this.n = n;
         this.form = form;
         this.gridStride = form != Form.TREE;

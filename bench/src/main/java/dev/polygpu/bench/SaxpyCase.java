@@ -35,7 +35,7 @@ final class SaxpyCase extends BenchCase implements NativeCase {
 
     SaxpyCase(int n, boolean gridStride) {
         super(gridStride ? "saxpy-gs" : "saxpy", gridStride ? "saxpy_gs" : "saxpy",
-                gridStride ? Kernels.SAXPY_GRID_STRIDE : Kernels.SAXPY, 2.0);
+                gridStride ? Kernels.SAXPY_GRID_STRIDE : Kernels.SAXPY, gridStride ? 2.0 : 1.5);
         this.n = n;
         this.gridStride = gridStride;
     }

@@ -27,7 +27,7 @@ final class SgemmCase extends BenchCase implements NativeCase {
     private KernelArgs args;
 
     SgemmCase(int n, int tile) {
-        super("sgemm" + tile, "sgemm", Kernels.sgemm(tile), 4.0);
+        super("sgemm" + tile, "sgemm", Kernels.sgemm(tile), 2.0);
         this.n = n;
         this.tile = tile;
     }
