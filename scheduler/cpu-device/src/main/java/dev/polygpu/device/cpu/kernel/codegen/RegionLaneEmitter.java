@@ -24,8 +24,9 @@ import java.util.Map;
  * whose {@code threadIdx.x} starts a vector's worth of threads in its row, the group runs the region as lanes — its
  * saved variables loaded into vectors, each statement's elements first checked (inside their arrays, aligned, an
  * index that does not wrap) and then loaded, a vector or one broadcast value each, the saved variables stored back —
- * and the loop goes on after the group. Conditions are decided for the whole group (one branch), and the region's
- * one store comes last, after its own checks. Where a check fails, nothing has been stored yet (saved variables are
+ * and the loop goes on after the group. Conditions are decided for the whole group (one branch; the condition of a
+ * region's thread range needs none, its loop visits only the threads that pass it), and the region's one store comes
+ * last, after its own checks. Where a check fails, nothing has been stored yet (saved variables are
  * stored only at the end too): the group's threads run one by one in the scalar body instead, with its faults. Each
  * lane runs its own thread's statements in their order with Java's rounding, which is CUDA's, so the results are the
  * scalar loop's bit for bit.
@@ -192,6 +193,9 @@ final class RegionLaneEmitter {
                 c.labelBinding(end);
                 e.scopes.pop();
             }
+            case Stmt.If i when region.range != null && !region.range.equal() && i == region.statements.get(0) ->
+                    // the region's thread range visits exactly the threads for which this condition holds
+                    statement(i.then(), bail);
             case Stmt.If i -> {
                 Expr.Binary b = (Expr.Binary) i.condition();
                 decide(b, bail);
@@ -387,15 +391,17 @@ final class RegionLaneEmitter {
     }
 
     /**
-     * Before the region's store to {@code d} (checked inside its array as a load): its memory must be writable, and
-     * no element the group loaded may be one an earlier lane of it stores (the scalar loop would read the stored
-     * value there); a failed check jumps to {@code bail}, before anything is stored.
+     * Before the region's store to {@code d} (checked inside its array as a load): its memory must be writable (a
+     * shared array always is), and no element the group loaded may be one an earlier lane of it stores (the scalar
+     * loop would read the stored value there); a failed check jumps to {@code bail}, before anything is stored.
      */
     private void checkStore(Expr.Deref d, Label bail) {
         int[] st = address.get(d);
-        c.aload(st[0]);
-        c.invokestatic(REGIONS, "writable", mt(CD_boolean, Jvm.SEGMENT));
-        c.ifeq(bail);
+        if (!shared(((Expr.PtrAdd) d.pointer()).pointer())) {
+            c.aload(st[0]);
+            c.invokestatic(REGIONS, "writable", mt(CD_boolean, Jvm.SEGMENT));
+            c.ifeq(bail);
+        }
         c.aload(st[0]);
         c.lload(st[1]);
         c.invokestatic(Jvm.MEM, "address", mt(CD_long, Jvm.SEGMENT, CD_long));
@@ -422,6 +428,17 @@ final class RegionLaneEmitter {
             c.ifeq(bail);
             c.labelBinding(fine);
         }
+    }
+
+    /** True if {@code p} is a shared array or a row of one: the block's own memory, which is always writable. */
+    private boolean shared(Expr p) {
+        return switch (p) {
+            case Expr.Decay d when d.array() instanceof Expr.VarRef r ->
+                    e.plan.storage.get(r.var()) == Plan.Storage.SHARED;
+            case Expr.Decay d when d.array() instanceof Expr.Deref row && row.pointer() instanceof Expr.PtrAdd a ->
+                    shared(a.pointer());
+            default -> false;
+        };
     }
 
     /** [vector] → stored at the group's elements of {@code d}. */
