@@ -29,7 +29,8 @@ import java.util.Map;
  * last, after its own checks. Where a check fails, nothing has been stored yet (saved variables are
  * stored only at the end too): the group's threads run one by one in the scalar body instead, with its faults. Each
  * lane runs its own thread's statements in their order with Java's rounding, which is CUDA's, so the results are the
- * scalar loop's bit for bit.
+ * scalar loop's bit for bit. A region without loops checks the whole groups left in its row at once, and runs them
+ * with no checks where that passes ({@link #row}).
  */
 final class RegionLaneEmitter {
     private static final ClassDesc REGIONS = ClassDesc.of("dev.polygpu.device.cpu.kernel.exec.LaneRegions");
@@ -60,6 +61,20 @@ final class RegionLaneEmitter {
     private int segTemp;
     private int offTemp;
     private int[] ends;
+    /** Where a row's groups run with the row's checks ({@link #row}): the threads they cover, and where they end. */
+    private int widthSlot;
+    private int rowEndSlot;
+    private Pass pass = Pass.GROUP;
+
+    /** What the statements are emitted for. */
+    private enum Pass {
+        /** One group: its checks, then its lanes. */
+        GROUP,
+        /** The checks of a row's groups all at once, at its first group: no loads of values, no stores. */
+        ROW_CHECK,
+        /** A group of a row that passed its checks: its lanes alone. */
+        ROW
+    }
 
     RegionLaneEmitter(Emitter e, RegionForm.Region region, LaneSweepEmitter.Frame frame) {
         this.e = e;
@@ -103,6 +118,8 @@ final class RegionLaneEmitter {
             predicateSlot.put(b, c.allocateLocal(TypeKind.INT));
         }
         indexSlot = c.allocateLocal(TypeKind.INT);
+        widthSlot = c.allocateLocal(TypeKind.INT);
+        rowEndSlot = c.allocateLocal(TypeKind.INT);
         segTemp = c.allocateLocal(TypeKind.REFERENCE);
         offTemp = c.allocateLocal(TypeKind.LONG);
         ends = new int[] {c.allocateLocal(TypeKind.LONG), c.allocateLocal(TypeKind.LONG),
@@ -131,12 +148,80 @@ final class RegionLaneEmitter {
         c.iadd();
         c.iload(limitSlot);
         c.if_icmpgt(scalarPath);
+        if (form.loopVars().isEmpty()) {
+            Label perGroup = c.newLabel();
+            row(threadNext, limitSlot, perGroup);
+            c.labelBinding(perGroup);
+        }
+        pass = Pass.GROUP;
+        lanes(scalarPath);
+        c.loadConstant(form.lanes());
+        LaneEmitter.tally(c);
+        c.iinc(f.tidSlot(), form.lanes() - 1);
+        c.iinc(e.txSlot, form.lanes() - 1);
+        c.goto_(threadNext);
+        c.labelBinding(scalarPath);
+    }
+
+    /**
+     * The whole groups from the running thread to the row's end (a region without loops, of more than one group):
+     * their checks once — each element's span over all of them inside its array, no index or operand wrapping
+     * around over them, each condition holding for all their threads or for none — then the groups one after another
+     * with no checks, and on to {@code threadNext}. A row that fails a check goes on to {@code perGroup}, where each
+     * group checks itself. One check covers the row because its indexes and operands are consecutive over its threads
+     * (they step by one thread's worth, or not at all): an element's lowest and highest address are its first and
+     * last thread's, and a comparison of two such values that holds at the row's first and last thread holds at
+     * every thread between. What a store must not overlap holds per group as it does in {@link #checkStore}: a
+     * vector element keeps its distance from the store across the row, a broadcast one is checked against the
+     * row's whole span.
+     */
+    private void row(Label threadNext, int limitSlot, Label perGroup) {
+        c.iload(limitSlot);
+        c.iload(e.txSlot);
+        c.isub();
+        c.loadConstant(-form.lanes());
+        c.iand();
+        c.dup();
+        c.istore(widthSlot);
+        c.loadConstant(form.lanes());
+        c.if_icmple(perGroup);
+        pass = Pass.ROW_CHECK;
+        clearAddresses();
+        f.enterThread().run();
+        walk(perGroup);
+        c.iload(e.txSlot);
+        c.iload(widthSlot);
+        c.iadd();
+        c.istore(rowEndSlot);
+        pass = Pass.ROW;
+        Label top = c.newBoundLabel();
+        lanes(null);
+        c.iinc(f.tidSlot(), form.lanes());
+        c.iinc(e.txSlot, form.lanes());
+        c.iload(e.txSlot);
+        c.iload(rowEndSlot);
+        c.if_icmplt(top);
+        c.iload(widthSlot);
+        LaneEmitter.tally(c);
+        c.iinc(f.tidSlot(), -1);
+        c.iinc(e.txSlot, -1);
+        c.goto_(threadNext);
+    }
+
+    /** What the store is checked against: the elements this group (or row) loaded, none yet. */
+    private void clearAddresses() {
         if (form.store() != null) {
-            // What the store is checked against: the elements this group loaded, none yet.
             for (int[] at : address.values()) {
                 c.aconst_null();
                 c.astore(at[0]);
             }
+        }
+    }
+
+    /** The running group's lanes: its saved variables in, its statements (checked unless in a row), them out. */
+    private void lanes(Label bail) {
+        if (pass == Pass.GROUP) {
+            clearAddresses();
         }
         f.enterThread().run();
         for (Var v : carried) {
@@ -150,11 +235,7 @@ final class RegionLaneEmitter {
             c.invokestatic(vector, "fromArray", mt(vector, VectorApi.SPECIES, array, CD_int));
             c.astore(vectorSlot.get(v));
         }
-        e.scopes.push(new ArrayList<>());
-        for (Stmt s : region.statements) {
-            statement(s, scalarPath);
-        }
-        e.scopes.pop();
+        walk(bail);
         for (Var v : carried) {
             if (region.stores.contains(v)) {
                 c.aload(vectorSlot.get(v));
@@ -167,12 +248,31 @@ final class RegionLaneEmitter {
                 c.invokestatic(SWEEPS, "save" + kind, mt(CD_void, array, PRIMS, CD_int));
             }
         }
-        c.loadConstant(form.lanes());
-        LaneEmitter.tally(c);
-        c.iinc(f.tidSlot(), form.lanes() - 1);
-        c.iinc(e.txSlot, form.lanes() - 1);
-        c.goto_(threadNext);
-        c.labelBinding(scalarPath);
+    }
+
+    private void walk(Label bail) {
+        e.scopes.push(new ArrayList<>());
+        for (Stmt s : region.statements) {
+            statement(s, bail);
+        }
+        e.scopes.pop();
+    }
+
+    /** Pushes how many threads the checks cover: a group's, or (checking a row) the row's. */
+    private void pushCount() {
+        if (pass == Pass.ROW_CHECK) {
+            c.iload(widthSlot);
+        } else {
+            c.loadConstant(form.lanes());
+        }
+    }
+
+    private boolean checks() {
+        return pass != Pass.ROW;
+    }
+
+    private boolean computes() {
+        return pass != Pass.ROW_CHECK;
     }
 
     private void statement(Stmt s, Label bail) {
@@ -208,37 +308,47 @@ final class RegionLaneEmitter {
             case Stmt.VarDecl d when !vectorSlot.containsKey(d.var()) -> e.statement(d);
             case Stmt.VarDecl d -> {
                 load(d.init(), bail);
-                value(d.init());
-                c.astore(vectorSlot.get(d.var()));
+                if (computes()) {
+                    value(d.init());
+                    c.astore(vectorSlot.get(d.var()));
+                }
             }
             case Stmt.ExprStmt x when x.expr() instanceof Expr.Assign a && a.target() instanceof Expr.Deref d -> {
                 load(a.value(), bail);
                 load(d, bail);
                 checkStore(d, bail);
-                value(a.value());
-                store(d);
+                if (computes()) {
+                    value(a.value());
+                    store(d);
+                }
             }
             case Stmt.ExprStmt x when x.expr() instanceof Expr.CompoundAssign a
                     && a.target() instanceof Expr.Deref d -> {
                 load(d, bail);
                 load(a.value(), bail);
                 checkStore(d, bail);
-                value(d);
-                value(a.value());
-                arithmetic(a.op());
-                store(d);
+                if (computes()) {
+                    value(d);
+                    value(a.value());
+                    arithmetic(a.op());
+                    store(d);
+                }
             }
             case Stmt.ExprStmt x when x.expr() instanceof Expr.Assign a -> {
                 load(a.value(), bail);
-                value(a.value());
-                c.astore(vectorSlot.get(((Expr.VarRef) a.target()).var()));
+                if (computes()) {
+                    value(a.value());
+                    c.astore(vectorSlot.get(((Expr.VarRef) a.target()).var()));
+                }
             }
             case Stmt.ExprStmt x when x.expr() instanceof Expr.CompoundAssign a -> {
                 load(a.value(), bail);
-                value(a.target());
-                value(a.value());
-                arithmetic(a.op());
-                c.astore(vectorSlot.get(((Expr.VarRef) a.target()).var()));
+                if (computes()) {
+                    value(a.target());
+                    value(a.value());
+                    arithmetic(a.op());
+                    c.astore(vectorSlot.get(((Expr.VarRef) a.target()).var()));
+                }
             }
             default -> throw new IllegalStateException("statement outside the region's lanes: " + s
                     + " (a bug in polygpu's kernel engine)");
@@ -278,19 +388,25 @@ final class RegionLaneEmitter {
             e.exprs.value(a);
             c.lstore(off);
             c.astore(seg);
-            fits(seg, off, size, bail);
-            e.exprs.value(d);
-            c.storeLocal(Jvm.kind(form.lane()).tk, broadcastSlot.get(d));
+            if (checks()) {
+                fits(seg, off, false, bail);
+            }
+            if (computes()) {
+                e.exprs.value(d);
+                c.storeLocal(Jvm.kind(form.lane()).tk, broadcastSlot.get(d));
+            }
             return;
         }
         Expr index = form.vectors().get(d);
         boolean unsigned = index.type() == CType.Prim.UINT;
         e.exprs.value(index);
-        c.dup();
         c.istore(indexSlot);
-        c.loadConstant(form.lanes());
-        c.invokestatic(REGIONS, unsigned ? "noWrapUnsigned" : "noWrap", mt(CD_boolean, CD_int, CD_int));
-        c.ifeq(bail);
+        if (checks()) {
+            c.iload(indexSlot);
+            pushCount();
+            c.invokestatic(REGIONS, unsigned ? "noWrapUnsigned" : "noWrap", mt(CD_boolean, CD_int, CD_int));
+            c.ifeq(bail);
+        }
         e.exprs.value(a.pointer());
         c.lstore(off);
         c.astore(seg);
@@ -301,18 +417,29 @@ final class RegionLaneEmitter {
         c.lmul();
         c.ladd();
         c.lstore(off);
-        fits(seg, off, form.lanes() * size, bail);
+        if (checks()) {
+            fits(seg, off, true, bail);
+        }
     }
 
-    /** Jumps to {@code bail} unless the {@code bytes} at (locals) {@code seg}, {@code off} lie inside it, aligned. */
-    private void fits(int seg, int off, int bytes, Label bail) {
+    /**
+     * Jumps to {@code bail} unless the element at (locals) {@code seg}, {@code off} lies inside it, aligned: one
+     * element, or where {@code lanes}, one per thread the checks cover.
+     */
+    private void fits(int seg, int off, boolean lanes, Label bail) {
         c.lload(off);
         c.lconst_0();
         c.lcmp();
         c.iflt(bail);
         c.aload(seg);
         c.lload(off);
-        c.loadConstant(bytes);
+        if (lanes) {
+            pushCount();
+            c.loadConstant(size);
+            c.imul();
+        } else {
+            c.loadConstant(size);
+        }
         c.invokestatic(REGIONS, "inside", mt(CD_boolean, Jvm.SEGMENT, CD_long, CD_int));
         c.ifeq(bail);
         c.aload(seg);
@@ -349,6 +476,10 @@ final class RegionLaneEmitter {
      * group it splits (or whose operands would wrap around across its lanes) jumps to {@code bail}.
      */
     private void decide(Expr.Binary b, Label bail) {
+        if (!checks()) {
+            // a row's groups take the decision its check made for all of them
+            return;
+        }
         Long[] k = form.predicates().get(b);
         boolean unsigned = b.operandType() == CType.Prim.UINT;
         // ends: the left operand in the first and last lanes, then the right one
@@ -377,7 +508,15 @@ final class RegionLaneEmitter {
         widen(unsigned);
         c.dup2();
         c.lstore(first);
-        if (k != 0) {
+        if (k != 0 && pass == Pass.ROW_CHECK) {
+            c.iload(widthSlot);
+            c.iconst_1();
+            c.isub();
+            c.i2l();
+            c.loadConstant(k);
+            c.lmul();
+            c.ladd();
+        } else if (k != 0) {
             c.loadConstant(k * (form.lanes() - 1));
             c.ladd();
         }
@@ -396,6 +535,9 @@ final class RegionLaneEmitter {
      * loop would read the stored value there); a failed check jumps to {@code bail}, before anything is stored.
      */
     private void checkStore(Expr.Deref d, Label bail) {
+        if (!checks()) {
+            return;
+        }
         int[] st = address.get(d);
         if (!shared(((Expr.PtrAdd) d.pointer()).pointer())) {
             c.aload(st[0]);
@@ -418,11 +560,16 @@ final class RegionLaneEmitter {
             c.lload(ld[1]);
             c.invokestatic(Jvm.MEM, "address", mt(CD_long, Jvm.SEGMENT, CD_long));
             c.lload(offTemp);
-            c.loadConstant(form.lanes() * size);
             if (broadcastSlot.containsKey(other.getKey())) {
+                // a broadcast element must lie outside every store the checks cover
+                pushCount();
+                c.loadConstant(size);
+                c.imul();
                 c.loadConstant(size);
                 c.invokestatic(REGIONS, "apart", mt(CD_boolean, CD_long, CD_long, CD_int, CD_int));
             } else {
+                // a vector element keeps its distance from the store over a row: one group's check holds for all
+                c.loadConstant(form.lanes() * size);
                 c.invokestatic(REGIONS, "laterOrApart", mt(CD_boolean, CD_long, CD_long, CD_int));
             }
             c.ifeq(bail);

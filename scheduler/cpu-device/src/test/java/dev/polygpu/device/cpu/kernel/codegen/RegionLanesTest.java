@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Timeout;
  * tiled SGEMM with tiles of 16, 32 and 12 (whose rows hold one whole vector and a rest) and matrices that are not a
  * multiple of the tile, and a tile loop in double with a local, a broadcast global element and a consecutive
  * global row, against nvcc's PTX of the same source on the PTX interpreter; a group whose elements leave their
- * buffer runs thread by thread and faults where the scalar loop does.
+ * buffer runs thread by thread and faults where the scalar loop does, and so does a row checked at once whose
+ * elements leave it part way.
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RegionLanesTest {
@@ -139,6 +140,18 @@ class RegionLanesTest {
             }
             """;
 
+    /** A loop-free region whose row of threads reads one element each: its groups check the row once. */
+    private static final String SCALE = """
+            extern "C" __global__ void NAME(float *out, const float *x) {
+                __shared__ float s[64];
+                int t = threadIdx.x;
+                int i = blockIdx.x * blockDim.x + t;
+                s[t] = x[i] * 2.0f;
+                __syncthreads();
+                out[i] = s[t] + 1.0f;
+            }
+            """;
+
     @BeforeAll
     static void lanesAreThere() {
         LaneFormTest.lanesAreThere();
@@ -204,6 +217,12 @@ class RegionLanesTest {
             cases.add(new OracleCase(name, named(NEIGHBOURS, name), name, LaunchConfig.of(1, 128),
                     List.of(specialFloats("out", r, 384), specialFloats("x", r, 128), OracleTests.intScalar(k))));
         }
+        // finite values, so that the threads after the one that stores s[k] show whether they read its new value
+        // (in x's special values, a NaN early in the running sums makes every later value NaN)
+        String finite = "nb" + cases.size();
+        cases.add(new OracleCase(finite, named(NEIGHBOURS, finite), finite, LaunchConfig.of(1, 128),
+                List.of(specialFloats("out", r, 384), OracleTests.randomFloats("x", r, 128),
+                        OracleTests.intScalar(77))));
         long before = LaneRange.threadsRun();
         OracleTests.assertAllEqual(cases, seed, ANY_NAN);
         assertTrue(LaneRange.threadsRun() > before, "no thread ran as a lane");
@@ -274,6 +293,36 @@ class RegionLanesTest {
             assertArrayEquals(want, readFloats(cb, n * n));
             // every thread of the 9 blocks, at each of the 3 tile steps
             assertEquals(9L * tile * tile * 3, LaneRange.threadsRun() - before);
+        }
+    }
+
+    @Test
+    void aRowThatLeavesItsBufferPartWayRunsGroupByGroupAndFaultsWhereTheScalarLoopDoes() {
+        try (CpuDevice dev = new CpuDevice(1)) {
+            int block = 64;
+            // x holds 84 floats: block 0's row lies inside it, block 1's first group does too, its thread 20 reads
+            // x[84] first
+            float[] xs = new float[84];
+            for (int i = 0; i < xs.length; i++) {
+                xs[i] = i;
+            }
+            UnifiedBuffer x = floats(dev, xs);
+            UnifiedBuffer out = floats(dev, new float[2 * block]);
+            var s = dev.defaultStream();
+            long before = LaneRange.threadsRun();
+            s.launch(dev.compile(named(SCALE, "scale"), "s.cu").function("scale"), LaunchConfig.of(2, block),
+                    KernelArgs.builder().pointer(out).pointer(x).build());
+            KernelFaultException e = assertThrows(KernelFaultException.class, s::synchronize);
+            assertContains("blockIdx (1,0,0) threadIdx (20,0,0)", e.getMessage());
+            assertContains("out-of-bounds read of 4 bytes at index 84 of argument 'x'", e.getMessage());
+            // block 0 ran its two regions as lanes; block 1 its whole groups below thread 20 (whose elements lie
+            // inside x), then threads 16 to 19 one by one before thread 20 faulted
+            int lanes = VectorApi.lanes(CType.Prim.FLOAT);
+            assertEquals(2L * block + 20 - 20 % lanes, LaneRange.threadsRun() - before);
+            float[] got = readFloats(out, block);
+            for (int i = 0; i < block; i++) {
+                assertEquals(2.0f * i + 1.0f, got[i], "out[" + i + "]");
+            }
         }
     }
 
