@@ -72,8 +72,14 @@ public final class KernelCompiler {
      * request at loop back-edges, for measuring their cost only (a launch can then not be stopped inside a loop).
      */
     public static CompiledKernel compile(Function kernel, ModuleMemory memory, boolean loopPolls) {
+        return compile(kernel, memory, loopPolls, true);
+    }
+
+    /** As {@link #compile(Function, ModuleMemory, boolean)}; {@code laneRows} false never checks rows at once. */
+    static CompiledKernel compile(Function kernel, ModuleMemory memory, boolean loopPolls, boolean laneRows) {
         YieldLowering lowering = new YieldLowering();
         Plan plan = new Plan(kernel, lowering, memory);
+        plan.laneRows = laneRows;
         plan.regions = RegionForm.of(plan);
         plan.lanes = LaneForm.of(plan);
         boolean coop = plan.cooperative() && plan.regions == null;
@@ -82,23 +88,31 @@ public final class KernelCompiler {
         Emitter[] emitted = new Emitter[1];
         RegionEmitter[] regionEmitted = new RegionEmitter[1];
         ClassDesc self = ClassDesc.of(KernelCompiler.class.getPackageName() + ".Kernel" + COUNTER.incrementAndGet());
-        byte[] bytes;
-        try {
-            bytes = build(self, plan, coop, swept, loopPolls, emitted, regionEmitted);
-        } catch (IllegalArgumentException e) {
-            if (swept == null) {
-                throw tooLarge(kernel, e);
-            }
-            // The second method made the class too large: the thread loop alone.
-            swept = null;
-            regionEmitted[0] = null;
+        byte[] bytes = null;
+        while (bytes == null) {
             try {
-                bytes = build(self, plan, coop, null, loopPolls, emitted, regionEmitted);
-            } catch (IllegalArgumentException again) {
-                throw tooLarge(kernel, again);
+                bytes = build(self, plan, coop, swept, loopPolls, emitted, regionEmitted);
+            } catch (IllegalArgumentException e) {
+                if (plan.laneRows) {
+                    // Checking rows at once repeats each such region's code twice more.
+                    plan.laneRows = false;
+                } else if (swept != null) {
+                    // The second method made the class too large: the thread loop alone.
+                    swept = null;
+                    regionEmitted[0] = null;
+                } else {
+                    throw tooLarge(kernel, e);
+                }
             }
         }
-        int codeBytes = methodCodeLength(bytes, coop ? "resumeThreads" : "runBlock");
+        String method = coop ? "resumeThreads" : "runBlock";
+        int codeBytes = methodCodeLength(bytes, method);
+        if (codeBytes > HUGE_METHOD_LIMIT && plan.laneRows && plan.regions != null) {
+            // Without the row checks' code the method may stay small enough for the JIT, which matters more.
+            plan.laneRows = false;
+            bytes = build(self, plan, coop, swept, loopPolls, emitted, regionEmitted);
+            codeBytes = methodCodeLength(bytes, method);
+        }
         if (codeBytes > HUGE_METHOD_LIMIT) {
             LOG.log(System.Logger.Level.WARNING, "kernel ''{0}'' compiled to {1} bytes of JVM code; HotSpot does not"
                     + " JIT-compile methods over {2} bytes unless the JVM runs with -XX:-DontCompileHugeMethods,"

@@ -70,6 +70,11 @@ final class Plan {
     RegionForm regions;
     /** The element-wise form whose first threads run as SIMD lanes, or null ({@link LaneForm}). */
     LaneForm lanes;
+    /**
+     * Whether a loop-free region's lanes check a row's groups at once ({@link RegionLaneEmitter}); off where the
+     * code it adds would make the method too large for the JIT.
+     */
+    boolean laneRows = true;
 
     Plan(Function kernel, YieldLowering lowering, ModuleMemory memory) {
         this.kernel = kernel;

@@ -148,7 +148,7 @@ final class RegionLaneEmitter {
         c.iadd();
         c.iload(limitSlot);
         c.if_icmpgt(scalarPath);
-        if (form.loopVars().isEmpty()) {
+        if (form.loopVars().isEmpty() && e.plan.laneRows) {
             Label perGroup = c.newLabel();
             row(threadNext, limitSlot, perGroup);
             c.labelBinding(perGroup);

@@ -3,8 +3,10 @@ package dev.polygpu.device.cpu.kernel.codegen;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.polygpu.device.cpu.kernel.CompiledKernel;
+import dev.polygpu.device.cpu.kernel.exec.ModuleMemory;
 import dev.polygpu.device.cpu.kernel.front.FrontEnd;
 import java.io.IOException;
 import java.lang.classfile.ClassFile;
@@ -82,6 +84,47 @@ class KernelCompilerTest {
         int mm = KernelCompiler.codeBytes(compile(sgemm, "sgemm"));
         assertTrue(bs < KernelCompiler.HUGE_METHOD_LIMIT, "Black-Scholes compiled to " + bs + " bytes");
         assertTrue(mm < KernelCompiler.HUGE_METHOD_LIMIT, "SGEMM compiled to " + mm + " bytes");
+    }
+
+    /** A kernel of {@code regions} loop-free barrier regions whose threads run as lanes. */
+    private static String laneRegions(int regions) {
+        StringBuilder src = new StringBuilder("""
+                __global__ void k(float *out, const float *x) {
+                    __shared__ float s[256];
+                    int t = threadIdx.x;
+                    int i = blockIdx.x * blockDim.x + t;
+                    s[t] = x[i];
+                    __syncthreads();
+                """);
+        for (int r = 0; r < regions; r++) {
+            src.append("    s[t] = s[t] * 2.0f + x[i];\n    __syncthreads();\n");
+        }
+        return src.append("    out[i] = s[t];\n}\n").toString();
+    }
+
+    @Test
+    void rowChecksGiveWayWhereTheyWouldPassHotSpotsHugeMethodLimit() {
+        LaneFormTest.lanesAreThere();
+        int withRows = 0;
+        for (int regions = 1; regions <= 100; regions++) {
+            String src = laneRegions(regions);
+            int chosen = KernelCompiler.codeBytes(compile(src, "k"));
+            int without = KernelCompiler.codeBytes(KernelCompiler.compile(FrontEnd.compile(src, "t.cu").kernel("k"),
+                    ModuleMemory.EMPTY, true, false));
+            if (chosen > without) {
+                // the rows' checks and their groups' own loops: kept while the method stays small enough
+                assertTrue(chosen <= KernelCompiler.HUGE_METHOD_LIMIT, regions + " regions: " + chosen + " bytes");
+                withRows = regions;
+            } else {
+                assertEquals(without, chosen);
+                if (without <= KernelCompiler.HUGE_METHOD_LIMIT) {
+                    assertTrue(withRows > 0, "no kernel checked rows at once");
+                    return;
+                }
+            }
+        }
+        fail("no kernel of up to 100 regions left out the row checks to stay below "
+                + KernelCompiler.HUGE_METHOD_LIMIT + " bytes");
     }
 
     @Test
