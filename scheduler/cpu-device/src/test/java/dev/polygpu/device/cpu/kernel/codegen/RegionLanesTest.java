@@ -300,8 +300,8 @@ class RegionLanesTest {
     void aRowThatLeavesItsBufferPartWayRunsGroupByGroupAndFaultsWhereTheScalarLoopDoes() {
         try (CpuDevice dev = new CpuDevice(1)) {
             int block = 64;
-            // x holds 84 floats: block 0's row lies inside it, block 1's first group does too, its thread 20 reads
-            // x[84] first
+            // x holds 84 floats: block 0's row lies inside it, so do block 1's first two groups; its thread 20
+            // reads x[84] first
             float[] xs = new float[84];
             for (int i = 0; i < xs.length; i++) {
                 xs[i] = i;
