@@ -499,25 +499,23 @@ final class RegionLaneEmitter {
     }
 
     /**
-     * Stores operand {@code x} of a condition, as C's value, for the group's first lane into {@code first} and its
-     * last into {@code last} ({@code x} plus {@code k} per lane); an operand whose last value passes the type's
-     * largest jumps to {@code bail} (C's value would wrap around).
+     * Stores operand {@code x} of a condition, as C's value, for the first thread the checks cover into
+     * {@code first} and for the last into {@code last} ({@code x} plus {@code k} per thread); an operand whose last
+     * value passes the type's largest jumps to {@code bail} (C's value would wrap around).
      */
     private void operand(Expr x, long k, boolean unsigned, int first, int last, Label bail) {
         e.exprs.value(x);
         widen(unsigned);
         c.dup2();
         c.lstore(first);
-        if (k != 0 && pass == Pass.ROW_CHECK) {
-            c.iload(widthSlot);
+        if (k != 0) {
+            // plus k for each thread the checks cover after the first (a constant the JIT folds for one group)
+            pushCount();
             c.iconst_1();
             c.isub();
             c.i2l();
             c.loadConstant(k);
             c.lmul();
-            c.ladd();
-        } else if (k != 0) {
-            c.loadConstant(k * (form.lanes() - 1));
             c.ladd();
         }
         c.lstore(last);
