@@ -32,6 +32,10 @@ import java.util.function.Supplier;
  * blocks with its own runner from its {@link RunnerCache}; nothing else is shared between workers. A kernel
  * that prints gets a {@link PrintfOutput} per launch, each chunk a writer of its own; the output is written to
  * the sink after {@code done} opens and before {@link #run} returns, so before the launch is reported complete.
+ * Inside a chunk the runner is first asked to run stretches of consecutive blocks of one row of the grid at once
+ * ({@link BlockRunner#runBlocks}: element-wise kernels do, as one run of SIMD lanes); the first stretch it runs in
+ * part or not at all turns the rest of the chunk to one block at a time. The stop request is polled before each
+ * stretch and each block.
  *
  * <p>In chaos mode the chunks still are claimed in order through {@link #next}, but the claimed number is
  * mapped to a chunk by a random affine permutation ({@code c -> (c * chunkMul + chunkAdd) mod chunkCount} with
@@ -42,6 +46,12 @@ import java.util.function.Supplier;
 final class GridLaunch {
     /** Chunks per worker thread: enough for load balance and for launches to interleave, few enough to be cheap. */
     static final int CHUNKS_PER_WORKER = 8;
+    /**
+     * Threads in the longest stretch of blocks a runner is asked to run at once ({@link BlockRunner#runBlocks}):
+     * long enough that a stretch's checks cost nothing beside its work, short enough that a stop request waits
+     * well under a millisecond.
+     */
+    static final int STRETCH_THREADS = 1 << 16;
 
     private final CompiledKernel kernel;
     private final LaunchFrame frame;
@@ -166,7 +176,9 @@ final class GridLaunch {
                 runner.printTo(writer);
             }
             LaunchCancellation cancel = frame.cancellation();
-            for (long b = first; b < end && !stopped; b++) {
+            int stretch = (int) Math.max(1, STRETCH_THREADS / frame.block().volume());
+            long b = first;
+            while (b < end && !stopped) {
                 if (cancel.requested()) {
                     fail(stoppedBefore(b));
                     break;
@@ -175,7 +187,21 @@ final class GridLaunch {
                 long rest = b / gridX;
                 int by = (int) (rest % gridY);
                 int bz = (int) (rest / gridY);
+                int blocks = (int) Math.min(Math.min(end - b, gridX - bx), stretch);
+                if (blocks > 1) {
+                    int ran = runner.runBlocks(frame, bx, by, bz, blocks);
+                    b += ran;
+                    if (ran == blocks) {
+                        continue;
+                    }
+                    // Refused at ran: the rest of the chunk runs block by block, without asking again.
+                    stretch = 1;
+                    if (ran > 0) {
+                        continue;
+                    }
+                }
                 runner.runBlock(frame, bx, by, bz);
+                b++;
             }
         } catch (KernelFault f) {
             fail(new KernelFaultException(f.error(), frame.kernelName(), f.getMessage()));

@@ -13,6 +13,15 @@ public interface BlockRunner {
     void runBlock(LaunchFrame frame, int bx, int by, int bz);
 
     /**
+     * Runs blocks {@code bx … bx + blocks - 1} (each with {@code by}, {@code bz}) as {@link #runBlock} would, as far
+     * as the kernel can run them together, and answers how many of them, from {@code bx} on, ran; 0 where none did,
+     * and the caller runs them one by one. Faults as {@link #runBlock}.
+     */
+    default int runBlocks(LaunchFrame frame, int bx, int by, int bz, int blocks) {
+        return 0;
+    }
+
+    /**
      * Called once the blocks of a chunk of the launch have run, or one of them faulted: publishes what the runner
      * tallied while they ran (before the launch completes).
      */

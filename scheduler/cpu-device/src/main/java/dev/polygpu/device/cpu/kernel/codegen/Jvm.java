@@ -43,6 +43,7 @@ final class Jvm {
     static final ClassDesc STRING = ClassDesc.of("java.lang.String");
 
     static final MethodTypeDesc RUN_BLOCK = MethodTypeDesc.of(CD_void, FRAME, STATE, CD_int, CD_int, CD_int);
+    static final MethodTypeDesc RUN_BLOCKS = MethodTypeDesc.of(CD_int, FRAME, STATE, CD_int, CD_int, CD_int, CD_int);
     static final MethodTypeDesc RESUME = MethodTypeDesc.of(CD_void, FRAME, STATE, CD_int, CD_int, CD_int, CD_int, CD_int);
 
     /**

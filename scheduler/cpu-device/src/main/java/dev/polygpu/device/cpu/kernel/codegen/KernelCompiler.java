@@ -160,7 +160,8 @@ public final class KernelCompiler {
 
     /**
      * The kernel's class: {@code resumeThreads} (cooperative), or {@code runBlock} in the region form or as the thread
-     * loop, and with {@code swept} also {@code runBlockSwept}, the region form of a kernel without barriers.
+     * loop, with {@code runBlocks} where its lanes run across blocks ({@link LaneForm#acrossBlocks}), and with
+     * {@code swept} also {@code runBlockSwept}, the region form of a kernel without barriers.
      */
     private static byte[] build(ClassDesc self, Plan plan, boolean coop, RegionForm swept, boolean loopPolls,
             Emitter[] emitted, RegionEmitter[] regionEmitted) {
@@ -188,6 +189,10 @@ public final class KernelCompiler {
                         }
                         emitted[0] = em;
                     });
+            if (plan.lanes != null && plan.lanes.acrossBlocks()) {
+                cb.withMethodBody("runBlocks", Jvm.RUN_BLOCKS, ClassFile.ACC_PUBLIC,
+                        code -> new Emitter(code, plan, loopPolls).emitRunBlocks());
+            }
             if (swept != null) {
                 cb.withMethodBody("runBlockSwept", Jvm.RUN_BLOCK, ClassFile.ACC_PUBLIC, code -> {
                     // The emitters read the plan's form when they are made.
@@ -246,6 +251,12 @@ public final class KernelCompiler {
     /** How many threads a kernel runs at a time as SIMD lanes ({@link LaneForm}); 0 where it runs none. */
     static int lanes(CompiledKernel kernel) {
         return ((Compiled) kernel).lanes();
+    }
+
+    /** True if a kernel's class runs stretches of blocks as one run of lanes ({@link LaneForm#acrossBlocks}). */
+    static boolean acrossBlocks(CompiledKernel kernel) {
+        return java.util.Arrays.stream(((Compiled) kernel).code().getClass().getDeclaredMethods())
+                .anyMatch(m -> m.getName().equals("runBlocks"));
     }
 
     static List<KernelParam> parameters(Function kernel) {

@@ -38,6 +38,8 @@ final class LaneEmitter {
     private final Map<Var, Integer> vectorSlot = new IdentityHashMap<>();
     /** Per stream but the fixed ones, the byte offset of the current group's first element. */
     private final Map<LaneForm.Stream, Integer> offset = new IdentityHashMap<>();
+    /** Per stream but the fixed ones, the byte offset of a vector loop's first group. */
+    private final Map<LaneForm.Stream, Integer> start = new IdentityHashMap<>();
     /** Per stream, its shift in elements as a {@code long} (0 for none), computed once per block. */
     private final Map<LaneForm.Stream, Integer> shift = new IdentityHashMap<>();
     /** The local holding the running iteration's vector mask, or -1 where every lane runs. */
@@ -66,22 +68,87 @@ final class LaneEmitter {
         c.iload(e.blockDimSlots[2]);
         c.iconst_1();
         c.if_icmpne(skip);
-        for (int slot : new int[] {e.txSlot, e.tySlot, e.tzSlot}) {
-            c.iconst_0();
-            c.istore(slot);
-        }
-        // Thread 0's declarations: the uniform ones are every thread's, and the index is thread 0's.
-        e.scopes.push(new ArrayList<>());
-        form.prefix().forEach(e::statement);
-        e.scopes.pop();
-        allocate();
-        int first = e.slot.get(form.index());
+        int first = prefix();
         if (form.step() == null) {
             straight(startSlot, first);
         } else {
             strided(startSlot, first, skip);
         }
         c.labelBinding(skip);
+    }
+
+    /**
+     * Thread 0's declarations (the uniform ones are every thread's, and the index is thread 0's), then
+     * {@link #allocate}; answers the index's local.
+     */
+    private int prefix() {
+        for (int slot : new int[] {e.txSlot, e.tySlot, e.tzSlot}) {
+            c.iconst_0();
+            c.istore(slot);
+        }
+        e.scopes.push(new ArrayList<>());
+        form.prefix().forEach(e::statement);
+        e.scopes.pop();
+        allocate();
+        return e.slot.get(form.index());
+    }
+
+    /**
+     * The body of {@code runBlocks} for a form {@link LaneForm#acrossBlocks}: runs blocks {@code blockIdx.x …
+     * blockIdx.x + blocks - 1} (int local {@code blocksSlot}) as one stretch of lanes, as far as whole blocks pass
+     * the guard and the memory checks, and returns how many ran, 0 for none. Their threads' indices follow on from
+     * one block to the next, and every other value of the prefix is the same in each, so thread 0's prefix serves
+     * them all; the lanes run the blocks' groups in the order the blocks would run them one by one, and the checks
+     * over the whole stretch cover each block's.
+     */
+    void emitRun(int blocksSlot) {
+        Label none = c.newLabel();
+        c.iload(e.blockDimSlots[1]);
+        c.iconst_1();
+        c.if_icmpne(none);
+        c.iload(e.blockDimSlots[2]);
+        c.iconst_1();
+        c.if_icmpne(none);
+        // a group of lanes must not straddle the stretch's last block and the next
+        c.iload(e.blockDimSlots[0]);
+        c.loadConstant(form.lanes());
+        c.irem();
+        c.ifne(none);
+        int first = prefix();
+        int count = c.allocateLocal(TypeKind.INT);
+        c.iload(first);
+        bound();
+        c.iload(e.blockDimSlots[0]);
+        c.iload(blocksSlot);
+        c.loadConstant(form.lanes());
+        c.invokestatic(LANE_RANGE, "blocks", mt(CD_int, CD_int, CD_long, CD_int, CD_int, CD_int));
+        memoryChecks(first);
+        // whole blocks only: the rest runs block by block
+        c.dup();
+        c.iload(e.blockDimSlots[0]);
+        c.irem();
+        c.isub();
+        c.dup();
+        tally(c);
+        c.istore(count);
+        vectorLoop(count, first);
+        c.iload(count);
+        c.iload(e.blockDimSlots[0]);
+        c.idiv();
+        c.ireturn();
+        c.labelBinding(none);
+        c.iconst_0();
+        c.ireturn();
+    }
+
+    /** [] → the guard's bound as a {@code long}, {@code Long.MAX_VALUE} for none. */
+    private void bound() {
+        if (form.bound() == null) {
+            c.loadConstant(Long.MAX_VALUE);
+        } else {
+            e.exprs.value(form.bound());
+            c.i2l();
+        }
     }
 
     /**
@@ -92,6 +159,7 @@ final class LaneEmitter {
         for (LaneForm.Stream st : form.streams()) {
             if (!st.fixed()) {
                 offset.put(st, c.allocateLocal(TypeKind.LONG));
+                start.put(st, c.allocateLocal(TypeKind.LONG));
             }
             int slot = c.allocateLocal(TypeKind.LONG);
             shift.put(st, slot);
@@ -120,12 +188,7 @@ final class LaneEmitter {
     private void straight(int startSlot, int first) {
         int count = c.allocateLocal(TypeKind.INT);
         c.iload(first);
-        if (form.bound() == null) {
-            c.loadConstant(Long.MAX_VALUE);
-        } else {
-            e.exprs.value(form.bound());
-            c.i2l();
-        }
+        bound();
         for (int d : e.blockDimSlots) {
             c.iload(d);
         }
@@ -238,22 +301,37 @@ final class LaneEmitter {
     private void vectorLoop(int count, int base) {
         Label top = c.newLabel();
         Label end = c.newLabel();
+        // Each stream's offset is a start fixed before the loop plus the counter times the element size, a form in
+        // which C2 proves the accesses in bounds once for the loop and unrolls it; the checks made sure that
+        // base + tx stays an int, so this is the offset of element base + tx (docs/benchmarks.md, "Stretches").
+        groupAt(base, -1);
+        for (LaneForm.Stream st : form.streams()) {
+            if (!st.fixed()) {
+                c.lload(offset.get(st));
+                c.lstore(start.get(st));
+            }
+        }
         c.iconst_0();
         c.istore(e.txSlot);
         c.labelBinding(top);
         c.iload(e.txSlot);
         c.iload(count);
         c.if_icmpge(end);
-        vectorBody(base);
+        for (LaneForm.Stream st : form.streams()) {
+            if (!st.fixed()) {
+                c.lload(start.get(st));
+                c.iload(e.txSlot);
+                c.i2l();
+                c.loadConstant((long) size);
+                c.lmul();
+                c.ladd();
+                c.lstore(offset.get(st));
+            }
+        }
+        form.body().forEach(this::statement);
         c.iinc(e.txSlot, form.lanes());
         c.goto_(top);
         c.labelBinding(end);
-    }
-
-    /** One group of lanes, from thread {@code tx}, whose first index is int local {@code base} plus {@code tx}. */
-    private void vectorBody(int base) {
-        groupAt(base, e.txSlot);
-        form.body().forEach(this::statement);
     }
 
     /**

@@ -55,10 +55,18 @@ import java.util.Set;
  *                   {@link Finder#narrowed})
  * @param carried    for the loop of a region ({@link #sweep}), the variables declared before it that its body
  *                   assigns (accumulators), held as vectors across its iterations; empty for a kernel's form
+ * @param acrossBlocks true where consecutive blocks in x may run as one stretch of lanes
+ *                   ({@link LaneEmitter#emitRun}): a straight form whose index is
+ *                   {@code blockIdx.x * blockDim.x + threadIdx.x}, so that the indices of the blocks' threads
+ *                   follow on from one block to the next, whose other prefix declarations compute from values
+ *                   alone (no memory, no calls), and in which nothing but the index reads {@code blockIdx.x}: every
+ *                   other value the prefix, the guard and the body's broadcasts give is then the same in each block
+ *                   of the stretch
  */
 record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> body, CType.Prim lane, int lanes,
                 List<Stream> streams, Set<Stream> stored, Map<Expr, Stream> accesses, Set<Var> locals,
-                Set<Expr> broadcasts, Set<Expr> choices, Map<Expr, Expr> narrowed, Set<Var> carried) {
+                Set<Expr> broadcasts, Set<Expr> choices, Map<Expr, Expr> narrowed, Set<Var> carried,
+                boolean acrossBlocks) {
 
     /**
      * The elements {@code array[i + shift]} of the lanes' threads ({@code shift} a uniform {@code int} expression,
@@ -129,7 +137,7 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
         }
         return new LaneForm(List.of(), f.index, bound, a.value(), List.copyOf(f.body), f.lane,
                 VectorApi.lanes(f.lane), List.copyOf(f.streams), f.stored, f.accesses, f.locals, f.broadcasts,
-                f.choices, f.narrowed, carried);
+                f.choices, f.narrowed, carried, false);
     }
 
     /** Walks a kernel body once, collecting what the form needs; any statement outside the shape ends it. */
@@ -188,7 +196,99 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
             }
             return new LaneForm(List.copyOf(prefix), index, bound, step, List.copyOf(body), lane,
                     VectorApi.lanes(lane), List.copyOf(streams), stored, accesses, locals, broadcasts, choices,
-                    narrowed, Set.of());
+                    narrowed, Set.of(), step == null && acrossBlocks(bound));
+        }
+
+        /** See {@link LaneForm#acrossBlocks}; for a straight form. */
+        private boolean acrossBlocks(Expr bound) {
+            for (Stmt s : prefix) {
+                Stmt.VarDecl d = (Stmt.VarDecl) s;
+                if (d.var() == index) {
+                    if (!(d.init() instanceof Expr.Cast c) || !(c.operand() instanceof Expr.Binary sum)
+                            || !blockStart(ThreadRange.isThreadIdxX(sum.right()) ? sum.left() : sum.right())) {
+                        return false;
+                    }
+                } else if (!computed(d.init()) || readsBlockX(d.init())) {
+                    return false;
+                }
+            }
+            if (bound != null && readsBlockX(bound)) {
+                return false;
+            }
+            for (Stmt s : body) {
+                boolean[] found = {false};
+                Statements.forEachExpr(s, x -> found[0] |= isBlockX(x));
+                if (found[0]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /**
+         * {@code blockIdx.x * blockDim.x} (either order; conversions between {@code int} and {@code unsigned};
+         * {@code blockDim.x} also through a variable the prefix declares with it, as {@code int stride =
+         * blockDim.x;}).
+         */
+        private boolean blockStart(Expr e) {
+            e = sameBits(e);
+            if (!(e instanceof Expr.Binary m) || m.op() != Expr.BinaryOp.MUL
+                    || m.operandType() != CType.Prim.UINT && m.operandType() != CType.Prim.INT) {
+                return false;
+            }
+            Expr a = sameBits(m.left());
+            Expr b = sameBits(m.right());
+            return isBlockX(a) && isBlockDimX(b) || isBlockDimX(a) && isBlockX(b);
+        }
+
+        /** {@code blockDim.x}, or a variable the prefix declares as that and the kernel never assigns. */
+        private boolean isBlockDimX(Expr e) {
+            if (e instanceof Expr.VarRef r && u.isUniform(r.var())) {
+                for (Stmt s : prefix) {
+                    if (s instanceof Stmt.VarDecl d && d.var() == r.var()) {
+                        e = sameBits(d.init());
+                    }
+                }
+            }
+            return e instanceof Expr.Builtin b && b.var() == Expr.BuiltinVar.BLOCK_DIM && b.dim() == 0;
+        }
+
+        private static Expr sameBits(Expr e) {
+            while (e instanceof Expr.Cast c && (c.type() == CType.Prim.INT || c.type() == CType.Prim.UINT)
+                    && (c.operand().type() == CType.Prim.INT || c.operand().type() == CType.Prim.UINT)) {
+                e = c.operand();
+            }
+            return e;
+        }
+
+        private static boolean isBlockX(Expr e) {
+            return e instanceof Expr.Builtin b && b.var() == Expr.BuiltinVar.BLOCK_IDX && b.dim() == 0;
+        }
+
+        private static boolean readsBlockX(Expr e) {
+            boolean[] found = {false};
+            Statements.forEachNode(e, x -> found[0] |= isBlockX(x));
+            return found[0];
+        }
+
+        /**
+         * True if {@code e} is computed from constants, built-in variables and scalar variables alone: no load, no
+         * call, no assignment, so evaluating it once for a stretch of blocks does what evaluating it per block does.
+         */
+        private boolean computed(Expr e) {
+            boolean[] ok = {true};
+            Statements.forEachNode(e, x -> ok[0] &= switch (x) {
+                case Expr.IntConst k -> true;
+                case Expr.FloatConst k -> true;
+                case Expr.Builtin b -> true;
+                case Expr.VarRef r -> plan.storage.get(r.var()) == Plan.Storage.SCALAR;
+                case Expr.Unary n -> true;
+                case Expr.Binary b -> true;
+                case Expr.Conditional q -> true;
+                case Expr.Cast k -> true;
+                default -> false;
+            });
+            return ok[0];
         }
 
         /**

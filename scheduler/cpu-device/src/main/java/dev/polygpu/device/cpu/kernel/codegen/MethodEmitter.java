@@ -42,6 +42,8 @@ abstract sealed class MethodEmitter permits Emitter {
     static final int BY_SLOT = 4;
     static final int BZ_SLOT = 5;
     static final int FROM_SLOT = 6;
+    /** {@code runBlocks}' count of blocks. */
+    static final int BLOCKS_SLOT = 6;
     static final int TO_SLOT = 7;
 
     final CodeBuilder c;
@@ -179,6 +181,21 @@ abstract sealed class MethodEmitter permits Emitter {
         c.goto_(zTop);
         c.labelBinding(done);
         c.return_();
+    }
+
+    /**
+     * {@code runBlocks} of a kernel whose lane form runs across blocks ({@link LaneForm#acrossBlocks}): its lanes
+     * over a stretch of blocks, the count of which is the method's last parameter.
+     */
+    void emitRunBlocks() {
+        allocateSlots();
+        loadBlockConstants(false);
+        for (Var v : plan.vars) {
+            if (!plan.constantParams.contains(v)) {
+                zeroVar(v);
+            }
+        }
+        new LaneEmitter((Emitter) this, plan.lanes).emitRun(BLOCKS_SLOT);
     }
 
     void emitResume() {

@@ -44,6 +44,8 @@ public final class BlockState {
      * worker owns this state); the runner hands the sum to {@link LaneRange} when the chunk ends.
      */
     public long laneThreads;
+    /** Blocks of the running chunk that ran in stretches ({@link GeneratedKernel#runBlocks}), handed on likewise. */
+    long blocksTogether;
     /** Block extents of the current launch. */
     public int bdx, bdy, bdz;
     private LaunchFrame frame;

@@ -19,6 +19,16 @@ public interface GeneratedKernel {
     }
 
     /**
+     * Runs blocks {@code bx … bx + blocks - 1} (all with {@code by}, {@code bz}) as {@link #runBlock} would run them
+     * one after another, as far as the kernel can run them together, and answers how many of them, from {@code bx}
+     * on, it ran: 0 where it did not run any (a kernel without the form, a stretch the run-time checks refuse). The
+     * element-wise kernels whose lanes run across blocks implement it.
+     */
+    default int runBlocks(LaunchFrame frame, BlockState st, int bx, int by, int bz, int blocks) {
+        return 0;
+    }
+
+    /**
      * Runs every thread of the block as {@link #runBlock} does, with the strided loops of a kernel without barriers
      * run iteration-major ({@link KernelInfo#swept()}); records in {@link BlockState#sweepPasses} the most passes
      * one of its sweeps took.

@@ -42,22 +42,41 @@ public final class KernelRunner implements BlockRunner {
             } else {
                 kernel.runBlock(frame, st, bx, by, bz);
             }
-        } catch (KernelFault f) {
-            throw f;
-        } catch (ArithmeticException e) {
-            throw st.fault(CudaError.LAUNCH_FAILED, "integer division or remainder by zero", 0);
-        } catch (IllegalStateException e) {
-            throw st.fault(CudaError.LAUNCH_FAILED, "memory became inaccessible while the kernel ran: "
-                    + e.getMessage(), 0);
-        } catch (StackOverflowError e) {
-            throw st.fault(CudaError.LAUNCH_OUT_OF_RESOURCES, "stack overflow", 0);
+        } catch (RuntimeException | StackOverflowError e) {
+            throw fault(e);
         }
     }
 
     @Override
+    public int runBlocks(LaunchFrame frame, int bx, int by, int bz, int blocks) {
+        st.beginBlock(frame, bx, by, bz);
+        try {
+            int ran = kernel.runBlocks(frame, st, bx, by, bz, blocks);
+            st.blocksTogether += ran;
+            return ran;
+        } catch (RuntimeException | StackOverflowError e) {
+            throw fault(e);
+        }
+    }
+
+    /** The kernel fault of a JVM exception that escaped kernel code; a {@link KernelFault} as it is. */
+    private RuntimeException fault(Throwable e) {
+        return switch (e) {
+            case KernelFault f -> f;
+            case ArithmeticException a -> st.fault(CudaError.LAUNCH_FAILED, "integer division or remainder by zero", 0);
+            case IllegalStateException i -> st.fault(CudaError.LAUNCH_FAILED,
+                    "memory became inaccessible while the kernel ran: " + i.getMessage(), 0);
+            case StackOverflowError s -> st.fault(CudaError.LAUNCH_OUT_OF_RESOURCES, "stack overflow", 0);
+            case RuntimeException r -> r;
+            default -> throw (Error) e;
+        };
+    }
+
+    @Override
     public void finishChunk() {
-        LaneRange.ran(st.laneThreads);
+        LaneRange.ran(st.laneThreads, st.blocksTogether);
         st.laneThreads = 0;
+        st.blocksTogether = 0;
     }
 
     /**

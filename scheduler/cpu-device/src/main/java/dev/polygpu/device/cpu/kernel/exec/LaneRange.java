@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class LaneRange {
     /** Threads run as lanes in this JVM, for tests and benchmarks that must know the lanes ran. */
     private static final LongAdder RUN = new LongAdder();
+    /** Blocks run in stretches of several ({@link GeneratedKernel#runBlocks}) in this JVM, likewise. */
+    private static final LongAdder TOGETHER = new LongAdder();
 
     private LaneRange() {
     }
@@ -25,6 +27,11 @@ public final class LaneRange {
     /** How many threads have run as lanes in this JVM. */
     public static long threadsRun() {
         return RUN.sum();
+    }
+
+    /** How many blocks have run in stretches of several blocks in this JVM. */
+    public static long blocksRunTogether() {
+        return TOGETHER.sum();
     }
 
     /**
@@ -42,6 +49,16 @@ public final class LaneRange {
         long n = end - end % lanes;
         // Past Integer.MAX_VALUE the C index wraps where first + tx does not.
         return n == 0 || first + n - 1 > Integer.MAX_VALUE ? 0 : (int) n;
+    }
+
+    /**
+     * The number of the first threads of {@code blocks} consecutive blocks in x, a multiple of {@code lanes}, that
+     * the guard lets through, where thread 0 of the first block has index {@code first} and the threads' indices
+     * follow on across the blocks (rows of {@code bdx} threads); 0 where they would pass {@code Integer.MAX_VALUE}.
+     */
+    public static int blocks(int first, long bound, int bdx, int blocks, int lanes) {
+        long threads = (long) bdx * blocks;
+        return threads > Integer.MAX_VALUE ? 0 : threads(first, bound, (int) threads, 1, 1, lanes);
     }
 
     /**
@@ -117,12 +134,15 @@ public final class LaneRange {
     }
 
     /**
-     * Adds the {@code n} threads a worker's blocks ran as lanes ({@link BlockState#laneThreads}); called once per
-     * chunk of blocks, because a shared counter bumped per group of lanes costs more than a short group's work.
+     * Adds the {@code n} threads a worker's blocks ran as lanes ({@link BlockState#laneThreads}), and the
+     * {@code blocks} of them that ran in stretches; called once per chunk of blocks, because a shared counter bumped per group of lanes costs more than a short group's work.
      */
-    static void ran(long n) {
+    static void ran(long n, long blocks) {
         if (n != 0) {
             RUN.add(n);
+        }
+        if (blocks != 0) {
+            TOGETHER.add(blocks);
         }
     }
 }

@@ -45,7 +45,7 @@ class LaneFormTest {
      */
     static final OracleOptions ANY_NAN = OracleOptions.DEFAULTS.withNans(OracleOptions.NanComparison.ANY);
 
-    private static final String SAXPY = """
+    static final String SAXPY = """
             extern "C" __global__ void NAME(float *y, const float *x, float a, int n) {
                 int i = blockIdx.x * blockDim.x + threadIdx.x;
                 if (i < n) {
@@ -55,7 +55,7 @@ class LaneFormTest {
             """;
 
     /** The early-return guard, the index written the other way round, locals and compound assignments. */
-    private static final String LOCALS = """
+    static final String LOCALS = """
             extern "C" __global__ void NAME(float *out, const float *p, const float *q, float s, int n, int k) {
                 const int i = threadIdx.x + blockDim.x * blockIdx.x;
                 if (i >= n) return;
@@ -69,7 +69,7 @@ class LaneFormTest {
             """;
 
     /** Doubles, without a guard (every thread of the grid writes), two outputs. */
-    private static final String DOUBLES = """
+    static final String DOUBLES = """
             extern "C" __global__ void NAME(double *a, double *b, const double *c, double w) {
                 int stride = blockDim.x;
                 int i = blockIdx.x * stride + threadIdx.x;
@@ -80,7 +80,7 @@ class LaneFormTest {
             """;
 
     /** SAXPY as a grid-stride loop, as GrCUDA's benchmarks write their kernels. */
-    private static final String SAXPY_GS = """
+    static final String SAXPY_GS = """
             extern "C" __global__ void NAME(float *y, const float *x, float a, int n) {
                 for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
                     float t = a * x[i];
@@ -100,7 +100,7 @@ class LaneFormTest {
             """;
 
     /** GrCUDA's image pipeline: clamping with conditional expressions. */
-    private static final String UNSHARPEN = """
+    static final String UNSHARPEN = """
             extern "C" __global__ void NAME(float *x, float *y, float *res, float amount, int n) {
                 for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
                     float res_tmp = x[i] * (1 + amount) - y[i] * amount;
@@ -111,7 +111,7 @@ class LaneFormTest {
             """;
 
     /** GrCUDA's CNN: two halves of one output, a shift apart; and a stencil read of neighbours. */
-    private static final String SHIFTS = """
+    static final String SHIFTS = """
             extern "C" __global__ void NAME(float *z, const float *x, const float *y, int n, int k, int m) {
                 int i = blockIdx.x * blockDim.x + threadIdx.x;
                 if (i < n) {
@@ -134,7 +134,7 @@ class LaneFormTest {
             """;
 
     /** Double constants and widened floats, one operation each, narrowed back to float (GrCUDA's {@code addtwo}). */
-    private static final String WIDENED = """
+    static final String WIDENED = """
             extern "C" __global__ void NAME(float *a, float *b, const float *c, int n) {
                 int idx = blockIdx.x * blockDim.x + threadIdx.x;
                 if (idx < n) {
@@ -147,7 +147,7 @@ class LaneFormTest {
             """;
 
     /** Integers: the lanes wrap as the scalar loop does. */
-    private static final String INTS = """
+    static final String INTS = """
             extern "C" __global__ void NAME(int *a, const int *b, int k, int n) {
                 int i = blockIdx.x * blockDim.x + threadIdx.x;
                 if (i < n) {
