@@ -72,7 +72,9 @@ final class LaneEmitter {
         if (form.step() == null) {
             straight(startSlot, first);
         } else {
-            strided(startSlot, first, skip);
+            strided(first, e.blockDimSlots[0], skip);
+            c.iload(e.blockDimSlots[0]);
+            c.istore(startSlot);
         }
         c.labelBinding(skip);
     }
@@ -95,11 +97,14 @@ final class LaneEmitter {
 
     /**
      * The body of {@code runBlocks} for a form {@link LaneForm#acrossBlocks}: runs blocks {@code blockIdx.x …
-     * blockIdx.x + blocks - 1} (int local {@code blocksSlot}) as one stretch of lanes, as far as whole blocks pass
-     * the guard and the memory checks, and returns how many ran, 0 for none. Their threads' indices follow on from
-     * one block to the next, and every other value of the prefix is the same in each, so thread 0's prefix serves
-     * them all; the lanes run the blocks' groups in the order the blocks would run them one by one, and the checks
-     * over the whole stretch cover each block's.
+     * blockIdx.x + blocks - 1} (int local {@code blocksSlot}) as one stretch of lanes and returns how many ran, 0 for
+     * none. Their threads' indices follow on from one block to the next, and every other value of the prefix is the
+     * same in each, so thread 0's prefix serves them all. The straight form runs as many whole blocks as pass the
+     * guard and the memory checks, in the order the blocks would run their groups one by one, and the checks over
+     * the stretch cover each block's. The grid-stride form runs the loop iteration by iteration over all the
+     * stretch's threads, or none of them: with a step of at least their number each element is one thread's, and the
+     * checks over every element from the first to the bound make sure no thread reads what another stores, so the
+     * order of their iterations cannot be seen, as for one block.
      */
     void emitRun(int blocksSlot) {
         Label none = c.newLabel();
@@ -115,6 +120,20 @@ final class LaneEmitter {
         c.irem();
         c.ifne(none);
         int first = prefix();
+        if (form.step() != null) {
+            int width = c.allocateLocal(TypeKind.INT);
+            c.iload(e.blockDimSlots[0]);
+            c.iload(blocksSlot);
+            c.invokestatic(LANE_RANGE, "width", mt(CD_int, CD_int, CD_int));
+            c.istore(width);
+            strided(first, width, none);
+            c.iload(blocksSlot);
+            c.ireturn();
+            c.labelBinding(none);
+            c.iconst_0();
+            c.ireturn();
+            return;
+        }
         int count = c.allocateLocal(TypeKind.INT);
         c.iload(first);
         bound();
@@ -204,12 +223,13 @@ final class LaneEmitter {
     }
 
     /**
-     * The grid-stride loop, iteration by iteration over the whole block: in each, the threads whose index is still
-     * below the bound run as lanes as far as they fill vectors and the others of them one by one, as in the scalar
-     * loop. A block whose memory or step does not allow lanes ({@code LaneRange.strided}) jumps to {@code skip}
-     * and runs in the thread loop.
+     * The grid-stride loop, iteration by iteration over the whole block, or over the {@code width} threads (int
+     * local) of a stretch of blocks: in each, the threads whose index is still below the bound run as lanes as far
+     * as they fill vectors and the others of them one by one, as in the scalar loop. Where the memory or the step
+     * does not allow lanes ({@code LaneRange.strided}) it jumps to {@code skip}, and the threads run in the thread
+     * loop.
      */
-    private void strided(int startSlot, int first, Label skip) {
+    private void strided(int first, int width, Label skip) {
         int bound = c.allocateLocal(TypeKind.INT);
         int step = c.allocateLocal(TypeKind.INT);
         int base = c.allocateLocal(TypeKind.INT);
@@ -223,7 +243,7 @@ final class LaneEmitter {
         c.iload(first);
         c.iload(bound);
         c.iload(step);
-        c.iload(e.blockDimSlots[0]);
+        c.iload(width);
         c.invokestatic(LANE_RANGE, "strided", mt(CD_int, CD_int, CD_int, CD_int, CD_int));
         // the checks' elements: every one from thread 0's first index up to the bound
         c.iload(first);
@@ -237,7 +257,7 @@ final class LaneEmitter {
         Label top = c.newLabel();
         c.labelBinding(top);
         e.pollCancellation(form.step().pos());
-        activeThreads(e.blockDimSlots[0], bound, base, active, vectors);
+        activeThreads(width, bound, base, active, vectors);
         c.iload(ran);
         c.iload(vectors);
         c.iadd();
@@ -270,8 +290,6 @@ final class LaneEmitter {
         c.if_icmplt(top);
         c.iload(ran);
         tally(c);
-        c.iload(e.blockDimSlots[0]);
-        c.istore(startSlot);
     }
 
     /**

@@ -56,12 +56,12 @@ import java.util.Set;
  * @param carried    for the loop of a region ({@link #sweep}), the variables declared before it that its body
  *                   assigns (accumulators), held as vectors across its iterations; empty for a kernel's form
  * @param acrossBlocks true where consecutive blocks in x may run as one stretch of lanes
- *                   ({@link LaneEmitter#emitRun}): a straight form whose index is
+ *                   ({@link LaneEmitter#emitRun}): a form whose index is
  *                   {@code blockIdx.x * blockDim.x + threadIdx.x}, so that the indices of the blocks' threads
  *                   follow on from one block to the next, whose other prefix declarations compute from values
  *                   alone (no memory, no calls), and in which nothing but the index reads {@code blockIdx.x}: every
- *                   other value the prefix, the guard and the body's broadcasts give is then the same in each block
- *                   of the stretch
+ *                   other value the prefix, the guard, the step and the body's broadcasts give is then the same in
+ *                   each block of the stretch
  */
 record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> body, CType.Prim lane, int lanes,
                 List<Stream> streams, Set<Stream> stored, Map<Expr, Stream> accesses, Set<Var> locals,
@@ -196,10 +196,10 @@ record LaneForm(List<Stmt> prefix, Var index, Expr bound, Expr step, List<Stmt> 
             }
             return new LaneForm(List.copyOf(prefix), index, bound, step, List.copyOf(body), lane,
                     VectorApi.lanes(lane), List.copyOf(streams), stored, accesses, locals, broadcasts, choices,
-                    narrowed, Set.of(), step == null && acrossBlocks(bound));
+                    narrowed, Set.of(), acrossBlocks(bound) && (step == null || !readsBlockX(step)));
         }
 
-        /** See {@link LaneForm#acrossBlocks}; for a straight form. */
+        /** See {@link LaneForm#acrossBlocks}; the grid-stride loop's step is the caller's to check. */
         private boolean acrossBlocks(Expr bound) {
             for (Stmt s : prefix) {
                 Stmt.VarDecl d = (Stmt.VarDecl) s;

@@ -62,11 +62,19 @@ public final class LaneRange {
     }
 
     /**
+     * The threads of {@code blocks} blocks of {@code bdx} threads, or {@code Integer.MAX_VALUE} past it, which
+     * {@link #strided} refuses.
+     */
+    public static int width(int bdx, int blocks) {
+        return (int) Math.min(Integer.MAX_VALUE, (long) bdx * blocks);
+    }
+
+    /**
      * For {@code for (int i = first + threadIdx.x; i < bound; i += step)}: the number of elements from {@code first}
-     * to {@code bound} if the block may run the loop as lanes, iteration by iteration; else 0. A step of at least
-     * the block's width gives each thread's iterations elements no other thread of the block touches, so the order
-     * of iterations is invisible; below it (or past {@code Integer.MAX_VALUE}, where C's index wraps) the threads
-     * run one by one.
+     * to {@code bound} if the block (or a stretch of blocks, {@code bdx} threads in all) may run the loop as lanes,
+     * iteration by iteration; else 0. A step of at least the threads' number gives each thread's iterations elements
+     * no other of them touches, so the order of iterations is invisible; below it (or past
+     * {@code Integer.MAX_VALUE}, where C's index wraps) the threads run one by one.
      */
     public static int strided(int first, int bound, int step, int bdx) {
         if (first < 0 || first >= bound || step < bdx || (long) bound + step > Integer.MAX_VALUE) {

@@ -90,7 +90,7 @@ class LaneFormTest {
             """;
 
     /** A grid-stride loop whose step is a parameter: below the block's width the block runs thread by thread. */
-    private static final String STEP = """
+    static final String STEP = """
             extern "C" __global__ void NAME(double *y, const double *x, int n, int step) {
                 const int w = 3;
                 for (int i = threadIdx.x + blockIdx.x * blockDim.x * w; i < n; i += step) {
@@ -123,7 +123,7 @@ class LaneFormTest {
             """;
 
     /** GrCUDA's image pipeline: one element every thread reads, through {@code *p} and {@code p[k]}. */
-    private static final String EXTEND = """
+    static final String EXTEND = """
             extern "C" __global__ void NAME(float *x, const float *minimum, const float *maximum, const float *w,
                     int n, int k) {
                 for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {

@@ -36,14 +36,24 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Element-wise kernels whose lanes run across blocks ({@link LaneForm#acrossBlocks}, {@code LaneEmitter.emitRun}):
- * which kernels take the form; their results against nvcc's PTX on grids whose chunks hold several blocks; and the
- * stretches the run-time checks refuse, which run block by block as before: a buffer that ends inside one (the
- * blocks before it run as lanes, the fault is the scalar loop's), arrays a block apart (each block sees what the
- * block before it stored), and a grid of several rows (a stretch never passes a row's end).
+ * which kernels take the form; their results, straight and grid-stride, against nvcc's PTX on grids whose chunks
+ * hold several blocks; and the stretches the run-time checks refuse, which run block by block as before: a buffer
+ * that ends inside one (the blocks before it run as lanes, the fault is the scalar loop's), a grid-stride loop past
+ * its buffer, a step below the stretch's threads, arrays a block apart (each block sees what the block before it
+ * stored), and a grid of several rows (a stretch never passes a row's end).
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LaneStretchesTest {
     private static final long SEED = 0x57e7c4L;
+
+    /** A grid-stride loop whose step is a parameter: below the stretch's threads the blocks run one by one. */
+    private static final String STEP = """
+            extern "C" __global__ void NAME(double *y, const double *x, int n, int step) {
+                for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+                    y[i] -= x[i] / 3.0;
+                }
+            }
+            """;
 
     private static boolean acrossBlocks(String source) {
         CompiledKernel k = compile(source, "k");
@@ -54,12 +64,14 @@ class LaneStretchesTest {
     @Test
     void kernelsWhoseOtherValuesDoNotDependOnTheBlockRunAcrossBlocks() {
         for (String src : List.of(LaneFormTest.SAXPY, LaneFormTest.LOCALS, LaneFormTest.DOUBLES, LaneFormTest.INTS,
-                LaneFormTest.SHIFTS, LaneFormTest.WIDENED)) {
+                LaneFormTest.SHIFTS, LaneFormTest.WIDENED, LaneFormTest.SAXPY_GS, LaneFormTest.UNSHARPEN,
+                LaneFormTest.EXTEND, STEP)) {
             assertTrue(acrossBlocks(src), src);
         }
-        // a grid-stride loop already runs each block's iterations as lanes
-        assertFalse(acrossBlocks(LaneFormTest.SAXPY_GS));
-        assertFalse(acrossBlocks(LaneFormTest.UNSHARPEN));
+        // the index is blockIdx.x * blockDim.x * w + threadIdx.x: consecutive blocks are w widths apart
+        assertFalse(acrossBlocks(LaneFormTest.STEP));
+        assertFalse(acrossBlocks("extern \"C\" __global__ void NAME(float *y, int n) {\n"
+                + "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockIdx.x + 1) y[i] = 1.0f;\n}\n"));
         String head = "extern \"C\" __global__ void NAME(float *y, const float *x, const float *w, int n) {\n    ";
         String index = "int i = blockIdx.x * blockDim.x + threadIdx.x; ";
         String[] blockBound = {
@@ -119,6 +131,110 @@ class LaneStretchesTest {
         long before = LaneRange.blocksRunTogether();
         OracleTests.assertAllEqual(cases, SEED, ANY_NAN);
         assertTrue(LaneRange.blocksRunTogether() > before, "no stretch of blocks ran");
+    }
+
+    @Test
+    void gridStrideStretchesAgreeWithNvccsPtx() {
+        OracleTests.assumeNvcc();
+        Random r = new Random(SEED + 3);
+        List<OracleCase> cases = new ArrayList<>();
+        // {grid, block, n}: several iterations, the last one inside a block; exactly one; a bound before the grid
+        // ends; wide blocks; a block width that is not a multiple of the lanes
+        int[][] shapes = {{48, 64, 10000}, {64, 32, 2048}, {40, 64, 1500}, {36, 128, 20000}, {40, 100, 9000}};
+        for (int[] sh : shapes) {
+            int n = sh[2];
+            int threads = sh[0] * sh[1];
+            LaunchConfig cfg = LaunchConfig.of(sh[0], sh[1]);
+            String name = "gs" + cases.size();
+            cases.add(new OracleCase(name, named(LaneFormTest.SAXPY_GS, name), name, cfg,
+                    List.of(specialFloats("y", r, n), specialFloats("x", r, n), floatScalar(-0.75f),
+                            OracleTests.intScalar(n))));
+            name = "unsharpen" + cases.size();
+            cases.add(new OracleCase(name, named(LaneFormTest.UNSHARPEN, name), name, cfg,
+                    List.of(specialFloats("x", r, n), specialFloats("y", r, n), OracleTests.randomFloats("res", r, n),
+                            floatScalar(0.5f), OracleTests.intScalar(n))));
+            name = "extend" + cases.size();
+            cases.add(new OracleCase(name, named(LaneFormTest.EXTEND, name), name, cfg,
+                    List.of(specialFloats("x", r, n), specialFloats("minimum", r, 1), specialFloats("maximum", r, 1),
+                            specialFloats("w", r, 8), OracleTests.intScalar(n), OracleTests.intScalar(5))));
+            // a step of two grids (a smaller one lets blocks share elements, whose order between blocks running
+            // at once is the race CUDA leaves undefined: aStepBelowAStretchsThreadsRunsItsBlocksOneByOne)
+            int m = 3 * threads + n;
+            name = "step" + cases.size();
+            cases.add(new OracleCase(name, named(STEP, name), name, cfg,
+                    List.of(randomDoubles("y", r, m), randomDoubles("x", r, m), OracleTests.intScalar(m),
+                            OracleTests.intScalar(2 * threads))));
+        }
+        long before = LaneRange.blocksRunTogether();
+        OracleTests.assertAllEqual(cases, SEED + 3, ANY_NAN);
+        assertTrue(LaneRange.blocksRunTogether() > before, "no stretch of blocks ran");
+    }
+
+    /**
+     * A step of one and a half blocks: two blocks' threads would share elements, so no stretch runs; each block
+     * alone runs as lanes (a step of at least its width), one after another, every element getting each update.
+     */
+    @Test
+    void aStepBelowAStretchsThreadsRunsItsBlocksOneByOne() {
+        String src = """
+                extern "C" __global__ void halves(float *y, const float *x, int n, int step) {
+                    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+                        y[i] = y[i] * 0.5f + x[i];
+                    }
+                }
+                """;
+        try (CpuDevice dev = new CpuDevice(1)) {
+            Random r = new Random(SEED + 4);
+            int n = 3000;
+            float[] y = new float[n];
+            float[] x = new float[n];
+            for (int k = 0; k < n; k++) {
+                y[k] = r.nextFloat() * 100f;
+                x[k] = r.nextFloat();
+            }
+            UnifiedBuffer yb = floats(dev, y);
+            UnifiedBuffer xb = floats(dev, x);
+            var s = dev.defaultStream();
+            long lanesBefore = LaneRange.threadsRun();
+            long together = LaneRange.blocksRunTogether();
+            s.launch(dev.compile(src, "h.cu").function("halves"), LaunchConfig.of(16, 64),
+                    KernelArgs.builder().pointer(yb).pointer(xb).i32(n).i32(96).build());
+            s.synchronize();
+            assertEquals(0, LaneRange.blocksRunTogether() - together);
+            assertTrue(LaneRange.threadsRun() > lanesBefore, "no block ran as lanes");
+            float[] want = y.clone();
+            for (int b = 0; b < 16; b++) {
+                for (int i = b * 64; i < b * 64 + 64; i++) {
+                    for (int k = i; k < n; k += 96) {
+                        want[k] = want[k] * 0.5f + x[k];
+                    }
+                }
+            }
+            assertArrayEquals(want, readFloats(yb, n));
+        }
+    }
+
+    /**
+     * A grid-stride loop past its buffer: neither a stretch nor a block passes the checks, so every block runs in the
+     * thread loop, which faults at the first thread, in the blocks' order, that reaches past the buffer.
+     */
+    @Test
+    void aGridStrideLoopPastItsBufferFaultsInTheThreadLoop() {
+        try (CpuDevice dev = new CpuDevice(1)) {
+            UnifiedBuffer y = floats(dev, new float[2000]);
+            UnifiedBuffer x = floats(dev, new float[1900]);
+            var s = dev.defaultStream();
+            long lanesBefore = LaneRange.threadsRun();
+            long together = LaneRange.blocksRunTogether();
+            s.launch(dev.compile(named(LaneFormTest.SAXPY_GS, "gsOob"), "s.cu").function("gsOob"),
+                    LaunchConfig.of(16, 64), KernelArgs.builder().pointer(y).pointer(x).f32(1f).i32(2000).build());
+            KernelFaultException e = assertThrows(KernelFaultException.class, s::synchronize);
+            // block 13's thread 44 has index 876 and reaches x[1900] at its second iteration (876 + 1024)
+            assertContains("blockIdx (13,0,0) threadIdx (44,0,0)", e.getMessage());
+            assertContains("out-of-bounds read of 4 bytes at index 1900 of argument 'x'", e.getMessage());
+            assertEquals(0, LaneRange.threadsRun() - lanesBefore);
+            assertEquals(0, LaneRange.blocksRunTogether() - together);
+        }
     }
 
     @Test
