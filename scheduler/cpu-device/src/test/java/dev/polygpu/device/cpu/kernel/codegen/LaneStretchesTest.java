@@ -133,6 +133,44 @@ class LaneStretchesTest {
         assertTrue(LaneRange.blocksRunTogether() > before, "no stretch of blocks ran");
     }
 
+    /** {@code LaneFormTest}'s random element-wise kernels, on grids whose chunks hold several blocks. */
+    @Test
+    void randomElementWiseStretchesAgreeWithNvccsPtx() {
+        OracleTests.assumeNvcc();
+        long seed = SEED + 5;
+        Random r = new Random(seed);
+        List<OracleCase> cases = new ArrayList<>();
+        for (int c = 0; c < 24; c++) {
+            boolean dbl = c % 3 == 2;
+            String t = dbl ? "double" : "float";
+            String name = "rnd" + c;
+            List<String> vars = new ArrayList<>(List.of("p[i]", "q[i]", "o[i]", "s", "k", "q[i + 1]"));
+            String src = "extern \"C\" __global__ void " + name + "(" + t + " *o, " + t + " *p, const " + t + " *q, "
+                    + t + " s, " + t + " k, int n) {\n"
+                    + "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    + "    if (i < n) {\n"
+                    + "        p[i] = " + LaneFormTest.expression(r, vars, 3) + ";\n"
+                    + "        o[i] = " + LaneFormTest.expression(r, vars, 3) + ";\n"
+                    + "    }\n}\n";
+            assertTrue(KernelCompiler.acrossBlocks(KernelCompiler.compile(FrontEnd.compile(src, "t.cu").kernel(name))),
+                    src);
+            int block = new int[] {32, 64, 128}[r.nextInt(3)];
+            int grid = 20 + r.nextInt(45);
+            int total = grid * block;
+            int n = total / 2 + r.nextInt(total / 2 + 1);
+            cases.add(new OracleCase(name, src, name, LaunchConfig.of(grid, block), List.of(
+                    dbl ? randomDoubles("o", r, total) : specialFloats("o", r, total),
+                    dbl ? randomDoubles("p", r, total) : specialFloats("p", r, total),
+                    dbl ? randomDoubles("q", r, total + 1) : specialFloats("q", r, total + 1),
+                    dbl ? LaneFormTest.doubleScalar(r.nextGaussian()) : floatScalar((float) r.nextGaussian()),
+                    dbl ? LaneFormTest.doubleScalar(-1.5) : floatScalar(0.25f),
+                    OracleTests.intScalar(n))));
+        }
+        long before = LaneRange.blocksRunTogether();
+        OracleTests.assertAllEqual(cases, seed, ANY_NAN);
+        assertTrue(LaneRange.blocksRunTogether() > before, "no stretch of blocks ran");
+    }
+
     @Test
     void gridStrideStretchesAgreeWithNvccsPtx() {
         OracleTests.assumeNvcc();
