@@ -321,7 +321,8 @@ final class LaneEmitter {
         Label end = c.newLabel();
         // Each stream's offset is a start fixed before the loop plus the counter times the element size, a form in
         // which C2 proves the accesses in bounds once for the loop and unrolls it; the checks made sure that
-        // base + tx stays an int, so this is the offset of element base + tx (docs/benchmarks.md, "Stretches").
+        // base + tx stays an int, so this is the offset of element base + tx (docs/benchmarks.md, "Stretches of
+        // blocks").
         groupAt(base, -1);
         for (LaneForm.Stream st : form.streams()) {
             if (!st.fixed()) {

@@ -143,7 +143,8 @@ public final class LaneRange {
 
     /**
      * Adds the {@code n} threads a worker's blocks ran as lanes ({@link BlockState#laneThreads}), and the
-     * {@code blocks} of them that ran in stretches; called once per chunk of blocks, because a shared counter bumped per group of lanes costs more than a short group's work.
+     * {@code blocks} of them that ran in stretches; called once per chunk of blocks, because a shared counter bumped
+     * per group of lanes costs more than a short group's work.
      */
     static void ran(long n, long blocks) {
         if (n != 0) {

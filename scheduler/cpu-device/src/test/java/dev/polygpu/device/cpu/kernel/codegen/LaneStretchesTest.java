@@ -70,8 +70,9 @@ class LaneStretchesTest {
         }
         // the index is blockIdx.x * blockDim.x * w + threadIdx.x: consecutive blocks are w widths apart
         assertFalse(acrossBlocks(LaneFormTest.STEP));
-        assertFalse(acrossBlocks("extern \"C\" __global__ void NAME(float *y, int n) {\n"
-                + "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockIdx.x + 1) y[i] = 1.0f;\n}\n"));
+        // a step that differs from block to block
+        assertFalse(acrossBlocks("extern \"C\" __global__ void NAME(float *y, int n) {\n    for (int i = blockIdx.x"
+                + " * blockDim.x + threadIdx.x; i < n; i += blockIdx.x + 1) y[i] = 1.0f;\n}\n"));
         String head = "extern \"C\" __global__ void NAME(float *y, const float *x, const float *w, int n) {\n    ";
         String index = "int i = blockIdx.x * blockDim.x + threadIdx.x; ";
         String[] blockBound = {
