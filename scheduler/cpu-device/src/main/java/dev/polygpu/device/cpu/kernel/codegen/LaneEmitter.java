@@ -62,12 +62,7 @@ final class LaneEmitter {
         Label skip = c.newLabel();
         c.iconst_0();
         c.istore(startSlot);
-        c.iload(e.blockDimSlots[1]);
-        c.iconst_1();
-        c.if_icmpne(skip);
-        c.iload(e.blockDimSlots[2]);
-        c.iconst_1();
-        c.if_icmpne(skip);
+        oneRow(skip);
         int first = prefix();
         if (form.step() == null) {
             straight(startSlot, first);
@@ -77,6 +72,15 @@ final class LaneEmitter {
             c.istore(startSlot);
         }
         c.labelBinding(skip);
+    }
+
+    /** Jumps to {@code otherwise} unless the block is one row ({@code blockDim.y == blockDim.z == 1}). */
+    private void oneRow(Label otherwise) {
+        for (int d = 1; d < 3; d++) {
+            c.iload(e.blockDimSlots[d]);
+            c.iconst_1();
+            c.if_icmpne(otherwise);
+        }
     }
 
     /**
@@ -108,12 +112,7 @@ final class LaneEmitter {
      */
     void emitRun(int blocksSlot) {
         Label none = c.newLabel();
-        c.iload(e.blockDimSlots[1]);
-        c.iconst_1();
-        c.if_icmpne(none);
-        c.iload(e.blockDimSlots[2]);
-        c.iconst_1();
-        c.if_icmpne(none);
+        oneRow(none);
         // a group of lanes must not straddle the stretch's last block and the next
         c.iload(e.blockDimSlots[0]);
         c.loadConstant(form.lanes());

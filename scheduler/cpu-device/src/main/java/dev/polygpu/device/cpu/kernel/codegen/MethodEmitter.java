@@ -123,13 +123,7 @@ abstract sealed class MethodEmitter permits Emitter {
     // ---- method bodies --------------------------------------------------------------------------------
 
     void emitRunBlock() {
-        allocateSlots();
-        loadBlockConstants(false);
-        for (Var v : plan.vars) {
-            if (!plan.constantParams.contains(v)) {
-                zeroVar(v);
-            }
-        }
+        startBlockMethod();
         Label zTop = c.newLabel();
         Label yTop = c.newLabel();
         Label xTop = c.newLabel();
@@ -188,6 +182,12 @@ abstract sealed class MethodEmitter permits Emitter {
      * over a stretch of blocks, the count of which is the method's last parameter.
      */
     void emitRunBlocks() {
+        startBlockMethod();
+        new LaneEmitter((Emitter) this, plan.lanes).emitRun(BLOCKS_SLOT);
+    }
+
+    /** The start of a method that runs whole blocks: its slots, the launch's constants, every variable zeroed. */
+    private void startBlockMethod() {
         allocateSlots();
         loadBlockConstants(false);
         for (Var v : plan.vars) {
@@ -195,7 +195,6 @@ abstract sealed class MethodEmitter permits Emitter {
                 zeroVar(v);
             }
         }
-        new LaneEmitter((Emitter) this, plan.lanes).emitRun(BLOCKS_SLOT);
     }
 
     void emitResume() {

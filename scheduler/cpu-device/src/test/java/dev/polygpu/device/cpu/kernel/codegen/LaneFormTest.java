@@ -402,20 +402,7 @@ class LaneFormTest {
         for (int[] sh : shapes) {
             int grid = sh[0];
             int block = sh[1];
-            int n = sh[2];
-            int total = grid * block;
-            String name = "saxpy" + cases.size();
-            cases.add(new OracleCase(name, named(SAXPY, name), name, LaunchConfig.of(grid, block),
-                    List.of(specialFloats("y", r, total), specialFloats("x", r, total), floatScalar(2.5f),
-                            OracleTests.intScalar(n))));
-            name = "locals" + cases.size();
-            cases.add(new OracleCase(name, named(LOCALS, name), name, LaunchConfig.of(grid, block),
-                    List.of(specialFloats("out", r, total), specialFloats("p", r, total), specialFloats("q", r, total),
-                            floatScalar(-1.75f), OracleTests.intScalar(n), OracleTests.intScalar(3))));
-            name = "doubles" + cases.size();
-            cases.add(new OracleCase(name, named(DOUBLES, name), name, LaunchConfig.of(grid, block),
-                    List.of(randomDoubles("a", r, total), randomDoubles("b", r, total), randomDoubles("c", r, total),
-                            new OracleArg.Scalar(OracleType.F64, Double.doubleToRawLongBits(0.3)))));
+            addStraightCases(cases, r, grid, block, sh[2]);
         }
         long before = LaneRange.threadsRun();
         cases.add(new OracleCase("twoD", named(SAXPY, "twoD"), "twoD",
@@ -424,6 +411,24 @@ class LaneFormTest {
                         OracleTests.intScalar(100))));
         OracleTests.assertAllEqual(cases, SEED, ANY_NAN);
         assertTrue(LaneRange.threadsRun() > before, "no thread ran as a lane");
+    }
+
+    /** {@link #SAXPY}, {@link #LOCALS} and {@link #DOUBLES} on {@code grid} blocks of {@code block}, bound {@code n}. */
+    static void addStraightCases(List<OracleCase> cases, Random r, int grid, int block, int n) {
+        int total = grid * block;
+        LaunchConfig cfg = LaunchConfig.of(grid, block);
+        String name = "saxpy" + cases.size();
+        cases.add(new OracleCase(name, named(SAXPY, name), name, cfg,
+                List.of(specialFloats("y", r, total), specialFloats("x", r, total), floatScalar(2.5f),
+                        OracleTests.intScalar(n))));
+        name = "locals" + cases.size();
+        cases.add(new OracleCase(name, named(LOCALS, name), name, cfg,
+                List.of(specialFloats("out", r, total), specialFloats("p", r, total), specialFloats("q", r, total),
+                        floatScalar(-1.75f), OracleTests.intScalar(n), OracleTests.intScalar(3))));
+        name = "doubles" + cases.size();
+        cases.add(new OracleCase(name, named(DOUBLES, name), name, cfg,
+                List.of(randomDoubles("a", r, total), randomDoubles("b", r, total), randomDoubles("c", r, total),
+                        new OracleArg.Scalar(OracleType.F64, Double.doubleToRawLongBits(0.3)))));
     }
 
     /**

@@ -24,10 +24,8 @@ import dev.polygpu.device.cpu.CpuDevice;
 import dev.polygpu.device.cpu.kernel.CompiledKernel;
 import dev.polygpu.device.cpu.kernel.exec.LaneRange;
 import dev.polygpu.device.cpu.kernel.front.FrontEnd;
-import dev.polygpu.device.cpu.oracle.OracleArg;
 import dev.polygpu.device.cpu.oracle.OracleCase;
 import dev.polygpu.device.cpu.oracle.OracleTests;
-import dev.polygpu.device.cpu.oracle.OracleType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -105,19 +103,8 @@ class LaneStretchesTest {
             int total = sh[0] * sh[1];
             int n = sh[2];
             LaunchConfig cfg = LaunchConfig.of(sh[0], sh[1]);
-            String name = "saxpy" + cases.size();
-            cases.add(new OracleCase(name, named(LaneFormTest.SAXPY, name), name, cfg,
-                    List.of(specialFloats("y", r, total), specialFloats("x", r, total), floatScalar(2.5f),
-                            OracleTests.intScalar(n))));
-            name = "locals" + cases.size();
-            cases.add(new OracleCase(name, named(LaneFormTest.LOCALS, name), name, cfg,
-                    List.of(specialFloats("out", r, total), specialFloats("p", r, total), specialFloats("q", r, total),
-                            floatScalar(-1.75f), OracleTests.intScalar(n), OracleTests.intScalar(3))));
-            name = "doubles" + cases.size();
-            cases.add(new OracleCase(name, named(LaneFormTest.DOUBLES, name), name, cfg,
-                    List.of(randomDoubles("a", r, total), randomDoubles("b", r, total), randomDoubles("c", r, total),
-                            new OracleArg.Scalar(OracleType.F64, Double.doubleToRawLongBits(0.3)))));
-            name = "ints" + cases.size();
+            LaneFormTest.addStraightCases(cases, r, sh[0], sh[1], n);
+            String name = "ints" + cases.size();
             cases.add(new OracleCase(name, named(LaneFormTest.INTS, name), name, cfg,
                     List.of(OracleTests.randomInts("a", r, total), OracleTests.randomInts("b", r, total),
                             OracleTests.intScalar(-7), OracleTests.intScalar(n))));
