@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.polygpu.device.CudaError;
 import dev.polygpu.device.Dim3;
 import dev.polygpu.device.KernelArgs;
 import dev.polygpu.device.KernelFaultException;
@@ -26,6 +27,7 @@ import dev.polygpu.device.cpu.kernel.exec.LaneRange;
 import dev.polygpu.device.cpu.kernel.front.FrontEnd;
 import dev.polygpu.device.cpu.oracle.OracleCase;
 import dev.polygpu.device.cpu.oracle.OracleTests;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -295,6 +297,28 @@ class LaneStretchesTest {
                 want[k] = 1.5f * x[k] + y[k];
             }
             assertArrayEquals(want, readFloats(yb, y.length));
+        }
+    }
+
+    /**
+     * The stop request is polled before each stretch: a grid of 16M threads (at least several milliseconds of memory
+     * traffic for one worker) under a time limit of 1 ms stops part way, its launch failing with LAUNCH_TIMEOUT.
+     */
+    @Test
+    void aGridOfStretchesStopsAtTheKernelTimeLimit() {
+        int n = 1 << 24;
+        try (CpuDevice dev = new CpuDevice(1)) {
+            dev.setKernelTimeout(Duration.ofMillis(1));
+            UnifiedBuffer y = dev.allocate(4L * n);
+            UnifiedBuffer x = dev.allocate(4L * n);
+            var s = dev.defaultStream();
+            long together = LaneRange.blocksRunTogether();
+            s.launch(dev.compile(named(LaneFormTest.SAXPY, "wide"), "s.cu").function("wide"),
+                    LaunchConfig.of(n / 256, 256), KernelArgs.builder().pointer(y).pointer(x).f32(2f).i32(n).build());
+            KernelFaultException e = assertThrows(KernelFaultException.class, s::synchronize);
+            assertEquals(CudaError.LAUNCH_TIMEOUT, e.error(), e.getMessage());
+            assertContains("ran longer than the kernel time limit of 1 ms", e.getMessage());
+            assertTrue(LaneRange.blocksRunTogether() - together < n / 256, "every block ran");
         }
     }
 
