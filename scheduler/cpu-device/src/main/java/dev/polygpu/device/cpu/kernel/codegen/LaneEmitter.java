@@ -119,40 +119,37 @@ final class LaneEmitter {
         c.irem();
         c.ifne(none);
         int first = prefix();
-        if (form.step() != null) {
-            int width = c.allocateLocal(TypeKind.INT);
-            c.iload(e.blockDimSlots[0]);
-            c.iload(blocksSlot);
-            c.invokestatic(LANE_RANGE, "width", mt(CD_int, CD_int, CD_int));
-            c.istore(width);
-            strided(first, width, none);
-            c.iload(blocksSlot);
-            c.ireturn();
-            c.labelBinding(none);
-            c.iconst_0();
-            c.ireturn();
-            return;
-        }
-        int count = c.allocateLocal(TypeKind.INT);
-        c.iload(first);
-        bound();
+        int width = c.allocateLocal(TypeKind.INT);
         c.iload(e.blockDimSlots[0]);
         c.iload(blocksSlot);
-        c.loadConstant(form.lanes());
-        c.invokestatic(LANE_RANGE, "blocks", mt(CD_int, CD_int, CD_long, CD_int, CD_int, CD_int));
-        memoryChecks(first);
-        // whole blocks only: the rest runs block by block
-        c.dup();
-        c.iload(e.blockDimSlots[0]);
-        c.irem();
-        c.isub();
-        c.dup();
-        tally(c);
-        c.istore(count);
-        vectorLoop(count, first);
-        c.iload(count);
-        c.iload(e.blockDimSlots[0]);
-        c.idiv();
+        c.invokestatic(LANE_RANGE, "width", mt(CD_int, CD_int, CD_int));
+        c.istore(width);
+        if (form.step() != null) {
+            strided(first, width, none);
+            c.iload(blocksSlot);
+        } else {
+            int count = c.allocateLocal(TypeKind.INT);
+            c.iload(first);
+            bound();
+            c.iload(width);
+            c.iconst_1();
+            c.iconst_1();
+            c.loadConstant(form.lanes());
+            c.invokestatic(LANE_RANGE, "threads", mt(CD_int, CD_int, CD_long, CD_int, CD_int, CD_int, CD_int));
+            memoryChecks(first);
+            // whole blocks only: the rest runs block by block
+            c.dup();
+            c.iload(e.blockDimSlots[0]);
+            c.irem();
+            c.isub();
+            c.dup();
+            tally(c);
+            c.istore(count);
+            vectorLoop(count, first);
+            c.iload(count);
+            c.iload(e.blockDimSlots[0]);
+            c.idiv();
+        }
         c.ireturn();
         c.labelBinding(none);
         c.iconst_0();
@@ -322,13 +319,7 @@ final class LaneEmitter {
         // which C2 proves the accesses in bounds once for the loop and unrolls it; the checks made sure that
         // base + tx stays an int, so this is the offset of element base + tx (docs/benchmarks.md, "Stretches of
         // blocks").
-        groupAt(base, -1);
-        for (LaneForm.Stream st : form.streams()) {
-            if (!st.fixed()) {
-                c.lload(offset.get(st));
-                c.lstore(start.get(st));
-            }
-        }
+        groupAt(base, start);
         c.iconst_0();
         c.istore(e.txSlot);
         c.labelBinding(top);
@@ -358,34 +349,30 @@ final class LaneEmitter {
      * others keep their {@link LaneForm#carried} values.
      */
     void iteration(int index, int mask) {
-        groupAt(index, -1);
+        groupAt(index, offset);
         maskSlot = mask;
         form.body().forEach(this::statement);
         maskSlot = -1;
     }
 
     /**
-     * Points each stream at the group's elements: the first lane's index is int local {@code base} plus, unless
-     * {@code plus} is -1, int local {@code plus}.
+     * Stores into each stream's local of {@code into} ({@link #offset} or {@link #start}) the byte offset of its
+     * element for the lane whose index is int local {@code base}.
      */
-    private void groupAt(int base, int plus) {
+    private void groupAt(int base, Map<LaneForm.Stream, Integer> into) {
         for (LaneForm.Stream st : form.streams()) {
             if (st.fixed()) {
                 continue;
             }
             c.lload(e.offSlot.get(st.array()));
             c.iload(base);
-            if (plus >= 0) {
-                c.iload(plus);
-                c.iadd();
-            }
             c.i2l();
             c.lload(shift.get(st));
             c.ladd();
             c.loadConstant((long) size);
             c.lmul();
             c.ladd();
-            c.lstore(offset.get(st));
+            c.lstore(into.get(st));
         }
     }
 

@@ -52,18 +52,9 @@ public final class LaneRange {
     }
 
     /**
-     * The number of the first threads of {@code blocks} consecutive blocks in x, a multiple of {@code lanes}, that
-     * the guard lets through, where thread 0 of the first block has index {@code first} and the threads' indices
-     * follow on across the blocks (rows of {@code bdx} threads); 0 where they would pass {@code Integer.MAX_VALUE}.
-     */
-    public static int blocks(int first, long bound, int bdx, int blocks, int lanes) {
-        long threads = (long) bdx * blocks;
-        return threads > Integer.MAX_VALUE ? 0 : threads(first, bound, (int) threads, 1, 1, lanes);
-    }
-
-    /**
-     * The threads of {@code blocks} blocks of {@code bdx} threads, or {@code Integer.MAX_VALUE} past it, which
-     * {@link #strided} refuses.
+     * The threads of {@code blocks} blocks of {@code bdx} threads, one row whose indices follow on across the blocks;
+     * {@code Integer.MAX_VALUE} past it, which {@link #strided} refuses and of which {@link #threads} lets through
+     * at most the first (a stretch then runs only the whole blocks among them).
      */
     public static int width(int bdx, int blocks) {
         return (int) Math.min(Integer.MAX_VALUE, (long) bdx * blocks);
